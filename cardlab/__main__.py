@@ -1,0 +1,5 @@
+"""``python -m cardlab``."""
+
+from cardlab.cli import main
+
+main()

@@ -1,0 +1,164 @@
+"""The ``cardlab`` command line: thin typer commands over the library.
+
+Only stdlib, typer and cardlab's light modules are imported at start-up; sqlmodel, jsonschema,
+ruamel.yaml and rich load inside the commands that need them (``../shared/STYLE.md`` section 8).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from cardlab.cli_common import CatalogOpt, DbOpt, LangOpt, langs_of, roots_and_db, user_errors
+
+app = typer.Typer(
+    name="cardlab",
+    help="cardlab: a card database and deck builder for older and niche trading card games.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+)
+
+FORMATS_SEARCH = ("table", "json", "csv", "ids")
+
+
+def _fields_epilog() -> str:
+    from cardlab.query import FIELDS
+
+    lines = [f"  {name:<11} {help_}" for name, (_, help_) in FIELDS.items()]
+    return ("\b\nQuery language: bare words and \"quoted phrases\" search names (any language) and rules text;\n"
+            "field:value, field=value, field!=value; numbers with < <= > >= =; -term negates; 'or' and\n"
+            "( ) combine; terms side by side must all match.\n\b\nFields:\n" + "\n".join(lines))
+
+
+@app.command(epilog=_fields_epilog())
+def search(
+    query: Annotated[str, typer.Argument(help="The query, e.g. 'type:fire hp>=80' or dracaufeu.")],
+    fmt: Annotated[str, typer.Option("--format", "-f", help="table, json, csv or ids.")] = "table",
+    sort: Annotated[str, typer.Option(help="number, name, set, rarity, artist or hp.")] = "number",
+    reverse: Annotated[bool, typer.Option("--reverse", help="Reverse the sort.")] = False,
+    limit: Annotated[Optional[int], typer.Option(min=1, help="Show at most this many cards.")] = None,
+    lang: LangOpt = None,
+    catalog: CatalogOpt = None,
+    db: DbOpt = None,
+) -> None:
+    """Search cards.  Example: cardlab search 'type:fire hp>=80'"""
+    from cardlab import render, search as searching
+
+    if fmt not in FORMATS_SEARCH:
+        raise typer.BadParameter(f"choose one of {', '.join(FORMATS_SEARCH)}", param_hint="--format")
+    roots, db_path = roots_and_db(catalog, db)
+    with user_errors():
+        con = _open(roots, db_path)
+        rows = searching.search(con, query, langs=langs_of(lang), sort=sort, reverse=reverse, limit=limit)
+    render.hits(rows, render.stdout_console(), fmt)
+
+
+@app.command()
+def show(
+    card: Annotated[str, typer.Argument(help="A card id (base1-4), set and number ('BS 4') or a name in any language.")],
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    lang: LangOpt = None,
+    catalog: CatalogOpt = None,
+    db: DbOpt = None,
+) -> None:
+    """Show one card in full.  Example: cardlab show base1-4"""
+    import json
+
+    from cardlab import render, search as searching
+
+    roots, db_path = roots_and_db(catalog, db)
+    with user_errors():
+        view = searching.get_card(_open(roots, db_path), card)
+    if fmt == "json":
+        render.stdout_console().out(json.dumps(view.data, ensure_ascii=False, indent=2), highlight=False)
+    else:
+        render.card(view, render.stdout_console(), langs_of(lang))
+
+
+@app.command()
+def validate(
+    paths: Annotated[Optional[list[Path]], typer.Argument(help="Files or folders to check (default: the catalog).")] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    catalog: CatalogOpt = None,
+) -> None:
+    """Check card and set files against their schemas and the cross-file rules.
+
+    Prints each problem as path:line:column: message (rule), then a summary; exits 1 when
+    anything is wrong.  Example: cardlab validate cards/pokemon/base1
+    """
+    from cardlab import render
+    from cardlab.validate import validate_paths
+
+    roots, _ = roots_and_db(catalog, None)
+    with user_errors():
+        result = validate_paths(paths or [], roots)
+    if fmt == "json":
+        render.problems_json(result.problems, render.stdout_console(), files=result.files)
+    else:
+        n = len(result.problems)
+        summary = (f"[green]ok[/]: {result.files} files, no problems" if not n
+                   else f"[red]{n} problem{'s' if n != 1 else ''}[/] in {len({p.pos.path for p in result.problems})} file(s) ({result.files} files checked)")
+        render.problems(result.problems, render.stderr_console() if n else render.stdout_console(), summary)
+    raise typer.Exit(1 if result.problems else 0)
+
+
+@app.command("index")
+def index_cmd(
+    catalog: CatalogOpt = None,
+    db: DbOpt = None,
+    force: Annotated[bool, typer.Option("--force", help="Rebuild even when the index is fresh.")] = False,
+) -> None:
+    """Build the search index (done automatically when the catalog changed).  Example: cardlab index"""
+    from cardlab import index, render
+
+    roots, db_path = roots_and_db(catalog, db)
+    with user_errors():
+        report = index.build_index(roots, db_path) if force else index.ensure_index(roots, db_path)
+    console = render.stdout_console()
+    if report is None:
+        console.print(f"index is up to date: {db_path}")
+    else:
+        console.print(f"indexed {report.cards} cards in {report.sets} sets in {report.seconds:.2f} s: {report.db}")
+
+
+def _open(roots: list[Path], db_path: Path):  # noqa: ANN202 - sqlite3.Connection
+    from cardlab import index, render
+    from cardlab.errors import CatalogError
+
+    try:
+        report = index.ensure_index(roots, db_path)
+    except CatalogError as err:
+        if index.stored_fingerprint(db_path) is None:
+            raise
+        console = render.stderr_console()
+        render.problems(err.problems, console)
+        console.print(f"[yellow]warning[/]: the catalog has {len(err.problems)} problem(s); searching the previous index")
+        report = None
+    if report is not None:
+        render.stderr_console().print(f"[dim]indexed {report.cards} cards in {report.seconds:.2f} s[/]")
+    return index.connect(db_path)
+
+
+def _register_groups() -> None:
+    import importlib
+
+    for name in ("cli_deck", "cli_contrib", "cli_i18n", "cli_proxies"):
+        try:
+            module = importlib.import_module(f"cardlab.{name}")
+        except ModuleNotFoundError as err:
+            if err.name != f"cardlab.{name}":
+                raise
+            continue
+        module.register(app)
+
+
+_register_groups()
+
+
+def main() -> None:
+    """Run the ``cardlab`` command."""
+    app(prog_name="cardlab")

@@ -1,0 +1,81 @@
+"""Errors and problems: everything a user can fix, with where it is.
+
+Checks *collect* :class:`Problem` values; code raises a :class:`CardlabError` only when work cannot
+go on (an unreadable file, an unknown format). The CLI turns both into text in one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True, order=True)
+class SourcePos:
+    """A place in an input file: 1-based line and column (column 0 = the whole line)."""
+
+    path: Path
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        if self.line <= 0:
+            return str(self.path)
+        if self.col <= 0:
+            return f"{self.path}:{self.line}"
+        return f"{self.path}:{self.line}:{self.col}"
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One thing wrong with the input.
+
+    Attributes:
+        pos: where it is (file, 1-based line and column).
+        message: what is wrong, in words a contributor or player understands.
+        rule: a short stable id of the rule broken (``schema``, ``unique-id``, ``copy-limit``...).
+    """
+
+    pos: SourcePos
+    message: str
+    rule: str = field(default="error")
+
+    def __str__(self) -> str:
+        return f"{self.pos}: {self.message} ({self.rule})"
+
+    def to_json(self) -> dict:
+        """Return a JSON-ready dict: path, line, column, message, rule."""
+        return {"path": str(self.pos.path), "line": self.pos.line, "column": self.pos.col,
+                "message": self.message, "rule": self.rule}
+
+
+class CardlabError(Exception):
+    """A problem the user can fix. ``exit_code`` is what the CLI returns for it."""
+
+    exit_code = 1
+
+
+class UsageError(CardlabError):
+    """Bad arguments or a bad query (exit 2)."""
+
+    exit_code = 2
+
+
+class InputError(CardlabError):
+    """An input file cannot be read at all (missing, binary, too large...): exit 2."""
+
+    exit_code = 2
+
+
+class DataError(CardlabError):
+    """Bad data at a known place. ``problems`` holds every problem found (at least one)."""
+
+    def __init__(self, problems: list[Problem] | Problem) -> None:
+        self.problems = [problems] if isinstance(problems, Problem) else list(problems)
+        first = self.problems[0]
+        more = f" (and {len(self.problems) - 1} more)" if len(self.problems) > 1 else ""
+        super().__init__(f"{first}{more}")
+
+
+class CatalogError(DataError):
+    """The card catalog does not validate; the index in use is left as it was."""

@@ -1,0 +1,78 @@
+"""Text helpers: folding for matching, and picking a language from a localized map."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'", "\u00b4": "'",
+                              "\u2010": "-", "\u2011": "-", "\u2013": "-", "\u2014": "-"})
+_GENDER = [(re.compile(r"\s*\u2642"), " m"), (re.compile(r"\s*\u2640"), " f")]
+LANG_RE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
+
+
+def fold(text: str) -> str:
+    """Fold text for matching: NFKC, casefold, accents removed, curly apostrophes made straight,
+    ``♂``/``♀`` written `` m``/`` f``, runs of spaces collapsed.
+
+    ``fold("Farfetch’d") == fold("farfetch'd")``; ``fold("Pokémon") == "pokemon"``;
+    ``fold("Nidoran♂") == fold("Nidoran M") == "nidoran m"``. Japanese text is kept (NFKC only).
+    """
+    text = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
+    for pattern, repl in _GENDER:
+        text = pattern.sub(repl, text)
+    text = "".join(ch for ch in unicodedata.normalize("NFD", text.casefold()) if not unicodedata.combining(ch))
+    return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+def is_localized(value: Any) -> bool:
+    """True when ``value`` is a localized map: a non-empty dict whose keys are language codes
+    (plus the optional ``_source`` hash map) and whose values are strings."""
+    if not isinstance(value, dict) or not value:
+        return False
+    keys = [k for k in value if k != "_source"]
+    return bool(keys) and all(isinstance(k, str) and LANG_RE.match(k) and isinstance(value[k], str) for k in keys)
+
+
+def pick(localized: dict | str | None, langs: Sequence[str] = (), source: str = "en") -> str:
+    """Return the text of a localized map in the first of ``langs`` it has, else the source
+    language, else any language. A plain string is returned as is; None gives ``""``."""
+    if localized is None:
+        return ""
+    if isinstance(localized, str):
+        return localized
+    for lang in [*langs, source]:
+        if lang in localized:
+            return localized[lang]
+        base = lang.split("-")[0]
+        if base in localized:
+            return localized[base]
+    return next((v for k, v in localized.items() if k != "_source"), "")
+
+
+def localized_fields(data: Any, path: str = "") -> Iterator[tuple[str, dict]]:
+    """Yield ``(field path, localized map)`` for every localized map inside a card or set.
+
+    Paths read like ``name``, ``attacks[0].name``, ``pokemon_power.text``; order is the file's.
+    """
+    if is_localized(data):
+        yield path, data
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            yield from localized_fields(value, f"{path}.{key}" if path else str(key))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from localized_fields(value, f"{path}[{i}]")
+
+
+def slug(text: str) -> str:
+    """Return a file-name slug: ``"Mr. Mime"`` -> ``mr-mime``, ``"Nidoran♂"`` -> ``nidoran-m``."""
+    return re.sub(r"[^a-z0-9]+", "-", fold(text).replace("'", "")).strip("-") or "card"
+
+
+def norm_value(text: str) -> str:
+    """Normalize a field value for exact matching: :func:`fold`, then ``-`` and ``_`` as spaces
+    (``Rare Holo``, ``rare-holo`` and ``rare_holo`` are one value)."""
+    return " ".join(fold(text).replace("-", " ").replace("_", " ").split())

@@ -1,0 +1,393 @@
+"""Validate the catalog: every file against its JSON Schema, then the rules that span files.
+
+Per-file work (YAML load + schema) is cached by path, modification time, size and the schemas'
+fingerprint, so a re-validate after one edit re-reads one file; a cold run over many files uses
+every core. Problems carry ``file:line:column`` positions found with ruamel.yaml's round-trip
+loader, which runs only for files that have problems.
+
+Cross-file rules (ids: ``rule`` of each :class:`~cardlab.errors.Problem`):
+
+- ``unique-id``: no two cards share an id; ``unique-set``: no two sets share a code.
+- ``id``: a card's id is ``<set code>-<number>``; ``file-name``: its file is ``<number>-<slug>.yaml``.
+- ``number-range``: a numeric collector number is within the set's printed total.
+- ``source-language``: every localized map holds the set's source language.
+- ``missing-set``: a card folder has a set.yaml (whose ``game`` chooses the cards' schema).
+- game rules from ``cardlab.games.<game>.check`` (Pokémon: ``evolves-from``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardlab import catalog as catalog_mod
+from cardlab.catalog import Catalog, SourceFile
+from cardlab.errors import Problem, SourcePos
+from cardlab.loader import LoadError, key_position, load_fast, load_roundtrip, position, read_text
+from cardlab.text import LANG_RE
+
+PARALLEL_THRESHOLD = 1500
+"""Below this many files to (re)check, work stays in one process."""
+
+
+@dataclass
+class Validation:
+    """The outcome of a validation run.
+
+    Attributes:
+        catalog: the catalog assembled from every file that loaded (even when problems exist).
+        problems: every problem found, sorted by file and position.
+        files: how many files were checked; ``reparsed``: how many were not served from the cache.
+    """
+
+    catalog: Catalog
+    problems: list[Problem] = field(default_factory=list)
+    files: int = 0
+    reparsed: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """True when no problem was found."""
+        return not self.problems
+
+
+# --- per-file checks -------------------------------------------------------------------------
+
+def _schema_problems(path: Path, text: str, data: Any, schema: str) -> list[Problem]:
+    from jsonschema.exceptions import best_match
+
+    from cardlab.schemas import validator
+
+    errors = list(validator(schema).iter_errors(data))
+    if not errors:
+        return []
+    tree = load_roundtrip(path, text)
+    problems = []
+    for err in errors:
+        if err.context:
+            err = best_match(err.context) or err
+        keys = list(err.absolute_path)
+        if err.validator in ("unevaluatedProperties", "additionalProperties") and isinstance(err.instance, dict):
+            allowed = _allowed_keys(err)
+            extra = [k for k in err.instance if k not in allowed] or list(err.instance)
+            for k in extra:
+                problems.append(Problem(key_position(tree, keys, k, path), f"unknown field '{k}'", "schema"))
+            continue
+        where = ".".join(str(k) for k in keys)
+        prefix = f"{where}: " if where else ""
+        problems.append(Problem(position(tree, keys, path), prefix + _message(err), "schema"))
+    return problems
+
+
+def _allowed_keys(err: Any) -> set[str]:
+    import re
+
+    found = re.findall(r"'([^']+)'", err.message.split("(")[-1]) if "(" in err.message else []
+    return {k for k in err.instance if k not in found}
+
+
+def _message(err: Any) -> str:
+    if err.validator == "enum":
+        options = ", ".join(repr(v) for v in err.validator_value)
+        return f"{err.instance!r} is not one of {options}"
+    if err.validator == "pattern":
+        return f"{err.instance!r} does not have the expected form ({err.schema.get('description') or err.validator_value})"
+    return err.message
+
+
+def check_file(path: Path, kind: str, game: str) -> tuple[Any, list[Problem]]:
+    """Load one catalog file and check it against its schema.
+
+    Args:
+        path: the YAML file.
+        kind: ``set``, ``card`` or ``format`` (formats are checked by the deck code, not here).
+        game: the game folder the file sits in (selects the card schema).
+
+    Returns:
+        ``(data, problems)``; ``data`` is None when the file could not be loaded.
+    """
+    try:
+        text = read_text(path)
+        data = load_fast(path, text)
+    except LoadError as err:
+        return None, [err.problem]
+    if kind == "format":
+        return data, []
+    if not isinstance(data, dict):
+        return None, [Problem(SourcePos(path, 1, 1), f"expected a mapping of fields, found {type(data).__name__}", "schema")]
+    schema = "set.schema.json" if kind == "set" else f"{game}.card.schema.json"
+    try:
+        problems = _schema_problems(path, text, data, schema)
+    except KeyError:
+        problems = []  # the set manifest's own check reports its unknown game
+    return data, problems
+
+
+def _check_job(job: tuple[str, str, str]) -> tuple[str, Any, list[tuple]]:
+    path, kind, game = job
+    data, problems = check_file(Path(path), kind, game)
+    return path, data, [(p.pos.line, p.pos.col, p.message, p.rule) for p in problems]
+
+
+# --- the cache -------------------------------------------------------------------------------
+
+class _Cache:
+    """path -> (mtime_ns, size, schema fingerprint, data, problems) in a small SQLite file."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.db = None
+        if path is None:
+            return
+        try:
+            self.db = sqlite3.connect(path, timeout=5)
+            self.db.execute("CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, mtime_ns INT, size INT,"
+                            " fp TEXT, data TEXT, problems TEXT)")
+        except sqlite3.Error:
+            self.db = None
+
+    def get_all(self) -> dict[str, tuple]:
+        if self.db is None:
+            return {}
+        try:
+            return {r[0]: r[1:] for r in self.db.execute("SELECT path, mtime_ns, size, fp, data, problems FROM files")}
+        except sqlite3.Error:
+            return {}
+
+    def put(self, rows: list[tuple]) -> None:
+        if self.db is None or not rows:
+            return
+        try:
+            with self.db:
+                self.db.executemany("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?)", rows)
+        except sqlite3.Error:
+            pass
+
+
+def _default_cache() -> Path | None:
+    if os.environ.get("CARDLAB_NO_CACHE"):
+        return None
+    from cardlab.paths import cache_dir
+
+    return cache_dir() / "validate-cache.sqlite"
+
+
+def check_files(files: list[SourceFile], cache_path: Path | None | str = "default") -> tuple[dict[Path, Any], list[Problem], int]:
+    """Run :func:`check_file` over ``files``, using the cache and, for many files, every core.
+
+    Returns:
+        ``(data by path, problems, how many files were re-read)``.
+    """
+    from cardlab.schemas import fingerprint
+
+    cache = _Cache(_default_cache() if cache_path == "default" else cache_path)  # type: ignore[arg-type]
+    schema_fp = fingerprint()
+    data: dict[Path, Any] = {}
+    problems: list[Problem] = []
+    # Set manifests first: a set's `game` chooses the schema of the cards beside it.
+    games: dict[Path | None, str] = {}
+    for f in files:
+        if f.kind == "set":
+            d, probs = check_file(f.path, "set", f.game)
+            data[f.path] = d
+            problems.extend(probs)
+            game = d.get("game") if isinstance(d, dict) else None
+            games[f.set_dir] = game if isinstance(game, str) else f.game
+    cached = cache.get_all()
+    jobs: list[tuple[str, str, str]] = []
+    stats: dict[str, tuple[int, int, str]] = {}
+    for f in files:
+        if f.kind == "set":
+            continue
+        key = str(f.path)
+        game = games.get(f.set_dir, f.game)
+        try:
+            st = f.path.stat()
+            stats[key] = (st.st_mtime_ns, st.st_size, f"{schema_fp}:{game}")
+        except OSError:
+            stats[key] = (0, -1, "")
+        hit = cached.get(key)
+        if hit and tuple(hit[:3]) == stats[key]:
+            data[f.path] = json.loads(hit[3])
+            problems.extend(Problem(SourcePos(f.path, ln, col), msg, rule) for ln, col, msg, rule in json.loads(hit[4]))
+        else:
+            jobs.append((key, f.kind, game))
+    results: Iterable[tuple[str, Any, list[tuple]]]
+    workers = os.cpu_count() or 1
+    if len(jobs) >= PARALLEL_THRESHOLD and workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            results = list(pool.map(_check_job, jobs, chunksize=250))
+    else:
+        results = [_check_job(j) for j in jobs]
+    rows = []
+    for key, d, probs in results:
+        path = Path(key)
+        data[path] = d
+        problems.extend(Problem(SourcePos(path, ln, col), msg, rule) for ln, col, msg, rule in probs)
+        rows.append((key, *stats[key], json.dumps(d, ensure_ascii=False, default=str), json.dumps(probs, ensure_ascii=False)))
+    cache.put(rows)
+    return data, problems, len(jobs)
+
+
+# --- cross-file rules ------------------------------------------------------------------------
+
+def _localized_keys(data: Any, keys: list) -> Iterator[tuple[list, dict]]:
+    if isinstance(data, dict):
+        langs = [k for k in data if k != "_source"]
+        if langs and all(isinstance(k, str) and LANG_RE.match(k) for k in langs):
+            yield keys, data
+            return
+        for k, v in data.items():
+            yield from _localized_keys(v, [*keys, k])
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from _localized_keys(v, [*keys, i])
+
+
+def cross_checks(cat: Catalog, files: list[SourceFile], data: dict[Path, Any]) -> list[tuple[Path, list, str, str]]:
+    """Check the rules that span files (module docstring). Returns ``(path, data path, message, rule)``."""
+    found: list[tuple[Path, list, str, str]] = []
+    set_by_dir: dict[Path, dict] = {}
+    seen_sets: dict[str, Path] = {}
+    for f in files:
+        d = data.get(f.path)
+        if f.kind != "set" or not isinstance(d, dict):
+            continue
+        set_by_dir[f.set_dir] = d
+        code = d.get("code")
+        if code in seen_sets:
+            found.append((f.path, ["code"], f"set code '{code}' is already used by {seen_sets[code]}", "unique-set"))
+        elif isinstance(code, str):
+            seen_sets[code] = f.path
+        src = d.get("source_language", "en")
+        for keys, loc in _localized_keys(d, []):
+            if src not in loc:
+                found.append((f.path, keys, f"missing the source language '{src}'", "source-language"))
+    seen_ids: dict[str, Path] = {}
+    for f in files:
+        d = data.get(f.path)
+        if f.kind != "card" or not isinstance(d, dict):
+            continue
+        s = set_by_dir.get(f.set_dir)
+        if s is None:
+            found.append((f.path, [], f"no set.yaml in {f.set_dir}; every card folder needs a set manifest", "missing-set"))
+            continue
+        card_id, number = d.get("id"), d.get("number")
+        if isinstance(card_id, str):
+            if card_id in seen_ids:
+                found.append((f.path, ["id"], f"duplicate card id '{card_id}' (also in {seen_ids[card_id]})", "unique-id"))
+            else:
+                seen_ids[card_id] = f.path
+        if isinstance(number, str) and isinstance(s.get("code"), str):
+            expected = f"{s['code']}-{number}"
+            if card_id != expected:
+                found.append((f.path, ["id"], f"id '{card_id}' should be '{expected}' (set code + collector number)", "id"))
+            if not f.path.name.startswith(f"{number}-"):
+                found.append((f.path, ["number"], f"file name should start with '{number}-' (the collector number)", "file-name"))
+            total = s.get("printed_total")
+            digits = "".join(ch for ch in number if ch.isdigit())
+            if isinstance(total, int) and digits and int(digits) > total:
+                found.append((f.path, ["number"], f"collector number {number} is beyond the set's printed total {total}", "number-range"))
+        src = s.get("source_language", "en")
+        for keys, loc in _localized_keys(d, []):
+            if src not in loc:
+                found.append((f.path, keys, f"missing the source language '{src}'", "source-language"))
+    from cardlab.games import game_module
+
+    for game in sorted({s.game for s in cat.sets.values()}):
+        try:
+            module = game_module(game)
+        except (KeyError, ModuleNotFoundError):
+            continue
+        for card_id, keys, message, rule in module.check(cat):
+            found.append((cat.paths[card_id], keys, message, rule))
+    return found
+
+
+def _positioned(found: list[tuple[Path, list, str, str]]) -> list[Problem]:
+    trees: dict[Path, Any] = {}
+    out = []
+    for path, keys, message, rule in found:
+        if path not in trees:
+            try:
+                trees[path] = load_roundtrip(path)
+            except LoadError:
+                trees[path] = None
+        tree = trees[path]
+        pos = position(tree, keys, path) if tree is not None else SourcePos(path, 1, 1)
+        out.append(Problem(pos, message, rule))
+    return out
+
+
+def validate(roots: list[Path], only: Iterable[Path] | None = None, cache_path: Path | None | str = "default") -> Validation:
+    """Validate the catalog under ``roots``.
+
+    Args:
+        roots: catalog roots (see :func:`cardlab.paths.catalog_roots`).
+        only: report problems only for these files or folders (the whole catalog is still read,
+            since rules span files); None reports everything.
+        cache_path: the per-file cache (``"default"``: the user cache dir; None: no cache).
+
+    Returns:
+        A :class:`Validation` with the catalog and every problem, sorted by position.
+    """
+    files = catalog_mod.scan(roots)
+    data, problems, reparsed = check_files(files, cache_path)
+    cat = catalog_mod.build_catalog(roots, files, data)
+    problems.extend(_positioned(cross_checks(cat, files, data)))
+    if only is not None:
+        wanted = [Path(p).resolve() for p in only]
+        problems = [p for p in problems if any(p.pos.path.resolve() == w or w in p.pos.path.resolve().parents for w in wanted)]
+    return Validation(catalog=cat, problems=sorted(set(problems)), files=len(files), reparsed=reparsed)
+
+
+def load_catalog(roots: list[Path]) -> Catalog:
+    """Load and validate the catalog; return it only when it is valid.
+
+    Raises:
+        CatalogError: with every problem, when anything is wrong.
+    """
+    from cardlab.errors import CatalogError
+
+    result = validate(roots)
+    if result.problems:
+        raise CatalogError(result.problems)
+    return result.catalog
+
+
+def validate_paths(paths: list[Path], roots: list[Path]) -> Validation:
+    """Validate what ``cardlab validate [PATH...]`` names.
+
+    Args:
+        paths: files or folders; empty means the whole catalog under ``roots``. A folder is read as
+            a catalog root (or a game or set folder); a file is checked with the rest of its set
+            folder, and only its own problems are reported.
+        roots: the catalog roots used when ``paths`` is empty.
+
+    Raises:
+        InputError: a path does not exist.
+    """
+    from cardlab.errors import InputError
+
+    if not paths:
+        return validate(roots)
+    read: list[Path] = []
+    only: list[Path] = []
+    for p in paths:
+        p = Path(p)
+        if not p.exists():
+            raise InputError(f"{p}: no such file or folder")
+        if p.is_dir():
+            read.append(p.resolve())
+        else:
+            read.append(p.resolve().parent)
+            only.append(p.resolve())
+    if only and len(only) < len(paths):
+        only.extend(r for r, p in zip(read, paths) if Path(p).is_dir())
+    return validate(list(dict.fromkeys(read)), only=only or None)

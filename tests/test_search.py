@@ -1,0 +1,243 @@
+"""cardlab search / show / index on the shipped Base Set and the fictional test set."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from cardlab.cli import app
+from cardlab.index import build_index, connect, ensure_index
+from cardlab.query import QueryError, parse
+from cardlab.search import AmbiguousCardError, CardNotFoundError, get_card, search
+
+REPO = Path(__file__).resolve().parents[1]
+BASE1 = REPO / "cards" / "pokemon" / "base1"
+
+
+@pytest.fixture(scope="module")
+def base_con(tmp_path_factory):
+    db = tmp_path_factory.mktemp("idx") / "index.sqlite"
+    build_index([REPO / "cards"], db)
+    con = connect(db)
+    yield con
+    con.close()
+
+
+@pytest.fixture
+def test_con(test_set, tmp_path):
+    db = tmp_path / "test.sqlite"
+    build_index([test_set], db)
+    con = connect(db)
+    yield con
+    con.close()
+
+
+def ids(con, query, **kw):
+    return [h.id for h in search(con, query, **kw)]
+
+
+def _base_cards():
+    for path in sorted(BASE1.glob("*.yaml")):
+        if path.name != "set.yaml":
+            yield yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+def test_fire_pokemon_with_80_hp(base_con):
+    expected = {c["id"] for c in _base_cards()
+                if c["supertype"] == "Pokémon" and "Fire" in c["types"] and c["hp"] >= 80}
+    assert {"base1-4", "base1-12"} <= expected  # Charizard, Ninetales
+    assert set(ids(base_con, "type:fire hp>=80")) == expected
+
+
+def test_set_base1_has_102_ids(runner):
+    result = runner.invoke(app, ["search", "set:base1", "--format", "ids"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.split()
+    assert len(lines) == 102 and lines[0] == "base1-1" and lines[-1] == "base1-102"
+
+
+@pytest.mark.parametrize("query", ["dracaufeu", "Glurak", "CHARIZARD", "name:dracau", "name=charizard", "attack:\"fire spin\""])
+def test_names_in_every_language(base_con, query):
+    assert "base1-4" in ids(base_con, query)
+
+
+def test_accents_fold(base_con):
+    assert "base1-85" in ids(base_con, "pokemon center") or "base1-85" in ids(base_con, "\"pokémon center\"")
+    assert ids(base_con, "pokemon") == ids(base_con, "Pokémon")
+
+
+@pytest.mark.parametrize("query", ["farfetch'd", "farfetch’d", "mr. mime", "ho-oh", '"double colorless"', "it's", "a.b-c", "'"])
+def test_punctuation_never_reaches_fts(base_con, query):
+    search(base_con, query)  # must not raise
+
+
+def test_punctuation_finds_cards(base_con):
+    assert ids(base_con, "farfetch'd") == ["base1-27"]
+    assert ids(base_con, "farfetch’d") == ["base1-27"]
+    assert ids(base_con, '"double colorless"') == ["base1-96"]
+    assert ids(base_con, "double-edge") == ["base1-3"]  # Chansey's attack
+
+
+def test_negation_or_parentheses(base_con):
+    fire = set(ids(base_con, "type:fire supertype:pokemon"))
+    water = set(ids(base_con, "type:water supertype:pokemon"))
+    assert set(ids(base_con, "(type:fire or type:water) supertype:pokemon")) == fire | water
+    assert set(ids(base_con, "supertype:pokemon -type:fire")) == set(ids(base_con, "supertype:pokemon")) - fire
+    assert set(ids(base_con, "supertype:pokemon type!=fire")) == set(ids(base_con, "supertype:pokemon")) - fire
+
+
+def test_numeric_fields(base_con):
+    assert ids(base_con, "hp>=120 retreat>=3 type:fire") == ["base1-4"]
+    assert "base1-2" in ids(base_con, "cost>=3 type:water")  # Blastoise's Hydro Pump
+    assert ids(base_con, "number=4") == ["base1-4"]
+    assert ids(base_con, "set:BS number:4") == ["base1-4"]
+
+
+def test_rarity_and_artist(base_con):
+    holo = ids(base_con, "rarity:rare-holo")
+    assert len(holo) == 16 and "base1-4" in holo
+    assert "base1-4" in ids(base_con, "artist:arita")
+
+
+def test_energy_kind_comes_from_data(base_con):
+    assert ids(base_con, "energy:special") == ["base1-96"]
+    assert len(ids(base_con, "energy:basic")) == 6
+
+
+def test_japanese_substring(test_con):
+    assert ids(test_con, "モンス") == ["test1-1"]          # three characters (trigram index)
+    assert ids(test_con, "テス") == ["test1-1", "test1-2"]  # two characters
+    assert ids(test_con, "name:モンスター") == ["test1-1"]
+
+
+def test_sort_and_limit(base_con):
+    by_hp = search(base_con, "supertype:pokemon", sort="hp", reverse=True, limit=3)
+    assert {h.id for h in by_hp[:2]} == {"base1-3", "base1-4"}  # Chansey and Charizard: 120 HP, the most
+    assert by_hp[2].id in {"base1-6", "base1-8"}  # 100 HP
+    names = [h.name for h in search(base_con, "type:fire", sort="name")]
+    assert names == sorted(names, key=str.casefold)
+
+
+def test_lang_shows_french_names(base_con):
+    [hit] = search(base_con, "charizard", langs=["fr"])
+    assert hit.name == "Dracaufeu"
+    [hit] = search(base_con, "charizard", langs=["xx"])
+    assert hit.name == "Charizard"  # unknown language falls back to the source language
+
+
+@pytest.mark.parametrize("query,col,needle", [
+    ("hp>>80", 3, "takes a number"),
+    ("colour:red", 0, "unknown field 'colour'"),
+    ("type>fire", 4, "is text"),
+    ("(type:fire", 0, "never closed"),
+    ("type:fire)", 9, "unmatched"),
+    ('"double', 0, "never closed"),
+    ("fire or", 5, "needs a term"),
+])
+def test_query_errors_point_at_the_character(query, col, needle):
+    with pytest.raises(QueryError) as exc:
+        parse(query)
+    assert exc.value.pos == col
+    assert needle in exc.value.reason
+
+
+def test_query_error_caret_from_cli(runner):
+    result = runner.invoke(app, ["search", "hp>>80"])
+    assert result.exit_code == 2
+    assert "hp>>80\n   ^" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_formats(runner):
+    js = json.loads(runner.invoke(app, ["search", "charizard", "--format", "json"]).stdout)
+    assert js[0]["id"] == "base1-4" and js[0]["names"]["fr"] == "Dracaufeu"
+    csv = runner.invoke(app, ["search", "charizard", "--format", "csv"]).stdout.splitlines()
+    assert csv[0].startswith("id,set,number,name") and csv[1].startswith("base1-4,base1,4,Charizard")
+    table = runner.invoke(app, ["search", "charizard", "--lang", "fr"]).stdout
+    assert "Dracaufeu" in table and "\x1b[" not in table  # no colour when not a terminal
+
+
+def test_show_by_id_name_and_set_number(runner):
+    for ref in ("base1-4", "BASE1-4", "Dracaufeu", "BS 4"):
+        result = runner.invoke(app, ["show", ref])
+        assert result.exit_code == 0, result.output
+        assert "Charizard" in result.stdout and "Fire Spin" in result.stdout and "120" in result.stdout
+
+
+def test_show_unknown_suggests(runner):
+    result = runner.invoke(app, ["show", "Charizzard"])
+    assert result.exit_code == 1
+    assert "did you mean: Charizard" in result.stderr
+
+
+def test_show_ambiguous_lists_choices(test_set, tmp_path):
+    other = test_set / "pokemon" / "test2"
+    shutil.copytree(test_set / "pokemon" / "test1", other)
+    (other / "set.yaml").write_text((other / "set.yaml").read_text(encoding="utf-8")
+                                    .replace("code: test1", "code: test2").replace("[TST]", "[TS2]"), encoding="utf-8")
+    for card in other.glob("[0-9]*.yaml"):
+        card.write_text(card.read_text(encoding="utf-8").replace("id: test1-", "id: test2-"), encoding="utf-8")
+    db = tmp_path / "amb.sqlite"
+    build_index([test_set], db)
+    with pytest.raises(AmbiguousCardError) as exc:
+        get_card(connect(db), "Testmon")
+    assert [c[0] for c in exc.value.choices] == ["test1-1", "test2-1"]
+    with pytest.raises(CardNotFoundError):
+        get_card(connect(db), "Nothingmon")
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_failed_validation_leaves_index_untouched(runner, test_set, fixtures, tmp_path):
+    db = tmp_path / "keep.sqlite"
+    assert ensure_index([test_set], db) is not None
+    before = _digest(db)
+    shutil.copy(fixtures / "bad" / "pokemon" / "wrong-type.yaml", test_set / "pokemon" / "test1" / "5-x.yaml")
+    result = runner.invoke(app, ["index", "--catalog", str(test_set), "--db", str(db)])
+    assert result.exit_code == 1 and "hp: 'lots' is not of type 'integer'" in result.stderr
+    assert _digest(db) == before
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
+    # searching still works on the previous index, with a warning
+    found = runner.invoke(app, ["search", "testmon", "--catalog", str(test_set), "--db", str(db), "--format", "ids"])
+    assert found.exit_code == 0 and found.stdout.split() == ["test1-1", "test1-2"]
+    assert "searching the previous index" in found.stderr
+
+
+def test_index_rebuilds_only_when_catalog_changes(test_set, tmp_path):
+    db = tmp_path / "fresh.sqlite"
+    assert ensure_index([test_set], db) is not None
+    assert ensure_index([test_set], db) is None
+    card = test_set / "pokemon" / "test1" / "4-test-gadget.yaml"
+    card.write_text(card.read_text(encoding="utf-8").replace("Test Gadget", "Test Widget"), encoding="utf-8")
+    assert ensure_index([test_set], db) is not None
+    assert ids(connect(db), "widget") == ["test1-4"]
+
+
+def test_search_as_a_real_process(tmp_path):
+    env = {"CARDLAB_DB": str(tmp_path / "p.sqlite"), "CARDLAB_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    proc = subprocess.run([sys.executable, "-m", "cardlab", "search", "charizard", "--format", "ids"],
+                          capture_output=True, text=True, encoding="utf-8", timeout=120, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["base1-4"]
+
+
+def test_cli_import_stays_light():
+    code = "import sys, cardlab.cli; bad = [m for m in ('sqlmodel', 'sqlalchemy', 'jsonschema', 'ruamel.yaml', 'pydantic') if m in sys.modules]; print(bad)"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.stdout.strip() == "[]", proc.stdout + proc.stderr
+
+
+def test_every_command_has_help(runner):
+    for args in (["--help"], ["search", "--help"], ["show", "--help"], ["validate", "--help"], ["index", "--help"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0 and "Usage" in result.stdout
+    assert "hp" in runner.invoke(app, ["search", "--help"]).stdout

@@ -1,0 +1,99 @@
+"""cardlab validate: schema and cross-file rules, each bad input with its exact position."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from cardlab.cli import app
+from cardlab.validate import validate
+
+# bad fixture -> (file name it takes in the set, expected "line:col: message" fragment, rule)
+BAD = {
+    "malformed.yaml": ("5-x.yaml", "5-x.yaml:4:10: YAML syntax: did not find expected ',' or '}'", "yaml"),
+    "tab-indented.yaml": ("5-x.yaml", "5-x.yaml:4:1: YAML syntax: a tab character; indent YAML with spaces", "yaml"),
+    "wrong-type.yaml": ("5-x.yaml", "5-x.yaml:6:5: hp: 'lots' is not of type 'integer'", "schema"),
+    "unknown-field.yaml": ("5-x.yaml", "5-x.yaml:6:1: unknown field 'colour'", "schema"),
+    "duplicate-id.yaml": ("1-copymon.yaml", "1-testmon.yaml:1:5: duplicate card id 'test1-1'", "unique-id"),
+    "evolves-from-nothing.yaml": ("5-x.yaml", "5-x.yaml:8:15: evolves_from 'Nobodymon' names no Pokémon", "evolves-from"),
+    "empty.yaml": ("5-x.yaml", "5-x.yaml:1:1: empty file", "yaml"),
+    "alias-bomb.yaml": ("5-x.yaml", "5-x.yaml:1:4: YAML syntax: anchors and aliases are not allowed", "yaml"),
+    "not-utf8.yaml": ("5-x.yaml", "5-x.yaml:3:15: not UTF-8 text (byte 0xe9)", "encoding"),
+    "missing-source-language.yaml": ("5-x.yaml", "5-x.yaml:3:7: missing the source language 'en'", "source-language"),
+    "beyond-total.yaml": ("11-farmon.yaml", "11-farmon.yaml:2:9: collector number 11 is beyond the set's printed total 10", "number-range"),
+}
+
+
+def test_fixture_set_is_valid(test_set):
+    result = validate([test_set], cache_path=None)
+    assert result.problems == []
+    assert sorted(result.catalog.cards) == ["test1-1", "test1-2", "test1-3", "test1-4"]
+
+
+def test_shipped_catalog_is_valid(runner):
+    result = runner.invoke(app, ["validate"])
+    assert result.exit_code == 0, result.output
+    assert "no problems" in result.stdout
+
+
+@pytest.mark.parametrize("bad", sorted(BAD))
+def test_bad_input_is_positioned(bad, runner, fixtures, test_set):
+    target, expected, rule = BAD[bad]
+    shutil.copy(fixtures / "bad" / "pokemon" / bad, test_set / "pokemon" / "test1" / target)
+    result = runner.invoke(app, ["validate", str(test_set)])
+    assert result.exit_code == 1
+    assert expected in result.stderr
+    assert f"({rule})" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_json_output(runner, fixtures, test_set):
+    shutil.copy(fixtures / "bad" / "pokemon" / "wrong-type.yaml", test_set / "pokemon" / "test1" / "5-x.yaml")
+    result = runner.invoke(app, ["validate", str(test_set), "--format", "json"])
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert report["ok"] is False
+    [problem] = report["problems"]
+    assert (problem["line"], problem["column"], problem["rule"]) == (6, 5, "schema")
+    assert problem["path"].endswith("5-x.yaml")
+
+
+def test_single_file_reports_only_that_file(runner, fixtures, test_set):
+    card = test_set / "pokemon" / "test1" / "5-x.yaml"
+    shutil.copy(fixtures / "bad" / "pokemon" / "unknown-field.yaml", card)
+    good = runner.invoke(app, ["validate", str(test_set / "pokemon" / "test1" / "1-testmon.yaml")])
+    assert good.exit_code == 0
+    bad = runner.invoke(app, ["validate", str(card)])
+    assert bad.exit_code == 1 and "unknown field 'colour'" in bad.stderr
+
+
+def test_missing_path_is_a_usage_error(runner, tmp_path):
+    result = runner.invoke(app, ["validate", str(tmp_path / "nope")])
+    assert result.exit_code == 2
+    assert "no such file or folder" in result.stderr
+
+
+def test_cache_rechecks_only_changed_files(test_set, tmp_path):
+    cache = tmp_path / "cache.sqlite"
+    first = validate([test_set], cache_path=cache)
+    assert first.reparsed == 5 - 1  # four cards; the set manifest is always read
+    again = validate([test_set], cache_path=cache)
+    assert again.reparsed == 0 and again.problems == []
+    card = test_set / "pokemon" / "test1" / "4-test-gadget.yaml"
+    card.write_text(card.read_text(encoding="utf-8").replace("Draw 2 cards.", "Draw 3 cards."), encoding="utf-8")
+    third = validate([test_set], cache_path=cache)
+    assert third.reparsed == 1
+    assert third.catalog.cards["test1-4"]["text"]["en"] == "Draw 3 cards."
+
+
+def test_validate_as_a_real_process(tmp_path, fixtures, test_set):
+    shutil.copy(fixtures / "bad" / "pokemon" / "wrong-type.yaml", test_set / "pokemon" / "test1" / "5-x.yaml")
+    proc = subprocess.run([sys.executable, "-m", "cardlab", "validate", str(test_set)],
+                          capture_output=True, text=True, encoding="utf-8", timeout=120)
+    assert proc.returncode == 1
+    assert "5-x.yaml:6:5: hp: 'lots' is not of type 'integer'" in proc.stderr
+    assert "Traceback" not in proc.stderr
