@@ -241,3 +241,11 @@ def test_every_command_has_help(runner):
         result = runner.invoke(app, args)
         assert result.exit_code == 0 and "Usage" in result.stdout
     assert "hp" in runner.invoke(app, ["search", "--help"]).stdout
+
+
+def test_readme_documents_every_field(repo):
+    from cardlab.query import FIELDS
+
+    readme = (repo / "README.md").read_text(encoding="utf-8")
+    missing = [f for f in FIELDS if f"| `{f}` |" not in readme]
+    assert missing == []
