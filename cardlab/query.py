@@ -56,13 +56,13 @@ FIELDS: dict[str, tuple[str, str]] = {
     "attr": ("facet", "Ippo: attribute icon (courage, kan, technique, calm, generic)"),
     "power": ("num", "Ippo: blow power"),
     "def": ("num", "Ippo: defense power; Monpa: a servant's defense"),
-    "kw": ("facet", "keyword (Ippo: \"guard break\", \"shut off\", knockdown, \"round up\"; Monpa: rapide, upkeep, prediction)"),
+    "kw": ("facet", "keyword (Ippo: \"guard break\", \"shut off\", knock-down, \"round up\"; Monpa: rapide, upkeep, prediction)"),
     "timing": ("facet", "Ippo: ability timing (placement, fast, boxing, interval, constant)"),
     "stars": ("num", "Ippo: rarity in stars"),
     # Monpa
     "element": ("facet", "Monpa: element"),
-    "mana": ("num", "Monpa: mana cost (commanders and favors have none)"),
-    "atk": ("num", "Monpa: a servant's attack"),
+    "mana": ("num", "Monpa: mana cost (commanders and favors have none); mana:x for X"),
+    "atk": ("num", "Monpa: a servant's attack; atk:? for ?"),
 }
 ALIASES = {"t": "type", "s": "set", "e": "set", "r": "rarity", "a": "artist", "o": "text", "cn": "number",
            "n": "name", "hp": "hp", "illustrator": "artist", "keyword": "kw", "attribute": "attr", "k": "kind"}
@@ -259,6 +259,8 @@ def _check_term(query: str, term: Term) -> None:
     kind = FIELDS[term.field][0]
     op_pos = term.pos - len(term.op) - (1 if term.quoted else 0)
     if kind == "num":
+        if term.op in _TEXT_OPS and not _NUMBER.match(term.value) and term.value.strip().lower() in ("x", "?"):
+            return  # printed X or ? (Monpa mana, attack, defense) match as text
         if not _NUMBER.match(term.value):
             bad = next((k for k, ch in enumerate(term.value) if not (ch.isdigit() or (k == 0 and ch in "+-") or ch == ".")), 0)
             raise QueryError(query, term.pos + bad, f"'{term.field}' takes a number, not '{term.value}'")
@@ -330,6 +332,8 @@ def _positive_term_sql(t: Term) -> tuple[str, list]:
     if kind == "like":
         return ("c.id IN (SELECT card_id FROM facet WHERE field = ? AND text LIKE ? ESCAPE '\\')",
                 [t.field, _like(norm_value(t.value))])
+    if kind == "num" and not _NUMBER.match(t.value):  # mana:x, atk:?
+        return "c.id IN (SELECT card_id FROM facet WHERE field = ? AND text = ?)", [t.field, t.value.strip().lower()]
     if kind == "num" or (kind == "number" and t.op not in _TEXT_OPS):
         op = "=" if t.op in _TEXT_OPS else _SQL_OPS[t.op]
         return f"c.id IN (SELECT card_id FROM facet WHERE field = ? AND num {op} ?)", [t.field, float(t.value)]

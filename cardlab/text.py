@@ -23,7 +23,9 @@ def fold(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
     for pattern, repl in _GENDER:
         text = pattern.sub(repl, text)
-    text = "".join(ch for ch in unicodedata.normalize("NFD", text.casefold()) if not unicodedata.combining(ch))
+    # Drop Latin-style accents (U+0300-U+036F) only: Japanese dakuten (U+3099/U+309A) stay, so that
+    # バ and ハ remain different letters.
+    text = "".join(ch for ch in unicodedata.normalize("NFD", text.casefold()) if not "\u0300" <= ch <= "\u036f")
     return " ".join(unicodedata.normalize("NFC", text).split())
 
 

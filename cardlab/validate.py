@@ -29,7 +29,10 @@ from cardlab import catalog as catalog_mod
 from cardlab.catalog import Catalog, SourceFile
 from cardlab.errors import Problem, SourcePos
 from cardlab.loader import LoadError, key_position, load_fast, load_roundtrip, position, read_text
-from cardlab.text import LANG_RE
+from cardlab.text import is_localized
+
+COMMON_FIELDS = ("id", "number", "name", "rarity", "illustrator", "notes")
+"""The fields of ``common.schema.json#/$defs/card``, which every game's card has."""
 
 PARALLEL_THRESHOLD = 1500
 """Below this many files to (re)check, work stays in one process."""
@@ -68,6 +71,10 @@ def _schema_problems(path: Path, text: str, data: Any, schema: str) -> list[Prob
         return []
     tree = load_roundtrip(path, text)
     problems = []
+    # When the common card part (an allOf branch) fails, jsonschema stops counting its properties
+    # as evaluated and unevaluatedProperties calls them unknown: report only the real failure.
+    other = any(e.validator not in ("unevaluatedProperties", "additionalProperties") for e in errors)
+    common = set(COMMON_FIELDS) if other else set()
     for err in errors:
         if err.context:
             err = best_match(err.context) or err
@@ -76,6 +83,8 @@ def _schema_problems(path: Path, text: str, data: Any, schema: str) -> list[Prob
             allowed = _allowed_keys(err)
             extra = [k for k in err.instance if k not in allowed] or list(err.instance)
             for k in extra:
+                if not keys and k in common:
+                    continue
                 problems.append(Problem(key_position(tree, keys, k, path), f"unknown field '{k}'", "schema"))
             continue
         where = ".".join(str(k) for k in keys)
@@ -238,11 +247,9 @@ def check_files(files: list[SourceFile], cache_path: Path | None | str = "defaul
 # --- cross-file rules ------------------------------------------------------------------------
 
 def _localized_keys(data: Any, keys: list) -> Iterator[tuple[list, dict]]:
-    if isinstance(data, dict):
-        langs = [k for k in data if k != "_source"]
-        if langs and all(isinstance(k, str) and LANG_RE.match(k) for k in langs):
-            yield keys, data
-            return
+    if is_localized(data):
+        yield keys, data
+    elif isinstance(data, dict):
         for k, v in data.items():
             yield from _localized_keys(v, [*keys, k])
     elif isinstance(data, list):

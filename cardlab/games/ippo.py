@@ -1,0 +1,372 @@
+"""Hajime no Ippo TCG (Kodansha, December 2001): searchable fields and display of its cards.
+
+The facts come from two rule texts (``../shared/seeds``): seed 000 (French translation of the
+booklet: card kinds, costs, power, Shut Off, Guard Break, Knock-down, Round UP, timings) and seed
+003 (Japanese summary of the 10-round rules: attributes, blow/block types, the product line).
+The card shape is ``schema/ippo.card.schema.json``.
+
+Search fields (``facets``), one ``(field, folded text, number)`` row per value:
+
+==========  ========================================================================================
+field       rows
+==========  ========================================================================================
+``kind``    ``blow``, ``defense``, ``support`` or ``fight`` (one row).
+``blow``    the blow type of a Blow card: ``straight``, ``hook``, ``upper``, ``special``.
+``blocks``  one row per blow type a Defense card blocks.
+``attr``    one row per attribute (``courage``, ``kan``, ``technique``, ``calm``) found in any cost
+            or in the generated power, plus ``generic`` when a generic amount above 0 appears.
+``power``   blow power (number).
+``def``     defense power (number).
+``kw``      one row per ability keyword, written with a space (``shut off``, ``guard break``,
+            ``knock down``, ``round up``: :func:`cardlab.text.norm_value` of the file's code),
+            plus the Japanese term (``ノックダウン``). The query side normalizes the same way, so
+            ``kw:"guard break"``, ``kw:guard-break`` and ``kw:ガードブレイク`` all match.
+``timing``  one row per ability timing: ``placement``, ``fast``, ``boxing``, ``interval``, ``constant``.
+``stars``   rarity in stars (number).
+``cost``    total cost (number): a Blow card's start cost; for other kinds, the sum of its
+            abilities' costs (a card with no cost gives 0). Attribute icons and generic amounts
+            count; the tap symbol and costs in words do not.
+==========  ========================================================================================
+
+Numbers are given both as ``num`` and as text (``"4"``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from cardlab.text import fold, norm_value, pick
+
+ATTRIBUTES: dict[str, tuple[str, str, str]] = {
+    "courage": ("red", "勇気", "courage"),
+    "kan": ("yellow", "カン", "intuition"),
+    "technique": ("green", "技術", "technique"),
+    "calm": ("blue", "冷静", "calm"),
+}
+"""Attribute code -> (rich colour, Japanese term, English meaning); seed 003 '属性について'."""
+
+KINDS: dict[str, tuple[str, dict[str, str]]] = {
+    "blow": ("red", {"en": "Blow", "fr": "Coup", "ja": "ブロー"}),
+    "defense": ("blue", {"en": "Defense", "fr": "Défense", "ja": "ディフェンス"}),
+    "support": ("purple", {"en": "Support", "fr": "Soutien", "ja": "サポート"}),
+    "fight": ("green", {"en": "Fight", "fr": "Combat", "ja": "ファイト"}),
+}
+"""Card kind -> (card colour, name by language); seed 000 'Comprendre les cartes'."""
+
+BLOW_TYPES: dict[str, dict[str, str]] = {
+    "straight": {"en": "Straight", "fr": "Direct", "ja": "ストレート"},
+    "hook": {"en": "Hook", "fr": "Crochet", "ja": "フック"},
+    "upper": {"en": "Uppercut", "fr": "Uppercut", "ja": "アッパー"},
+    "special": {"en": "Special", "fr": "Spécial", "ja": "スペシャル"},
+}
+"""Blow / block types (seed 003 'ブロータイプとディフェンスタイプについて')."""
+
+TIMINGS: dict[str, dict[str, str]] = {
+    "placement": {"en": "Placement phase", "fr": "Phase de placement", "ja": "配置フェイズ"},
+    "fast": {"en": "Fast", "fr": "Rapide", "ja": "ファスト"},
+    "boxing": {"en": "Boxing", "fr": "Boxe", "ja": "ボクシング"},
+    "interval": {"en": "Interval", "fr": "Intervalle", "ja": "インターバル"},
+    "constant": {"en": "Constant", "fr": "Permanent", "ja": "常動"},
+}
+"""Ability timings (seed 000 'Quand utiliser les capacités')."""
+
+KEYWORDS: dict[str, dict[str, str]] = {
+    "shut-off": {"en": "Shut Off", "fr": "Shut Off", "ja": "シャットオフ"},
+    "guard-break": {"en": "Guard Break", "fr": "Guard Break", "ja": "ガードブレイク"},
+    "knock-down": {"en": "Knock-down", "fr": "Knock-down", "ja": "ノックダウン"},
+    "round-up": {"en": "Round UP", "fr": "Round UP", "ja": "ラウンドUP"},
+}
+"""Ability keywords (seed 000 'Particularité de capacité', seed 003)."""
+
+DAMAGE_EFFECT = {"en": "damage effect", "fr": "effet de dégâts", "ja": "ダメージ効果"}
+TAP = {"en": "tap", "fr": "tapoter", "ja": "タップ"}
+
+Row = tuple[str, str | None, float | None]
+
+
+# --- search ----------------------------------------------------------------------------------
+
+def _num(field: str, value: Any) -> Iterator[Row]:
+    if isinstance(value, int) and not isinstance(value, bool):
+        yield field, str(value), float(value)
+
+
+def _costs(card: dict) -> list[dict]:
+    """Every cost-like map of a card: start cost, generated power, each ability's cost."""
+    found = [card.get("start_cost"), card.get("generates")]
+    found += [a.get("cost") for a in card.get("abilities") or [] if isinstance(a, dict)]
+    return [c for c in found if isinstance(c, dict)]
+
+
+def cost_total(cost: dict | None) -> int:
+    """Return the amount of a cost or power map: one per attribute icon plus the generic amount.
+
+    Args:
+        cost: ``{attributes: [...], generic: N, tap: bool, other: {...}}`` (any key may be absent).
+
+    Returns:
+        An integer >= 0 (tap and costs in words count 0).
+    """
+    if not isinstance(cost, dict):
+        return 0
+    generic = cost.get("generic")
+    return len(cost.get("attributes") or []) + (generic if isinstance(generic, int) else 0)
+
+
+def card_cost(card: dict) -> int:
+    """Return the ``cost`` search value: a Blow card's start cost, else the sum of its abilities' costs."""
+    if card.get("kind") == "blow":
+        return cost_total(card.get("start_cost"))
+    return sum(cost_total(a.get("cost")) for a in card.get("abilities") or [] if isinstance(a, dict))
+
+
+def _distinct(rows: Iterable[Row]) -> Iterator[Row]:
+    seen: set[Row] = set()
+    for row in rows:
+        if row not in seen:
+            seen.add(row)
+            yield row
+
+
+def facets(card: dict) -> Iterator[Row]:
+    """Yield the card's searchable values as ``(field, folded text or None, number or None)``.
+
+    Fields and their rows are listed in the module docstring. Missing or malformed fields give no
+    rows (validation reports them).
+    """
+    yield from _distinct(_facets(card))
+
+
+def _facets(card: dict) -> Iterator[Row]:
+    kind = card.get("kind")
+    if isinstance(kind, str):
+        yield "kind", fold(kind), None
+    if isinstance(card.get("blow_type"), str):
+        yield "blow", fold(card["blow_type"]), None
+    for blocked in card.get("blocks") or []:
+        yield "blocks", fold(str(blocked)), None
+    for cost in _costs(card):
+        for attr in cost.get("attributes") or []:
+            yield "attr", fold(str(attr)), None
+        if isinstance(cost.get("generic"), int) and cost["generic"] > 0:
+            yield "attr", "generic", None
+    yield from _num("power", card.get("blow_power"))
+    yield from _num("def", card.get("defense_power"))
+    for ability in card.get("abilities") or []:
+        if not isinstance(ability, dict):
+            continue
+        for kw in ability.get("keywords") or []:
+            yield "kw", norm_value(str(kw)), None
+            if kw in KEYWORDS:
+                yield "kw", fold(KEYWORDS[kw]["ja"]), None
+        if isinstance(ability.get("timing"), str):
+            yield "timing", fold(ability["timing"]), None
+    yield from _num("stars", card.get("stars"))
+    if kind in KINDS:
+        yield from _num("cost", card_cost(card))
+
+
+# --- display ---------------------------------------------------------------------------------
+
+def _label(labels: dict[str, str], langs: Sequence[str]) -> str:
+    return pick(labels, list(langs), "en")
+
+
+def _both(labels: dict[str, str], langs: Sequence[str]) -> str:
+    """``Boxing (ボクシング)``: the label in the reader's language, then the Japanese term."""
+    label = _label(labels, langs)
+    return label if label == labels["ja"] else f"{label} ({labels['ja']})"
+
+
+def _esc(text: str) -> str:
+    """Escape card text for rich markup (an opening bracket would start a tag)."""
+    return text.replace("[", "\\[")
+
+
+def icons(cost: dict | None, langs: Sequence[str] = (), source: str = "ja") -> str:
+    """Render a cost or power map with rich markup: one coloured ``●`` per attribute icon
+    (``[red]●[/]`` for courage), the generic amount as a circled number (``②``), then
+    ``tap`` and any cost in words. An empty or missing cost gives ``"—"``."""
+    if not isinstance(cost, dict):
+        return "—"
+    dots = "".join(f"[{ATTRIBUTES.get(a, ('default',))[0]}]●[/]" for a in cost.get("attributes") or [])
+    generic = cost.get("generic")
+    amount = _circled(generic) if isinstance(generic, int) and (generic > 0 or not dots) else ""
+    parts = [" ".join(p for p in (dots, amount) if p)]
+    if cost.get("tap"):
+        parts.append(f"[bold]{_label(TAP, langs)}[/]")
+    if cost.get("other"):
+        parts.append(_esc(pick(cost["other"], list(langs), source)))
+    return " + ".join(p for p in parts if p) or "—"
+
+
+def _circled(n: int) -> str:
+    if n == 0:
+        return "⓪"
+    if 1 <= n <= 20:
+        return chr(0x2460 + n - 1)
+    return f"({n})"
+
+
+def legend(card: dict) -> str:
+    """Return the attribute icons used by a card with their names and Japanese terms, as rich
+    markup: ``[red]●[/] courage 勇気 · [blue]●[/] calm 冷静``; ``""`` when it uses none."""
+    used = []
+    for cost in _costs(card):
+        for attr in cost.get("attributes") or []:
+            if attr in ATTRIBUTES and attr not in used:
+                used.append(attr)
+    return " · ".join(f"[{ATTRIBUTES[a][0]}]●[/] {ATTRIBUTES[a][2]} {ATTRIBUTES[a][1]}" for a in used)
+
+
+def type_line(card: dict, langs: Sequence[str] = ()) -> str:
+    """Return e.g. ``Blow · Straight``, ``Defense · Straight, Hook``, ``Support`` (in the first of
+    ``langs`` among en/fr/ja, else English)."""
+    kind = card.get("kind")
+    if kind not in KINDS:
+        return "?"
+    line = _label(KINDS[kind][1], langs)
+    if kind == "blow" and card.get("blow_type") in BLOW_TYPES:
+        line += " · " + _label(BLOW_TYPES[card["blow_type"]], langs)
+    elif kind == "defense":
+        blocked = [_label(BLOW_TYPES[b], langs) for b in card.get("blocks") or [] if b in BLOW_TYPES]
+        if blocked:
+            line += " · " + ", ".join(blocked)
+    return line
+
+
+def key_stats(card: dict) -> str:
+    """Return short plain stats for a search table: ``power 4 · cost 3 · ★★``,
+    ``def 3 · power +2 · ★``, ``cost 1 · ★★``."""
+    parts = []
+    if card.get("kind") == "blow":
+        parts += [f"power {card.get('blow_power', '?')}", f"cost {card_cost(card)}"]
+    elif card.get("kind") == "defense":
+        parts += [f"def {card.get('defense_power', '?')}", f"power +{cost_total(card.get('generates'))}"]
+    else:
+        parts.append(f"cost {card_cost(card)}")
+    if isinstance(card.get("stars"), int):
+        parts.append("★" * card["stars"])
+    return " · ".join(parts)
+
+
+def _ability_line(ability: dict, langs: Sequence[str], source: str) -> str:
+    parts = []
+    if ability.get("timing") in TIMINGS:
+        parts.append(f"[bold]{_both(TIMINGS[ability['timing']], langs)}[/]")
+    if ability.get("cost"):
+        parts.append(icons(ability["cost"], langs, source))
+    for kw in ability.get("keywords") or []:
+        parts.append(f"[italic]{_both(KEYWORDS.get(kw, {'en': kw, 'ja': kw}), langs)}[/]")
+    if ability.get("damage_effect"):
+        parts.append(_both(DAMAGE_EFFECT, langs))
+    if ability.get("text"):
+        parts.append(_esc(pick(ability["text"], list(langs), source)))
+    return " · ".join(parts)
+
+
+def detail(card: dict, langs: Sequence[str] = (), source: str = "ja") -> list[tuple[str, str]]:
+    """Return labelled lines for ``cardlab show``: ``[(label, value with rich markup), ...]``.
+
+    Attribute icons are coloured dots (``[red]●[/]`` courage 勇気, ``[yellow]●[/]`` kan カン,
+    ``[green]●[/]`` technique 技術, ``[blue]●[/]`` calm 冷静); an ``Attributes`` line names the
+    ones the card uses, with the Japanese term. Card text is escaped for rich markup.
+    """
+    lines: list[tuple[str, str]] = []
+    kind = card.get("kind")
+    if kind in KINDS:
+        colour, names = KINDS[kind]
+        lines.append(("Kind", f"[{colour}]{_both(names, langs)}[/]"))
+    if kind == "blow":
+        lines += [("Blow type", _both(BLOW_TYPES.get(card.get("blow_type"), {"en": "?", "ja": "?"}), langs)),
+                  ("Start cost", icons(card.get("start_cost"), langs, source)),
+                  ("Blow power", str(card.get("blow_power", "?")))]
+    elif kind == "defense":
+        blocked = [BLOW_TYPES[b] for b in card.get("blocks") or [] if b in BLOW_TYPES]
+        lines += [("Blocks", ", ".join(_both(b, langs) for b in blocked)),
+                  ("Defense power", str(card.get("defense_power", "?"))),
+                  ("Generates", icons(card.get("generates"), langs, source))]
+    for i, ability in enumerate(card.get("abilities") or [], 1):
+        if isinstance(ability, dict):
+            lines.append((f"Ability {i}" if len(card["abilities"]) > 1 else "Ability", _ability_line(ability, langs, source)))
+    if card.get("flavor"):
+        lines.append(("Flavor", f"[italic]{_esc(pick(card['flavor'], list(langs), source))}[/]"))
+    if isinstance(card.get("stars"), int):
+        lines.append(("Rarity", "★" * card["stars"]))
+    used = legend(card)
+    if used:
+        lines.append(("Attributes", used))
+    return lines
+
+
+# --- cross-file rules ------------------------------------------------------------------------
+
+def check(catalog: Any) -> Iterator[tuple[str, list, str, str]]:
+    """Cross-file rules for Ippo cards: none so far.
+
+    Collector numbers 1..162 are enforced by the schema (``number`` pattern) and by the generic
+    ``number-range`` rule; fields that belong to another card kind by the schema's if/then.
+
+    Yields:
+        ``(card id, data path, message, rule)``; nothing today.
+    """
+    return iter(())
+
+
+# --- skeletons for ``cardlab card new`` ------------------------------------------------------
+
+SKELETON_KINDS = ("blow", "defense", "support", "fight")
+"""Kinds ``cardlab card new --kind`` offers for Ippo cards (the first is the default)."""
+
+_ABILITY = """\
+  - timing: null  # placement 配置フェイズ | fast ファスト | boxing ボクシング | interval インターバル | constant 常動
+    cost:  # the usage cost printed above the ability (an empty map {} when free)
+      attributes: []  # one entry per icon: courage 勇気 (red) | kan カン (yellow) | technique 技術 (green) | calm 冷静 (blue)
+      generic: 0  # the circled number (generic power, 無属性)
+      tap: false  # true when the tap symbol (タップ) is printed
+      # other: {SRC: null}  # any other cost (discard a card...), in your own words
+    # keywords: [round-up]  # shut-off シャットオフ | guard-break ガードブレイク | knock-down ノックダウン | round-up ラウンドUP
+    text: {SRC: null}  # what the ability does, in your own words
+"""
+
+_BODIES = {
+    "blow": """\
+stars: null  # rarity: how many ★ are printed
+kind: blow  # a Blow card (red)
+blow_type: null  # printed at the top: straight ストレート | hook フック | upper アッパー | special スペシャル
+start_cost:  # paid each time the blow is thrown
+  attributes: null  # one entry per icon, e.g. [courage, courage]; [] when none
+  generic: 0  # the circled number (generic, 無属性); 0 when none
+blow_power: null  # the damage printed on the card
+# abilities:  # the special ability, if any
+#   - cost: {generic: 1}  # its extra cost, on top of the start cost
+#     keywords: [knock-down]  # shut-off | guard-break ガードブレイク | knock-down ノックダウン | round-up
+#     damage_effect: true  # ダメージ効果: applies only when the blow deals damage
+#     text: {SRC: null}  # what it does, in your own words
+""",
+    "defense": """\
+stars: null  # rarity: how many ★ are printed
+kind: defense  # a Defense card (blue)
+blocks: null  # blow types shown at the top, e.g. [straight, hook] (straight | hook | upper | special)
+defense_power: null  # the defense power printed on the card
+generates:  # the power the card generates
+  attributes: null  # one entry per icon, e.g. [calm, calm]; [] when none
+  generic: 0  # the circled number; 0 when none
+# abilities:  # a special ability, if any
+""" + "\n".join("# " + line for line in _ABILITY.splitlines()) + "\n",
+    "support": "stars: null  # rarity: how many ★ are printed\nkind: support  # a Support card (purple)\n"
+               "abilities:  # one entry per ability, in the card's order\n" + _ABILITY,
+    "fight": "stars: null  # rarity: how many ★ are printed\nkind: fight  # a Fight card (green)\n"
+             "abilities:  # one entry per ability, in the card's order\n" + _ABILITY,
+}
+
+
+def skeleton(kind: str, source: str = "ja") -> str:
+    """Return the Ippo-specific YAML lines of a new card of ``kind`` (one of :data:`SKELETON_KINDS`),
+    with a comment on each field and ``null`` for every fact to read from the card.
+
+    Raises:
+        KeyError: unknown kind.
+    """
+    return _BODIES[kind].replace("SRC", source)
