@@ -46,10 +46,12 @@ class Validation:
         catalog: the catalog assembled from every file that loaded (even when problems exist).
         problems: every problem found, sorted by file and position.
         files: how many files were checked; ``reparsed``: how many were not served from the cache.
+        formats: format name -> :class:`cardlab.formats.Format`, for the format files without problems.
     """
 
     catalog: Catalog
     problems: list[Problem] = field(default_factory=list)
+    formats: dict = field(default_factory=dict)
     files: int = 0
     reparsed: int = 0
 
@@ -125,11 +127,9 @@ def check_file(path: Path, kind: str, game: str) -> tuple[Any, list[Problem]]:
         data = load_fast(path, text)
     except LoadError as err:
         return None, [err.problem]
-    if kind == "format":
-        return data, []
     if not isinstance(data, dict):
         return None, [Problem(SourcePos(path, 1, 1), f"expected a mapping of fields, found {type(data).__name__}", "schema")]
-    schema = "set.schema.json" if kind == "set" else f"{game}.card.schema.json"
+    schema = {"set": "set.schema.json", "format": "format.schema.json"}.get(kind, f"{game}.card.schema.json")
     try:
         problems = _schema_problems(path, text, data, schema)
     except KeyError:
@@ -195,53 +195,57 @@ def check_files(files: list[SourceFile], cache_path: Path | None | str = "defaul
 
     cache = _Cache(_default_cache() if cache_path == "default" else cache_path)  # type: ignore[arg-type]
     schema_fp = fingerprint()
+    cached = cache.get_all()
     data: dict[Path, Any] = {}
     problems: list[Problem] = []
+    rows: list[tuple] = []
+    reparsed = 0
+
+    def run(batch: list[SourceFile], games: dict[Path | None, str]) -> None:
+        nonlocal reparsed
+        jobs: list[tuple[str, str, str]] = []
+        stats: dict[str, tuple[int, int, str]] = {}
+        for f in batch:
+            key = str(f.path)
+            game = games.get(f.set_dir, f.game)
+            try:
+                st = f.path.stat()
+                stats[key] = (st.st_mtime_ns, st.st_size, f"{schema_fp}:{f.kind}:{game}")
+            except OSError:
+                stats[key] = (0, -1, "")
+            hit = cached.get(key)
+            if hit and tuple(hit[:3]) == stats[key]:
+                data[f.path] = json.loads(hit[3])
+                problems.extend(Problem(SourcePos(f.path, ln, col), msg, rule) for ln, col, msg, rule in json.loads(hit[4]))
+            else:
+                jobs.append((key, f.kind, game))
+        workers = os.cpu_count() or 1
+        results: Iterable[tuple[str, Any, list[tuple]]]
+        if len(jobs) >= PARALLEL_THRESHOLD and workers > 1:
+            from concurrent.futures import ProcessPoolExecutor
+
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                results = list(pool.map(_check_job, jobs, chunksize=250))
+        else:
+            results = [_check_job(j) for j in jobs]
+        for key, d, probs in results:
+            path = Path(key)
+            data[path] = d
+            problems.extend(Problem(SourcePos(path, ln, col), msg, rule) for ln, col, msg, rule in probs)
+            rows.append((key, *stats[key], json.dumps(d, ensure_ascii=False, default=str), json.dumps(probs, ensure_ascii=False)))
+        reparsed += len(jobs)
+
     # Set manifests first: a set's `game` chooses the schema of the cards beside it.
+    run([f for f in files if f.kind == "set"], {})
     games: dict[Path | None, str] = {}
     for f in files:
         if f.kind == "set":
-            d, probs = check_file(f.path, "set", f.game)
-            data[f.path] = d
-            problems.extend(probs)
+            d = data.get(f.path)
             game = d.get("game") if isinstance(d, dict) else None
             games[f.set_dir] = game if isinstance(game, str) else f.game
-    cached = cache.get_all()
-    jobs: list[tuple[str, str, str]] = []
-    stats: dict[str, tuple[int, int, str]] = {}
-    for f in files:
-        if f.kind == "set":
-            continue
-        key = str(f.path)
-        game = games.get(f.set_dir, f.game)
-        try:
-            st = f.path.stat()
-            stats[key] = (st.st_mtime_ns, st.st_size, f"{schema_fp}:{game}")
-        except OSError:
-            stats[key] = (0, -1, "")
-        hit = cached.get(key)
-        if hit and tuple(hit[:3]) == stats[key]:
-            data[f.path] = json.loads(hit[3])
-            problems.extend(Problem(SourcePos(f.path, ln, col), msg, rule) for ln, col, msg, rule in json.loads(hit[4]))
-        else:
-            jobs.append((key, f.kind, game))
-    results: Iterable[tuple[str, Any, list[tuple]]]
-    workers = os.cpu_count() or 1
-    if len(jobs) >= PARALLEL_THRESHOLD and workers > 1:
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(_check_job, jobs, chunksize=250))
-    else:
-        results = [_check_job(j) for j in jobs]
-    rows = []
-    for key, d, probs in results:
-        path = Path(key)
-        data[path] = d
-        problems.extend(Problem(SourcePos(path, ln, col), msg, rule) for ln, col, msg, rule in probs)
-        rows.append((key, *stats[key], json.dumps(d, ensure_ascii=False, default=str), json.dumps(probs, ensure_ascii=False)))
+    run([f for f in files if f.kind != "set"], games)
     cache.put(rows)
-    return data, problems, len(jobs)
+    return data, problems, reparsed
 
 
 # --- cross-file rules ------------------------------------------------------------------------
@@ -348,10 +352,15 @@ def validate(roots: list[Path], only: Iterable[Path] | None = None, cache_path: 
     data, problems, reparsed = check_files(files, cache_path)
     cat = catalog_mod.build_catalog(roots, files, data)
     problems.extend(_positioned(cross_checks(cat, files, data)))
+    from cardlab.formats import collect_formats
+
+    bad = {p.pos.path for p in problems}
+    formats, format_problems = collect_formats([(f.path, f.game) for f in files if f.kind == "format"], data, bad)
+    problems.extend(format_problems)
     if only is not None:
         wanted = [Path(p).resolve() for p in only]
         problems = [p for p in problems if any(p.pos.path.resolve() == w or w in p.pos.path.resolve().parents for w in wanted)]
-    return Validation(catalog=cat, problems=sorted(set(problems)), files=len(files), reparsed=reparsed)
+    return Validation(catalog=cat, problems=sorted(set(problems)), files=len(files), reparsed=reparsed, formats=formats)
 
 
 def load_catalog(roots: list[Path]) -> Catalog:

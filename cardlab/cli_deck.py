@@ -1,0 +1,206 @@
+"""``cardlab deck validate|stats`` and ``cardlab formats``: thin commands over cardlab.deck,
+cardlab.rules, cardlab.stats and cardlab.formats.
+
+Options: ``--format NAME`` is the *deck format* (``pokemon-base``...), as the deck commands are
+about formats; machine output is ``--output json`` (``-o json``). Exit codes of ``deck validate``:
+0 legal, 1 illegal (or a broken catalog/format file), 2 the file cannot be read or no format.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from cardlab.cli_common import CatalogOpt, LangOpt, langs_of, roots_and_db, user_errors
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from cardlab.deck import DeckReport
+    from cardlab.stats import DeckStats
+
+deck_app = typer.Typer(help="Check deck lists against a format and show their statistics.",
+                       no_args_is_help=True, rich_markup_mode=None)
+
+FileArg = Annotated[Path, typer.Argument(help="A deck list: plain text (4 Pikachu) or YAML (schema/deck.schema.json).")]
+FormatOpt = Annotated[Optional[str], typer.Option(
+    "--format", "-f", help="The deck format, e.g. pokemon-base (see 'cardlab formats'); default: the one the file names.")]
+OutputOpt = Annotated[str, typer.Option("--output", "-o", help="text or json.")]
+OUTPUTS = ("text", "json")
+
+
+def _check_output(output: str) -> None:
+    if output not in OUTPUTS:
+        raise typer.BadParameter(f"choose one of {', '.join(OUTPUTS)}", param_hint="--output")
+
+
+def _json(data: object) -> None:
+    import json
+
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+@deck_app.command("validate")
+def deck_validate(file: FileArg, fmt: FormatOpt = None, output: OutputOpt = "text", catalog: CatalogOpt = None) -> None:
+    """Check a deck list against a format's rules, reporting every problem with its line.
+
+    Exit 0 when the deck is legal, 1 when it is not, 2 when the file cannot be read.
+    Example: cardlab deck validate examples/decks/zap-theme-deck.txt --format pokemon-base
+    """
+    from cardlab import deck as decks
+
+    _check_output(output)
+    roots, _ = roots_and_db(catalog, None)
+    with user_errors():
+        report = decks.check_file(file, roots, fmt)
+    if output == "json":
+        _json(report.to_json())
+    else:
+        from cardlab import render
+
+        print_report(report, render.stdout_console(), render.stderr_console())
+    raise typer.Exit(0 if report.legal else 1)
+
+
+@deck_app.command("stats")
+def deck_stats(
+    file: FileArg,
+    fmt: FormatOpt = None,
+    need: Annotated[Optional[list[str]], typer.Option(
+        "--need", help="A kind that must be in the opening hand (repeatable): Monpa servant/spell/charm, Ippo blow/defense...")] = None,
+    output: OutputOpt = "text",
+    catalog: CatalogOpt = None,
+) -> None:
+    """Show a deck's counts by type and Energy type, its cost curve and exact opening odds.
+
+    Example: cardlab deck stats examples/decks/zap-theme-deck.txt --format pokemon-base
+    """
+    from cardlab import deck as decks
+    from cardlab.stats import deck_stats as compute
+
+    _check_output(output)
+    roots, _ = roots_and_db(catalog, None)
+    with user_errors():
+        deck = decks.open_deck(file, roots, fmt)
+    stats = compute(deck, need or ())
+    if output == "json":
+        _json(stats.to_json())
+    else:
+        from cardlab import render
+
+        print_stats(stats, render.stdout_console())
+        if deck.problems:
+            render.stderr_console().print(f"[yellow]note[/]: {len(deck.problems)} line(s) with problems; run 'cardlab deck validate'")
+
+
+@deck_app.command("list")
+def deck_list_cmd(file: FileArg, fmt: FormatOpt = None, lang: LangOpt = None, output: OutputOpt = "text",
+                  catalog: CatalogOpt = None) -> None:
+    """Print a deck list as matched to the catalog, with card names in your language.
+
+    Example: cardlab deck list examples/decks/zap-theme-deck.txt --format pokemon-base --lang fr
+    """
+    from cardlab import deck as decks
+    from cardlab.validate import load_catalog
+
+    _check_output(output)
+    roots, _ = roots_and_db(catalog, None)
+    with user_errors():
+        deck = decks.open_deck(file, roots, fmt)
+        cat = load_catalog(roots)
+    listing = decks.deck_list(deck, langs_of(lang), lambda cid: cat.set_of(cid).source_language)
+    if output == "json":
+        _json([{"section": s, "cards": [{"count": n, "name": name, "id": cid} for n, name, cid in rows]} for s, rows in listing])
+        return
+    for section, rows in listing:
+        typer.echo(f"{section}: {sum(n for n, _, _ in rows)}")
+        for n, name, cid in rows:
+            typer.echo(f"{n} {name} ({cid})")
+    raise typer.Exit(1 if deck.problems else 0)
+
+
+def formats_cmd(
+    game: Annotated[Optional[str], typer.Option("--game", help="Only this game's formats (pokemon, ippo, monpa).")] = None,
+    output: OutputOpt = "text",
+    catalog: CatalogOpt = None,
+) -> None:
+    """List the deck formats and their rules.  Example: cardlab formats --game pokemon"""
+    from cardlab.formats import load_formats
+    from cardlab.rules import describe
+
+    _check_output(output)
+    roots, _ = roots_and_db(catalog, None)
+    with user_errors():
+        found = [f for f in load_formats(roots).values() if game is None or f.game == game]
+    if output == "json":
+        _json([{"name": f.name, "game": f.game, "title": f.title, "description": f.description, "source": f.source,
+                "path": str(f.path), "sections": [s.id for s in f.sections],
+                "rules": [{"rule": r.rule, **r.params, "text": describe(r), "source": r.source} for r in f.rules]}
+               for f in found])
+        return
+    from rich.markup import escape
+
+    from cardlab import render
+
+    console = render.stdout_console()
+    for f in found:
+        console.print(f"[bold]{escape(f.name)}[/] ({f.game}): {escape(f.title)}")
+        if f.description:
+            console.print(f"  {escape(f.description)}")
+        for r in f.rules:
+            console.print(f"  - [cyan]{r.rule}[/]: {escape(describe(r))}")
+            if r.source:
+                console.print(f"    [dim]{escape(r.source)}[/]")
+    if not found:
+        console.print("no formats found")
+
+
+def print_report(report: DeckReport, out: Console, err: Console) -> None:
+    """Print each problem as ``path:line: rule: message`` on ``err``, then a one-line verdict."""
+    from rich.markup import escape
+
+    fmt = report.deck.format
+    for p in report.problems:
+        err.print(f"{escape(str(p.pos))}: [red]{escape(p.rule)}[/]: {escape(p.message)}", highlight=False, soft_wrap=True)
+    n = report.deck.size("main")
+    if report.legal:
+        out.print(f"[green]legal[/]: {escape(str(report.deck.path))} under {fmt.name} ({n} cards)", highlight=False, soft_wrap=True)
+    else:
+        k = len(report.problems)
+        err.print(f"[red]not legal[/]: {k} problem{'s' if k != 1 else ''} in {escape(str(report.deck.path))} under {fmt.name}",
+                  highlight=False, soft_wrap=True)
+
+
+def print_stats(stats: DeckStats, out: Console) -> None:
+    """Print deck statistics as small tables and the odds as percentages with their formulas."""
+    from rich.table import Table
+
+    out.print(f"[bold]{stats.format}[/]: {stats.size} cards in the deck"
+              + (f" ({stats.unmatched} on lines that matched no card)" if stats.unmatched else "")
+              + "".join(f", {n} in {s}" for s, n in stats.sections.items() if s != "main"), highlight=False)
+    for title, data in (("card type", stats.by_type), (stats.energy_label, stats.by_energy), (stats.curve_label, stats.curve)):
+        if not data:
+            continue
+        out.print(f"[bold]{title}[/]", highlight=False)
+        table = Table(show_header=False, box=None, padding=(0, 2))
+        table.add_column(no_wrap=True)
+        table.add_column(justify="right")
+        for key, n in data.items():
+            table.add_row(key, str(n))
+        out.print(table)
+    for o in stats.odds:
+        if o.value is None:
+            shown = "never (no such card)"
+        elif o.kind == "probability":
+            shown = f"{float(o.value) * 100:.2f}%"
+        else:
+            shown = f"{float(o.value):.3f}"
+        out.print(f"{o.label}: [bold]{shown}[/]  [dim]({o.formula})[/]", highlight=False, soft_wrap=True)
+
+
+def register(app: typer.Typer) -> None:
+    """Mount ``deck`` (validate, stats) and the top-level ``formats`` command on ``app``."""
+    app.add_typer(deck_app, name="deck")
+    app.command("formats")(formats_cmd)

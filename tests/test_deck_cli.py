@@ -1,0 +1,203 @@
+"""cardlab deck validate / deck stats / formats through typer's CliRunner: messages, exit codes,
+JSON output, the real example decks and the bad inputs."""
+
+import json
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+
+import pytest
+
+from cardlab.cli import app
+
+REPO = Path(__file__).resolve().parents[1]
+DECKS = REPO / "tests" / "fixtures" / "decks"
+EXAMPLES = REPO / "examples" / "decks"
+TEST_ROOTS = ["--catalog", str(REPO / "cards"), "--catalog", str(REPO / "tests" / "fixtures" / "catalog")]
+
+
+@pytest.fixture
+def base_only(tmp_path) -> list[str]:
+    """A catalog holding only the Base Set (and the Pokémon formats)."""
+    root = tmp_path / "base-only"
+    (root / "pokemon").mkdir(parents=True)
+    (root / "pokemon" / "base1").symlink_to(REPO / "cards" / "pokemon" / "base1")
+    (root / "pokemon" / "formats").symlink_to(REPO / "cards" / "pokemon" / "formats")
+    return ["--catalog", str(root)]
+
+
+@pytest.mark.parametrize("name", ["zap-theme-deck.txt", "brushfire-theme-deck.txt"])
+def test_theme_decks_are_legal(runner, base_only, name):
+    result = runner.invoke(app, ["deck", "validate", str(EXAMPLES / name), "--format", "pokemon-base", *base_only])
+    assert result.exit_code == 0, result.stderr
+    assert f"legal: {EXAMPLES / name} under pokemon-base (60 cards)" in result.stdout
+    assert result.stderr == ""
+
+
+def test_haymaker_reports_scyther(runner, base_only):
+    path = EXAMPLES / "haymaker.txt"
+    result = runner.invoke(app, ["deck", "validate", str(path), "--format", "pokemon-base", *base_only])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f'{path}:3: unknown-card: unknown card "Scyther"',
+        f"not legal: 1 problem in {path} under pokemon-base",
+    ]
+
+
+def test_rule_message_names_line_and_rule(runner):
+    path = DECKS / "pokemon" / "copy-limit.txt"
+    result = runner.invoke(app, ["deck", "validate", str(path)])
+    assert result.exit_code == 1
+    assert f'{path}:16: copy-limit: 5 copies of "Bill" (limit 4)' in result.stderr.splitlines()
+
+
+def test_every_violation_at_once(runner, tmp_path):
+    path = tmp_path / "deck.txt"
+    path.write_text("Format: pokemon-base\n5 Bill\n5 Double Colorless Energy\n0 Switch\n", encoding="utf-8")
+    result = runner.invoke(app, ["deck", "validate", str(path)])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"{path}:2: deck-size: the deck holds 10 cards; exactly 60 needed",
+        f'{path}:2: copy-limit: 5 copies of "Bill" (limit 4)',
+        f"{path}:2: require: no Basic Pokémon in the deck (at least 1 needed)",
+        f'{path}:3: copy-limit: 5 copies of "Double Colorless Energy" (limit 4)',
+        f'{path}:4: count: count 0 for "Switch": a count is a whole number from 1 to 999',
+        f"not legal: 5 problems in {path} under pokemon-base",
+    ]
+
+
+def test_json_output(runner):
+    path = DECKS / "monpa" / "commander-in-main.txt"
+    result = runner.invoke(app, ["deck", "validate", str(path), "--output", "json", *TEST_ROOTS])
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["legal"] is False and data["format"] == "monpa"
+    assert data["sections"] == {"main": 40, "commander": 1, "favor": 1}
+    assert data["problems"] == [{"path": str(path), "line": 27, "column": 0, "rule": "section-cards",
+                                 "message": '"Test Commander" (commander) is in the deck; commanders and favors may not be'}]
+    ok = runner.invoke(app, ["deck", "validate", str(DECKS / "monpa" / "legal.txt"), "-o", "json", *TEST_ROOTS])
+    assert ok.exit_code == 0 and json.loads(ok.stdout)["legal"] is True
+
+
+def test_bad_output_option(runner):
+    result = runner.invoke(app, ["deck", "validate", str(DECKS / "pokemon" / "legal.txt"), "--output", "xml"])
+    assert result.exit_code == 2
+
+
+def _no_traceback(result):
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.stderr
+
+
+def test_empty_file(runner, tmp_path):
+    path = tmp_path / "empty.txt"
+    path.write_text("", encoding="utf-8")
+    result = runner.invoke(app, ["deck", "validate", str(path), "--format", "pokemon-base"])
+    assert result.exit_code == 2
+    assert f"error: {path}:1: the file is empty" in result.stderr
+    _no_traceback(result)
+
+
+def test_binary_file(runner, tmp_path):
+    path = tmp_path / "deck.txt"
+    path.write_bytes(bytes(range(256)) * 4)
+    result = runner.invoke(app, ["deck", "validate", str(path), "--format", "pokemon-base"])
+    assert result.exit_code == 2
+    assert "binary file" in result.stderr and str(path) in result.stderr
+    _no_traceback(result)
+
+
+def test_fifty_megabyte_file(runner, tmp_path):
+    path = tmp_path / "big.txt"
+    with path.open("wb") as fh:
+        fh.write(b"4 Pikachu\n" * 5_242_880)  # 50 MB
+    result = runner.invoke(app, ["deck", "validate", str(path), "--format", "pokemon-base"])
+    assert result.exit_code == 2
+    assert "file is 52,428,800 bytes; the limit is 1,000,000" in result.stderr
+    _no_traceback(result)
+
+
+def test_missing_file(runner, tmp_path):
+    result = runner.invoke(app, ["deck", "validate", str(tmp_path / "nope.txt"), "--format", "pokemon-base"])
+    assert result.exit_code == 2 and "cannot read file" in result.stderr
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("no-count.txt", ':4: no-count: no count on this line ("Bill"); write it as "1 Bill"'),
+    ("count-zero.txt", ':4: count: count 0 for "Bill": a count is a whole number from 1 to 999'),
+    ("count-negative.txt", ':4: count: count -1 for "Bill"'),
+    ("count-huge.txt", ':4: count: count 10000 for "Bill" is too large (at most 999 on one line)'),
+    ("section-total.txt", ':2: section-total: "Pokémon: 12" declares 12 cards but its lines hold 11'),
+    ("unknown-card.txt", ':3: unknown-card: unknown card "Pikachoo"; did you mean "Pikachu"?'),
+])
+def test_bad_lines(runner, name, expected):
+    path = DECKS / "bad" / name
+    result = runner.invoke(app, ["deck", "validate", str(path)])
+    assert result.exit_code == 1
+    assert f"{path}{expected}" in result.stderr
+    _no_traceback(result)
+
+
+def test_ambiguous_name(runner):
+    path = DECKS / "bad" / "ambiguous.txt"
+    result = runner.invoke(app, ["deck", "validate", str(path), *TEST_ROOTS, "--catalog", str(DECKS / "catalog")])
+    assert result.exit_code == 1
+    assert f'{path}:4: ambiguous-card: "Pikachu" matches 2 cards: Pikachu base1 58 (base1-58), Pikachu reprint 1' in result.stderr
+
+
+def test_commander_in_main_deck(runner):
+    path = DECKS / "monpa" / "commander-in-main.txt"
+    result = runner.invoke(app, ["deck", "validate", str(path), *TEST_ROOTS])
+    assert result.exit_code == 1
+    assert f'{path}:27: section-cards: "Test Commander" (commander) is in the deck; commanders and favors may not be' in result.stderr
+
+
+def test_no_format_lists_the_formats(runner):
+    result = runner.invoke(app, ["deck", "validate", str(DECKS / "bad" / "no-format.txt")])
+    assert result.exit_code == 2
+    assert "no format given; use --format NAME or a 'Format: NAME' line (formats: ippo-10-rounds, ippo-4-rounds, monpa, " \
+           "pokemon-base, pokemon-unlimited)" in result.stderr
+    result = runner.invoke(app, ["deck", "validate", str(DECKS / "pokemon" / "legal.txt"), "--format", "standard"])
+    assert result.exit_code == 2 and "unknown format 'standard'" in result.stderr
+
+
+def test_stats(runner, base_only):
+    result = runner.invoke(app, ["deck", "stats", str(EXAMPLES / "zap-theme-deck.txt"), "-f", "pokemon-base", *base_only])
+    assert result.exit_code == 0, result.stderr
+    assert "at least one Basic Pokémon in the 7-card opening hand: 93.01%" in result.stdout
+    assert "expected mulligans before a hand with a Basic Pokémon: 0.075" in result.stdout
+
+
+def test_stats_json(runner):
+    path = DECKS / "ippo" / "legal-10-rounds.txt"
+    result = runner.invoke(app, ["deck", "stats", str(path), "--output", "json", *TEST_ROOTS])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    found = {o["id"]: Fraction(o["exact"]) for o in data["odds"]}
+    assert found["mulligan"] == Fraction(comb(40, 5) + comb(20, 5), comb(60, 5))
+    assert found["get-up"] == 1 - Fraction(comb(36, 10), comb(60, 10))
+
+
+def test_stats_need(runner):
+    path = DECKS / "monpa" / "legal.txt"
+    result = runner.invoke(app, ["deck", "stats", str(path), "--need", "servant", "--need", "spell", "-o", "json", *TEST_ROOTS])
+    assert result.exit_code == 0, result.stderr
+    (odd,) = json.loads(result.stdout)["odds"]
+    assert Fraction(odd["exact"]) == 1 - Fraction(comb(19, 5) + comb(30, 5) - comb(9, 5), comb(40, 5))
+
+
+def test_formats_command(runner):
+    result = runner.invoke(app, ["formats"])
+    assert result.exit_code == 0
+    for name in ("pokemon-base", "pokemon-unlimited", "ippo-10-rounds", "ippo-4-rounds", "monpa"):
+        assert name in result.stdout
+    assert "copy-limit: at most 4 copies of a card by name; no limit for energy_type basic" in result.stdout
+    data = json.loads(runner.invoke(app, ["formats", "--game", "monpa", "--output", "json"]).stdout)
+    assert [f["name"] for f in data] == ["monpa"]
+    assert data[0]["sections"] == ["main", "commander", "favor"]
+
+
+def test_help_texts(runner):
+    for args in (["deck", "--help"], ["deck", "validate", "--help"], ["deck", "stats", "--help"], ["formats", "--help"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0 and "Example" in result.stdout or args == ["deck", "--help"]

@@ -1,0 +1,132 @@
+"""``cardlab i18n`` status / export / import / hash through typer's CliRunner."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import polib
+import pytest
+
+from cardlab.cli import app
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def base1(tmp_path) -> Path:
+    root = tmp_path / "catalog"
+    shutil.copytree(REPO / "cards" / "pokemon" / "base1", root / "pokemon" / "base1")
+    return root
+
+
+def test_status_json(runner, base1):
+    result = runner.invoke(app, ["i18n", "status", "--lang", "fr", "--catalog", str(base1), "--format", "json"])
+    assert result.exit_code == 0, result.stderr
+    fr = json.loads(result.stdout)["languages"][0]
+    assert (fr["lang"], fr["total"], fr["translated"], fr["outdated"], fr["missing"], fr["percent"]) == ("fr", 339, 223, 0, 116, 65.8)
+    kinds = {k["kind"]: (k["total"], k["translated"]) for k in fr["sets"][0]["kinds"]}
+    assert kinds == {"name": (102, 102), "attack": (120, 120), "text": (116, 0), "set": (1, 1)}
+
+
+def test_status_table(runner, base1):
+    result = runner.invoke(app, ["i18n", "status", "--lang", "fr,de", "--catalog", str(base1)])
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "Translation coverage: fr" in out and "Translation coverage: de" in out
+    rows = [line.split() for line in out.splitlines()]
+    assert ["base1", "card", "name", "102", "102", "0", "0", "100.0"] in rows
+    assert ["rules", "text", "116", "0", "0", "116", "0.0"] in rows
+    assert ["all", "339", "223", "0", "116", "65.8"] in rows
+
+
+def test_status_fail_under(runner, base1):
+    result = runner.invoke(app, ["i18n", "status", "--lang", "fr", "--catalog", str(base1), "--fail-under", "70"])
+    assert result.exit_code == 1
+    assert "fr: coverage 65.8% is under 70%" in result.stderr
+    result = runner.invoke(app, ["i18n", "status", "--lang", "fr", "--catalog", str(base1), "--fail-under", "65"])
+    assert result.exit_code == 0
+
+
+def test_status_unknown_set(runner, base1):
+    result = runner.invoke(app, ["i18n", "status", "--lang", "fr", "--catalog", str(base1), "--set", "jungle"])
+    assert result.exit_code == 2
+    assert "unknown set 'jungle' (known: base1)" in result.stderr
+
+
+def test_export_translate_import(runner, base1, tmp_path):
+    po_path = tmp_path / "fr.po"
+    result = runner.invoke(app, ["i18n", "export", "--lang", "fr", "--set", "base1", "--catalog", str(base1), "-o", str(po_path)])
+    assert result.exit_code == 0, result.stderr
+    assert f"wrote {po_path}: 339 strings for 'fr', 223 translated, 0 fuzzy" in result.stderr
+    po = polib.pofile(str(po_path))
+    for entry in po:
+        if entry.msgctxt == "base1-94 text":
+            entry.msgstr = "Un de vos Pokémon perd jusqu'à 2 marqueurs de dégâts."
+    po.save(str(po_path))
+
+    result = runner.invoke(app, ["i18n", "import", str(po_path), "--catalog", str(base1), "--dry-run"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("--- a/pokemon/base1/94-potion.yaml\n+++ b/pokemon/base1/94-potion.yaml\n")
+    assert "+  fr: Un de vos Pokémon perd jusqu'à 2 marqueurs de dégâts.\n" in result.stdout
+    assert "fr: would import 1 translations into 1 files; 223 unchanged, 115 empty (untranslated), 0 fuzzy, 0 problems (dry run" in result.stderr
+    assert "fr: Un de vos" not in (base1 / "pokemon" / "base1" / "94-potion.yaml").read_text(encoding="utf-8")
+
+    result = runner.invoke(app, ["i18n", "import", str(po_path), "--catalog", str(base1)])
+    assert result.exit_code == 0, result.stderr
+    assert "fr: imported 1 translations into 1 files" in result.stderr
+    assert "fr: Un de vos" in (base1 / "pokemon" / "base1" / "94-potion.yaml").read_text(encoding="utf-8")
+    status = json.loads(runner.invoke(app, ["i18n", "status", "--lang", "fr", "--catalog", str(base1), "--format", "json"]).stdout)
+    assert status["languages"][0]["translated"] == 224
+
+
+def test_export_to_stdout_and_language_from_the_environment(runner, base1, monkeypatch):
+    monkeypatch.setenv("CARDLAB_LANG", "de")
+    result = runner.invoke(app, ["i18n", "export", "--catalog", str(base1)])
+    assert result.exit_code == 0, result.stderr
+    po = polib.pofile(result.stdout)
+    assert po.metadata["Language"] == "de" and len(po) == 339
+    assert next(e for e in po if e.msgctxt == "base1-4 name").msgstr == "Glurak"
+
+
+def test_export_needs_one_language(runner, base1, monkeypatch, tmp_path):
+    monkeypatch.setenv("CARDLAB_CONFIG", str(tmp_path / "none.toml"))
+    result = runner.invoke(app, ["i18n", "export", "--catalog", str(base1)])
+    assert result.exit_code == 2 and "say which language to translate into: --lang fr" in result.stderr
+    result = runner.invoke(app, ["i18n", "export", "--lang", "fr,de", "--catalog", str(base1)])
+    assert result.exit_code == 2 and "one language at a time (got fr, de)" in result.stderr
+
+
+def test_import_errors(runner, base1, tmp_path):
+    po_path = tmp_path / "de.po"
+    runner.invoke(app, ["i18n", "export", "--lang", "de", "--catalog", str(base1), "-o", str(po_path)])
+    result = runner.invoke(app, ["i18n", "import", str(po_path), "--lang", "fr", "--catalog", str(base1)])
+    assert result.exit_code == 1
+    assert f"{po_path}:7: this PO file is for 'de', not 'fr'" in result.stderr and "(po-language)" in result.stderr
+
+    bad = tmp_path / "bad.po"
+    bad.write_text('msgid ""\nmsgstr ""\n"Language: fr\\n"\n\nmsgctxt "base1-4 name"\nmsgid "Charizard\nmsgstr ""\n', encoding="utf-8")
+    result = runner.invoke(app, ["i18n", "import", str(bad), "--catalog", str(base1)])
+    assert result.exit_code == 1
+    assert f"{bad}:6:7: PO syntax: a string must be one line in double quotes" in result.stderr
+
+    unknown = tmp_path / "unknown.po"
+    unknown.write_text('msgid ""\nmsgstr ""\n"Language: fr\\n"\n\nmsgctxt "base1-200 name"\nmsgid "X"\nmsgstr "Y"\n', encoding="utf-8")
+    result = runner.invoke(app, ["i18n", "import", str(unknown), "--catalog", str(base1)])
+    assert result.exit_code == 1
+    assert f"{unknown}:5: 'base1-200 name': no card or set 'base1-200' in the catalog (unknown-context)" in result.stderr
+    result = runner.invoke(app, ["i18n", "import", str(unknown), "--catalog", str(base1), "--format", "json"])
+    report = json.loads(result.stdout)
+    assert result.exit_code == 1 and report["problems"][0]["rule"] == "unknown-context" and report["applied"] == 0
+
+
+def test_hash_command(runner):
+    result = runner.invoke(app, ["i18n", "hash", "Charizard"])
+    assert (result.exit_code, result.stdout) == (0, "f474e615\n")
+
+
+@pytest.mark.parametrize("command", ["status", "export", "import", "hash"])
+def test_every_command_has_help(runner, command):
+    result = runner.invoke(app, ["i18n", command, "--help"])
+    assert result.exit_code == 0 and "Example: cardlab i18n" in " ".join(result.stdout.split())

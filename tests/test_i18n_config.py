@@ -1,0 +1,106 @@
+"""cardlab.config: preferred languages from --lang, CARDLAB_LANG, the config file, or nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardlab import config
+from cardlab.errors import DataError, UsageError
+
+
+@pytest.fixture(autouse=True)
+def _no_user_config(monkeypatch, tmp_path):
+    monkeypatch.setenv("CARDLAB_CONFIG", str(tmp_path / "absent.toml"))
+    monkeypatch.delenv("CARDLAB_LANG", raising=False)
+
+
+def write_config(monkeypatch, tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    monkeypatch.setenv("CARDLAB_CONFIG", str(path))
+    return path
+
+
+def test_nothing_configured_gives_an_empty_list():
+    assert config.preferred_languages(None) == []
+    assert config.preferred_languages("") == []
+
+
+@pytest.mark.parametrize(("option", "langs"), [
+    ("fr", ["fr"]),
+    ("fr,de", ["fr", "de"]),
+    (" FR , de,fr ", ["fr", "de"]),
+    ("pt_br,ja", ["pt-BR", "ja"]),
+])
+def test_option(option, langs):
+    assert config.preferred_languages(option) == langs
+
+
+@pytest.mark.parametrize("bad", ["français", "f", "fr;de", "12"])
+def test_bad_option_is_a_usage_error(bad):
+    with pytest.raises(UsageError, match="is not a language code"):
+        config.preferred_languages(bad)
+
+
+def test_environment_comes_after_the_option(monkeypatch):
+    monkeypatch.setenv("CARDLAB_LANG", "de,it")
+    assert config.preferred_languages(None) == ["de", "it"]
+    assert config.preferred_languages("fr") == ["fr"]
+    monkeypatch.setenv("CARDLAB_LANG", "deutsch")
+    with pytest.raises(UsageError, match="CARDLAB_LANG: 'deutsch' is not a language code"):
+        config.preferred_languages(None)
+
+
+def test_config_file_comes_last(monkeypatch, tmp_path):
+    write_config(monkeypatch, tmp_path, '# my settings\nlanguages = ["fr", "en"]\n')
+    assert config.preferred_languages(None) == ["fr", "en"]
+    monkeypatch.setenv("CARDLAB_LANG", "ja")
+    assert config.preferred_languages(None) == ["ja"]
+    assert config.preferred_languages("de") == ["de"]
+
+
+def test_config_file_accepts_a_comma_string(monkeypatch, tmp_path):
+    write_config(monkeypatch, tmp_path, 'languages = "it, en"\n')
+    assert config.preferred_languages(None) == ["it", "en"]
+
+
+def test_config_file_without_languages(monkeypatch, tmp_path):
+    write_config(monkeypatch, tmp_path, 'theme = "dark"\n')
+    assert config.preferred_languages(None) == []
+
+
+def test_config_file_syntax_error_has_its_position(monkeypatch, tmp_path):
+    path = write_config(monkeypatch, tmp_path, '\nlanguages = ["fr", \n')
+    with pytest.raises(DataError) as err:
+        config.preferred_languages(None)
+    problem = err.value.problems[0]
+    assert (problem.pos.path, problem.pos.line, problem.rule) == (path, 3, "config")
+    assert problem.message.startswith("TOML syntax: ")
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("\n\nlanguages = 3\n", "languages must be a list of language codes"),
+    ('\n\nlanguages = ["fr", "french"]\n', "'french' is not a language code"),
+])
+def test_config_file_bad_languages(monkeypatch, tmp_path, text, words):
+    path = write_config(monkeypatch, tmp_path, text)
+    with pytest.raises(DataError) as err:
+        config.preferred_languages(None)
+    problem = err.value.problems[0]
+    assert (problem.pos.path, problem.pos.line) == (path, 3)
+    assert words in problem.message
+
+
+def test_default_config_path_is_in_the_user_config_dir(monkeypatch):
+    from platformdirs import user_config_dir
+
+    monkeypatch.delenv("CARDLAB_CONFIG")
+    assert config.config_path() == Path(user_config_dir("cardlab", appauthor=False)) / "config.toml"
+
+
+def test_normalize_lang():
+    assert config.normalize_lang("FR") == "fr"
+    assert config.normalize_lang("pt_br") == "pt-BR"
+    assert config.normalize_lang("zh-Hant") == "zh-Hant"
