@@ -142,13 +142,12 @@ def build_index(roots: list[Path], db: Path, fp: str | None = None) -> BuildRepo
 
 def _write(cat: Catalog, path: Path, fp: str) -> None:
     from sqlalchemy import create_engine
-    from sqlmodel import SQLModel
 
-    from cardlab import models  # noqa: F401 - registers the tables
+    from cardlab import models  # importing it registers the tables on SQLModel.metadata
     from cardlab.games import game_module
 
     engine = create_engine(f"sqlite:///{path}")
-    SQLModel.metadata.create_all(engine)
+    models.SQLModel.metadata.create_all(engine)
     engine.dispose()
     con = sqlite3.connect(path)
     try:
