@@ -114,30 +114,48 @@ class SourceFile:
 def scan(roots: Iterable[Path]) -> list[SourceFile]:
     """List the catalog's files under ``roots``, sorted by path (set files first within a set).
 
-    A root may also be a single set folder (it holds ``set.yaml``) or a game folder.
+    A root is a catalog root (``<game>/<set>/`` below it), a game folder (set folders below it) or
+    a set folder (it holds YAML files itself); which one is seen from where the YAML files are.
+
+    Raises:
+        InputError: a root does not exist or is not a folder.
     """
+    from cardlab.errors import InputError
+
     found: list[SourceFile] = []
     for root in roots:
         root = Path(root)
-        if (root / SET_FILE).is_file():
+        if not root.is_dir():
+            raise InputError(f"{root}: catalog folder not found" if not root.exists() else f"{root}: not a folder")
+        if _yaml_names(root):
             set_dirs = [root]
-        elif any((d / SET_FILE).is_file() for d in _subdirs(root)):
+        elif any(_yaml_names(d) for d in _subdirs(root) if d.name != "formats"):
             set_dirs = [d for d in _subdirs(root) if d.name != "formats"]
         else:
             set_dirs = [d for g in _subdirs(root) for d in _subdirs(g) if d.name != "formats"]
         for set_dir in set_dirs:
             game = set_dir.parent.name
-            with os.scandir(set_dir) as entries:
-                names = sorted(e.name for e in entries if e.name.endswith((".yaml", ".yml")) and e.is_file())
-            for name in names:
+            for name in _yaml_names(set_dir):
                 kind = "set" if name == SET_FILE else "card"
                 found.append(SourceFile(set_dir / name, kind, game, set_dir))
         for fmt_dir in [root / "formats", *(g / "formats" for g in _subdirs(root))]:
             if fmt_dir.is_dir():
                 for p in sorted(fmt_dir.glob("*.yaml")):
                     found.append(SourceFile(p, "format", fmt_dir.parent.name, None))
+    found = list(dict.fromkeys(found))
     found.sort(key=lambda f: (str(f.set_dir or f.path.parent), f.kind != "set", f.path.name))
     return found
+
+
+def _yaml_names(folder: Path) -> list[str]:
+    """The ``.yaml`` files directly in ``folder`` (a broken link or a link loop counts: validation
+    reports it), sorted."""
+    try:
+        with os.scandir(folder) as entries:
+            return sorted(e.name for e in entries if e.name.endswith(".yaml") and not e.name.startswith(".")
+                          and not e.is_dir())
+    except OSError:
+        return []
 
 
 def _subdirs(path: Path) -> list[Path]:

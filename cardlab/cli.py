@@ -15,8 +15,10 @@ from cardlab.cli_common import CatalogOpt, DbOpt, LangOpt, langs_of, roots_and_d
 
 app = typer.Typer(
     name="cardlab",
-    help="cardlab: a card database and deck builder for older and niche trading card games.",
+    help="cardlab: a card database and deck builder for older and niche trading card games.\n\n"
+         "Search cards, check deck lists (cardlab deck), print proxies, add cards and translations.",
     no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
     add_completion=False,
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
@@ -25,18 +27,42 @@ app = typer.Typer(
 FORMATS_SEARCH = ("table", "json", "csv", "ids")
 
 
+def _version(value: bool) -> None:
+    if value:
+        from cardlab import __version__
+
+        typer.echo(f"cardlab {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                                help="Print cardlab's version and exit.")] = False) -> None:
+    """cardlab: a card database and deck builder for older and niche trading card games."""
+
+
+def _choice(value: str, choices: tuple[str, ...], option: str = "--format") -> None:
+    if value not in choices:
+        raise typer.BadParameter(f"choose one of {', '.join(choices)}", param_hint=option)
+
+
 def _fields_epilog() -> str:
     from cardlab.query import FIELDS
 
     lines = [f"  {name:<11} {help_}" for name, (_, help_) in FIELDS.items()]
+    from cardlab.query import ALIASES
+
+    short = ", ".join(f"{k}: {v}" for k, v in ALIASES.items() if k != v)
     return ("\b\nQuery language: bare words and \"quoted phrases\" search names (any language) and rules text;\n"
             "field:value, field=value, field!=value; numbers with < <= > >= =; -term negates; 'or' and\n"
-            "( ) combine; terms side by side must all match.\n\b\nFields:\n" + "\n".join(lines))
+            "( ) combine; terms side by side (or joined by 'and') must all match. A query that starts\n"
+            "with '-' needs '--' before it: cardlab search -- '-type:fire hp>=80'.\n\b\nFields:\n"
+            + "\n".join(lines) + f"\n\b\nShort forms: {short}")
 
 
 @app.command(epilog=_fields_epilog())
 def search(
-    query: Annotated[str, typer.Argument(help="The query, e.g. 'type:fire hp>=80' or dracaufeu.")],
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="The query, e.g. 'type:fire hp>=80' or dracaufeu.")],
     fmt: Annotated[str, typer.Option("--format", "-f", help="table, json, csv or ids.")] = "table",
     sort: Annotated[str, typer.Option(help="number, name, set, rarity, artist or hp.")] = "number",
     reverse: Annotated[bool, typer.Option("--reverse", help="Reverse the sort.")] = False,
@@ -48,8 +74,7 @@ def search(
     """Search cards.  Example: cardlab search 'type:fire hp>=80'"""
     from cardlab import render, search as searching
 
-    if fmt not in FORMATS_SEARCH:
-        raise typer.BadParameter(f"choose one of {', '.join(FORMATS_SEARCH)}", param_hint="--format")
+    _choice(fmt, FORMATS_SEARCH)
     roots, db_path = roots_and_db(catalog, db)
     with user_errors():
         con = _open(roots, db_path)
@@ -59,7 +84,7 @@ def search(
 
 @app.command()
 def show(
-    card: Annotated[str, typer.Argument(help="A card id (base1-4), set and number ('BS 4') or a name in any language.")],
+    card: Annotated[str, typer.Argument(metavar="CARD", help="A card id (base1-4), set and number ('BS 4') or a name in any language.")],
     fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
     lang: LangOpt = None,
     catalog: CatalogOpt = None,
@@ -70,6 +95,7 @@ def show(
 
     from cardlab import render, search as searching
 
+    _choice(fmt, ("text", "json"))
     roots, db_path = roots_and_db(catalog, db)
     with user_errors():
         view = searching.get_card(_open(roots, db_path), card)
@@ -81,11 +107,11 @@ def show(
 
 @app.command()
 def validate(
-    paths: Annotated[Optional[list[Path]], typer.Argument(help="Files or folders to check (default: the catalog).")] = None,
+    paths: Annotated[Optional[list[Path]], typer.Argument(metavar="[PATH]...", help="Files or folders to check (default: the catalog).")] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
     catalog: CatalogOpt = None,
 ) -> None:
-    """Check card and set files against their schemas and the cross-file rules.
+    """Check card, set and format files (schemas and rules across files).
 
     Prints each problem as path:line:column: message (rule), then a summary; exits 1 when
     anything is wrong.  Example: cardlab validate cards/pokemon/base1
@@ -93,6 +119,7 @@ def validate(
     from cardlab import render
     from cardlab.validate import validate_paths
 
+    _choice(fmt, ("text", "json"))
     roots, _ = roots_and_db(catalog, None)
     with user_errors():
         result = validate_paths(paths or [], roots)
@@ -112,7 +139,7 @@ def index_cmd(
     db: DbOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Rebuild even when the index is fresh.")] = False,
 ) -> None:
-    """Build the search index (done automatically when the catalog changed).  Example: cardlab index"""
+    """Build the search index (searches do it when cards change).  Example: cardlab index"""
     from cardlab import index, render
 
     roots, db_path = roots_and_db(catalog, db)
@@ -122,7 +149,8 @@ def index_cmd(
     if report is None:
         console.print(f"index is up to date: {db_path}")
     else:
-        console.print(f"indexed {report.cards} cards in {report.sets} sets in {report.seconds:.2f} s: {report.db}")
+        console.print(f"indexed {report.cards} cards in {report.sets} sets in {report.seconds:.2f} s", soft_wrap=True)
+        console.print(f"index: {report.db}", soft_wrap=True)
 
 
 def _open(roots: list[Path], db_path: Path):  # noqa: ANN202 - sqlite3.Connection

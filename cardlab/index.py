@@ -45,12 +45,60 @@ def fingerprint(roots: list[Path]) -> str:
 
     h = hashlib.sha1(f"v{INDEX_VERSION}".encode())
     for f in scan(roots):
-        st = f.path.stat()
-        h.update(f"{f.path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+        try:
+            st = f.path.stat()
+            h.update(f"{f.path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+        except OSError:  # a broken link: validation reports it
+            h.update(f"{f.path}\0missing\n".encode())
     for p in sorted(schema_dir().glob("*.json")):
         st = p.stat()
         h.update(f"{p.name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
     return h.hexdigest()
+
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def check_db_path(db: Path) -> None:
+    """Refuse an index path cardlab must not write: a folder, a device or other special file, or
+    an existing file that is not a cardlab index (it would be replaced).
+
+    Raises:
+        InputError: with the reason.
+    """
+    from cardlab.errors import InputError
+
+    if not str(db).strip():
+        raise InputError("the index path is empty")
+    if db.is_dir():
+        raise InputError(f"{db}: is a folder; give the index a file name, e.g. {db / 'cardlab.sqlite'}")
+    if db.exists() or db.is_symlink():
+        if not db.is_file():
+            raise InputError(f"{db}: not a regular file; cardlab will not write its index there")
+        with open(db, "rb") as fh:
+            head = fh.read(16)
+        if head and (head != SQLITE_MAGIC or stored_fingerprint(db) is None):
+            raise InputError(f"{db}: exists and is not a cardlab index; cardlab will not replace it")
+    elif not db.parent.is_dir():
+        raise InputError(f"{db.parent}: folder not found (for the index {db.name})")
+
+
+def _clean_stale_temp(db: Path) -> None:
+    """Remove temporary index files left by builds that were killed (their process is gone)."""
+    for tmp in db.parent.glob(f".{db.name}.tmp-*"):
+        pid = tmp.name.rsplit("-", 1)[-1].split(".")[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            tmp.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 def stored_fingerprint(db: Path) -> str | None:
@@ -78,7 +126,7 @@ def ensure_index(roots: list[Path], db: Path) -> BuildReport | None:
         CatalogError: the catalog has problems (the index in use is left as it was).
     """
     fp = fingerprint(roots)
-    if stored_fingerprint(db) == fp:
+    if db.is_file() and stored_fingerprint(db) == fp:
         return None
     return build_index(roots, db, fp)
 
@@ -124,11 +172,12 @@ def build_index(roots: list[Path], db: Path, fp: str | None = None) -> BuildRepo
     from cardlab.validate import validate
 
     start = time.perf_counter()
+    check_db_path(db)
     fp = fp or fingerprint(roots)
     result = validate(roots)
     if result.problems:
         raise CatalogError(result.problems)
-    db.parent.mkdir(parents=True, exist_ok=True)
+    _clean_stale_temp(db)
     tmp = db.with_name(f".{db.name}.tmp-{os.getpid()}")
     tmp.unlink(missing_ok=True)
     try:
@@ -136,6 +185,7 @@ def build_index(roots: list[Path], db: Path, fp: str | None = None) -> BuildRepo
         os.replace(tmp, db)
     finally:
         tmp.unlink(missing_ok=True)
+        db.with_name(tmp.name + "-journal").unlink(missing_ok=True)
     return BuildReport(db=db, cards=len(result.catalog.cards), sets=len(result.catalog.sets),
                        seconds=time.perf_counter() - start)
 

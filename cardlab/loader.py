@@ -39,7 +39,18 @@ class LoadError(Exception):
 
 
 class _NoAliasLoader(_Base):  # type: ignore[misc,valid-type]
-    """Safe loader that refuses anchors and aliases (a repeated node is an alias)."""
+    """Safe loader that refuses anchors and aliases (a repeated node is an alias) and a key given
+    twice in one mapping (YAML says keys are unique; PyYAML would keep the last silently)."""
+
+    def construct_mapping(self, node, deep=False):  # noqa: ANN001 - PyYAML's signature
+        seen: dict = {}
+        for key_node, _ in node.value:
+            key = key_node.value
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"the key '{key}' is given twice (first on line {seen[key]})", key_node.start_mark)
+            seen[key] = key_node.start_mark.line + 1
+        return super().construct_mapping(node, deep)
 
     def construct_object(self, node, deep=False):  # noqa: ANN001 - PyYAML's signature
         if node in self.constructed_objects or node in self.recursive_objects:
@@ -59,10 +70,10 @@ def read_text(path: Path, max_bytes: int = MAX_FILE_BYTES) -> str:
     try:
         size = path.stat().st_size
         if size > max_bytes:
-            raise LoadError(Problem(SourcePos(path), f"file is {size:,} bytes; the limit is {max_bytes:,}", "file"))
+            raise LoadError(Problem(SourcePos(path, 1, 1), f"file is {size:,} bytes; the limit is {max_bytes:,}", "file"))
         raw = path.read_bytes()
     except OSError as err:
-        raise LoadError(Problem(SourcePos(path), f"cannot read file: {err.strerror or err}", "file")) from None
+        raise LoadError(Problem(SourcePos(path, 1, 1), f"cannot read file: {err.strerror or err}", "file")) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -71,6 +82,11 @@ def read_text(path: Path, max_bytes: int = MAX_FILE_BYTES) -> str:
         col = len(before) - (before.rfind(b"\n") + 1) + 1
         raise LoadError(Problem(SourcePos(path, line, col),
                                 f"not UTF-8 text (byte 0x{raw[err.start]:02x}); save the file as UTF-8", "encoding")) from None
+    nul = text.find("\x00")
+    if nul >= 0:
+        line = text.count("\n", 0, nul) + 1
+        col = nul - (text.rfind("\n", 0, nul) + 1) + 1
+        raise LoadError(Problem(SourcePos(path, line, col), "a NUL byte: this is a binary file, not YAML text", "encoding"))
     return text.removeprefix("\ufeff")
 
 
@@ -81,6 +97,8 @@ def _mark_problem(path: Path, err: yaml.MarkedYAMLError, text: str) -> Problem:
     lines = text.splitlines()
     if mark and mark.line < len(lines) and lines[mark.line][mark.column:mark.column + 1] == "\t":
         what = "a tab character; indent YAML with spaces"
+    elif "another document" in what:
+        what = "a second YAML document ('---'); a card file holds one card"
     return Problem(SourcePos(path, line, col), f"YAML syntax: {what}", "yaml")
 
 
@@ -105,6 +123,10 @@ def load_fast(path: Path, text: str | None = None) -> Any:
         data = yaml.load(text, Loader=_NoAliasLoader)  # noqa: S506 - a safe loader subclass
     except yaml.MarkedYAMLError as err:
         raise LoadError(_mark_problem(path, err, text)) from None
+    except yaml.reader.ReaderError as err:
+        line = text.count("\n", 0, err.position) + 1
+        col = err.position - (text.rfind("\n", 0, err.position) + 1) + 1
+        raise LoadError(Problem(SourcePos(path, line, col), f"control character 0x{err.character:02x} is not allowed in YAML text", "yaml")) from None
     except yaml.YAMLError as err:  # pragma: no cover - unmarked errors are rare
         raise LoadError(Problem(SourcePos(path), f"YAML: {err}", "yaml")) from None
     return data

@@ -48,7 +48,7 @@ def catalog_roots(option: list[Path] | Path | str | None = None) -> list[Path]:
         option = [Path(p) for p in option.split(os.pathsep) if p]
     elif isinstance(option, Path):
         option = [option]
-    return [Path(p).expanduser().resolve() for p in option]
+    return list(dict.fromkeys(Path(p).expanduser().resolve() for p in option))
 
 
 def cache_dir() -> Path:
@@ -76,4 +76,4 @@ def default_db(roots: list[Path], option: Path | str | None = None) -> Path:
     env = os.environ.get("CARDLAB_DB")
     if env:
         return Path(env).expanduser()
-    return cache_dir() / f"index-{roots_key(roots)}.sqlite"
+    return cache_dir() / f"index-{roots_key(roots)}.sqlite"  # the cache folder exists (cache_dir makes it)

@@ -36,7 +36,7 @@ FIELDS: dict[str, tuple[str, str]] = {
     "artist": ("like", "illustrator, substring (artist:arita)"),
     # Pokémon
     "supertype": ("facet", "Pokémon: pokemon, trainer or energy"),
-    "type": ("facet", "Pokémon: the Pokémon's type, or the Energy an Energy card provides (type:fire)"),
+    "type": ("facet", "Pokémon: the Pokémon's type, or the Energy an Energy card provides (type:fire); Monpa: card type (type:servant, type:serviteur)"),
     "stage": ("facet", "Pokémon: basic, \"stage 1\", \"stage 2\""),
     "hp": ("num", "Pokémon: hit points (hp>=80)"),
     "retreat": ("num", "Pokémon: retreat cost (retreat<=1)"),
@@ -116,8 +116,12 @@ class QueryError(UsageError):
         super().__init__(f"{message} (column {pos + 1})")
 
     def caret(self) -> str:
-        """Return the query and a caret under the offending character, on two lines."""
-        return f"{self.query}\n{' ' * self.pos}^"
+        """Return the query and a caret under the offending character, on two lines (wide
+        characters such as Japanese take two columns)."""
+        import unicodedata
+
+        width = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in self.query[:self.pos])
+        return f"{self.query}\n{' ' * width}^"
 
 
 # --- tokens ----------------------------------------------------------------------------------
@@ -136,7 +140,17 @@ def _read_quoted(q: str, i: int) -> tuple[str, int]:
     return q[i + 1:end], end + 1
 
 
+MAX_QUERY_CHARS = 1000
+"""Longest query accepted (characters)."""
+MAX_TERMS = 64
+"""Most terms (and operators) in one query."""
+MAX_DEPTH = 16
+"""Deepest nesting of parentheses and negations."""
+
+
 def _tokens(q: str) -> list[_Tok]:
+    if len(q) > MAX_QUERY_CHARS:
+        raise QueryError(q, MAX_QUERY_CHARS, f"the query is too long (at most {MAX_QUERY_CHARS} characters)")
     toks: list[_Tok] = []
     i, n = 0, len(q)
     while i < n:
@@ -147,10 +161,14 @@ def _tokens(q: str) -> list[_Tok]:
             toks.append(_Tok("lparen", i)); i += 1
         elif ch == ")":
             toks.append(_Tok("rparen", i)); i += 1
+        elif ch == "-" and (i + 1 >= n or q[i + 1].isspace()):
+            raise QueryError(q, i, "'-' needs a term right after it (-type:fire)")
         elif ch == "-" and i + 1 < n and not q[i + 1].isspace() and (not toks or toks[-1].kind != "term" or q[i - 1].isspace() or q[i - 1] == "("):
             toks.append(_Tok("not", i)); i += 1
         elif ch == '"':
             value, j = _read_quoted(q, i)
+            if not re.search(r"\w", fold(value)):
+                raise QueryError(q, i, "this phrase has no letters or digits to search for")
             toks.append(_Tok("term", i, Term(None, ":", value, i + 1, True))); i = j
         else:
             j = i
@@ -170,16 +188,22 @@ def _tokens(q: str) -> list[_Tok]:
                 if field not in FIELDS:
                     known = ", ".join(sorted(FIELDS))
                     raise QueryError(q, i, f"unknown field '{field_raw}'; known fields: {known}")
-                if not value and not quoted:
+                if not value.strip():
                     raise QueryError(q, vpos, f"'{field_raw}{op}' needs a value")
                 toks.append(_Tok("term", i, Term(field, op, value, vpos, quoted)))
             elif word.lower() == "or":
                 toks.append(_Tok("or", i))
             elif word.lower() == "and":
-                pass
+                toks.append(_Tok("and", i))
+            elif word[0] in ":=<>!" :
+                raise QueryError(q, i, f"'{word[0]}' needs a field name before it (e.g. type{word[0]}...)")
             else:
+                if not re.search(r"\w", fold(word)):
+                    raise QueryError(q, i, f"'{word}' has no letters or digits to search for; quote it as part of a phrase")
                 toks.append(_Tok("term", i, Term(None, ":", word, i)))
             i = j
+    if len(toks) > MAX_TERMS:
+        raise QueryError(q, toks[MAX_TERMS].pos, f"too many terms (at most {MAX_TERMS})")
     return toks
 
 
@@ -203,6 +227,8 @@ def parse(query: str) -> Node | None:
     def peek() -> _Tok | None:
         return toks[pos] if pos < len(toks) else None
 
+    depth = 0
+
     def parse_or() -> Node:
         nonlocal pos
         nodes = [parse_and()]
@@ -214,8 +240,15 @@ def parse(query: str) -> Node | None:
         return nodes[0] if len(nodes) == 1 else Or(tuple(nodes))
 
     def parse_and() -> Node:
+        nonlocal pos
         nodes = []
         while (t := peek()) is not None and t.kind not in ("or", "rparen"):
+            if t.kind == "and":
+                nxt = toks[pos + 1] if pos + 1 < len(toks) else None
+                if not nodes or nxt is None or nxt.kind in ("or", "rparen", "and"):
+                    raise QueryError(query, t.pos, "'and' needs a term on both sides")
+                pos += 1
+                continue
             nodes.append(parse_unary())
         if not nodes:
             t = peek()
@@ -223,14 +256,20 @@ def parse(query: str) -> Node | None:
         return nodes[0] if len(nodes) == 1 else And(tuple(nodes))
 
     def parse_unary() -> Node:
-        nonlocal pos
+        nonlocal pos, depth
         t = peek()
         assert t is not None
+        if t.kind in ("not", "lparen"):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise QueryError(query, t.pos, f"nested too deeply (at most {MAX_DEPTH} levels of '(' and '-')")
         if t.kind == "not":
             pos += 1
             if peek() is None or peek().kind in ("or", "rparen"):
                 raise QueryError(query, t.pos, "'-' needs a term after it")
-            return Not(parse_unary())
+            node = Not(parse_unary())
+            depth -= 1
+            return node
         if t.kind == "lparen":
             pos += 1
             inner = parse_or()
@@ -238,6 +277,7 @@ def parse(query: str) -> Node | None:
             if close is None or close.kind != "rparen":
                 raise QueryError(query, t.pos, "this parenthesis is never closed")
             pos += 1
+            depth -= 1
             return inner
         pos += 1
         _check_term(query, t.term)  # type: ignore[arg-type]
@@ -246,7 +286,7 @@ def parse(query: str) -> Node | None:
     tree = parse_or()
     if pos < len(toks):
         t = toks[pos]
-        raise QueryError(query, t.pos, "unmatched ')'" if t.kind == "rparen" else "unexpected 'or'")
+        raise QueryError(query, t.pos, "unmatched ')'" if t.kind == "rparen" else f"unexpected '{t.kind}'")
     return tree
 
 

@@ -115,15 +115,20 @@ def search(con: sqlite3.Connection, query: str, *, langs: tuple[str, ...] | list
     if sort not in SORTS:
         raise UsageError(f"unknown sort '{sort}'; choose one of: {', '.join(SORTS)}")
     where, params = compile_sql(parse(query))
-    order = SORTS[sort]
+    parts = SORTS[sort].split(", ")
     if reverse:
-        order = ", ".join(f"{part} DESC" for part in order.split(", "))
+        parts = [f"{part} DESC" for part in parts]
+    # cards without the sort value (Trainers have no HP) come last either way
+    order = ", ".join([f"({SORTS[sort].split(', ')[0].split(' COLLATE')[0]}) IS NULL", *parts])
     sql = (f"SELECT c.id, c.game, c.set_code, c.number, c.name, c.source_language, c.type_line, c.stats, c.rarity"
            f" FROM card c LEFT JOIN card_set s ON s.code = c.set_code WHERE {where} ORDER BY {order}")
     if limit is not None:
         sql += " LIMIT ?"
         params = [*params, int(limit)]
-    rows = con.execute(sql, params).fetchall()
+    try:
+        rows = con.execute(sql, params).fetchall()
+    except sqlite3.OperationalError as err:
+        raise UsageError(f"the query is too complex for the index ({err}); make it shorter") from None
     names = _names(con, [r[0] for r in rows])
     hits = []
     for cid, game, code, number, name, src, type_line, stats, rarity in rows:

@@ -75,9 +75,15 @@ def _schema_problems(path: Path, text: str, data: Any, schema: str) -> list[Prob
     problems = []
     # When the common card part (an allOf branch) fails, jsonschema stops counting its properties
     # as evaluated and unevaluatedProperties calls them unknown: report only the real failure.
-    other = any(e.validator not in ("unevaluatedProperties", "additionalProperties") for e in errors)
+    other = any(e.validator not in ("unevaluatedProperties", "additionalProperties") or list(e.absolute_path)
+                for e in errors)
     common = set(COMMON_FIELDS) if other else set()
+    # A field with a value outside its list (supertype: Pokemon) makes the if/then/else branches
+    # that depend on it fail too; report the field, not their consequences.
+    enum_at_root = any(e.validator == "enum" and len(e.absolute_path) == 1 for e in errors)
     for err in errors:
+        if enum_at_root and {"then", "else"} & set(map(str, err.relative_schema_path)):
+            continue
         if err.context:
             err = best_match(err.context) or err
         keys = list(err.absolute_path)
@@ -96,18 +102,39 @@ def _schema_problems(path: Path, text: str, data: Any, schema: str) -> list[Prob
 
 
 def _allowed_keys(err: Any) -> set[str]:
+    """The keys of ``err.instance`` that the failing (un)evaluated-properties check accepts."""
     import re
 
+    if err.validator == "additionalProperties":
+        props = err.schema.get("properties", {})
+        patterns = [re.compile(p) for p in err.schema.get("patternProperties", {})]
+        return {k for k in err.instance if k in props or any(p.search(k) for p in patterns)}
     found = re.findall(r"'([^']+)'", err.message.split("(")[-1]) if "(" in err.message else []
     return {k for k in err.instance if k not in found}
 
 
+def _show(value: Any) -> str:
+    """A value as the YAML author wrote it (null, true, "text"), cut to 60 characters."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _message(err: Any) -> str:
     if err.validator == "enum":
-        options = ", ".join(repr(v) for v in err.validator_value)
-        return f"{err.instance!r} is not one of {options}"
+        options = ", ".join(_show(v) for v in err.validator_value)
+        return f"{_show(err.instance)} is not one of {options}"
+    if err.validator == "type":
+        wanted = err.validator_value if isinstance(err.validator_value, str) else " or ".join(err.validator_value)
+        return f"expected {wanted}, found {_show(err.instance)}"
+    if err.validator == "not" and isinstance(err.instance, dict):
+        banned = [k for sub in err.validator_value.get("anyOf", []) for k in sub.get("required", []) if k in err.instance]
+        if banned:
+            return f"not allowed on this kind of card: {', '.join(banned)}"
+        return "this combination of fields is not allowed"
+    if err.validator in ("minLength", "minProperties") and not err.instance:
+        return "must not be empty"
     if err.validator == "pattern":
-        return f"{err.instance!r} does not have the expected form ({err.schema.get('description') or err.validator_value})"
+        return f"{_show(err.instance)} does not have the expected form ({err.schema.get('description') or err.validator_value})"
     return err.message
 
 
@@ -261,14 +288,18 @@ def _localized_keys(data: Any, keys: list) -> Iterator[tuple[list, dict]]:
             yield from _localized_keys(v, [*keys, i])
 
 
-def cross_checks(cat: Catalog, files: list[SourceFile], data: dict[Path, Any]) -> list[tuple[Path, list, str, str]]:
-    """Check the rules that span files (module docstring). Returns ``(path, data path, message, rule)``."""
+def cross_checks(cat: Catalog, files: list[SourceFile], data: dict[Path, Any],
+                 bad: set[Path] = frozenset()) -> list[tuple[Path, list, str, str]]:  # type: ignore[assignment]
+    """Check the rules that span files (module docstring), over the files not in ``bad`` (those
+    already have problems of their own). Returns ``(path, data path, message, rule)``."""
     found: list[tuple[Path, list, str, str]] = []
     set_by_dir: dict[Path, dict] = {}
     seen_sets: dict[str, Path] = {}
+    set_dirs_with_file = {f.set_dir for f in files if f.kind == "set"}
+    missing_reported: set[Path | None] = set()
     for f in files:
         d = data.get(f.path)
-        if f.kind != "set" or not isinstance(d, dict):
+        if f.kind != "set" or not isinstance(d, dict) or f.path in bad:
             continue
         set_by_dir[f.set_dir] = d
         code = d.get("code")
@@ -283,11 +314,13 @@ def cross_checks(cat: Catalog, files: list[SourceFile], data: dict[Path, Any]) -
     seen_ids: dict[str, Path] = {}
     for f in files:
         d = data.get(f.path)
-        if f.kind != "card" or not isinstance(d, dict):
+        if f.kind != "card" or not isinstance(d, dict) or f.path in bad:
             continue
         s = set_by_dir.get(f.set_dir)
         if s is None:
-            found.append((f.path, [], f"no set.yaml in {f.set_dir}; every card folder needs a set manifest", "missing-set"))
+            if f.set_dir not in set_dirs_with_file and f.set_dir not in missing_reported:
+                missing_reported.add(f.set_dir)
+                found.append((f.path, [], f"no set.yaml in {f.set_dir}; every card folder needs a set manifest", "missing-set"))
             continue
         card_id, number = d.get("id"), d.get("number")
         if isinstance(card_id, str):
@@ -350,8 +383,9 @@ def validate(roots: list[Path], only: Iterable[Path] | None = None, cache_path: 
     """
     files = catalog_mod.scan(roots)
     data, problems, reparsed = check_files(files, cache_path)
-    cat = catalog_mod.build_catalog(roots, files, data)
-    problems.extend(_positioned(cross_checks(cat, files, data)))
+    bad = {p.pos.path for p in problems}
+    cat = catalog_mod.build_catalog(roots, files, {p: d for p, d in data.items() if p not in bad})
+    problems.extend(_positioned(cross_checks(cat, files, data, bad)))
     from cardlab.formats import collect_formats
 
     bad = {p.pos.path for p in problems}
@@ -406,4 +440,10 @@ def validate_paths(paths: list[Path], roots: list[Path]) -> Validation:
             only.append(p.resolve())
     if only and len(only) < len(paths):
         only.extend(r for r, p in zip(read, paths) if Path(p).is_dir())
-    return validate(list(dict.fromkeys(read)), only=only or None)
+    result = validate(list(dict.fromkeys(read)), only=only or None)
+    scanned = {f.path.resolve() for f in catalog_mod.scan(list(dict.fromkeys(read)))}
+    for p in paths:
+        if Path(p).is_file() and Path(p).resolve() not in scanned:
+            result.problems.append(Problem(SourcePos(Path(p), 1, 1), "not a catalog file: cards, sets and formats are"
+                                           " .yaml files in a set or formats folder", "file"))
+    return result

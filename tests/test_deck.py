@@ -210,7 +210,7 @@ def test_binary_file_is_refused(tmp_path):
         read_deck(path)
     assert err.value.exit_code == 2
     path.write_bytes(b"4 Pikachu\n\x00\x00\x00")
-    with pytest.raises(InputError, match=r"deck\.png:2: binary file"):
+    with pytest.raises(InputError, match=r"deck\.png:2:1: binary file"):
         read_deck(path)
 
 

@@ -340,7 +340,7 @@ def test_translation_that_would_not_validate_leaves_the_file(base1, tmp_path):
     report = run_import(base1, po_path)
     assert not report.ok
     schema = [(p.pos.line, p.pos.col, p.message) for p in report.problems if p.pos.path == charizard]
-    assert (3, 27, "name.fr: '' should be non-empty") in schema
+    assert (3, 27, "name.fr: must not be empty") in schema
     entry = next(e for e in polib.pofile(str(po_path)) if e.msgctxt == "base1-4 name")
     assert [(p.pos.line, p.rule) for p in report.problems if p.pos.path == po_path] == [(entry.linenum, "not-applied")]
     assert charizard.read_bytes() == old

@@ -73,7 +73,7 @@ def test_accents_fold(base_con):
     assert ids(base_con, "pokemon") == ids(base_con, "Pokémon")
 
 
-@pytest.mark.parametrize("query", ["farfetch'd", "farfetch’d", "mr. mime", "ho-oh", '"double colorless"', "it's", "a.b-c", "'"])
+@pytest.mark.parametrize("query", ["farfetch'd", "farfetch’d", "mr. mime", "ho-oh", '"double colorless"', "it's", "a.b-c"])
 def test_punctuation_never_reaches_fts(base_con, query):
     search(base_con, query)  # must not raise
 
@@ -203,7 +203,7 @@ def test_failed_validation_leaves_index_untouched(runner, test_set, fixtures, tm
     before = _digest(db)
     shutil.copy(fixtures / "bad" / "pokemon" / "wrong-type.yaml", test_set / "pokemon" / "test1" / "5-x.yaml")
     result = runner.invoke(app, ["index", "--catalog", str(test_set), "--db", str(db)])
-    assert result.exit_code == 1 and "hp: 'lots' is not of type 'integer'" in result.stderr
+    assert result.exit_code == 1 and 'hp: expected integer, found "lots"' in result.stderr
     assert _digest(db) == before
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
     # searching still works on the previous index, with a warning
@@ -249,3 +249,74 @@ def test_readme_documents_every_field(repo):
     readme = (repo / "README.md").read_text(encoding="utf-8")
     missing = [f for f in FIELDS if f"| `{f}` |" not in readme]
     assert missing == []
+
+
+@pytest.mark.parametrize("make,needle", [
+    (lambda p: p.write_text("127.0.0.1 localhost\n"), "is not a cardlab index"),
+    (lambda p: p.mkdir(), "is a folder"),
+    (lambda p: None, "folder not found"),
+])
+def test_db_path_is_never_clobbered(make, needle, runner, test_set, tmp_path):
+    target = tmp_path / "hosts"
+    make(target)
+    db = target if needle != "folder not found" else tmp_path / "nowhere" / "x.sqlite"
+    before = target.read_bytes() if target.is_file() else None
+    result = runner.invoke(app, ["search", "testmon", "--catalog", str(test_set), "--db", str(db)])
+    assert result.exit_code == 2
+    assert needle in result.stderr
+    if before is not None:
+        assert target.read_bytes() == before
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_killed_build_leaves_no_stale_temp(test_set, tmp_path):
+    db = tmp_path / "i.sqlite"
+    stale = tmp_path / ".i.sqlite.tmp-999999999"
+    stale.write_bytes(b"half")
+    build_index([test_set], db)
+    assert not stale.exists()
+
+
+def test_missing_catalog_folder_is_an_error(runner, tmp_path):
+    result = runner.invoke(app, ["search", "x", "--catalog", str(tmp_path / "typo")])
+    assert result.exit_code == 2 and "catalog folder not found" in result.stderr
+    result = runner.invoke(app, ["validate", "--catalog", str(tmp_path / "typo")])
+    assert result.exit_code == 2 and "catalog folder not found" in result.stderr
+
+
+@pytest.mark.parametrize("query,col,needle", [
+    ("-", 0, "'-' needs a term"),
+    ("fire -", 5, "'-' needs a term"),
+    ("%", 0, "no letters or digits"),
+    ('""', 0, "no letters or digits"),
+    ('name:""', 6, "needs a value"),
+    ("AND", 0, "'and' needs a term"),
+    ("fire and", 5, "'and' needs a term"),
+    (":fire", 0, "needs a field name"),
+    ("(" * 20 + "fire" + ")" * 20, 16, "nested too deeply"),
+    ("fire " * 100, 320, "too many terms"),
+    ("x" * 2000, 1000, "too long"),
+])
+def test_hostile_queries_are_clear_errors(query, col, needle):
+    with pytest.raises(QueryError) as exc:
+        parse(query)
+    assert exc.value.pos == col and needle in exc.value.reason
+
+
+def test_caret_counts_wide_characters():
+    with pytest.raises(QueryError) as exc:
+        parse('name:"ジャブ" hp>>80')
+    assert exc.value.caret().splitlines()[1] == " " * 17 + "^"  # 6 + 3 wide (6) + 2 + "hp>" (3)
+
+
+def test_and_is_the_same_as_a_space(base_con):
+    assert ids(base_con, "type:fire and hp>=80") == ids(base_con, "type:fire hp>=80")
+
+
+def test_sort_puts_cards_without_the_value_last(base_con):
+    up = search(base_con, "set:base1", sort="hp")
+    down = search(base_con, "set:base1", sort="hp", reverse=True)
+    assert up[0].id == "base1-70"  # Clefairy Doll: a Trainer with 10 HP
+    assert down[0].id in {"base1-3", "base1-4"}  # 120 HP
+    for hits in (up, down):
+        assert hits[-1].type_line.startswith(("Trainer", "Energy")) and hits[-1].id != "base1-70"

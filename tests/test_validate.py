@@ -16,7 +16,7 @@ from cardlab.validate import validate
 BAD = {
     "malformed.yaml": ("5-x.yaml", "5-x.yaml:4:10: YAML syntax: did not find expected ',' or '}'", "yaml"),
     "tab-indented.yaml": ("5-x.yaml", "5-x.yaml:4:1: YAML syntax: a tab character; indent YAML with spaces", "yaml"),
-    "wrong-type.yaml": ("5-x.yaml", "5-x.yaml:6:5: hp: 'lots' is not of type 'integer'", "schema"),
+    "wrong-type.yaml": ("5-x.yaml", '5-x.yaml:6:5: hp: expected integer, found "lots"', "schema"),
     "unknown-field.yaml": ("5-x.yaml", "5-x.yaml:6:1: unknown field 'colour'", "schema"),
     "duplicate-id.yaml": ("1-copymon.yaml", "1-testmon.yaml:1:5: duplicate card id 'test1-1'", "unique-id"),
     "evolves-from-nothing.yaml": ("5-x.yaml", "5-x.yaml:8:15: evolves_from 'Nobodymon' names no Pokémon", "evolves-from"),
@@ -95,5 +95,53 @@ def test_validate_as_a_real_process(tmp_path, fixtures, test_set):
     proc = subprocess.run([sys.executable, "-m", "cardlab", "validate", str(test_set)],
                           capture_output=True, text=True, encoding="utf-8", timeout=120)
     assert proc.returncode == 1
-    assert "5-x.yaml:6:5: hp: 'lots' is not of type 'integer'" in proc.stderr
+    assert '5-x.yaml:6:5: hp: expected integer, found "lots"' in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("text,expected", [
+    ('id: test1-5\nnumber: "5"\nname: {en: Twice}\nsupertype: Trainer\ntext: {en: A.}\nname: {en: Again}\n',
+     "5-x.yaml:6:1: YAML syntax: the key 'name' is given twice (first on line 3)"),
+    ('id: test1-5\nnumber: "5"\nname: Plainname\nsupertype: Trainer\ntext: {en: A.}\n',
+     '5-x.yaml:3:7: name: expected object, found "Plainname"'),
+    ('id: test1-5\nnumber: "5"\nname:\nsupertype: Trainer\ntext: {en: A.}\n', "5-x.yaml:"),
+    ('id: test1-5\nnumber: "5"\nname: {en: 5}\nsupertype: Trainer\ntext: {en: A.}\n', "name.en: expected string, found 5"),
+    ('id: test1-5\nnumber: "5"\nname: {en: Evil\x07name}\nsupertype: Trainer\ntext: {en: A.}\n',
+     "5-x.yaml:3:16: control character 0x07 is not allowed"),
+    ('id: test1-5\nnumber: "5"\nname: {en: "Evil\\x1b]0;x\\x07"}\nsupertype: Trainer\ntext: {en: A.}\n',
+     "5-x.yaml:3:12: name.en: \"Evil\\u001b]0;x\\u0007\" does not have the expected form (text without control characters"),
+    ('id: test1-5\nnumber: "5"\nname: {en: X}\nsupertype: Pokemon\n', '5-x.yaml:4:12: supertype: "Pokemon" is not one of "Pokémon", "Trainer", "Energy"'),
+    ('id: test1-5\nnumber: "5"\nname: {en: X}\nsupertype: Trainer\ntext: {en: A.}\n---\nid: x\n',
+     "5-x.yaml:6:1: YAML syntax: a second YAML document"),
+    ('id: test1-5\nnumber: "5"\nname: {en: X\x00}\n', "5-x.yaml:3:13: a NUL byte"),
+])
+def test_more_bad_cards_never_crash(text, expected, runner, test_set):
+    (test_set / "pokemon" / "test1" / "5-x.yaml").write_bytes(text.encode("utf-8"))
+    for args in (["validate", str(test_set)], ["search", "testmon", "--catalog", str(test_set)]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 1, result.output
+        assert expected in result.stderr
+        assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit)
+
+
+def test_bad_language_key_reports_only_itself(runner, test_set):
+    (test_set / "pokemon" / "test1" / "5-x.yaml").write_text(
+        'id: test1-5\nnumber: "5"\nname: {en: X, "bad lang": Y}\nsupertype: Trainer\ntext: {en: A.}\n', encoding="utf-8")
+    result = runner.invoke(app, ["validate", str(test_set)])
+    lines = [ln for ln in result.stderr.splitlines() if "5-x.yaml" in ln]
+    assert len(lines) == 1 and "unknown field 'bad lang'" in lines[0]
+
+
+def test_broken_set_file_is_reported_once(runner, test_set):
+    (test_set / "pokemon" / "test1" / "set.yaml").write_text("code: [a]\ngame: pokemon\n", encoding="utf-8")
+    result = runner.invoke(app, ["validate", str(test_set)])
+    assert result.exit_code == 1
+    assert all("set.yaml" in ln for ln in result.stderr.splitlines()[:-1])
+    assert "Traceback" not in result.output
+
+
+def test_missing_set_file_is_reported_once(runner, test_set):
+    (test_set / "pokemon" / "test1" / "set.yaml").unlink()
+    result = runner.invoke(app, ["validate", str(test_set / "pokemon")])
+    assert result.exit_code == 1
+    assert result.stderr.count("missing-set") == 1
