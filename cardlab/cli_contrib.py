@@ -44,10 +44,14 @@ def sets(
 def card_new(
     set_code: Annotated[str, typer.Option("--set", help="The set code or alias (cardlab sets lists them).")],
     number: Annotated[str, typer.Option("--number", help="The collector number as printed.")],
-    name: Annotated[Optional[str], typer.Option(help="The card's name (also gives the file name).")] = None,
+    name: Annotated[Optional[str], typer.Option(help=(
+        "The card's name, written into the file. It also gives the file name when written in Latin "
+        "script; for a Japanese name, also pass --slug."))] = None,
     name_lang: Annotated[Optional[str], typer.Option("--name-lang", help="Language of --name (default: the set's source language).")] = None,
-    kind: Annotated[Optional[str], typer.Option(help="Card kind: Ippo blow|defense|support|fight; Monpa servant|spell|charm|commander|favor.")] = None,
-    slug: Annotated[Optional[str], typer.Option(help="File-name slug (default: from --name, else 'card').")] = None,
+    kind: Annotated[Optional[str], typer.Option(help=(
+        "Card kind. Ippo: blow (default), defense, support, fight. Monpa: servant (default), spell, "
+        "charm, commander, favor. Pokémon: pokemon (default), trainer, energy."))] = None,
+    slug: Annotated[Optional[str], typer.Option(help="File-name slug in Latin script (default: from --name, else 'card').")] = None,
     catalog: CatalogOpt = None,
 ) -> None:
     """Write a new card file to fill in, with a comment on each field; never overwrites a card.
@@ -59,7 +63,7 @@ def card_new(
     roots, _ = roots_and_db(catalog, None)
     with user_errors():
         path = contrib.new_card(contrib.load(roots), set_code, number, name=name, lang=name_lang, kind=kind, slug=slug)
-    render.lines([f"wrote {path}", f"fill in every null, then run: cardlab validate {path}"], render.stdout_console())
+    render.lines([f"wrote {path}", f'fill in every null and "", then run: cardlab validate {path}'], render.stdout_console())
 
 
 def register(app: typer.Typer) -> None:

@@ -4,10 +4,12 @@
   the numbers still missing, e.g. Ippo ``0/162``, missing ``1-162``).
 - :func:`new_card`: ``cardlab card new``: writes ``<set folder>/<number>-<slug>.yaml`` from a
   skeleton (:func:`skeleton`: common fields here, the game's own from its module's optional
-  ``SKELETON_KINDS`` and ``skeleton(kind)``), refusing to overwrite a card, atomically.
+  ``SKELETON_KINDS`` and ``skeleton(kind)``, else from :data:`BUILTIN_SKELETONS` here (Pokémon)),
+  refusing to overwrite a card, atomically, and refusing to write into the catalog shipped inside
+  an installed package (:func:`check_writable`).
 
-No card of the Ippo or Monpa games is invented here: a skeleton holds ``null`` where a fact must be
-read from a real card, so ``cardlab validate`` fails until every fact is filled in.
+No card is invented here: a skeleton holds ``null`` (or ``""`` for a text) where a fact must be
+read from a real card, so ``cardlab validate`` fails, with a position, until every fact is filled in.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 
 from cardlab.catalog import Catalog, SetInfo
 from cardlab.errors import CardlabError, UsageError
-from cardlab.text import slug as make_slug
+from cardlab.text import fold, slug as make_slug
 
 
 @dataclass
@@ -131,9 +133,24 @@ def sets_table(statuses: list[SetStatus], langs: list[str] | None = None) -> lis
 
 # --- new cards -------------------------------------------------------------------------------
 
+GAME_TITLES = {"pokemon": "Pokémon", "ippo": "Ippo", "monpa": "Monpa"}
+"""Game code -> the name shown to people ("an Ippo card")."""
+
+
+def game_title(game: str) -> str:
+    """Return the game's name as people write it: ``Ippo``, ``Monpa``, ``Pokémon``."""
+    return GAME_TITLES.get(game, game)
+
+
+def _a(word: str) -> str:
+    """``an Ippo``, ``a Monpa``: the indefinite article, by the word's first letter."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
 _HEAD = """\
-# A new {game} card of set {code}. Replace every `null` with what the printed card shows, delete
-# the optional (commented) lines you do not need, then check your work:
+# A new {title} card of set {code}{kind_note}.
+# Fill in every `null` and every empty "" with what the printed card shows, delete the optional
+# (commented) lines you do not need, then check your work:
 #   cardlab validate {path}
 # Record facts (numbers, costs, keywords, names); write rules text in your own words (CONTRIBUTING.md).
 id: {card_id}  # <set code>-<collector number>: keep in step with `number` and the file name
@@ -141,43 +158,103 @@ number: "{number}"  # the collector number as printed, without the set total
 name:  # the printed name; {source} (the set's source language) is required, add translations freely
 {name_lines}
 notes: null  # where these facts come from, e.g. "transcribed from my own copy" (say so: no guessing)
-# illustrator: null  # optional: the artist credited on the card
 """
+_ILLUSTRATOR = '# illustrator: ""  # optional: the artist credited on the card\n'
+
+_POKEMON_SUPERTYPE = "  # Pokémon | Trainer | Energy (cardlab card new --kind pokemon | trainer | energy)\n"
+_POKEMON_TAIL = """\
+rarity: null  # the rarity symbol: Common (●), Uncommon (◆), Rare (★), Rare Holo (★, holofoil picture)
+illustrator: ""  # the artist credited on the card (Illus. ...); delete the line if none is printed
+"""
+_POKEMON_BODIES = {
+    "pokemon": "supertype: Pokémon" + _POKEMON_SUPERTYPE + """\
+stage: null  # Basic | Stage 1 | Stage 2
+# evolves_from: ""  # Stage 1 and Stage 2 need it: the English name of the Pokémon it evolves from
+# level: null  # the LV. number, if one is printed
+hp: null  # the hit points printed at the top right (a multiple of 10)
+types: null  # its type(s), e.g. [Fire]: Grass | Fire | Water | Lightning | Psychic | Fighting | Colorless
+# pokemon_power:  # a Pokémon Power, if the card has one
+#   name: {SRC: ""}  # its name, as printed
+#   text: {SRC: ""}  # what it does, in your own words
+attacks:  # one entry per attack, in the card's order
+  - name: {SRC: ""}  # required: the attack's name, as printed
+    cost: null  # one entry per Energy symbol, e.g. [Fire, Colorless]; [] for a free attack
+    damage: null  # the damage as printed, quoted: "30", "30+", "10×", "30-"; delete the line if none
+    text: {SRC: ""}  # what the attack does, in your own words; delete the line if it has no text
+weaknesses: null  # e.g. [{type: Water, value: "×2"}]; [] when none is printed
+resistances: null  # e.g. [{type: Fighting, value: "-30"}]; [] when none is printed
+retreat_cost: null  # how many Energy symbols the retreat cost shows, 0 to 5
+""" + _POKEMON_TAIL + """\
+# national_pokedex_numbers: [null]  # optional: its national Pokédex number(s)
+""",
+    "trainer": "supertype: Trainer" + _POKEMON_SUPERTYPE + """\
+text: {SRC: ""}  # required: what the card does, in your own words
+""" + _POKEMON_TAIL,
+    "energy": "supertype: Energy" + _POKEMON_SUPERTYPE + """\
+energy_type: null  # basic (a basic Energy card) | special
+provides: null  # the Energy it provides, one entry per symbol, e.g. [Fire] or [Colorless, Colorless]
+# text: {SRC: ""}  # a special Energy card: what it does, in your own words
+# rarity: null  # if a rarity symbol is printed: Common (●), Uncommon (◆), Rare (★)
+# illustrator: ""  # the artist credited on the card, if any
+""",
+}
+
+BUILTIN_SKELETONS = {"pokemon": (tuple(_POKEMON_BODIES),
+                                 lambda kind, source: _POKEMON_BODIES[kind].replace("SRC", source))}
+"""Skeletons for games whose module has none: game -> (kinds, the first the default;
+``body(kind, source) -> YAML text``). A game module's own ``SKELETON_KINDS``/``skeleton`` win."""
 
 
 def skeleton_kinds(game: str) -> tuple[str, ...]:
-    """Return the card kinds ``game`` has skeletons for (empty: one generic skeleton)."""
+    """Return the card kinds ``game`` has skeletons for, the default first (empty: one generic skeleton)."""
     from cardlab.games import game_module
 
-    return tuple(getattr(game_module(game), "SKELETON_KINDS", ()))
+    own = getattr(game_module(game), "SKELETON_KINDS", None)
+    if own is not None:
+        return tuple(own)
+    return BUILTIN_SKELETONS[game][0] if game in BUILTIN_SKELETONS else ()
+
+
+def _skeleton_body(game: str):  # noqa: ANN202 - a callable (kind, source) -> str, or None
+    from cardlab.games import game_module
+
+    body = getattr(game_module(game), "skeleton", None)
+    if body is None and game in BUILTIN_SKELETONS:
+        body = BUILTIN_SKELETONS[game][1]
+    return body
 
 
 def skeleton(game: str, kind: str | None, *, card_id: str, number: str, source: str,
-             name: str | None = None, lang: str | None = None, path: Path | str = "<file>") -> str:
+             name: str | None = None, lang: str | None = None, path: Path | str = "<file>",
+             default_kind: bool = False) -> str:
     """Return the YAML text of a new card: the common fields, then the game's own, each with a
-    comment saying what goes there; ``null`` marks every fact still to read from the card.
+    comment saying what goes there; ``null`` (``""`` for a text) marks every fact still to read
+    from the card, so that ``cardlab validate`` reports each one with its position.
 
     Args:
         game, kind: the game and card kind (see :func:`skeleton_kinds`).
         card_id, number: the card's id and collector number.
         source: the set's source language; ``name`` (if given) is in ``lang`` (default ``source``).
         path: shown in the ``cardlab validate`` hint.
+        default_kind: ``kind`` was not chosen by the user (the heading says it is the default).
     """
     import json
 
-    from cardlab.games import game_module
-
     lang = lang or source
-    lines = [f"  {lang}: {json.dumps(name, ensure_ascii=False) if name else 'null'}"
-             + ("" if name else "  # TODO")]
+    lines = [f"  {lang}: {json.dumps(name, ensure_ascii=False)}" if name
+             else f'  {lang}: ""  # required: the name as printed']
     if lang != source:
-        lines.append(f"  {source}: null  # TODO the name in {source}")
-    text = _HEAD.format(game=game, code=card_id.rsplit("-", 1)[0], path=path, card_id=card_id,
-                        number=number, source=source, name_lines="\n".join(lines))
-    body = getattr(game_module(game), "skeleton", None)
+        lines.append(f'  {source}: ""  # required: the name in {source}, as printed')
+    kind_note = ""
+    if kind:
+        kind_note = f" (kind {kind}" + (": the default; --kind chooses another)" if default_kind else ")")
+    text = _HEAD.format(title=game_title(game), code=card_id.rsplit("-", 1)[0], kind_note=kind_note,
+                        path=path, card_id=card_id, number=number, source=source, name_lines="\n".join(lines))
+    body = _skeleton_body(game)
     if body is None:
-        return text + f"# Add the other fields of schema/{game}.card.schema.json here.\n"
-    return text + body(kind, source)
+        return text + _ILLUSTRATOR + f"# Add the other fields of schema/{game}.card.schema.json here.\n"
+    own = body(kind, source)
+    return text + ("" if re.search(r"^#? ?illustrator:", own, re.M) else _ILLUSTRATOR) + own
 
 
 def _number_pattern(game: str) -> tuple[str, str]:
@@ -191,6 +268,11 @@ def _number_pattern(game: str) -> tuple[str, str]:
     return common["pattern"], common.get("description", "")
 
 
+def _without_sources(text: str) -> str:
+    """Drop the rule-text citations the schemas carry for maintainers: ``(seed 000, 003)``."""
+    return re.sub(r"\s*\((?:seeds?|Seeds?) [^)]*\)", "", text)
+
+
 def check_number(info: SetInfo, number: str) -> str:
     """Return ``number`` stripped if it is a valid collector number of the set ``info``.
 
@@ -202,7 +284,8 @@ def check_number(info: SetInfo, number: str) -> str:
     number = number.strip()
     pattern, description = _number_pattern(info.game)
     if not re.search(pattern, number):
-        raise UsageError(f"'{number}' is not a collector number of a {info.game} card: {description or pattern}")
+        raise UsageError(f"'{number}' is not a collector number of {_a(game_title(info.game))} card: "
+                         f"{_without_sources(description) or pattern}")
     digits = re.match(r"\d+", number)
     total = info.printed_total
     if digits and isinstance(total, int) and int(digits.group()) > total:
@@ -210,13 +293,48 @@ def check_number(info: SetInfo, number: str) -> str:
     return number
 
 
+def check_writable(info: SetInfo) -> None:
+    """Refuse to add cards to the catalog shipped inside an installed cardlab package.
+
+    A wheel install keeps its catalog in ``site-packages/cardlab/_data/cards``: a card written there
+    alters the installed package, not a checkout, and an upgrade loses it. A checkout (editable
+    install), whose shipped catalog is the repository's ``cards/``, is written to as usual.
+
+    Raises:
+        UsageError: the set ``info`` lies in :func:`cardlab.paths.shipped_catalog` and that resolves
+            under a ``_data`` folder (the message asks for ``--catalog``).
+    """
+    from cardlab import paths
+
+    shipped = paths.shipped_catalog().resolve()
+    if "_data" in shipped.parts and info.path.resolve().is_relative_to(shipped):
+        raise UsageError(
+            f"set {info.code} is in the catalog installed with the cardlab package ({shipped}); new cards "
+            "are not written there. Pass --catalog with the cards/ folder of your cardlab checkout "
+            "(git clone the repository first), e.g. --catalog ~/cardlab/cards")
+
+
+def _has_slug_text(text: str) -> bool:
+    """True if ``text`` has a Latin letter or digit to make a file-name slug from."""
+    return re.search(r"[a-z0-9]", fold(text)) is not None
+
+
 def card_path(info: SetInfo, number: str, name: str | None = None, slug: str | None = None) -> Path:
     """Return the file a new card goes to: ``<set folder>/<number>-<slug>.yaml``.
 
     The slug is ``slug`` if given, else made from ``name`` (:func:`cardlab.text.slug`), else
-    ``card``. A name with no Latin letters (Japanese) also gives ``card``: pass ``slug``
-    (e.g. the English name) for a readable file name. Only the ``<number>-`` prefix is checked.
+    ``card``. Only the ``<number>-`` prefix is checked later.
+
+    Raises:
+        UsageError: ``slug``, or ``name`` when no ``slug`` is given, has no Latin letter or digit
+            (a Japanese name): the file would be ``<number>-card.yaml``; pass ``slug`` instead.
     """
+    if slug is not None and not _has_slug_text(slug):
+        raise UsageError(f"the slug '{slug}' has no Latin letters or digits to name the file with; "
+                         "pass --slug in Latin script, e.g. the English name (--slug test-jab)")
+    if slug is None and name and not _has_slug_text(name):
+        raise UsageError(f"the name '{name}' has no Latin letters to name the file with; "
+                         "also pass --slug, e.g. the English name (--slug test-jab)")
     text = make_slug(slug or name or "card")
     return info.path.parent / f"{number}-{text}.yaml"
 
@@ -261,33 +379,36 @@ def new_card(catalog: Catalog, set_code: str, number: str, *, name: str | None =
         catalog: the loaded catalog (to find the set and existing cards).
         set_code: a set code or alias.
         number: the collector number as printed.
-        name: the card's name, written into ``name`` (else left ``null`` to fill in).
+        name: the card's name, written into ``name`` (else left ``""`` to fill in).
         lang: the language of ``name`` (default: the set's source language).
         kind: the card kind the skeleton is for (Ippo ``kind``, Monpa ``type``, Pokémon
-            ``supertype``); default the first of the game module's ``SKELETON_KINDS``.
+            ``supertype`` as ``pokemon``/``trainer``/``energy``); default the first of
+            :func:`skeleton_kinds` (Ippo ``blow``, Monpa ``servant``, Pokémon ``pokemon``).
         slug: the file-name slug (default: from ``name``, else ``card``).
 
     Returns:
         The path of the new file.
 
     Raises:
-        UsageError: unknown set, bad number or unknown kind (exit 2).
+        UsageError: unknown set, set in the installed package's catalog (:func:`check_writable`),
+            bad number, unknown kind, or no Latin-script slug for a name (:func:`card_path`) (exit 2).
         CardlabError: the card already exists (exit 1); nothing is written.
     """
     info = catalog.find_set(set_code)
     if info is None:
         known = ", ".join(sorted(catalog.sets)) or "none"
         raise UsageError(f"no set '{set_code}' in the catalog (known: {known})")
+    check_writable(info)
     number = check_number(info, number)
     kinds = skeleton_kinds(info.game)
-    kind = kind or (kinds[0] if kinds else None)
-    if kinds and kind not in kinds:
-        raise UsageError(f"unknown kind '{kind}' for {info.game} cards; choose one of {', '.join(kinds)}")
+    chosen = kind or (kinds[0] if kinds else None)
+    if kinds and chosen not in kinds:
+        raise UsageError(f"unknown kind '{chosen}' for {game_title(info.game)} cards; choose one of {', '.join(kinds)}")
     found = existing_card(catalog, info, number)
     if found is not None:
         raise CardlabError(f"{found}: card {info.code}-{number} already exists; edit that file instead")
     path = card_path(info, number, name, slug)
-    text = skeleton(info.game, kind, card_id=f"{info.code}-{number}", number=number, source=info.source_language,
-                    name=name, lang=lang or info.source_language, path=path)
+    text = skeleton(info.game, chosen, card_id=f"{info.code}-{number}", number=number, source=info.source_language,
+                    name=name, lang=lang or info.source_language, path=path, default_kind=kind is None and bool(kinds))
     write_new(path, text)
     return path

@@ -325,9 +325,9 @@ _ABILITY = """\
       attributes: []  # one entry per icon: courage 勇気 (red) | kan カン (yellow) | technique 技術 (green) | calm 冷静 (blue)
       generic: 0  # the circled number (generic power, 無属性)
       tap: false  # true when the tap symbol (タップ) is printed
-      # other: {SRC: null}  # any other cost (discard a card...), in your own words
+      # other: {SRC: ""}  # any other cost (discard a card...), in your own words
     # keywords: [round-up]  # shut-off シャットオフ | guard-break ガードブレイク | knock-down ノックダウン | round-up ラウンドUP
-    text: {SRC: null}  # what the ability does, in your own words
+    text: {SRC: ""}  # what the ability does, in your own words
 """
 
 _BODIES = {
@@ -343,7 +343,7 @@ blow_power: null  # the damage printed on the card
 #   - cost: {generic: 1}  # its extra cost, on top of the start cost
 #     keywords: [knock-down]  # shut-off | guard-break ガードブレイク | knock-down ノックダウン | round-up
 #     damage_effect: true  # ダメージ効果: applies only when the blow deals damage
-#     text: {SRC: null}  # what it does, in your own words
+#     text: {SRC: ""}  # what it does, in your own words
 """,
     "defense": """\
 stars: null  # rarity: how many ★ are printed
@@ -364,7 +364,7 @@ generates:  # the power the card generates
 
 def skeleton(kind: str, source: str = "ja") -> str:
     """Return the Ippo-specific YAML lines of a new card of ``kind`` (one of :data:`SKELETON_KINDS`),
-    with a comment on each field and ``null`` for every fact to read from the card.
+    with a comment on each field and ``null`` (``""`` for a text) for every fact to read from the card.
 
     Raises:
         KeyError: unknown kind.

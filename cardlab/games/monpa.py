@@ -220,7 +220,7 @@ SKELETON_KINDS = ("servant", "spell", "charm", "commander", "favor")
 
 _EFFECTS = """\
 effects:  # the card's effects, in order (delete this block if it has none); ~ stands for this card
-  - text: {SRC: null}  # what the effect does, in your own words
+  - text: {SRC: ""}  # what the effect does, in your own words
     # cost: {tap: true, mana: 1}  # the "<cost> :" part: {T} is tap: true, {X} is mana: X
   # - keyword: rapide  # Rapide
   # - keyword: upkeep  # coût d'entretien: <cost>
@@ -228,23 +228,24 @@ effects:  # the card's effects, in order (delete this block if it has none); ~ s
   # - keyword: prediction  # Prédiction N
   #   n: 2
 # tokens:  # tokens the effects create
-#   - name: {SRC: null}
+#   - name: {SRC: ""}
 #     type: servant  # servant | charm
 #     attack: 1
 #     defense: 1
-# flavor: {SRC: null}  # texte d'ambiance, optional
+# flavor: {SRC: ""}  # texte d'ambiance, optional
 """
 
 
 def skeleton(kind: str, source: str = "fr") -> str:
     """Return the Monpa-specific YAML lines of a new card of type ``kind`` (one of
-    :data:`SKELETON_KINDS`), with a comment on each field and ``null`` for every fact to fill in.
+    :data:`SKELETON_KINDS`), with a comment on each field and ``null`` (``""`` for a text) for every
+    fact to fill in.
 
     Raises:
         KeyError: unknown type.
     """
     lines = [f"type: {kind}  # {TYPES[kind]['fr'].lower()}; commander | favor | charm | servant | spell",
-             "element: null  # the element as printed, lower case (seed 004 lists none)"]
+             "element: null  # e.g. feu; the rules list no elements yet: write it as printed, lower case"]
     if kind in NO_MANA_TYPES:
         lines.append("# no mana cost: commanders and favors have none (which is not a cost of 0)")
     else:
