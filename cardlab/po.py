@@ -11,7 +11,7 @@ One PO entry per translatable string (:func:`cardlab.i18n.strings`):
 
 Importing never applies silently what it cannot apply safely: unknown or duplicate contexts, a
 changed source (``msgid`` differs from the current source text), fuzzy and empty entries are
-reported; a file is rewritten only when its new text validates (see :func:`cardlab.i18n.commit`).
+reported; a file is rewritten only when its new text validates (see :func:`cardlab.i18n_write.commit`).
 """
 
 from __future__ import annotations
@@ -24,10 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardlab import i18n
+from cardlab import i18n, i18n_write
 from cardlab.catalog import Catalog
 from cardlab.errors import CardlabError, DataError, InputError, Problem, SourcePos, UsageError
-from cardlab.i18n import Change, Edit, TString
+from cardlab.i18n import TString
+from cardlab.i18n_write import Change, Edit
 
 MAX_PO_BYTES = 50_000_000
 """A PO file larger than this (50 MB) is refused unread."""
@@ -342,7 +343,7 @@ def plan(catalog: Catalog, po: Any, po_path: Path, lang: str) -> ImportReport:
         s0 = items[0][1]
         try:
             old = path.read_text(encoding="utf-8")
-            new = i18n.render_edits(path, old, [edit for edit, _s, _n in items])
+            new = i18n_write.render_edits(path, old, [edit for edit, _s, _n in items])
         except DataError as err:
             report.problems.extend(err.problems)
             report.problems.extend(Problem(SourcePos(po_path, n), f"'{s.context}': not imported, {path.name} cannot be rewritten", "not-applied")
@@ -398,10 +399,10 @@ def import_po(roots: list[Path], po_path: Path, lang: str | None = None, dry_run
     report.dry_run = dry_run
     lines = report.entry_lines
     if dry_run:
-        bad_problems = [p for c in report.changes for p in i18n.check_change(c)]
+        bad_problems = [p for c in report.changes for p in i18n_write.check_change(c)]
     else:
         try:
-            report.written, bad_problems = i18n.commit(report.changes)
+            report.written, bad_problems = i18n_write.commit(report.changes)
         except OSError as err:
             raise CardlabError(f"writing the card files failed: {err.strerror or err}"
                                f"{' (' + str(err.filename) + ')' if err.filename else ''}; every file is either as it was"
