@@ -10,25 +10,31 @@ Search fields (``facets``), one ``(field, folded text, number)`` row per value:
 ==========  ========================================================================================
 field       rows
 ==========  ========================================================================================
-``kind``    ``blow``, ``defense``, ``support`` or ``fight`` (one row).
-``blow``    the blow type of a Blow card: ``straight``, ``hook``, ``upper``, ``special``.
-``blocks``  one row per blow type a Defense card blocks.
+``kind``    ``blow``, ``defense``, ``support`` or ``fight``, plus the kind's names as shown
+            (:data:`KINDS`: ``coup``, ``ブロー``...).
+``blow``    the blow type of a Blow card: ``straight``, ``hook``, ``upper``, ``special``, plus its
+            names as shown (:data:`BLOW_TYPES`: ``uppercut``, ``direct``, ``crochet``, ``アッパー``...).
+``blocks``  one row per blow type a Defense card blocks, with the same names as ``blow``.
 ``attr``    one row per attribute (``courage``, ``kan``, ``technique``, ``calm``) found in any cost
-            or in the generated power, plus ``generic`` when a generic amount above 0 appears.
+            or in the generated power, plus its English meaning and Japanese term
+            (:data:`ATTRIBUTES`: ``intuition`` and ``カン`` for kan, ``勇気`` for courage...), plus
+            ``generic`` when a generic amount above 0 appears.
 ``power``   blow power (number).
 ``def``     defense power (number).
 ``kw``      one row per ability keyword, written with a space (``shut off``, ``guard break``,
             ``knock down``, ``round up``: :func:`cardlab.text.norm_value` of the file's code),
             plus the Japanese term (``ノックダウン``). The query side normalizes the same way, so
             ``kw:"guard break"``, ``kw:guard-break`` and ``kw:ガードブレイク`` all match.
-``timing``  one row per ability timing: ``placement``, ``fast``, ``boxing``, ``interval``, ``constant``.
+``timing``  one row per ability timing: ``placement``, ``fast``, ``boxing``, ``interval``, ``constant``,
+            plus its names as shown (:data:`TIMINGS`: ``placement phase``, ``配置フェイズ``...).
 ``stars``   rarity in stars (number).
 ``cost``    total cost (number): a Blow card's start cost; for other kinds, the sum of its
             abilities' costs (a card with no cost gives 0). Attribute icons and generic amounts
             count; the tap symbol and costs in words do not.
 ==========  ========================================================================================
 
-Numbers are given both as ``num`` and as text (``"4"``).
+Numbers are given both as ``num`` and as text (``"4"``). Names are normalized like the query side
+(:func:`cardlab.text.norm_value`), so ``blow:uppercut``, ``attr:intuition`` and ``attr:カン`` match.
 """
 
 from __future__ import annotations
@@ -138,17 +144,29 @@ def facets(card: dict) -> Iterator[Row]:
     yield from _distinct(_facets(card))
 
 
+def _known(code: Any, table: dict) -> bool:
+    """True if ``code`` is a key of ``table`` (a malformed list or map in a card is not)."""
+    return isinstance(code, str) and code in table
+
+
+def _names(field: str, code: Any, names: Iterable[str]) -> Iterator[Row]:
+    """The row of a code, then one row per name it is shown with (in any language)."""
+    yield field, fold(str(code)), None
+    for name in names:
+        yield field, norm_value(name), None
+
+
 def _facets(card: dict) -> Iterator[Row]:
     kind = card.get("kind")
     if isinstance(kind, str):
-        yield "kind", fold(kind), None
+        yield from _names("kind", kind, KINDS[kind][1].values() if kind in KINDS else ())
     if isinstance(card.get("blow_type"), str):
-        yield "blow", fold(card["blow_type"]), None
+        yield from _names("blow", card["blow_type"], BLOW_TYPES.get(card["blow_type"], {}).values())
     for blocked in card.get("blocks") or []:
-        yield "blocks", fold(str(blocked)), None
+        yield from _names("blocks", blocked, BLOW_TYPES[blocked].values() if _known(blocked, BLOW_TYPES) else ())
     for cost in _costs(card):
         for attr in cost.get("attributes") or []:
-            yield "attr", fold(str(attr)), None
+            yield from _names("attr", attr, ATTRIBUTES[attr][1:] if _known(attr, ATTRIBUTES) else ())
         if isinstance(cost.get("generic"), int) and cost["generic"] > 0:
             yield "attr", "generic", None
     yield from _num("power", card.get("blow_power"))
@@ -161,7 +179,7 @@ def _facets(card: dict) -> Iterator[Row]:
             if kw in KEYWORDS:
                 yield "kw", fold(KEYWORDS[kw]["ja"]), None
         if isinstance(ability.get("timing"), str):
-            yield "timing", fold(ability["timing"]), None
+            yield from _names("timing", ability["timing"], TIMINGS.get(ability["timing"], {}).values())
     yield from _num("stars", card.get("stars"))
     if kind in KINDS:
         yield from _num("cost", card_cost(card))

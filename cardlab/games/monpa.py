@@ -12,7 +12,9 @@ field        rows
 ===========  =======================================================================================
 ``type``     the type code (``commander``, ``favor``, ``charm``, ``servant``, ``spell``) and its
              French name (``commandant``, ``faveur``, ``charme``, ``serviteur``, ``sort``).
-``element``  the element, folded (``feu``).
+``element``  the element as written on the card, folded (``feu``). The rules list no elements, so
+             any non-empty text is accepted; the test fixtures use ``air``, ``eau``, ``feu``,
+             ``ombre`` and ``terre``.
 ``mana``     mana cost as a number; ``X`` gives the text ``x`` and ``?`` the text ``?`` with no
              number; commanders and favors (no mana cost) give no row, so ``mana=0`` skips them.
 ``atk``      a servant's attack (number); ``?`` gives the text ``?`` and no number.
