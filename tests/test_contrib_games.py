@@ -1,4 +1,5 @@
-"""Ippo search as a new user meets it: the names the tables show find cards."""
+"""Ippo search and display as a new user meets them: the names the tables show find cards, and a
+piped ``cardlab show`` (no colour) still tells the attribute icons apart."""
 
 from __future__ import annotations
 
@@ -54,3 +55,21 @@ def test_search_by_shown_names(runner, tmp_path, query, same_as):
     expected = _ids(runner, tmp_path, same_as)
     assert expected  # the fixtures have such cards
     assert _ids(runner, tmp_path, query) == expected
+
+
+# --- display without colour ------------------------------------------------------------------
+
+def test_attribute_icons_differ_in_shape():
+    assert len(set(ippo.ATTRIBUTE_SYMBOLS.values())) == len(ippo.ATTRIBUTES) == len(ippo.ATTRIBUTE_SYMBOLS)
+    detail = dict(ippo.detail(_card(2), ["en"], "ja"))  # courage, technique, generic 1
+    assert detail["Start cost"] == "[red]▲[/][green]■[/] ①"
+
+
+def test_piped_show_tells_attributes_apart(runner, tmp_path):
+    result = runner.invoke(app, ["show", "ippo-test-5", "--catalog", str(CATALOG), "--db", str(tmp_path / "i.sqlite")])
+    assert result.exit_code == 0, result.output
+    assert "\x1b[" not in result.stdout  # no colour when piped
+    start = next(ln for ln in result.stdout.splitlines() if "Start cost" in ln)
+    assert "●●▲ ②" in start  # calm, calm, courage, generic 2
+    legend = next(ln for ln in result.stdout.splitlines() if "Attributes" in ln)
+    assert "● calm 冷静 · ▲ courage 勇気" in legend

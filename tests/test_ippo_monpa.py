@@ -140,8 +140,8 @@ def test_ippo_display():
     assert ippo.type_line(jab, ["ja"]) == "ブロー · ストレート"
     assert ippo.key_stats(jab) == "power 2 · cost 1 · ★"
     detail = dict(ippo.detail(_card("ippo", 5), ["en"], "ja"))
-    assert detail["Start cost"] == "[blue]●[/][blue]●[/][red]●[/] ②"
-    assert "勇気" in detail["Attributes"] and "[red]●[/]" in detail["Attributes"]
+    assert detail["Start cost"] == "[blue]●[/][blue]●[/][red]▲[/] ②"
+    assert "勇気" in detail["Attributes"] and "[red]▲[/]" in detail["Attributes"]
     assert "Knock-down (ノックダウン)" in detail["Ability"]
     assert ippo.key_stats(_card("ippo", 7)) == "def 3 · power +1 · ★"
 

@@ -52,6 +52,10 @@ ATTRIBUTES: dict[str, tuple[str, str, str]] = {
 }
 """Attribute code -> (rich colour, Japanese term, English meaning); seed 003 '属性について'."""
 
+ATTRIBUTE_SYMBOLS: dict[str, str] = {"courage": "▲", "kan": "◆", "technique": "■", "calm": "●"}
+"""Attribute code -> the symbol shown for one icon: a distinct shape per attribute, so a cost
+still reads right without colour (piped output, NO_COLOR)."""
+
 KINDS: dict[str, tuple[str, dict[str, str]]] = {
     "blow": ("red", {"en": "Blow", "fr": "Coup", "ja": "ブロー"}),
     "defense": ("blue", {"en": "Defense", "fr": "Défense", "ja": "ディフェンス"}),
@@ -202,13 +206,22 @@ def _esc(text: str) -> str:
     return text.replace("[", "\\[")
 
 
+def _symbol(attr: Any) -> str:
+    """One attribute icon as rich markup: its shape in its colour (``[red]▲[/]`` for courage)."""
+    if not _known(attr, ATTRIBUTES):
+        return "?"
+    return f"[{ATTRIBUTES[attr][0]}]{ATTRIBUTE_SYMBOLS[attr]}[/]"
+
+
 def icons(cost: dict | None, langs: Sequence[str] = (), source: str = "ja") -> str:
-    """Render a cost or power map with rich markup: one coloured ``●`` per attribute icon
-    (``[red]●[/]`` for courage), the generic amount as a circled number (``②``), then
-    ``tap`` and any cost in words. An empty or missing cost gives ``"—"``."""
+    """Render a cost or power map with rich markup: one coloured symbol per attribute icon
+    (:data:`ATTRIBUTE_SYMBOLS`: ``[red]▲[/]`` courage, ``[yellow]◆[/]`` kan, ``[green]■[/]``
+    technique, ``[blue]●[/]`` calm: the shape alone tells them apart without colour), the generic
+    amount as a circled number (``②``), then ``tap`` and any cost in words. An empty or missing
+    cost gives ``"—"``."""
     if not isinstance(cost, dict):
         return "—"
-    dots = "".join(f"[{ATTRIBUTES.get(a, ('default',))[0]}]●[/]" for a in cost.get("attributes") or [])
+    dots = "".join(_symbol(a) for a in cost.get("attributes") or [])
     generic = cost.get("generic")
     amount = _circled(generic) if isinstance(generic, int) and (generic > 0 or not dots) else ""
     parts = [" ".join(p for p in (dots, amount) if p)]
@@ -229,13 +242,13 @@ def _circled(n: int) -> str:
 
 def legend(card: dict) -> str:
     """Return the attribute icons used by a card with their names and Japanese terms, as rich
-    markup: ``[red]●[/] courage 勇気 · [blue]●[/] calm 冷静``; ``""`` when it uses none."""
+    markup: ``[red]▲[/] courage 勇気 · [blue]●[/] calm 冷静``; ``""`` when it uses none."""
     used = []
     for cost in _costs(card):
         for attr in cost.get("attributes") or []:
             if attr in ATTRIBUTES and attr not in used:
                 used.append(attr)
-    return " · ".join(f"[{ATTRIBUTES[a][0]}]●[/] {ATTRIBUTES[a][2]} {ATTRIBUTES[a][1]}" for a in used)
+    return " · ".join(f"{_symbol(a)} {ATTRIBUTES[a][2]} {ATTRIBUTES[a][1]}" for a in used)
 
 
 def type_line(card: dict, langs: Sequence[str] = ()) -> str:
@@ -287,9 +300,10 @@ def _ability_line(ability: dict, langs: Sequence[str], source: str) -> str:
 def detail(card: dict, langs: Sequence[str] = (), source: str = "ja") -> list[tuple[str, str]]:
     """Return labelled lines for ``cardlab show``: ``[(label, value with rich markup), ...]``.
 
-    Attribute icons are coloured dots (``[red]●[/]`` courage 勇気, ``[yellow]●[/]`` kan カン,
-    ``[green]●[/]`` technique 技術, ``[blue]●[/]`` calm 冷静); an ``Attributes`` line names the
-    ones the card uses, with the Japanese term. Card text is escaped for rich markup.
+    Attribute icons are coloured shapes, one per attribute so that they survive without colour
+    (``[red]▲[/]`` courage 勇気, ``[yellow]◆[/]`` kan カン, ``[green]■[/]`` technique 技術,
+    ``[blue]●[/]`` calm 冷静); an ``Attributes`` line names the ones the card uses, with the
+    Japanese term. Card text is escaped for rich markup.
     """
     lines: list[tuple[str, str]] = []
     kind = card.get("kind")
