@@ -22,7 +22,7 @@ from cardlab.catalog import Catalog, scan
 from cardlab.errors import CatalogError
 from cardlab.text import fold, norm_value, pick
 
-INDEX_VERSION = "3"
+INDEX_VERSION = "4"
 """Bump when the index's tables or contents change: old indexes are then rebuilt."""
 
 

@@ -134,7 +134,10 @@ def _message(err: Any) -> str:
     if err.validator in ("minLength", "minProperties") and not err.instance:
         return "must not be empty"
     if err.validator == "pattern":
-        return f"{_show(err.instance)} does not have the expected form ({err.schema.get('description') or err.validator_value})"
+        import re
+
+        what = re.sub(r"\s*\((?:see )?seeds? [^)]*\)", "", err.schema.get("description") or "") or err.validator_value
+        return f"{_show(err.instance)} does not have the expected form ({what})"
     return err.message
 
 
