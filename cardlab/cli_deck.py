@@ -9,17 +9,11 @@ about formats; machine output is ``--output json`` (``-o json``). Exit codes of 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import Annotated, Optional
 
 import typer
 
 from cardlab.cli_common import CatalogOpt, LangOpt, langs_of, roots_and_db, user_errors
-
-if TYPE_CHECKING:
-    from rich.console import Console
-
-    from cardlab.deck import DeckReport
-    from cardlab.stats import DeckStats
 
 deck_app = typer.Typer(help="Check deck lists against a format and show their statistics.",
                        no_args_is_help=True, rich_markup_mode=None)
@@ -58,9 +52,9 @@ def deck_validate(file: FileArg, fmt: FormatOpt = None, output: OutputOpt = "tex
     if output == "json":
         _json(report.to_json())
     else:
-        from cardlab import render
+        from cardlab import render, render_deck
 
-        print_report(report, render.stdout_console(), render.stderr_console())
+        render_deck.print_report(report, render.stdout_console(), render.stderr_console())
     raise typer.Exit(0 if report.legal else 1)
 
 
@@ -88,9 +82,9 @@ def deck_stats(
     if output == "json":
         _json(stats.to_json())
     else:
-        from cardlab import render
+        from cardlab import render, render_deck
 
-        print_stats(stats, render.stdout_console())
+        render_deck.print_stats(stats, render.stdout_console())
         if deck.problems:
             render.stderr_console().print(f"[yellow]note[/]: {len(deck.problems)} line(s) with problems; run 'cardlab deck validate'")
 
@@ -140,64 +134,9 @@ def formats_cmd(
                 "rules": [{"rule": r.rule, **r.params, "text": describe(r), "source": r.source} for r in f.rules]}
                for f in found])
         return
-    from rich.markup import escape
+    from cardlab import render, render_deck
 
-    from cardlab import render
-
-    console = render.stdout_console()
-    for f in found:
-        console.print(f"[bold]{escape(f.name)}[/] ({f.game}): {escape(f.title)}")
-        if f.description:
-            console.print(f"  {escape(f.description)}")
-        for r in f.rules:
-            console.print(f"  - [cyan]{r.rule}[/]: {escape(describe(r))}")
-            if r.source:
-                console.print(f"    [dim]{escape(r.source)}[/]")
-    if not found:
-        console.print("no formats found")
-
-
-def print_report(report: DeckReport, out: Console, err: Console) -> None:
-    """Print each problem as ``path:line: rule: message`` on ``err``, then a one-line verdict."""
-    from rich.markup import escape
-
-    fmt = report.deck.format
-    for p in report.problems:
-        err.print(f"{escape(str(p.pos))}: [red]{escape(p.rule)}[/]: {escape(p.message)}", highlight=False, soft_wrap=True)
-    n = report.deck.size("main")
-    if report.legal:
-        out.print(f"[green]legal[/]: {escape(str(report.deck.path))} under {fmt.name} ({n} cards)", highlight=False, soft_wrap=True)
-    else:
-        k = len(report.problems)
-        err.print(f"[red]not legal[/]: {k} problem{'s' if k != 1 else ''} in {escape(str(report.deck.path))} under {fmt.name}",
-                  highlight=False, soft_wrap=True)
-
-
-def print_stats(stats: DeckStats, out: Console) -> None:
-    """Print deck statistics as small tables and the odds as percentages with their formulas."""
-    from rich.table import Table
-
-    out.print(f"[bold]{stats.format}[/]: {stats.size} cards in the deck"
-              + (f" ({stats.unmatched} on lines that matched no card)" if stats.unmatched else "")
-              + "".join(f", {n} in {s}" for s, n in stats.sections.items() if s != "main"), highlight=False)
-    for title, data in (("card type", stats.by_type), (stats.energy_label, stats.by_energy), (stats.curve_label, stats.curve)):
-        if not data:
-            continue
-        out.print(f"[bold]{title}[/]", highlight=False)
-        table = Table(show_header=False, box=None, padding=(0, 2))
-        table.add_column(no_wrap=True)
-        table.add_column(justify="right")
-        for key, n in data.items():
-            table.add_row(key, str(n))
-        out.print(table)
-    for o in stats.odds:
-        if o.value is None:
-            shown = "never (no such card)"
-        elif o.kind == "probability":
-            shown = f"{float(o.value) * 100:.2f}%"
-        else:
-            shown = f"{float(o.value):.3f}"
-        out.print(f"{o.label}: [bold]{shown}[/]  [dim]({o.formula})[/]", highlight=False, soft_wrap=True)
+    render_deck.print_formats(found, render.stdout_console())
 
 
 def register(app: typer.Typer) -> None:
