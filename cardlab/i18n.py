@@ -18,7 +18,6 @@ still validates. See docs/TRANSLATING.md.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
@@ -27,7 +26,7 @@ from pathlib import Path
 
 from cardlab.catalog import Catalog
 from cardlab.errors import UsageError
-from cardlab.i18n_write import Change, Edit, _faithful_yaml, check_change, commit, render_edits
+from cardlab.i18n_write import Change, Edit, check_change, commit, render_edits
 from cardlab.text import localized_fields, pick
 
 __all__ = [
@@ -35,8 +34,6 @@ __all__ = [
     "languages", "parse_path", "source_hash", "strings",
     # writing (cardlab.i18n_write), re-exported
     "Change", "Edit", "check_change", "commit", "render_edits",
-    # kept reachable as i18n.os / i18n._faithful_yaml for the tests that patch or call them
-    "os", "_faithful_yaml",
 ]
 
 KINDS = ("name", "attack", "text", "set")

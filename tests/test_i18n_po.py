@@ -12,7 +12,7 @@ from pathlib import Path
 import polib
 import pytest
 
-from cardlab import i18n, po as pofiles
+from cardlab import i18n, i18n_write, po as pofiles
 from cardlab.errors import CardlabError, DataError, InputError, UsageError
 from cardlab.validate import validate
 
@@ -394,10 +394,10 @@ def test_interrupted_import_leaves_each_file_old_or_new(base1, tmp_path, monkeyp
         calls.append(dst)
         real_replace(src, dst)
 
-    monkeypatch.setattr(i18n.os, "replace", failing_replace)
+    monkeypatch.setattr(i18n_write.os, "replace", failing_replace)
     with pytest.raises(CardlabError, match="writing the card files failed: No space left on device; every file is either"):
         run_import(base1, po_path)
-    monkeypatch.setattr(i18n.os, "replace", real_replace)
+    monkeypatch.setattr(i18n_write.os, "replace", real_replace)
     files = ["88-professor-oak.yaml", "94-potion.yaml", "95-switch.yaml"]
     assert _old_or_new(base1, before, files) == {"88-professor-oak.yaml": "new", "94-potion.yaml": "old", "95-switch.yaml": "old"}
     assert [p.name for p in (base1 / "pokemon" / "base1").iterdir() if ".i18n-tmp" in p.name] == []  # cleaned up
@@ -409,12 +409,12 @@ def test_interrupted_import_leaves_each_file_old_or_new(base1, tmp_path, monkeyp
 KILLER = """
 import os, signal, sys
 from pathlib import Path
-from cardlab import i18n, po
+from cardlab import i18n_write, po
 real = os.replace
 def replace(src, dst):
     real(src, dst)
     os.kill(os.getpid(), signal.SIGKILL)   # killed right after the first file is replaced
-i18n.os.replace = replace
+i18n_write.os.replace = replace
 po.import_po([Path(sys.argv[1])], Path(sys.argv[2]), "fr", cache_path=None)
 """
 
