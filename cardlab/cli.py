@@ -98,11 +98,12 @@ def show(
     _choice(fmt, ("text", "json"))
     roots, db_path = roots_and_db(catalog, db)
     with user_errors():
+        langs = langs_of(lang)
         view = searching.get_card(_open(roots, db_path), card)
     if fmt == "json":
         render.stdout_console().out(json.dumps(view.data, ensure_ascii=False, indent=2), highlight=False)
     else:
-        render.card(view, render.stdout_console(), langs_of(lang))
+        render.card(view, render.stdout_console(), langs)
 
 
 @app.command()

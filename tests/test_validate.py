@@ -109,7 +109,7 @@ def test_validate_as_a_real_process(tmp_path, fixtures, test_set):
     ('id: test1-5\nnumber: "5"\nname: {en: Evil\x07name}\nsupertype: Trainer\ntext: {en: A.}\n',
      "5-x.yaml:3:16: control character 0x07 is not allowed"),
     ('id: test1-5\nnumber: "5"\nname: {en: "Evil\\x1b]0;x\\x07"}\nsupertype: Trainer\ntext: {en: A.}\n',
-     "5-x.yaml:3:12: name.en: \"Evil\\u001b]0;x\\u0007\" does not have the expected form (text without control characters"),
+     "5-x.yaml:3:12: name.en: \"Evil\\u001b]0;x\\u0007\" does not have the expected form (one line of text, without control characters"),
     ('id: test1-5\nnumber: "5"\nname: {en: X}\nsupertype: Pokemon\n', '5-x.yaml:4:12: supertype: "Pokemon" is not one of "Pokémon", "Trainer", "Energy"'),
     ('id: test1-5\nnumber: "5"\nname: {en: X}\nsupertype: Trainer\ntext: {en: A.}\n---\nid: x\n',
      "5-x.yaml:6:1: YAML syntax: a second YAML document"),
@@ -145,3 +145,13 @@ def test_missing_set_file_is_reported_once(runner, test_set):
     result = runner.invoke(app, ["validate", str(test_set / "pokemon")])
     assert result.exit_code == 1
     assert result.stderr.count("missing-set") == 1
+
+
+def test_names_are_one_line(runner, test_set):
+    (test_set / "pokemon" / "test1" / "5-x.yaml").write_text(
+        'id: test1-5\nnumber: "5"\nname: {en: "Two\\nLines"}\nsupertype: Trainer\ntext: {en: "Rules may\\nbreak lines."}\n',
+        encoding="utf-8")
+    result = runner.invoke(app, ["validate", str(test_set)])
+    assert result.exit_code == 1
+    [line] = [ln for ln in result.stderr.splitlines() if "5-x.yaml" in ln]
+    assert "5-x.yaml:3:11: name.en:" in line and "one line of text" in line
