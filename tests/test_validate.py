@@ -154,4 +154,4 @@ def test_names_are_one_line(runner, test_set):
     result = runner.invoke(app, ["validate", str(test_set)])
     assert result.exit_code == 1
     [line] = [ln for ln in result.stderr.splitlines() if "5-x.yaml" in ln]
-    assert "5-x.yaml:3:11: name.en:" in line and "one line of text" in line
+    assert "5-x.yaml:3:12: name.en:" in line and "one line of text" in line
