@@ -123,6 +123,8 @@ def scan(roots: Iterable[Path]) -> list[SourceFile]:
     from cardlab.errors import InputError
 
     found: list[SourceFile] = []
+    seen: set[Path] = set()
+    formats: list[SourceFile] = []
     for root in roots:
         root = Path(root)
         if not root.is_dir():
@@ -134,17 +136,21 @@ def scan(roots: Iterable[Path]) -> list[SourceFile]:
         else:
             set_dirs = [d for g in _subdirs(root) for d in _subdirs(g) if d.name != "formats"]
         for set_dir in set_dirs:
+            if set_dir in seen:  # overlapping roots
+                continue
+            seen.add(set_dir)
             game = set_dir.parent.name
-            for name in _yaml_names(set_dir):
-                kind = "set" if name == SET_FILE else "card"
-                found.append(SourceFile(set_dir / name, kind, game, set_dir))
+            names = _yaml_names(set_dir)
+            if SET_FILE in names:  # the manifest first
+                names.remove(SET_FILE)
+                names.insert(0, SET_FILE)
+            found.extend(SourceFile(set_dir / name, "set" if name == SET_FILE else "card", game, set_dir)
+                         for name in names)
         for fmt_dir in [root / "formats", *(g / "formats" for g in _subdirs(root))]:
-            if fmt_dir.is_dir():
-                for p in sorted(fmt_dir.glob("*.yaml")):
-                    found.append(SourceFile(p, "format", fmt_dir.parent.name, None))
-    found = list(dict.fromkeys(found))
-    found.sort(key=lambda f: (str(f.set_dir or f.path.parent), f.kind != "set", f.path.name))
-    return found
+            if fmt_dir.is_dir() and fmt_dir not in seen:
+                seen.add(fmt_dir)
+                formats.extend(SourceFile(p, "format", fmt_dir.parent.name, None) for p in sorted(fmt_dir.glob("*.yaml")))
+    return found + formats
 
 
 def _yaml_names(folder: Path) -> list[str]:

@@ -20,6 +20,8 @@ def fold(text: str) -> str:
     ``fold("Farfetch’d") == fold("farfetch'd")``; ``fold("Pokémon") == "pokemon"``;
     ``fold("Nidoran♂") == fold("Nidoran M") == "nidoran m"``. Japanese text is kept (NFKC only).
     """
+    if text.isascii() and "`" not in text:  # fast path: most names in Latin script
+        return " ".join(text.lower().split())
     text = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
     for pattern, repl in _GENDER:
         text = pattern.sub(repl, text)
