@@ -43,7 +43,8 @@ def status(
     sets: SetOpt = None,
     catalog: CatalogOpt = None,
     fmt: Annotated[str, typer.Option("--format", help="table or json.")] = "table",
-    fail_under: Annotated[Optional[float], typer.Option("--fail-under", metavar="PERCENT", help="Exit 1 when a language's coverage is below PERCENT.")] = None,
+    fail_under: Annotated[Optional[float], typer.Option("--fail-under", metavar="PERCENT", min=0, max=100,
+                                                        help="Exit 1 when a language's coverage is below PERCENT (0-100).")] = None,
 ) -> None:
     """Show translation coverage per set and field kind.  Example: cardlab i18n status --lang fr --set base1"""
     import json
@@ -98,22 +99,24 @@ def export(
     lang: Annotated[Optional[str], typer.Option("--lang", help="Target language; default: the first preferred language.")] = None,
     sets: SetOpt = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="PO file to write; default: standard output.")] = None,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace OUTPUT if it exists.")] = False,
     catalog: CatalogOpt = None,
 ) -> None:
     """Export translatable strings to a gettext PO file.  Example: cardlab i18n export --lang fr --set base1 -o fr.po"""
     from cardlab import po as pofiles
     from cardlab.validate import validate
 
+    to_stdout = output is None or str(output) == "-"
     with user_errors():
         target = _one_language(lang)
+        if not to_stdout:
+            pofiles.check_output(output, overwrite)
         po = pofiles.export(validate(_roots(catalog)).catalog, target, sets)
-        if output is None or str(output) == "-":
+        if to_stdout:
             sys.stdout.write(str(po) + "\n")
         else:
-            pofiles.save(po, output)
-            done = sum(1 for e in po if e.msgstr and not e.fuzzy)
-            typer.echo(f"wrote {output}: {len(po)} strings for '{target}', {done} translated, "
-                       f"{sum(1 for e in po if e.fuzzy)} fuzzy", err=True)
+            pofiles.save(po, output, overwrite)
+            typer.echo(f"wrote {output}: {pofiles.export_summary(po, target)}", err=True)
 
 
 @i18n_app.command("import")
@@ -121,6 +124,7 @@ def import_(
     po_file: Annotated[Path, typer.Argument(help="The translated PO file.")],
     lang: Annotated[Optional[str], typer.Option("--lang", help="Target language; default: the PO file's Language header.")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show a diff of the changes; write nothing.")] = False,
+    replace: Annotated[bool, typer.Option("--replace", help="Let the PO file replace existing translations that differ (official names, earlier imports).")] = False,
     catalog: CatalogOpt = None,
     fmt: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
 ) -> None:
@@ -135,7 +139,7 @@ def import_(
         raise typer.BadParameter("use text or json", param_hint="--format")
     with user_errors():
         roots = _roots(catalog)
-        report = pofiles.import_po(roots, po_file, lang, dry_run=dry_run)
+        report = pofiles.import_po(roots, po_file, lang, dry_run=dry_run, replace=replace)
     if fmt == "json":
         typer.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
         raise typer.Exit(0 if report.ok else 1)

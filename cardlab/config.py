@@ -17,11 +17,23 @@ import os
 import re
 from pathlib import Path
 
-from cardlab.errors import DataError, Problem, SourcePos, UsageError
+from cardlab.errors import Problem, SourcePos, UsageError
 from cardlab.text import LANG_RE
 
 ENV_LANG = "CARDLAB_LANG"
 ENV_CONFIG = "CARDLAB_CONFIG"
+
+
+class ConfigError(UsageError):
+    """The config file cannot be used: unreadable, not TOML, or a bad ``languages`` (exit 2).
+
+    Its message is ``<path>:<line>:<col>: <what is wrong>``; ``problem`` holds the same as a
+    :class:`~cardlab.errors.Problem` (rule ``config``).
+    """
+
+    def __init__(self, pos: SourcePos, message: str) -> None:
+        super().__init__(f"{pos}: {message}")
+        self.problem = Problem(pos, message, "config")
 
 
 def config_path() -> Path:
@@ -76,12 +88,12 @@ def _config_languages(path: Path) -> list[str]:
     except FileNotFoundError:
         return []
     except OSError as err:
-        raise DataError(Problem(SourcePos(path), f"cannot read the config file: {err.strerror or err}", "config")) from None
+        raise ConfigError(SourcePos(path), f"cannot read the config file: {err.strerror or err}") from None
     try:
         text = raw.decode("utf-8")
         data = tomllib.loads(text)
     except UnicodeDecodeError:
-        raise DataError(Problem(SourcePos(path), "the config file is not UTF-8 text", "config")) from None
+        raise ConfigError(SourcePos(path), "the config file is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as err:
         m = re.search(r"\(at line (\d+), column (\d+)\)", str(err))
         if m:
@@ -89,7 +101,7 @@ def _config_languages(path: Path) -> list[str]:
         else:  # "(at end of document)"
             pos = SourcePos(path, text.count("\n") + 1, len(text.rsplit("\n", 1)[-1]) + 1)
         message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(err)) or "invalid TOML"
-        raise DataError(Problem(pos, f"TOML syntax: {message}", "config")) from None
+        raise ConfigError(pos, f"TOML syntax: {message}") from None
     value = data.get("languages")
     if value is None:
         return []
@@ -99,11 +111,11 @@ def _config_languages(path: Path) -> list[str]:
     elif isinstance(value, list) and all(isinstance(v, str) for v in value):
         items = value
     else:
-        raise DataError(Problem(SourcePos(path, line), "languages must be a list of language codes, e.g. languages = [\"fr\", \"en\"]", "config"))
+        raise ConfigError(SourcePos(path, line), "languages must be a list of language codes, e.g. languages = [\"fr\", \"en\"]")
     try:
         return parse_languages(",".join(items))
     except UsageError as err:
-        raise DataError(Problem(SourcePos(path, line), str(err), "config")) from None
+        raise ConfigError(SourcePos(path, line), str(err)) from None
 
 
 def _key_line(text: str, key: str) -> int:
@@ -125,8 +137,8 @@ def preferred_languages(option: str | None = None) -> list[str]:
 
     Raises:
         UsageError: ``option`` or ``CARDLAB_LANG`` holds something that is not a language code.
-        DataError: the config file is not valid TOML or its ``languages`` is malformed (with the
-            file's line).
+        ConfigError: (a UsageError) the config file is unreadable, not valid TOML, or its
+            ``languages`` is malformed; the message starts with the file's path and line.
     """
     if option is not None and option.strip():
         return parse_languages(option)

@@ -87,6 +87,17 @@ def _version() -> str:
         return "0"
 
 
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """Return ``n`` with its noun in the right number: ``1 file``, ``2 files``, ``0 entries``."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def export_summary(po: Any, lang: str) -> str:
+    """Return ``339 strings for 'fr', 223 translated, 0 fuzzy`` for an exported PO file."""
+    done = sum(1 for e in po if e.msgstr and not e.fuzzy)
+    return f"{count(len(po), 'string')} for '{lang}', {done} translated, {sum(1 for e in po if e.fuzzy)} fuzzy"
+
+
 def _relative(path: Path, roots: list[Path]) -> str:
     for root in roots:
         try:
@@ -96,23 +107,83 @@ def _relative(path: Path, roots: list[Path]) -> str:
     return path.as_posix()
 
 
-def save(po: Any, path: Path) -> None:
-    """Write a PO file atomically (a temporary file beside it, then :func:`os.replace`).
+def check_output(path: Path, overwrite: bool = False) -> Path:
+    """Check that a PO file can be written at ``path`` before any work is done; return it absolute.
 
     Raises:
-        OSError: the folder is not writable.
+        UsageError: ``path`` is a folder, its folder is missing or not writable, or the file exists
+            and ``overwrite`` is False.
     """
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    path = Path(path).expanduser().absolute()
+    if path.is_dir():
+        raise UsageError(f"{path} is a folder; give a file name such as {path / 'fr.po'}")
+    if path.exists() and not overwrite:
+        raise UsageError(f"{path} already exists; use --overwrite to replace it")
+    folder = path.parent
+    if not folder.is_dir():
+        raise UsageError(f"cannot write {path}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UsageError(f"cannot write {path}: folder {folder} is not writable")
+    return path
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def save(po: Any, path: Path, overwrite: bool = False) -> Path:
+    """Write a PO file atomically (a temporary file beside it, then a rename).
+
+    The file gets the mode a new file gets (``0o666`` less the umask). Nothing is left behind on
+    failure; an existing file is only ever replaced whole.
+
+    Args:
+        po: the ``polib.POFile`` to write.
+        path: where to write it.
+        overwrite: replace an existing file (False: refuse it, even one created while writing).
+
+    Returns:
+        The absolute path written.
+
+    Raises:
+        UsageError: as :func:`check_output`, or the write itself failed (disk full...).
+    """
+    path = check_output(path, overwrite)
+    text = str(po)
+    if not text.endswith("\n"):
+        text += "\n"
+    tmp: str | None = None
     try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(str(po) + "\n" if not str(po).endswith("\n") else str(po))
+            f.write(text)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
+        os.chmod(tmp, 0o666 & ~_umask())
+        if overwrite:
+            os.replace(tmp, path)
+        else:
+            _rename_new(tmp, path)
+    except OSError as err:
+        raise UsageError(f"cannot write {path}: {err.strerror or err}") from None
     finally:
-        if os.path.exists(tmp):
+        if tmp is not None and os.path.lexists(tmp):
             os.unlink(tmp)
+    return path
+
+
+def _rename_new(tmp: str, path: Path) -> None:
+    """Move ``tmp`` to ``path`` only if ``path`` does not exist (atomically where hard links work)."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise UsageError(f"{path} already exists; use --overwrite to replace it") from None
+    except OSError:  # a file system without hard links: check, then rename
+        if os.path.lexists(path):
+            raise UsageError(f"{path} already exists; use --overwrite to replace it") from None
+        os.replace(tmp, path)
 
 
 def _precheck(text: str, path: Path) -> None:
@@ -233,6 +304,8 @@ class ImportReport:
     problems: list[Problem] = field(default_factory=list)
     changes: list[Change] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
+    held_back: int = 0
+    """Entries that could have been applied but were not, because others would replace translations."""
     entry_lines: dict[Path, list[tuple[str, int]]] = field(default_factory=dict, repr=False)
     """Per file to change: (context, PO line) of the entries that change it."""
 
@@ -245,9 +318,9 @@ class ImportReport:
         """Return a one-line account: ``fr: imported 3 translations into 3 files; 221 unchanged, ...``."""
         verb = "would import" if self.dry_run else "imported"
         files = len(self.changes) if self.dry_run else len(self.written)
-        return (f"{self.lang}: {verb} {len(self.applied)} translations into {files} files; {self.unchanged} unchanged, "
-                f"{len(self.empty)} empty (untranslated), {len(self.warnings)} fuzzy, {len(self.problems)} problems"
-                + (" (dry run: nothing written)" if self.dry_run else ""))
+        return (f"{self.lang}: {verb} {count(len(self.applied), 'translation')} into {count(files, 'file')}; "
+                f"{self.unchanged} unchanged, {len(self.empty)} empty (untranslated), {len(self.warnings)} fuzzy, "
+                f"{count(len(self.problems), 'problem')}" + (" (dry run: nothing written)" if self.dry_run else ""))
 
     def diff(self, roots: list[Path] | tuple = ()) -> str:
         """Return the unified diff of every planned change (paths relative to their catalog root)."""
@@ -256,7 +329,7 @@ class ImportReport:
     def to_json(self) -> dict:
         """Return a JSON-ready summary with every problem and warning."""
         return {"lang": self.lang, "dry_run": self.dry_run, "entries": self.entries, "applied": len(self.applied),
-                "unchanged": self.unchanged, "empty": len(self.empty), "fuzzy": len(self.warnings),
+                "unchanged": self.unchanged, "empty": len(self.empty), "fuzzy": len(self.warnings), "held_back": self.held_back,
                 "files": [str(c.path) for c in self.changes], "written": [str(p) for p in self.written],
                 "problems": [p.to_json() for p in self.problems], "warnings": [p.to_json() for p in self.warnings]}
 
@@ -276,7 +349,7 @@ def _explain_unknown(catalog: Catalog, context: str, lang: str) -> tuple[str, st
     return f"no card or set '{owner}' in the catalog", "unknown-context"
 
 
-def plan(catalog: Catalog, po: Any, po_path: Path, lang: str) -> ImportReport:
+def plan(catalog: Catalog, po: Any, po_path: Path, lang: str, replace: bool = False) -> ImportReport:
     """Match PO entries to the catalog and compute the file changes, without writing anything.
 
     A ``msgstr`` gets its surrounding white space removed when the ``msgid`` has none (editors
@@ -284,11 +357,18 @@ def plan(catalog: Catalog, po: Any, po_path: Path, lang: str) -> ImportReport:
     nothing, unless that translation was outdated: then un-fuzzying it confirms it and records the
     new source hash.
 
+    An entry that would replace a current translation with a different text (an official name, or
+    a translation imported before) is refused unless ``replace`` is True (rule ``would-replace``),
+    and then nothing at all is imported: such entries usually mean the file is for another language
+    than its header says. Outdated translations may be replaced: updating them is the point of the
+    ``fuzzy`` flag. A PO file without entries is a problem too (``empty-po``).
+
     Args:
         catalog: the loaded catalog.
         po: the parsed PO file.
         po_path: its path (for positions).
         lang: the target language (:func:`target_language`).
+        replace: allow replacing current translations with different text.
 
     Returns:
         An :class:`ImportReport` with ``changes`` (files whose YAML would change) and every
@@ -300,11 +380,17 @@ def plan(catalog: Catalog, po: Any, po_path: Path, lang: str) -> ImportReport:
     known: dict[str, TString] = {s.context: s for s in i18n.strings(catalog, lang)}
     entries = [e for e in po if not e.obsolete]
     report.entries = len(entries)
+    if not entries:
+        obsolete = len(po) - len(entries)
+        extra = f" ({count(obsolete, 'obsolete entry', 'obsolete entries')}, ignored)" if obsolete else ""
+        report.problems.append(Problem(SourcePos(po_path), f"the PO file has no entries{extra}; nothing to import", "empty-po"))
+        return report
     counts = Counter(e.msgctxt for e in entries if e.msgctxt)
     lines: dict[str, list[int]] = {}
     for e in entries:
         lines.setdefault(e.msgctxt, []).append(e.linenum)
     edits: dict[Path, list[tuple[Edit, TString, int]]] = {}
+    replacing: list[Problem] = []
     for e in entries:
         pos = SourcePos(po_path, e.linenum)
         ctx = e.msgctxt
@@ -312,8 +398,9 @@ def plan(catalog: Catalog, po: Any, po_path: Path, lang: str) -> ImportReport:
             report.problems.append(Problem(pos, f"entry '{_short(e.msgid)}' has no msgctxt; cardlab needs '<card id> <field path>'", "no-context"))
             continue
         if counts[ctx] > 1:
-            others = ", ".join(str(n) for n in lines[ctx] if n != e.linenum)
-            report.problems.append(Problem(pos, f"context '{ctx}' appears {counts[ctx]} times (also line {others}); none applied", "duplicate-context"))
+            others = [str(n) for n in lines[ctx] if n != e.linenum]
+            also = f"also line{'s' if len(others) > 1 else ''} {', '.join(others)}"
+            report.problems.append(Problem(pos, f"context '{ctx}' appears {counts[ctx]} times ({also}); none applied", "duplicate-context"))
             continue
         if e.msgid_plural:
             report.problems.append(Problem(pos, f"'{ctx}': plural entries are not used by cardlab", "unknown-context"))
@@ -337,8 +424,19 @@ def plan(catalog: Catalog, po: Any, po_path: Path, lang: str) -> ImportReport:
         if text == s.translation and s.state != "outdated":
             report.unchanged += 1
             continue
+        if s.translation is not None and text != s.translation and s.state == "current" and not replace:
+            replacing.append(Problem(pos, f"'{ctx}': would replace '{_short(s.translation)}' with '{_short(text)}'", "would-replace"))
+            continue
         edit = Edit(tuple(s.keys), lang, text, i18n.source_hash(s.source))
         edits.setdefault(s.file, []).append((edit, s, e.linenum))
+    if replacing:
+        report.problems.extend(replacing)
+        report.held_back = sum(len(items) for items in edits.values())
+        report.problems.append(Problem(SourcePos(po_path), (
+            f"nothing imported: {count(len(replacing), 'entry', 'entries')} would replace an existing '{lang}' translation "
+            f"with a different text (listed with their lines); check that this file really is in '{lang}', "
+            "then run again with --replace to replace them"), "would-replace"))
+        edits = {}
     for path, items in edits.items():
         s0 = items[0][1]
         try:
@@ -368,7 +466,7 @@ def _short(text: str, width: int = 60) -> str:
 
 
 def import_po(roots: list[Path], po_path: Path, lang: str | None = None, dry_run: bool = False,
-              cache_path: Path | None | str = "default") -> ImportReport:
+              cache_path: Path | None | str = "default", replace: bool = False) -> ImportReport:
     """Import the translations of a PO file into the catalog's YAML files.
 
     Args:
@@ -377,11 +475,13 @@ def import_po(roots: list[Path], po_path: Path, lang: str | None = None, dry_run
         lang: the target language; None takes the PO file's ``Language`` header.
         dry_run: plan and validate only; :meth:`ImportReport.diff` shows what would change.
         cache_path: the validation cache (see :func:`cardlab.validate.validate`).
+        replace: let entries replace current translations with a different text (see :func:`plan`).
 
     Returns:
         An :class:`ImportReport`. Files whose new text would not validate are left as they were
         and their problems reported (rule of the schema check, plus ``not-applied`` at each of
-        their PO entries).
+        their PO entries). When an entry would replace a translation (``would-replace``) or the
+        file has no entries (``empty-po``), nothing is written.
 
     Raises:
         InputError: the PO file is missing.
@@ -395,7 +495,7 @@ def import_po(roots: list[Path], po_path: Path, lang: str | None = None, dry_run
     po, text = read(po_path)
     target = target_language(po, text, po_path, lang)
     catalog = validate(roots, cache_path=cache_path).catalog
-    report = plan(catalog, po, po_path, target)
+    report = plan(catalog, po, po_path, target, replace)
     report.dry_run = dry_run
     lines = report.entry_lines
     if dry_run:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import stat
 from pathlib import Path
 
 import polib
@@ -70,12 +72,12 @@ def test_export_translate_import(runner, base1, tmp_path):
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("--- a/pokemon/base1/94-potion.yaml\n+++ b/pokemon/base1/94-potion.yaml\n")
     assert "+  fr: Un de vos Pokémon perd jusqu'à 2 marqueurs de dégâts.\n" in result.stdout
-    assert "fr: would import 1 translations into 1 files; 223 unchanged, 115 empty (untranslated), 0 fuzzy, 0 problems (dry run" in result.stderr
+    assert "fr: would import 1 translation into 1 file; 223 unchanged, 115 empty (untranslated), 0 fuzzy, 0 problems (dry run" in result.stderr
     assert "fr: Un de vos" not in (base1 / "pokemon" / "base1" / "94-potion.yaml").read_text(encoding="utf-8")
 
     result = runner.invoke(app, ["i18n", "import", str(po_path), "--catalog", str(base1)])
     assert result.exit_code == 0, result.stderr
-    assert "fr: imported 1 translations into 1 files" in result.stderr
+    assert "fr: imported 1 translation into 1 file;" in result.stderr
     assert "fr: Un de vos" in (base1 / "pokemon" / "base1" / "94-potion.yaml").read_text(encoding="utf-8")
     status = json.loads(runner.invoke(app, ["i18n", "status", "--lang", "fr", "--catalog", str(base1), "--format", "json"]).stdout)
     assert status["languages"][0]["translated"] == 224
@@ -130,3 +132,100 @@ def test_hash_command(runner):
 def test_every_command_has_help(runner, command):
     result = runner.invoke(app, ["i18n", command, "--help"])
     assert result.exit_code == 0 and "Example: cardlab i18n" in " ".join(result.stdout.split())
+
+
+# --- hostile input (issue 5 follow-up) -------------------------------------------------------
+
+def export_args(base1: Path, *more: str) -> list[str]:
+    return ["i18n", "export", "--lang", "fr", "--catalog", str(base1), *more]
+
+
+def test_export_into_a_folder_or_a_missing_folder_is_a_usage_error(runner, base1, tmp_path):
+    folder = tmp_path / "out"
+    folder.mkdir()
+    result = runner.invoke(app, export_args(base1, "-o", str(folder)))
+    assert result.exit_code == 2, result.output
+    assert f"error: {folder} is a folder; give a file name such as {folder / 'fr.po'}" in result.stderr
+    missing = tmp_path / "nodir" / "x.po"
+    result = runner.invoke(app, export_args(base1, "-o", str(missing)))
+    assert result.exit_code == 2, result.output
+    assert f"error: cannot write {missing}: folder {missing.parent} does not exist" in result.stderr
+    assert sorted(p.name for p in tmp_path.rglob("*") if p.parent in (tmp_path, folder)) == ["catalog", "out"]
+
+
+def test_export_refuses_to_overwrite_without_the_option(runner, base1, tmp_path):
+    po_path = tmp_path / "fr.po"
+    po_path.write_text("my own work\n", encoding="utf-8")
+    result = runner.invoke(app, export_args(base1, "-o", str(po_path)))
+    assert result.exit_code == 2
+    assert f"error: {po_path} already exists; use --overwrite to replace it" in result.stderr
+    assert po_path.read_text(encoding="utf-8") == "my own work\n"
+    result = runner.invoke(app, export_args(base1, "-o", str(po_path), "--overwrite"))
+    assert result.exit_code == 0, result.stderr
+    assert len(polib.pofile(str(po_path))) == 339
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["catalog", "fr.po"]
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o002, 0o027])
+def test_exported_file_mode_follows_the_umask(runner, base1, tmp_path, umask):
+    po_path = tmp_path / "fr.po"
+    old = os.umask(umask)
+    try:
+        result = runner.invoke(app, export_args(base1, "-o", str(po_path)))
+    finally:
+        os.umask(old)
+    assert result.exit_code == 0, result.stderr
+    assert stat.S_IMODE(po_path.stat().st_mode) == 0o666 & ~umask
+
+
+@pytest.mark.parametrize("percent", ["150", "-5", "100.5"])
+def test_fail_under_is_a_percentage(runner, base1, percent):
+    result = runner.invoke(app, ["i18n", "status", "--lang", "fr", "--catalog", str(base1), "--fail-under", percent])
+    assert result.exit_code == 2
+    assert "--fail-under" in result.stderr and "0<=x<=100" in result.stderr
+
+
+def test_fail_under_accepts_the_bounds(runner, base1):
+    assert runner.invoke(app, ["i18n", "status", "--lang", "fr", "--catalog", str(base1), "--fail-under", "0"]).exit_code == 0
+    assert runner.invoke(app, ["i18n", "status", "--lang", "fr", "--catalog", str(base1), "--fail-under", "100"]).exit_code == 1
+
+
+def test_import_of_an_empty_po_file_fails(runner, base1, tmp_path):
+    empty = tmp_path / "empty.po"
+    empty.write_text('msgid ""\nmsgstr ""\n"Language: fr\\n"\n', encoding="utf-8")
+    result = runner.invoke(app, ["i18n", "import", str(empty), "--catalog", str(base1)])
+    assert result.exit_code == 1
+    assert f"{empty}: the PO file has no entries; nothing to import (empty-po)" in result.stderr
+    assert "fr: imported 0 translations into 0 files; 0 unchanged, 0 empty (untranslated), 0 fuzzy, 1 problem\n" in result.stderr
+
+
+def test_mislabelled_po_file_does_not_replace_official_names(runner, base1, tmp_path):
+    po_path = tmp_path / "fr.po"
+    assert runner.invoke(app, export_args(base1, "-o", str(po_path))).exit_code == 0
+    po_path.write_text(po_path.read_text(encoding="utf-8").replace('"Language: fr\\n"', '"Language: de\\n"'), encoding="utf-8")
+    line = next(e.linenum for e in polib.pofile(str(po_path)) if e.msgctxt == "base1-4 name")
+    before = {p: p.read_bytes() for p in base1.rglob("*.yaml")}
+    for extra in ([], ["--dry-run"]):
+        result = runner.invoke(app, ["i18n", "import", str(po_path), "--catalog", str(base1), *extra])
+        assert result.exit_code == 1
+        assert f"{po_path}:{line}: 'base1-4 name': would replace 'Glurak' with 'Dracaufeu' (would-replace)" in result.stderr
+        assert f"{po_path}: nothing imported: " in result.stderr and "run again with --replace" in result.stderr
+        assert "de: imported 0 translations into 0 files" in result.stderr or "de: would import 0 translations" in result.stderr
+        assert result.stdout == ""
+        assert {p: p.read_bytes() for p in base1.rglob("*.yaml")} == before
+    result = runner.invoke(app, ["i18n", "import", str(po_path), "--catalog", str(base1), "--replace"])
+    assert result.exit_code == 0, result.stderr
+    assert "de: Dracaufeu" in (base1 / "pokemon" / "base1" / "4-charizard.yaml").read_text(encoding="utf-8")
+
+
+def test_a_name_with_a_line_break_is_reported_not_imported(runner, base1, tmp_path):
+    po_path = tmp_path / "es.po"
+    po_path.write_text('msgid ""\nmsgstr ""\n"Language: es\\n"\n\n'
+                       'msgctxt "base1-4 name"\nmsgid "Charizard"\nmsgstr "Energía\\nCombate"\n', encoding="utf-8")
+    charizard = base1 / "pokemon" / "base1" / "4-charizard.yaml"
+    old = charizard.read_bytes()
+    result = runner.invoke(app, ["i18n", "import", str(po_path), "--catalog", str(base1)])
+    assert result.exit_code == 1, result.output
+    assert f"{charizard}:3:" in result.stderr and "name.es:" in result.stderr and "one line of text" in result.stderr
+    assert f"{po_path}:5: 'base1-4 name': not imported, 4-charizard.yaml would not validate (not-applied)" in result.stderr
+    assert "Traceback" not in result.output and charizard.read_bytes() == old

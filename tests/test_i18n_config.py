@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from cardlab import config
+from cardlab.cli import app
 from cardlab.errors import DataError, UsageError
 
 
@@ -73,11 +74,50 @@ def test_config_file_without_languages(monkeypatch, tmp_path):
 
 def test_config_file_syntax_error_has_its_position(monkeypatch, tmp_path):
     path = write_config(monkeypatch, tmp_path, '\nlanguages = ["fr", \n')
-    with pytest.raises(DataError) as err:
+    with pytest.raises(config.ConfigError) as err:
         config.preferred_languages(None)
-    problem = err.value.problems[0]
+    problem = err.value.problem
     assert (problem.pos.path, problem.pos.line, problem.rule) == (path, 3, "config")
     assert problem.message.startswith("TOML syntax: ")
+
+
+@pytest.mark.parametrize(("text", "where", "words"), [
+    ('languages = [\n', ":2:1: ", "TOML syntax: "),
+    ('\nlanguages = ["fr", 3]\n', ":2: ", "languages must be a list of language codes"),
+    ('languages = ["f r"]\n', ":1: ", "'f r' is not a language code"),
+])
+def test_config_file_problems_are_usage_errors_with_the_file_and_line(monkeypatch, tmp_path, text, where, words):
+    path = write_config(monkeypatch, tmp_path, text)
+    with pytest.raises(UsageError) as err:
+        config.preferred_languages(None)
+    assert not isinstance(err.value, DataError) and err.value.exit_code == 2
+    assert str(err.value).startswith(f"{path}{where}{words}")
+
+
+def test_config_file_that_is_a_folder_is_a_usage_error(monkeypatch, tmp_path):
+    monkeypatch.setenv("CARDLAB_CONFIG", str(tmp_path))
+    with pytest.raises(UsageError, match="cannot read the config file"):
+        config.preferred_languages(None)
+
+
+def test_broken_config_through_the_cli_is_a_plain_message(runner, monkeypatch, tmp_path):
+    path = write_config(monkeypatch, tmp_path, 'languages = [\n')
+    result = runner.invoke(app, ["i18n", "export"])
+    assert result.exit_code == 2
+    assert f"error: {path}:2:1: TOML syntax: " in result.stderr
+    assert "problem" not in result.stderr and "nothing was changed" not in result.stderr
+
+
+@pytest.mark.parametrize(("env", "option", "words"), [
+    ("bad lang", None, "CARDLAB_LANG: 'bad lang' is not a language code"),
+    (None, "f r", "'f r' is not a language code"),
+])
+def test_bad_language_through_the_cli_is_a_usage_error(runner, monkeypatch, env, option, words):
+    if env is not None:
+        monkeypatch.setenv("CARDLAB_LANG", env)
+    result = runner.invoke(app, ["i18n", "export", *(["--lang", option] if option else [])])
+    assert result.exit_code == 2
+    assert f"error: {words}" in result.stderr
 
 
 @pytest.mark.parametrize(("text", "words"), [
@@ -86,9 +126,9 @@ def test_config_file_syntax_error_has_its_position(monkeypatch, tmp_path):
 ])
 def test_config_file_bad_languages(monkeypatch, tmp_path, text, words):
     path = write_config(monkeypatch, tmp_path, text)
-    with pytest.raises(DataError) as err:
+    with pytest.raises(config.ConfigError) as err:
         config.preferred_languages(None)
-    problem = err.value.problems[0]
+    problem = err.value.problem
     assert (problem.pos.path, problem.pos.line) == (path, 3)
     assert words in problem.message
 

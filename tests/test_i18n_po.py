@@ -47,7 +47,7 @@ def catalog(root: Path):
 
 def export_to(root: Path, lang: str, path: Path, sets=None) -> polib.POFile:
     po = pofiles.export(catalog(root), lang, sets)
-    pofiles.save(po, path)
+    pofiles.save(po, path, overwrite=True)
     return polib.pofile(str(path))
 
 
@@ -62,8 +62,8 @@ def translate(po_path: Path, translations: dict[str, str], unfuzzy: bool = False
     po.save(str(po_path))
 
 
-def run_import(root: Path, po_path: Path, lang: str | None = "fr", dry_run: bool = False):
-    return pofiles.import_po([root], po_path, lang, dry_run=dry_run, cache_path=None)
+def run_import(root: Path, po_path: Path, lang: str | None = "fr", dry_run: bool = False, replace: bool = False):
+    return pofiles.import_po([root], po_path, lang, dry_run=dry_run, cache_path=None, replace=replace)
 
 
 # --- export ----------------------------------------------------------------------------------
@@ -221,10 +221,14 @@ def test_japanese_source_with_french_and_english_targets(ippo, tmp_path):
     result = validate([ippo], cache_path=None)
     cov = i18n.coverage(result.catalog, ["fr", "en"])
     assert (cov.total("fr").translated, cov.total("fr").total, cov.total("fr").percent) == (25, 25, 100.0)
-    # English target: everything is already there; an edit to one name goes in
+    # English target: everything is already there; an edit to one name goes in with --replace
     export_to(ippo, "en", en_path)
     translate(en_path, {"ippo-test-1 name": "Test Jab!"})
+    before = snapshot(ippo)
     report = run_import(ippo, en_path, "en")
+    assert [p.rule for p in report.problems] == ["would-replace", "would-replace"] and report.applied == []
+    assert snapshot(ippo) == before
+    report = run_import(ippo, en_path, "en", replace=True)
     assert report.applied == ["ippo-test-1 name"]
     assert "en: Test Jab!" in (ippo / "ippo" / "ippo-test" / "1-test-jab.yaml").read_text(encoding="utf-8")
 
@@ -337,7 +341,7 @@ def test_translation_that_would_not_validate_leaves_the_file(base1, tmp_path):
     translate(po_path, {"base1-4 name": "   ", "base1-94 text": "Un de vos Pokémon perd jusqu'à 2 marqueurs de dégâts."})
     charizard = base1 / "pokemon" / "base1" / "4-charizard.yaml"
     old = charizard.read_bytes()
-    report = run_import(base1, po_path)
+    report = run_import(base1, po_path, replace=True)
     assert not report.ok
     schema = [(p.pos.line, p.pos.col, p.message) for p in report.problems if p.pos.path == charizard]
     assert (3, 27, "name.fr: must not be empty") in schema
@@ -348,7 +352,7 @@ def test_translation_that_would_not_validate_leaves_the_file(base1, tmp_path):
     # a dry run reports the same and keeps the bad file out of the diff
     (base1 / "pokemon" / "base1" / "94-potion.yaml").write_text(
         (REPO / "cards" / "pokemon" / "base1" / "94-potion.yaml").read_text(encoding="utf-8"), encoding="utf-8")
-    dry = run_import(base1, po_path, dry_run=True)
+    dry = run_import(base1, po_path, dry_run=True, replace=True)
     assert (charizard, 3, 27) in [(p.pos.path, p.pos.line, p.pos.col) for p in dry.problems]
     assert [p.pos.line for p in dry.problems if p.rule == "not-applied"] == [entry.linenum]
     assert "4-charizard" not in dry.diff([base1]) and "94-potion" in dry.diff([base1])
@@ -445,3 +449,85 @@ def test_exported_po_passes_msgfmt_check(base1, tmp_path):
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "223 translated messages, 1 fuzzy translation, 115 untranslated messages." in proc.stderr
+
+
+# --- replacing translations, empty files, writing PO files (issue 5 follow-up) ----------------
+
+POTION_EN = "One of your Pokémon loses up to 2 damage counters."
+
+
+def test_an_import_never_replaces_a_translation_without_replace(base1, tmp_path):
+    po_path = tmp_path / "fr.po"
+    po_path.write_text(_po_text(f'msgctxt "base1-94 text"\nmsgid "{POTION_EN}"\nmsgstr "Retirez 2 marqueurs."\n'), encoding="utf-8")
+    assert run_import(base1, po_path).applied == ["base1-94 text"]
+    # a translation imported before (it has a _source hash) is not replaced either ...
+    po_path.write_text(_po_text(f'msgctxt "base1-94 text"\nmsgid "{POTION_EN}"\nmsgstr "Retirez jusqu\'à 2 marqueurs."\n\n'
+                                'msgctxt "base1-95 text"\nmsgid "Your Active Pokémon trades places with one of your Benched Pokémon."\n'
+                                'msgstr "Échangez votre Pokémon Actif."\n'), encoding="utf-8")
+    before = snapshot(base1)
+    report = run_import(base1, po_path)
+    assert [(p.pos.line, p.rule) for p in report.problems] == [(0, "would-replace"), (6, "would-replace")]
+    assert report.problems[1].message == "'base1-94 text': would replace 'Retirez 2 marqueurs.' with 'Retirez jusqu'à 2 marqueurs.'"
+    assert "nothing imported: 1 entry would replace an existing 'fr' translation" in report.problems[0].message
+    # ... and the other entry, which only adds a translation, is held back too
+    assert report.applied == [] and report.held_back == 1 and report.to_json()["held_back"] == 1
+    assert snapshot(base1) == before
+    report = run_import(base1, po_path, replace=True)
+    assert report.ok and sorted(report.applied) == ["base1-94 text", "base1-95 text"]
+    assert "fr: Retirez jusqu'à 2 marqueurs." in (base1 / "pokemon" / "base1" / "94-potion.yaml").read_text(encoding="utf-8")
+
+
+def test_an_outdated_translation_may_be_replaced_without_replace(base1, tmp_path):
+    path = base1 / "pokemon" / "base1" / "94-potion.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "counters.\n", "counters.\n  fr: Un Pokémon perd 2 marqueurs.\n  _source: {fr: 0badc0de}\n"), encoding="utf-8")
+    po_path = tmp_path / "fr.po"
+    po_path.write_text(_po_text(f'msgctxt "base1-94 text"\nmsgid "{POTION_EN}"\nmsgstr "Retirez 2 marqueurs."\n'), encoding="utf-8")
+    report = run_import(base1, po_path)
+    assert report.ok and report.applied == ["base1-94 text"]
+    assert f"  fr: Retirez 2 marqueurs.\n  _source: {{fr: {i18n.source_hash(POTION_EN)}}}\n" in path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    ("", "the PO file has no entries; nothing to import"),
+    ('#~ msgctxt "base1-4 name"\n#~ msgid "Charizard"\n#~ msgstr "Dracaufeu"\n',
+     "the PO file has no entries (1 obsolete entry, ignored); nothing to import"),
+])
+def test_a_po_file_without_entries_is_a_problem(base1, tmp_path, body, words):
+    po_path = tmp_path / "fr.po"
+    po_path.write_text(_po_text(body), encoding="utf-8")
+    report = run_import(base1, po_path)
+    assert not report.ok and [(p.pos, p.message, p.rule) for p in report.problems] == [(pofiles.SourcePos(po_path), words, "empty-po")]
+
+
+def test_a_context_three_times_names_the_other_lines(base1, tmp_path):
+    po_path = tmp_path / "fr.po"
+    oak = 'msgctxt "base1-88 text"\nmsgid "' + OAK_EN + '"\n'
+    po_path.write_text(_po_text(oak + 'msgstr "A."\n\n' + oak + 'msgstr "B."\n\n' + oak + 'msgstr "C."\n'), encoding="utf-8")
+    report = run_import(base1, po_path)
+    assert "appears 3 times (also lines 10, 14)" in report.problems[0].message
+
+
+@pytest.mark.parametrize(("n", "words"), [(0, "0 files"), (1, "1 file"), (2, "2 files")])
+def test_count(n, words):
+    assert pofiles.count(n, "file") == words
+    assert pofiles.count(1, "entry", "entries") == "1 entry" and pofiles.count(3, "entry", "entries") == "3 entries"
+
+
+def test_summary_uses_the_singular_for_one(base1, tmp_path):
+    report = pofiles.ImportReport(lang="fr", applied=["base1-4 name"], written=[tmp_path / "a.yaml"],
+                                  problems=[pofiles.Problem(pofiles.SourcePos(tmp_path), "x", "y")])
+    assert report.summary() == "fr: imported 1 translation into 1 file; 0 unchanged, 0 empty (untranslated), 0 fuzzy, 1 problem"
+
+
+def test_save_refuses_a_file_that_appears_while_writing(base1, tmp_path, monkeypatch):
+    po = pofiles.export(catalog(base1), "fr", ["base1"])
+    path = tmp_path / "fr.po"
+    path.write_text("someone else's\n", encoding="utf-8")
+    monkeypatch.setattr(pofiles, "check_output", lambda p, overwrite=False: Path(p).absolute())  # as if it appeared after the check
+    with pytest.raises(UsageError, match="already exists; use --overwrite"):
+        pofiles.save(po, path)
+    assert path.read_text(encoding="utf-8") == "someone else's\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["catalog", "fr.po"]
+    pofiles.save(po, path, overwrite=True)
+    assert len(polib.pofile(str(path))) == 339
