@@ -200,6 +200,9 @@ def _write(cat: Catalog, path: Path, fp: str) -> None:
     models.SQLModel.metadata.create_all(engine)
     engine.dispose()
     con = sqlite3.connect(path)
+    # a private temporary file, renamed into place only when complete: no journal needed
+    con.execute("PRAGMA journal_mode = OFF")
+    con.execute("PRAGMA synchronous = OFF")
     try:
         for ddl in FTS_DDL:
             con.execute(ddl)

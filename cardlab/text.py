@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -13,6 +14,7 @@ _GENDER = [(re.compile(r"\s*\u2642"), " m"), (re.compile(r"\s*\u2640"), " f")]
 LANG_RE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
 
 
+@lru_cache(maxsize=65536)
 def fold(text: str) -> str:
     """Fold text for matching: NFKC, casefold, accents removed, curly apostrophes made straight,
     ``♂``/``♀`` written `` m``/`` f``, runs of spaces collapsed.
@@ -31,13 +33,31 @@ def fold(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", text).split())
 
 
+_LANG_KEYS: dict[str, bool] = {}
+
+
+def _is_lang(key: object) -> bool:
+    if not isinstance(key, str):
+        return False
+    known = _LANG_KEYS.get(key)
+    if known is None:
+        known = _LANG_KEYS[key] = bool(LANG_RE.match(key))
+    return known
+
+
 def is_localized(value: Any) -> bool:
     """True when ``value`` is a localized map: a non-empty dict whose keys are language codes
     (plus the optional ``_source`` hash map) and whose values are strings."""
-    if not isinstance(value, dict) or not value:
+    if not isinstance(value, dict):
         return False
-    keys = [k for k in value if k != "_source"]
-    return bool(keys) and all(isinstance(k, str) and LANG_RE.match(k) and isinstance(value[k], str) for k in keys)
+    seen = False
+    for k, v in value.items():
+        if k == "_source":
+            continue
+        if not (isinstance(v, str) and _is_lang(k)):
+            return False
+        seen = True
+    return seen
 
 
 def pick(localized: dict | str | None, langs: Sequence[str] = (), source: str = "en") -> str:
@@ -76,6 +96,7 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", fold(text).replace("'", "")).strip("-") or "card"
 
 
+@lru_cache(maxsize=65536)
 def norm_value(text: str) -> str:
     """Normalize a field value for exact matching: :func:`fold`, then ``-`` and ``_`` as spaces
     (``Rare Holo``, ``rare-holo`` and ``rare_holo`` are one value)."""
