@@ -1,19 +1,25 @@
 """``cardlab deck validate|stats`` and ``cardlab formats``: thin commands over cardlab.deck,
 cardlab.rules, cardlab.stats and cardlab.formats.
 
-Options: ``--format NAME`` is the *deck format* (``pokemon-base``...), as the deck commands are
-about formats; machine output is ``--output json`` (``-o json``). Exit codes of ``deck validate``:
-0 legal, 1 illegal (or a broken catalog/format file), 2 the file cannot be read or no format.
+Options: ``--format NAME`` is the *deck format* (``pokemon-base``..., any case), as the deck
+commands are about formats; machine output is ``--output json`` (``-o json``); ``--lang`` picks the
+language of card names. Exit codes of ``deck validate``: 0 legal, 1 illegal (or a broken
+catalog/format file), 2 the file cannot be read (or holds no card) or no format. With ``-o json``
+an error that stops a command prints ``{"ok": false, "error": ..., "exit_code": ...}`` on stdout
+too, with the same exit code.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
 from cardlab.cli_common import CatalogOpt, LangOpt, langs_of, roots_and_db, user_errors
+from cardlab.errors import CardlabError, DataError
 
 deck_app = typer.Typer(help="Check deck lists against a format and show their statistics.",
                        no_args_is_help=True, rich_markup_mode=None)
@@ -36,19 +42,35 @@ def _json(data: object) -> None:
     typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
+@contextmanager
+def _errors(output: str) -> Iterator[None]:
+    """Like :func:`user_errors`; with ``-o json`` the error is also printed as JSON on stdout."""
+    with user_errors():
+        try:
+            yield
+        except CardlabError as err:
+            if output == "json":
+                data: dict[str, object] = {"ok": False, "error": str(err), "exit_code": err.exit_code}
+                if isinstance(err, DataError):
+                    data["problems"] = [p.to_json() for p in err.problems]
+                _json(data)
+            raise
+
+
 @deck_app.command("validate")
-def deck_validate(file: FileArg, fmt: FormatOpt = None, output: OutputOpt = "text", catalog: CatalogOpt = None) -> None:
+def deck_validate(file: FileArg, fmt: FormatOpt = None, output: OutputOpt = "text", lang: LangOpt = None,
+                  catalog: CatalogOpt = None) -> None:
     """Check a deck list against a format's rules, reporting every problem with its line.
 
-    Exit 0 when the deck is legal, 1 when it is not, 2 when the file cannot be read.
+    Exit 0 when the deck is legal, 1 when it is not, 2 when the file cannot be read or holds no card.
     Example: cardlab deck validate examples/decks/zap-theme-deck.txt --format pokemon-base
     """
     from cardlab import deck as decks
 
     _check_output(output)
     roots, _ = roots_and_db(catalog, None)
-    with user_errors():
-        report = decks.check_file(file, roots, fmt)
+    with _errors(output):
+        report = decks.check_file(file, roots, fmt, langs_of(lang))
     if output == "json":
         _json(report.to_json())
     else:
@@ -63,8 +85,10 @@ def deck_stats(
     file: FileArg,
     fmt: FormatOpt = None,
     need: Annotated[Optional[list[str]], typer.Option(
-        "--need", help="A kind that must be in the opening hand (repeatable): Monpa servant/spell/charm, Ippo blow/defense...")] = None,
+        "--need", help="A kind that must be in the opening hand (repeatable, any case): Monpa servant/spell/charm, "
+                       "Ippo blow/defense/support/fight, Pokémon Pokémon/Trainer/Energy.")] = None,
     output: OutputOpt = "text",
+    lang: LangOpt = None,
     catalog: CatalogOpt = None,
 ) -> None:
     """Show a deck's counts by type and Energy type, its cost curve and exact opening odds.
@@ -76,9 +100,9 @@ def deck_stats(
 
     _check_output(output)
     roots, _ = roots_and_db(catalog, None)
-    with user_errors():
-        deck = decks.open_deck(file, roots, fmt)
-    stats = compute(deck, need or ())
+    with _errors(output):
+        deck = decks.open_deck(file, roots, fmt, langs_of(lang))
+        stats = compute(deck, need or ())
     if output == "json":
         _json(stats.to_json())
     else:
@@ -94,6 +118,8 @@ def deck_list_cmd(file: FileArg, fmt: FormatOpt = None, lang: LangOpt = None, ou
                   catalog: CatalogOpt = None) -> None:
     """Print a deck list as matched to the catalog, with card names in your language.
 
+    Lines that match no card are reported on stderr (exit 1).
+
     Example: cardlab deck list examples/decks/zap-theme-deck.txt --format pokemon-base --lang fr
     """
     from cardlab import deck as decks
@@ -101,10 +127,15 @@ def deck_list_cmd(file: FileArg, fmt: FormatOpt = None, lang: LangOpt = None, ou
 
     _check_output(output)
     roots, _ = roots_and_db(catalog, None)
-    with user_errors():
-        deck = decks.open_deck(file, roots, fmt)
+    with _errors(output):
+        langs = langs_of(lang)
+        deck = decks.open_deck(file, roots, fmt, langs)
         cat = load_catalog(roots)
-    listing = decks.deck_list(deck, langs_of(lang), lambda cid: cat.set_of(cid).source_language)
+    listing = decks.deck_list(deck, langs, lambda cid: cat.set_of(cid).source_language)
+    if deck.problems:
+        from cardlab import render, render_deck
+
+        render_deck.print_problems(deck.problems, render.stderr_console())
     if output == "json":
         _json([{"section": s, "cards": [{"count": n, "name": name, "id": cid} for n, name, cid in rows]} for s, rows in listing])
         return

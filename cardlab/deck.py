@@ -14,21 +14,30 @@ Plain text, the way players paste lists (one card per line)::
 Blank lines, CRLF, a UTF-8 BOM, tabs and trailing spaces are fine. A header naming a section of the
 format (``Commander:``, ``Favor:``, ``Deck:``) starts that section; any other header (``Pokémon:``,
 ``Trainer:``, ``Blow:``, or any ``Word:``) is a group inside the main deck; ``Total Cards: 60``
-declares the whole list's total. A line that starts with a count is always a card
-(``1 Energy Removal``).
+declares the whole list's total. A ``Sideboard:`` header (:data:`SIDEBOARD_WORDS`) starts lines
+that are not part of the deck: they are reported (``unknown-section``), never counted. A line that
+starts with a count is always a card (``1 Energy Removal``); Japanese lists may count with 枚
+(``4枚 テストフック``, ``テストフック 4枚``). A second ``Format:`` line naming another format is a
+``format-conflict`` problem (the first one is used).
 
 YAML deck files follow ``schema/deck.schema.json``: ``name``, ``format`` and one list per section
 (``main``, ``commander``, ``favor``), each item ``"4 Pikachu"`` or ``{count: 4, name: Pikachu}``.
+An item that breaks the schema is reported at its line and left out; the other items are still
+checked. A file whose top level is not a mapping cannot be read (exit 2).
+
+A file with no card line at all (blank, comments, headers or a ``Format:`` line only; a YAML deck
+whose lists are empty) cannot be read either: "the deck list holds no cards" (exit 2).
 
 Names match case-, accent- and apostrophe-insensitively, in every language the catalog knows.
-Problems found here (rule ids): ``count``, ``no-count``, ``empty``, ``schema``; and in matching:
+Problems found here (rule ids): ``count``, ``no-count``, ``empty``, ``schema``, ``format-conflict``;
+and in matching:
 ``section-total``, ``unknown-card``, ``ambiguous-card``, ``unknown-section``.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,12 +52,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     # parsing
-    "MAX_COUNT", "MAX_DECK_BYTES", "TOTAL_WORDS", "DeckList", "Entry", "Header", "parse_text", "parse_yaml",
+    "MAX_COUNT", "MAX_DECK_BYTES", "SIDEBOARD_WORDS", "TOTAL_WORDS", "DeckList", "Entry", "Header", "parse_text", "parse_yaml",
     "read_deck", "split_count",
     # matching (cardlab.deckmatch), re-exported
     "CardIndex", "Deck", "DeckCard", "build_deck",
     # loading and checking
-    "DeckReport", "check_file", "deck_list", "describe_entry", "load_deck", "open_deck",
+    "DeckReport", "check_file", "deck_list", "describe_entry", "find_format", "load_deck", "open_deck",
 ]
 
 MAX_DECK_BYTES = 1_000_000
@@ -60,6 +69,13 @@ MAX_COUNT = 999
 TOTAL_WORDS = frozenset({"total", "total cards", "cards", "total cards in deck", "deck total"})
 """Header words that declare the total of the whole list (``Total Cards: 60``)."""
 
+SIDEBOARD_WORDS = frozenset({"sideboard", "side board", "side deck", "sideboard cards", "maybeboard",
+                             "maybe board", "considering", "reserve", "reserves", "サイドデッキ", "サイド"})
+"""Header words (folded) of lines kept beside the deck (a sideboard); no format here has one."""
+
+_YAML_FIELDS = frozenset({"name", "format", "author", "source", "notes"})
+_YAML_SECTION = re.compile(r"^[a-z][a-z0-9_-]*$")
+
 _META = re.compile(r"^(?P<key>format|name|deck name|title)\s*:\s*(?P<value>.*\S)\s*$", re.IGNORECASE)
 _COMMENT_TAIL = re.compile(r"\s+(?://|#).*$")
 _DECORATION = re.compile(r"^(?:\*{3,}|={3,}|-{3,}|_{3,})")
@@ -68,6 +84,8 @@ _HEADER = re.compile(r"^(?P<label>[^\W\d][^:()]*?)\s*(?:(?P<sep>[:\-–—])\s*(
 _COUNT_FIRST = re.compile(r"^(?P<n>[-+]?\d+)(?:\s*[x×])?\s+(?P<rest>\S.*)$", re.IGNORECASE)
 _X_FIRST = re.compile(r"^[x×]\s*(?P<n>[-+]?\d+)\s+(?P<rest>\S.*)$", re.IGNORECASE)
 _COUNT_LAST = re.compile(r"^(?P<rest>\S.*?)(?:\s+[x×]\s*|\s*×\s*)(?P<n>[-+]?\d+)$", re.IGNORECASE)
+_MAI_FIRST = re.compile(r"^(?P<n>[-+]?\d+)\s*枚\s*(?P<rest>\S.*)$")            # 4枚 テストフック
+_MAI_LAST = re.compile(r"^(?P<rest>\S.*?)\s*[x×]?\s*(?P<n>[-+]?\d+)\s*枚$")       # テストフック 4枚, テストフック×4枚
 
 
 @dataclass(frozen=True)
@@ -97,13 +115,15 @@ class Entry:
 @dataclass(frozen=True)
 class Header:
     """A header line: ``label`` as written, ``word`` folded, ``total`` its declared count or None,
-    ``is_total`` for ``Total Cards: 60`` (the whole list)."""
+    ``is_total`` for ``Total Cards: 60`` (the whole list), ``outside`` for a header whose lines
+    are not part of the deck (``Sideboard:``, see :data:`SIDEBOARD_WORDS`)."""
 
     line: int
     label: str
     word: str
     total: int | None
     is_total: bool = False
+    outside: bool = False
 
 
 @dataclass
@@ -144,7 +164,8 @@ def read_deck(path: Path, header_words: Iterable[str] = ()) -> DeckList:
 
     Raises:
         InputError: the file is missing, larger than :data:`MAX_DECK_BYTES`, binary (NUL bytes or
-            not UTF-8), empty (nothing but blank lines and comments), or YAML that does not parse
+            not UTF-8), holds no card line (blank, comments, headers or a format line only; a YAML
+            deck with empty lists), YAML that does not parse or whose top level is not a mapping
             (exit code 2).
     """
     from cardlab.loader import LoadError, read_text
@@ -164,8 +185,10 @@ def read_deck(path: Path, header_words: Iterable[str] = ()) -> DeckList:
         deck = parse_yaml(text, path, header_words)
     else:
         deck = parse_text(text, path, header_words)
-    if not deck.entries and not deck.headers and not deck.format and [p.rule for p in deck.problems] == ["empty"]:
-        raise InputError(f"{SourcePos(path, 1)}: the file is empty (no card lines); a deck list has lines like '4 Pikachu'")
+    empty = next((p for p in deck.problems if p.rule == "empty"), None)
+    if empty and not deck.entries and all(p.rule in ("empty", "format-conflict") for p in deck.problems):
+        example = "main: [4 Pikachu]" if path.suffix.lower() in (".yaml", ".yml") else "4 Pikachu"
+        raise InputError(f"{empty.pos}: {empty.message}; a deck list has lines like '{example}'")
     return deck
 
 
@@ -177,10 +200,21 @@ def _count_problem(path: Path, line: int, n: int, text: str) -> Problem | None:
     return None
 
 
+def no_count_message(line: str) -> str:
+    """The message for a line with no count: suggest ``1 <line>`` only when the line reads like a
+    bare card name (no digit, no brace); point at YAML when it looks like a YAML item."""
+    if re.match(r"^(?:[\w-]+:\s*)?[\[{]", line):
+        return f"this line looks like YAML (\"{line}\"); a YAML deck file must be named .yaml or .yml"
+    if re.search(r"[\d{}\[\]]", line):
+        return f"cannot read a count and a card from this line (\"{line}\"); a card line looks like \"4 Pikachu\""
+    return f"no count on this line (\"{line}\"); write it as \"1 {line}\""
+
+
 def split_count(line: str) -> tuple[int, str] | None:
-    """Split ``4 Pikachu``, ``4x Pikachu``, ``4 x Bill``, ``x4 Bill``, ``Pikachu x4``, ``Bill ×4``
-    into ``(count, card text)``; None when the line has no count. Counts may be 0 or negative here."""
-    for pattern in (_COUNT_FIRST, _X_FIRST, _COUNT_LAST):
+    """Split ``4 Pikachu``, ``4x Pikachu``, ``4 x Bill``, ``x4 Bill``, ``Pikachu x4``, ``Bill ×4``,
+    ``4枚 テストフック``, ``テストフック 4枚`` into ``(count, card text)``; None when the line has no
+    count. Counts may be 0 or negative here."""
+    for pattern in (_COUNT_FIRST, _X_FIRST, _MAI_FIRST, _COUNT_LAST, _MAI_LAST):
         m = pattern.match(line)
         if m:
             return int(m["n"]), m["rest"].strip()
@@ -198,14 +232,17 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
     Returns:
         A :class:`DeckList`; a file with no card line gets an ``empty`` problem at line 1.
     """
-    words = set(header_words) | TOTAL_WORDS
+    format_words = set(header_words)
+    words = format_words | TOTAL_WORDS | SIDEBOARD_WORDS
     deck = DeckList(path=Path(path))
     header: int | None = None
+    content = False  # any line besides blanks and comments
     for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         line = " ".join(raw.replace("\t", " ").split())
         if not line or line.startswith("//") or _DECORATION.match(line):
             continue
         hashed = line.startswith("#")
+        content = content or not hashed
         if hashed:
             line = line.lstrip("#").strip()
         elif line.startswith(("* ", "- ", "• ")):
@@ -214,7 +251,13 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
         if meta and not meta["value"].isdigit():
             key = meta["key"].lower()
             if key == "format":
-                deck.format, deck.format_line = meta["value"].strip(), number
+                value = meta["value"].strip()
+                if deck.format is None:
+                    deck.format, deck.format_line = value, number
+                elif fold(value) != fold(deck.format):
+                    deck.problems.append(Problem(SourcePos(deck.path, number), (
+                        f"a second format line names '{value}' but line {deck.format_line} names '{deck.format}' "
+                        f"(that one is used); keep one 'Format:' line"), "format-conflict"))
             else:
                 deck.name = meta["value"].strip()
             continue
@@ -223,7 +266,9 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
             word = fold(m["label"])
             total = m["n"] or m["n2"]
             if word in words or (m["sep"] == ":" and not hashed):
-                deck.headers.append(Header(number, line, word, int(total) if total is not None else None, word in TOTAL_WORDS))
+                deck.headers.append(Header(number, line, word, int(total) if total is not None else None, word in TOTAL_WORDS,
+                                           word in SIDEBOARD_WORDS and word not in format_words))
+                content = True
                 if word not in TOTAL_WORDS:
                     header = len(deck.headers) - 1
                 continue
@@ -232,8 +277,7 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
         line = _COMMENT_TAIL.sub("", line)
         split = split_count(line)
         if split is None:
-            deck.problems.append(Problem(SourcePos(deck.path, number),
-                                         f"no count on this line (\"{line}\"); write it as \"1 {line}\"", "no-count"))
+            deck.problems.append(Problem(SourcePos(deck.path, number), no_count_message(line), "no-count"))
             continue
         n, card_text = split
         problem = _count_problem(deck.path, number, n, card_text)
@@ -241,19 +285,25 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
             deck.problems.append(problem)
             continue
         deck.entries.append(Entry(number, n, card_text, header))
-    if not deck.entries and not deck.problems:
-        deck.problems.append(Problem(SourcePos(deck.path, 1), "the deck list holds no cards", "empty"))
+    if not deck.entries and all(p.rule == "format-conflict" for p in deck.problems):
+        message = "the deck list holds no cards" if content else "the file is empty: the deck list holds no cards"
+        deck.problems.append(Problem(SourcePos(deck.path, 1), message, "empty"))
     return deck
 
 
 def parse_yaml(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckList:
     """Parse a YAML deck file (``schema/deck.schema.json``).
 
+    An item that breaks the schema is a ``schema`` problem at its line and is left out; the other
+    items are still read. A ``format`` that is not a format name is a ``schema`` problem (the
+    deck then names no format).
+
     Returns:
-        A :class:`DeckList` whose entries carry their section; schema problems have positions.
+        A :class:`DeckList` whose entries carry their section; schema problems have positions. A
+        file with no card at all gets only an ``empty`` problem (:func:`read_deck` refuses it).
 
     Raises:
-        InputError: the YAML does not parse (exit code 2).
+        InputError: the YAML does not parse, or its top level is not a mapping (exit code 2).
     """
     from cardlab.loader import LoadError, load_fast, load_roundtrip, position
     from cardlab.schemas import validator
@@ -264,35 +314,57 @@ def parse_yaml(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
         data = load_fast(path, text)
     except LoadError as err:
         if err.problem.message == "empty file":
-            deck.problems.append(Problem(SourcePos(path, 1), "the deck file holds no cards", "empty"))
-            return deck
-        raise InputError(str(err.problem)) from None
-    errors = list(validator("deck.schema.json").iter_errors(data))
-    tree = load_roundtrip(path, text)
-    if isinstance(data, dict) and isinstance(data.get("format"), str):
-        deck.format = data["format"]
-        deck.format_line = position(tree, ["format"], path).line
-    if errors:
-        from jsonschema.exceptions import best_match
-
-        for err in errors:
-            if err.context:  # anyOf: skip the branches whose type does not fit at all
-                fitting = [e for e in err.context if not (e.validator == "type" and not e.relative_path)]
-                err = best_match(fitting or err.context) or err
-            keys = list(err.absolute_path)
-            where = ".".join(str(k) for k in keys)
-            deck.problems.append(Problem(position(tree, keys, path), f"{where + ': ' if where else ''}{err.message}", "schema"))
+            data = None
+        else:
+            raise InputError(str(err.problem)) from None
+    if data is None:
+        deck.problems.append(Problem(SourcePos(path, 1), "the file is empty: the deck list holds no cards", "empty"))
         return deck
-    deck.name = data.get("name")
-    for section, items in data.items():
-        if not isinstance(items, list):
+    if not isinstance(data, dict):
+        what = {list: "a list", str: "a single text"}.get(type(data), "a single value")
+        raise InputError(f"{SourcePos(path, 1)}: a YAML deck is a mapping (name:, format:, main: [...]) but this file "
+                         f"holds {what} at its top level; see schema/deck.schema.json")
+    lists = {k: v for k, v in data.items() if k not in _YAML_FIELDS}
+    tree = load_roundtrip(path, text)
+    if "format" in data:
+        deck.format_line = position(tree, ["format"], path).line
+        if isinstance(data["format"], str):
+            deck.format = data["format"]
+    if isinstance(data.get("name"), str):
+        deck.name = data["name"]
+    if not any(lists.values()):
+        deck.problems.append(Problem(SourcePos(path, 1), "the deck list holds no cards", "empty"))
+        return deck
+    from jsonschema.exceptions import best_match
+
+    bad_items: set[tuple[str, int]] = set()
+    for err in validator("deck.schema.json").iter_errors(data):
+        keys = list(err.absolute_path)
+        if len(keys) >= 2 and isinstance(lists.get(keys[0]), list) and isinstance(keys[1], int):
+            bad_items.add((keys[0], keys[1]))
+        if err.context:  # anyOf: skip the branches whose type does not fit at all
+            fitting = [e for e in err.context if not (e.validator == "type" and not e.relative_path)]
+            err = best_match(fitting or err.context) or err  # noqa: PLW2901
+            keys = list(err.absolute_path)
+        if err.validator == "additionalProperties" and not keys:
+            for key in data:
+                if key not in _YAML_FIELDS and not _YAML_SECTION.match(str(key)):
+                    deck.problems.append(Problem(position(tree, [key], path), f"'{key}' is not a deck field nor a section "
+                                                 "(sections are lower-case lists such as main:)", "schema"))
+            continue
+        where = ".".join(str(k) for k in keys)
+        deck.problems.append(Problem(position(tree, keys, path), f"{where + ': ' if where else ''}{err.message}", "schema"))
+    for section, items in lists.items():
+        if not isinstance(items, list) or not _YAML_SECTION.match(str(section)):
             continue
         for i, item in enumerate(items):
+            if (section, i) in bad_items:
+                continue
             line = position(tree, [section, i], path).line
             if isinstance(item, str):
                 split = split_count(" ".join(item.split()))
                 if split is None:
-                    deck.problems.append(Problem(SourcePos(path, line), f"no count in \"{item}\"; write it as \"1 {item}\"", "no-count"))
+                    deck.problems.append(Problem(SourcePos(path, line), no_count_message(item.strip()), "no-count"))
                     continue
                 n, card_text = split
                 entry = Entry(line, n, card_text, section=section)
@@ -306,20 +378,22 @@ def parse_yaml(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
                 deck.problems.append(problem)
             else:
                 deck.entries.append(entry)
-    if not deck.entries and not deck.problems:
-        deck.problems.append(Problem(SourcePos(path, 1), "the deck file holds no cards", "empty"))
+    deck.problems.sort(key=lambda p: p.pos)
     return deck
 
 
 # --- loading and checking ------------------------------------------------------------------------
 
-def load_deck(path: Path, catalog: Catalog, formats: dict[str, Format], format_name: str | None = None) -> Deck:
+def load_deck(path: Path, catalog: Catalog, formats: dict[str, Format], format_name: str | None = None,
+              langs: Sequence[str] = ()) -> Deck:
     """Read a deck file and match it to the catalog under a format.
 
     Args:
         path: the deck file.
         catalog: the card catalog; formats: name -> :class:`~cardlab.formats.Format`.
-        format_name: the format to use; None uses the one the file names.
+        format_name: the format to use (any case: ``POKEMON-BASE``); None uses the one the file names.
+        langs: preferred languages for card names in messages (the card's source language is the
+            fallback; English when empty).
 
     Returns:
         The :class:`Deck` (its ``problems`` hold the problems of the list itself).
@@ -337,11 +411,25 @@ def load_deck(path: Path, catalog: Catalog, formats: dict[str, Format], format_n
     name = format_name or deck_list.format
     known = ", ".join(sorted(formats)) or "none"
     if not name:
+        bad = next((p for p in deck_list.problems if p.rule == "schema" and deck_list.format_line
+                    and p.pos.line == deck_list.format_line), None)
+        if bad is not None:
+            raise UsageError(f"{bad.pos}: {bad.message}: the format must be a name such as pokemon-base; "
+                             f"fix it or use --format NAME (formats: {known})")
         raise UsageError(f"{path}: no format given; use --format NAME or a 'Format: NAME' line (formats: {known})")
-    if name not in formats:
+    found = find_format(formats, name)
+    if found is None:
         where = f"{SourcePos(Path(path), deck_list.format_line)}: " if not format_name and deck_list.format_line else ""
         raise UsageError(f"{where}unknown format '{name}' (formats: {known})")
-    return build_deck(deck_list, catalog, formats[name])
+    return build_deck(deck_list, catalog, found, langs=langs)
+
+
+def find_format(formats: dict[str, Format], name: str) -> Format | None:
+    """Return the format called ``name`` whatever its case and accents (``POKEMON-BASE``), or None."""
+    if name in formats:
+        return formats[name]
+    wanted = fold(name.strip())
+    return next((f for n, f in formats.items() if fold(n) == wanted), None)
 
 
 def describe_entry(card: DeckCard) -> dict[str, Any]:
@@ -369,8 +457,9 @@ class DeckReport:
                 "problems": [p.to_json() for p in self.problems]}
 
 
-def open_deck(path: Path, roots: list[Path], format_name: str | None = None) -> Deck:
-    """Load the catalog and formats under ``roots``, then read and match a deck file.
+def open_deck(path: Path, roots: list[Path], format_name: str | None = None, langs: Sequence[str] = ()) -> Deck:
+    """Load the catalog and formats under ``roots``, then read and match a deck file (card names
+    in messages in the first of ``langs`` a card has, see :func:`load_deck`).
 
     Raises:
         CatalogError: the catalog does not validate; DataError: a format file is wrong.
@@ -381,16 +470,17 @@ def open_deck(path: Path, roots: list[Path], format_name: str | None = None) -> 
 
     formats = load_formats(roots)
     catalog = load_catalog(roots)
-    return load_deck(Path(path), catalog, formats, format_name)
+    return load_deck(Path(path), catalog, formats, format_name, langs)
 
 
-def check_file(path: Path, roots: list[Path], format_name: str | None = None) -> DeckReport:
+def check_file(path: Path, roots: list[Path], format_name: str | None = None, langs: Sequence[str] = ()) -> DeckReport:
     """Check a deck file against a format: every violation at once.
 
     Args:
         path: the deck file (text or YAML).
         roots: catalog roots (cards and ``<game>/formats/``), see :func:`cardlab.paths.catalog_roots`.
         format_name: the format; None uses the one the file names.
+        langs: preferred languages for card names in messages (fallback: the card's source language).
 
     Returns:
         A :class:`DeckReport`; ``legal`` when it has no problem.
@@ -401,7 +491,7 @@ def check_file(path: Path, roots: list[Path], format_name: str | None = None) ->
     """
     from cardlab.rules import check_deck
 
-    deck = open_deck(path, roots, format_name)
+    deck = open_deck(path, roots, format_name, langs)
     return DeckReport(deck, check_deck(deck))
 
 

@@ -15,15 +15,23 @@ from cardlab.rules import describe
 
 if TYPE_CHECKING:
     from cardlab.deck import DeckReport
+    from cardlab.errors import Problem
     from cardlab.formats import Format
     from cardlab.stats import DeckStats
+
+
+def print_problems(problems: Sequence[Problem], err: Console) -> None:
+    """Print each problem as ``path:line: rule: message`` on ``err`` (never wrapped; one print
+    call, as thousands of separate ones are slow)."""
+    if problems:
+        err.print("\n".join(f"{escape(str(p.pos))}: [red]{escape(p.rule)}[/]: {escape(p.message)}" for p in problems),
+                  highlight=False, soft_wrap=True)
 
 
 def print_report(report: DeckReport, out: Console, err: Console) -> None:
     """Print each problem as ``path:line: rule: message`` on ``err``, then a one-line verdict."""
     fmt = report.deck.format
-    for p in report.problems:
-        err.print(f"{escape(str(p.pos))}: [red]{escape(p.rule)}[/]: {escape(p.message)}", highlight=False, soft_wrap=True)
+    print_problems(report.problems, err)
     n = report.deck.size("main")
     if report.legal:
         out.print(f"[green]legal[/]: {escape(str(report.deck.path))} under {fmt.name} ({n} cards)", highlight=False, soft_wrap=True)
@@ -37,7 +45,7 @@ def print_stats(stats: DeckStats, out: Console) -> None:
     """Print deck statistics as small tables and the odds as percentages with their formulas."""
     out.print(f"[bold]{stats.format}[/]: {stats.size} cards in the deck"
               + (f" ({stats.unmatched} on lines that matched no card)" if stats.unmatched else "")
-              + "".join(f", {n} in {s}" for s, n in stats.sections.items() if s != "main"), highlight=False)
+              + "".join(f", {n} in {s}" for s, n in stats.sections.items() if s != "main"), highlight=False, soft_wrap=True)
     for title, data in (("card type", stats.by_type), (stats.energy_label, stats.by_energy), (stats.curve_label, stats.curve)):
         if not data:
             continue
@@ -56,17 +64,21 @@ def print_stats(stats: DeckStats, out: Console) -> None:
         else:
             shown = f"{float(o.value):.3f}"
         out.print(f"{o.label}: [bold]{shown}[/]  [dim]({o.formula})[/]", highlight=False, soft_wrap=True)
+    for note in stats.notes:
+        out.print(f"no odds: {escape(note)}", highlight=False, soft_wrap=True)
 
 
 def print_formats(found: Sequence[Format], out: Console) -> None:
-    """Print each format's name, game, title and description, then its rules with their sources."""
+    """Print each format's name, game, title and description, then its rules with their sources.
+    Wrapped to the terminal's width on a terminal; never hard-wrapped when piped."""
+    soft = not out.is_terminal
     for f in found:
-        out.print(f"[bold]{escape(f.name)}[/] ({f.game}): {escape(f.title)}")
+        out.print(f"[bold]{escape(f.name)}[/] ({f.game}): {escape(f.title)}", soft_wrap=soft)
         if f.description:
-            out.print(f"  {escape(f.description)}")
+            out.print(f"  {escape(f.description)}", soft_wrap=soft)
         for r in f.rules:
-            out.print(f"  - [cyan]{r.rule}[/]: {escape(describe(r))}")
+            out.print(f"  - [cyan]{r.rule}[/]: {escape(describe(r))}", soft_wrap=soft)
             if r.source:
-                out.print(f"    [dim]{escape(r.source)}[/]")
+                out.print(f"    [dim]{escape(r.source)}[/]", soft_wrap=soft)
     if not found:
         out.print("no formats found")

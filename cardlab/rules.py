@@ -39,6 +39,21 @@ def matches(card: dict, condition: dict[str, Any]) -> bool:
     return True
 
 
+MAX_LINES_SHOWN = 10
+"""Line numbers a message lists before "and N more" (a list of 99,000 lines stays one short line)."""
+
+
+def line_list(lines: Iterable[int], most: int = MAX_LINES_SHOWN) -> str:
+    """Return ``line 3``, ``lines 1, 2`` or ``lines 1, 2, ..., 10 and 98,990 more`` (at most ``most``
+    numbers)."""
+    lines = list(lines)
+    if len(lines) == 1:
+        return f"line {lines[0]}"
+    shown = ", ".join(str(n) for n in lines[:most])
+    more = f" and {len(lines) - most:,} more" if len(lines) > most else ""
+    return f"lines {shown}{more}"
+
+
 def _condition_text(condition: dict[str, Any]) -> str:
     return ", ".join(f"{k} {' or '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in condition.items())
 
@@ -94,7 +109,7 @@ def check_copies(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
                 at = c
                 break
         label = f'"{cards[0].name}"' if params["same"] == "name" else f'"{cards[0].name}" ({cards[0].card_id})'
-        lines = f"; lines {', '.join(str(c.line) for c in cards)}" if len(cards) > 1 else ""
+        lines = f"; {line_list([c.line for c in cards])}" if len(cards) > 1 else ""
         yield at.line, f"{total} copies of {label} (limit {limit}{lines})"
 
 
@@ -126,12 +141,13 @@ def check_section_cards(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
     section = params["section"]
     title = _title(deck, section)
     where = "the deck" if section == "main" else f"the {title} section"
+    in_where = "the main deck" if section == "main" else f"the {title} section"
     for card in deck.in_section(section):
         allow, deny = params.get("allow"), params.get("deny")
         kind = ", ".join(str(card.card.get(k)) for k in (allow or deny or {}))
         if deny and matches(card.card, deny):
             label = params.get("label") or _condition_text(deny)
-            yield card.line, f'"{card.name}" ({kind}) is in {where}; {label} may not be'
+            yield card.line, f'"{card.name}" ({kind}) is in {where}; {label} may not be in {in_where}'
         elif allow and not matches(card.card, allow):
             label = params.get("label") or _condition_text(allow)
             yield card.line, f'"{card.name}" ({kind}) is in {where}, which holds only {label}'

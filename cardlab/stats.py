@@ -13,7 +13,12 @@ Per game (the seeds say why each figure matters):
   opening hand holds at least one card of each chosen type (default: every type in the deck).
 
 Odds use the main deck as listed: its size counts lines that matched no card (they count as cards
-of no kind), and a draw is from the full shuffled deck.
+of no kind), and a draw is from the full shuffled deck. A deck smaller than the opening hand gets
+no odds, only a note saying so; so does a Monpa deck with no card of a known type.
+
+The kinds ``--need`` names (:data:`KINDS`) match whatever their case and accents (``trainer``,
+``pokemon``); an unknown kind is a :class:`~cardlab.errors.UsageError` listing the game's kinds,
+and a kind named twice counts once.
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from cardlab import odds
+from cardlab.errors import UsageError
+from cardlab.text import fold
 
 if TYPE_CHECKING:
     from cardlab.deck import Deck, DeckCard
@@ -34,6 +41,14 @@ KNOCKDOWN_FLIPS = 10
 
 DEFAULT_HAND = {"pokemon": 7, "ippo": 5, "monpa": 5}
 """Opening hand sizes (seeds 001, 003, 004), used when a format does not give ``opening_hand``."""
+
+KINDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "pokemon": ("supertype", ("Pokémon", "Trainer", "Energy")),
+    "ippo": ("kind", ("blow", "defense", "support", "fight")),
+    "monpa": ("type", ("charm", "servant", "spell")),
+}
+"""Game -> (card field, the kinds ``need`` may name): the values of that field in the game's card
+schema (Monpa's commander and favor sit in their own sections, never in the main deck)."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +84,7 @@ class DeckStats:
         curve: cost -> count (attacks for Pokémon, Blow cards for Ippo, cards for Monpa).
         curve_label: what ``curve`` counts.
         odds: the key figures.
+        notes: why figures are missing (a deck smaller than the opening hand...).
     """
 
     format: str
@@ -83,13 +99,14 @@ class DeckStats:
     curve: dict[str, int] = field(default_factory=dict)
     curve_label: str = "cost"
     odds: list[Odds] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """Return the statistics as JSON-ready data."""
         return {"format": self.format, "game": self.game, "size": self.size, "unmatched": self.unmatched,
                 "hand": self.hand, "sections": self.sections, "by_type": self.by_type,
                 "by_energy": self.by_energy, "energy_label": self.energy_label, "curve": self.curve,
-                "curve_label": self.curve_label, "odds": [o.to_json() for o in self.odds]}
+                "curve_label": self.curve_label, "odds": [o.to_json() for o in self.odds], "notes": self.notes}
 
 
 def _count(cards: Sequence[DeckCard], keys: Callable[[dict], Sequence[str]]) -> dict[str, int]:
@@ -114,10 +131,32 @@ def _held(cards: Sequence[DeckCard], test: Callable[[dict], bool]) -> int:
     return sum(c.count for c in cards if test(c.card))
 
 
+def need_kinds(game: str, need: Sequence[str]) -> list[str]:
+    """Return the kinds ``need`` names as the game spells them (:data:`KINDS`), each once, in order.
+
+    ``need_kinds("pokemon", ["trainer", "TRAINER", "pokemon"]) == ["Trainer", "Pokémon"]``.
+
+    Raises:
+        UsageError: a kind the game does not have (the message lists the game's kinds).
+    """
+    _field, kinds = KINDS.get(game, ("", ()))
+    by_fold = {fold(k): k for k in kinds}
+    found: list[str] = []
+    for word in need:
+        kind = by_fold.get(fold(word))
+        if kind is None:
+            raise UsageError(f"--need {word}: no such kind of {game} card (kinds: {', '.join(kinds) or 'none'})")
+        found.append(kind)
+    return list(dict.fromkeys(found))
+
+
 def _each_kind(stats: DeckStats, cards: Sequence[DeckCard], field_: str, kinds: Sequence[str]) -> None:
+    if not kinds:
+        stats.notes.append("no card of a known type in the deck: no opening odds")
+        return
     groups = [_held(cards, lambda card, k=k: card.get(field_) == k) for k in kinds]
     n, hand = stats.size, stats.hand
-    value = odds.p_each_at_least_one(groups, n, min(hand, n))
+    value = odds.p_each_at_least_one(groups, n, hand)
     parts = ", ".join(f"{g} {k}" for g, k in zip(groups, kinds, strict=True))
     stats.odds.append(Odds("opening-each", f"at least one {' and one '.join(kinds)} in the {hand}-card opening hand", value,
                            f"inclusion-exclusion over {parts} in {n} cards, {hand} drawn"))
@@ -133,8 +172,10 @@ def _pokemon(stats: DeckStats, cards: Sequence[DeckCard], need: Sequence[str]) -
     stats.by_energy = _count([c for c in cards if c.card.get("supertype") == "Energy"], lambda card: card.get("provides", []))
     stats.curve_label = "attacks by Energy cost"
     stats.curve = _curve(cards, lambda card: [len(a.get("cost", [])) for a in card.get("attacks", [])])
+    if _too_small(stats):
+        return
     basics = _held(cards, lambda card: card.get("supertype") == "Pokémon" and card.get("stage") == "Basic")
-    n, hand = stats.size, min(stats.hand, stats.size)
+    n, hand = stats.size, stats.hand
     p = odds.p_at_least(1, basics, n, hand)
     stats.odds.append(Odds("opening-basic", f"at least one Basic Pokémon in the {stats.hand}-card opening hand", p,
                            f"1 - C({n - basics},{hand})/C({n},{hand}) with {basics} Basic Pokémon in {n} cards"))
@@ -158,7 +199,9 @@ def _ippo(stats: DeckStats, cards: Sequence[DeckCard], need: Sequence[str]) -> N
         return [len(cost.get("attributes", [])) + int(cost.get("generic", 0))]
 
     stats.curve = _curve(cards, start_cost)
-    n, hand = stats.size, min(stats.hand, stats.size)
+    if _too_small(stats):
+        return
+    n, hand = stats.size, stats.hand
     defense = _held(cards, lambda card: card.get("kind") == "defense")
     blows = _held(cards, lambda card: card.get("kind") == "blow")
     stats.odds.append(Odds("mulligan", f"mulligan: the {stats.hand}-card hand holds no Defense card or only Defense cards",
@@ -178,6 +221,8 @@ def _monpa(stats: DeckStats, cards: Sequence[DeckCard], need: Sequence[str]) -> 
     stats.by_energy = _count(cards, lambda card: [card["element"]] if card.get("element") else [])
     stats.curve_label = "cards by mana cost"
     stats.curve = _curve(cards, lambda card: [card["mana"]] if "mana" in card else [])
+    if _too_small(stats):
+        return
     kinds = list(need) or list(dict.fromkeys(c.card["type"] for c in cards))
     _each_kind(stats, cards, "type", kinds)
 
@@ -193,13 +238,15 @@ def deck_stats(deck: Deck, need: Sequence[str] = ()) -> DeckStats:
     Args:
         deck: from :func:`cardlab.deck.build_deck` (problems do not stop statistics).
         need: kinds that must all be in the opening hand (Monpa types: ``servant``, ``spell``...;
-            Ippo kinds; Pokémon supertypes). Monpa defaults to every type in the deck; for the
-            other games nothing extra is computed when empty.
+            Ippo kinds; Pokémon supertypes; see :data:`KINDS`; any case, repeats count once).
+            Monpa defaults to every type in the deck; for the other games nothing extra is
+            computed when empty.
 
     Returns:
         A :class:`DeckStats`.
 
     Raises:
+        UsageError: ``need`` names a kind the game does not have (exit 2).
         ValueError: the deck's game has no statistics (never for pokemon, ippo, monpa).
     """
     fmt = deck.format
@@ -210,5 +257,15 @@ def deck_stats(deck: Deck, need: Sequence[str] = ()) -> DeckStats:
                       sections={s.id: deck.size(s.id) for s in fmt.sections})
     if fmt.game not in GAMES:
         raise ValueError(f"no statistics for the game {fmt.game}")
-    GAMES[fmt.game](stats, cards, need)
+    kinds = need_kinds(fmt.game, need)
+    GAMES[fmt.game](stats, cards, kinds)
     return stats
+
+
+def _too_small(stats: DeckStats) -> bool:
+    """True (and a note) when the deck holds fewer cards than the opening hand: no odds then."""
+    if stats.size >= stats.hand:
+        return False
+    stats.notes.append(f"the deck holds {stats.size} card{'s' if stats.size != 1 else ''}, fewer than the "
+                       f"{stats.hand}-card opening hand: too small for opening odds")
+    return True

@@ -267,7 +267,9 @@ def test_section_totals_nest(catalog, formats):
 
 
 def test_yaml_deck_with_no_cards(tmp_path, catalog, formats):
+    # issue 3 (hostile report, 6): an empty deck cannot be checked, in YAML as in text (exit 2)
     path = tmp_path / "d.yaml"
     path.write_text("format: pokemon-base\nmain: []\n", encoding="utf-8")
-    deck = load_deck(path, catalog, formats)
-    assert [(p.pos.line, p.rule) for p in deck.problems] == [(1, "empty")]
+    with pytest.raises(InputError, match=r"d\.yaml:1: the deck list holds no cards") as err:
+        load_deck(path, catalog, formats)
+    assert err.value.exit_code == 2

@@ -74,7 +74,7 @@ def test_json_output(runner):
     assert data["legal"] is False and data["format"] == "monpa"
     assert data["sections"] == {"main": 40, "commander": 1, "favor": 1}
     assert data["problems"] == [{"path": str(path), "line": 27, "column": 0, "rule": "section-cards",
-                                 "message": '"Test Commander" (commander) is in the deck; commanders and favors may not be'}]
+                                 "message": '"Test Commander" (commander) is in the deck; commanders and favors may not be in the main deck'}]
     ok = runner.invoke(app, ["deck", "validate", str(DECKS / "monpa" / "legal.txt"), "-o", "json", *TEST_ROOTS])
     assert ok.exit_code == 0 and json.loads(ok.stdout)["legal"] is True
 
@@ -149,7 +149,7 @@ def test_commander_in_main_deck(runner):
     path = DECKS / "monpa" / "commander-in-main.txt"
     result = runner.invoke(app, ["deck", "validate", str(path), *TEST_ROOTS])
     assert result.exit_code == 1
-    assert f'{path}:27: section-cards: "Test Commander" (commander) is in the deck; commanders and favors may not be' in result.stderr
+    assert f'{path}:27: section-cards: "Test Commander" (commander) is in the deck; commanders and favors may not be in the main deck' in result.stderr
 
 
 def test_no_format_lists_the_formats(runner):

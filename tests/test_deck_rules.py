@@ -71,7 +71,7 @@ BROKEN = [
     ("monpa/section-size-favor.txt", None, 5, "section-size", "the Favor section holds 0 cards; exactly 1 needed"),
     ("monpa/copy-limit.txt", None, 16, "copy-limit", '4 copies of "Test Servant" (limit 3)'),
     ("monpa/commander-in-main.txt", None, 27, "section-cards",
-     '"Test Commander" (commander) is in the deck; commanders and favors may not be'),
+     '"Test Commander" (commander) is in the deck; commanders and favors may not be in the main deck'),
     ("monpa/servant-as-commander.txt", None, 5, "section-cards",
      '"Test Giant" (servant) is in the Commander section, which holds only a commander'),
     ("monpa/charm-as-favor.txt", None, 8, "section-cards", '"Test Charm" (charm) is in the Favor section, which holds only a favor'),
