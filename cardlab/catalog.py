@@ -7,7 +7,7 @@ Layout (docs/ARCHITECTURE.md): ``<root>/<game>/<set>/set.yaml`` and
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -120,11 +120,30 @@ def scan(roots: Iterable[Path]) -> list[SourceFile]:
     Raises:
         InputError: a root does not exist or is not a folder.
     """
+    found: list[SourceFile] = []
+    formats: list[SourceFile] = []
+    for kind, folder, game in folders(roots):
+        if kind == "formats":
+            formats.extend(SourceFile(p, "format", game, None) for p in sorted(folder.glob("*.yaml")))
+            continue
+        names = _yaml_names(folder)
+        if SET_FILE in names:  # the manifest first
+            names.remove(SET_FILE)
+            names.insert(0, SET_FILE)
+        found.extend(SourceFile(folder / name, "set" if name == SET_FILE else "card", game, folder) for name in names)
+    return found + formats
+
+
+def folders(roots: Iterable[Path]) -> Iterator[tuple[str, Path, str]]:
+    """Yield the catalog's folders as ``(kind, folder, game)``: kind ``set`` for a set folder,
+    ``formats`` for a formats folder; each folder once, however the roots overlap.
+
+    Raises:
+        InputError: a root does not exist or is not a folder.
+    """
     from cardlab.errors import InputError
 
-    found: list[SourceFile] = []
     seen: set[Path] = set()
-    formats: list[SourceFile] = []
     for root in roots:
         root = Path(root)
         if not root.is_dir():
@@ -136,21 +155,13 @@ def scan(roots: Iterable[Path]) -> list[SourceFile]:
         else:
             set_dirs = [d for g in _subdirs(root) for d in _subdirs(g) if d.name != "formats"]
         for set_dir in set_dirs:
-            if set_dir in seen:  # overlapping roots
-                continue
-            seen.add(set_dir)
-            game = set_dir.parent.name
-            names = _yaml_names(set_dir)
-            if SET_FILE in names:  # the manifest first
-                names.remove(SET_FILE)
-                names.insert(0, SET_FILE)
-            found.extend(SourceFile(set_dir / name, "set" if name == SET_FILE else "card", game, set_dir)
-                         for name in names)
+            if set_dir not in seen:  # overlapping roots
+                seen.add(set_dir)
+                yield "set", set_dir, set_dir.parent.name
         for fmt_dir in [root / "formats", *(g / "formats" for g in _subdirs(root))]:
             if fmt_dir.is_dir() and fmt_dir not in seen:
                 seen.add(fmt_dir)
-                formats.extend(SourceFile(p, "format", fmt_dir.parent.name, None) for p in sorted(fmt_dir.glob("*.yaml")))
-    return found + formats
+                yield "formats", fmt_dir, fmt_dir.parent.name
 
 
 def _yaml_names(folder: Path) -> list[str]:

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardlab.catalog import Catalog, scan
+from cardlab.catalog import Catalog, folders
 from cardlab.errors import CatalogError
 from cardlab.text import fold, norm_value, pick
 
@@ -44,12 +44,18 @@ def fingerprint(roots: list[Path]) -> str:
     from cardlab.paths import schema_dir
 
     h = hashlib.sha1(f"v{INDEX_VERSION}".encode())
-    for f in scan(roots):
+    for _kind, folder, _game in folders(roots):
         try:
-            st = f.path.stat()
-            h.update(f"{f.path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-        except OSError:  # a broken link: validation reports it
-            h.update(f"{f.path}\0missing\n".encode())
+            with os.scandir(folder) as entries:
+                listed = sorted((e.name, e) for e in entries if e.name.endswith(".yaml"))
+        except OSError:
+            continue
+        for name, entry in listed:
+            try:
+                st = entry.stat()
+                h.update(f"{folder}/{name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+            except OSError:  # a broken link: validation reports it
+                h.update(f"{folder}/{name}\0missing\n".encode())
     for p in sorted(schema_dir().glob("*.json")):
         st = p.stat()
         h.update(f"{p.name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
@@ -232,7 +238,15 @@ def _write(cat: Catalog, path: Path, fp: str) -> None:
                         " stats, rarity, illustrator, release_date, data, path) VALUES"
                         " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", cards)
         con.executemany("INSERT INTO card_name (card_id, lang, name, folded) VALUES (?, ?, ?, ?)", names)
+        # filling the facet table before indexing it is about twice as fast
+        indexes = [r[0] for r in con.execute("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'facet'"
+                                             " AND sql IS NOT NULL")]
+        for name, in con.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'facet'"
+                                 " AND sql IS NOT NULL").fetchall():
+            con.execute(f'DROP INDEX "{name}"')
         con.executemany("INSERT INTO facet (card_id, field, text, num) VALUES (?, ?, ?, ?)", facets)
+        for sql in indexes:
+            con.execute(sql)
         con.executemany("INSERT INTO card_fts (card_id, names, body) VALUES (?, ?, ?)", fts)
         con.executemany("INSERT INTO card_tri (card_id, names, body) VALUES (?, ?, ?)", fts)
         con.executemany("INSERT INTO meta VALUES (?, ?)", [("fingerprint", fp), ("version", INDEX_VERSION),
