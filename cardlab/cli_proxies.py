@@ -16,7 +16,7 @@ from cardlab.cli_common import CatalogOpt, DbOpt, LangOpt, langs_of, roots_and_d
 
 def proxies(
     deck: Annotated[Optional[Path], typer.Argument(help="A deck list (text or YAML).", show_default=False)] = None,
-    output: Annotated[Path, typer.Option("--output", "-o", help="The PDF file to write.")] = Path("proxies.pdf"),
+    output: Annotated[str, typer.Option("--output", "-o", metavar="<path>", help="The PDF file to write (a file path; '-' is refused).")] = "proxies.pdf",
     query: Annotated[Optional[list[str]], typer.Option("--query", "-q", help="Also print every card matching this search (repeatable), one copy each.")] = None,
     card: Annotated[Optional[list[str]], typer.Option("--card", "-c", help="Also print this card: id, 'SET NUMBER' or name (repeatable).")] = None,
     paper: Annotated[Optional[str], typer.Option(help="a4 or letter [default: from the locale (LC_PAPER, LANG), else a4]", show_default=False)] = None,
@@ -33,23 +33,32 @@ def proxies(
 ) -> None:
     """Print proxies of a deck as a PDF, nine cards a page.  Example: cardlab proxies zap.txt -o zap.pdf"""
     from cardlab import proxies as px, render
-    from cardlab.errors import UsageError
 
     roots, db_path = roots_and_db(catalog, db)
     err = render.stderr_console()
     with user_errors():
         if paper:
             px.paper_size(paper)
-        options = px.ProxyOptions(paper=paper, langs=tuple(langs_of(lang)),
-                                  cut_marks=cut_marks, bleed_mm=bleed, skip_basic_energy=skip_basic_energy,
+        langs = tuple(langs_of(lang))
+        options = px.ProxyOptions(paper=paper, langs=langs, cut_marks=cut_marks, bleed_mm=bleed,
+                                  skip_basic_energy=skip_basic_energy,
                                   card_mm=px.parse_card_size(card_size) if card_size else None)
         if deck is None and not query and not card:
+            from cardlab.errors import UsageError
+
             raise UsageError("give a DECK file, --query or --card")
         px.check_output(output, overwrite)
-        selection = px.select(roots, db_path, deck, query or [], card or [], fmt, force)
+        try:
+            selection = px.select(roots, db_path, deck, query or [], card or [], fmt, force, langs)
+        except px.DeckProblemsError as problems:
+            _deck_report(err, problems.report, problems.notes)
+            err.print(f"[red]error[/]: {problems}", highlight=False)
+            raise typer.Exit(problems.exit_code) from None
+        _deck_report(err, selection.report, selection.notes)
         if selection.problems:
-            render.problems(selection.problems, err)
-            err.print(f"[yellow]warning[/]: {len(selection.problems)} deck problem(s); printing what matched (--force)")
+            n = len(selection.problems)
+            err.print(f"[yellow]warning[/]: the deck has {n} problem{'s' if n != 1 else ''}; "
+                      "printing what can be printed (--force)", highlight=False)
         report = px.make_proxies(selection.catalog, selection.card_ids, output, options, overwrite, selection.title)
     for note in report.notes:
         err.print(f"[yellow]note[/]: {note}", highlight=False)
@@ -58,6 +67,19 @@ def proxies(
     skipped = f", {len(report.skipped)} basic Energy left out" if report.skipped else ""
     err.print(f"wrote {report.path}: {report.cards} cards on {report.pages} page(s), {report.paper}, "
               f"{report.bytes / 1024:.0f} kB{skipped}", highlight=False)
+
+
+def _deck_report(err, report, notes) -> None:  # noqa: ANN001
+    """Say which format the deck was checked against when it names none, then its problems as
+    ``cardlab deck validate`` prints them (``path:line: rule: message``)."""
+    from rich.markup import escape
+
+    for note in notes:
+        err.print(f"[yellow]note[/]: {escape(note)}", highlight=False)
+    if report is not None and report.problems:
+        from cardlab import render_deck
+
+        render_deck.print_report(report, err, err)
 
 
 def register(app: typer.Typer) -> None:

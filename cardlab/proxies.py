@@ -20,14 +20,17 @@ Helvetica fonts cover French accents and ``×``. fpdf2 would need a TTF font fil
 
 from __future__ import annotations
 
+import errno
 import io
 import os
+import re
+import stat
 import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardlab.errors import CardlabError, UsageError
+from cardlab.errors import CardlabError, DataError, UsageError
 from cardlab.proxy_faces import Context, draw_face
 from cardlab.proxy_layout import (DEFAULT_CARD_MM, GRID, LETTER_TERRITORIES, MARK_LENGTH_MM, MARK_OFFSET_MM,
                                   MAX_BLEED_MM, MIN_MARGIN_MM, MM, PAPERS, Layout, Rect, compute_layout,
@@ -40,15 +43,41 @@ __all__ = [
     "MIN_MARGIN_MM", "MM", "PAPERS", "Layout", "Rect", "compute_layout", "default_paper", "paper_size",
     "parse_card_size",
     # choosing the cards
-    "ProxyOptions", "ProxyReport", "Selection", "card_size", "deck_cards", "expand", "is_basic_energy",
-    "named_card", "query_cards", "select",
+    "DeckProblemsError", "ProxyOptions", "ProxyReport", "Selection", "card_size", "deck_cards", "expand",
+    "is_basic_energy", "named_card", "query_cards", "select",
     # output
-    "OutputError", "check_output", "make_proxies", "render_pdf", "write_pdf",
+    "OutputError", "OutputPathError", "check_output", "make_proxies", "render_pdf", "write_pdf",
 ]
 
 
 class OutputError(CardlabError):
-    """The PDF cannot be written where asked (exists, unwritable folder...)."""
+    """The PDF cannot be written where asked (exists, unwritable folder, disk full...): exit 1."""
+
+
+class OutputPathError(OutputError):
+    """The output path itself is wrong (empty, ``-``, too long, a folder, under a file or a missing
+    folder): exit 2, as for other bad arguments."""
+
+    exit_code = 2
+
+
+class DeckProblemsError(DataError):
+    """The deck has problems and ``force`` was not given.
+
+    Attributes:
+        report: the deck check (:class:`cardlab.deck.DeckReport`), to print as ``cardlab deck validate`` does.
+        notes: what the check assumed (the format chosen when the deck names none).
+    """
+
+    def __init__(self, report, notes: Sequence[str] = ()) -> None:  # noqa: ANN001
+        super().__init__(report.problems)
+        self.report = report
+        self.notes = list(notes)
+
+    def __str__(self) -> str:
+        n = len(self.problems)
+        return (f"the deck has {n} problem{'s' if n != 1 else ''}; "
+                "fix them or use --force to print what can be printed")
 
 
 # --- choosing the cards ----------------------------------------------------------------------
@@ -124,12 +153,16 @@ class Selection:
         card_ids: one id per copy, in print order (deck lines in file order, then queries, then cards).
         problems: deck problems that ``force`` let through (empty otherwise).
         title: a title for the PDF (the deck's name or file name).
+        report: the deck check (:class:`cardlab.deck.DeckReport`), None without a deck file.
+        notes: what the check assumed, in words (the format chosen when the deck names none).
     """
 
     card_ids: list[str] = field(default_factory=list)
     problems: list = field(default_factory=list)
     title: str = "cardlab proxies"
     catalog: object = None
+    report: object = None
+    notes: list[str] = field(default_factory=list)
 
 
 def deck_cards(path: Path, catalog, roots: Sequence[Path], format_name: str | None = None,  # noqa: ANN001
@@ -146,15 +179,15 @@ def deck_cards(path: Path, catalog, roots: Sequence[Path], format_name: str | No
         force: return the cards that matched even when the deck has problems.
 
     Returns:
-        A :class:`Selection`; with ``force`` its ``problems`` lists what is wrong.
+        A :class:`Selection`; with ``force`` its ``problems`` lists what is wrong. Its ``notes`` name
+        the format used when the file names none.
 
     Raises:
         InputError: the deck file cannot be read at all.
         UsageError: an unknown format name.
-        DataError: the deck has problems (unknown cards, illegal counts...) and ``force`` is False.
+        DeckProblemsError: the deck has problems (unknown cards, illegal counts...) and ``force`` is False.
     """
     from cardlab import deck as decks, rules
-    from cardlab.errors import DataError
     from cardlab.formats import load_formats
 
     formats = load_formats(roots)
@@ -177,10 +210,12 @@ def deck_cards(path: Path, catalog, roots: Sequence[Path], format_name: str | No
         if best is None or key < best[0]:
             best = (key, deck, problems)
     _, deck, problems = best
+    notes = [] if name else [f"checked against {deck.format.name} (the deck names no format; use --format)"]
+    report = decks.DeckReport(deck, sorted(problems))
     if problems and not force:
-        raise DataError(problems)
+        raise DeckProblemsError(report, notes)
     ids = expand((c.card_id, c.count) for c in deck.cards)
-    return Selection(ids, problems if force else [], deck.name or Path(path).stem)
+    return Selection(ids, report.problems if force else [], deck.name or Path(path).stem, report=report, notes=notes)
 
 
 def query_cards(con, query: str) -> list[str]:  # noqa: ANN001
@@ -198,25 +233,84 @@ def query_cards(con, query: str) -> list[str]:  # noqa: ANN001
     return [hit.id for hit in search.search(con, query)]
 
 
-def named_card(con, ref: str) -> str:  # noqa: ANN001
+def named_card(con, ref: str, catalog=None, langs: Sequence[str] = ()) -> str:  # noqa: ANN001
     """Return the id of one card named by id, set and number, or name (as ``cardlab show``).
 
+    Args:
+        con: an index connection; ref: the card reference.
+        catalog: the loaded catalog, to word a "not found" error (None: the index's wording).
+        langs: preferred languages for the names suggested.
+
     Raises:
-        CardNotFoundError, AmbiguousCardError: as :func:`cardlab.search.get_card`.
+        CardNotFoundError: nothing matches; with ``catalog``, an id-like ``ref`` (``base1-999``) says
+            how many cards its set has, and names suggested are in ``langs`` (else each set's source
+            language).
+        AmbiguousCardError: as :func:`cardlab.search.get_card`.
     """
     from cardlab import search
 
-    return search.get_card(con, ref).id
+    try:
+        return search.get_card(con, ref).id
+    except search.CardNotFoundError:
+        if catalog is None:
+            raise
+        raise _not_found(catalog, ref, langs) from None
+
+
+_ID_LIKE = re.compile(r"(?P<set>[^\s-]+)(?:-|\s+)#?(?P<number>\w+)")
+SUGGEST_SCORE = 70
+"""Least rapidfuzz score (0-100) for a name to be suggested; 60 suggested "Arcanine" for "nope"."""
+
+
+def _not_found(catalog, ref: str, langs: Sequence[str]) -> CardlabError:  # noqa: ANN001
+    """The error for a card reference matching nothing, worded from the catalog (see :func:`named_card`)."""
+    from rapidfuzz import process
+
+    from cardlab.search import CardNotFoundError
+    from cardlab.text import fold
+
+    text = ref.strip()
+    m = _ID_LIKE.fullmatch(text)
+    info = catalog.find_set(m.group("set")) if m else None
+    if info is not None:
+        count = sum(1 for code in catalog.card_set.values() if code == info.code)
+        err = CardNotFoundError(ref, [])
+        err.args = (f"no card {text} ({info.code} has {count} card{'s' if count != 1 else ''})",)
+        return err
+    if m and "-" in text and any(ch.isdigit() for ch in m.group("set")):
+        err = CardNotFoundError(ref, [])
+        err.args = (f"no card {text}: there is no set '{m.group('set')}' (sets: {', '.join(sorted(catalog.sets))})",)
+        return err
+    shown: dict[str, str] = {}                 # name in the preferred language -> itself
+    every: dict[str, set[str]] = {}            # name in any language -> card ids
+    for card_id, card in catalog.cards.items():
+        shown.setdefault(catalog.name_of(card_id, langs), card_id)
+        for lang, name in (card.get("name") or {}).items():
+            if lang != "_source" and isinstance(name, str):
+                every.setdefault(name, set()).add(card_id)
+    close = [c[0] for c in process.extract(text, list(shown), limit=3, score_cutoff=SUGGEST_SCORE, processor=fold)]
+    if not close:                              # a name in another language: show it with the preferred one
+        for other, _, _ in process.extract(text, list(every), limit=3, score_cutoff=80, processor=fold):
+            mine = catalog.name_of(min(every[other]), langs)
+            label = mine if fold(mine) == fold(other) else f"{mine} ({other})"
+            if label not in close:
+                close.append(label)
+    err = CardNotFoundError(ref, close)
+    if not close:
+        err.args = (f"no card '{text}'; give a card id (base1-58), a set and number (base1 58) or a card name",)
+    return err
 
 
 def select(roots: Sequence[Path], db: Path | None, deck: Path | None = None, queries: Sequence[str] = (),
-           cards: Sequence[str] = (), format_name: str | None = None, force: bool = False) -> Selection:
+           cards: Sequence[str] = (), format_name: str | None = None, force: bool = False,
+           langs: Sequence[str] = ()) -> Selection:
     """Load the catalog and gather the cards to print: a deck's cards, then each query's, then each card's.
 
     Args:
         roots: catalog roots; db: the search index (used only for ``queries`` and ``cards``).
         deck: a deck file or None; queries: search queries; cards: card references.
         format_name, force: as :func:`deck_cards`.
+        langs: preferred languages, for the names suggested when a card reference matches nothing.
 
     Returns:
         A :class:`Selection` with ``catalog`` set.
@@ -244,7 +338,7 @@ def select(roots: Sequence[Path], db: Path | None, deck: Path | None = None, que
                 if not found:
                     raise UsageError(f"no card matches the query '{q}'")
                 selection.card_ids += found
-            selection.card_ids += [named_card(con, ref) for ref in cards]
+            selection.card_ids += [named_card(con, ref, catalog, langs) for ref in cards]
         finally:
             con.close()
         if deck is None:
@@ -257,49 +351,111 @@ def select(roots: Sequence[Path], db: Path | None, deck: Path | None = None, que
 
 # --- output ----------------------------------------------------------------------------------
 
-def check_output(path: Path, overwrite: bool = False) -> Path:
+def check_output(path: Path | str, overwrite: bool = False) -> Path:
     """Check that a PDF can be written at ``path`` before any work is done; return it absolute.
 
+    Args:
+        path: the output file, as given (a string keeps an empty ``-o ''`` distinguishable from ``.``).
+        overwrite: an existing file may be replaced.
+
     Raises:
-        OutputError: the file exists and ``overwrite`` is False, it is a folder, or its folder is
-            missing or not writable.
+        OutputPathError: the path is empty or ``-`` (standard output is not supported), its name is
+            too long, it is a folder, its folder is missing or is a file (exit 2).
+        OutputError: the file exists and ``overwrite`` is False, its folder is not writable, or the
+            system refuses to look at the path (exit 1).
     """
-    path = Path(path).expanduser().absolute()
-    if path.is_dir():
-        raise OutputError(f"{path} is a folder; give a file name such as {path / 'proxies.pdf'}")
-    if path.exists() and not overwrite:
-        raise OutputError(f"{path} already exists; use --overwrite to replace it")
-    folder = path.parent
-    if not folder.is_dir():
-        raise OutputError(f"cannot write {path}: folder {folder} does not exist")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise OutputError(f"cannot write {path}: folder {folder} is not writable")
+    text = os.fspath(path)
+    if not text.strip():
+        raise OutputPathError("the output path is empty; give a file name such as -o proxies.pdf")
+    if text == "-":
+        raise OutputPathError("cannot write the PDF to standard output ('-'); write to a file path, "
+                              "e.g. -o proxies.pdf")
+    try:
+        path = Path(text).expanduser().absolute()
+        folder = path.parent
+        here = _stat(path)
+        if here is not None and stat.S_ISDIR(here.st_mode):
+            raise OutputPathError(f"{path} is a folder; give a file name such as {path / 'proxies.pdf'}")
+        if here is not None and not overwrite:
+            raise OutputError(f"{path} already exists; use --overwrite to replace it")
+        up = _stat(folder)
+        if up is None or not stat.S_ISDIR(up.st_mode):
+            above = folder
+            while up is None and above != above.parent:     # the nearest thing that is there
+                above = above.parent
+                up = _stat(above)
+            if up is not None and not stat.S_ISDIR(up.st_mode):
+                raise OutputPathError(f"cannot write {path}: {above} is a file, not a folder")
+            raise OutputPathError(f"cannot write {path}: folder {folder} does not exist")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise OutputError(f"cannot write {path}: folder {folder} is not writable")
+    except ValueError as err:                  # a NUL byte in the path
+        raise OutputPathError(f"cannot write {text!r}: {err}") from None
     return path
 
 
-def write_pdf(path: Path, data: bytes, overwrite: bool = False) -> Path:
+def _stat(path: Path) -> os.stat_result | None:
+    """``os.stat`` of ``path``, None when nothing is there; other failures become output errors."""
+    try:
+        return path.stat()
+    except (FileNotFoundError, NotADirectoryError):    # ENOTDIR: a parent is a file
+        return None
+    except OSError as err:
+        bad = err.errno in (errno.ENAMETOOLONG, errno.ELOOP, errno.EINVAL)
+        cls = OutputPathError if bad else OutputError
+        raise cls(f"cannot write {path}: {err.strerror or err}") from None
+
+
+def _new_file_mode(path: Path) -> int:
+    """Permission bits for the PDF: an existing file's (with --overwrite), else ``0o666`` less the umask."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process umask, read without changing it where the system allows (Linux ``/proc``)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)                     # elsewhere: set and restore at once (not thread-safe)
+    os.umask(mask)
+    return mask
+
+
+def write_pdf(path: Path | str, data: bytes, overwrite: bool = False) -> Path:
     """Write ``data`` to ``path`` atomically: a temporary file in the same folder, then ``os.replace``.
 
-    Nothing is left behind on failure; an existing file is only ever replaced whole.
+    Nothing is left behind on failure; an existing file is only ever replaced whole. The new file
+    gets the usual permissions (``0o666`` less the umask), or keeps the mode of the file it replaces.
 
     Raises:
-        OutputError: as :func:`check_output`, or the write itself failed (disk full...).
+        OutputPathError, OutputError: as :func:`check_output`, or the write itself failed (disk full...).
     """
     path = check_output(path, overwrite)
     fd, tmp = None, None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        mode = _new_file_mode(path)
+        # a short temporary name: a PDF name near the system's limit must not fail here
+        fd, tmp = tempfile.mkstemp(prefix=".proxies-", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as fh:
             fd = None
             fh.write(data)
             fh.flush()
+            os.fchmod(fh.fileno(), mode)
             os.fsync(fh.fileno())
         if path.exists() and not overwrite:
             raise OutputError(f"{path} already exists; use --overwrite to replace it")
         os.replace(tmp, path)
         tmp = None
     except OSError as err:
-        raise OutputError(f"cannot write {path}: {err.strerror or err}") from None
+        cls = OutputPathError if err.errno == errno.ENAMETOOLONG else OutputError
+        raise cls(f"cannot write {path}: {err.strerror or err}") from None
     finally:
         if fd is not None:
             os.close(fd)
@@ -394,7 +550,7 @@ def render_pdf(catalog, card_ids: Sequence[str], options: ProxyOptions = ProxyOp
     return data, report
 
 
-def make_proxies(catalog, card_ids: Sequence[str], out: Path, options: ProxyOptions = ProxyOptions(),  # noqa: ANN001
+def make_proxies(catalog, card_ids: Sequence[str], out: Path | str, options: ProxyOptions = ProxyOptions(),  # noqa: ANN001
                  overwrite: bool = False, title: str = "cardlab proxies") -> ProxyReport:
     """Render proxies for ``card_ids`` (one per copy) and write the PDF to ``out`` atomically.
 
@@ -405,7 +561,8 @@ def make_proxies(catalog, card_ids: Sequence[str], out: Path, options: ProxyOpti
         The :class:`ProxyReport`, with ``path`` and ``bytes`` set.
 
     Raises:
-        OutputError: ``out`` exists (without ``overwrite``) or cannot be written.
+        OutputError: ``out`` exists (without ``overwrite``) or cannot be written;
+            OutputPathError (exit 2) when the path itself is wrong (:func:`check_output`).
         UsageError: bad paper, bleed or card size; nothing to print.
     """
     check_output(out, overwrite)

@@ -71,6 +71,7 @@ class Context:
         self.catalog, self.langs = catalog, langs
         self._wanted = next((lang.split("-")[0] for lang in langs if lang.split("-")[0] in (*LABELS, "en")), None)
         self.labels: dict[str, str] = {}
+        self.lang = "en"                    # the language of ``labels``
         self._names: dict[str, str] | None = None
 
     def start(self, card_id: str) -> None:
@@ -78,6 +79,7 @@ class Context:
         else the card's source language when it has, else English."""
         lang = self._wanted or self.catalog.set_of(card_id).source_language.split("-")[0]
         self.labels = LABELS.get(lang, {})
+        self.lang = lang if self.labels else "en"
 
     def tr(self, card_id: str, loc) -> str:  # noqa: ANN001
         from cardlab.text import pick
@@ -182,6 +184,20 @@ def _ippo_cost(ctx: Context, cost: dict | None, card_id: str) -> list:
     return out or [(ctx.label("free"), "italic", MUTED)]
 
 
+def _ippo_keyword(ctx: Context, keyword: str) -> str:
+    """A keyword's printed name in the label language, from :data:`cardlab.games.ippo.KEYWORDS`.
+
+    The French rules (seed 000, "Particularité de capacité") use the English terms: Shut Off,
+    Guard Break, Knock-down, Round UP; so the French labels are those terms, not translations.
+    """
+    from cardlab.games.ippo import KEYWORDS
+
+    names = KEYWORDS.get(keyword)
+    if not names:
+        return keyword.replace("-", " ")
+    return names.get(ctx.lang) or names["en"]
+
+
 def _ippo(ctx: Context, card_id: str, card: dict) -> _Face:
     L = ctx.label
     kind = card["kind"]
@@ -208,7 +224,7 @@ def _ippo(ctx: Context, card_id: str, card: dict) -> _Face:
         if "cost" in ability:
             head += [(L("Cost") + ":", "regular", MUTED), *_ippo_cost(ctx, ability["cost"], card_id)]
         if ability.get("keywords"):
-            head.append(("— " + ", ".join(k.upper() for k in ability["keywords"]), "bold", None))
+            head.append(("— " + ", ".join(_ippo_keyword(ctx, k) for k in ability["keywords"]), "bold", None))
         if ability.get("damage_effect"):
             head.append((f"({L('damage effect')})", "italic", MUTED))
         if head:
@@ -303,18 +319,23 @@ def draw_face(pen: Pen, ctx: Context, card_id: str, rect: Rect) -> tuple[tuple[f
     c.rect(px, py + ph - head_h, pw, head_h / 2, stroke=0, fill=1)
     base = py + ph - head_h + 2.6 * MM
     right_w = spans_width(pen, face.header, 10.5) if face.header else 0.0
-    if face.header:
-        draw_spans(pen, px + pw - pad - right_w, base, face.header, 10.5)
     name_w = pw - 2 * pad - (right_w + 3 if right_w else 0)
     size, name, cut = pen.fit(face.name, name_w, NAME_PT)
-    pen.draw(px + pad, base, name, size, "bold")
     overflow = [f"name cut to fit: {face.name}"] if cut else []
+    with pen.line():
+        pen.draw(px + pad, base, name, size, "bold")
+        if face.header:
+            draw_spans(pen, px + pw - pad - right_w, base, face.header, 10.5)
+    if right_w > pw - 2 * pad:
+        overflow.append("header too wide for the card")
     # type line
     top = py + ph - head_h - 1.2 * MM
     if face.type_spans:
         tsize = 7.5
         while tsize > 6 and spans_width(pen, face.type_spans, tsize) > pw - 2 * pad:
             tsize -= 0.25
+        if spans_width(pen, face.type_spans, tsize) > pw - 2 * pad:
+            overflow.append(f"type line too long at {tsize:g} pt; it runs past the card edge")
         draw_spans(pen, px + pad, top - tsize, face.type_spans, tsize)
         top -= tsize * 1.5
         c.setStrokeColorRGB(*_tint(face.color, 0.6))
@@ -323,9 +344,13 @@ def draw_face(pen: Pen, ctx: Context, card_id: str, rect: Rect) -> tuple[tuple[f
         top -= 1.2 * MM
     # footer: credit line, then stats line
     credit_size = 6.0
-    pen.draw(px + pad, py + 1.4 * MM, face.credit, credit_size, "regular", MUTED)
     tag = "PROXY"
-    pen.draw(px + pw - pad - pen.width(tag, credit_size, "bold"), py + 1.4 * MM, tag, credit_size, "bold", MUTED)
+    tag_w = pen.width(tag, credit_size, "bold")
+    with pen.line():
+        pen.draw(px + pad, py + 1.4 * MM, face.credit, credit_size, "regular", MUTED)
+        pen.draw(px + pw - pad - tag_w, py + 1.4 * MM, tag, credit_size, "bold", MUTED)
+    if pen.width(face.credit, credit_size) > pw - 2 * pad - tag_w - 2:
+        overflow.append("set and number line too long; it runs into the PROXY mark")
     bottom = py + 1.4 * MM + credit_size * 1.3
     if face.footer or face.stat:
         line_y = bottom + 1.2 * MM
@@ -345,10 +370,14 @@ def draw_face(pen: Pen, ctx: Context, card_id: str, rect: Rect) -> tuple[tuple[f
             fsize = 8.0
             while fsize > 6 and max(spans_width(pen, sp, fsize) for _, sp in face.footer) > col_w - 2:
                 fsize -= 0.25
-            for i, (label, spans) in enumerate(face.footer):
-                cx = px + pad + i * col_w
-                draw_spans(pen, cx, line_y + 0.4 * MM, spans, fsize)
-                pen.draw(cx, line_y + 0.4 * MM + fsize * 1.25, label, 5.5, "regular", MUTED)
+            if max(spans_width(pen, sp, fsize) for _, sp in face.footer) > col_w - 2:
+                overflow.append(f"weakness/resistance/retreat line too long at {fsize:g} pt")
+            with pen.line():
+                for i, (_, spans) in enumerate(face.footer):
+                    draw_spans(pen, px + pad + i * col_w, line_y + 0.4 * MM, spans, fsize)
+            with pen.line():
+                for i, (label, _) in enumerate(face.footer):
+                    pen.draw(px + pad + i * col_w, line_y + 0.4 * MM + fsize * 1.25, label, 5.5, "regular", MUTED)
             line_top = max(line_top, line_y + 0.4 * MM + fsize * 1.25 + 5.5)
         c.setStrokeColorRGB(*_tint(face.color, 0.6))
         c.setLineWidth(0.6)

@@ -42,6 +42,10 @@ MAX_BLEED_MM = 3.0
 MIN_MARGIN_MM = 3.0
 """Paper kept clear between the outer bleed edge and the page edge, for crop marks."""
 
+MIN_CARD_MM = 20.0
+MAX_CARD_MM = 200.0
+"""Smallest and largest card side ``--card-size`` accepts, in mm (a face needs room for its name)."""
+
 MARK_OFFSET_MM = 1.0
 MARK_LENGTH_MM = 5.0
 GRID = (3, 3)
@@ -137,14 +141,14 @@ def parse_card_size(text: str) -> tuple[float, float]:
     """Parse ``--card-size``: ``63x88``, ``63×88`` or ``63.5 x 88.9`` (width x height, mm).
 
     Raises:
-        UsageError: not two positive numbers, or larger than 200 mm.
+        UsageError: not two numbers, or a side below :data:`MIN_CARD_MM` or above :data:`MAX_CARD_MM`.
     """
     m = re.fullmatch(r"\s*(\d+(?:[.,]\d+)?)\s*[x×X*]\s*(\d+(?:[.,]\d+)?)\s*(?:mm)?\s*", text)
     if not m:
         raise UsageError(f"card size '{text}' is not WIDTHxHEIGHT in mm, e.g. 63x88")
     w, h = (float(g.replace(",", ".")) for g in m.groups())
-    if not (0 < w <= 200 and 0 < h <= 200):
-        raise UsageError(f"card size '{text}': each side must be more than 0 and at most 200 mm")
+    if not (MIN_CARD_MM <= w <= MAX_CARD_MM and MIN_CARD_MM <= h <= MAX_CARD_MM):
+        raise UsageError(f"card size '{text}': each side must be {MIN_CARD_MM:g} to {MAX_CARD_MM:g} mm")
     return (w, h)
 
 
@@ -168,7 +172,7 @@ def compute_layout(paper: str = "a4", card_mm: tuple[float, float] = DEFAULT_CAR
 
     The grid of cut rectangles is centred on the page. Gutters are 0 without bleed, else ``2 x bleed``
     when that fits, else shared (module docstring). A card too large for three across (or down)
-    gets as many as fit.
+    gets as many as fit, and a note says how many fit per page.
 
     Args:
         paper: ``a4`` or ``letter``.
@@ -204,6 +208,9 @@ def compute_layout(paper: str = "a4", card_mm: tuple[float, float] = DEFAULT_CAR
             bottom = oy if r == rows - 1 else gy / 2
             bleeds.append(Rect(x - left, y - bottom, cw + left + right, ch + top + bottom))
     notes = []
+    if cols * rows < grid[0] * grid[1]:
+        notes.append(f"{cw:g} x {ch:g} mm cards: {cols * rows} per page ({cols} across, {rows} down) fit on "
+                     f"{paper} paper, not {grid[0] * grid[1]}")
     for axis, gap, out in (("across", gx, ox), ("down", gy, oy)):
         if bleed_mm > 0 and (gap < 2 * bleed_mm - 1e-9 or out < bleed_mm - 1e-9):
             notes.append(f"{bleed_mm:g} mm bleed does not fully fit {paper} paper {axis}: neighbouring cards "

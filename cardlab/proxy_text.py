@@ -8,7 +8,11 @@ until it fits. ReportLab is imported inside the functions that need it.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import groupby
 
 CJK_FONT = "HeiseiKakuGo-W5"
 """ReportLab's built-in Japanese CID font (Adobe-Japan1). It is not embedded: viewers substitute an
@@ -17,7 +21,8 @@ FONTS = {"regular": "Helvetica", "bold": "Helvetica-Bold", "italic": "Helvetica-
 BODY_MAX_PT = 8.5
 BODY_MIN_PT = 6.0
 """Rules text starts at BODY_MAX_PT and shrinks in 0.25 pt steps, never below BODY_MIN_PT (legible
-at arm's length on a 63 x 88 mm card); text still too long is cut with a visible mark and reported."""
+at arm's length on a 63 x 88 mm card); text still too long is cut with a visible mark and reported.
+A word wider than the text box (a long URL) is broken inside the word, never cut at the edge."""
 NAME_PT = (12.0, 7.5)
 INK = (0.1, 0.1, 0.1)
 MUTED = (0.38, 0.38, 0.38)
@@ -33,14 +38,9 @@ def _latin(ch: str) -> bool:
 
 def _runs(text: str) -> list[tuple[str, bool]]:
     """Split text into (run, is_latin) pieces: Latin-1/cp1252 in Helvetica, the rest in the CJK font."""
-    out: list[tuple[str, bool]] = []
-    for ch in text:
-        lat = _latin(ch)
-        if out and out[-1][1] == lat:
-            out[-1] = (out[-1][0] + ch, lat)
-        else:
-            out.append((ch, lat))
-    return out
+    if text.isascii():
+        return [(text, True)] if text else []
+    return [("".join(run), lat) for lat, run in groupby(text, _latin)]
 
 
 def _wide(ch: str) -> bool:
@@ -58,6 +58,8 @@ class Pen:
         self.canvas = canvas
         self.metrics = pdfmetrics
         self._cjk = False
+        self._text = None          # the open text object of :meth:`line`, if any
+        self._unit: dict[tuple[str, str], float] = {}
 
     def _cjk_font(self) -> str:
         if not self._cjk:
@@ -73,18 +75,51 @@ class Pen:
         return sum(self.metrics.stringWidth(run, FONTS[style] if lat else self._cjk_font(), size)
                    for run, lat in _runs(text))
 
+    def char_width(self, ch: str, size: float, style: str = "regular") -> float:
+        """Width of one character in points at ``size`` points (cached per character and style)."""
+        key = (ch, style)
+        unit = self._unit.get(key)
+        if unit is None:
+            unit = self._unit[key] = self.width(ch, 1000.0, style) / 1000.0
+        return unit * size
+
+    @contextmanager
+    def line(self) -> Iterator[None]:
+        """Collect every :meth:`draw` inside the block into one PDF text object.
+
+        Pieces drawn on one baseline then read as one line of text: PDF readers (pypdf's
+        ``extract_text``, a viewer's search) see ``Thunder Jolt``, not ``Thunder`` and ``Jolt`` on
+        lines of their own. Positions, fonts and colours are the same as drawing piece by piece;
+        the text object sits inside its own graphics state so nothing leaks to later drawing.
+        """
+        if self._text is not None:          # already inside a line
+            yield
+            return
+        self._text = self.canvas.beginText()
+        try:
+            yield
+        finally:
+            text, self._text = self._text, None
+            self.canvas.saveState()
+            self.canvas.drawText(text)
+            self.canvas.restoreState()
+
     def draw(self, x: float, y: float, text: str, size: float, style: str = "regular",
              color: tuple[float, float, float] = INK) -> float:
         """Draw ``text`` with its baseline at ``(x, y)`` points; return the width drawn."""
-        c = self.canvas
-        c.setFillColorRGB(*color)
-        start = x
-        for run, lat in _runs(text):
-            font = FONTS[style] if lat else self._cjk_font()
-            c.setFont(font, size)
-            c.drawString(x, y, run)
-            x += self.metrics.stringWidth(run, font, size)
-        return x - start
+        if self._text is not None:
+            t = self._text
+            t.setFillColorRGB(*color)
+            t.setTextOrigin(x, y)
+            width = 0.0
+            for run, lat in _runs(text):
+                font = FONTS[style] if lat else self._cjk_font()
+                t.setFont(font, size)
+                t.textOut(run)
+                width += self.metrics.stringWidth(run, font, size)
+            return width
+        with self.line():
+            return self.draw(x, y, text, size, style, color)
 
     def fit(self, text: str, width: float, sizes: tuple[float, float], style: str = "bold") -> tuple[float, str, bool]:
         """Return the largest size in ``sizes`` (max, min) at which ``text`` fits ``width``, the text
@@ -124,24 +159,24 @@ def _tokens(spans: list) -> list[tuple[str, str, object, bool]]:
         if text == "@sym":
             out.append((style, "@sym", color, space))
             continue
-        word = ""
-        for ch in text:
-            if ch.isspace():
-                if word:
-                    out.append((word, style, color, space))
-                    word = ""
-                space = True
-            elif _wide(ch):
-                if word:
-                    out.append((word, style, color, space))
-                    word, space = "", False
-                out.append((ch, style, color, space))
-                space = False
-            else:
-                word += ch
-        if word:
-            out.append((word, style, color, space))
+        for m in _WORD.finditer(text):
+            space = space or bool(m.group(1))
+            word = m.group(2)
+            start = 0
+            if not word.isascii():        # each wide (CJK) character is a token of its own
+                for i, ch in enumerate(word):
+                    if _wide(ch):
+                        if i > start:
+                            out.append((word[start:i], style, color, space))
+                        out.append((ch, style, color, space and i == start))
+                        space, start = False, i + 1
+            if start < len(word):
+                out.append((word[start:] if start else word, style, color, space))
+            space = False
     return out
+
+
+_WORD = re.compile(r"(\s*)(\S+)")
 
 
 def sym_width(label: str, size: float) -> float:
@@ -166,16 +201,39 @@ class _Body:
             reserve = self.pen.width(block.right, s * 1.15, "bold") + 4 if block.kind == "row" and block.right else 0.0
             x, items = 0.0, []
             for tok in _tokens(block.spans):
-                text, style, _, space = tok
+                text, style, color, space = tok
                 w = sym_width(text, s) if style == "@sym" else self.pen.width(text, s, style)
                 sp = self.pen.width(" ", s) if space and items else 0.0
-                if items and x + sp + w > self.width - reserve:
+                breakable = style != "@sym" and len(text) > 1
+                room = self.width - reserve - x - sp
+                # a word that fits no line (a long URL) starts where it is, when a little room is left
+                if items and w > room and not (breakable and w > self.width and room >= 4 * s):
                     out.append((lh, items, block))
                     x, items, sp, reserve = 0.0, [], 0.0, 0.0
+                if breakable and x + sp + w > self.width - reserve:     # break it inside the word
+                    start = 0
+                    while len(text) - start > 1 and x + sp + w > self.width - reserve:
+                        end, hw = self._fit(text, start, s, style, self.width - reserve - x - sp)
+                        items.append((x + sp, (text[start:end], style, color, space), s))
+                        out.append((lh, items, block))
+                        x, items, sp, reserve, space = 0.0, [], 0.0, 0.0, False
+                        start, w = end, w - hw
+                    tok = (text[start:], style, color, space)
                 items.append((x + sp, tok, s))
                 x += sp + w
             out.append((lh + s * block.gap * 1.22, items, block))
         return out
+
+    def _fit(self, word: str, start: int, size: float, style: str, room: float) -> tuple[int, float]:
+        """Return the end of the longest piece of ``word`` from ``start`` (at least one character)
+        that fits ``room`` points, and its width."""
+        used, end = 0.0, start
+        for end in range(start, len(word)):
+            cw = self.pen.char_width(word[end], size, style)
+            if used + cw > room and end > start:
+                return end, used
+            used += cw
+        return len(word), used
 
 
 def draw_symbol(pen: Pen, x: float, baseline: float, label: str, size: float,
@@ -237,17 +295,33 @@ def draw_body(pen: Pen, box: tuple[float, float, float, float], blocks: list[Blo
             y -= lh
             continue
         baseline = y - s * 1.22 * 0.8
-        for ix, (text, style, color, _), ts in items:
-            if style == "@sym":
-                draw_symbol(pen, x0 + ix, baseline, text, ts, color)
-            else:
-                pen.draw(x0 + ix, baseline, text, ts, style, color or INK)
-        if block.kind == "row" and block.right and id(block) not in seen_rows:
-            seen_rows.add(id(block))
-            rw = pen.width(block.right, s * 1.15, "bold")
-            pen.draw(x0 + w - rw, baseline, block.right, s * 1.15, "bold")
+        with pen.line():
+            for ix, (text, style, color), ts in _pieces(pen, items):
+                if style == "@sym":
+                    draw_symbol(pen, x0 + ix, baseline, text, ts, color)
+                else:
+                    pen.draw(x0 + ix, baseline, text, ts, style, color or INK)
+            if block.kind == "row" and block.right and id(block) not in seen_rows:
+                seen_rows.add(id(block))
+                rw = pen.width(block.right, s * 1.15, "bold")
+                pen.draw(x0 + w - rw, baseline, block.right, s * 1.15, "bold")
         y -= lh
     return overflow
+
+
+def _pieces(pen: Pen, items: list) -> list[tuple[float, tuple[str, str, object], float]]:
+    """Join the words of a laid-out line into runs of one style and colour, spaces included, where
+    the joined run lands every word exactly where the layout put it; symbols stay on their own."""
+    out: list = []
+    for ix, (text, style, color, space), ts in items:
+        if out and style != "@sym":
+            px, (ptext, pstyle, pcolor), pts = out[-1]
+            joined = ptext + (" " if space else "") + text
+            if (pstyle, pcolor, pts) == (style, color, ts) and abs(px + pen.width(joined[:len(joined) - len(text)], ts, style) - ix) < 0.01:
+                out[-1] = (px, (joined, style, color), ts)
+                continue
+        out.append((ix, (text, style, color), ts))
+    return out
 
 
 def spans_width(pen: Pen, spans: list, size: float) -> float:
@@ -260,12 +334,13 @@ def spans_width(pen: Pen, spans: list, size: float) -> float:
 
 def draw_spans(pen: Pen, x: float, baseline: float, spans: list, size: float) -> float:
     """Draw ``spans`` on one line from ``x`` at ``baseline`` (points); return the x where they end."""
-    for i, (text, style, color) in enumerate(spans):
-        if i:
-            x += 2.5
-        if text == "@sym":
-            draw_symbol(pen, x, baseline, style, size, color)
-            x += sym_width(style, size)
-        else:
-            x += pen.draw(x, baseline, text, size, style, color or INK)
+    with pen.line():
+        for i, (text, style, color) in enumerate(spans):
+            if i:
+                x += 2.5
+            if text == "@sym":
+                draw_symbol(pen, x, baseline, style, size, color)
+                x += sym_width(style, size)
+            else:
+                x += pen.draw(x, baseline, text, size, style, color or INK)
     return x
