@@ -175,7 +175,7 @@ def build_index(roots: list[Path], db: Path, fp: str | None = None) -> BuildRepo
         CatalogError: the catalog has problems; nothing is written and ``db`` is unchanged.
         OSError: the index folder cannot be written.
     """
-    from cardlab.validate import validate
+    from cardlab.validate import bulk_objects, validate
 
     start = time.perf_counter()
     check_db_path(db)
@@ -187,7 +187,8 @@ def build_index(roots: list[Path], db: Path, fp: str | None = None) -> BuildRepo
     tmp = db.with_name(f".{db.name}.tmp-{os.getpid()}")
     tmp.unlink(missing_ok=True)
     try:
-        _write(result.catalog, tmp, fp)
+        with bulk_objects():
+            _write(result.catalog, tmp, fp)
         os.replace(tmp, db)
     finally:
         tmp.unlink(missing_ok=True)
