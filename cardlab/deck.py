@@ -465,12 +465,13 @@ def open_deck(path: Path, roots: list[Path], format_name: str | None = None, lan
         CatalogError: the catalog does not validate; DataError: a format file is wrong.
         InputError, UsageError: as :func:`load_deck`.
     """
-    from cardlab.formats import load_formats
-    from cardlab.validate import load_catalog
+    from cardlab.errors import CatalogError
+    from cardlab.validate import validate
 
-    formats = load_formats(roots)
-    catalog = load_catalog(roots)
-    return load_deck(Path(path), catalog, formats, format_name, langs)
+    result = validate(list(roots))  # cards and formats in one (cached) pass
+    if result.problems:
+        raise CatalogError(result.problems)
+    return load_deck(Path(path), result.catalog, dict(sorted(result.formats.items())), format_name, langs)
 
 
 def check_file(path: Path, roots: list[Path], format_name: str | None = None, langs: Sequence[str] = ()) -> DeckReport:

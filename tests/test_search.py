@@ -320,3 +320,14 @@ def test_sort_puts_cards_without_the_value_last(base_con):
     assert down[0].id in {"base1-3", "base1-4"}  # 120 HP
     for hits in (up, down):
         assert hits[-1].type_line.startswith(("Trainer", "Energy")) and hits[-1].id != "base1-70"
+
+
+def test_the_command_line_builds_only_the_command_it_runs():
+    from cardlab.cli import _slim_app
+
+    search_only = _slim_app(["search", "charizard"])
+    assert [c.callback.__name__ for c in search_only.registered_commands] == ["search"]
+    assert search_only.registered_groups == []
+    deck_only = _slim_app(["deck", "validate", "x.txt"])
+    assert [g.name for g in deck_only.registered_groups] == ["deck"] and deck_only.registered_commands == []
+    assert _slim_app(["--help"]) is app and _slim_app(["nope"]) is app
