@@ -205,16 +205,26 @@ class _Cache:
             return
         try:
             self.db = sqlite3.connect(path, timeout=5)
-            self.db.execute("CREATE TABLE IF NOT EXISTS files2 (path TEXT PRIMARY KEY, mtime_ns INT, size INT,"
-                            " fp TEXT, data BLOB, problems TEXT)")
+            self.db.execute("CREATE TABLE IF NOT EXISTS files3 (path TEXT PRIMARY KEY, mtime_ns INT, size INT,"
+                            " fp TEXT, data BLOB, problems TEXT, summary BLOB)")
         except sqlite3.Error:
             self.db = None
 
-    def get_all(self) -> dict[str, tuple]:
+    def get_many(self, paths: list[str], full: bool = True) -> dict[str, tuple]:
+        """Rows of ``paths`` (the cache may hold other catalogs too: read only what is asked):
+        ``(mtime_ns, size, fp, data or summary, problems)``."""
         if self.db is None:
             return {}
+        sql = f"SELECT path, mtime_ns, size, fp, {'data' if full else 'summary'}, problems FROM files3"
         try:
-            return {r[0]: r[1:] for r in self.db.execute("SELECT path, mtime_ns, size, fp, data, problems FROM files2")}
+            if len(paths) > 5000:
+                wanted = set(paths)
+                return {r[0]: r[1:] for r in self.db.execute(sql) if r[0] in wanted}
+            found = {}
+            for i in range(0, len(paths), 500):
+                part = paths[i:i + 500]
+                found.update((r[0], r[1:]) for r in self.db.execute(f"{sql} WHERE path IN ({','.join('?' * len(part))})", part))
+            return found
         except sqlite3.Error:
             return {}
 
@@ -223,7 +233,7 @@ class _Cache:
             return
         try:
             with self.db:
-                self.db.executemany("INSERT OR REPLACE INTO files2 VALUES (?, ?, ?, ?, ?, ?)", rows)
+                self.db.executemany("INSERT OR REPLACE INTO files3 VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
         except sqlite3.Error:
             pass
 
@@ -236,8 +246,22 @@ def _default_cache() -> Path | None:
     return cache_dir() / "validate-cache.sqlite"
 
 
-def check_files(files: list[SourceFile], cache_path: Path | None | str = "default") -> tuple[dict[Path, Any], list[Problem], int]:
+SUMMARY_FIELDS = ("id", "number", "name", "supertype", "stage", "evolves_from")
+"""The card fields the rules across files read (see :func:`cross_checks` and the games' ``check``)."""
+
+
+def _summary(kind: str, data: Any) -> Any:
+    if kind != "card" or not isinstance(data, dict):
+        return data
+    return {k: data[k] for k in SUMMARY_FIELDS if k in data}
+
+
+def check_files(files: list[SourceFile], cache_path: Path | None | str = "default",
+                full: bool = True) -> tuple[dict[Path, Any], list[Problem], int]:
     """Run :func:`check_file` over ``files``, using the cache and, for many files, every core.
+
+    With ``full=False`` a card served from the cache comes back as a summary (the fields of
+    :data:`SUMMARY_FIELDS`), which is all the rules across files need and five times quicker to read.
 
     Returns:
         ``(data by path, problems, how many files were re-read)``.
@@ -246,27 +270,33 @@ def check_files(files: list[SourceFile], cache_path: Path | None | str = "defaul
 
     cache = _Cache(_default_cache() if cache_path == "default" else cache_path)  # type: ignore[arg-type]
     schema_fp = fingerprint()
-    cached = cache.get_all()
+    cached = cache.get_many([str(f.path) for f in files], full)
     data: dict[Path, Any] = {}
     problems: list[Problem] = []
     rows: list[tuple] = []
+    kinds: dict[str, str] = {}
     reparsed = 0
 
     def run(batch: list[SourceFile], games: dict[Path | None, str], langs: dict[Path | None, str]) -> None:
         nonlocal reparsed
         jobs: list[tuple[str, str, str, str | None]] = []
         stats: dict[str, tuple[int, int, str]] = {}
+        tags: dict[tuple, str] = {}
         for f in batch:
             key = str(f.path)
+            kinds[key] = f.kind
             game = games.get(f.set_dir, f.game)
             src = langs.get(f.set_dir)
+            tag = tags.get((f.kind, game, src))
+            if tag is None:
+                tag = tags[(f.kind, game, src)] = f"{schema_fp}:{f.kind}:{game}:{src}"
             try:
-                st = f.path.stat()
-                stats[key] = (st.st_mtime_ns, st.st_size, f"{schema_fp}:{f.kind}:{game}:{src}")
+                st = os.stat(key)
+                stat = stats[key] = (st.st_mtime_ns, st.st_size, tag)
             except OSError:
-                stats[key] = (0, -1, "")
+                stat = stats[key] = (0, -1, "")
             hit = cached.get(key)
-            if hit and tuple(hit[:3]) == stats[key]:
+            if hit and hit[:3] == stat:
                 data[f.path] = pickle.loads(hit[3])
                 if hit[4] != "[]":
                     problems.extend(Problem(SourcePos(f.path, ln, col), msg, rule) for ln, col, msg, rule in json.loads(hit[4]))
@@ -285,7 +315,9 @@ def check_files(files: list[SourceFile], cache_path: Path | None | str = "defaul
             path = Path(key)
             data[path] = d
             problems.extend(Problem(SourcePos(path, ln, col), msg, rule) for ln, col, msg, rule in probs)
-            rows.append((key, *stats[key], pickle.dumps(d, protocol=5), json.dumps(probs, ensure_ascii=False)))
+            kind = kinds[key]
+            rows.append((key, *stats[key], pickle.dumps(d, protocol=5), json.dumps(probs, ensure_ascii=False),
+                         pickle.dumps(_summary(kind, d), protocol=5)))
         reparsed += len(jobs)
 
     # Set manifests first: a set's `game` chooses the schema of the cards beside it.
@@ -409,7 +441,8 @@ def bulk_objects() -> Iterator[None]:
             gc.enable()
 
 
-def validate(roots: list[Path], only: Iterable[Path] | None = None, cache_path: Path | None | str = "default") -> Validation:
+def validate(roots: list[Path], only: Iterable[Path] | None = None, cache_path: Path | None | str = "default",
+             full: bool = True) -> Validation:
     """Validate the catalog under ``roots``.
 
     Args:
@@ -417,13 +450,15 @@ def validate(roots: list[Path], only: Iterable[Path] | None = None, cache_path: 
         only: report problems only for these files or folders (the whole catalog is still read,
             since rules span files); None reports everything.
         cache_path: the per-file cache (``"default"``: the user cache dir; None: no cache).
+        full: False when only the problems matter (``cardlab validate``): cards read from the
+            cache then hold only :data:`SUMMARY_FIELDS` in ``Validation.catalog``.
 
     Returns:
         A :class:`Validation` with the catalog and every problem, sorted by position.
     """
     files = catalog_mod.scan(roots)
     with bulk_objects():
-        data, problems, reparsed = check_files(files, cache_path)
+        data, problems, reparsed = check_files(files, cache_path, full)
     bad = {p.pos.path for p in problems}
     cat = catalog_mod.build_catalog(roots, files, {p: d for p, d in data.items() if p not in bad})
     problems.extend(_positioned(cross_checks(cat, files, data, bad)))
@@ -467,7 +502,7 @@ def validate_paths(paths: list[Path], roots: list[Path]) -> Validation:
     from cardlab.errors import InputError
 
     if not paths:
-        return validate(roots)
+        return validate(roots, full=False)
     read: list[Path] = []
     only: list[Path] = []
     for p in paths:
@@ -481,7 +516,7 @@ def validate_paths(paths: list[Path], roots: list[Path]) -> Validation:
             only.append(p.resolve())
     if only and len(only) < len(paths):
         only.extend(r for r, p in zip(read, paths) if Path(p).is_dir())
-    result = validate(list(dict.fromkeys(read)), only=only or None)
+    result = validate(list(dict.fromkeys(read)), only=only or None, full=False)
     scanned = {f.path.resolve() for f in catalog_mod.scan(list(dict.fromkeys(read)))}
     for p in paths:
         if Path(p).is_file() and Path(p).resolve() not in scanned:

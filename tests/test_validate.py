@@ -155,3 +155,13 @@ def test_names_are_one_line(runner, test_set):
     assert result.exit_code == 1
     [line] = [ln for ln in result.stderr.splitlines() if "5-x.yaml" in ln]
     assert "5-x.yaml:3:12: name.en:" in line and "one line of text" in line
+
+
+def test_problems_only_runs_read_card_summaries(test_set, tmp_path):
+    cache = tmp_path / "c.sqlite"
+    validate([test_set], cache_path=cache)
+    slim = validate([test_set], cache_path=cache, full=False)
+    assert slim.reparsed == 0 and slim.problems == []
+    assert set(slim.catalog.cards["test1-2"]) == {"id", "number", "name", "supertype", "stage", "evolves_from"}
+    full = validate([test_set], cache_path=cache)
+    assert full.catalog.cards["test1-2"]["attacks"][0]["damage"] == "20×"
