@@ -73,14 +73,21 @@ def search(
     db: DbOpt = None,
 ) -> None:
     """Search cards.  Example: cardlab search 'type:fire hp>=80'"""
-    from cardlab import render, search as searching
+    import sys
+
+    from cardlab import search as searching
 
     _choice(fmt, FORMATS_SEARCH)
     roots, db_path = roots_and_db(catalog, db)
     with user_errors():
         con = _open(roots, db_path)
         rows = searching.search(con, query, langs=langs_of(lang), sort=sort, reverse=reverse, limit=limit)
-    render.hits(rows, render.stdout_console(), fmt)
+    if fmt == "table" and sys.stdout.isatty():
+        from cardlab import render
+
+        render.hits(rows, render.stdout_console(), fmt)
+    else:  # piped: plain text, no colour, no wrapping (and no rich to import)
+        sys.stdout.write(searching.plain(rows, fmt))
 
 
 @app.command()
@@ -156,7 +163,7 @@ def index_cmd(
 
 
 def _open(roots: list[Path], db_path: Path):  # noqa: ANN202 - sqlite3.Connection
-    from cardlab import index, render
+    from cardlab import index
     from cardlab.errors import CatalogError
 
     try:
@@ -164,11 +171,15 @@ def _open(roots: list[Path], db_path: Path):  # noqa: ANN202 - sqlite3.Connectio
     except CatalogError as err:
         if index.stored_fingerprint(db_path) is None:
             raise
+        from cardlab import render
+
         console = render.stderr_console()
         render.problems(err.problems, console)
         console.print(f"[yellow]warning[/]: the catalog has {len(err.problems)} problem(s); searching the previous index")
         report = None
     if report is not None:
+        from cardlab import render
+
         render.stderr_console().print(f"[dim]indexed {report.cards} cards in {report.seconds:.2f} s[/]")
     return index.connect(db_path)
 

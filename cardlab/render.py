@@ -3,8 +3,6 @@ imports rich; every function takes plain data and a console (tests pass a record
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Iterable, Sequence
 
@@ -41,20 +39,10 @@ def problems_json(items: Sequence[Problem], console: Console, **extra: object) -
 
 def hits(rows: Sequence, console: Console, fmt: str = "table") -> None:
     """Print search hits (:class:`cardlab.search.Hit`) as a table, JSON, CSV or bare ids."""
-    if fmt == "ids":
-        for h in rows:
-            console.out(h.id, highlight=False)
-        return
-    if fmt == "json":
-        console.out(json.dumps([h.to_json() for h in rows], ensure_ascii=False, indent=2), highlight=False)
-        return
-    if fmt == "csv":
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(["id", "set", "number", "name", "type", "stats", "rarity"])
-        for h in rows:
-            w.writerow([h.id, h.set_code, h.number, h.name, h.type_line, h.stats, h.rarity or ""])
-        console.out(buf.getvalue().rstrip("\n"), highlight=False)
+    if fmt != "table":
+        from cardlab.search import plain
+
+        console.out(plain(list(rows), fmt).rstrip("\n"), highlight=False)
         return
     table = Table(box=None, header_style="bold", pad_edge=False, expand=False)
     table.add_column("Id", no_wrap=True, style="cyan")

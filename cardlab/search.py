@@ -138,6 +138,37 @@ def search(con: sqlite3.Connection, query: str, *, langs: tuple[str, ...] | list
     return hits
 
 
+def plain(hits: list[Hit], fmt: str = "table") -> str:
+    """Return search hits as plain text: ``table`` (aligned columns, one card a line, then the
+    count), ``ids`` (one id a line), ``json`` (a list of :meth:`Hit.to_json`) or ``csv`` (with a
+    header). No colour and no wrapping: for pipes and files."""
+    import csv
+    import io
+
+    if fmt == "ids":
+        return "".join(f"{h.id}\n" for h in hits)
+    if fmt == "json":
+        return json.dumps([h.to_json() for h in hits], ensure_ascii=False, indent=2) + "\n"
+    if fmt == "csv":
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(["id", "set", "number", "name", "type", "stats", "rarity"])
+        writer.writerows([h.id, h.set_code, h.number, h.name, h.type_line, h.stats, h.rarity or ""] for h in hits)
+        return buf.getvalue()
+    rows = [("Id", "Name", "Type", "Stats", "Rarity")] + [(h.id, h.name, h.type_line, h.stats, h.rarity or "") for h in hits]
+    widths = [max(_width(r[i]) for r in rows) for i in range(5)]
+    lines = ["  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(r, widths)).rstrip() for r in rows]
+    lines.append(f"{len(hits)} card{'s' if len(hits) != 1 else ''}")
+    return "\n".join(lines) + "\n"
+
+
+def _width(text: str) -> int:
+    """Columns ``text`` takes in a terminal (East Asian wide characters take two)."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
 @dataclass
 class CardView:
     """A whole card for ``cardlab show``: its data, its set's data, and the file it comes from."""

@@ -331,3 +331,10 @@ def test_the_command_line_builds_only_the_command_it_runs():
     deck_only = _slim_app(["deck", "validate", "x.txt"])
     assert [g.name for g in deck_only.registered_groups] == ["deck"] and deck_only.registered_commands == []
     assert _slim_app(["--help"]) is app and _slim_app(["nope"]) is app
+
+
+def test_piped_table_is_plain_aligned_text(runner):
+    out = runner.invoke(app, ["search", "type:fire hp>=80"]).stdout.splitlines()
+    assert out[0].split() == ["Id", "Name", "Type", "Stats", "Rarity"]
+    assert out[1].startswith("base1-4   Charizard   Pokémon · Stage 2 · Fire  120 HP")
+    assert out[-1] == "4 cards" and len(out) == 6  # one line a card: no wrapping when piped
