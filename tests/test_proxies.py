@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cardlab import proxies as px
+from cardlab import proxies as px, proxy_output
 from cardlab.catalog import Catalog, SetInfo
 from cardlab.errors import DataError, UsageError
 
@@ -283,7 +283,7 @@ def test_unwritable_output_leaves_nothing(base1, tmp_path, monkeypatch):
     def fail(*_args):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(px.os, "replace", fail)
+    monkeypatch.setattr(proxy_output.os, "replace", fail)
     with pytest.raises(px.OutputError, match="No space left"):
         px.make_proxies(base1, ["base1-58"], tmp_path / "deck.pdf")
     assert list(tmp_path.iterdir()) == []              # no partial PDF, no temp file

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cardlab import proxies as px
+from cardlab import proxies as px, proxy_output
 from cardlab.catalog import Catalog, SetInfo
 from cardlab.errors import UsageError
 
@@ -94,7 +94,7 @@ def test_oserror_while_writing_leaves_nothing(base1, tmp_path, monkeypatch):
     def fail(*_args, **_kwargs):
         raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr(px.tempfile, "mkstemp", fail)
+    monkeypatch.setattr(proxy_output.tempfile, "mkstemp", fail)
     with pytest.raises(px.OutputError, match="Input/output error"):
         px.make_proxies(base1, ["base1-58"], tmp_path / "deck.pdf")
     assert list(tmp_path.iterdir()) == []
