@@ -24,6 +24,7 @@ YAML deck files follow ``schema/deck.schema.json``: ``name``, ``format`` and one
 (``main``, ``commander``, ``favor``), each item ``"4 Pikachu"`` or ``{count: 4, name: Pikachu}``.
 An item that breaks the schema is reported at its line and left out; the other items are still
 checked. A file whose top level is not a mapping cannot be read (exit 2).
+They are parsed by :mod:`cardlab.deck_yaml` (:func:`parse_yaml`, re-exported here).
 
 A file with no card line at all (blank, comments, headers or a ``Format:`` line only; a YAML deck
 whose lists are empty) cannot be read either: "the deck list holds no cards" (exit 2).
@@ -42,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cardlab.deck_yaml import parse_yaml
 from cardlab.deckmatch import CardIndex, Deck, DeckCard, build_deck
 from cardlab.errors import InputError, Problem, SourcePos
 from cardlab.text import fold, pick
@@ -72,9 +74,6 @@ TOTAL_WORDS = frozenset({"total", "total cards", "cards", "total cards in deck",
 SIDEBOARD_WORDS = frozenset({"sideboard", "side board", "side deck", "sideboard cards", "maybeboard",
                              "maybe board", "considering", "reserve", "reserves", "サイドデッキ", "サイド"})
 """Header words (folded) of lines kept beside the deck (a sideboard); no format here has one."""
-
-_YAML_FIELDS = frozenset({"name", "format", "author", "source", "notes"})
-_YAML_SECTION = re.compile(r"^[a-z][a-z0-9_-]*$")
 
 _META = re.compile(r"^(?P<key>format|name|deck name|title)\s*:\s*(?P<value>.*\S)\s*$", re.IGNORECASE)
 _COMMENT_TAIL = re.compile(r"\s+(?://|#).*$")
@@ -288,97 +287,6 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
     if not deck.entries and all(p.rule == "format-conflict" for p in deck.problems):
         message = "the deck list holds no cards" if content else "the file is empty: the deck list holds no cards"
         deck.problems.append(Problem(SourcePos(deck.path, 1), message, "empty"))
-    return deck
-
-
-def parse_yaml(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckList:
-    """Parse a YAML deck file (``schema/deck.schema.json``).
-
-    An item that breaks the schema is a ``schema`` problem at its line and is left out; the other
-    items are still read. A ``format`` that is not a format name is a ``schema`` problem (the
-    deck then names no format).
-
-    Returns:
-        A :class:`DeckList` whose entries carry their section; schema problems have positions. A
-        file with no card at all gets only an ``empty`` problem (:func:`read_deck` refuses it).
-
-    Raises:
-        InputError: the YAML does not parse, or its top level is not a mapping (exit code 2).
-    """
-    from cardlab.loader import LoadError, load_fast, load_roundtrip, position
-    from cardlab.schemas import validator
-
-    path = Path(path)
-    deck = DeckList(path=path)
-    try:
-        data = load_fast(path, text)
-    except LoadError as err:
-        if err.problem.message == "empty file":
-            data = None
-        else:
-            raise InputError(str(err.problem)) from None
-    if data is None:
-        deck.problems.append(Problem(SourcePos(path, 1), "the file is empty: the deck list holds no cards", "empty"))
-        return deck
-    if not isinstance(data, dict):
-        what = {list: "a list", str: "a single text"}.get(type(data), "a single value")
-        raise InputError(f"{SourcePos(path, 1)}: a YAML deck is a mapping (name:, format:, main: [...]) but this file "
-                         f"holds {what} at its top level; see schema/deck.schema.json")
-    lists = {k: v for k, v in data.items() if k not in _YAML_FIELDS}
-    tree = load_roundtrip(path, text)
-    if "format" in data:
-        deck.format_line = position(tree, ["format"], path).line
-        if isinstance(data["format"], str):
-            deck.format = data["format"]
-    if isinstance(data.get("name"), str):
-        deck.name = data["name"]
-    if not any(lists.values()):
-        deck.problems.append(Problem(SourcePos(path, 1), "the deck list holds no cards", "empty"))
-        return deck
-    from jsonschema.exceptions import best_match
-
-    bad_items: set[tuple[str, int]] = set()
-    for err in validator("deck.schema.json").iter_errors(data):
-        keys = list(err.absolute_path)
-        if len(keys) >= 2 and isinstance(lists.get(keys[0]), list) and isinstance(keys[1], int):
-            bad_items.add((keys[0], keys[1]))
-        if err.context:  # anyOf: skip the branches whose type does not fit at all
-            fitting = [e for e in err.context if not (e.validator == "type" and not e.relative_path)]
-            err = best_match(fitting or err.context) or err  # noqa: PLW2901
-            keys = list(err.absolute_path)
-        if err.validator == "additionalProperties" and not keys:
-            for key in data:
-                if key not in _YAML_FIELDS and not _YAML_SECTION.match(str(key)):
-                    deck.problems.append(Problem(position(tree, [key], path), f"'{key}' is not a deck field nor a section "
-                                                 "(sections are lower-case lists such as main:)", "schema"))
-            continue
-        where = ".".join(str(k) for k in keys)
-        deck.problems.append(Problem(position(tree, keys, path), f"{where + ': ' if where else ''}{err.message}", "schema"))
-    for section, items in lists.items():
-        if not isinstance(items, list) or not _YAML_SECTION.match(str(section)):
-            continue
-        for i, item in enumerate(items):
-            if (section, i) in bad_items:
-                continue
-            line = position(tree, [section, i], path).line
-            if isinstance(item, str):
-                split = split_count(" ".join(item.split()))
-                if split is None:
-                    deck.problems.append(Problem(SourcePos(path, line), no_count_message(item.strip()), "no-count"))
-                    continue
-                n, card_text = split
-                entry = Entry(line, n, card_text, section=section)
-            else:
-                n = item["count"]
-                parts = [item.get("name") or item.get("card") or "", item.get("set") or "", item.get("number") or ""]
-                entry = Entry(line, n, " ".join(p for p in parts if p), section=section, name=item.get("name"),
-                              set_code=item.get("set"), number=item.get("number"), card_id=item.get("card"))
-            problem = _count_problem(path, line, n, entry.text)
-            if problem:
-                deck.problems.append(problem)
-            else:
-                deck.entries.append(entry)
-    deck.problems.sort(key=lambda p: p.pos)
     return deck
 
 
