@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardlab.text import fold, pick
+from cardlab.text import pick
 
 SET_FILE = "set.yaml"
 
@@ -90,15 +90,6 @@ class Catalog:
             if info.code.casefold() == wanted or any(a.casefold() == wanted for a in info.aliases):
                 return info
         return None
-
-    def names_index(self) -> dict[str, set[str]]:
-        """Return folded name (every language) -> ids of the cards with that name."""
-        index: dict[str, set[str]] = {}
-        for card_id, card in self.cards.items():
-            for lang, name in (card.get("name") or {}).items():
-                if lang != "_source" and isinstance(name, str):
-                    index.setdefault(fold(name), set()).add(card_id)
-        return index
 
 
 @dataclass(frozen=True)

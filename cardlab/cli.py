@@ -48,17 +48,14 @@ def _choice(value: str, choices: tuple[str, ...], option: str = "--format") -> N
 
 
 def _fields_epilog() -> str:
-    from cardlab.query import FIELDS
-
-    lines = [f"  {name:<11} {help_}" for name, (_, help_) in FIELDS.items()]
-    from cardlab.query import ALIASES
+    from cardlab.query import ALIASES, fields_help
 
     short = ", ".join(f"{k}: {v}" for k, v in ALIASES.items() if k != v)
     return ("\b\nQuery language: bare words and \"quoted phrases\" search names (any language) and rules text;\n"
             "field:value, field=value, field!=value; numbers with < <= > >= =; -term negates; 'or' and\n"
             "( ) combine; terms side by side (or joined by 'and') must all match. A query that starts\n"
             "with '-' needs '--' before it: cardlab search -- '-type:fire hp>=80'.\n\b\nFields:\n"
-            + "\n".join(lines) + f"\n\b\nShort forms: {short}")
+            + fields_help(indent="  ") + f"\n\b\nShort forms: {short}")
 
 
 @app.command(epilog=_fields_epilog())
@@ -85,7 +82,7 @@ def search(
     if fmt == "table" and sys.stdout.isatty():
         from cardlab import render
 
-        render.hits(rows, render.stdout_console(), fmt)
+        render.hits(rows, render.stdout_console())
     else:  # piped: plain text, no colour, no wrapping (and no rich to import)
         sys.stdout.write(searching.plain(rows, fmt))
 
@@ -185,15 +182,9 @@ def _open(roots: list[Path], db_path: Path):  # noqa: ANN202 - sqlite3.Connectio
 
 
 def _register_groups() -> None:
-    import importlib
+    from cardlab import cli_contrib, cli_deck, cli_i18n, cli_proxies
 
-    for name in ("cli_deck", "cli_contrib", "cli_i18n", "cli_proxies"):
-        try:
-            module = importlib.import_module(f"cardlab.{name}")
-        except ModuleNotFoundError as err:
-            if err.name != f"cardlab.{name}":
-                raise
-            continue
+    for module in (cli_deck, cli_contrib, cli_i18n, cli_proxies):
         module.register(app)
 
 

@@ -380,6 +380,6 @@ def _positive_term_sql(t: Term) -> tuple[str, list]:
     return "c.id IN (SELECT card_id FROM facet WHERE field = ? AND text = ?)", [t.field, norm_value(t.value)]
 
 
-def fields_help() -> str:
-    """Return the list of search fields, one per line, for ``--help`` and the README."""
-    return "\n".join(f"{name:<11} {help_}" for name, (_, help_) in FIELDS.items())
+def fields_help(indent: str = "") -> str:
+    """Return the search fields, one ``name  help`` line each (after ``indent``), for ``--help``."""
+    return "\n".join(f"{indent}{name:<11} {help_}" for name, (_, help_) in FIELDS.items())

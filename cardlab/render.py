@@ -37,13 +37,9 @@ def problems_json(items: Sequence[Problem], console: Console, **extra: object) -
     console.print_json(json.dumps({"ok": not items, **extra, "problems": [p.to_json() for p in items]}, ensure_ascii=False))
 
 
-def hits(rows: Sequence, console: Console, fmt: str = "table") -> None:
-    """Print search hits (:class:`cardlab.search.Hit`) as a table, JSON, CSV or bare ids."""
-    if fmt != "table":
-        from cardlab.search import plain
-
-        console.out(plain(list(rows), fmt).rstrip("\n"), highlight=False)
-        return
+def hits(rows: Sequence, console: Console) -> None:
+    """Print search hits (:class:`cardlab.search.Hit`) as a rich table for a terminal, then the
+    count. Piped output and the other formats are :func:`cardlab.search.plain`."""
     table = Table(box=None, header_style="bold", pad_edge=False, expand=False)
     table.add_column("Id", no_wrap=True, style="cyan")
     table.add_column("Name", ratio=3)
