@@ -103,10 +103,11 @@ def cross_checks(cat: Catalog, files: list[SourceFile], data: dict[Path, Any],
                 found.append((f.path, ["id"], f"id '{card_id}' should be '{expected}' (set code + collector number)", "id"))
             if not f.path.name.startswith(f"{number}-"):
                 found.append((f.path, ["number"], f"file name should start with '{number}-' (the collector number)", "file-name"))
-            total = s.get("printed_total")
+            total = s.get("total", s.get("printed_total"))
             digits = "".join(ch for ch in number if ch.isdigit())
             if isinstance(total, int) and digits and int(digits) > total:
-                found.append((f.path, ["number"], f"collector number {number} is beyond the set's printed total {total}", "number-range"))
+                what = "total" if "total" in s else "printed total"
+                found.append((f.path, ["number"], f"collector number {number} is beyond the set's {what} {total}", "number-range"))
     from cardlab.games import game_module
 
     for game in sorted({s.game for s in cat.sets.values()}):
