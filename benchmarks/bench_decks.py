@@ -56,10 +56,10 @@ def _generate_decks(catalog, out: Path, n: int, seed: int = 7) -> list[Path]:
 
 
 def throughput(catalog_root: Path, n: int) -> None:
-    from cardlab.deck import read_deck
-    from cardlab.deckmatch import CardIndex, build_deck
-    from cardlab.rules import check_deck
-    from cardlab.validate import validate
+    from cardlab.decks.check import read_deck
+    from cardlab.decks.resolve import CardIndex, build_deck
+    from cardlab.decks.rules import check_deck
+    from cardlab.catalog.validate import validate
 
     roots = [catalog_root, REPO / "cards"]
     t0 = time.perf_counter()

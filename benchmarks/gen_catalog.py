@@ -107,7 +107,7 @@ def _cap(s: str) -> str:
 
 
 def slug(text: str) -> str:
-    """ASCII file-name slug (same result as ``cardlab.text.slug`` for these names)."""
+    """ASCII file-name slug (same result as ``cardlab.core.text.slug`` for these names)."""
     import unicodedata
 
     t = "".join(c for c in unicodedata.normalize("NFD", text.casefold()) if not unicodedata.combining(c))

@@ -1,5 +1,5 @@
 """``python -m cardlab``."""
 
-from cardlab.cli import main
+from cardlab.cli.app import main
 
 main()

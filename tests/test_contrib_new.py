@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cardlab import contrib, paths
-from cardlab.cli import app
-from cardlab.errors import UsageError
-from cardlab.validate import validate
+from cardlab.contrib import new_card as contrib
+from cardlab.core import paths as paths
+from cardlab.cli.app import app
+from cardlab.core.errors import UsageError
+from cardlab.catalog.validate import validate
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "catalog"
 

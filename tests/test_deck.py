@@ -1,16 +1,16 @@
-"""cardlab.deck: parsing deck lists (every dialect and trap) and matching names to cards."""
+"""cardlab.decks.check: parsing deck lists (every dialect and trap) and matching names to cards."""
 
 from pathlib import Path
 
 import pytest
 
-from cardlab.deck import (MAX_DECK_BYTES, CardIndex, Entry, build_deck, load_deck, parse_text, read_deck,
+from cardlab.decks.check import (MAX_DECK_BYTES, CardIndex, Entry, build_deck, load_deck, parse_text, read_deck,
                           split_count)
-from cardlab.errors import InputError, UsageError
-from cardlab.formats import load_formats
-from cardlab.paths import shipped_catalog
-from cardlab.rules import check_deck
-from cardlab.validate import validate
+from cardlab.core.errors import InputError, UsageError
+from cardlab.catalog.formats import load_formats
+from cardlab.core.paths import shipped_catalog
+from cardlab.decks.rules import check_deck
+from cardlab.catalog.validate import validate
 
 REPO = Path(__file__).resolve().parents[1]
 DECKS = REPO / "tests" / "fixtures" / "decks"

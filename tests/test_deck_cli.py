@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.cli import app
+from cardlab.cli.app import app
 
 REPO = Path(__file__).resolve().parents[1]
 DECKS = REPO / "tests" / "fixtures" / "decks"

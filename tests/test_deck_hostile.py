@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from cardlab.cli import app
-from cardlab.deck import CardIndex, Entry, build_deck, load_deck, parse_text, read_deck, split_count
-from cardlab.errors import InputError, UsageError
-from cardlab.formats import load_formats
-from cardlab.paths import shipped_catalog
-from cardlab.rules import check_deck, line_list
-from cardlab.stats import KINDS, deck_stats, need_kinds
-from cardlab.validate import validate
+from cardlab.cli.app import app
+from cardlab.decks.check import CardIndex, Entry, build_deck, load_deck, parse_text, read_deck, split_count
+from cardlab.core.errors import InputError, UsageError
+from cardlab.catalog.formats import load_formats
+from cardlab.core.paths import shipped_catalog
+from cardlab.decks.rules import check_deck, line_list
+from cardlab.decks.stats import KINDS, deck_stats, need_kinds
+from cardlab.catalog.validate import validate
 
 REPO = Path(__file__).resolve().parents[1]
 DECKS = REPO / "tests" / "fixtures" / "decks"
@@ -340,8 +340,8 @@ def test_json_errors(runner, tmp_path, command, name, code):
 
 
 def test_formats_not_hard_wrapped_when_piped(runner, monkeypatch):
-    from cardlab.formats import load_formats as load
-    from cardlab.render_deck import print_formats
+    from cardlab.catalog.formats import load_formats as load
+    from cardlab.render.decks import print_formats
 
     out = io.StringIO()
     print_formats(list(load([shipped_catalog()]).values()), Console(file=out, width=40))

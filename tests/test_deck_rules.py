@@ -1,15 +1,15 @@
-"""cardlab.rules: every rule of every shipped format has a deck that breaks exactly that rule,
+"""cardlab.decks.rules: every rule of every shipped format has a deck that breaks exactly that rule,
 reported with its line and the rule's id; the legal decks have no problem."""
 
 from pathlib import Path
 
 import pytest
 
-from cardlab.deck import load_deck
-from cardlab.formats import load_formats
-from cardlab.paths import shipped_catalog
-from cardlab.rules import RULES, check_deck, matches
-from cardlab.validate import validate
+from cardlab.decks.check import load_deck
+from cardlab.catalog.formats import load_formats
+from cardlab.core.paths import shipped_catalog
+from cardlab.decks.rules import RULES, check_deck, matches
+from cardlab.catalog.validate import validate
 
 REPO = Path(__file__).resolve().parents[1]
 DECKS = REPO / "tests" / "fixtures" / "decks"

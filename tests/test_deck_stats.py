@@ -1,4 +1,4 @@
-"""cardlab.stats: counts, cost curves and opening odds equal values computed by hand."""
+"""cardlab.decks.stats: counts, cost curves and opening odds equal values computed by hand."""
 
 from fractions import Fraction
 from math import comb
@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.deck import load_deck
-from cardlab.formats import load_formats
-from cardlab.paths import shipped_catalog
-from cardlab.stats import deck_stats
-from cardlab.validate import validate
+from cardlab.decks.check import load_deck
+from cardlab.catalog.formats import load_formats
+from cardlab.core.paths import shipped_catalog
+from cardlab.decks.stats import deck_stats
+from cardlab.catalog.validate import validate
 
 REPO = Path(__file__).resolve().parents[1]
 DECKS = REPO / "tests" / "fixtures" / "decks"

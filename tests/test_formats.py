@@ -1,13 +1,13 @@
-"""cardlab.formats: the shipped formats, and bad format files reported with their positions."""
+"""cardlab.catalog.formats: the shipped formats, and bad format files reported with their positions."""
 
 from pathlib import Path
 
 import pytest
 
-from cardlab.errors import DataError
-from cardlab.formats import check_formats, load_format, load_formats
-from cardlab.paths import shipped_catalog
-from cardlab.rules import RULES, describe
+from cardlab.core.errors import DataError
+from cardlab.catalog.formats import check_formats, load_format, load_formats
+from cardlab.core.paths import shipped_catalog
+from cardlab.decks.rules import RULES, describe
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""cardlab.i18n: source hashes, field paths, coverage, and YAML rewrites that keep the layout."""
+"""cardlab.i18n.strings: source hashes, field paths, coverage, and YAML rewrites that keep the layout."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from cardlab import i18n, i18n_write
-from cardlab.errors import DataError
-from cardlab.i18n import Edit
-from cardlab.validate import validate
+from cardlab.i18n import strings as i18n
+from cardlab.i18n import writeback as i18n_write
+from cardlab.core.errors import DataError
+from cardlab.i18n.strings import Edit
+from cardlab.catalog.validate import validate
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures" / "catalog"
@@ -136,7 +137,7 @@ def test_japanese_source_coverage(tmp_path):
 
 
 def test_unknown_set_is_a_usage_error(tmp_path):
-    from cardlab.errors import UsageError
+    from cardlab.core.errors import UsageError
 
     cat = validate([copy_base1(tmp_path)], cache_path=None).catalog
     with pytest.raises(UsageError, match="unknown set 'nope'"):

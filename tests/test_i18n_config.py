@@ -1,4 +1,4 @@
-"""cardlab.config: preferred languages from --lang, CARDLAB_LANG, the config file, or nothing."""
+"""cardlab.core.config: preferred languages from --lang, CARDLAB_LANG, the config file, or nothing."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from cardlab import config
-from cardlab.cli import app
-from cardlab.errors import DataError, UsageError
+from cardlab.core import config as config
+from cardlab.cli.app import app
+from cardlab.core.errors import DataError, UsageError
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""cardlab.po: PO export and import, end to end on copies of the Base Set and the Ippo fixtures."""
+"""cardlab.i18n.po_file: PO export and import, end to end on copies of the Base Set and the Ippo fixtures."""
 
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ from pathlib import Path
 import polib
 import pytest
 
-from cardlab import i18n, i18n_write, po as pofiles
-from cardlab.errors import CardlabError, DataError, InputError, UsageError
-from cardlab.validate import validate
+from cardlab.i18n import strings as i18n
+from cardlab.i18n import writeback as i18n_write
+from cardlab.i18n import po_file as pofiles
+from cardlab.core.errors import CardlabError, DataError, InputError, UsageError
+from cardlab.catalog.validate import validate
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures" / "catalog"
@@ -413,7 +415,8 @@ def test_interrupted_import_leaves_each_file_old_or_new(base1, tmp_path, monkeyp
 KILLER = """
 import os, signal, sys
 from pathlib import Path
-from cardlab import i18n_write, po
+from cardlab.i18n import writeback as i18n_write
+from cardlab.i18n import po_file as po
 real = os.replace
 def replace(src, dst):
     real(src, dst)

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cardlab import contrib
-from cardlab.cli import app
+from cardlab.contrib import new_card as contrib
+from cardlab.cli.app import app
 from cardlab.games import ippo, monpa
-from cardlab.validate import validate
+from cardlab.catalog.validate import validate
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
@@ -268,7 +268,7 @@ def test_ippo_skeleton_parses_and_names_every_field(kind):
 
 def test_card_new_refuses_bad_input(catalog_copy):
     cat = contrib.load([catalog_copy])
-    from cardlab.errors import CardlabError, UsageError
+    from cardlab.core.errors import CardlabError, UsageError
 
     with pytest.raises(UsageError, match="from 1 to 162"):
         contrib.new_card(cat, "ippo-test", "163")

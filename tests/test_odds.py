@@ -1,11 +1,11 @@
-"""cardlab.odds: every figure equals the value computed by hand from binomial coefficients."""
+"""cardlab.decks.odds: every figure equals the value computed by hand from binomial coefficients."""
 
 from fractions import Fraction
 from math import comb
 
 import pytest
 
-from cardlab import odds
+from cardlab.decks import odds as odds
 
 
 def test_at_least_one_basic_in_seven():

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from cardlab import proxies as px, proxy_output
-from cardlab.catalog import Catalog, SetInfo
-from cardlab.errors import DataError, UsageError
+from cardlab.proxies import pdf as px
+from cardlab.core import fs as proxy_output
+from cardlab.catalog.model import Catalog, SetInfo
+from cardlab.core.errors import DataError, UsageError
 
 pypdf = pytest.importorskip("pypdf")
 
@@ -48,7 +49,7 @@ ZAP = """\
 
 @pytest.fixture(scope="module")
 def base1():
-    from cardlab.validate import load_catalog
+    from cardlab.catalog.validate import load_catalog
 
     return load_catalog([POKEMON])
 
@@ -224,7 +225,7 @@ def test_pokemon_face_shows_key_stats_and_french_text(base1):
 
 
 def test_japanese_names_render_in_the_text_layer():
-    from cardlab.validate import load_catalog
+    from cardlab.catalog.validate import load_catalog
 
     cat = load_catalog([IPPO])
     data, report = px.render_pdf(cat, ["ippo-test-1", "ippo-test-10"], px.ProxyOptions())
@@ -238,7 +239,7 @@ def test_japanese_names_render_in_the_text_layer():
 
 
 def test_monpa_face_in_its_source_language():
-    from cardlab.validate import load_catalog
+    from cardlab.catalog.validate import load_catalog
 
     cat = load_catalog([MONPA])
     data, _ = px.render_pdf(cat, ["monpa-test-4"], px.ProxyOptions())
@@ -315,7 +316,7 @@ def test_illegal_deck_stops_unless_forced(base1, tmp_path):
 # --- CLI -------------------------------------------------------------------------------------
 
 def _cli(runner, args):
-    from cardlab.cli import app
+    from cardlab.cli.app import app
 
     return runner.invoke(app, ["proxies", *args, "--catalog", str(POKEMON)])
 
@@ -358,7 +359,7 @@ def test_cli_bad_input(runner, zap, tmp_path):
 
 
 def test_cli_import_is_light():
-    code = "import sys, cardlab.cli; print('reportlab' in sys.modules, 'cardlab.proxies' in sys.modules)"
+    code = "import sys, cardlab.cli.app; print('reportlab' in sys.modules, 'cardlab.proxies.pdf' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
 
@@ -368,7 +369,7 @@ def test_shipped_example_deck(runner, repo, tmp_path):
     if not deck.is_file():
         pytest.skip("examples/decks/zap-theme-deck.txt not there yet")
     out = tmp_path / "zap.pdf"
-    from cardlab.cli import app
+    from cardlab.cli.app import app
 
     result = runner.invoke(app, ["proxies", str(deck), "-o", str(out), "--paper", "a4"])
     assert result.exit_code == 0, result.stderr

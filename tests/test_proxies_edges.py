@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from cardlab import proxies as px, proxy_output
-from cardlab.catalog import Catalog, SetInfo
-from cardlab.errors import UsageError
+from cardlab.proxies import pdf as px
+from cardlab.core import fs as proxy_output
+from cardlab.catalog.model import Catalog, SetInfo
+from cardlab.core.errors import UsageError
 
 pypdf = pytest.importorskip("pypdf")
 
@@ -24,14 +25,14 @@ URL = "https://example.com/" + "very-long-path-segment/" * 6 + "end.html"
 
 @pytest.fixture(scope="module")
 def base1():
-    from cardlab.validate import load_catalog
+    from cardlab.catalog.validate import load_catalog
 
     return load_catalog([POKEMON])
 
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory):
-    from cardlab.search import open_index
+    from cardlab.search.engine import open_index
 
     con = open_index([POKEMON], tmp_path_factory.mktemp("index") / "index.sqlite")
     yield con
@@ -39,7 +40,7 @@ def index(tmp_path_factory):
 
 
 def _cli(runner, args):
-    from cardlab.cli import app
+    from cardlab.cli.app import app
 
     return runner.invoke(app, ["proxies", *args, "--catalog", str(POKEMON)])
 
@@ -151,7 +152,7 @@ def test_missing_folder_and_folder_output_are_usage_errors(tmp_path):
 def test_long_word_is_broken_inside_the_text_box():
     from reportlab.pdfgen.canvas import Canvas
 
-    from cardlab.proxy_text import Block, Pen, _Body
+    from cardlab.proxies.textengine import Block, Pen, _Body
 
     pen = Pen(Canvas(io.BytesIO()))
     width = 150.0
@@ -199,7 +200,7 @@ def test_text_layer_has_whole_lines(base1):
 # --- 10. Ippo keywords in the label language ------------------------------------------------------
 
 def test_ippo_keywords_use_the_rules_terms():
-    from cardlab.validate import load_catalog
+    from cardlab.catalog.validate import load_catalog
 
     cat = load_catalog([IPPO])
     for langs in (("fr",), ()):
@@ -259,7 +260,7 @@ def test_fewer_cards_per_page_is_said(runner, tmp_path):
 # --- 8. card references that match nothing ---------------------------------------------------------
 
 def test_unknown_card_id_says_how_many_the_set_has(index, base1):
-    from cardlab.search import CardNotFoundError
+    from cardlab.search.engine import CardNotFoundError
 
     for ref in ("base1-999", "BS 999"):
         with pytest.raises(CardNotFoundError) as err:
@@ -270,7 +271,7 @@ def test_unknown_card_id_says_how_many_the_set_has(index, base1):
 
 
 def test_suggestions_are_in_one_language(index, base1):
-    from cardlab.search import CardNotFoundError
+    from cardlab.search.engine import CardNotFoundError
 
     with pytest.raises(CardNotFoundError) as err:
         px.named_card(index, "nope", base1)

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cardlab.cli import app
-from cardlab.index import build_index, connect, ensure_index
-from cardlab.query import QueryError, parse
-from cardlab.search import AmbiguousCardError, CardNotFoundError, get_card, search
+from cardlab.cli.app import app
+from cardlab.search.index import build_index, connect, ensure_index
+from cardlab.search.query import QueryError, parse
+from cardlab.search.engine import AmbiguousCardError, CardNotFoundError, get_card, search
 
 REPO = Path(__file__).resolve().parents[1]
 BASE1 = REPO / "cards" / "pokemon" / "base1"
@@ -231,7 +231,7 @@ def test_search_as_a_real_process(tmp_path):
 
 
 def test_cli_import_stays_light():
-    code = "import sys, cardlab.cli; bad = [m for m in ('sqlmodel', 'sqlalchemy', 'jsonschema', 'ruamel.yaml', 'pydantic') if m in sys.modules]; print(bad)"
+    code = "import sys, cardlab.cli.app; bad = [m for m in ('sqlmodel', 'sqlalchemy', 'jsonschema', 'ruamel.yaml', 'pydantic') if m in sys.modules]; print(bad)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.stdout.strip() == "[]", proc.stdout + proc.stderr
 
@@ -244,7 +244,7 @@ def test_every_command_has_help(runner):
 
 
 def test_readme_documents_every_field(repo):
-    from cardlab.query import FIELDS
+    from cardlab.search.query import FIELDS
 
     readme = (repo / "README.md").read_text(encoding="utf-8")
     missing = [f for f in FIELDS if f"| `{f}` |" not in readme]
@@ -323,7 +323,7 @@ def test_sort_puts_cards_without_the_value_last(base_con):
 
 
 def test_the_command_line_builds_only_the_command_it_runs():
-    from cardlab.cli import _slim_app
+    from cardlab.cli.app import _slim_app
 
     search_only = _slim_app(["search", "charizard"])
     assert [c.callback.__name__ for c in search_only.registered_commands] == ["search"]

@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from cardlab.cli import app
-from cardlab.validate import validate
+from cardlab.cli.app import app
+from cardlab.catalog.validate import validate
 
 # bad fixture -> (file name it takes in the set, expected "line:col: message" fragment, rule)
 BAD = {

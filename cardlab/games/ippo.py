@@ -22,7 +22,7 @@ field       rows
 ``power``   blow power (number).
 ``def``     defense power (number).
 ``kw``      one row per ability keyword, written with a space (``shut off``, ``guard break``,
-            ``knock down``, ``round up``: :func:`cardlab.text.norm_value` of the file's code),
+            ``knock down``, ``round up``: :func:`cardlab.core.text.norm_value` of the file's code),
             plus the Japanese term (``ノックダウン``). The query side normalizes the same way, so
             ``kw:"guard break"``, ``kw:guard-break`` and ``kw:ガードブレイク`` all match.
 ``timing``  one row per ability timing: ``placement``, ``fast``, ``boxing``, ``interval``, ``constant``,
@@ -34,7 +34,7 @@ field       rows
 ==========  ========================================================================================
 
 Numbers are given both as ``num`` and as text (``"4"``). Names are normalized like the query side
-(:func:`cardlab.text.norm_value`), so ``blow:uppercut``, ``attr:intuition`` and ``attr:カン`` match.
+(:func:`cardlab.core.text.norm_value`), so ``blow:uppercut``, ``attr:intuition`` and ``attr:カン`` match.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from cardlab.text import fold, norm_value, pick
+from cardlab.core.text import fold, norm_value, pick
 
 ATTRIBUTES: dict[str, tuple[str, str, str]] = {
     "courage": ("red", "勇気", "courage"),

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from cardlab.text import fold, pick
+from cardlab.core.text import fold, pick
 
 TYPES: dict[str, dict[str, str]] = {
     "commander": {"fr": "Commandant", "en": "Commander"},

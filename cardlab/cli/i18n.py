@@ -1,0 +1,162 @@
+"""``cardlab i18n``: translation coverage, PO export and import (library: cardlab.i18n.strings, cardlab.i18n.po_file)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from cardlab.cli.common import CatalogOpt, roots_and_db, user_errors
+
+i18n_app = typer.Typer(help="Translations: coverage, export to PO files for translators, import back.",
+                       no_args_is_help=True)
+
+SetOpt = Annotated[Optional[list[str]], typer.Option("--set", help="Only this set (code or alias; repeatable).")]
+
+
+def register(app: typer.Typer) -> None:
+    """Mount the ``i18n`` command group on the main app."""
+    app.add_typer(i18n_app, name="i18n")
+
+
+def _roots(catalog: list[Path] | None) -> list[Path]:
+    return roots_and_db(catalog, None)[0]
+
+
+def _one_language(option: str | None) -> str:
+    from cardlab.core.config import preferred_languages
+    from cardlab.core.errors import UsageError
+
+    langs = preferred_languages(option)
+    if not langs:
+        raise UsageError("say which language to translate into: --lang fr")
+    if len(langs) > 1 and option:
+        raise UsageError(f"one language at a time (got {', '.join(langs)})")
+    return langs[0]
+
+
+@i18n_app.command("status")
+def status(
+    lang: Annotated[Optional[str], typer.Option("--lang", help="Target language(s), comma-separated; default: every language present.")] = None,
+    sets: SetOpt = None,
+    catalog: CatalogOpt = None,
+    fmt: Annotated[str, typer.Option("--format", help="table or json.")] = "table",
+    fail_under: Annotated[Optional[float], typer.Option("--fail-under", metavar="PERCENT", min=0, max=100,
+                                                        help="Exit 1 when a language's coverage is below PERCENT (0-100).")] = None,
+) -> None:
+    """Show translation coverage per set and field kind.  Example: cardlab i18n status --lang fr --set base1"""
+    import json
+
+    from cardlab.i18n import strings as i18n
+    from cardlab.core.config import parse_languages
+    from cardlab.catalog.validate import validate
+
+    if fmt not in ("table", "json"):
+        raise typer.BadParameter("use table or json", param_hint="--format")
+    with user_errors():
+        langs = parse_languages(lang) if lang else None
+        cov = i18n.coverage(validate(_roots(catalog)).catalog, langs, sets)
+    if fmt == "json":
+        typer.echo(json.dumps(cov.to_json(), ensure_ascii=False, indent=2))
+    else:
+        _render_coverage(cov)
+    if fail_under is not None:
+        low = cov.below(fail_under)
+        for code in low:
+            typer.echo(f"{code}: coverage {cov.total(code).percent:.1f}% is under {fail_under:g}%", err=True)
+        raise typer.Exit(1 if low else 0)
+
+
+def _render_coverage(cov) -> None:  # noqa: ANN001 - cardlab.i18n.strings.Coverage, imported lazily
+    from rich import box
+    from rich.table import Table
+
+    from cardlab.i18n.strings import KIND_LABELS
+    from cardlab.render.cards import stdout_console
+
+    console = stdout_console()
+    for code in cov.langs:
+        table = Table(title=f"Translation coverage: {code}", title_justify="left", box=box.SIMPLE_HEAD)
+        table.add_column("set", no_wrap=True)
+        table.add_column("field", no_wrap=True)
+        for name in ("source", "translated", "outdated", "missing", "%"):
+            table.add_column(name, justify="right", no_wrap=True)
+        previous = None
+        for r in [r for r in cov.rows if r.lang == code]:
+            table.add_row(r.set_code if r.set_code != previous else "", KIND_LABELS[r.kind], str(r.total), str(r.translated),
+                          f"[yellow]{r.outdated}[/]" if r.outdated else "0", str(r.missing), f"{r.percent:.1f}")
+            previous = r.set_code
+        t = cov.total(code)
+        table.add_section()
+        table.add_row("[bold]all[/]", "", str(t.total), str(t.translated), str(t.outdated), str(t.missing), f"[bold]{t.percent:.1f}[/]")
+        console.print(table)
+
+
+@i18n_app.command("export")
+def export(
+    lang: Annotated[Optional[str], typer.Option("--lang", help="Target language; default: the first preferred language.")] = None,
+    sets: SetOpt = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="PO file to write; default: standard output.")] = None,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace OUTPUT if it exists.")] = False,
+    catalog: CatalogOpt = None,
+) -> None:
+    """Export translatable strings to a gettext PO file.  Example: cardlab i18n export --lang fr --set base1 -o fr.po"""
+    from cardlab.i18n import po_file as pofiles
+    from cardlab.catalog.validate import validate
+
+    to_stdout = output is None or str(output) == "-"
+    with user_errors():
+        target = _one_language(lang)
+        if not to_stdout:
+            pofiles.check_output(output, overwrite)
+        po = pofiles.export(validate(_roots(catalog)).catalog, target, sets)
+        if to_stdout:
+            sys.stdout.write(str(po) + "\n")
+        else:
+            pofiles.save(po, output, overwrite)
+            typer.echo(f"wrote {output}: {pofiles.export_summary(po, target)}", err=True)
+
+
+@i18n_app.command("import")
+def import_(
+    po_file: Annotated[Path, typer.Argument(help="The translated PO file.")],
+    lang: Annotated[Optional[str], typer.Option("--lang", help="Target language; default: the PO file's Language header.")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show a diff of the changes; write nothing.")] = False,
+    replace: Annotated[bool, typer.Option("--replace", help="Let the PO file replace existing translations that differ (official names, earlier imports).")] = False,
+    catalog: CatalogOpt = None,
+    fmt: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+) -> None:
+    """Write a PO file's translations back into the card files.  Example: cardlab i18n import fr.po --dry-run"""
+    import json
+
+    from rich.markup import escape
+
+    from cardlab.i18n import po_file as pofiles
+    from cardlab.render import cards as render
+
+    if fmt not in ("text", "json"):
+        raise typer.BadParameter("use text or json", param_hint="--format")
+    with user_errors():
+        roots = _roots(catalog)
+        report = pofiles.import_po(roots, po_file, lang, dry_run=dry_run, replace=replace)
+    if fmt == "json":
+        typer.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+        raise typer.Exit(0 if report.ok else 1)
+    err = render.stderr_console()
+    render.problems(report.problems, err)
+    for problem in report.warnings:
+        err.print(f"{escape(str(problem.pos))}: [yellow]{escape(problem.message)}[/] [dim]({problem.rule})[/]")
+    if dry_run:
+        sys.stdout.write(report.diff(roots))
+    err.print(escape(report.summary()))
+    raise typer.Exit(0 if report.ok else 1)
+
+
+@i18n_app.command("hash")
+def hash_(text: Annotated[str, typer.Argument(help="The source-language text.")]) -> None:
+    """Print the short hash to store in _source for a source text.  Example: cardlab i18n hash "Fire Spin\""""
+    from cardlab.i18n.strings import source_hash
+
+    typer.echo(source_hash(text))

@@ -1,0 +1,88 @@
+"""``cardlab proxies``: print a deck list (or searched cards) as cut-ready proxy cards in a PDF.
+
+Imports only typer, stdlib and :mod:`cardlab.cli.common` at start-up; ReportLab and the catalog
+load inside the command.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from cardlab.cli.common import CatalogOpt, DbOpt, LangOpt, langs_of, roots_and_db, user_errors
+
+
+def proxies(
+    deck: Annotated[Optional[Path], typer.Argument(help="A deck list (text or YAML).", show_default=False)] = None,
+    output: Annotated[str, typer.Option("--output", "-o", metavar="<path>", help="The PDF file to write (a file path; '-' is refused).")] = "proxies.pdf",
+    query: Annotated[Optional[list[str]], typer.Option("--query", "-q", help="Also print every card matching this search (repeatable), one copy each.")] = None,
+    card: Annotated[Optional[list[str]], typer.Option("--card", "-c", help="Also print this card: id, 'SET NUMBER' or name (repeatable).")] = None,
+    paper: Annotated[Optional[str], typer.Option(help="a4 or letter [default: from the locale (LC_PAPER, LANG), else a4]", show_default=False)] = None,
+    lang: LangOpt = None,
+    cut_marks: Annotated[bool, typer.Option("--cut-marks/--no-cut-marks", help="Draw crop marks in the margins.")] = True,
+    bleed: Annotated[float, typer.Option(min=0, max=3, help="Bleed in mm (0-3): the face colour runs past the cut line.")] = 0.0,
+    card_size: Annotated[Optional[str], typer.Option("--card-size", help="Card size WxH in mm, e.g. 63x88 [default: the set's size]", show_default=False)] = None,
+    skip_basic_energy: Annotated[bool, typer.Option("--skip-basic-energy", help="Leave out basic Energy cards (from the card data).")] = False,
+    fmt: Annotated[Optional[str], typer.Option("--format", help="Deck format to check the list against [default: the file's, else the best fit].", show_default=False)] = None,
+    force: Annotated[bool, typer.Option("--force", help="Print what can be printed from a deck with problems.")] = False,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace OUTPUT if it exists.")] = False,
+    catalog: CatalogOpt = None,
+    db: DbOpt = None,
+) -> None:
+    """Print proxies of a deck as a PDF, nine cards a page.  Example: cardlab proxies zap.txt -o zap.pdf"""
+    from cardlab.proxies import pdf as px
+    from cardlab.render import cards as render
+
+    roots, db_path = roots_and_db(catalog, db)
+    err = render.stderr_console()
+    with user_errors():
+        if paper:
+            px.paper_size(paper)
+        langs = tuple(langs_of(lang))
+        options = px.ProxyOptions(paper=paper, langs=langs, cut_marks=cut_marks, bleed_mm=bleed,
+                                  skip_basic_energy=skip_basic_energy,
+                                  card_mm=px.parse_card_size(card_size) if card_size else None)
+        if deck is None and not query and not card:
+            from cardlab.core.errors import UsageError
+
+            raise UsageError("give a DECK file, --query or --card")
+        px.check_output(output, overwrite)
+        try:
+            selection = px.select(roots, db_path, deck, query or [], card or [], fmt, force, langs)
+        except px.DeckProblemsError as problems:
+            _deck_report(err, problems.report, problems.notes)
+            err.print(f"[red]error[/]: {problems}", highlight=False)
+            raise typer.Exit(problems.exit_code) from None
+        _deck_report(err, selection.report, selection.notes)
+        if selection.problems:
+            n = len(selection.problems)
+            err.print(f"[yellow]warning[/]: the deck has {n} problem{'s' if n != 1 else ''}; "
+                      "printing what can be printed (--force)", highlight=False)
+        report = px.make_proxies(selection.catalog, selection.card_ids, output, options, overwrite, selection.title)
+    for note in report.notes:
+        err.print(f"[yellow]note[/]: {note}", highlight=False)
+    for card_id, message in report.overflow:
+        err.print(f"[yellow]warning[/]: {card_id}: {message}", highlight=False)
+    skipped = f", {len(report.skipped)} basic Energy left out" if report.skipped else ""
+    err.print(f"wrote {report.path}: {report.cards} cards on {report.pages} page(s), {report.paper}, "
+              f"{report.bytes / 1024:.0f} kB{skipped}", highlight=False)
+
+
+def _deck_report(err, report, notes) -> None:  # noqa: ANN001
+    """Say which format the deck was checked against when it names none, then its problems as
+    ``cardlab deck validate`` prints them (``path:line: rule: message``)."""
+    from rich.markup import escape
+
+    for note in notes:
+        err.print(f"[yellow]note[/]: {escape(note)}", highlight=False)
+    if report is not None and report.problems:
+        from cardlab.render import decks as render_deck
+
+        render_deck.print_report(report, err, err)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the top-level ``proxies`` command to the ``cardlab`` app."""
+    app.command("proxies")(proxies)

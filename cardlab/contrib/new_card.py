@@ -1,0 +1,414 @@
+"""Contributor workflow: what each set has recorded, and new card files from a skeleton.
+
+- :func:`set_statuses` / :func:`compact_ranges`: ``cardlab sets`` (recorded / printed counts and
+  the numbers still missing, e.g. Ippo ``0/162``, missing ``1-162``).
+- :func:`new_card`: ``cardlab card new``: writes ``<set folder>/<number>-<slug>.yaml`` from a
+  skeleton (:func:`skeleton`: common fields here, the game's own from its module's optional
+  ``SKELETON_KINDS`` and ``skeleton(kind)``, else from :data:`BUILTIN_SKELETONS` here (Pokémon)),
+  refusing to overwrite a card, atomically, and refusing to write into the catalog shipped inside
+  an installed package (:func:`check_writable`).
+
+No card is invented here: a skeleton holds ``null`` (or ``""`` for a text) where a fact must be
+read from a real card, so ``cardlab validate`` fails, with a position, until every fact is filled in.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cardlab.catalog.model import Catalog, SetInfo
+from cardlab.core.errors import CardlabError, UsageError
+from cardlab.core.text import fold, slug as make_slug
+
+
+@dataclass
+class SetStatus:
+    """How much of one set is recorded.
+
+    Attributes:
+        info: the set.
+        numbers: collector numbers of the recorded cards, as strings, sorted numerically.
+        missing: numbers 1..printed_total with no card, ascending; None when the total is unknown.
+    """
+
+    info: SetInfo
+    numbers: list[str] = field(default_factory=list)
+    missing: list[int] | None = None
+
+    @property
+    def recorded(self) -> int:
+        """How many cards are recorded."""
+        return len(self.numbers)
+
+    @property
+    def counts(self) -> str:
+        """``recorded/printed``: ``0/162``, ``102/102``, ``0/?`` when the total is unknown."""
+        total = self.info.printed_total
+        return f"{self.recorded}/{total if total is not None else '?'}"
+
+
+def load(roots: list[Path]) -> Catalog:
+    """Load the catalog under ``roots`` as it is, problems or not (counts need no valid catalog).
+
+    Uses :func:`cardlab.catalog.validate.validate` (cached per file); files that do not load are left out.
+    """
+    from cardlab.catalog.validate import validate
+
+    return validate(roots).catalog
+
+
+def _number_key(number: str) -> tuple[int, str]:
+    digits = re.match(r"\d+", number)
+    return (int(digits.group()) if digits else 0, number)
+
+
+def set_statuses(catalog: Catalog, code: str | None = None) -> list[SetStatus]:
+    """Return the recording status of every set (or of the set ``code`` names), by game then code.
+
+    Args:
+        catalog: the loaded catalog.
+        code: a set code or alias (case-insensitive), or None for every set.
+
+    Raises:
+        UsageError: ``code`` names no set (the message lists the known codes).
+    """
+    if code is not None:
+        found = catalog.find_set(code)
+        if found is None:
+            known = ", ".join(sorted(catalog.sets)) or "none"
+            raise UsageError(f"no set '{code}' in the catalog (known: {known})")
+        infos = [found]
+    else:
+        infos = sorted(catalog.sets.values(), key=lambda s: (s.game, s.code))
+    numbers: dict[str, list[str]] = {s.code: [] for s in infos}
+    for card_id, set_code in catalog.card_set.items():
+        if set_code in numbers:
+            number = catalog.cards[card_id].get("number")
+            if isinstance(number, str):
+                numbers[set_code].append(number)
+    out = []
+    for info in infos:
+        nums = sorted(numbers[info.code], key=_number_key)
+        missing = None
+        if isinstance(info.printed_total, int):
+            have = {int(n) for n in nums if n.isdigit()}
+            missing = [n for n in range(1, info.printed_total + 1) if n not in have]
+        out.append(SetStatus(info, nums, missing))
+    return out
+
+
+def compact_ranges(numbers: list[int]) -> str:
+    """Return ``[1, 2, 3, 5, 7, 8]`` as ``"1-3, 5, 7-8"`` (input ascending, no repeats); ``""`` if empty."""
+    parts: list[str] = []
+    start = prev = None
+    for n in [*numbers, None]:
+        if n is not None and prev is not None and n == prev + 1:
+            prev = n
+            continue
+        if start is not None:
+            parts.append(str(start) if start == prev else f"{start}-{prev}")
+        start = prev = n
+    return ", ".join(parts)
+
+
+def missing_text(status: SetStatus) -> str:
+    """Return the numbers still to record as ranges (``1-162``), ``none missing``, or a note that
+    the set's printed total is unknown (a beta pool) so nothing can be listed."""
+    if status.missing is None:
+        return "printed total unknown; missing numbers cannot be listed"
+    return compact_ranges(status.missing) or "none missing"
+
+
+def sets_table(statuses: list[SetStatus], langs: list[str] | None = None) -> list[str]:
+    """Return plain-text lines of a table: game, set, recorded/printed, name (header first)."""
+    rows = [("game", "set", "recorded", "name")]
+    rows += [(s.info.game, s.info.code, s.counts, s.info.name(langs or [])) for s in statuses]
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    return [f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:>{widths[2]}}  {r[3]}".rstrip() for r in rows]
+
+
+# --- new cards -------------------------------------------------------------------------------
+
+GAME_TITLES = {"pokemon": "Pokémon", "ippo": "Ippo", "monpa": "Monpa"}
+"""Game code -> the name shown to people ("an Ippo card")."""
+
+
+def game_title(game: str) -> str:
+    """Return the game's name as people write it: ``Ippo``, ``Monpa``, ``Pokémon``."""
+    return GAME_TITLES.get(game, game)
+
+
+def _a(word: str) -> str:
+    """``an Ippo``, ``a Monpa``: the indefinite article, by the word's first letter."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+_HEAD = """\
+# A new {title} card of set {code}{kind_note}.
+# Fill in every `null` and every empty "" with what the printed card shows, delete the optional
+# (commented) lines you do not need, then check your work:
+#   cardlab validate {path}
+# Record facts (numbers, costs, keywords, names); write rules text in your own words (CONTRIBUTING.md).
+id: {card_id}  # <set code>-<collector number>: keep in step with `number` and the file name
+number: "{number}"  # the collector number as printed, without the set total
+name:  # the printed name; {source} (the set's source language) is required, add translations freely
+{name_lines}
+notes: null  # where these facts come from, e.g. "transcribed from my own copy" (say so: no guessing)
+"""
+_ILLUSTRATOR = '# illustrator: ""  # optional: the artist credited on the card\n'
+
+_POKEMON_SUPERTYPE = "  # Pokémon | Trainer | Energy (cardlab card new --kind pokemon | trainer | energy)\n"
+_POKEMON_TAIL = """\
+rarity: null  # the rarity symbol: Common (●), Uncommon (◆), Rare (★), Rare Holo (★, holofoil picture)
+illustrator: ""  # the artist credited on the card (Illus. ...); delete the line if none is printed
+"""
+_POKEMON_BODIES = {
+    "pokemon": "supertype: Pokémon" + _POKEMON_SUPERTYPE + """\
+stage: null  # Basic | Stage 1 | Stage 2
+# evolves_from: ""  # Stage 1 and Stage 2 need it: the English name of the Pokémon it evolves from
+# level: null  # the LV. number, if one is printed
+hp: null  # the hit points printed at the top right (a multiple of 10)
+types: null  # its type(s), e.g. [Fire]: Grass | Fire | Water | Lightning | Psychic | Fighting | Colorless
+# pokemon_power:  # a Pokémon Power, if the card has one
+#   name: {SRC: ""}  # its name, as printed
+#   text: {SRC: ""}  # what it does, in your own words
+attacks:  # one entry per attack, in the card's order
+  - name: {SRC: ""}  # required: the attack's name, as printed
+    cost: null  # one entry per Energy symbol, e.g. [Fire, Colorless]; [] for a free attack
+    damage: null  # the damage as printed, quoted: "30", "30+", "10×", "30-"; delete the line if none
+    text: {SRC: ""}  # what the attack does, in your own words; delete the line if it has no text
+weaknesses: null  # e.g. [{type: Water, value: "×2"}]; [] when none is printed
+resistances: null  # e.g. [{type: Fighting, value: "-30"}]; [] when none is printed
+retreat_cost: null  # how many Energy symbols the retreat cost shows, 0 to 5
+""" + _POKEMON_TAIL + """\
+# national_pokedex_numbers: [null]  # optional: its national Pokédex number(s)
+""",
+    "trainer": "supertype: Trainer" + _POKEMON_SUPERTYPE + """\
+text: {SRC: ""}  # required: what the card does, in your own words
+""" + _POKEMON_TAIL,
+    "energy": "supertype: Energy" + _POKEMON_SUPERTYPE + """\
+energy_type: null  # basic (a basic Energy card) | special
+provides: null  # the Energy it provides, one entry per symbol, e.g. [Fire] or [Colorless, Colorless]
+# text: {SRC: ""}  # a special Energy card: what it does, in your own words
+# rarity: null  # if a rarity symbol is printed: Common (●), Uncommon (◆), Rare (★)
+# illustrator: ""  # the artist credited on the card, if any
+""",
+}
+
+BUILTIN_SKELETONS = {"pokemon": (tuple(_POKEMON_BODIES),
+                                 lambda kind, source: _POKEMON_BODIES[kind].replace("SRC", source))}
+"""Skeletons for games whose module has none: game -> (kinds, the first the default;
+``body(kind, source) -> YAML text``). A game module's own ``SKELETON_KINDS``/``skeleton`` win."""
+
+
+def skeleton_kinds(game: str) -> tuple[str, ...]:
+    """Return the card kinds ``game`` has skeletons for, the default first (empty: one generic skeleton)."""
+    from cardlab.games import game_module
+
+    own = getattr(game_module(game), "SKELETON_KINDS", None)
+    if own is not None:
+        return tuple(own)
+    return BUILTIN_SKELETONS[game][0] if game in BUILTIN_SKELETONS else ()
+
+
+def _skeleton_body(game: str):  # noqa: ANN202 - a callable (kind, source) -> str, or None
+    from cardlab.games import game_module
+
+    body = getattr(game_module(game), "skeleton", None)
+    if body is None and game in BUILTIN_SKELETONS:
+        body = BUILTIN_SKELETONS[game][1]
+    return body
+
+
+def skeleton(game: str, kind: str | None, *, card_id: str, number: str, source: str,
+             name: str | None = None, lang: str | None = None, path: Path | str = "<file>",
+             default_kind: bool = False) -> str:
+    """Return the YAML text of a new card: the common fields, then the game's own, each with a
+    comment saying what goes there; ``null`` (``""`` for a text) marks every fact still to read
+    from the card, so that ``cardlab validate`` reports each one with its position.
+
+    Args:
+        game, kind: the game and card kind (see :func:`skeleton_kinds`).
+        card_id, number: the card's id and collector number.
+        source: the set's source language; ``name`` (if given) is in ``lang`` (default ``source``).
+        path: shown in the ``cardlab validate`` hint.
+        default_kind: ``kind`` was not chosen by the user (the heading says it is the default).
+    """
+    import json
+
+    lang = lang or source
+    lines = [f"  {lang}: {json.dumps(name, ensure_ascii=False)}" if name
+             else f'  {lang}: ""  # required: the name as printed']
+    if lang != source:
+        lines.append(f'  {source}: ""  # required: the name in {source}, as printed')
+    kind_note = ""
+    if kind:
+        kind_note = f" (kind {kind}" + (": the default; --kind chooses another)" if default_kind else ")")
+    text = _HEAD.format(title=game_title(game), code=card_id.rsplit("-", 1)[0], kind_note=kind_note,
+                        path=path, card_id=card_id, number=number, source=source, name_lines="\n".join(lines))
+    body = _skeleton_body(game)
+    if body is None:
+        return text + _ILLUSTRATOR + f"# Add the other fields of schema/{game}.card.schema.json here.\n"
+    own = body(kind, source)
+    return text + ("" if re.search(r"^#? ?illustrator:", own, re.M) else _ILLUSTRATOR) + own
+
+
+def _number_pattern(game: str) -> tuple[str, str]:
+    """Return the collector-number pattern of ``game``'s card schema and its description."""
+    from cardlab.catalog.schemas import validator
+
+    own = validator(f"{game}.card.schema.json").schema.get("properties", {}).get("number", {})
+    if "pattern" in own:
+        return own["pattern"], own.get("description", "")
+    common = validator("common.schema.json").schema["$defs"]["collector_number"]
+    return common["pattern"], common.get("description", "")
+
+
+def _without_sources(text: str) -> str:
+    """Drop the rule-text citations the schemas carry for maintainers: ``(seed 000, 003)``."""
+    return re.sub(r"\s*\((?:seeds?|Seeds?) [^)]*\)", "", text)
+
+
+def check_number(info: SetInfo, number: str) -> str:
+    """Return ``number`` stripped if it is a valid collector number of the set ``info``.
+
+    Checks the game schema's number pattern (Ippo: 1..162) and the set's printed total.
+
+    Raises:
+        UsageError: the number has the wrong form or is beyond the printed total.
+    """
+    number = number.strip()
+    pattern, description = _number_pattern(info.game)
+    if not re.search(pattern, number):
+        raise UsageError(f"'{number}' is not a collector number of {_a(game_title(info.game))} card: "
+                         f"{_without_sources(description) or pattern}")
+    digits = re.match(r"\d+", number)
+    total = info.printed_total
+    if digits and isinstance(total, int) and int(digits.group()) > total:
+        raise UsageError(f"collector number {number} is beyond the set's printed total {total}")
+    return number
+
+
+def check_writable(info: SetInfo) -> None:
+    """Refuse to add cards to the catalog shipped inside an installed cardlab package.
+
+    A wheel install keeps its catalog in ``site-packages/cardlab/_data/cards``: a card written there
+    alters the installed package, not a checkout, and an upgrade loses it. A checkout (editable
+    install), whose shipped catalog is the repository's ``cards/``, is written to as usual.
+
+    Raises:
+        UsageError: the set ``info`` lies in :func:`cardlab.core.paths.shipped_catalog` and that resolves
+            under a ``_data`` folder (the message asks for ``--catalog``).
+    """
+    from cardlab.core import paths as paths
+
+    shipped = paths.shipped_catalog().resolve()
+    if "_data" in shipped.parts and info.path.resolve().is_relative_to(shipped):
+        raise UsageError(
+            f"set {info.code} is in the catalog installed with the cardlab package ({shipped}); new cards "
+            "are not written there. Pass --catalog with the cards/ folder of your cardlab checkout "
+            "(git clone the repository first), e.g. --catalog ~/cardlab/cards")
+
+
+def _has_slug_text(text: str) -> bool:
+    """True if ``text`` has a Latin letter or digit to make a file-name slug from."""
+    return re.search(r"[a-z0-9]", fold(text)) is not None
+
+
+def card_path(info: SetInfo, number: str, name: str | None = None, slug: str | None = None) -> Path:
+    """Return the file a new card goes to: ``<set folder>/<number>-<slug>.yaml``.
+
+    The slug is ``slug`` if given, else made from ``name`` (:func:`cardlab.core.text.slug`), else
+    ``card``. Only the ``<number>-`` prefix is checked later.
+
+    Raises:
+        UsageError: ``slug``, or ``name`` when no ``slug`` is given, has no Latin letter or digit
+            (a Japanese name): the file would be ``<number>-card.yaml``; pass ``slug`` instead.
+    """
+    if slug is not None and not _has_slug_text(slug):
+        raise UsageError(f"the slug '{slug}' has no Latin letters or digits to name the file with; "
+                         "pass --slug in Latin script, e.g. the English name (--slug test-jab)")
+    if slug is None and name and not _has_slug_text(name):
+        raise UsageError(f"the name '{name}' has no Latin letters to name the file with; "
+                         "also pass --slug, e.g. the English name (--slug test-jab)")
+    text = make_slug(slug or name or "card")
+    return info.path.parent / f"{number}-{text}.yaml"
+
+
+def existing_card(catalog: Catalog, info: SetInfo, number: str) -> Path | None:
+    """Return the file already holding card ``<set>-<number>`` (by id or by file-name prefix), or None."""
+    card_id = f"{info.code}-{number}"
+    if card_id in catalog.paths:
+        return catalog.paths[card_id]
+    for p in sorted(info.path.parent.glob(f"{number}-*.y*ml")):
+        return p
+    return None
+
+
+def write_new(path: Path, text: str) -> None:
+    """Write ``text`` to a new file ``path`` atomically (temp file in the same folder + os.replace).
+
+    Raises:
+        CardlabError: ``path`` already exists (it is never overwritten).
+    """
+    if path.exists():
+        raise CardlabError(f"{path}: already exists; edit that file instead")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        if path.exists():  # appeared meanwhile
+            raise CardlabError(f"{path}: already exists; edit that file instead")
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def new_card(catalog: Catalog, set_code: str, number: str, *, name: str | None = None,
+             lang: str | None = None, kind: str | None = None, slug: str | None = None) -> Path:
+    """Write the skeleton of card ``<set>-<number>`` and return its path.
+
+    Args:
+        catalog: the loaded catalog (to find the set and existing cards).
+        set_code: a set code or alias.
+        number: the collector number as printed.
+        name: the card's name, written into ``name`` (else left ``""`` to fill in).
+        lang: the language of ``name`` (default: the set's source language).
+        kind: the card kind the skeleton is for (Ippo ``kind``, Monpa ``type``, Pokémon
+            ``supertype`` as ``pokemon``/``trainer``/``energy``); default the first of
+            :func:`skeleton_kinds` (Ippo ``blow``, Monpa ``servant``, Pokémon ``pokemon``).
+        slug: the file-name slug (default: from ``name``, else ``card``).
+
+    Returns:
+        The path of the new file.
+
+    Raises:
+        UsageError: unknown set, set in the installed package's catalog (:func:`check_writable`),
+            bad number, unknown kind, or no Latin-script slug for a name (:func:`card_path`) (exit 2).
+        CardlabError: the card already exists (exit 1); nothing is written.
+    """
+    info = catalog.find_set(set_code)
+    if info is None:
+        known = ", ".join(sorted(catalog.sets)) or "none"
+        raise UsageError(f"no set '{set_code}' in the catalog (known: {known})")
+    check_writable(info)
+    number = check_number(info, number)
+    kinds = skeleton_kinds(info.game)
+    chosen = kind or (kinds[0] if kinds else None)
+    if kinds and chosen not in kinds:
+        raise UsageError(f"unknown kind '{chosen}' for {game_title(info.game)} cards; choose one of {', '.join(kinds)}")
+    found = existing_card(catalog, info, number)
+    if found is not None:
+        raise CardlabError(f"{found}: card {info.code}-{number} already exists; edit that file instead")
+    path = card_path(info, number, name, slug)
+    text = skeleton(info.game, chosen, card_id=f"{info.code}-{number}", number=number, source=info.source_language,
+                    name=name, lang=lang or info.source_language, path=path, default_kind=kind is None and bool(kinds))
+    write_new(path, text)
+    return path

@@ -1,0 +1,151 @@
+"""User settings: the preferred languages for card text.
+
+Where the language list comes from, first match wins:
+
+1. the ``--lang`` option (``fr`` or a comma-separated list ``fr,de``);
+2. the ``CARDLAB_LANG`` environment variable (same form);
+3. the config file ``<user config dir>/cardlab/config.toml`` (``CARDLAB_CONFIG`` names another
+   file), e.g. ``languages = ["fr", "en"]``;
+4. nothing (``[]``): text is shown in each set's source language.
+
+The fallback to the source language is not done here but by :func:`cardlab.core.text.pick`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from cardlab.core.errors import Problem, SourcePos, UsageError
+from cardlab.core.text import LANG_RE
+
+ENV_LANG = "CARDLAB_LANG"
+ENV_CONFIG = "CARDLAB_CONFIG"
+
+
+class ConfigError(UsageError):
+    """The config file cannot be used: unreadable, not TOML, or a bad ``languages`` (exit 2).
+
+    Its message is ``<path>:<line>:<col>: <what is wrong>``; ``problem`` holds the same as a
+    :class:`~cardlab.core.errors.Problem` (rule ``config``).
+    """
+
+    def __init__(self, pos: SourcePos, message: str) -> None:
+        super().__init__(f"{pos}: {message}")
+        self.problem = Problem(pos, message, "config")
+
+
+def config_path() -> Path:
+    """Return the config file path: ``CARDLAB_CONFIG``, else ``<user config dir>/cardlab/config.toml``.
+
+    The file need not exist.
+    """
+    override = os.environ.get(ENV_CONFIG)
+    if override:
+        return Path(override).expanduser()
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("cardlab", appauthor=False)) / "config.toml"
+
+
+def normalize_lang(code: str) -> str:
+    """Return a language code in the catalog's form: ``FR`` -> ``fr``, ``pt_br`` -> ``pt-BR``.
+
+    The primary subtag is lowercased, a two-letter region uppercased, ``_`` becomes ``-``.
+
+    Raises:
+        UsageError: ``code`` is not a language code (``fr``, ``ja``, ``pt-BR``...).
+    """
+    parts = code.strip().replace("_", "-").split("-")
+    parts = [parts[0].lower()] + [p.upper() if len(p) == 2 else p for p in parts[1:]]
+    norm = "-".join(parts)
+    if not LANG_RE.match(norm):
+        raise UsageError(f"'{code.strip()}' is not a language code (examples: fr, ja, pt-BR)")
+    return norm
+
+
+def parse_languages(text: str) -> list[str]:
+    """Split a comma-separated language list (``"fr, de"``) into normalized codes, duplicates dropped.
+
+    Raises:
+        UsageError: an item is not a language code.
+    """
+    out: list[str] = []
+    for item in text.split(","):
+        if item.strip():
+            code = normalize_lang(item)
+            if code not in out:
+                out.append(code)
+    return out
+
+
+def _config_languages(path: Path) -> list[str]:
+    import tomllib
+
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return []
+    except OSError as err:
+        raise ConfigError(SourcePos(path), f"cannot read the config file: {err.strerror or err}") from None
+    try:
+        text = raw.decode("utf-8")
+        data = tomllib.loads(text)
+    except UnicodeDecodeError:
+        raise ConfigError(SourcePos(path), "the config file is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as err:
+        m = re.search(r"\(at line (\d+), column (\d+)\)", str(err))
+        if m:
+            pos = SourcePos(path, int(m.group(1)), int(m.group(2)))
+        else:  # "(at end of document)"
+            pos = SourcePos(path, text.count("\n") + 1, len(text.rsplit("\n", 1)[-1]) + 1)
+        message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(err)) or "invalid TOML"
+        raise ConfigError(pos, f"TOML syntax: {message}") from None
+    value = data.get("languages")
+    if value is None:
+        return []
+    line = _key_line(text, "languages")
+    if isinstance(value, str):
+        items = value.split(",")
+    elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+        items = value
+    else:
+        raise ConfigError(SourcePos(path, line), "languages must be a list of language codes, e.g. languages = [\"fr\", \"en\"]")
+    try:
+        return parse_languages(",".join(items))
+    except UsageError as err:
+        raise ConfigError(SourcePos(path, line), str(err)) from None
+
+
+def _key_line(text: str, key: str) -> int:
+    for number, line in enumerate(text.splitlines(), 1):
+        if re.match(rf"\s*{key}\s*=", line):
+            return number
+    return 0
+
+
+def preferred_languages(option: str | None = None) -> list[str]:
+    """Return the user's preferred languages for card text, most preferred first.
+
+    Args:
+        option: what ``--lang`` said (``"fr"``, ``"fr,de"``), or None when it was not given.
+
+    Returns:
+        Normalized language codes (``["fr", "de"]``), without duplicates; ``[]`` when nothing is
+        configured (callers then show the source language).
+
+    Raises:
+        UsageError: ``option`` or ``CARDLAB_LANG`` holds something that is not a language code.
+        ConfigError: (a UsageError) the config file is unreadable, not valid TOML, or its
+            ``languages`` is malformed; the message starts with the file's path and line.
+    """
+    if option is not None and option.strip():
+        return parse_languages(option)
+    env = os.environ.get(ENV_LANG, "")
+    if env.strip():
+        try:
+            return parse_languages(env)
+        except UsageError as err:
+            raise UsageError(f"{ENV_LANG}: {err}") from None
+    return _config_languages(config_path())

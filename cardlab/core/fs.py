@@ -1,0 +1,147 @@
+"""Writing the proxy PDF: checking the output path first, then an atomic write.
+
+:func:`check_output` fails fast, before any drawing, on a path that cannot be written (empty, ``-``,
+a folder, a missing folder, an existing file without ``overwrite``...). :func:`write_pdf` writes
+through a temporary file in the same folder with the usual permissions (``0o666`` less the umask,
+or the mode of the file it replaces), then renames it over the target: no partial PDF is ever
+left behind. The names are re-exported by :mod:`cardlab.proxies.pdf`.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+from cardlab.core.errors import CardlabError
+
+__all__ = ["OutputError", "OutputPathError", "check_output", "write_pdf"]
+
+
+class OutputError(CardlabError):
+    """The PDF cannot be written where asked (exists, unwritable folder, disk full...): exit 1."""
+
+
+class OutputPathError(OutputError):
+    """The output path itself is wrong (empty, ``-``, too long, a folder, under a file or a missing
+    folder): exit 2, as for other bad arguments."""
+
+    exit_code = 2
+
+
+def check_output(path: Path | str, overwrite: bool = False) -> Path:
+    """Check that a PDF can be written at ``path`` before any work is done; return it absolute.
+
+    Args:
+        path: the output file, as given (a string keeps an empty ``-o ''`` distinguishable from ``.``).
+        overwrite: an existing file may be replaced.
+
+    Raises:
+        OutputPathError: the path is empty or ``-`` (standard output is not supported), its name is
+            too long, it is a folder, its folder is missing or is a file (exit 2).
+        OutputError: the file exists and ``overwrite`` is False, its folder is not writable, or the
+            system refuses to look at the path (exit 1).
+    """
+    text = os.fspath(path)
+    if not text.strip():
+        raise OutputPathError("the output path is empty; give a file name such as -o proxies.pdf")
+    if text == "-":
+        raise OutputPathError("cannot write the PDF to standard output ('-'); write to a file path, "
+                              "e.g. -o proxies.pdf")
+    try:
+        path = Path(text).expanduser().absolute()
+        folder = path.parent
+        here = _stat(path)
+        if here is not None and stat.S_ISDIR(here.st_mode):
+            raise OutputPathError(f"{path} is a folder; give a file name such as {path / 'proxies.pdf'}")
+        if here is not None and not overwrite:
+            raise OutputError(f"{path} already exists; use --overwrite to replace it")
+        up = _stat(folder)
+        if up is None or not stat.S_ISDIR(up.st_mode):
+            above = folder
+            while up is None and above != above.parent:     # the nearest thing that is there
+                above = above.parent
+                up = _stat(above)
+            if up is not None and not stat.S_ISDIR(up.st_mode):
+                raise OutputPathError(f"cannot write {path}: {above} is a file, not a folder")
+            raise OutputPathError(f"cannot write {path}: folder {folder} does not exist")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise OutputError(f"cannot write {path}: folder {folder} is not writable")
+    except ValueError as err:                  # a NUL byte in the path
+        raise OutputPathError(f"cannot write {text!r}: {err}") from None
+    return path
+
+
+def _stat(path: Path) -> os.stat_result | None:
+    """``os.stat`` of ``path``, None when nothing is there; other failures become output errors."""
+    try:
+        return path.stat()
+    except (FileNotFoundError, NotADirectoryError):    # ENOTDIR: a parent is a file
+        return None
+    except OSError as err:
+        bad = err.errno in (errno.ENAMETOOLONG, errno.ELOOP, errno.EINVAL)
+        cls = OutputPathError if bad else OutputError
+        raise cls(f"cannot write {path}: {err.strerror or err}") from None
+
+
+def _new_file_mode(path: Path) -> int:
+    """Permission bits for the PDF: an existing file's (with --overwrite), else ``0o666`` less the umask."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process umask, read without changing it where the system allows (Linux ``/proc``)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)                     # elsewhere: set and restore at once (not thread-safe)
+    os.umask(mask)
+    return mask
+
+
+def write_pdf(path: Path | str, data: bytes, overwrite: bool = False) -> Path:
+    """Write ``data`` to ``path`` atomically: a temporary file in the same folder, then ``os.replace``.
+
+    Nothing is left behind on failure; an existing file is only ever replaced whole. The new file
+    gets the usual permissions (``0o666`` less the umask), or keeps the mode of the file it replaces.
+
+    Raises:
+        OutputPathError, OutputError: as :func:`check_output`, or the write itself failed (disk full...).
+    """
+    path = check_output(path, overwrite)
+    fd, tmp = None, None
+    try:
+        mode = _new_file_mode(path)
+        # a short temporary name: a PDF name near the system's limit must not fail here
+        fd, tmp = tempfile.mkstemp(prefix=".proxies-", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "wb") as fh:
+            fd = None
+            fh.write(data)
+            fh.flush()
+            os.fchmod(fh.fileno(), mode)
+            os.fsync(fh.fileno())
+        if path.exists() and not overwrite:
+            raise OutputError(f"{path} already exists; use --overwrite to replace it")
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as err:
+        cls = OutputPathError if err.errno == errno.ENAMETOOLONG else OutputError
+        raise cls(f"cannot write {path}: {err.strerror or err}") from None
+    finally:
+        if fd is not None:
+            os.close(fd)
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+    return path

@@ -1,0 +1,79 @@
+"""Where things live: the shipped catalog and schemas, the index, the caches.
+
+- Shipped data: inside the wheel at ``cardlab/_data/{cards,schema}``; in a checkout (editable
+  install) at the repository root's ``cards/`` and ``schema/``.
+- Catalog roots: ``--catalog`` or ``CARDLAB_CATALOG`` (several roots separated by ``os.pathsep``),
+  else the shipped catalog.
+- Index: ``--db`` or ``CARDLAB_DB``, else ``<user cache dir>/cardlab/index-<hash of roots>.sqlite``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+_PKG = Path(__file__).resolve().parents[1]
+
+
+def _data_dir(name: str) -> Path:
+    shipped = _PKG / "_data" / name
+    return shipped if shipped.is_dir() else _PKG.parent / name
+
+
+def shipped_catalog() -> Path:
+    """Return the directory of the card data shipped with cardlab (``cards/``)."""
+    return _data_dir("cards")
+
+
+def schema_dir() -> Path:
+    """Return the directory of the JSON Schemas shipped with cardlab (``schema/``)."""
+    return _data_dir("schema")
+
+
+def catalog_roots(option: list[Path] | Path | str | None = None) -> list[Path]:
+    """Return the catalog roots to use, absolute.
+
+    Args:
+        option: what ``--catalog`` said (a path, several, or a pathsep-separated string), or None.
+
+    Returns:
+        The roots from ``option``, else from ``CARDLAB_CATALOG``, else ``[shipped_catalog()]``.
+    """
+    if option is None or option == []:
+        option = os.environ.get("CARDLAB_CATALOG") or None
+    if option is None:
+        return [shipped_catalog()]
+    if isinstance(option, str):
+        option = [Path(p) for p in option.split(os.pathsep) if p]
+    elif isinstance(option, Path):
+        option = [option]
+    return list(dict.fromkeys(Path(p).expanduser().resolve() for p in option))
+
+
+def cache_dir() -> Path:
+    """Return cardlab's user cache directory (platformdirs), creating it."""
+    override = os.environ.get("CARDLAB_CACHE_DIR")
+    if override:
+        path = Path(override)
+    else:
+        from platformdirs import user_cache_dir
+
+        path = Path(user_cache_dir("cardlab", appauthor=False))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def roots_key(roots: list[Path]) -> str:
+    """Return a short stable hash naming a list of catalog roots (for cache file names)."""
+    return hashlib.sha1("\0".join(str(r) for r in roots).encode()).hexdigest()[:12]
+
+
+def default_db(roots: list[Path], option: Path | str | None = None) -> Path:
+    """Return the index path: ``option``, else ``CARDLAB_DB``, else one per catalog in the cache dir."""
+    if option:
+        return Path(option).expanduser()
+    env = os.environ.get("CARDLAB_DB")
+    if env:
+        return Path(env).expanduser()
+    return cache_dir() / f"index-{roots_key(roots)}.sqlite"  # the cache folder exists (cache_dir makes it)

@@ -1,0 +1,346 @@
+"""Deck matching: resolve the lines of a parsed deck list (:mod:`cardlab.decks.check`) to cards of the
+catalog, section by section, into a :class:`Deck` that the rules of a format (``cardlab.decks.rules``) check.
+
+A line matches by card id (``base1-58``, also after a name: ``Pikachu base1-58``), by set code or
+alias and collector number with or without a name (``Pikachu BS 58``, ``BS 58``), or by name
+alone, case-, accent- and apostrophe-insensitively, in every language the catalog knows. A name
+given with a set and number (or a card id) must agree with that card; the check is loose (Pokémon
+TCG Live's ``Basic {L} Energy BS 100`` is Lightning Energy), but ``Bill BS 58`` is refused.
+
+Problems found here (rule ids): ``unknown-card``, ``ambiguous-card``, ``unknown-section`` (a YAML
+section the format lacks; a ``Sideboard:`` header in a text list), ``section-total``. Unknown names
+get "did you mean" suggestions on the first :data:`MAX_SUGGESTED` unknown lines of a deck only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cardlab.core.errors import Problem, SourcePos
+from cardlab.decks.rules import line_list
+from cardlab.core.text import fold, pick
+
+if TYPE_CHECKING:
+    from cardlab.catalog.model import Catalog
+    from cardlab.decks.check import DeckList, Entry
+    from cardlab.catalog.formats import Format
+
+_SET_NUMBER = re.compile(r"^(?P<name>.+?)\s+\(?(?P<set>[^\W\d][\w.\-]*)\)?\s+\(?(?P<num>\d+[a-z]?)\)?$")
+_CARD_ID = re.compile(r"^[a-z0-9][a-z0-9.]*(?:-[a-z0-9.]+)*-[0-9a-z]+$")
+_SET_ONLY = re.compile(r"^\(?(?P<set>[^\W\d][\w.\-]*)\s+(?P<num>\d+[a-z]?)\)?$")
+_NAME_ID = re.compile(r"^(?P<name>.+?)\s+\(?(?P<id>[a-z0-9][a-z0-9.]*(?:-[a-z0-9.]+)*-[0-9a-z]+)\)?$")
+_ENERGY_SYMBOLS = {"g": "grass", "r": "fire", "w": "water", "l": "lightning", "p": "psychic", "f": "fighting",
+                   "c": "colorless", "d": "darkness", "m": "metal", "y": "fairy", "n": "dragon"}
+_SYMBOL = re.compile(r"\{([a-z])\}")
+
+MAX_SUGGESTED = 50
+"""Unknown lines of one deck that get "did you mean" suggestions; later ones get none (a hostile
+list of thousands of unknown names stays fast)."""
+
+
+def _loose(name: str) -> frozenset[str]:
+    """Words of a folded name for the loose check: ``{L}`` -> lightning, ``basic`` dropped."""
+    name = _SYMBOL.sub(lambda m: " " + _ENERGY_SYMBOLS.get(m[1], m[1]) + " ", name)
+    return frozenset(w for w in re.split(r"[^\w']+", name) if w and w != "basic")
+
+
+@dataclass(frozen=True)
+class DeckCard:
+    """A deck line matched to one card of the catalog.
+
+    Attributes:
+        line: 1-based line in the deck file; count: copies (1 or more).
+        card_id: the catalog id; set_code: its set; section: the deck section (``main``...).
+        name: the card's display name (English if known, else its source language).
+        same_name: the folded name "same name" rules compare.
+        card: the card's data (as in its YAML file).
+    """
+
+    line: int
+    count: int
+    card_id: str
+    set_code: str
+    section: str
+    name: str
+    same_name: str
+    card: dict
+
+
+@dataclass
+class Deck:
+    """A deck matched to the catalog, ready for a format's rules (``cardlab.decks.rules.check_deck``).
+
+    Attributes:
+        path: the deck file; format: the format checked against.
+        cards: the matched lines, in file order (a name on two lines gives two items).
+        problems: problems of the lines and of the matching (unknown or ambiguous cards...).
+        section_lines: section id -> the line of its first header (absent when none).
+        entries: every parsed line with a valid count, matched or not (section totals use them).
+        name: the deck's name, if the file gives one.
+    """
+
+    path: Path
+    format: Format
+    cards: list[DeckCard] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    section_lines: dict[str, int] = field(default_factory=dict)
+    entries: list[Entry] = field(default_factory=list)
+    name: str | None = None
+
+    def in_section(self, section: str | None) -> list[DeckCard]:
+        """Return the cards of ``section`` (None: every section)."""
+        return [c for c in self.cards if section is None or c.section == section]
+
+    def size(self, section: str | None = "main") -> int:
+        """Return how many cards a section holds, counting lines that matched no card too."""
+        return sum(e.count for e, s in zip(self.entries, self._entry_sections, strict=True) if section is None or s == section)
+
+    _entry_sections: list[str] = field(default_factory=list, repr=False)
+
+
+class CardIndex:
+    """Names and numbers of one game's cards, for matching deck lines (build once, reuse).
+
+    Args:
+        catalog: the card catalog; game: ``pokemon``, ``ippo`` or ``monpa``.
+        langs: preferred languages for the names shown in messages (fallback: English, then the
+            card's source language).
+    """
+
+    def __init__(self, catalog: Catalog, game: str, langs: Sequence[str] = ()) -> None:
+        self.catalog = catalog
+        self.game = game
+        self.langs = [*langs, "en"]
+        self._suggested: dict[str, list[str]] = {}
+        self.names: dict[str, set[str]] = {}
+        self.other_games: dict[str, str] = {}
+        for card_id, card in catalog.cards.items():
+            card_game = catalog.game_of(card_id)
+            for lang, name in (card.get("name") or {}).items():
+                if lang == "_source" or not isinstance(name, str):
+                    continue
+                if card_game == game:
+                    self.names.setdefault(fold(name), set()).add(card_id)
+                else:
+                    self.other_games.setdefault(fold(name), card_game)
+        self._choices: list[str] | None = None
+
+    def display_name(self, card_id: str) -> str:
+        """The card's name in the first preferred language it has (English when none is given),
+        else its source-language name."""
+        info = self.catalog.set_of(card_id)
+        return pick(self.catalog.cards[card_id].get("name"), self.langs, info.source_language)
+
+    def same_name(self, card_id: str) -> str:
+        """The folded name "same name" rules compare: English if the card has it, else its source
+        language (never the preferred language, so that the rules do not depend on it)."""
+        info = self.catalog.set_of(card_id)
+        return fold(pick(self.catalog.cards[card_id].get("name"), ["en"], info.source_language))
+
+    def suggestions(self, text: str, limit: int = 3) -> list[str]:
+        """Return up to ``limit`` known names close to ``text`` (rapidfuzz WRatio, score >= 75);
+        cached per folded text."""
+        key = fold(text)
+        if key in self._suggested:
+            return self._suggested[key][:limit]
+        from rapidfuzz import fuzz, process
+
+        if self._choices is None:
+            self._choices = sorted(self.names)
+        found = process.extract(key, self._choices, scorer=fuzz.WRatio, limit=limit, score_cutoff=75)
+        names = list(dict.fromkeys(self.display_name(sorted(self.names[name])[0]) for name, _score, _i in found))
+        self._suggested[key] = names
+        return names
+
+    def _agrees(self, card_id: str, name: str) -> bool:
+        """True when ``name`` (as written) is a name of the card, loosely: in any language, or once
+        energy symbols such as ``{L}`` are read as their type and ``Basic`` is ignored, every word
+        of the card's name is in it (``Basic {L} Energy`` is Lightning Energy)."""
+        names = [fold(n) for k, n in self.catalog.cards[card_id]["name"].items() if k != "_source" and isinstance(n, str)]
+        wanted = fold(name)
+        if wanted in names:
+            return True
+        words = _loose(wanted)
+        return any(_loose(n) and _loose(n) <= words for n in names)
+
+    def _mismatch(self, where: str, card_id: str, name: str) -> str:
+        return f"{where} is \"{self.display_name(card_id)}\", not \"{name}\""
+
+    def _by_number(self, set_code: str, number: str) -> str | None:
+        info = self.catalog.find_set(set_code)
+        if info is None or info.game != self.game:
+            return None
+        card_id = f"{info.code}-{number.lstrip('0') or '0'}"
+        return card_id if card_id in self.catalog.cards else None
+
+    def resolve(self, entry: Entry, allowed_sets: set[str] | None = None, suggest: bool = True) -> tuple[str | None, str | None, str]:
+        """Match a deck line to a card.
+
+        Tries, in order: an explicit or written card id (``base1-58``); a name followed by a set code
+        or alias and a collector number (``Pikachu BS 58``) or by a card id (``Pikachu base1-58``);
+        the name alone, in any language; a set code and number alone (``BS 58``). When a name
+        matches several cards, those of ``allowed_sets`` are preferred. A name given with a set and
+        number or a card id must agree with that card (loosely, see :meth:`_agrees`).
+
+        Args:
+            entry: the line; allowed_sets: the format's sets, or None.
+            suggest: give "did you mean" suggestions for an unknown name (costly on long lists).
+
+        Returns:
+            ``(card id, None, "")`` when matched, else ``(None, message, rule)`` with rule
+            ``unknown-card`` or ``ambiguous-card``.
+        """
+        text = entry.card_id or entry.text
+        if _CARD_ID.match(text) and self._is_ours(text):
+            if entry.card_id:
+                if entry.set_code and entry.number:
+                    other = self._by_number(entry.set_code, entry.number)
+                    if other != text:
+                        where = f"{entry.set_code} {entry.number}"
+                        shown = f"\"{self.display_name(other)}\" ({other})" if other else "no card of the catalog"
+                        return None, f"card {text} is \"{self.display_name(text)}\" but {where} is {shown}", "unknown-card"
+                if entry.name and not self._agrees(text, entry.name):
+                    return None, self._mismatch(text, text, entry.name), "unknown-card"
+            return text, None, ""
+        if entry.card_id:
+            if entry.card_id in self.catalog.cards:
+                return None, f"{entry.card_id} is a {self.catalog.game_of(entry.card_id)} card, not a {self.game} card", "unknown-card"
+            return None, f"no card {entry.card_id} in the catalog", "unknown-card"
+        name, set_code, number = entry.name or entry.text, entry.set_code, entry.number
+        if set_code is None and entry.name is None:
+            m = _SET_NUMBER.match(entry.text)
+            if m and self.catalog.find_set(m["set"]):
+                name, set_code, number = m["name"], m["set"], m["num"]
+            else:
+                m = _NAME_ID.match(entry.text)
+                if m and self._is_ours(m["id"]):
+                    if not self._agrees(m["id"], m["name"]):
+                        return None, self._mismatch(m["id"], m["id"], m["name"]), "unknown-card"
+                    return m["id"], None, ""
+        if set_code and number:
+            card_id = self._by_number(set_code, number)
+            if card_id is None:
+                return None, f"no card {set_code} {number} in the catalog (\"{entry.text}\")", "unknown-card"
+            if name and not _CARD_ID.match(name) and not self._agrees(card_id, name):
+                return None, self._mismatch(f"{set_code} {number}", card_id, name), "unknown-card"
+            return card_id, None, ""
+        ids = self.names.get(fold(name), set())
+        if not ids:
+            m = _SET_ONLY.match(name) if entry.name is None else None
+            if m and self.catalog.find_set(m["set"]):
+                card_id = self._by_number(m["set"], m["num"])
+                if card_id is None:
+                    return None, f"no card {m['set']} {m['num']} in the catalog (\"{entry.text}\")", "unknown-card"
+                return card_id, None, ""
+            other = self.other_games.get(fold(name))
+            if other:
+                return None, f"\"{name}\" is a {other} card, not a {self.game} card", "unknown-card"
+            hint = self.suggestions(name) if suggest else []
+            more = "; did you mean " + ", ".join(f'"{h}"' for h in hint) + "?" if hint else ""
+            return None, f"unknown card \"{name}\"{more}", "unknown-card"
+        if allowed_sets and len(ids) > 1:
+            ids = {i for i in ids if self.catalog.card_set[i] in allowed_sets} or ids
+        if len(ids) > 1:
+            choices = sorted(ids, key=lambda i: (self.catalog.card_set[i], i))
+            shown = ", ".join(f"{self.display_name(i)} {self.catalog.card_set[i]} {self.catalog.cards[i]['number']} ({i})" for i in choices)
+            return None, f"\"{name}\" matches {len(ids)} cards: {shown}; add the set and number, e.g. \"{entry.count} {name} {self.catalog.card_set[choices[0]]} {self.catalog.cards[choices[0]]['number']}\"", "ambiguous-card"
+        return next(iter(ids)), None, ""
+
+    def _is_ours(self, card_id: str) -> bool:
+        return card_id in self.catalog.cards and self.catalog.game_of(card_id) == self.game
+
+
+def build_deck(deck_list: DeckList, catalog: Catalog, fmt: Format, index: CardIndex | None = None,
+               langs: Sequence[str] = ()) -> Deck:
+    """Place each line in a section of ``fmt`` and match it to a card of the catalog.
+
+    Lines under a ``Sideboard:`` header are not part of the deck: one ``unknown-section`` problem
+    at the header names them, and they are not counted.
+
+    Args:
+        deck_list: the parsed file; catalog: the cards; fmt: the format (its game and sections).
+        index: a :class:`CardIndex` for ``fmt.game`` to reuse across decks (built when None).
+        langs: preferred languages for card names (used when ``index`` is None).
+
+    Returns:
+        A :class:`Deck` whose ``problems`` hold the list's own problems plus ``unknown-card``,
+        ``ambiguous-card``, ``unknown-section`` and ``section-total`` problems.
+    """
+    index = index or CardIndex(catalog, fmt.game, langs)
+    path = deck_list.path
+    deck = Deck(path=path, format=fmt, problems=list(deck_list.problems), name=deck_list.name)
+    words = fmt.header_words()
+    main = fmt.sections[0].id
+    header_section: list[str | None] = []
+    current: str | None = main
+    for h in deck_list.headers:
+        section, _group = words.get(h.word, (main, True))
+        if h.outside:
+            current = None
+        elif not h.is_total:
+            current = section
+            deck.section_lines.setdefault(current, h.line)
+        header_section.append(current)
+    allowed = fmt.allowed_sets
+    known = {s.id for s in fmt.sections}
+    outside: dict[int, list[Entry]] = {}
+    unknown = 0
+    for entry in deck_list.entries:
+        section = entry.section or (header_section[entry.header] if entry.header is not None else main)
+        if section is None:
+            outside.setdefault(entry.header or 0, []).append(entry)
+            continue
+        if section not in known:
+            deck.problems.append(Problem(SourcePos(path, entry.line), f"section '{section}' is not part of {fmt.name} "
+                                         f"(sections: {', '.join(sorted(known))})", "unknown-section"))
+            continue
+        deck.entries.append(entry)
+        deck._entry_sections.append(section)
+        card_id, message, rule = index.resolve(entry, allowed, suggest=unknown < MAX_SUGGESTED)
+        if card_id is None:
+            unknown += rule == "unknown-card"
+            deck.problems.append(Problem(SourcePos(path, entry.line), message or "", rule))
+            continue
+        card = catalog.cards[card_id]
+        deck.cards.append(DeckCard(entry.line, entry.count, card_id, catalog.card_set[card_id], section,
+                                   index.display_name(card_id), index.same_name(card_id), card))
+    for i, h in enumerate(deck_list.headers):
+        if h.outside:
+            lines = outside.get(i, [])
+            held = sum(e.count for e in lines)
+            what = (f" ({held} card{'s' if held != 1 else ''} on {line_list([e.line for e in lines])}, not counted)"
+                    if lines else "")
+            deck.problems.append(Problem(SourcePos(path, h.line), f"sideboards are not part of {fmt.name}; "
+                                         f"remove these lines{what}", "unknown-section"))
+    deck.problems.extend(_total_problems(deck_list, words, main, path))
+    return deck
+
+
+def _total_problems(deck_list: DeckList, words: dict[str, tuple[str, bool]], main: str, path: Path) -> list[Problem]:
+    problems = []
+    headers = deck_list.headers
+    for i, h in enumerate(headers):
+        if h.total is None or h.outside:
+            continue
+        if h.is_total:
+            held = sum(e.count for e in deck_list.entries if e.header is None or not headers[e.header].outside)
+        else:
+            _section, is_group = words.get(h.word, (main, True))
+            end = len(headers)
+            for j in range(i + 1, len(headers)):
+                if headers[j].is_total:
+                    continue
+                _s, g = words.get(headers[j].word, (main, True))
+                if is_group or not g or headers[j].outside:
+                    end = j
+                    break
+            held = sum(e.count for e in deck_list.entries
+                       if e.header is not None and i <= e.header < end and h.line < e.line)
+        if held != h.total:
+            problems.append(Problem(SourcePos(path, h.line),
+                                    f"\"{h.label}\" declares {h.total} cards but its lines hold {held}", "section-total"))
+    return problems

@@ -1,0 +1,205 @@
+"""Deck legality rules: pure functions in a registry keyed by rule id.
+
+Each format (``cards/<game>/formats/*.yaml``) lists rules by id with parameters; each id below is
+implemented once. A rule takes a matched :class:`~cardlab.decks.check.Deck` and the rule's parameters and
+returns ``(line, message)`` pairs; :func:`check_deck` turns them into
+:class:`~cardlab.core.errors.Problem` values whose ``rule`` is the id. The docstring of each rule is its
+user documentation (``cardlab formats`` shows :func:`describe`).
+
+Conditions (``where``, ``exempt``, ``allow``, ``deny``) are mappings of card fields: every field
+must match; a list of values matches any; a card field holding a list matches when one item does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from cardlab.core.errors import Problem, SourcePos
+
+if TYPE_CHECKING:
+    from cardlab.decks.check import Deck, DeckCard
+    from cardlab.catalog.formats import RuleSpec
+
+RuleCheck = Callable[["Deck", dict], Iterable[tuple[int, str]]]
+
+
+def matches(card: dict, condition: dict[str, Any]) -> bool:
+    """True when ``card`` matches every field of ``condition`` (module docstring).
+
+    ``matches({"supertype": "Pokémon", "stage": "Basic"}, {"stage": "Basic"}) is True``;
+    ``matches(card, {"type": ["commander", "favor"]})`` is True for a commander.
+    """
+    for key, wanted in condition.items():
+        options = wanted if isinstance(wanted, list) else [wanted]
+        value = card.get(key)
+        values = value if isinstance(value, list) else [value]
+        if not any(v in options for v in values):
+            return False
+    return True
+
+
+MAX_LINES_SHOWN = 10
+"""Line numbers a message lists before "and N more" (a list of 99,000 lines stays one short line)."""
+
+
+def line_list(lines: Iterable[int], most: int = MAX_LINES_SHOWN) -> str:
+    """Return ``line 3``, ``lines 1, 2`` or ``lines 1, 2, ..., 10 and 98,990 more`` (at most ``most``
+    numbers)."""
+    lines = list(lines)
+    if len(lines) == 1:
+        return f"line {lines[0]}"
+    shown = ", ".join(str(n) for n in lines[:most])
+    more = f" and {len(lines) - most:,} more" if len(lines) > most else ""
+    return f"lines {shown}{more}"
+
+
+def _condition_text(condition: dict[str, Any]) -> str:
+    return ", ".join(f"{k} {' or '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in condition.items())
+
+
+def _title(deck: Deck, section: str) -> str:
+    s = deck.format.section(section)
+    return s.title if s else section
+
+
+def _section_line(deck: Deck, section: str | None) -> int:
+    if section in deck.section_lines:
+        return deck.section_lines[section]
+    lines = [c.line for c in deck.cards if section is None or c.section == section]
+    return min(lines) if lines else (min(e.line for e in deck.entries) if deck.entries else 1)
+
+
+def check_size(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
+    """``deck-size`` / ``section-size``: a section holds exactly ``size`` cards (``section``,
+    default ``main``). Lines that match no card still count. Reported at the section's header
+    line, else at its first card line."""
+    section = params.get("section", "main")
+    held, size = deck.size(section), params["size"]
+    if held != size:
+        what = "the deck" if section == "main" else f"the {_title(deck, section)} section"
+        yield _section_line(deck, section), f"{what} holds {held} card{'s' if held != 1 else ''}; exactly {size} needed"
+
+
+def check_copies(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
+    """``copy-limit``: at most ``max`` copies of the same card, where the same card means the same
+    name (``same: name``; any set or art; ``3 Pokémon Breeder`` + ``2 Pokemon Breeder`` are five)
+    or the same card number (``same: number``). Cards matching an ``exempt`` condition (basic
+    Energy, by the card's data) have no limit. ``sections`` limits the count to those sections.
+    Reported at the line where the limit is passed."""
+    sections = params.get("sections")
+    exempt = params.get("exempt", [])
+    groups: dict[str, list[DeckCard]] = {}
+    for card in deck.cards:
+        if sections and card.section not in sections:
+            continue
+        if any(matches(card.card, cond) for cond in exempt):
+            continue
+        key = card.same_name if params["same"] == "name" else card.card_id
+        groups.setdefault(key, []).append(card)
+    limit = params["max"]
+    for cards in groups.values():
+        total = sum(c.count for c in cards)
+        if total <= limit:
+            continue
+        running, at = 0, cards[-1]
+        for c in cards:
+            running += c.count
+            if running > limit:
+                at = c
+                break
+        label = f'"{cards[0].name}"' if params["same"] == "name" else f'"{cards[0].name}" ({cards[0].card_id})'
+        lines = f"; {line_list([c.line for c in cards])}" if len(cards) > 1 else ""
+        yield at.line, f"{total} copies of {label} (limit {limit}{lines})"
+
+
+def check_require(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
+    """``require``: the section (default ``main``) holds at least ``min`` cards matching ``where``
+    (e.g. one Basic Pokémon). Reported at the section's header or first line."""
+    section = params.get("section", "main")
+    held = sum(c.count for c in deck.in_section(section) if matches(c.card, params["where"]))
+    need, label = params["min"], params["label"]
+    if held < need:
+        what = f"no {label}" if held == 0 else f"only {held} {label}"
+        yield _section_line(deck, section), f"{what} in the deck (at least {need} needed)"
+
+
+def check_sets(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
+    """``allowed-sets``: every card comes from one of ``sets`` (set codes). Reported at each line
+    holding a card of another set."""
+    allowed = params["sets"]
+    for card in deck.cards:
+        if card.set_code not in allowed:
+            yield card.line, (f'"{card.name}" ({card.card_id}) is from set {card.set_code}; '
+                              f"{deck.format.name} allows only {', '.join(allowed)}")
+
+
+def check_section_cards(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
+    """``section-cards``: which cards may sit in a section. With ``allow``, only cards matching it;
+    with ``deny``, no card matching it (Monpa: no commander or favor in the main deck). Reported at
+    each offending line."""
+    section = params["section"]
+    title = _title(deck, section)
+    where = "the deck" if section == "main" else f"the {title} section"
+    in_where = "the main deck" if section == "main" else f"the {title} section"
+    for card in deck.in_section(section):
+        allow, deny = params.get("allow"), params.get("deny")
+        kind = ", ".join(str(card.card.get(k)) for k in (allow or deny or {}))
+        if deny and matches(card.card, deny):
+            label = params.get("label") or _condition_text(deny)
+            yield card.line, f'"{card.name}" ({kind}) is in {where}; {label} may not be in {in_where}'
+        elif allow and not matches(card.card, allow):
+            label = params.get("label") or _condition_text(allow)
+            yield card.line, f'"{card.name}" ({kind}) is in {where}, which holds only {label}'
+
+
+RULES: dict[str, RuleCheck] = {
+    "deck-size": check_size,
+    "section-size": check_size,
+    "copy-limit": check_copies,
+    "require": check_require,
+    "allowed-sets": check_sets,
+    "section-cards": check_section_cards,
+}
+"""Rule id -> check function. Format files may only name these ids (``schema/format.schema.json``)."""
+
+
+def check_deck(deck: Deck) -> list[Problem]:
+    """Check a matched deck against its format.
+
+    Args:
+        deck: from :func:`cardlab.decks.check.build_deck` (its own problems are included).
+
+    Returns:
+        Every problem, sorted by line, then the list's own problems (``count``, ``unknown-card``...)
+        before the format's rules in the format's order; each with its rule id. Empty when legal.
+    """
+    ranked = [(p.pos, 0, p) for p in deck.problems]
+    for order, spec in enumerate(deck.format.rules, start=1):
+        for line, message in RULES[spec.rule](deck, spec.params):
+            ranked.append((SourcePos(deck.path, line), order, Problem(SourcePos(deck.path, line), message, spec.rule)))
+    ranked.sort(key=lambda item: (item[0], item[1]))
+    return list(dict.fromkeys(p for _pos, _order, p in ranked))
+
+
+def describe(spec: RuleSpec) -> str:
+    """Return one line of text for a rule of a format (``cardlab formats``)."""
+    p = spec.params
+    if spec.rule in ("deck-size", "section-size"):
+        return f"exactly {p['size']} card{'s' if p['size'] != 1 else ''} in {p.get('section', 'main')}"
+    if spec.rule == "copy-limit":
+        text = f"at most {p['max']} copies of a card by {'name' if p['same'] == 'name' else 'card number'}"
+        if p.get("sections"):
+            text += f" in {', '.join(p['sections'])}"
+        if p.get("exempt"):
+            text += "; no limit for " + " / ".join(_condition_text(c) for c in p["exempt"])
+        return text
+    if spec.rule == "require":
+        return f"at least {p['min']} {p['label']} ({_condition_text(p['where'])})"
+    if spec.rule == "allowed-sets":
+        return f"only cards of the sets {', '.join(p['sets'])}"
+    if spec.rule == "section-cards":
+        if p.get("deny"):
+            return f"no {p.get('label') or _condition_text(p['deny'])} in {p['section']} ({_condition_text(p['deny'])})"
+        return f"only {p.get('label') or _condition_text(p['allow'])} in {p['section']} ({_condition_text(p['allow'])})"
+    return spec.rule

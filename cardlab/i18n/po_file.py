@@ -1,0 +1,219 @@
+"""Gettext PO files: export the catalog's translatable strings, import translations back.
+
+One PO entry per translatable string (:func:`cardlab.i18n.strings.strings`):
+
+- ``msgctxt``: ``<card id> <field path>`` (``base1-4 attacks[0].name``), or ``<set code> set.<path>``
+  for a set manifest (``base1 set.name``); stable across exports;
+- ``msgid``: the source-language text; ``msgstr``: the translation, or empty;
+- ``#.``: the card's name and set, and the kind of text, for the translator;
+- ``#:``: the YAML file, relative to its catalog root;
+- the ``fuzzy`` flag on outdated translations (the source changed after they were made).
+
+Importing never applies silently what it cannot apply safely: unknown or duplicate contexts, a
+changed source (``msgid`` differs from the current source text), fuzzy and empty entries are
+reported; a file is rewritten only when its new text validates (see :func:`cardlab.i18n.writeback.commit`).
+
+This module holds the export and the helpers shared with the import half, :mod:`cardlab.i18n.po_import`
+(:func:`read`, :func:`target_language`, :func:`plan`, :func:`import_po`, :class:`ImportReport`),
+whose names are re-exported here, loaded on first use.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from cardlab.i18n import strings as i18n
+from cardlab.catalog.model import Catalog
+from cardlab.core.errors import DataError, Problem, SourcePos, UsageError
+
+MAX_PO_BYTES = 50_000_000
+"""A PO file larger than this (50 MB) is refused unread."""
+
+_KEYWORD = re.compile(r"^(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)(\s+)(.*)$")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def export(catalog: Catalog, lang: str, sets: list[str] | None = None) -> Any:
+    """Build the PO file of every translatable string of ``sets`` for ``lang``.
+
+    Args:
+        catalog: the loaded catalog.
+        lang: the target language (``fr``); sets whose source language it is are left out.
+        sets: set codes or aliases, or None for every set.
+
+    Returns:
+        A ``polib.POFile``: header ``Language: <lang>``, entries in catalog order
+        (:func:`cardlab.i18n.strings.strings`), outdated translations flagged ``fuzzy``. No dates are
+        written, so exporting twice gives the same bytes.
+
+    Raises:
+        UsageError: a set code is unknown.
+    """
+    import polib
+
+    po = polib.POFile(wrapwidth=78)
+    po.header = ("cardlab translations. Translate each msgstr; keep msgctxt as it is.\n"
+                 "msgctxt is '<card id> <field path>' or '<set code> set.<field path>'.\n"
+                 "A fuzzy entry's source changed after it was translated: review it, then clear the flag.")
+    po.metadata = {
+        "Project-Id-Version": f"cardlab {_version()}",
+        "Language": lang,
+        "MIME-Version": "1.0",
+        "Content-Type": "text/plain; charset=UTF-8",
+        "Content-Transfer-Encoding": "8bit",
+        "X-Generator": "cardlab i18n export",
+    }
+    for s in i18n.strings(catalog, lang, sets):
+        comment = f"{s.label} · {i18n.KIND_LABELS[s.kind]} ({s.source_lang} → {lang})"
+        flags = []
+        if s.state == "outdated":
+            flags.append("fuzzy")
+            comment += "\nThe source text changed after this translation was made: review it."
+        po.append(polib.POEntry(msgctxt=s.context, msgid=s.source, msgstr=s.translation or "",
+                                comment=comment, flags=flags, occurrences=[(_relative(s.file, catalog.roots), "")]))
+    return po
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("cardlab")
+    except Exception:  # noqa: BLE001 - PackageNotFoundError or a broken install: the header is cosmetic
+        return "0"
+
+
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """Return ``n`` with its noun in the right number: ``1 file``, ``2 files``, ``0 entries``."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def export_summary(po: Any, lang: str) -> str:
+    """Return ``339 strings for 'fr', 223 translated, 0 fuzzy`` for an exported PO file."""
+    done = sum(1 for e in po if e.msgstr and not e.fuzzy)
+    return f"{count(len(po), 'string')} for '{lang}', {done} translated, {sum(1 for e in po if e.fuzzy)} fuzzy"
+
+
+def _relative(path: Path, roots: list[Path]) -> str:
+    for root in roots:
+        try:
+            return path.resolve().relative_to(Path(root).resolve()).as_posix()
+        except ValueError:
+            continue
+    return path.as_posix()
+
+
+def check_output(path: Path, overwrite: bool = False) -> Path:
+    """Check that a PO file can be written at ``path`` before any work is done; return it absolute.
+
+    Raises:
+        UsageError: ``path`` is a folder, its folder is missing or not writable, or the file exists
+            and ``overwrite`` is False.
+    """
+    path = Path(path).expanduser().absolute()
+    if path.is_dir():
+        raise UsageError(f"{path} is a folder; give a file name such as {path / 'fr.po'}")
+    if path.exists() and not overwrite:
+        raise UsageError(f"{path} already exists; use --overwrite to replace it")
+    folder = path.parent
+    if not folder.is_dir():
+        raise UsageError(f"cannot write {path}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UsageError(f"cannot write {path}: folder {folder} is not writable")
+    return path
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def save(po: Any, path: Path, overwrite: bool = False) -> Path:
+    """Write a PO file atomically (a temporary file beside it, then a rename).
+
+    The file gets the mode a new file gets (``0o666`` less the umask). Nothing is left behind on
+    failure; an existing file is only ever replaced whole.
+
+    Args:
+        po: the ``polib.POFile`` to write.
+        path: where to write it.
+        overwrite: replace an existing file (False: refuse it, even one created while writing).
+
+    Returns:
+        The absolute path written.
+
+    Raises:
+        UsageError: as :func:`check_output`, or the write itself failed (disk full...).
+    """
+    path = check_output(path, overwrite)
+    text = str(po)
+    if not text.endswith("\n"):
+        text += "\n"
+    tmp: str | None = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
+        if overwrite:
+            os.replace(tmp, path)
+        else:
+            _rename_new(tmp, path)
+    except OSError as err:
+        raise UsageError(f"cannot write {path}: {err.strerror or err}") from None
+    finally:
+        if tmp is not None and os.path.lexists(tmp):
+            os.unlink(tmp)
+    return path
+
+
+def _rename_new(tmp: str, path: Path) -> None:
+    """Move ``tmp`` to ``path`` only if ``path`` does not exist (atomically where hard links work)."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise UsageError(f"{path} already exists; use --overwrite to replace it") from None
+    except OSError:  # a file system without hard links: check, then rename
+        if os.path.lexists(path):
+            raise UsageError(f"{path} already exists; use --overwrite to replace it") from None
+        os.replace(tmp, path)
+
+
+def _precheck(text: str, path: Path) -> None:
+    """Raise DataError at the first line polib would misread: stray text or an unclosed string."""
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        m = _KEYWORD.match(stripped)
+        if m:
+            rest, col = m.group(3), indent + len(m.group(1)) + len(m.group(2)) + 1
+        elif stripped.startswith('"'):
+            rest, col = stripped, indent + 1
+        else:
+            word = stripped.split()[0]
+            raise DataError(Problem(SourcePos(path, number, indent + 1),
+                                    f"PO syntax: unexpected '{word}' (expected msgctxt, msgid, msgstr, a quoted string or a # comment)", "po-syntax"))
+        if not _STRING.fullmatch(rest.rstrip()):
+            raise DataError(Problem(SourcePos(path, number, col),
+                                    'PO syntax: a string must be one line in double quotes, with \\" for a quote inside it', "po-syntax"))
+
+
+_IMPORT_NAMES = frozenset({"ImportReport", "import_po", "plan", "read", "target_language"})
+
+
+def __getattr__(name: str) -> Any:
+    """Re-export the import half (:mod:`cardlab.i18n.po_import`), loaded on first use: it imports this module."""
+    if name in _IMPORT_NAMES:
+        from cardlab.i18n import po_import as po_import
+
+        return getattr(po_import, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

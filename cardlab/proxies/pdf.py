@@ -1,0 +1,454 @@
+"""Printable proxies: a cut-ready PDF of text-only card faces, nine to a page.
+
+This module is the API: choosing the cards (a deck list, search queries, card references), drawing
+them into a PDF (:func:`render_pdf`) and writing the file atomically (:func:`write_pdf`,
+:func:`make_proxies`). The work is split so the geometry can be tested without drawing:
+
+- :mod:`cardlab.proxies.layout` is pure arithmetic: page size and card rectangles in millimetres (and
+  points), crop-mark segments, and notes on what had to give. Its names are re-exported here.
+- :mod:`cardlab.proxies.faces` builds and draws each game's card face, with the text engine of
+  :mod:`cardlab.proxies.textengine` (fonts, wrapping, shrinking text to fit).
+- :mod:`cardlab.core.fs` checks the output path and writes the PDF atomically (temporary file,
+  umask mode, rename). Its names are re-exported here.
+
+Bleed: where the full bleed does not fit the paper, neighbouring cards share it; the
+:mod:`cardlab.proxies.layout` docstring explains how.
+
+Why ReportLab: it is pure Python with C speed-ups, already a dependency, writes compact compressed
+PDFs quickly (a 60-card deck in well under a second), and ships the Adobe CID fonts (here
+``HeiseiKakuGo-W5``) that render Japanese with no font download or embedding; the standard
+Helvetica fonts cover French accents and ``×``. fpdf2 would need a TTF font file for Japanese.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cardlab.core.errors import CardlabError, DataError, UsageError
+from cardlab.proxies.faces import Context, draw_face
+from cardlab.proxies.layout import (DEFAULT_CARD_MM, GRID, LETTER_TERRITORIES, MARK_LENGTH_MM, MARK_OFFSET_MM,
+                                  MAX_BLEED_MM, MIN_MARGIN_MM, MM, PAPERS, Layout, Rect, compute_layout,
+                                  default_paper, paper_size, parse_card_size)
+from cardlab.core.fs import OutputError, OutputPathError, check_output, write_pdf
+from cardlab.proxies.textengine import Pen
+
+__all__ = [
+    # layout (cardlab.proxies.layout), re-exported
+    "DEFAULT_CARD_MM", "GRID", "LETTER_TERRITORIES", "MARK_LENGTH_MM", "MARK_OFFSET_MM", "MAX_BLEED_MM",
+    "MIN_MARGIN_MM", "MM", "PAPERS", "Layout", "Rect", "compute_layout", "default_paper", "paper_size",
+    "parse_card_size",
+    # choosing the cards
+    "DeckProblemsError", "ProxyOptions", "ProxyReport", "Selection", "card_size", "deck_cards", "expand",
+    "is_basic_energy", "named_card", "query_cards", "select",
+    # output
+    "OutputError", "OutputPathError", "check_output", "make_proxies", "render_pdf", "write_pdf",
+]
+
+
+class DeckProblemsError(DataError):
+    """The deck has problems and ``force`` was not given.
+
+    Attributes:
+        report: the deck check (:class:`cardlab.decks.check.DeckReport`), to print as ``cardlab deck validate`` does.
+        notes: what the check assumed (the format chosen when the deck names none).
+    """
+
+    def __init__(self, report, notes: Sequence[str] = ()) -> None:  # noqa: ANN001
+        super().__init__(report.problems)
+        self.report = report
+        self.notes = list(notes)
+
+    def __str__(self) -> str:
+        n = len(self.problems)
+        return (f"the deck has {n} problem{'s' if n != 1 else ''}; "
+                "fix them or use --force to print what can be printed")
+
+
+# --- choosing the cards ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ProxyOptions:
+    """How to print.
+
+    Attributes:
+        paper: ``a4`` or ``letter`` (None: from the locale, :func:`default_paper`).
+        langs: preferred languages, first first; each text falls back to its set's source language.
+        cut_marks: draw crop marks.
+        bleed_mm: bleed in mm, 0 to 3.
+        card_mm: (width, height) in mm overriding every game's size, or None for the set data's.
+        skip_basic_energy: leave out cards whose data says ``energy_type: basic``.
+    """
+
+    paper: str | None = None
+    langs: tuple[str, ...] = ()
+    cut_marks: bool = True
+    bleed_mm: float = 0.0
+    card_mm: tuple[float, float] | None = None
+    skip_basic_energy: bool = False
+
+
+@dataclass
+class ProxyReport:
+    """What was printed.
+
+    Attributes:
+        path: the PDF written (None when only rendered to bytes).
+        pages: page count; ``cards``: proxies printed (one per copy); ``bytes``: file size.
+        skipped: card ids left out (basic Energy with ``skip_basic_energy``), one per copy.
+        overflow: ``(card id, message)`` for each face whose text did not fit at the smallest size.
+        notes: layout notes (shared bleed...).
+        paper: the paper used.
+    """
+
+    path: Path | None = None
+    pages: int = 0
+    cards: int = 0
+    bytes: int = 0
+    skipped: list[str] = field(default_factory=list)
+    overflow: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    paper: str = "a4"
+
+
+def expand(entries: Iterable[tuple[str, int]]) -> list[str]:
+    """Return one card id per copy: ``[("base1-58", 2)]`` -> ``["base1-58", "base1-58"]``."""
+    return [card_id for card_id, count in entries for _ in range(int(count))]
+
+
+def is_basic_energy(card: dict) -> bool:
+    """True when the card's data says it is a basic Energy (``energy_type: basic``); names never count."""
+    return card.get("energy_type") == "basic"
+
+
+def card_size(catalog, card_id: str, override: tuple[float, float] | None = None) -> tuple[float, float]:  # noqa: ANN001
+    """Return the (width, height) in mm to print a card at: ``override``, else its set's
+    ``card_size_mm``, else :data:`DEFAULT_CARD_MM`."""
+    if override:
+        return (float(override[0]), float(override[1]))
+    size = catalog.set_of(card_id).data.get("card_size_mm")
+    return (float(size[0]), float(size[1])) if size else DEFAULT_CARD_MM
+
+
+@dataclass
+class Selection:
+    """The cards chosen for printing.
+
+    Attributes:
+        card_ids: one id per copy, in print order (deck lines in file order, then queries, then cards).
+        problems: deck problems that ``force`` let through (empty otherwise).
+        title: a title for the PDF (the deck's name or file name).
+        report: the deck check (:class:`cardlab.decks.check.DeckReport`), None without a deck file.
+        notes: what the check assumed, in words (the format chosen when the deck names none).
+    """
+
+    card_ids: list[str] = field(default_factory=list)
+    problems: list = field(default_factory=list)
+    title: str = "cardlab proxies"
+    catalog: object = None
+    report: object = None
+    notes: list[str] = field(default_factory=list)
+
+
+def deck_cards(path: Path, catalog, roots: Sequence[Path], format_name: str | None = None,  # noqa: ANN001
+               force: bool = False) -> Selection:
+    """Read a deck list, match it to the catalog and check it against its format.
+
+    The format is ``format_name``, else the one the file names, else the format (of any game) under
+    which the list has the fewest problems (ties: by name), so a plain list of Base Set cards works.
+
+    Args:
+        path: the deck file (text or YAML, see :mod:`cardlab.decks.check`).
+        catalog: the loaded catalog; roots: its roots (where the formats are).
+        format_name: a format name, or None.
+        force: return the cards that matched even when the deck has problems.
+
+    Returns:
+        A :class:`Selection`; with ``force`` its ``problems`` lists what is wrong. Its ``notes`` name
+        the format used when the file names none.
+
+    Raises:
+        InputError: the deck file cannot be read at all.
+        UsageError: an unknown format name.
+        DeckProblemsError: the deck has problems (unknown cards, illegal counts...) and ``force`` is False.
+    """
+    from cardlab.decks import check as decks
+    from cardlab.decks import rules as rules
+    from cardlab.catalog.formats import load_formats
+
+    formats = load_formats(roots)
+    words: set[str] = set()
+    for fmt in formats.values():
+        words.update(fmt.header_words())
+    deck_list = decks.read_deck(Path(path), words)
+    name = format_name or deck_list.format
+    if name and name not in formats:
+        raise UsageError(f"unknown format '{name}' (formats: {', '.join(sorted(formats)) or 'none'})")
+    candidates = [formats[name]] if name else list(formats.values())
+    if not candidates:
+        raise UsageError("the catalog defines no deck format to read the deck with")
+    best = None
+    for fmt in candidates:
+        deck = decks.build_deck(deck_list, catalog, fmt)
+        problems = rules.check_deck(deck)
+        unknown = sum(p.rule == "unknown-card" for p in problems)
+        key = (unknown, len(problems), fmt.name)
+        if best is None or key < best[0]:
+            best = (key, deck, problems)
+    _, deck, problems = best
+    notes = [] if name else [f"checked against {deck.format.name} (the deck names no format; use --format)"]
+    report = decks.DeckReport(deck, sorted(problems))
+    if problems and not force:
+        raise DeckProblemsError(report, notes)
+    ids = expand((c.card_id, c.count) for c in deck.cards)
+    return Selection(ids, report.problems if force else [], deck.name or Path(path).stem, report=report, notes=notes)
+
+
+def query_cards(con, query: str) -> list[str]:  # noqa: ANN001
+    """Return the ids of the cards matching a search query, in search order (one copy each).
+
+    Args:
+        con: an index connection (:func:`cardlab.search.engine.open_index`).
+        query: a query (``set:base1 rarity:rare-holo``).
+
+    Raises:
+        QueryError: the query cannot be parsed.
+    """
+    from cardlab.search import engine as search
+
+    return [hit.id for hit in search.search(con, query)]
+
+
+def named_card(con, ref: str, catalog=None, langs: Sequence[str] = ()) -> str:  # noqa: ANN001
+    """Return the id of one card named by id, set and number, or name (as ``cardlab show``).
+
+    Args:
+        con: an index connection; ref: the card reference.
+        catalog: the loaded catalog, to word a "not found" error (None: the index's wording).
+        langs: preferred languages for the names suggested.
+
+    Raises:
+        CardNotFoundError: nothing matches; with ``catalog``, an id-like ``ref`` (``base1-999``) says
+            how many cards its set has, and names suggested are in ``langs`` (else each set's source
+            language).
+        AmbiguousCardError: as :func:`cardlab.search.engine.get_card`.
+    """
+    from cardlab.search import engine as search
+
+    try:
+        return search.get_card(con, ref).id
+    except search.CardNotFoundError:
+        if catalog is None:
+            raise
+        raise _not_found(catalog, ref, langs) from None
+
+
+_ID_LIKE = re.compile(r"(?P<set>[^\s-]+)(?:-|\s+)#?(?P<number>\w+)")
+SUGGEST_SCORE = 70
+"""Least rapidfuzz score (0-100) for a name to be suggested; 60 suggested "Arcanine" for "nope"."""
+
+
+def _not_found(catalog, ref: str, langs: Sequence[str]) -> CardlabError:  # noqa: ANN001
+    """The error for a card reference matching nothing, worded from the catalog (see :func:`named_card`)."""
+    from rapidfuzz import process
+
+    from cardlab.search.engine import CardNotFoundError
+    from cardlab.core.text import fold
+
+    text = ref.strip()
+    m = _ID_LIKE.fullmatch(text)
+    info = catalog.find_set(m.group("set")) if m else None
+    if info is not None:
+        count = sum(1 for code in catalog.card_set.values() if code == info.code)
+        err = CardNotFoundError(ref, [])
+        err.args = (f"no card {text} ({info.code} has {count} card{'s' if count != 1 else ''})",)
+        return err
+    if m and "-" in text and any(ch.isdigit() for ch in m.group("set")):
+        err = CardNotFoundError(ref, [])
+        err.args = (f"no card {text}: there is no set '{m.group('set')}' (sets: {', '.join(sorted(catalog.sets))})",)
+        return err
+    shown: dict[str, str] = {}                 # name in the preferred language -> itself
+    every: dict[str, set[str]] = {}            # name in any language -> card ids
+    for card_id, card in catalog.cards.items():
+        shown.setdefault(catalog.name_of(card_id, langs), card_id)
+        for lang, name in (card.get("name") or {}).items():
+            if lang != "_source" and isinstance(name, str):
+                every.setdefault(name, set()).add(card_id)
+    close = [c[0] for c in process.extract(text, list(shown), limit=3, score_cutoff=SUGGEST_SCORE, processor=fold)]
+    if not close:                              # a name in another language: show it with the preferred one
+        for other, _, _ in process.extract(text, list(every), limit=3, score_cutoff=80, processor=fold):
+            mine = catalog.name_of(min(every[other]), langs)
+            label = mine if fold(mine) == fold(other) else f"{mine} ({other})"
+            if label not in close:
+                close.append(label)
+    err = CardNotFoundError(ref, close)
+    if not close:
+        err.args = (f"no card '{text}'; give a card id (base1-58), a set and number (base1 58) or a card name",)
+    return err
+
+
+def select(roots: Sequence[Path], db: Path | None, deck: Path | None = None, queries: Sequence[str] = (),
+           cards: Sequence[str] = (), format_name: str | None = None, force: bool = False,
+           langs: Sequence[str] = ()) -> Selection:
+    """Load the catalog and gather the cards to print: a deck's cards, then each query's, then each card's.
+
+    Args:
+        roots: catalog roots; db: the search index (used only for ``queries`` and ``cards``).
+        deck: a deck file or None; queries: search queries; cards: card references.
+        format_name, force: as :func:`deck_cards`.
+        langs: preferred languages, for the names suggested when a card reference matches nothing.
+
+    Returns:
+        A :class:`Selection` with ``catalog`` set.
+
+    Raises:
+        CatalogError: the catalog does not validate.
+        UsageError: nothing selected (no deck, query or card, or queries matching nothing).
+        and whatever :func:`deck_cards`, :func:`query_cards`, :func:`named_card` raise.
+    """
+    from cardlab.catalog.validate import load_catalog
+
+    catalog = load_catalog(list(roots))
+    selection = deck_cards(deck, catalog, roots, format_name, force) if deck is not None else Selection()
+    if queries or cards:
+        from cardlab.search.engine import open_index
+
+        if db is None:
+            from cardlab.core.paths import default_db
+
+            db = default_db(list(roots))
+        con = open_index(list(roots), db)
+        try:
+            for q in queries:
+                found = query_cards(con, q)
+                if not found:
+                    raise UsageError(f"no card matches the query '{q}'")
+                selection.card_ids += found
+            selection.card_ids += [named_card(con, ref, catalog, langs) for ref in cards]
+        finally:
+            con.close()
+        if deck is None:
+            selection.title = "cardlab proxies: " + "; ".join([*queries, *cards])
+    if not selection.card_ids:
+        raise UsageError("no card to print")
+    selection.catalog = catalog
+    return selection
+
+
+# --- output ----------------------------------------------------------------------------------
+
+def render_pdf(catalog, card_ids: Sequence[str], options: ProxyOptions = ProxyOptions(),  # noqa: ANN001
+               title: str = "cardlab proxies") -> tuple[bytes, ProxyReport]:
+    """Draw one proxy per entry of ``card_ids`` and return the PDF bytes and a report.
+
+    Cards are printed in the order given; a change of card size (two games in one print) starts a
+    new page. Basic Energy are left out when ``options.skip_basic_energy``.
+
+    Args:
+        catalog: a :class:`cardlab.catalog.model.Catalog` holding every id.
+        card_ids: card ids, one per copy to print (see :func:`expand`).
+        options: paper, languages, marks, bleed, card size.
+        title: the PDF's title metadata.
+
+    Returns:
+        ``(pdf bytes, report)``; ``report.path`` is None.
+
+    Raises:
+        UsageError: bad paper, bleed or card size; no card left to print.
+        KeyError: an id not in the catalog (resolve deck lists first).
+    """
+    from reportlab.pdfgen.canvas import Canvas
+
+    paper = (options.paper or default_paper()).strip().lower()
+    paper_size(paper)
+    report = ProxyReport(paper=paper)
+    todo = []
+    for card_id in card_ids:
+        card = catalog.cards[card_id]
+        if options.skip_basic_energy and is_basic_energy(card):
+            report.skipped.append(card_id)
+        else:
+            todo.append(card_id)
+    if not todo:
+        raise UsageError("no card to print" + (" (every card is a basic Energy)" if report.skipped else ""))
+    buf = io.BytesIO()
+    canvas = Canvas(buf, pagesize=PAPERS[paper], invariant=1, pageCompression=1)
+    canvas.setTitle(title)
+    canvas.setAuthor("cardlab")
+    canvas.setCreator("cardlab proxies")
+    pen = Pen(canvas)
+    ctx = Context(catalog, tuple(options.langs))
+    layouts: dict[tuple[float, float], Layout] = {}
+    slot, current = 0, None
+    forms: dict[tuple[str, tuple[float, float]], tuple[str, tuple[float, float, float]]] = {}
+    for card_id in todo:
+        size = card_size(catalog, card_id, options.card_mm)
+        if size not in layouts:
+            layouts[size] = compute_layout(paper, size, options.bleed_mm, options.cut_marks)
+            report.notes.extend(n for n in layouts[size].notes if n not in report.notes)
+        layout = layouts[size]
+        if current is not layout or slot == layout.per_page:
+            if current is not None:
+                canvas.showPage()
+            canvas.setPageSize(layout.page_pt)
+            _draw_marks(canvas, layout)
+            current, slot = layout, 0
+            report.pages += 1
+        key = (card_id, size)
+        if key not in forms:            # each distinct card is drawn once, as a form placed per copy
+            name = f"card{len(forms)}"
+            canvas.beginForm(name, 0, 0, size[0] * MM, size[1] * MM)
+            color, message = draw_face(pen, ctx, card_id, Rect(0, 0, size[0], size[1]))
+            canvas.endForm()
+            forms[key] = (name, color)
+            if message:
+                report.overflow.append((card_id, message))
+        name, color = forms[key]
+        cx, cy, _, _ = layout.cards[slot].pt
+        canvas.saveState()
+        canvas.setFillColorRGB(*color)
+        canvas.rect(*layout.bleeds[slot].pt, stroke=0, fill=1)
+        canvas.translate(cx, cy)
+        canvas.doForm(name)
+        canvas.restoreState()
+        slot += 1
+        report.cards += 1
+    canvas.showPage()
+    canvas.save()
+    data = buf.getvalue()
+    report.bytes = len(data)
+    return data, report
+
+
+def make_proxies(catalog, card_ids: Sequence[str], out: Path | str, options: ProxyOptions = ProxyOptions(),  # noqa: ANN001
+                 overwrite: bool = False, title: str = "cardlab proxies") -> ProxyReport:
+    """Render proxies for ``card_ids`` (one per copy) and write the PDF to ``out`` atomically.
+
+    The output is checked first (fails fast, before any drawing) and written through a temporary
+    file in the same folder: no partial PDF is ever left at ``out``.
+
+    Returns:
+        The :class:`ProxyReport`, with ``path`` and ``bytes`` set.
+
+    Raises:
+        OutputError: ``out`` exists (without ``overwrite``) or cannot be written;
+            OutputPathError (exit 2) when the path itself is wrong (:func:`check_output`).
+        UsageError: bad paper, bleed or card size; nothing to print.
+    """
+    check_output(out, overwrite)
+    data, report = render_pdf(catalog, card_ids, options, title)
+    report.path = write_pdf(out, data, overwrite)
+    return report
+
+
+def _draw_marks(canvas, layout: Layout) -> None:  # noqa: ANN001
+    if not layout.marks:
+        return
+    canvas.setStrokeColorRGB(0, 0, 0)
+    canvas.setLineWidth(0.3)
+    for (x1, y1), (x2, y2) in layout.marks:
+        if abs(x2 - x1) + abs(y2 - y1) > 0.2:
+            canvas.line(x1 * MM, y1 * MM, x2 * MM, y2 * MM)

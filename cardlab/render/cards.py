@@ -1,0 +1,82 @@
+"""Rich output for the CLI: tables, card panels, problem lists. The only library module that
+imports rich; every function takes plain data and a console (tests pass a recording console)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+
+from rich.console import Console
+from rich.markup import escape
+from rich.panel import Panel
+from rich.table import Table
+
+from cardlab.core.errors import Problem
+
+
+def stdout_console() -> Console:
+    """Console for results: colour only on a terminal (rich also honours NO_COLOR)."""
+    return Console(highlight=False, soft_wrap=False)
+
+
+def stderr_console() -> Console:
+    """Console for messages and problems, on standard error."""
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def problems(items: Sequence[Problem], console: Console, summary: str | None = None) -> None:
+    """Print each problem as ``path:line:column: message (rule)``, then a one-line summary."""
+    for p in items:
+        console.print(f"{escape(str(p.pos))}: [red]{escape(p.message)}[/] [dim]({p.rule})[/]")
+    if summary:
+        console.print(summary)
+
+
+def problems_json(items: Sequence[Problem], console: Console, **extra: object) -> None:
+    """Print problems as one JSON object: ``{"ok": bool, "problems": [...], **extra}``."""
+    console.print_json(json.dumps({"ok": not items, **extra, "problems": [p.to_json() for p in items]}, ensure_ascii=False))
+
+
+def hits(rows: Sequence, console: Console) -> None:
+    """Print search hits (:class:`cardlab.search.engine.Hit`) as a rich table for a terminal, then the
+    count. Piped output and the other formats are :func:`cardlab.search.engine.plain`."""
+    table = Table(box=None, header_style="bold", pad_edge=False, expand=False)
+    table.add_column("Id", no_wrap=True, style="cyan")
+    table.add_column("Name", ratio=3)
+    table.add_column("Type", ratio=3)
+    table.add_column("Stats", ratio=3)
+    table.add_column("Rarity", ratio=1)
+    for h in rows:
+        table.add_row(escape(h.id), escape(h.name), escape(h.type_line), escape(h.stats), escape(h.rarity or ""))
+    console.print(table)
+    console.print(f"[dim]{len(rows)} card{'s' if len(rows) != 1 else ''}[/]")
+
+
+def card(view, console: Console, langs: Sequence[str] = ()) -> None:  # noqa: ANN001 - search.CardView
+    """Print a whole card as a panel: names, type line, the game's details, set and number."""
+    from cardlab.games import game_module
+    from cardlab.core.text import pick
+
+    game = game_module(view.game)
+    data, src = view.data, view.source_language
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column()
+    for label, value in game.detail(data, langs, src):
+        table.add_row(escape(label), value)
+    names = ", ".join(f"{lang}: {escape(text)}" for lang, text in data["name"].items() if lang != "_source")
+    table.add_row("Names", names)
+    set_name = pick(view.set_data.get("name"), langs, src)
+    number = f"{data['number']}/{view.set_data['printed_total']}" if view.set_data.get("printed_total") else data["number"]
+    table.add_row("Set", f"{escape(set_name)} ({view.set_data['code']}) · {number}")
+    for label, key in (("Rarity", "rarity"), ("Illustrator", "illustrator")):
+        if data.get(key):
+            table.add_row(label, escape(str(data[key])))
+    title = f"[bold]{escape(pick(data['name'], langs, src))}[/]  [dim]{escape(view.id)}[/]"
+    console.print(Panel(table, title=title, title_align="left", expand=False))
+
+
+def lines(texts: Iterable[str], console: Console) -> None:
+    """Print plain lines (no markup)."""
+    for t in texts:
+        console.out(t, highlight=False)

@@ -1,0 +1,84 @@
+"""Rich output of the deck commands: a deck check's problems and verdict, deck statistics, and
+the list of formats. Every function takes plain library values and a console (tests can pass a
+recording console); the CLI imports this module inside the commands that print."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from cardlab.decks.rules import describe
+
+if TYPE_CHECKING:
+    from cardlab.decks.check import DeckReport
+    from cardlab.core.errors import Problem
+    from cardlab.catalog.formats import Format
+    from cardlab.decks.stats import DeckStats
+
+
+def print_problems(problems: Sequence[Problem], err: Console) -> None:
+    """Print each problem as ``path:line: rule: message`` on ``err`` (never wrapped; one print
+    call, as thousands of separate ones are slow)."""
+    if problems:
+        err.print("\n".join(f"{escape(str(p.pos))}: [red]{escape(p.rule)}[/]: {escape(p.message)}" for p in problems),
+                  highlight=False, soft_wrap=True)
+
+
+def print_report(report: DeckReport, out: Console, err: Console) -> None:
+    """Print each problem as ``path:line: rule: message`` on ``err``, then a one-line verdict."""
+    fmt = report.deck.format
+    print_problems(report.problems, err)
+    n = report.deck.size("main")
+    if report.legal:
+        out.print(f"[green]legal[/]: {escape(str(report.deck.path))} under {fmt.name} ({n} cards)", highlight=False, soft_wrap=True)
+    else:
+        k = len(report.problems)
+        err.print(f"[red]not legal[/]: {k} problem{'s' if k != 1 else ''} in {escape(str(report.deck.path))} under {fmt.name}",
+                  highlight=False, soft_wrap=True)
+
+
+def print_stats(stats: DeckStats, out: Console) -> None:
+    """Print deck statistics as small tables and the odds as percentages with their formulas."""
+    out.print(f"[bold]{stats.format}[/]: {stats.size} cards in the deck"
+              + (f" ({stats.unmatched} on lines that matched no card)" if stats.unmatched else "")
+              + "".join(f", {n} in {s}" for s, n in stats.sections.items() if s != "main"), highlight=False, soft_wrap=True)
+    for title, data in (("card type", stats.by_type), (stats.energy_label, stats.by_energy), (stats.curve_label, stats.curve)):
+        if not data:
+            continue
+        out.print(f"[bold]{title}[/]", highlight=False)
+        table = Table(show_header=False, box=None, padding=(0, 2))
+        table.add_column(no_wrap=True)
+        table.add_column(justify="right")
+        for key, n in data.items():
+            table.add_row(key, str(n))
+        out.print(table)
+    for o in stats.odds:
+        if o.value is None:
+            shown = "never (no such card)"
+        elif o.kind == "probability":
+            shown = f"{float(o.value) * 100:.2f}%"
+        else:
+            shown = f"{float(o.value):.3f}"
+        out.print(f"{o.label}: [bold]{shown}[/]  [dim]({o.formula})[/]", highlight=False, soft_wrap=True)
+    for note in stats.notes:
+        out.print(f"no odds: {escape(note)}", highlight=False, soft_wrap=True)
+
+
+def print_formats(found: Sequence[Format], out: Console) -> None:
+    """Print each format's name, game, title and description, then its rules with their sources.
+    Wrapped to the terminal's width on a terminal; never hard-wrapped when piped."""
+    soft = not out.is_terminal
+    for f in found:
+        out.print(f"[bold]{escape(f.name)}[/] ({f.game}): {escape(f.title)}", soft_wrap=soft)
+        if f.description:
+            out.print(f"  {escape(f.description)}", soft_wrap=soft)
+        for r in f.rules:
+            out.print(f"  - [cyan]{r.rule}[/]: {escape(describe(r))}", soft_wrap=soft)
+            if r.source:
+                out.print(f"    [dim]{escape(r.source)}[/]", soft_wrap=soft)
+    if not found:
+        out.print("no formats found")

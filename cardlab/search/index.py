@@ -1,0 +1,262 @@
+"""The SQLite search index: build it atomically, and know cheaply whether it is fresh.
+
+- :func:`build_index` validates the catalog first; a catalog with problems raises
+  :class:`~cardlab.core.errors.CatalogError` and the index in use is untouched. The new index is written
+  to a temporary file beside the target and renamed into place (``os.replace``), so a reader sees
+  either the old index or the new one, never half of one.
+- :func:`ensure_index` rebuilds only when the catalog's fingerprint (every file's path, size and
+  modification time, the schemas, the index version) differs from the one stored in the index.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from cardlab.catalog.model import Catalog, folders
+from cardlab.core.errors import CatalogError
+from cardlab.core.text import fold, norm_value, pick
+
+INDEX_VERSION = "4"
+"""Bump when the index's tables or contents change: old indexes are then rebuilt."""
+
+
+@dataclass
+class BuildReport:
+    """What a build did: ``cards`` indexed, ``sets``, ``seconds`` taken, the ``db`` path."""
+
+    db: Path
+    cards: int
+    sets: int
+    seconds: float
+
+
+def fingerprint(roots: list[Path]) -> str:
+    """Return a hash of the catalog's state: every file's path, size and mtime, plus the schemas.
+
+    Costs one ``stat`` per file (about 0.15 s for 30,000 files), no YAML parsing.
+    """
+    from cardlab.core.paths import schema_dir
+
+    h = hashlib.sha1(f"v{INDEX_VERSION}".encode())
+    for _kind, folder, _game in folders(roots):
+        try:
+            with os.scandir(folder) as entries:
+                listed = sorted((e.name, e) for e in entries if e.name.endswith(".yaml"))
+        except OSError:
+            continue
+        for name, entry in listed:
+            try:
+                st = entry.stat()
+                h.update(f"{folder}/{name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+            except OSError:  # a broken link: validation reports it
+                h.update(f"{folder}/{name}\0missing\n".encode())
+    for p in sorted(schema_dir().glob("*.json")):
+        st = p.stat()
+        h.update(f"{p.name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def check_db_path(db: Path) -> None:
+    """Refuse an index path cardlab must not write: a folder, a device or other special file, or
+    an existing file that is not a cardlab index (it would be replaced).
+
+    Raises:
+        InputError: with the reason.
+    """
+    from cardlab.core.errors import InputError
+
+    if not str(db).strip():
+        raise InputError("the index path is empty")
+    if db.is_dir():
+        raise InputError(f"{db}: is a folder; give the index a file name, e.g. {db / 'cardlab.sqlite'}")
+    if db.exists() or db.is_symlink():
+        if not db.is_file():
+            raise InputError(f"{db}: not a regular file; cardlab will not write its index there")
+        with open(db, "rb") as fh:
+            head = fh.read(16)
+        if head and (head != SQLITE_MAGIC or stored_fingerprint(db) is None):
+            raise InputError(f"{db}: exists and is not a cardlab index; cardlab will not replace it")
+    elif not db.parent.is_dir():
+        raise InputError(f"{db.parent}: folder not found (for the index {db.name})")
+
+
+def _clean_stale_temp(db: Path) -> None:
+    """Remove temporary index files left by builds that were killed (their process is gone)."""
+    for tmp in db.parent.glob(f".{db.name}.tmp-*"):
+        pid = tmp.name.rsplit("-", 1)[-1].split(".")[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            tmp.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def stored_fingerprint(db: Path) -> str | None:
+    """Return the fingerprint recorded in the index at ``db``, or None (missing or unreadable)."""
+    if not db.is_file():
+        return None
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        try:
+            row = con.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return None
+    return row[0] if row else None
+
+
+def ensure_index(roots: list[Path], db: Path) -> BuildReport | None:
+    """Make sure the index at ``db`` reflects the catalog under ``roots``.
+
+    Returns:
+        The :class:`BuildReport` when it (re)built the index, None when it was already fresh.
+
+    Raises:
+        CatalogError: the catalog has problems (the index in use is left as it was).
+    """
+    fp = fingerprint(roots)
+    if db.is_file() and stored_fingerprint(db) == fp:
+        return None
+    return build_index(roots, db, fp)
+
+
+FTS_DDL = [
+    "CREATE VIRTUAL TABLE card_fts USING fts5(card_id UNINDEXED, names, body,"
+    " tokenize = \"unicode61 remove_diacritics 2\")",
+    "CREATE VIRTUAL TABLE card_tri USING fts5(card_id UNINDEXED, names, body, tokenize = 'trigram')",
+]
+
+
+def _common_facets(card: dict, set_data: dict, aliases: list[str]) -> list[tuple[str, str | None, float | None]]:
+    rows: list[tuple[str, str | None, float | None]] = [("game", set_data["game"], None)]
+    for code in [set_data["code"], *aliases]:
+        rows.append(("set", fold(code), None))
+    number = card["number"]
+    digits = "".join(ch for ch in number if ch.isdigit())
+    rows.append(("number", fold(number), float(digits) if digits else None))
+    if card.get("rarity"):
+        rows.append(("rarity", card["rarity"], None))
+    if card.get("illustrator"):
+        rows.append(("artist", fold(card["illustrator"]), None))
+    return rows
+
+
+def _texts(card: dict) -> tuple[str, str]:
+    from cardlab.core.text import localized_fields
+
+    names, body = [], []
+    for path, loc in localized_fields(card):
+        values = [v for k, v in loc.items() if k != "_source"]
+        (names if path == "name" else body).extend(values)
+    return "\n".join(names), "\n".join(body)
+
+
+def build_index(roots: list[Path], db: Path, fp: str | None = None) -> BuildReport:
+    """Validate the catalog under ``roots`` and build a fresh index at ``db`` (atomic rename).
+
+    Raises:
+        CatalogError: the catalog has problems; nothing is written and ``db`` is unchanged.
+        OSError: the index folder cannot be written.
+    """
+    from cardlab.catalog.validate import bulk_objects, validate
+
+    start = time.perf_counter()
+    check_db_path(db)
+    fp = fp or fingerprint(roots)
+    result = validate(roots)
+    if result.problems:
+        raise CatalogError(result.problems)
+    _clean_stale_temp(db)
+    tmp = db.with_name(f".{db.name}.tmp-{os.getpid()}")
+    tmp.unlink(missing_ok=True)
+    try:
+        with bulk_objects():
+            _write(result.catalog, tmp, fp)
+        os.replace(tmp, db)
+    finally:
+        tmp.unlink(missing_ok=True)
+        db.with_name(tmp.name + "-journal").unlink(missing_ok=True)
+    return BuildReport(db=db, cards=len(result.catalog.cards), sets=len(result.catalog.sets),
+                       seconds=time.perf_counter() - start)
+
+
+def _write(cat: Catalog, path: Path, fp: str) -> None:
+    from sqlalchemy import create_engine
+
+    from cardlab.search import tables  # importing it registers the tables on SQLModel.metadata
+    from cardlab.games import game_module
+
+    engine = create_engine(f"sqlite:///{path}")
+    tables.SQLModel.metadata.create_all(engine)
+    engine.dispose()
+    con = sqlite3.connect(path)
+    # a private temporary file, renamed into place only when complete: no journal needed
+    con.execute("PRAGMA journal_mode = OFF")
+    con.execute("PRAGMA synchronous = OFF")
+    try:
+        for ddl in FTS_DDL:
+            con.execute(ddl)
+        set_rows = []
+        for info in cat.sets.values():
+            d = info.data
+            set_rows.append((info.code, info.game, json.dumps(d.get("name"), ensure_ascii=False), info.source_language,
+                             info.printed_total, d.get("release_date"), json.dumps(info.aliases), json.dumps(d, ensure_ascii=False, default=str)))
+        con.executemany("INSERT INTO card_set VALUES (?, ?, ?, ?, ?, ?, ?, ?)", set_rows)
+        cards, names, facets, fts = [], [], [], []
+        for card_id, card in cat.cards.items():
+            info = cat.set_of(card_id)
+            game = game_module(info.game)
+            src = info.source_language
+            digits = "".join(ch for ch in card["number"] if ch.isdigit())
+            cards.append((card_id, info.game, info.code, card["number"], int(digits) if digits else None,
+                          pick(card["name"], (), src), src, game.type_line(card, ()), game.key_stats(card),
+                          card.get("rarity"), card.get("illustrator"), info.data.get("release_date"),
+                          json.dumps(card, ensure_ascii=False, default=str), str(cat.paths[card_id])))
+            for lang, name in card["name"].items():
+                if lang != "_source":
+                    names.append((card_id, lang, name, fold(name)))
+            rows = _common_facets(card, info.data, info.aliases) + list(game.facets(card))
+            facets.extend((card_id, f, norm_value(t) if t is not None else None, n) for f, t, n in rows)
+            fts.append((card_id, *_texts(card)))
+        con.executemany("INSERT INTO card (id, game, set_code, number, number_int, name, source_language, type_line,"
+                        " stats, rarity, illustrator, release_date, data, path) VALUES"
+                        " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", cards)
+        con.executemany("INSERT INTO card_name (card_id, lang, name, folded) VALUES (?, ?, ?, ?)", names)
+        # filling the facet table before indexing it is about twice as fast
+        indexes = [r[0] for r in con.execute("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'facet'"
+                                             " AND sql IS NOT NULL")]
+        for name, in con.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'facet'"
+                                 " AND sql IS NOT NULL").fetchall():
+            con.execute(f'DROP INDEX "{name}"')
+        con.executemany("INSERT INTO facet (card_id, field, text, num) VALUES (?, ?, ?, ?)", facets)
+        for sql in indexes:
+            con.execute(sql)
+        con.executemany("INSERT INTO card_fts (card_id, names, body) VALUES (?, ?, ?)", fts)
+        con.executemany("INSERT INTO card_tri (card_id, names, body) VALUES (?, ?, ?)", fts)
+        con.executemany("INSERT INTO meta VALUES (?, ?)", [("fingerprint", fp), ("version", INDEX_VERSION),
+                                                           ("roots", json.dumps([str(r) for r in cat.roots]))])
+        con.commit()
+    finally:
+        con.close()
+
+
+def connect(db: Path) -> sqlite3.Connection:
+    """Open the index read-only. Raises sqlite3.Error when it cannot be opened."""
+    return sqlite3.connect(f"file:{db}?mode=ro", uri=True)

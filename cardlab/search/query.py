@@ -1,0 +1,385 @@
+"""The search query language: parse a query into a tree, compile the tree into SQL.
+
+In the spirit of Scryfall's syntax (``../shared/ANCHORS.md`` section 1)::
+
+    charizard                   bare words match names (every language) and rules text
+    "double colorless"          a quoted phrase
+    type:fire hp>=80            field:value and numeric comparisons (= != < <= > >=)
+    -type:fire                  negation
+    type:fire or type:water     alternatives; terms side by side are ANDed
+    (type:fire or type:water) retreat<=1
+
+Matching folds case, accents and apostrophes (``pokemon`` finds ``Pokémon``). No user text reaches
+SQLite raw: every value is a bound parameter, and full-text terms are quoted FTS5 strings, so
+``farfetch'd``, ``mr. mime`` and ``ho-oh`` are plain searches. Text in Japanese or Chinese (no
+spaces between words) is matched as a substring through a trigram index.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Union
+
+from cardlab.core.errors import UsageError
+from cardlab.core.text import fold, norm_value
+
+# field -> (kind, help). kinds: facet (exact folded text), like (substring of a facet), num (number),
+# name, text, number (text or number), set
+FIELDS: dict[str, tuple[str, str]] = {
+    "name": ("name", "card name in any language, substring (name:char); name=... for the whole name"),
+    "text": ("text", "rules text (attacks, powers, abilities, Trainer text), words in any language"),
+    "game": ("facet", "pokemon, ippo or monpa"),
+    "set": ("facet", "set code or alias (set:base1, set:BS)"),
+    "number": ("number", "collector number (number:4, number<=10)"),
+    "rarity": ("facet", "rarity (rarity:rare, rarity:rare-holo, rarity:common)"),
+    "artist": ("like", "illustrator, substring (artist:arita)"),
+    # Pokémon
+    "supertype": ("facet", "Pokémon: pokemon, trainer or energy"),
+    "type": ("facet", "Pokémon: the Pokémon's type, or the Energy an Energy card provides (type:fire); Monpa: card type (type:servant, type:serviteur)"),
+    "stage": ("facet", "Pokémon: basic, \"stage 1\", \"stage 2\""),
+    "hp": ("num", "Pokémon: hit points (hp>=80)"),
+    "retreat": ("num", "Pokémon: retreat cost (retreat<=1)"),
+    "cost": ("num", "Pokémon: converted Energy cost of an attack (cost<=2); Ippo: total cost"),
+    "damage": ("num", "Pokémon: base damage of an attack (damage>=50)"),
+    "weakness": ("facet", "Pokémon: weakness type (weakness:water)"),
+    "resistance": ("facet", "Pokémon: resistance type (resistance:psychic)"),
+    "attack": ("like", "Pokémon: attack or Pokémon Power name, substring, any language (attack:\"fire spin\")"),
+    "evolves": ("facet", "Pokémon: the name it evolves from (evolves:charmeleon)"),
+    "energy": ("facet", "Pokémon: Energy card kind, basic or special"),
+    "level": ("num", "Pokémon: level printed on the card"),
+    "dex": ("num", "Pokémon: national Pokédex number"),
+    # Ippo
+    "kind": ("facet", "Ippo: blow, defense, support or fight"),
+    "blow": ("facet", "Ippo: blow type of a Blow card (straight, hook, upper, special)"),
+    "blocks": ("facet", "Ippo: a blow type a Defense card blocks"),
+    "attr": ("facet", "Ippo: attribute icon (courage, kan, technique, calm, generic)"),
+    "power": ("num", "Ippo: blow power"),
+    "def": ("num", "Ippo: defense power; Monpa: a servant's defense"),
+    "kw": ("facet", "keyword (Ippo: \"guard break\", \"shut off\", knock-down, \"round up\"; Monpa: rapide, upkeep, prediction)"),
+    "timing": ("facet", "Ippo: ability timing (placement, fast, boxing, interval, constant)"),
+    "stars": ("num", "Ippo: rarity in stars"),
+    # Monpa
+    "element": ("facet", "Monpa: element"),
+    "mana": ("num", "Monpa: mana cost (commanders and favors have none); mana:x for X"),
+    "atk": ("num", "Monpa: a servant's attack; atk:? for ?"),
+}
+ALIASES = {"t": "type", "s": "set", "e": "set", "r": "rarity", "a": "artist", "o": "text", "cn": "number",
+           "n": "name", "hp": "hp", "illustrator": "artist", "keyword": "kw", "attribute": "attr", "k": "kind"}
+_TEXT_OPS = (":", "=", "!=")
+_OPS = ("<=", ">=", "!=", ":", "=", "<", ">")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\uac00-\ud7af]")
+_FIELD_TERM = re.compile(r"([A-Za-z_]+)(<=|>=|!=|:|=|<|>)")
+
+
+@dataclass(frozen=True)
+class Term:
+    """A search term: ``field`` (None for a bare word), ``op``, ``value``; ``pos`` of the value
+    in the query (0-based); ``quoted`` for a "phrase"."""
+
+    field: str | None
+    op: str
+    value: str
+    pos: int
+    quoted: bool = False
+
+
+@dataclass(frozen=True)
+class Not:
+    """Negation of ``node``."""
+
+    node: "Node"
+
+
+@dataclass(frozen=True)
+class And:
+    """All of ``nodes``."""
+
+    nodes: tuple["Node", ...]
+
+
+@dataclass(frozen=True)
+class Or:
+    """Any of ``nodes``."""
+
+    nodes: tuple["Node", ...]
+
+
+Node = Union[Term, Not, And, Or]
+
+
+class QueryError(UsageError):
+    """A query that cannot be understood. ``pos`` is the 0-based offset of the offending character."""
+
+    def __init__(self, query: str, pos: int, message: str) -> None:
+        self.query, self.pos, self.reason = query, pos, message
+        super().__init__(f"{message} (column {pos + 1})")
+
+    def caret(self) -> str:
+        """Return the query and a caret under the offending character, on two lines (wide
+        characters such as Japanese take two columns)."""
+        import unicodedata
+
+        width = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in self.query[:self.pos])
+        return f"{self.query}\n{' ' * width}^"
+
+
+# --- tokens ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Tok:
+    kind: str  # term | lparen | rparen | or | not
+    pos: int
+    term: Term | None = None
+
+
+def _read_quoted(q: str, i: int) -> tuple[str, int]:
+    end = q.find('"', i + 1)
+    if end < 0:
+        raise QueryError(q, i, "this quote is never closed")
+    return q[i + 1:end], end + 1
+
+
+MAX_QUERY_CHARS = 1000
+"""Longest query accepted (characters)."""
+MAX_TERMS = 64
+"""Most terms (and operators) in one query."""
+MAX_DEPTH = 16
+"""Deepest nesting of parentheses and negations."""
+
+
+def _tokens(q: str) -> list[_Tok]:
+    if len(q) > MAX_QUERY_CHARS:
+        raise QueryError(q, MAX_QUERY_CHARS, f"the query is too long (at most {MAX_QUERY_CHARS} characters)")
+    toks: list[_Tok] = []
+    i, n = 0, len(q)
+    while i < n:
+        ch = q[i]
+        if ch.isspace():
+            i += 1
+        elif ch == "(":
+            toks.append(_Tok("lparen", i)); i += 1
+        elif ch == ")":
+            toks.append(_Tok("rparen", i)); i += 1
+        elif ch == "-" and (i + 1 >= n or q[i + 1].isspace()):
+            raise QueryError(q, i, "'-' needs a term right after it (-type:fire)")
+        elif ch == "-" and i + 1 < n and not q[i + 1].isspace() and (not toks or toks[-1].kind != "term" or q[i - 1].isspace() or q[i - 1] == "("):
+            toks.append(_Tok("not", i)); i += 1
+        elif ch == '"':
+            value, j = _read_quoted(q, i)
+            if not re.search(r"\w", fold(value)):
+                raise QueryError(q, i, "this phrase has no letters or digits to search for")
+            toks.append(_Tok("term", i, Term(None, ":", value, i + 1, True))); i = j
+        else:
+            j = i
+            while j < n and not q[j].isspace() and q[j] not in '()"':
+                j += 1
+            word = q[i:j]
+            m = _FIELD_TERM.match(word)
+            if m:
+                field_raw, op = m.group(1), m.group(2)
+                vpos = i + m.end()
+                value = word[m.end():]
+                quoted = False
+                if not value and j < n and q[j] == '"':
+                    value, j = _read_quoted(q, j)
+                    vpos, quoted = vpos + 1, True
+                field = ALIASES.get(field_raw.lower(), field_raw.lower())
+                if field not in FIELDS:
+                    known = ", ".join(sorted(FIELDS))
+                    raise QueryError(q, i, f"unknown field '{field_raw}'; known fields: {known}")
+                if not value.strip():
+                    raise QueryError(q, vpos, f"'{field_raw}{op}' needs a value")
+                toks.append(_Tok("term", i, Term(field, op, value, vpos, quoted)))
+            elif word.lower() == "or":
+                toks.append(_Tok("or", i))
+            elif word.lower() == "and":
+                toks.append(_Tok("and", i))
+            elif word[0] in ":=<>!" :
+                raise QueryError(q, i, f"'{word[0]}' needs a field name before it (e.g. type{word[0]}...)")
+            else:
+                if not re.search(r"\w", fold(word)):
+                    raise QueryError(q, i, f"'{word}' has no letters or digits to search for; quote it as part of a phrase")
+                toks.append(_Tok("term", i, Term(None, ":", word, i)))
+            i = j
+    if len(toks) > MAX_TERMS:
+        raise QueryError(q, toks[MAX_TERMS].pos, f"too many terms (at most {MAX_TERMS})")
+    return toks
+
+
+# --- parser ----------------------------------------------------------------------------------
+
+def parse(query: str) -> Node | None:
+    """Parse a query into a tree of :class:`Term`, :class:`Not`, :class:`And`, :class:`Or`.
+
+    Returns:
+        The tree, or None for an empty query (which matches every card).
+
+    Raises:
+        QueryError: with the offset of the offending character (unknown field, a comparison on a
+            text field, a value that is not a number, unbalanced parentheses, a dangling ``or``...).
+    """
+    toks = _tokens(query)
+    if not toks:
+        return None
+    pos = 0
+
+    def peek() -> _Tok | None:
+        return toks[pos] if pos < len(toks) else None
+
+    depth = 0
+
+    def parse_or() -> Node:
+        nonlocal pos
+        nodes = [parse_and()]
+        while (t := peek()) is not None and t.kind == "or":
+            pos += 1
+            if peek() is None or peek().kind in ("or", "rparen"):
+                raise QueryError(query, t.pos, "'or' needs a term on both sides")
+            nodes.append(parse_and())
+        return nodes[0] if len(nodes) == 1 else Or(tuple(nodes))
+
+    def parse_and() -> Node:
+        nonlocal pos
+        nodes = []
+        while (t := peek()) is not None and t.kind not in ("or", "rparen"):
+            if t.kind == "and":
+                nxt = toks[pos + 1] if pos + 1 < len(toks) else None
+                if not nodes or nxt is None or nxt.kind in ("or", "rparen", "and"):
+                    raise QueryError(query, t.pos, "'and' needs a term on both sides")
+                pos += 1
+                continue
+            nodes.append(parse_unary())
+        if not nodes:
+            t = peek()
+            raise QueryError(query, t.pos if t else len(query), "expected a search term here")
+        return nodes[0] if len(nodes) == 1 else And(tuple(nodes))
+
+    def parse_unary() -> Node:
+        nonlocal pos, depth
+        t = peek()
+        assert t is not None
+        if t.kind in ("not", "lparen"):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise QueryError(query, t.pos, f"nested too deeply (at most {MAX_DEPTH} levels of '(' and '-')")
+        if t.kind == "not":
+            pos += 1
+            if peek() is None or peek().kind in ("or", "rparen"):
+                raise QueryError(query, t.pos, "'-' needs a term after it")
+            node = Not(parse_unary())
+            depth -= 1
+            return node
+        if t.kind == "lparen":
+            pos += 1
+            inner = parse_or()
+            close = peek()
+            if close is None or close.kind != "rparen":
+                raise QueryError(query, t.pos, "this parenthesis is never closed")
+            pos += 1
+            depth -= 1
+            return inner
+        pos += 1
+        _check_term(query, t.term)  # type: ignore[arg-type]
+        return t.term  # type: ignore[return-value]
+
+    tree = parse_or()
+    if pos < len(toks):
+        t = toks[pos]
+        raise QueryError(query, t.pos, "unmatched ')'" if t.kind == "rparen" else f"unexpected '{t.kind}'")
+    return tree
+
+
+_NUMBER = re.compile(r"^[+-]?\d+(\.\d+)?$")
+
+
+def _check_term(query: str, term: Term) -> None:
+    if term.field is None:
+        return
+    kind = FIELDS[term.field][0]
+    op_pos = term.pos - len(term.op) - (1 if term.quoted else 0)
+    if kind == "num":
+        if term.op in _TEXT_OPS and not _NUMBER.match(term.value) and term.value.strip().lower() in ("x", "?"):
+            return  # printed X or ? (Monpa mana, attack, defense) match as text
+        if not _NUMBER.match(term.value):
+            bad = next((k for k, ch in enumerate(term.value) if not (ch.isdigit() or (k == 0 and ch in "+-") or ch == ".")), 0)
+            raise QueryError(query, term.pos + bad, f"'{term.field}' takes a number, not '{term.value}'")
+    elif kind == "number":
+        if term.op not in _TEXT_OPS and not _NUMBER.match(term.value):
+            raise QueryError(query, term.pos, f"'{term.field}{term.op}' takes a number, not '{term.value}'")
+    elif term.op not in _TEXT_OPS:
+        raise QueryError(query, op_pos, f"'{term.field}' is text: use ':', '=' or '!=', not '{term.op}'")
+
+
+# --- compiler --------------------------------------------------------------------------------
+
+_SQL_OPS = {":": "=", "=": "=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+def _like(value: str) -> str:
+    return "%" + value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def _fts_phrase(value: str, prefix: bool) -> str | None:
+    words = re.findall(r"\w+", fold(value))
+    if not words:
+        return None
+    return '"' + " ".join(words).replace('"', '""') + '"' + ("*" if prefix else "")
+
+
+def compile_sql(node: Node | None) -> tuple[str, list]:
+    """Compile a parsed query into a SQL condition on the index's ``card`` table (alias ``c``).
+
+    Returns:
+        ``(condition, parameters)`` for ``SELECT ... FROM card c WHERE <condition>``; every value
+        is a bound parameter.
+    """
+    if node is None:
+        return "1", []
+    if isinstance(node, Not):
+        sql, params = compile_sql(node.node)
+        return f"NOT ({sql})", params
+    if isinstance(node, (And, Or)):
+        parts = [compile_sql(n) for n in node.nodes]
+        joiner = " AND " if isinstance(node, And) else " OR "
+        return "(" + joiner.join(p[0] for p in parts) + ")", [x for p in parts for x in p[1]]
+    return _term_sql(node)
+
+
+def _term_sql(t: Term) -> tuple[str, list]:
+    negate = t.op == "!="
+    sql, params = _positive_term_sql(t)
+    return (f"NOT ({sql})", params) if negate else (sql, params)
+
+
+def _positive_term_sql(t: Term) -> tuple[str, list]:
+    if t.field is None or t.field == "text":
+        column = "body" if t.field == "text" else None
+        if _CJK.search(t.value):
+            cols = [column] if column else ["names", "body"]
+            cond = " OR ".join(f"{c} LIKE ? ESCAPE '\\'" for c in cols)
+            return f"c.id IN (SELECT card_id FROM card_tri WHERE {cond})", [_like(t.value)] * len(cols)
+        phrase = _fts_phrase(t.value, prefix=not t.quoted)
+        if phrase is None:
+            return "1", []
+        match = f"{{{column}}} : {phrase}" if column else f"{{names body}} : {phrase}"
+        return "c.id IN (SELECT card_id FROM card_fts WHERE card_fts MATCH ?)", [match]
+    kind = FIELDS[t.field][0]
+    if t.field == "name":
+        if t.op == "=":
+            return "c.id IN (SELECT card_id FROM card_name WHERE folded = ?)", [fold(t.value)]
+        return "c.id IN (SELECT card_id FROM card_name WHERE folded LIKE ? ESCAPE '\\')", [_like(fold(t.value))]
+    if kind == "like":
+        return ("c.id IN (SELECT card_id FROM facet WHERE field = ? AND text LIKE ? ESCAPE '\\')",
+                [t.field, _like(norm_value(t.value))])
+    if kind == "num" and not _NUMBER.match(t.value):  # mana:x, atk:?
+        return "c.id IN (SELECT card_id FROM facet WHERE field = ? AND text = ?)", [t.field, t.value.strip().lower()]
+    if kind == "num" or (kind == "number" and t.op not in _TEXT_OPS):
+        op = "=" if t.op in _TEXT_OPS else _SQL_OPS[t.op]
+        return f"c.id IN (SELECT card_id FROM facet WHERE field = ? AND num {op} ?)", [t.field, float(t.value)]
+    return "c.id IN (SELECT card_id FROM facet WHERE field = ? AND text = ?)", [t.field, norm_value(t.value)]
+
+
+def fields_help(indent: str = "") -> str:
+    """Return the search fields, one ``name  help`` line each (after ``indent``), for ``--help``."""
+    return "\n".join(f"{indent}{name:<11} {help_}" for name, (_, help_) in FIELDS.items())

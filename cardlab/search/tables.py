@@ -1,0 +1,75 @@
+"""SQLModel tables of the search index (imported only when the index is built).
+
+Searching reads the same tables with plain ``sqlite3`` (importing sqlmodel costs ~0.6 s), so the
+column names here are the contract used by :mod:`cardlab.search.engine` and :mod:`cardlab.search.query`.
+The full-text tables (FTS5) are virtual tables, created in :mod:`cardlab.search.index` with SQL.
+"""
+
+from __future__ import annotations
+
+from sqlmodel import Field, Index, SQLModel
+
+
+class Card(SQLModel, table=True):
+    """One card: identity, what a search table shows, and the whole card as JSON."""
+
+    __tablename__ = "card"
+    id: str = Field(primary_key=True, description="<set code>-<collector number>")
+    game: str = Field(index=True)
+    set_code: str = Field(index=True)
+    number: str
+    number_int: int | None = Field(default=None, description="numeric part of the collector number")
+    name: str = Field(description="name in the set's source language")
+    source_language: str
+    type_line: str
+    stats: str
+    rarity: str | None = None
+    illustrator: str | None = None
+    release_date: str | None = None
+    data: str = Field(description="the card as JSON, as in its YAML file")
+    path: str
+
+
+class CardName(SQLModel, table=True):
+    """Every name of every card, one row per language; ``folded`` for matching."""
+
+    __tablename__ = "card_name"
+    rowid: int | None = Field(default=None, primary_key=True)
+    card_id: str = Field(index=True)
+    lang: str
+    name: str
+    folded: str = Field(index=True)
+
+
+class Facet(SQLModel, table=True):
+    """One searchable value of a card: ``field`` as in the query language, folded ``text`` or ``num``."""
+
+    __tablename__ = "facet"
+    __table_args__ = (Index("ix_facet_text", "field", "text"), Index("ix_facet_num", "field", "num"))
+    rowid: int | None = Field(default=None, primary_key=True)
+    card_id: str = Field(index=True)
+    field: str
+    text: str | None = None
+    num: float | None = None
+
+
+class CardSet(SQLModel, table=True):
+    """One set: code, game, names (JSON localized map), printed total, aliases (JSON list)."""
+
+    __tablename__ = "card_set"
+    code: str = Field(primary_key=True)
+    game: str
+    name: str
+    source_language: str
+    printed_total: int | None = None
+    release_date: str | None = None
+    aliases: str = "[]"
+    data: str
+
+
+class Meta(SQLModel, table=True):
+    """Key/value facts about the index: the catalog fingerprint it was built from, its version."""
+
+    __tablename__ = "meta"
+    key: str = Field(primary_key=True)
+    value: str
