@@ -56,7 +56,7 @@ def _generate_decks(catalog, out: Path, n: int, seed: int = 7) -> list[Path]:
 
 
 def throughput(catalog_root: Path, n: int) -> None:
-    from cardlab.decks.check import read_deck
+    from cardlab.decks.read import read_deck
     from cardlab.decks.resolve import CardIndex, build_deck
     from cardlab.decks.rules import check_deck
     from cardlab.catalog.validate import validate

@@ -4,10 +4,14 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.decks.check import (MAX_DECK_BYTES, CardIndex, Entry, build_deck, load_deck, parse_text, read_deck,
-                          split_count)
+from cardlab.decks.check import load_deck
+from cardlab.decks.lines import split_count
+from cardlab.decks.model import MAX_DECK_BYTES, Entry
+from cardlab.decks.parse_text import parse_text
+from cardlab.decks.read import read_deck
+from cardlab.decks.resolve import CardIndex, build_deck
 from cardlab.core.errors import InputError, UsageError
-from cardlab.catalog.formats import load_formats
+from cardlab.catalog.validate import load_formats
 from cardlab.core.paths import shipped_catalog
 from cardlab.decks.rules import check_deck
 from cardlab.catalog.validate import validate

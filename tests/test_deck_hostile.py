@@ -13,9 +13,14 @@ import pytest
 from rich.console import Console
 
 from cardlab.cli.app import app
-from cardlab.decks.check import CardIndex, Entry, build_deck, load_deck, parse_text, read_deck, split_count
+from cardlab.decks.check import load_deck
+from cardlab.decks.lines import split_count
+from cardlab.decks.model import Entry
+from cardlab.decks.parse_text import parse_text
+from cardlab.decks.read import read_deck
+from cardlab.decks.resolve import CardIndex, build_deck
 from cardlab.core.errors import InputError, UsageError
-from cardlab.catalog.formats import load_formats
+from cardlab.catalog.validate import load_formats
 from cardlab.core.paths import shipped_catalog
 from cardlab.decks.rules import check_deck, line_list
 from cardlab.decks.stats import KINDS, deck_stats, need_kinds
@@ -340,7 +345,7 @@ def test_json_errors(runner, tmp_path, command, name, code):
 
 
 def test_formats_not_hard_wrapped_when_piped(runner, monkeypatch):
-    from cardlab.catalog.formats import load_formats as load
+    from cardlab.catalog.validate import load_formats as load
     from cardlab.render.decks import print_formats
 
     out = io.StringIO()

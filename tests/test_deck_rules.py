@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from cardlab.decks.check import load_deck
-from cardlab.catalog.formats import load_formats
+from cardlab.catalog.validate import load_formats
 from cardlab.core.paths import shipped_catalog
 from cardlab.decks.rules import RULES, check_deck, matches
 from cardlab.catalog.validate import validate

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from cardlab.decks.check import load_deck
-from cardlab.catalog.formats import load_formats
+from cardlab.catalog.validate import load_formats
 from cardlab.core.paths import shipped_catalog
 from cardlab.decks.stats import deck_stats
 from cardlab.catalog.validate import validate

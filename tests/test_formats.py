@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from cardlab.core.errors import DataError
-from cardlab.catalog.formats import check_formats, load_format, load_formats
+from cardlab.catalog.validate import check_formats, load_format, load_formats
 from cardlab.core.paths import shipped_catalog
 from cardlab.decks.rules import RULES, describe
 

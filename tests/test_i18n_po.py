@@ -15,6 +15,7 @@ import pytest
 from cardlab.i18n import strings as i18n
 from cardlab.i18n import writeback as i18n_write
 from cardlab.i18n import po_file as pofiles
+from cardlab.i18n import po_import
 from cardlab.core.errors import CardlabError, DataError, InputError, UsageError
 from cardlab.catalog.validate import validate
 
@@ -65,7 +66,7 @@ def translate(po_path: Path, translations: dict[str, str], unfuzzy: bool = False
 
 
 def run_import(root: Path, po_path: Path, lang: str | None = "fr", dry_run: bool = False, replace: bool = False):
-    return pofiles.import_po([root], po_path, lang, dry_run=dry_run, cache_path=None, replace=replace)
+    return po_import.import_po([root], po_path, lang, dry_run=dry_run, cache_path=None, replace=replace)
 
 
 # --- export ----------------------------------------------------------------------------------
@@ -261,10 +262,10 @@ def test_po_syntax_error_is_reported_with_its_line(base1, tmp_path, body, line, 
 
 def test_po_syntax_error_found_by_polib_keeps_its_line(tmp_path, monkeypatch):
     po_path = tmp_path / "fr.po"
-    monkeypatch.setattr(pofiles, "_precheck", lambda text, path: None)  # let polib find it
+    monkeypatch.setattr(pofiles, "precheck", lambda text, path: None)  # let polib find it
     po_path.write_text(_po_text('msgid "a"\nmsgstr "b"\n"c"d"\n'), encoding="utf-8")
     with pytest.raises(DataError) as err:
-        pofiles.read(po_path)
+        po_import.read(po_path)
     assert (err.value.problems[0].pos.line, err.value.problems[0].rule) == (8, "po-syntax")
     assert "unescaped double quote" in err.value.problems[0].message
 
@@ -416,7 +417,7 @@ KILLER = """
 import os, signal, sys
 from pathlib import Path
 from cardlab.i18n import writeback as i18n_write
-from cardlab.i18n import po_file as po
+from cardlab.i18n import po_import as po
 real = os.replace
 def replace(src, dst):
     real(src, dst)
@@ -518,7 +519,7 @@ def test_count(n, words):
 
 
 def test_summary_uses_the_singular_for_one(base1, tmp_path):
-    report = pofiles.ImportReport(lang="fr", applied=["base1-4 name"], written=[tmp_path / "a.yaml"],
+    report = po_import.ImportReport(lang="fr", applied=["base1-4 name"], written=[tmp_path / "a.yaml"],
                                   problems=[pofiles.Problem(pofiles.SourcePos(tmp_path), "x", "y")])
     assert report.summary() == "fr: imported 1 translation into 1 file; 0 unchanged, 0 empty (untranslated), 0 fuzzy, 1 problem"
 

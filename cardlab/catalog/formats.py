@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardlab.core.errors import DataError, Problem, SourcePos
+from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.text import fold, pick
 
 
@@ -86,34 +86,16 @@ class Format:
         return words
 
 
-def load_format(path: Path, game: str | None = None) -> tuple[Format | None, list[Problem]]:
-    """Load and check one format file on its own (schema, then :func:`build_format`).
-
-    Args:
-        path: the ``<name>.yaml`` file; game: the game folder it sits in (checked when given).
-
-    Returns:
-        ``(format, problems)``; the format is None when any problem was found.
-    """
-    from cardlab.catalog.validate import check_file
-
-    data, problems = check_file(Path(path), "format", game or "")
-    if problems or data is None:
-        return None, problems
-    return build_format(Path(path), game, data)
-
-
 def build_format(path: Path, game: str | None, data: dict) -> tuple[Format | None, list[Problem]]:
     """Turn a format file's data, already checked against ``schema/format.schema.json``, into a
     :class:`Format`, checking what the schema cannot: the name is the file name, the game is the
-    folder, the first section is ``main``, section ids are unique and known to every rule, and
-    every rule id is in the registry of :mod:`cardlab.decks.rules`.
+    folder, the first section is ``main``, and section ids are unique and known to every rule. Rule ids
+    are checked by the schema's enum (a test keeps it equal to :data:`cardlab.decks.rules.RULES`).
 
     Returns:
         ``(format, problems)``; the format is None when any problem was found.
     """
     from cardlab.core.yamlio import load_roundtrip, position
-    from cardlab.decks.rules import RULES
 
     found: list[tuple[list, str, str]] = []  # (data path, message, rule); positioned below if any
     if data["name"] != path.stem:
@@ -130,8 +112,6 @@ def build_format(path: Path, game: str | None, data: dict) -> tuple[Format | Non
             found.append((["sections", i, "id"], f"section '{sid}' is defined twice", "format-section"))
     specs = []
     for i, r in enumerate(data["rules"]):
-        if r["rule"] not in RULES:
-            found.append((["rules", i, "rule"], f"unknown rule '{r['rule']}' (known: {', '.join(sorted(RULES))})", "unknown-rule"))
         if "section" in r and r["section"] not in ids:
             found.append((["rules", i, "section"], f"no section '{r['section']}' in this format (sections: {', '.join(ids)})", "format-section"))
         for j, sid in enumerate(r.get("sections", ())):
@@ -146,30 +126,6 @@ def build_format(path: Path, game: str | None, data: dict) -> tuple[Format | Non
     return Format(name=data["name"], game=data["game"], title=title, sections=sections, rules=rules, path=path,
                   description=data.get("description", ""), source=data.get("source", ""),
                   opening_hand=data.get("opening_hand")), []
-
-
-def format_files(roots: Iterable[Path]) -> list[tuple[Path, str]]:
-    """List ``(format file, game folder)`` under the catalog roots, in scan order."""
-    from cardlab.catalog.model import scan
-
-    return [(f.path, f.game) for f in scan(list(roots)) if f.kind == "format"]
-
-
-def check_formats(roots: Iterable[Path]) -> tuple[dict[str, Format], list[Problem]]:
-    """Load every format under ``roots`` and collect every problem.
-
-    Formats are checked with the rest of the catalog by :func:`cardlab.catalog.validate.validate` (and
-    cached with it), so a warm run parses no YAML and imports no jsonschema.
-
-    Returns:
-        ``(name -> Format for the formats without problems, problems in format files)``; a name
-        defined in two files is a ``unique-format`` problem on the second (the first is kept).
-    """
-    from cardlab.catalog.validate import validate
-
-    result = validate(list(roots))
-    files = {p for p, _ in format_files(result.catalog.roots)}
-    return dict(result.formats), [p for p in result.problems if p.pos.path in files]
 
 
 def collect_formats(files: Iterable[tuple[Path, str]], data: dict[Path, Any], bad: set[Path]) -> tuple[dict[str, Format], list[Problem]]:
@@ -190,18 +146,3 @@ def collect_formats(files: Iterable[tuple[Path, str]], data: dict[Path, Any], ba
             continue
         found[fmt.name] = fmt
     return found, problems
-
-
-def load_formats(roots: Iterable[Path]) -> dict[str, Format]:
-    """Load every format under the catalog roots.
-
-    Returns:
-        Format name -> :class:`Format`, sorted by name.
-
-    Raises:
-        DataError: with every problem (positioned), when any format file is wrong.
-    """
-    found, problems = check_formats(roots)
-    if problems:
-        raise DataError(problems)
-    return dict(sorted(found.items()))

@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from cardlab.catalog import model as catalog_mod
+from cardlab.catalog.formats import Format, build_format, collect_formats
 from cardlab.catalog.model import Catalog, SourceFile
-from cardlab.core.errors import Problem, SourcePos
+from cardlab.core.errors import DataError, Problem, SourcePos
 from cardlab.catalog.filecheck import _localized_keys, bulk_objects, check_file, check_files
 from cardlab.core.yamlio import LoadError, load_roundtrip, position
 
@@ -156,7 +157,6 @@ def validate(roots: list[Path], only: Iterable[Path] | None = None, cache_path: 
     bad = {p.pos.path for p in problems}
     cat = catalog_mod.build_catalog(roots, files, {p: d for p, d in data.items() if p not in bad})
     problems.extend(_positioned(cross_checks(cat, files, data, bad)))
-    from cardlab.catalog.formats import collect_formats
 
     bad = {p.pos.path for p in problems}
     formats, format_problems = collect_formats([(f.path, f.game) for f in files if f.kind == "format"], data, bad)
@@ -217,3 +217,55 @@ def validate_paths(paths: list[Path], roots: list[Path]) -> Validation:
             result.problems.append(Problem(SourcePos(Path(p), 1, 1), "not a catalog file: cards, sets and formats are"
                                            " .yaml files in a set or formats folder", "file"))
     return result
+
+
+def load_format(path: Path, game: str | None = None) -> tuple[Format | None, list[Problem]]:
+    """Load and check one format file on its own (schema, then :func:`build_format`).
+
+    Args:
+        path: the ``<name>.yaml`` file; game: the game folder it sits in (checked when given).
+
+    Returns:
+        ``(format, problems)``; the format is None when any problem was found.
+    """
+    data, problems = check_file(Path(path), "format", game or "")
+    if problems or data is None:
+        return None, problems
+    return build_format(Path(path), game, data)
+
+
+def format_files(roots: Iterable[Path]) -> list[tuple[Path, str]]:
+    """List ``(format file, game folder)`` under the catalog roots, in scan order."""
+    from cardlab.catalog.model import scan
+
+    return [(f.path, f.game) for f in scan(list(roots)) if f.kind == "format"]
+
+
+def check_formats(roots: Iterable[Path]) -> tuple[dict[str, Format], list[Problem]]:
+    """Load every format under ``roots`` and collect every problem.
+
+    Formats are checked with the rest of the catalog by :func:`cardlab.catalog.validate.validate` (and
+    cached with it), so a warm run parses no YAML and imports no jsonschema.
+
+    Returns:
+        ``(name -> Format for the formats without problems, problems in format files)``; a name
+        defined in two files is a ``unique-format`` problem on the second (the first is kept).
+    """
+    result = validate(list(roots))
+    files = {p for p, _ in format_files(result.catalog.roots)}
+    return dict(result.formats), [p for p in result.problems if p.pos.path in files]
+
+
+def load_formats(roots: Iterable[Path]) -> dict[str, Format]:
+    """Load every format under the catalog roots.
+
+    Returns:
+        Format name -> :class:`Format`, sorted by name.
+
+    Raises:
+        DataError: with every problem (positioned), when any format file is wrong.
+    """
+    found, problems = check_formats(roots)
+    if problems:
+        raise DataError(problems)
+    return dict(sorted(found.items()))

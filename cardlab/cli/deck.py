@@ -155,7 +155,7 @@ def formats_cmd(
     catalog: CatalogOpt = None,
 ) -> None:
     """List the deck formats and their rules.  Example: cardlab formats --game pokemon"""
-    from cardlab.catalog.formats import load_formats
+    from cardlab.catalog.validate import load_formats
     from cardlab.decks.rules import describe
 
     _check_output(output)

@@ -133,14 +133,14 @@ def import_(
 
     from rich.markup import escape
 
-    from cardlab.i18n import po_file as pofiles
+    from cardlab.i18n import po_import
     from cardlab.render import cards as render
 
     if fmt not in ("text", "json"):
         raise typer.BadParameter("use text or json", param_hint="--format")
     with user_errors():
         roots = _roots(catalog)
-        report = pofiles.import_po(roots, po_file, lang, dry_run=dry_run, replace=replace)
+        report = po_import.import_po(roots, po_file, lang, dry_run=dry_run, replace=replace)
     if fmt == "json":
         typer.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
         raise typer.Exit(0 if report.ok else 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'", "\u00b4": "'",
@@ -101,3 +101,18 @@ def norm_value(text: str) -> str:
     """Normalize a field value for exact matching: :func:`fold`, then ``-`` and ``_`` as spaces
     (``Rare Holo``, ``rare-holo`` and ``rare_holo`` are one value)."""
     return " ".join(fold(text).replace("-", " ").replace("_", " ").split())
+
+
+MAX_LINES_SHOWN = 10
+"""Line numbers a message lists before "and N more" (a list of 99,000 lines stays one short line)."""
+
+
+def line_list(lines: Iterable[int], most: int = MAX_LINES_SHOWN) -> str:
+    """Return ``line 3``, ``lines 1, 2`` or ``lines 1, 2, ..., 10 and 98,990 more`` (at most ``most``
+    numbers)."""
+    lines = list(lines)
+    if len(lines) == 1:
+        return f"line {lines[0]}"
+    shown = ", ".join(str(n) for n in lines[:most])
+    more = f" and {len(lines) - most:,} more" if len(lines) > most else ""
+    return f"lines {shown}{more}"

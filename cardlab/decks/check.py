@@ -37,260 +37,25 @@ and in matching:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardlab.decks.parse_yaml import parse_yaml
-from cardlab.decks.resolve import CardIndex, Deck, DeckCard, build_deck
-from cardlab.core.errors import InputError, Problem, SourcePos
+from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.text import fold, pick
+from cardlab.decks.model import Deck, DeckCard, DeckList
+from cardlab.decks.read import read_deck
+from cardlab.decks.resolve import build_deck
 
 if TYPE_CHECKING:
     from cardlab.catalog.model import Catalog
     from cardlab.catalog.formats import Format
 
-__all__ = [
-    # parsing
-    "MAX_COUNT", "MAX_DECK_BYTES", "SIDEBOARD_WORDS", "TOTAL_WORDS", "DeckList", "Entry", "Header", "parse_text", "parse_yaml",
-    "read_deck", "split_count",
-    # matching (cardlab.decks.resolve), re-exported
-    "CardIndex", "Deck", "DeckCard", "build_deck",
-    # loading and checking
-    "DeckReport", "check_file", "deck_list", "describe_entry", "find_format", "load_deck", "open_deck",
-]
-
-MAX_DECK_BYTES = 1_000_000
-"""A deck file larger than this (1 MB; a 60-card list is about 1 kB) is refused unread."""
-
-MAX_COUNT = 999
-"""The largest count one line may give; 0, negative and larger counts are problems (rule ``count``)."""
-
-TOTAL_WORDS = frozenset({"total", "total cards", "cards", "total cards in deck", "deck total"})
-"""Header words that declare the total of the whole list (``Total Cards: 60``)."""
-
-SIDEBOARD_WORDS = frozenset({"sideboard", "side board", "side deck", "sideboard cards", "maybeboard",
-                             "maybe board", "considering", "reserve", "reserves", "サイドデッキ", "サイド"})
-"""Header words (folded) of lines kept beside the deck (a sideboard); no format here has one."""
-
-_META = re.compile(r"^(?P<key>format|name|deck name|title)\s*:\s*(?P<value>.*\S)\s*$", re.IGNORECASE)
-_COMMENT_TAIL = re.compile(r"\s+(?://|#).*$")
-_DECORATION = re.compile(r"^(?:\*{3,}|={3,}|-{3,}|_{3,})")
-_HEADER = re.compile(r"^(?P<label>[^\W\d][^:()]*?)\s*(?:(?P<sep>[:\-–—])\s*(?P<n>[-+]?\d+)?"
-                     r"|\(\s*(?P<n2>\d+)\s*\))?\s*$")
-_COUNT_FIRST = re.compile(r"^(?P<n>[-+]?\d+)(?:\s*[x×])?\s+(?P<rest>\S.*)$", re.IGNORECASE)
-_X_FIRST = re.compile(r"^[x×]\s*(?P<n>[-+]?\d+)\s+(?P<rest>\S.*)$", re.IGNORECASE)
-_COUNT_LAST = re.compile(r"^(?P<rest>\S.*?)(?:\s+[x×]\s*|\s*×\s*)(?P<n>[-+]?\d+)$", re.IGNORECASE)
-_MAI_FIRST = re.compile(r"^(?P<n>[-+]?\d+)\s*枚\s*(?P<rest>\S.*)$")            # 4枚 テストフック
-_MAI_LAST = re.compile(r"^(?P<rest>\S.*?)\s*[x×]?\s*(?P<n>[-+]?\d+)\s*枚$")       # テストフック 4枚, テストフック×4枚
+__all__ = ["DeckReport", "check_file", "choose_format", "deck_list", "describe_entry", "find_format", "header_words",
+           "load_deck", "open_deck"]
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One card line of a deck list, as written.
-
-    Attributes:
-        line: 1-based line of the deck file.
-        count: copies, 1 to :data:`MAX_COUNT`.
-        text: the card as written (``Pikachu``, ``Pikachu BS 58``, ``base1-58``).
-        header: index into :attr:`DeckList.headers` of the header above the line, or None.
-        section: the section id when the file says it (YAML lists), else None.
-        name, set_code, number, card_id: explicit parts from a YAML entry (None in text lists).
-    """
-
-    line: int
-    count: int
-    text: str
-    header: int | None = None
-    section: str | None = None
-    name: str | None = None
-    set_code: str | None = None
-    number: str | None = None
-    card_id: str | None = None
-
-
-@dataclass(frozen=True)
-class Header:
-    """A header line: ``label`` as written, ``word`` folded, ``total`` its declared count or None,
-    ``is_total`` for ``Total Cards: 60`` (the whole list), ``outside`` for a header whose lines
-    are not part of the deck (``Sideboard:``, see :data:`SIDEBOARD_WORDS`)."""
-
-    line: int
-    label: str
-    word: str
-    total: int | None
-    is_total: bool = False
-    outside: bool = False
-
-
-@dataclass
-class DeckList:
-    """A parsed deck file, not yet matched to cards.
-
-    Attributes:
-        path: the deck file (positions name it as given).
-        entries: card lines in file order (lines with a bad count are left out, with a problem).
-        headers: header lines in file order.
-        format: the format the file names (``Format: NAME`` or YAML ``format:``), or None.
-        name: the deck's name when the file gives one.
-        problems: what is wrong with the lines themselves.
-        format_line: the line naming the format (0 when none).
-    """
-
-    path: Path
-    entries: list[Entry] = field(default_factory=list)
-    headers: list[Header] = field(default_factory=list)
-    format: str | None = None
-    name: str | None = None
-    problems: list[Problem] = field(default_factory=list)
-    format_line: int = 0
-
-
-# --- reading -------------------------------------------------------------------------------------
-
-def read_deck(path: Path, header_words: Iterable[str] = ()) -> DeckList:
-    """Read and parse a deck file: YAML for ``.yaml``/``.yml``, plain text otherwise.
-
-    Args:
-        path: the deck file.
-        header_words: extra header words (folded) that make a line a header even without a colon
-            (formats' section and group words, see :meth:`cardlab.catalog.formats.Format.header_words`).
-
-    Returns:
-        The parsed :class:`DeckList` (problems inside).
-
-    Raises:
-        InputError: the file is missing, larger than :data:`MAX_DECK_BYTES`, binary (NUL bytes or
-            not UTF-8), holds no card line (blank, comments, headers or a format line only; a YAML
-            deck with empty lists), YAML that does not parse or whose top level is not a mapping
-            (exit code 2).
-    """
-    from cardlab.core.yamlio import LoadError, read_text
-
-    path = Path(path)
-    try:
-        text = read_text(path, max_bytes=MAX_DECK_BYTES)
-    except LoadError as err:
-        problem = err.problem
-        if problem.rule == "encoding":
-            raise InputError(f"{problem.pos}: binary file or not UTF-8 text; a deck list is plain text") from None
-        raise InputError(str(problem.pos) + ": " + problem.message) from None
-    if "\x00" in text:
-        line = text[: text.index("\x00")].count("\n") + 1
-        raise InputError(f"{SourcePos(path, line)}: binary file (a NUL byte); a deck list is plain text")
-    if path.suffix.lower() in (".yaml", ".yml"):
-        deck = parse_yaml(text, path, header_words)
-    else:
-        deck = parse_text(text, path, header_words)
-    empty = next((p for p in deck.problems if p.rule == "empty"), None)
-    if empty and not deck.entries and all(p.rule in ("empty", "format-conflict") for p in deck.problems):
-        example = "main: [4 Pikachu]" if path.suffix.lower() in (".yaml", ".yml") else "4 Pikachu"
-        raise InputError(f"{empty.pos}: {empty.message}; a deck list has lines like '{example}'")
-    return deck
-
-
-def _count_problem(path: Path, line: int, n: int, text: str) -> Problem | None:
-    if n < 1:
-        return Problem(SourcePos(path, line), f"count {n} for \"{text}\": a count is a whole number from 1 to {MAX_COUNT}", "count")
-    if n > MAX_COUNT:
-        return Problem(SourcePos(path, line), f"count {n} for \"{text}\" is too large (at most {MAX_COUNT} on one line)", "count")
-    return None
-
-
-def no_count_message(line: str) -> str:
-    """The message for a line with no count: suggest ``1 <line>`` only when the line reads like a
-    bare card name (no digit, no brace); point at YAML when it looks like a YAML item."""
-    if re.match(r"^(?:[\w-]+:\s*)?[\[{]", line):
-        return f"this line looks like YAML (\"{line}\"); a YAML deck file must be named .yaml or .yml"
-    if re.search(r"[\d{}\[\]]", line):
-        return f"cannot read a count and a card from this line (\"{line}\"); a card line looks like \"4 Pikachu\""
-    return f"no count on this line (\"{line}\"); write it as \"1 {line}\""
-
-
-def split_count(line: str) -> tuple[int, str] | None:
-    """Split ``4 Pikachu``, ``4x Pikachu``, ``4 x Bill``, ``x4 Bill``, ``Pikachu x4``, ``Bill ×4``,
-    ``4枚 テストフック``, ``テストフック 4枚`` into ``(count, card text)``; None when the line has no
-    count. Counts may be 0 or negative here."""
-    for pattern in (_COUNT_FIRST, _X_FIRST, _MAI_FIRST, _COUNT_LAST, _MAI_LAST):
-        m = pattern.match(line)
-        if m:
-            return int(m["n"]), m["rest"].strip()
-    return None
-
-
-def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckList:
-    """Parse a plain-text deck list (module docstring). Never raises; problems are collected.
-
-    Args:
-        text: the file's text (a leading BOM is dropped; CRLF, tabs and trailing spaces are fine).
-        path: the deck file, for positions.
-        header_words: folded words that make a line a header (besides ``Word:`` and totals).
-
-    Returns:
-        A :class:`DeckList`; a file with no card line gets an ``empty`` problem at line 1.
-    """
-    format_words = set(header_words)
-    words = format_words | TOTAL_WORDS | SIDEBOARD_WORDS
-    deck = DeckList(path=Path(path))
-    header: int | None = None
-    content = False  # any line besides blanks and comments
-    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
-        line = " ".join(raw.replace("\t", " ").split())
-        if not line or line.startswith("//") or _DECORATION.match(line):
-            continue
-        hashed = line.startswith("#")
-        content = content or not hashed
-        if hashed:
-            line = line.lstrip("#").strip()
-        elif line.startswith(("* ", "- ", "• ")):
-            line = line[2:].strip()
-        meta = None if hashed else _META.match(line)
-        if meta and not meta["value"].isdigit():
-            key = meta["key"].lower()
-            if key == "format":
-                value = meta["value"].strip()
-                if deck.format is None:
-                    deck.format, deck.format_line = value, number
-                elif fold(value) != fold(deck.format):
-                    deck.problems.append(Problem(SourcePos(deck.path, number), (
-                        f"a second format line names '{value}' but line {deck.format_line} names '{deck.format}' "
-                        f"(that one is used); keep one 'Format:' line"), "format-conflict"))
-            else:
-                deck.name = meta["value"].strip()
-            continue
-        m = _HEADER.match(line)
-        if m:
-            word = fold(m["label"])
-            total = m["n"] or m["n2"]
-            if word in words or (m["sep"] == ":" and not hashed):
-                deck.headers.append(Header(number, line, word, int(total) if total is not None else None, word in TOTAL_WORDS,
-                                           word in SIDEBOARD_WORDS and word not in format_words))
-                content = True
-                if word not in TOTAL_WORDS:
-                    header = len(deck.headers) - 1
-                continue
-        if hashed:
-            continue
-        line = _COMMENT_TAIL.sub("", line)
-        split = split_count(line)
-        if split is None:
-            deck.problems.append(Problem(SourcePos(deck.path, number), no_count_message(line), "no-count"))
-            continue
-        n, card_text = split
-        problem = _count_problem(deck.path, number, n, card_text)
-        if problem:
-            deck.problems.append(problem)
-            continue
-        deck.entries.append(Entry(number, n, card_text, header))
-    if not deck.entries and all(p.rule == "format-conflict" for p in deck.problems):
-        message = "the deck list holds no cards" if content else "the file is empty: the deck list holds no cards"
-        deck.problems.append(Problem(SourcePos(deck.path, 1), message, "empty"))
-    return deck
-
-
-# --- loading and checking ------------------------------------------------------------------------
 
 def load_deck(path: Path, catalog: Catalog, formats: dict[str, Format], format_name: str | None = None,
               langs: Sequence[str] = ()) -> Deck:
@@ -312,10 +77,7 @@ def load_deck(path: Path, catalog: Catalog, formats: dict[str, Format], format_n
     """
     from cardlab.core.errors import UsageError
 
-    words: set[str] = set()
-    for fmt in formats.values():
-        words.update(fmt.header_words())
-    deck_list = read_deck(path, words)
+    deck_list = read_deck(path, header_words(formats))
     name = format_name or deck_list.format
     known = ", ".join(sorted(formats)) or "none"
     if not name:
@@ -325,11 +87,57 @@ def load_deck(path: Path, catalog: Catalog, formats: dict[str, Format], format_n
             raise UsageError(f"{bad.pos}: {bad.message}: the format must be a name such as pokemon-base; "
                              f"fix it or use --format NAME (formats: {known})")
         raise UsageError(f"{path}: no format given; use --format NAME or a 'Format: NAME' line (formats: {known})")
-    found = find_format(formats, name)
-    if found is None:
-        where = f"{SourcePos(Path(path), deck_list.format_line)}: " if not format_name and deck_list.format_line else ""
-        raise UsageError(f"{where}unknown format '{name}' (formats: {known})")
-    return build_deck(deck_list, catalog, found, langs=langs)
+    deck, _problems, _notes = choose_format(deck_list, catalog, formats, format_name, langs)
+    return deck
+
+
+def choose_format(deck_list: DeckList, catalog: Catalog, formats: dict[str, Format], format_name: str | None = None,
+                  langs: Sequence[str] = ()) -> tuple[Deck, list[Problem], list[str]]:
+    """Match a parsed deck list under the format it should be checked against, and check it.
+
+    The format is ``format_name`` (any case), else the one the file names, else the format (of any
+    game) under which the list has the fewest unknown cards, then the fewest problems (ties: by
+    name), so a plain list of Base Set cards works. ``deck validate`` and ``proxies`` both use it.
+
+    Returns:
+        ``(deck, problems from the format's rules and the list, notes)``; ``notes`` says which format
+        was chosen when the deck names none.
+
+    Raises:
+        UsageError: an unknown format name, or a catalog with no format at all (exit 2).
+    """
+    from cardlab.core.errors import UsageError
+    from cardlab.decks.rules import check_deck
+
+    name = format_name or deck_list.format
+    known = ", ".join(sorted(formats)) or "none"
+    if name:
+        found = find_format(formats, name)
+        if found is None:
+            where = f"{SourcePos(deck_list.path, deck_list.format_line)}: " if not format_name and deck_list.format_line else ""
+            raise UsageError(f"{where}unknown format '{name}' (formats: {known})")
+        deck = build_deck(deck_list, catalog, found, langs=langs)
+        return deck, check_deck(deck), []
+    if not formats:
+        raise UsageError("the catalog defines no deck format to read the deck with")
+    best: tuple[tuple[int, int, str], Deck, list[Problem]] | None = None
+    for fmt in formats.values():
+        deck = build_deck(deck_list, catalog, fmt, langs=langs)
+        problems = check_deck(deck)
+        key = (sum(p.rule == "unknown-card" for p in problems), len(problems), fmt.name)
+        if best is None or key < best[0]:
+            best = (key, deck, problems)
+    assert best is not None
+    _, deck, problems = best
+    return deck, problems, [f"checked against {deck.format.name} (the deck names no format; use --format)"]
+
+
+def header_words(formats: dict[str, Format]) -> set[str]:
+    """The folded header words of every format (section and group words), for :func:`read_deck`."""
+    words: set[str] = set()
+    for fmt in formats.values():
+        words.update(fmt.header_words())
+    return words
 
 
 def find_format(formats: dict[str, Format], name: str) -> Format | None:

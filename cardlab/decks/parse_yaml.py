@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from cardlab.core.errors import InputError, Problem, SourcePos
 
 if TYPE_CHECKING:
-    from cardlab.decks.check import DeckList
+    from cardlab.decks.model import DeckList
 
 __all__ = ["parse_yaml"]
 
@@ -39,7 +39,8 @@ def parse_yaml(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
     Raises:
         InputError: the YAML does not parse, or its top level is not a mapping (exit code 2).
     """
-    from cardlab.decks.check import DeckList, Entry, _count_problem, no_count_message, split_count
+    from cardlab.decks.lines import count_problem, no_count_message, split_count
+    from cardlab.decks.model import DeckList, Entry
     from cardlab.core.yamlio import LoadError, load_fast, load_roundtrip, position
     from cardlab.catalog.schemas import validator
 
@@ -108,7 +109,7 @@ def parse_yaml(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
                 parts = [item.get("name") or item.get("card") or "", item.get("set") or "", item.get("number") or ""]
                 entry = Entry(line, n, " ".join(p for p in parts if p), section=section, name=item.get("name"),
                               set_code=item.get("set"), number=item.get("number"), card_id=item.get("card"))
-            problem = _count_problem(path, line, n, entry.text)
+            problem = count_problem(path, line, n, entry.text)
             if problem:
                 deck.problems.append(problem)
             else:

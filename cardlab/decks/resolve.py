@@ -16,17 +16,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardlab.core.errors import Problem, SourcePos
-from cardlab.decks.rules import line_list
-from cardlab.core.text import fold, pick
+from cardlab.core.text import fold, line_list, pick
+from cardlab.decks.model import Deck, DeckCard
 
 if TYPE_CHECKING:
     from cardlab.catalog.model import Catalog
-    from cardlab.decks.check import DeckList, Entry
+    from cardlab.decks.model import DeckList, Entry
     from cardlab.catalog.formats import Format
 
 _SET_NUMBER = re.compile(r"^(?P<name>.+?)\s+\(?(?P<set>[^\W\d][\w.\-]*)\)?\s+\(?(?P<num>\d+[a-z]?)\)?$")
@@ -46,60 +45,6 @@ def _loose(name: str) -> frozenset[str]:
     """Words of a folded name for the loose check: ``{L}`` -> lightning, ``basic`` dropped."""
     name = _SYMBOL.sub(lambda m: " " + _ENERGY_SYMBOLS.get(m[1], m[1]) + " ", name)
     return frozenset(w for w in re.split(r"[^\w']+", name) if w and w != "basic")
-
-
-@dataclass(frozen=True)
-class DeckCard:
-    """A deck line matched to one card of the catalog.
-
-    Attributes:
-        line: 1-based line in the deck file; count: copies (1 or more).
-        card_id: the catalog id; set_code: its set; section: the deck section (``main``...).
-        name: the card's display name (English if known, else its source language).
-        same_name: the folded name "same name" rules compare.
-        card: the card's data (as in its YAML file).
-    """
-
-    line: int
-    count: int
-    card_id: str
-    set_code: str
-    section: str
-    name: str
-    same_name: str
-    card: dict
-
-
-@dataclass
-class Deck:
-    """A deck matched to the catalog, ready for a format's rules (``cardlab.decks.rules.check_deck``).
-
-    Attributes:
-        path: the deck file; format: the format checked against.
-        cards: the matched lines, in file order (a name on two lines gives two items).
-        problems: problems of the lines and of the matching (unknown or ambiguous cards...).
-        section_lines: section id -> the line of its first header (absent when none).
-        entries: every parsed line with a valid count, matched or not (section totals use them).
-        name: the deck's name, if the file gives one.
-    """
-
-    path: Path
-    format: Format
-    cards: list[DeckCard] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    section_lines: dict[str, int] = field(default_factory=dict)
-    entries: list[Entry] = field(default_factory=list)
-    name: str | None = None
-
-    def in_section(self, section: str | None) -> list[DeckCard]:
-        """Return the cards of ``section`` (None: every section)."""
-        return [c for c in self.cards if section is None or c.section == section]
-
-    def size(self, section: str | None = "main") -> int:
-        """Return how many cards a section holds, counting lines that matched no card too."""
-        return sum(e.count for e, s in zip(self.entries, self._entry_sections, strict=True) if section is None or s == section)
-
-    _entry_sections: list[str] = field(default_factory=list, repr=False)
 
 
 class CardIndex:

@@ -16,9 +16,10 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from cardlab.core.errors import Problem, SourcePos
+from cardlab.core.text import line_list
 
 if TYPE_CHECKING:
-    from cardlab.decks.check import Deck, DeckCard
+    from cardlab.decks.model import Deck, DeckCard
     from cardlab.catalog.formats import RuleSpec
 
 RuleCheck = Callable[["Deck", dict], Iterable[tuple[int, str]]]
@@ -37,21 +38,6 @@ def matches(card: dict, condition: dict[str, Any]) -> bool:
         if not any(v in options for v in values):
             return False
     return True
-
-
-MAX_LINES_SHOWN = 10
-"""Line numbers a message lists before "and N more" (a list of 99,000 lines stays one short line)."""
-
-
-def line_list(lines: Iterable[int], most: int = MAX_LINES_SHOWN) -> str:
-    """Return ``line 3``, ``lines 1, 2`` or ``lines 1, 2, ..., 10 and 98,990 more`` (at most ``most``
-    numbers)."""
-    lines = list(lines)
-    if len(lines) == 1:
-        return f"line {lines[0]}"
-    shown = ", ".join(str(n) for n in lines[:most])
-    more = f" and {len(lines) - most:,} more" if len(lines) > most else ""
-    return f"lines {shown}{more}"
 
 
 def _condition_text(condition: dict[str, Any]) -> str:

@@ -34,7 +34,7 @@ from cardlab.core.errors import UsageError
 from cardlab.core.text import fold
 
 if TYPE_CHECKING:
-    from cardlab.decks.check import Deck, DeckCard
+    from cardlab.decks.model import Deck, DeckCard
 
 KNOCKDOWN_FLIPS = 10
 """Cards a knocked-down Ippo boxer may turn up to get up (the ten count; seeds 000 and 003)."""

@@ -186,7 +186,7 @@ def _rename_new(tmp: str, path: Path) -> None:
         os.replace(tmp, path)
 
 
-def _precheck(text: str, path: Path) -> None:
+def precheck(text: str, path: Path) -> None:
     """Raise DataError at the first line polib would misread: stray text or an unclosed string."""
     for number, line in enumerate(text.splitlines(), 1):
         stripped = line.strip()
@@ -205,15 +205,3 @@ def _precheck(text: str, path: Path) -> None:
         if not _STRING.fullmatch(rest.rstrip()):
             raise DataError(Problem(SourcePos(path, number, col),
                                     'PO syntax: a string must be one line in double quotes, with \\" for a quote inside it', "po-syntax"))
-
-
-_IMPORT_NAMES = frozenset({"ImportReport", "import_po", "plan", "read", "target_language"})
-
-
-def __getattr__(name: str) -> Any:
-    """Re-export the import half (:mod:`cardlab.i18n.po_import`), loaded on first use: it imports this module."""
-    if name in _IMPORT_NAMES:
-        from cardlab.i18n import po_import as po_import
-
-        return getattr(po_import, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -45,7 +45,7 @@ def read(path: Path) -> tuple[Any, str]:
         if err.problem.rule == "file":
             raise InputError(str(err.problem)) from None
         raise DataError(err.problem) from None
-    _po._precheck(text, path)             # looked up on cardlab.i18n.po_file at each call
+    _po.precheck(text, path)
     try:
         po = polib.pofile(text, encoding="utf-8", wrapwidth=78)
     except (OSError, ValueError) as err:

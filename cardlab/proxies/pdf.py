@@ -175,31 +175,13 @@ def deck_cards(path: Path, catalog, roots: Sequence[Path], format_name: str | No
         UsageError: an unknown format name.
         DeckProblemsError: the deck has problems (unknown cards, illegal counts...) and ``force`` is False.
     """
+    from cardlab.catalog.validate import load_formats
     from cardlab.decks import check as decks
-    from cardlab.decks import rules as rules
-    from cardlab.catalog.formats import load_formats
+    from cardlab.decks.read import read_deck
 
     formats = load_formats(roots)
-    words: set[str] = set()
-    for fmt in formats.values():
-        words.update(fmt.header_words())
-    deck_list = decks.read_deck(Path(path), words)
-    name = format_name or deck_list.format
-    if name and name not in formats:
-        raise UsageError(f"unknown format '{name}' (formats: {', '.join(sorted(formats)) or 'none'})")
-    candidates = [formats[name]] if name else list(formats.values())
-    if not candidates:
-        raise UsageError("the catalog defines no deck format to read the deck with")
-    best = None
-    for fmt in candidates:
-        deck = decks.build_deck(deck_list, catalog, fmt)
-        problems = rules.check_deck(deck)
-        unknown = sum(p.rule == "unknown-card" for p in problems)
-        key = (unknown, len(problems), fmt.name)
-        if best is None or key < best[0]:
-            best = (key, deck, problems)
-    _, deck, problems = best
-    notes = [] if name else [f"checked against {deck.format.name} (the deck names no format; use --format)"]
+    deck_list = read_deck(Path(path), decks.header_words(formats))
+    deck, problems, notes = decks.choose_format(deck_list, catalog, formats, format_name)
     report = decks.DeckReport(deck, sorted(problems))
     if problems and not force:
         raise DeckProblemsError(report, notes)

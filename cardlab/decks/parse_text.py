@@ -1,0 +1,89 @@
+"""Plain-text deck lists, the way players paste them (see :mod:`cardlab.decks.check` for the dialect):
+headers, totals, sideboards, format and name lines, comments and decorations, 枚 counts."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from cardlab.core.errors import Problem, SourcePos
+from cardlab.core.text import fold
+from cardlab.decks.lines import count_problem, no_count_message, split_count
+from cardlab.decks.model import SIDEBOARD_WORDS, TOTAL_WORDS, DeckList, Entry, Header
+
+_META = re.compile(r"^(?P<key>format|name|deck name|title)\s*:\s*(?P<value>.*\S)\s*$", re.IGNORECASE)
+_COMMENT_TAIL = re.compile(r"\s+(?://|#).*$")
+_DECORATION = re.compile(r"^(?:\*{3,}|={3,}|-{3,}|_{3,})")
+_HEADER = re.compile(r"^(?P<label>[^\W\d][^:()]*?)\s*(?:(?P<sep>[:\-–—])\s*(?P<n>[-+]?\d+)?"
+                     r"|\(\s*(?P<n2>\d+)\s*\))?\s*$")
+
+
+def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckList:
+    """Parse a plain-text deck list (module docstring). Never raises; problems are collected.
+
+    Args:
+        text: the file's text (a leading BOM is dropped; CRLF, tabs and trailing spaces are fine).
+        path: the deck file, for positions.
+        header_words: folded words that make a line a header (besides ``Word:`` and totals).
+
+    Returns:
+        A :class:`DeckList`; a file with no card line gets an ``empty`` problem at line 1.
+    """
+    format_words = set(header_words)
+    words = format_words | TOTAL_WORDS | SIDEBOARD_WORDS
+    deck = DeckList(path=Path(path))
+    header: int | None = None
+    content = False  # any line besides blanks and comments
+    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
+        line = " ".join(raw.replace("\t", " ").split())
+        if not line or line.startswith("//") or _DECORATION.match(line):
+            continue
+        hashed = line.startswith("#")
+        content = content or not hashed
+        if hashed:
+            line = line.lstrip("#").strip()
+        elif line.startswith(("* ", "- ", "• ")):
+            line = line[2:].strip()
+        meta = None if hashed else _META.match(line)
+        if meta and not meta["value"].isdigit():
+            key = meta["key"].lower()
+            if key == "format":
+                value = meta["value"].strip()
+                if deck.format is None:
+                    deck.format, deck.format_line = value, number
+                elif fold(value) != fold(deck.format):
+                    deck.problems.append(Problem(SourcePos(deck.path, number), (
+                        f"a second format line names '{value}' but line {deck.format_line} names '{deck.format}' "
+                        f"(that one is used); keep one 'Format:' line"), "format-conflict"))
+            else:
+                deck.name = meta["value"].strip()
+            continue
+        m = _HEADER.match(line)
+        if m:
+            word = fold(m["label"])
+            total = m["n"] or m["n2"]
+            if word in words or (m["sep"] == ":" and not hashed):
+                deck.headers.append(Header(number, line, word, int(total) if total is not None else None, word in TOTAL_WORDS,
+                                           word in SIDEBOARD_WORDS and word not in format_words))
+                content = True
+                if word not in TOTAL_WORDS:
+                    header = len(deck.headers) - 1
+                continue
+        if hashed:
+            continue
+        line = _COMMENT_TAIL.sub("", line)
+        split = split_count(line)
+        if split is None:
+            deck.problems.append(Problem(SourcePos(deck.path, number), no_count_message(line), "no-count"))
+            continue
+        n, card_text = split
+        problem = count_problem(deck.path, number, n, card_text)
+        if problem:
+            deck.problems.append(problem)
+            continue
+        deck.entries.append(Entry(number, n, card_text, header))
+    if not deck.entries and all(p.rule == "format-conflict" for p in deck.problems):
+        message = "the deck list holds no cards" if content else "the file is empty: the deck list holds no cards"
+        deck.problems.append(Problem(SourcePos(deck.path, 1), message, "empty"))
+    return deck

@@ -1,0 +1,52 @@
+"""Reading a deck file: size, binary and empty checks, then the text or YAML parser by suffix."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from cardlab.core.errors import InputError, SourcePos
+from cardlab.decks.model import MAX_DECK_BYTES, DeckList
+from cardlab.decks.parse_text import parse_text
+from cardlab.decks.parse_yaml import parse_yaml
+
+
+def read_deck(path: Path, header_words: Iterable[str] = ()) -> DeckList:
+    """Read and parse a deck file: YAML for ``.yaml``/``.yml``, plain text otherwise.
+
+    Args:
+        path: the deck file.
+        header_words: extra header words (folded) that make a line a header even without a colon
+            (formats' section and group words, see :meth:`cardlab.catalog.formats.Format.header_words`).
+
+    Returns:
+        The parsed :class:`DeckList` (problems inside).
+
+    Raises:
+        InputError: the file is missing, larger than :data:`MAX_DECK_BYTES`, binary (NUL bytes or
+            not UTF-8), holds no card line (blank, comments, headers or a format line only; a YAML
+            deck with empty lists), YAML that does not parse or whose top level is not a mapping
+            (exit code 2).
+    """
+    from cardlab.core.yamlio import LoadError, read_text
+
+    path = Path(path)
+    try:
+        text = read_text(path, max_bytes=MAX_DECK_BYTES)
+    except LoadError as err:
+        problem = err.problem
+        if problem.rule == "encoding":
+            raise InputError(f"{problem.pos}: binary file or not UTF-8 text; a deck list is plain text") from None
+        raise InputError(str(problem.pos) + ": " + problem.message) from None
+    if "\x00" in text:
+        line = text[: text.index("\x00")].count("\n") + 1
+        raise InputError(f"{SourcePos(path, line)}: binary file (a NUL byte); a deck list is plain text")
+    if path.suffix.lower() in (".yaml", ".yml"):
+        deck = parse_yaml(text, path, header_words)
+    else:
+        deck = parse_text(text, path, header_words)
+    empty = next((p for p in deck.problems if p.rule == "empty"), None)
+    if empty and not deck.entries and all(p.rule in ("empty", "format-conflict") for p in deck.problems):
+        example = "main: [4 Pikachu]" if path.suffix.lower() in (".yaml", ".yml") else "4 Pikachu"
+        raise InputError(f"{empty.pos}: {empty.message}; a deck list has lines like '{example}'")
+    return deck
