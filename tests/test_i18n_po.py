@@ -528,8 +528,10 @@ def test_save_refuses_a_file_that_appears_while_writing(base1, tmp_path, monkeyp
     po = pofiles.export(catalog(base1), "fr", ["base1"])
     path = tmp_path / "fr.po"
     path.write_text("someone else's\n", encoding="utf-8")
-    monkeypatch.setattr(pofiles, "check_output", lambda p, overwrite=False: Path(p).absolute())  # as if it appeared after the check
-    with pytest.raises(UsageError, match="already exists; use --overwrite"):
+    from cardlab.core import fs
+
+    monkeypatch.setattr(fs, "check_output", lambda p, overwrite=False, example="": Path(p).absolute())  # as if it appeared after the check
+    with pytest.raises(fs.OutputPathError, match="already exists; use --overwrite"):
         pofiles.save(po, path)
     assert path.read_text(encoding="utf-8") == "someone else's\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["catalog", "fr.po"]

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from cardlab.proxies import pdf as px
+from cardlab.core import fs
 from cardlab.core import fs as proxy_output
 from cardlab.catalog.model import Catalog, SetInfo
 from cardlab.core.errors import DataError, UsageError
@@ -268,7 +269,7 @@ def test_long_text_shrinks_then_overflow_is_reported_not_silent():
 def test_existing_output_needs_overwrite(base1, tmp_path):
     out = tmp_path / "deck.pdf"
     out.write_bytes(b"keep me")
-    with pytest.raises(px.OutputError, match="already exists; use --overwrite"):
+    with pytest.raises(fs.OutputError, match="already exists; use --overwrite"):
         px.make_proxies(base1, ["base1-58"], out)
     assert out.read_bytes() == b"keep me"
     px.make_proxies(base1, ["base1-58"], out, overwrite=True)
@@ -276,16 +277,17 @@ def test_existing_output_needs_overwrite(base1, tmp_path):
 
 
 def test_unwritable_output_leaves_nothing(base1, tmp_path, monkeypatch):
-    with pytest.raises(px.OutputError, match="does not exist"):
+    with pytest.raises(fs.OutputError, match="does not exist"):
         px.make_proxies(base1, ["base1-58"], tmp_path / "missing" / "deck.pdf")
-    with pytest.raises(px.OutputError, match="is a folder"):
+    with pytest.raises(fs.OutputError, match="is a folder"):
         px.make_proxies(base1, ["base1-58"], tmp_path)
 
     def fail(*_args):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(proxy_output.os, "replace", fail)
-    with pytest.raises(px.OutputError, match="No space left"):
+    monkeypatch.setattr(proxy_output.os, "link", fail)
+    with pytest.raises(fs.OutputError, match="No space left"):
         px.make_proxies(base1, ["base1-58"], tmp_path / "deck.pdf")
     assert list(tmp_path.iterdir()) == []              # no partial PDF, no temp file
 
@@ -296,7 +298,7 @@ def test_read_only_folder(base1, tmp_path):
     folder.mkdir()
     folder.chmod(0o500)
     try:
-        with pytest.raises(px.OutputError, match="not writable"):
+        with pytest.raises(fs.OutputError, match="not writable"):
             px.make_proxies(base1, ["base1-58"], folder / "deck.pdf")
     finally:
         folder.chmod(0o700)
@@ -346,7 +348,7 @@ def test_cli_bad_input(runner, zap, tmp_path):
     assert result.exit_code == 2 and "unknown paper size 'a5'" in result.stderr and not out.exists()
     out.write_bytes(b"old")
     result = _cli(runner, [str(zap), "-o", str(out)])
-    assert result.exit_code == 1 and "--overwrite" in result.stderr and out.read_bytes() == b"old"
+    assert result.exit_code == 2 and "--overwrite" in result.stderr and out.read_bytes() == b"old"
     bad = tmp_path / "bad.txt"
     bad.write_text("4 Pikachu\n1 Missingno\n", encoding="utf-8")
     result = _cli(runner, [str(bad), "-o", str(tmp_path / "bad.pdf")])

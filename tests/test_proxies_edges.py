@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from cardlab.core import fs
 from cardlab.proxies import pdf as px
 from cardlab.core import fs as proxy_output
 from cardlab.catalog.model import Catalog, SetInfo
@@ -70,10 +71,10 @@ def _synthetic(text: str, **extra) -> Catalog:
 
 def test_file_name_too_long_is_a_usage_error(base1, tmp_path):
     out = tmp_path / ("a" * 300 + ".pdf")
-    with pytest.raises(px.OutputPathError, match="File name too long") as err:
-        px.check_output(out)
+    with pytest.raises(fs.OutputPathError, match="File name too long") as err:
+        fs.check_output(out)
     assert err.value.exit_code == 2
-    with pytest.raises(px.OutputPathError):
+    with pytest.raises(fs.OutputPathError):
         px.make_proxies(base1, ["base1-58"], out)
     assert list(tmp_path.iterdir()) == []
 
@@ -96,7 +97,7 @@ def test_oserror_while_writing_leaves_nothing(base1, tmp_path, monkeypatch):
         raise OSError(5, "Input/output error")
 
     monkeypatch.setattr(proxy_output.tempfile, "mkstemp", fail)
-    with pytest.raises(px.OutputError, match="Input/output error"):
+    with pytest.raises(fs.OutputError, match="Input/output error"):
         px.make_proxies(base1, ["base1-58"], tmp_path / "deck.pdf")
     assert list(tmp_path.iterdir()) == []
 
@@ -142,8 +143,8 @@ def test_dash_empty_and_file_as_folder_are_refused(runner, tmp_path, monkeypatch
 
 def test_missing_folder_and_folder_output_are_usage_errors(tmp_path):
     for bad in (tmp_path / "missing" / "x.pdf", tmp_path):
-        with pytest.raises(px.OutputPathError) as err:
-            px.check_output(bad)
+        with pytest.raises(fs.OutputPathError) as err:
+            fs.check_output(bad)
         assert err.value.exit_code == 2
 
 

@@ -103,6 +103,7 @@ def export(
     catalog: CatalogOpt = None,
 ) -> None:
     """Export translatable strings to a gettext PO file.  Example: cardlab i18n export --lang fr --set base1 -o fr.po"""
+    from cardlab.core.fs import check_output
     from cardlab.i18n import po_file as pofiles
     from cardlab.catalog.validate import validate
 
@@ -110,7 +111,7 @@ def export(
     with user_errors():
         target = _one_language(lang)
         if not to_stdout:
-            pofiles.check_output(output, overwrite)
+            check_output(output, overwrite, example="fr.po")
         po = pofiles.export(validate(_roots(catalog)).catalog, target, sets)
         if to_stdout:
             sys.stdout.write(str(po) + "\n")

@@ -32,6 +32,7 @@ def proxies(
     db: DbOpt = None,
 ) -> None:
     """Print proxies of a deck as a PDF, nine cards a page.  Example: cardlab proxies zap.txt -o zap.pdf"""
+    from cardlab.core.fs import check_output
     from cardlab.proxies import pdf as px
     from cardlab.render import cards as render
 
@@ -48,7 +49,7 @@ def proxies(
             from cardlab.core.errors import UsageError
 
             raise UsageError("give a DECK file, --query or --card")
-        px.check_output(output, overwrite)
+        check_output(output, overwrite)
         try:
             selection = px.select(roots, db_path, deck, query or [], card or [], fmt, force, langs)
         except px.DeckProblemsError as problems:

@@ -14,9 +14,7 @@ read from a real card, so ``cardlab validate`` fails, with a position, until eve
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -350,25 +348,22 @@ def existing_card(catalog: Catalog, info: SetInfo, number: str) -> Path | None:
 
 
 def write_new(path: Path, text: str) -> None:
-    """Write ``text`` to a new file ``path`` atomically (temp file in the same folder + os.replace).
+    """Write ``text`` to a new file ``path`` atomically, with the mode a new file gets (``0o666`` less
+    the umask), through :func:`cardlab.core.fs.atomic_write`.
 
     Raises:
         CardlabError: ``path`` already exists (it is never overwritten).
     """
+    from cardlab.core.fs import OutputError, atomic_write
+
     if path.exists():
         raise CardlabError(f"{path}: already exists; edit that file instead")
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
+        atomic_write(path, text, overwrite=False, example="1-name.yaml")
+    except OutputError:
         if path.exists():  # appeared meanwhile
-            raise CardlabError(f"{path}: already exists; edit that file instead")
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+            raise CardlabError(f"{path}: already exists; edit that file instead") from None
+        raise
 
 
 def new_card(catalog: Catalog, set_code: str, number: str, *, name: str | None = None,

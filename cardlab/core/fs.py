@@ -1,10 +1,11 @@
-"""Writing the proxy PDF: checking the output path first, then an atomic write.
+"""Writing files the user asked for: checking the output path first, then an atomic write.
 
-:func:`check_output` fails fast, before any drawing, on a path that cannot be written (empty, ``-``,
-a folder, a missing folder, an existing file without ``overwrite``...). :func:`write_pdf` writes
-through a temporary file in the same folder with the usual permissions (``0o666`` less the umask,
-or the mode of the file it replaces), then renames it over the target: no partial PDF is ever
-left behind. The names are re-exported by :mod:`cardlab.proxies.pdf`.
+The one home of both for every writer in cardlab (proxy PDFs, PO files, new card files).
+:func:`check_output` fails fast, before any work, on a path that cannot be written (empty, ``-``,
+a name too long, a folder, a missing folder, an existing file without ``overwrite``...).
+:func:`atomic_write` writes through a temporary file in the same folder with the usual permissions
+(``0o666`` less the umask, or the mode of the file it replaces), then renames it over the target:
+no partial file is ever left behind.
 """
 
 from __future__ import annotations
@@ -17,11 +18,11 @@ from pathlib import Path
 
 from cardlab.core.errors import CardlabError
 
-__all__ = ["OutputError", "OutputPathError", "check_output", "write_pdf"]
+__all__ = ["OutputError", "OutputPathError", "atomic_write", "check_output", "new_file_mode"]
 
 
 class OutputError(CardlabError):
-    """The PDF cannot be written where asked (exists, unwritable folder, disk full...): exit 1."""
+    """The file cannot be written where asked (exists, unwritable folder, disk full...): exit 1."""
 
 
 class OutputPathError(OutputError):
@@ -31,12 +32,13 @@ class OutputPathError(OutputError):
     exit_code = 2
 
 
-def check_output(path: Path | str, overwrite: bool = False) -> Path:
-    """Check that a PDF can be written at ``path`` before any work is done; return it absolute.
+def check_output(path: Path | str, overwrite: bool = False, example: str = "proxies.pdf") -> Path:
+    """Check that a file can be written at ``path`` before any work is done; return it absolute.
 
     Args:
         path: the output file, as given (a string keeps an empty ``-o ''`` distinguishable from ``.``).
         overwrite: an existing file may be replaced.
+        example: a file name the messages suggest (``proxies.pdf``, ``fr.po``).
 
     Raises:
         OutputPathError: the path is empty or ``-`` (standard output is not supported), its name is
@@ -46,18 +48,18 @@ def check_output(path: Path | str, overwrite: bool = False) -> Path:
     """
     text = os.fspath(path)
     if not text.strip():
-        raise OutputPathError("the output path is empty; give a file name such as -o proxies.pdf")
+        raise OutputPathError(f"the output path is empty; give a file name such as -o {example}")
     if text == "-":
-        raise OutputPathError("cannot write the PDF to standard output ('-'); write to a file path, "
-                              "e.g. -o proxies.pdf")
+        raise OutputPathError(f"cannot write this file to standard output ('-'); write to a file path, "
+                              f"e.g. -o {example}")
     try:
         path = Path(text).expanduser().absolute()
         folder = path.parent
         here = _stat(path)
         if here is not None and stat.S_ISDIR(here.st_mode):
-            raise OutputPathError(f"{path} is a folder; give a file name such as {path / 'proxies.pdf'}")
+            raise OutputPathError(f"{path} is a folder; give a file name such as {path / example}")
         if here is not None and not overwrite:
-            raise OutputError(f"{path} already exists; use --overwrite to replace it")
+            raise OutputPathError(f"{path} already exists; use --overwrite to replace it")
         up = _stat(folder)
         if up is None or not stat.S_ISDIR(up.st_mode):
             above = folder
@@ -86,8 +88,8 @@ def _stat(path: Path) -> os.stat_result | None:
         raise cls(f"cannot write {path}: {err.strerror or err}") from None
 
 
-def _new_file_mode(path: Path) -> int:
-    """Permission bits for the PDF: an existing file's (with --overwrite), else ``0o666`` less the umask."""
+def new_file_mode(path: Path) -> int:
+    """Permission bits for a file written at ``path``: the existing file's, else ``0o666`` less the umask."""
     try:
         return stat.S_IMODE(path.stat().st_mode)
     except FileNotFoundError:
@@ -108,30 +110,42 @@ def _umask() -> int:
     return mask
 
 
-def write_pdf(path: Path | str, data: bytes, overwrite: bool = False) -> Path:
-    """Write ``data`` to ``path`` atomically: a temporary file in the same folder, then ``os.replace``.
+def atomic_write(path: Path | str, data: bytes | str, overwrite: bool = False, example: str = "proxies.pdf") -> Path:
+    """Write ``data`` to ``path`` atomically: a temporary file in the same folder, then a rename.
 
-    Nothing is left behind on failure; an existing file is only ever replaced whole. The new file
-    gets the usual permissions (``0o666`` less the umask), or keeps the mode of the file it replaces.
+    Text is written as UTF-8 with ``\n`` line ends. Nothing is left behind on failure; an existing
+    file is only ever replaced whole, and without ``overwrite`` never replaced at all (not even one
+    created while writing: the final step is a hard link, which fails on an existing name). The new
+    file gets the usual permissions (``0o666`` less the umask), or keeps the mode of the file it
+    replaces.
+
+    Args:
+        path: the target file; data: its whole content; overwrite: an existing file may be replaced;
+        example: a file name the messages suggest.
+
+    Returns:
+        The absolute path written.
 
     Raises:
         OutputPathError, OutputError: as :func:`check_output`, or the write itself failed (disk full...).
     """
-    path = check_output(path, overwrite)
+    path = check_output(path, overwrite, example)
+    raw = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = None, None
     try:
-        mode = _new_file_mode(path)
-        # a short temporary name: a PDF name near the system's limit must not fail here
-        fd, tmp = tempfile.mkstemp(prefix=".proxies-", suffix=".tmp", dir=path.parent)
+        mode = new_file_mode(path)
+        # a short temporary name: a file name near the system's limit must not fail here
+        fd, tmp = tempfile.mkstemp(prefix=".cardlab-", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as fh:
             fd = None
-            fh.write(data)
+            fh.write(raw)
             fh.flush()
             os.fchmod(fh.fileno(), mode)
             os.fsync(fh.fileno())
-        if path.exists() and not overwrite:
-            raise OutputError(f"{path} already exists; use --overwrite to replace it")
-        os.replace(tmp, path)
+        if overwrite:
+            os.replace(tmp, path)
+        else:
+            _rename_new(tmp, path)
         tmp = None
     except OSError as err:
         cls = OutputPathError if err.errno == errno.ENAMETOOLONG else OutputError
@@ -145,3 +159,17 @@ def write_pdf(path: Path | str, data: bytes, overwrite: bool = False) -> Path:
             except OSError:
                 pass
     return path
+
+
+def _rename_new(tmp: str, path: Path) -> None:
+    """Move ``tmp`` to ``path`` only if ``path`` does not exist (atomically where hard links work)."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise OutputPathError(f"{path} already exists; use --overwrite to replace it") from None
+    except OSError:  # a file system without hard links: check, then rename
+        if os.path.lexists(path):
+            raise OutputPathError(f"{path} already exists; use --overwrite to replace it") from None
+        os.replace(tmp, path)
+        return
+    os.unlink(tmp)

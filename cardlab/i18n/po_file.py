@@ -20,15 +20,13 @@ whose names are re-exported here, loaded on first use.
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from cardlab.i18n import strings as i18n
 from cardlab.catalog.model import Catalog
-from cardlab.core.errors import DataError, Problem, SourcePos, UsageError
+from cardlab.core.errors import DataError, Problem, SourcePos
 
 MAX_PO_BYTES = 50_000_000
 """A PO file larger than this (50 MB) is refused unread."""
@@ -107,83 +105,26 @@ def _relative(path: Path, roots: list[Path]) -> str:
     return path.as_posix()
 
 
-def check_output(path: Path, overwrite: bool = False) -> Path:
-    """Check that a PO file can be written at ``path`` before any work is done; return it absolute.
-
-    Raises:
-        UsageError: ``path`` is a folder, its folder is missing or not writable, or the file exists
-            and ``overwrite`` is False.
-    """
-    path = Path(path).expanduser().absolute()
-    if path.is_dir():
-        raise UsageError(f"{path} is a folder; give a file name such as {path / 'fr.po'}")
-    if path.exists() and not overwrite:
-        raise UsageError(f"{path} already exists; use --overwrite to replace it")
-    folder = path.parent
-    if not folder.is_dir():
-        raise UsageError(f"cannot write {path}: folder {folder} does not exist")
-    if not os.access(folder, os.W_OK | os.X_OK):
-        raise UsageError(f"cannot write {path}: folder {folder} is not writable")
-    return path
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
 def save(po: Any, path: Path, overwrite: bool = False) -> Path:
-    """Write a PO file atomically (a temporary file beside it, then a rename).
-
-    The file gets the mode a new file gets (``0o666`` less the umask). Nothing is left behind on
-    failure; an existing file is only ever replaced whole.
+    """Write a PO file atomically (:func:`cardlab.core.fs.atomic_write`: a temporary file beside it,
+    then a rename; the mode a new file gets, ``0o666`` less the umask).
 
     Args:
-        po: the ``polib.POFile`` to write.
-        path: where to write it.
-        overwrite: replace an existing file (False: refuse it, even one created while writing).
+        po: the ``polib.POFile`` to write; path: where; overwrite: replace an existing file (False:
+            refuse it, even one created while writing).
 
     Returns:
         The absolute path written.
 
     Raises:
-        UsageError: as :func:`check_output`, or the write itself failed (disk full...).
+        OutputPathError, OutputError: as :func:`cardlab.core.fs.check_output`, or the write failed.
     """
-    path = check_output(path, overwrite)
+    from cardlab.core.fs import atomic_write
+
     text = str(po)
     if not text.endswith("\n"):
         text += "\n"
-    tmp: str | None = None
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())
-        if overwrite:
-            os.replace(tmp, path)
-        else:
-            _rename_new(tmp, path)
-    except OSError as err:
-        raise UsageError(f"cannot write {path}: {err.strerror or err}") from None
-    finally:
-        if tmp is not None and os.path.lexists(tmp):
-            os.unlink(tmp)
-    return path
-
-
-def _rename_new(tmp: str, path: Path) -> None:
-    """Move ``tmp`` to ``path`` only if ``path`` does not exist (atomically where hard links work)."""
-    try:
-        os.link(tmp, path)
-    except FileExistsError:
-        raise UsageError(f"{path} already exists; use --overwrite to replace it") from None
-    except OSError:  # a file system without hard links: check, then rename
-        if os.path.lexists(path):
-            raise UsageError(f"{path} already exists; use --overwrite to replace it") from None
-        os.replace(tmp, path)
+    return atomic_write(path, text, overwrite, example="fr.po")
 
 
 def precheck(text: str, path: Path) -> None:

@@ -1,7 +1,7 @@
 """Printable proxies: a cut-ready PDF of text-only card faces, nine to a page.
 
 This module is the API: choosing the cards (a deck list, search queries, card references), drawing
-them into a PDF (:func:`render_pdf`) and writing the file atomically (:func:`write_pdf`,
+them into a PDF (:func:`render_pdf`) and writing the file atomically (:func:`cardlab.core.fs.atomic_write`,
 :func:`make_proxies`). The work is split so the geometry can be tested without drawing:
 
 - :mod:`cardlab.proxies.layout` is pure arithmetic: page size and card rectangles in millimetres (and
@@ -33,7 +33,7 @@ from cardlab.proxies.faces import Context, draw_face
 from cardlab.proxies.layout import (DEFAULT_CARD_MM, GRID, LETTER_TERRITORIES, MARK_LENGTH_MM, MARK_OFFSET_MM,
                                   MAX_BLEED_MM, MIN_MARGIN_MM, MM, PAPERS, Layout, Rect, compute_layout,
                                   default_paper, paper_size, parse_card_size)
-from cardlab.core.fs import OutputError, OutputPathError, check_output, write_pdf
+from cardlab.core.fs import atomic_write, check_output
 from cardlab.proxies.textengine import Pen
 
 __all__ = [
@@ -45,7 +45,7 @@ __all__ = [
     "DeckProblemsError", "ProxyOptions", "ProxyReport", "Selection", "card_size", "deck_cards", "expand",
     "is_basic_energy", "named_card", "query_cards", "select",
     # output
-    "OutputError", "OutputPathError", "check_output", "make_proxies", "render_pdf", "write_pdf",
+    "make_proxies", "render_pdf",
 ]
 
 
@@ -422,7 +422,7 @@ def make_proxies(catalog, card_ids: Sequence[str], out: Path | str, options: Pro
     """
     check_output(out, overwrite)
     data, report = render_pdf(catalog, card_ids, options, title)
-    report.path = write_pdf(out, data, overwrite)
+    report.path = atomic_write(out, data, overwrite)
     return report
 
 
