@@ -140,7 +140,7 @@ def test_unknown_set_is_a_usage_error(tmp_path):
     from cardlab.core.errors import UsageError
 
     cat = validate([copy_base1(tmp_path)], cache_path=None).catalog
-    with pytest.raises(UsageError, match="unknown set 'nope'"):
+    with pytest.raises(UsageError, match="no set 'nope' in the catalog"):
         i18n.coverage(cat, ["fr"], ["nope"])
     assert i18n.coverage(cat, ["fr"], ["BS"]).total("fr").total == 339  # an alias works
 

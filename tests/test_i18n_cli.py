@@ -54,7 +54,7 @@ def test_status_fail_under(runner, base1):
 def test_status_unknown_set(runner, base1):
     result = runner.invoke(app, ["i18n", "status", "--lang", "fr", "--catalog", str(base1), "--set", "jungle"])
     assert result.exit_code == 2
-    assert "unknown set 'jungle' (known: base1)" in result.stderr
+    assert "no set 'jungle' in the catalog (known: base1)" in result.stderr
 
 
 def test_export_translate_import(runner, base1, tmp_path):

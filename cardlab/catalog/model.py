@@ -91,6 +91,23 @@ class Catalog:
                 return info
         return None
 
+    def require_set(self, code: str) -> SetInfo:
+        """Return the set whose code or alias is ``code`` (case-insensitive), as :meth:`find_set`.
+
+        Raises:
+            UsageError: no such set; the message lists the known codes and the close ones (exit 2).
+        """
+        found = self.find_set(code)
+        if found is None:
+            from cardlab.core.errors import UsageError
+            from cardlab.core.fuzzy import suggest
+
+            known = ", ".join(sorted(self.sets)) or "none"
+            close = suggest(code, [n for s in self.sets.values() for n in (s.code, *s.aliases)])
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise UsageError(f"no set '{code}' in the catalog (known: {known}){hint}")
+        return found
+
 
 @dataclass(frozen=True)
 class SourceFile:

@@ -75,11 +75,7 @@ def set_statuses(catalog: Catalog, code: str | None = None) -> list[SetStatus]:
         UsageError: ``code`` names no set (the message lists the known codes).
     """
     if code is not None:
-        found = catalog.find_set(code)
-        if found is None:
-            known = ", ".join(sorted(catalog.sets)) or "none"
-            raise UsageError(f"no set '{code}' in the catalog (known: {known})")
-        infos = [found]
+        infos = [catalog.require_set(code)]
     else:
         infos = sorted(catalog.sets.values(), key=lambda s: (s.game, s.code))
     numbers: dict[str, list[str]] = {s.code: [] for s in infos}
@@ -389,10 +385,7 @@ def new_card(catalog: Catalog, set_code: str, number: str, *, name: str | None =
             bad number, unknown kind, or no Latin-script slug for a name (:func:`card_path`) (exit 2).
         CardlabError: the card already exists (exit 1); nothing is written.
     """
-    info = catalog.find_set(set_code)
-    if info is None:
-        known = ", ".join(sorted(catalog.sets)) or "none"
-        raise UsageError(f"no set '{set_code}' in the catalog (known: {known})")
+    info = catalog.require_set(set_code)
     check_writable(info)
     number = check_number(info, number)
     kinds = skeleton_kinds(info.game)

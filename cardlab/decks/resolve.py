@@ -87,17 +87,17 @@ class CardIndex:
         return fold(pick(self.catalog.cards[card_id].get("name"), ["en"], info.source_language))
 
     def suggestions(self, text: str, limit: int = 3) -> list[str]:
-        """Return up to ``limit`` known names close to ``text`` (rapidfuzz WRatio, score >= 75);
+        """Return up to ``limit`` known names close to ``text`` (:func:`cardlab.core.fuzzy.suggest`);
         cached per folded text."""
         key = fold(text)
         if key in self._suggested:
             return self._suggested[key][:limit]
-        from rapidfuzz import fuzz, process
+        from cardlab.core.fuzzy import suggest
 
         if self._choices is None:
             self._choices = sorted(self.names)
-        found = process.extract(key, self._choices, scorer=fuzz.WRatio, limit=limit, score_cutoff=75)
-        names = list(dict.fromkeys(self.display_name(sorted(self.names[name])[0]) for name, _score, _i in found))
+        found = suggest(key, self._choices, limit=limit)
+        names = list(dict.fromkeys(self.display_name(sorted(self.names[name])[0]) for name in found))
         self._suggested[key] = names
         return names
 

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardlab.catalog.model import Catalog
-from cardlab.core.errors import UsageError
 from cardlab.i18n.writeback import Change, Edit, check_change, commit, render_edits
 from cardlab.core.text import localized_fields, pick
 
@@ -155,10 +154,7 @@ def _selected_sets(catalog: Catalog, sets: Iterable[str] | None) -> list[str]:
         return sorted(catalog.sets)
     out = []
     for code in sets:
-        info = catalog.find_set(code)
-        if info is None:
-            known = ", ".join(sorted(catalog.sets)) or "none"
-            raise UsageError(f"unknown set '{code}' (known: {known})")
+        info = catalog.require_set(code)
         if info.code not in out:
             out.append(info.code)
     return out

@@ -229,14 +229,11 @@ def named_card(con, ref: str, catalog=None, langs: Sequence[str] = ()) -> str:  
 
 
 _ID_LIKE = re.compile(r"(?P<set>[^\s-]+)(?:-|\s+)#?(?P<number>\w+)")
-SUGGEST_SCORE = 70
-"""Least rapidfuzz score (0-100) for a name to be suggested; 60 suggested "Arcanine" for "nope"."""
 
 
 def _not_found(catalog, ref: str, langs: Sequence[str]) -> CardlabError:  # noqa: ANN001
     """The error for a card reference matching nothing, worded from the catalog (see :func:`named_card`)."""
-    from rapidfuzz import process
-
+    from cardlab.core.fuzzy import suggest
     from cardlab.search.engine import CardNotFoundError
     from cardlab.core.text import fold
 
@@ -259,9 +256,9 @@ def _not_found(catalog, ref: str, langs: Sequence[str]) -> CardlabError:  # noqa
         for lang, name in (card.get("name") or {}).items():
             if lang != "_source" and isinstance(name, str):
                 every.setdefault(name, set()).add(card_id)
-    close = [c[0] for c in process.extract(text, list(shown), limit=3, score_cutoff=SUGGEST_SCORE, processor=fold)]
+    close = suggest(text, shown)
     if not close:                              # a name in another language: show it with the preferred one
-        for other, _, _ in process.extract(text, list(every), limit=3, score_cutoff=80, processor=fold):
+        for other in suggest(text, every):
             mine = catalog.name_of(min(every[other]), langs)
             label = mine if fold(mine) == fold(other) else f"{mine} ({other})"
             if label not in close:

@@ -207,11 +207,10 @@ def get_card(con: sqlite3.Connection, ref: str) -> CardView:
     if not ids:
         ids = [r[0] for r in con.execute("SELECT DISTINCT card_id FROM card_name WHERE folded = ?", (fold(ref_s),))]
     if not ids:
-        from rapidfuzz import process
+        from cardlab.core.fuzzy import suggest
 
         names = sorted({r[0] for r in con.execute("SELECT name FROM card_name")})
-        close = process.extract(ref_s, names, limit=3, score_cutoff=60, processor=fold)
-        raise CardNotFoundError(ref, [c[0] for c in close])
+        raise CardNotFoundError(ref, suggest(ref_s, names))
     if len(ids) > 1:
         choices = [tuple(r) for r in con.execute(
             f"SELECT id, name, set_code FROM card WHERE id IN ({','.join('?' * len(ids))}) ORDER BY set_code, number_int", ids)]
