@@ -21,11 +21,9 @@ LABELS: dict[str, dict[str, str]] = {
            "Grass": "Plante", "Fire": "Feu", "Water": "Eau", "Lightning": "Électrique", "Psychic": "Psy",
            "Fighting": "Combat", "Colorless": "Incolore",
            "blow": "Carte coup", "defense": "Carte défense", "support": "Carte soutien", "fight": "Carte combat",
-           "straight": "direct", "hook": "crochet", "upper": "uppercut", "special": "spécial",
            "blocks": "bloque", "Cost": "Coût", "Start cost": "Coût de démarrage", "Power": "Force",
            "Defense": "Défense", "Generates": "Génère", "generic": "générique", "tap": "engager",
-           "damage effect": "effet de dégâts", "placement": "Placement", "fast": "Rapide", "boxing": "Boxe",
-           "interval": "Intervalle", "constant": "Permanent", "courage": "courage", "kan": "intuition",
+           "courage": "courage", "kan": "intuition",
            "technique": "technique", "calm": "calme",
            "commander": "Commandant", "favor": "Faveur", "charm": "Charme", "servant": "Serviteur",
            "spell": "Sort", "rapide": "Rapide", "upkeep": "Entretien", "prediction": "Prédiction",
@@ -198,7 +196,14 @@ def _ippo_keyword(ctx: Context, keyword: str) -> str:
     return names.get(ctx.lang) or names["en"]
 
 
+def _word(ctx: Context, names: dict[str, str]) -> str:
+    """A word of a game's vocabulary (``cardlab.games.<game>``) in the label language, else English."""
+    return names.get(ctx.lang) or names["en"]
+
+
 def _ippo(ctx: Context, card_id: str, card: dict) -> _Face:
+    from cardlab.games.ippo import BLOW_TYPES, DAMAGE_EFFECT, TIMINGS
+
     L = ctx.label
     kind = card["kind"]
     face = _Face(IPPO_COLORS.get(kind, NEUTRAL), ctx.tr(card_id, card["name"]),
@@ -208,11 +213,11 @@ def _ippo(ctx: Context, card_id: str, card: dict) -> _Face:
     face.header = [("★" * int(card.get("stars", 0)), "bold", (0.75, 0.55, 0.0))]
     body = face.body
     if kind == "blow":
-        face.type_spans.append((f"· {L(card['blow_type'])}", "bold", None))
+        face.type_spans.append((f"· {_word(ctx, BLOW_TYPES[card['blow_type']])}", "bold", None))
         body.append(Block("para", [(L("Start cost") + ":", "regular", MUTED), *_ippo_cost(ctx, card.get("start_cost"), card_id)], scale=1.1))
         face.stat = f"{L('Power')} {card['blow_power']}"
     elif kind == "defense":
-        face.type_spans.append((f"· {L('blocks')} " + ", ".join(L(b) for b in card.get("blocks", [])), "bold", None))
+        face.type_spans.append((f"· {L('blocks')} " + ", ".join(_word(ctx, BLOW_TYPES[b]) for b in card.get("blocks", [])), "bold", None))
         gen = card.get("generates") or {}
         body.append(Block("para", [(L("Generates") + ":", "regular", MUTED), *_ippo_cost(ctx, gen, card_id)], scale=1.1))
         face.stat = f"{L('Defense')} {card['defense_power']}"
@@ -220,13 +225,13 @@ def _ippo(ctx: Context, card_id: str, card: dict) -> _Face:
         body.append(Block("rule"))
         head: list = []
         if ability.get("timing"):
-            head.append((f"[{L(ability['timing'])}]", "bold", IPPO_COLORS.get(kind)))
+            head.append((f"[{_word(ctx, TIMINGS[ability['timing']])}]", "bold", IPPO_COLORS.get(kind)))
         if "cost" in ability:
             head += [(L("Cost") + ":", "regular", MUTED), *_ippo_cost(ctx, ability["cost"], card_id)]
         if ability.get("keywords"):
             head.append(("— " + ", ".join(_ippo_keyword(ctx, k) for k in ability["keywords"]), "bold", None))
         if ability.get("damage_effect"):
-            head.append((f"({L('damage effect')})", "italic", MUTED))
+            head.append((f"({_word(ctx, DAMAGE_EFFECT)})", "italic", MUTED))
         if head:
             body.append(Block("para", head, gap=0.1))
         if ability.get("text"):
