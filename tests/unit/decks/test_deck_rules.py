@@ -6,19 +6,13 @@ from pathlib import Path
 import pytest
 
 from cardlab.decks.check import load_deck
-from cardlab.catalog.validate import load_formats
 from cardlab.core.paths import shipped_catalog
 from cardlab.decks.rules import RULES, check_deck, matches
 from cardlab.catalog.validate import validate
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 DECKS = REPO / "tests" / "fixtures" / "decks"
 ROOTS = [shipped_catalog(), REPO / "tests" / "fixtures" / "catalog", DECKS / "catalog"]
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return validate(ROOTS, cache_path=None).catalog
 
 
 @pytest.fixture(scope="module")
@@ -30,11 +24,6 @@ def plain_catalog():
 
 def _catalog(fmt, catalog, plain_catalog):
     return plain_catalog if fmt == "pokemon-unlimited" else catalog
-
-
-@pytest.fixture(scope="module")
-def formats():
-    return load_formats(ROOTS)
 
 
 LEGAL = [
@@ -94,7 +83,7 @@ def test_every_rule_of_every_format_is_broken_by_a_test_deck(formats):
     for fmt in formats.values():
         for spec in fmt.rules:
             key = (fmt.name, spec.rule, _section_word(spec) if spec.rule == "section-size" else None)
-            assert key in broken or (fmt.name, spec.rule, None) in broken, key
+            assert {key, (fmt.name, spec.rule, None)} & broken, key  # broken for this section, or for the rule as a whole
 
 
 def _section_word(spec):

@@ -14,7 +14,7 @@ from cardlab.core.errors import DataError
 from cardlab.i18n.strings import Edit
 from cardlab.catalog.validate import validate
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO / "tests" / "fixtures" / "catalog"
 
 

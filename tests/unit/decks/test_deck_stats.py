@@ -7,24 +7,12 @@ from pathlib import Path
 import pytest
 
 from cardlab.decks.check import load_deck
-from cardlab.catalog.validate import load_formats
 from cardlab.core.paths import shipped_catalog
 from cardlab.decks.stats import deck_stats
-from cardlab.catalog.validate import validate
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 DECKS = REPO / "tests" / "fixtures" / "decks"
 ROOTS = [shipped_catalog(), REPO / "tests" / "fixtures" / "catalog"]
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return validate(ROOTS, cache_path=None).catalog
-
-
-@pytest.fixture(scope="module")
-def formats():
-    return load_formats(ROOTS)
 
 
 def odds_of(stats):

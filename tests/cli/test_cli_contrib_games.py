@@ -11,7 +11,7 @@ import yaml
 from cardlab.cli.app import app
 from cardlab.games import ippo
 
-CATALOG = Path(__file__).resolve().parent / "fixtures" / "catalog"
+CATALOG = Path(__file__).resolve().parents[1] / "fixtures" / "catalog"
 
 
 def _card(number: int) -> dict:

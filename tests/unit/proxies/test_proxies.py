@@ -18,7 +18,7 @@ from cardlab.core.errors import DataError, UsageError
 
 pypdf = pytest.importorskip("pypdf")
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 POKEMON = REPO / "cards" / "pokemon"            # Base Set + Pokémon formats
 IPPO = REPO / "tests" / "fixtures" / "catalog" / "ippo" / "ippo-test"
 MONPA = REPO / "tests" / "fixtures" / "catalog" / "monpa" / "monpa-test"

@@ -20,28 +20,16 @@ from cardlab.decks.parse_text import parse_text
 from cardlab.decks.read import read_deck
 from cardlab.decks.resolve import CardIndex, build_deck
 from cardlab.core.errors import InputError, UsageError
-from cardlab.catalog.validate import load_formats
 from cardlab.core.paths import shipped_catalog
 from cardlab.decks.rules import check_deck, line_list
 from cardlab.decks.stats import KINDS, deck_stats, need_kinds
-from cardlab.catalog.validate import validate
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 DECKS = REPO / "tests" / "fixtures" / "decks"
 ZAP = REPO / "examples" / "decks" / "zap-theme-deck.txt"
 MONPA = DECKS / "monpa" / "legal.txt"
 ROOTS = [shipped_catalog(), REPO / "tests" / "fixtures" / "catalog"]
 TEST_ROOTS = ["--catalog", str(REPO / "cards"), "--catalog", str(REPO / "tests" / "fixtures" / "catalog")]
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return validate(ROOTS, cache_path=None).catalog
-
-
-@pytest.fixture(scope="module")
-def formats():
-    return load_formats(ROOTS)
 
 
 def _write(tmp_path: Path, name: str, text: str) -> Path:

@@ -11,24 +11,12 @@ from cardlab.decks.parse_text import parse_text
 from cardlab.decks.read import read_deck
 from cardlab.decks.resolve import CardIndex, build_deck
 from cardlab.core.errors import InputError, UsageError
-from cardlab.catalog.validate import load_formats
 from cardlab.core.paths import shipped_catalog
 from cardlab.decks.rules import check_deck
-from cardlab.catalog.validate import validate
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 DECKS = REPO / "tests" / "fixtures" / "decks"
 ROOTS = [shipped_catalog(), REPO / "tests" / "fixtures" / "catalog", DECKS / "catalog"]
-
-
-@pytest.fixture(scope="module")
-def catalog():
-    return validate(ROOTS, cache_path=None).catalog
-
-
-@pytest.fixture(scope="module")
-def formats():
-    return load_formats(ROOTS)
 
 
 @pytest.fixture(scope="module")

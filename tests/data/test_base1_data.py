@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SET_DIR = ROOT / "cards" / "pokemon" / "base1"
 SCHEMA_DIR = ROOT / "schema"
 SOURCE = ROOT.parent / "shared" / "data" / "pokemon-base1"

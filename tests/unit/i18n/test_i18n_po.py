@@ -19,7 +19,7 @@ from cardlab.i18n import po_import
 from cardlab.core.errors import CardlabError, DataError, InputError, UsageError
 from cardlab.catalog.validate import validate
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO / "tests" / "fixtures" / "catalog"
 OAK_EN = "Put your entire hand in the discard pile. Draw 7 cards."
 

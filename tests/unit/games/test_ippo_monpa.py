@@ -14,7 +14,7 @@ from cardlab.cli.app import app
 from cardlab.games import ippo, monpa
 from cardlab.catalog.validate import validate
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO / "tests" / "fixtures"
 GOOD = FIXTURES / "catalog"
 BAD = FIXTURES / "bad"

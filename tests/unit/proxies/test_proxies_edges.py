@@ -18,7 +18,7 @@ from cardlab.core.errors import UsageError
 
 pypdf = pytest.importorskip("pypdf")
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 POKEMON = REPO / "cards" / "pokemon"
 IPPO = REPO / "tests" / "fixtures" / "catalog" / "ippo" / "ippo-test"
 URL = "https://example.com/" + "very-long-path-segment/" * 6 + "end.html"

@@ -15,7 +15,7 @@ from cardlab.cli.app import app
 from cardlab.core.errors import UsageError
 from cardlab.catalog.validate import validate
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "catalog"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "catalog"
 
 
 @pytest.fixture
