@@ -29,23 +29,20 @@ SIDEBOARD_WORDS = frozenset({"sideboard", "side board", "side deck", "sideboard 
 
 @dataclass(frozen=True)
 class Entry:
-    """One card line of a deck list, as written.
-
-    Attributes:
-        line: 1-based line of the deck file.
-        count: copies, 1 to :data:`MAX_COUNT`.
-        text: the card as written (``Pikachu``, ``Pikachu BS 58``, ``base1-58``).
-        header: index into :attr:`DeckList.headers` of the header above the line, or None.
-        section: the section id when the file says it (YAML lists), else None.
-        name, set_code, number, card_id: explicit parts from a YAML entry (None in text lists).
-    """
+    """One card line of a deck list, as written."""
 
     line: int
+    """1-based line of the deck file."""
     count: int
+    """Copies, 1 to :data:`MAX_COUNT`."""
     text: str
+    """The card as written (``Pikachu``, ``Pikachu BS 58``, ``base1-58``)."""
     header: int | None = None
+    """Index into :attr:`DeckList.headers` of the header above the line, or None."""
     section: str | None = None
+    """The section id when the file says it (YAML lists), else None."""
     name: str | None = None
+    """Explicit parts from a YAML entry (None in text lists): the name, set code, number and card id."""
     set_code: str | None = None
     number: str | None = None
     card_id: str | None = None

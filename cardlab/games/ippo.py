@@ -64,29 +64,25 @@ KINDS: dict[str, tuple[str, dict[str, str]]] = {
 }
 """Card kind -> (card colour, name by language); seed 000 'Comprendre les cartes'."""
 
-BLOW_TYPES: dict[str, dict[str, str]] = {
-    "straight": {"en": "Straight", "fr": "Direct", "ja": "ストレート"},
-    "hook": {"en": "Hook", "fr": "Crochet", "ja": "フック"},
-    "upper": {"en": "Uppercut", "fr": "Uppercut", "ja": "アッパー"},
-    "special": {"en": "Special", "fr": "Spécial", "ja": "スペシャル"},
-}
+_LANGS = ("en", "fr", "ja")
+
+
+def _terms(**rows: tuple[str, str, str]) -> dict[str, dict[str, str]]:
+    """A vocabulary table: code (``_`` read as ``-``) -> {en, fr, ja: the term}."""
+    return {code.replace("_", "-"): dict(zip(_LANGS, names, strict=True)) for code, names in rows.items()}
+
+
+BLOW_TYPES = _terms(straight=("Straight", "Direct", "ストレート"), hook=("Hook", "Crochet", "フック"),
+                    upper=("Uppercut", "Uppercut", "アッパー"), special=("Special", "Spécial", "スペシャル"))
 """Blow / block types (seed 003 'ブロータイプとディフェンスタイプについて')."""
 
-TIMINGS: dict[str, dict[str, str]] = {
-    "placement": {"en": "Placement phase", "fr": "Phase de placement", "ja": "配置フェイズ"},
-    "fast": {"en": "Fast", "fr": "Rapide", "ja": "ファスト"},
-    "boxing": {"en": "Boxing", "fr": "Boxe", "ja": "ボクシング"},
-    "interval": {"en": "Interval", "fr": "Intervalle", "ja": "インターバル"},
-    "constant": {"en": "Constant", "fr": "Permanent", "ja": "常動"},
-}
+TIMINGS = _terms(placement=("Placement phase", "Phase de placement", "配置フェイズ"), fast=("Fast", "Rapide", "ファスト"),
+                 boxing=("Boxing", "Boxe", "ボクシング"), interval=("Interval", "Intervalle", "インターバル"),
+                 constant=("Constant", "Permanent", "常動"))
 """Ability timings (seed 000 'Quand utiliser les capacités')."""
 
-KEYWORDS: dict[str, dict[str, str]] = {
-    "shut-off": {"en": "Shut Off", "fr": "Shut Off", "ja": "シャットオフ"},
-    "guard-break": {"en": "Guard Break", "fr": "Guard Break", "ja": "ガードブレイク"},
-    "knock-down": {"en": "Knock-down", "fr": "Knock-down", "ja": "ノックダウン"},
-    "round-up": {"en": "Round UP", "fr": "Round UP", "ja": "ラウンドUP"},
-}
+KEYWORDS = _terms(shut_off=("Shut Off", "Shut Off", "シャットオフ"), guard_break=("Guard Break", "Guard Break", "ガードブレイク"),
+                  knock_down=("Knock-down", "Knock-down", "ノックダウン"), round_up=("Round UP", "Round UP", "ラウンドUP"))
 """Ability keywords (seed 000 'Particularité de capacité', seed 003)."""
 
 DAMAGE_EFFECT = {"en": "damage effect", "fr": "effet de dégâts", "ja": "ダメージ効果"}

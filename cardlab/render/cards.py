@@ -58,7 +58,7 @@ def card(view, console: Console, langs: Sequence[str] = ()) -> None:  # noqa: AN
     from cardlab.core.text import pick
 
     game = game_module(view.game)
-    data, src = view.data, view.source_language
+    data, src = view.data, view.set_data.get("source_language", "en")
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold", no_wrap=True)
     table.add_column()

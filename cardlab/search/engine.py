@@ -179,11 +179,6 @@ class CardView:
     set_data: dict
     path: str
 
-    @property
-    def source_language(self) -> str:
-        """The set's source language."""
-        return self.set_data.get("source_language", "en")
-
 
 def get_card(con: sqlite3.Connection, ref: str) -> CardView:
     """Find one card by id (``base1-4``, any case), by set code or alias and number (``BS 4``,
