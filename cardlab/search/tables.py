@@ -17,12 +17,12 @@ class Card(SQLModel, table=True):
     id: str = Field(primary_key=True, description="<set code>-<collector number>")
     game: str = Field(index=True)
     set_code: str = Field(index=True)
-    number: str
+    number: str = Field(description="collector number as printed")
     number_int: int | None = Field(default=None, description="numeric part of the collector number")
     name: str = Field(description="name in the set's source language")
-    source_language: str
-    type_line: str
-    stats: str
+    source_language: str = Field(description="language code of the set's cards")
+    type_line: str = Field(description="the type line `show` prints")
+    stats: str = Field(description="the key stats `search` prints")
     rarity: str | None = None
     illustrator: str | None = None
     release_date: str | None = None
