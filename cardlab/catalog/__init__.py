@@ -1,0 +1,1 @@
+"""Stage 1: catalog files -> per-file checks -> rules across files -> Catalog and Formats."""

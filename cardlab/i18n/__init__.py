@@ -1,0 +1,1 @@
+"""Stage 4: catalog -> PO file -> catalog: translatable strings, coverage, PO export and import, write-back."""

@@ -1,0 +1,1 @@
+"""Stage 5: deck or query -> page layout -> card faces -> PDF."""

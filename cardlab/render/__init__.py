@@ -1,0 +1,1 @@
+"""Terminal output (rich): the only package that imports rich."""
