@@ -25,7 +25,7 @@ DbOpt = Annotated[Optional[Path], typer.Option(
 LangOpt = Annotated[Optional[str], typer.Option(
     "--lang", help="Preferred language(s), e.g. fr or fr,de; falls back to the card's source language.")]
 DeckFormatOpt = Annotated[Optional[str], typer.Option(
-    "--format", "-f", metavar="NAME",
+    "--format", "-f", metavar="<name>",
     help="The deck format, e.g. pokemon-base (any case; see 'cardlab formats') [default: the one the file names].",
     show_default=False)]
 

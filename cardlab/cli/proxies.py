@@ -27,7 +27,7 @@ def proxies(
     bleed: Annotated[float, typer.Option(min=0, max=3, help="Bleed in mm (0-3): the face colour runs past the cut line.")] = 0.0,
     card_size: Annotated[Optional[str], typer.Option("--card-size", help="Card size WxH in mm, e.g. 63x88 [default: the set's size]", show_default=False)] = None,
     skip_basic_energy: Annotated[bool, typer.Option("--skip-basic-energy", help="Leave out basic Energy cards (from the card data).")] = False,
-    fmt: Annotated[Optional[str], typer.Option("--format", "-f", metavar="NAME", help="Deck format to check the list against, any case [default: the file's, else the best fit].", show_default=False)] = None,
+    fmt: Annotated[Optional[str], typer.Option("--format", "-f", metavar="<name>", help="Deck format to check the list against, any case [default: the file's, else the best fit].", show_default=False)] = None,
     force: Annotated[bool, typer.Option("--force", help="Print what can be printed from a deck with problems.")] = False,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace OUTPUT if it exists.")] = False,
     catalog: CatalogOpt = None,
