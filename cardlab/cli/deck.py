@@ -17,7 +17,7 @@ from typing import Annotated, Optional
 import typer
 
 from cardlab.cli.errors import finish, user_errors
-from cardlab.cli.options import (CatalogOpt, DeckFormatOpt, LangOpt, OldOutputOpt, ReportOutput, ReportOutputOpt,
+from cardlab.cli.options import (CatalogOpt, DeckFormatOpt, GameOpt, LangOpt, OldOutputOpt, ReportOutput, ReportOutputOpt,
                                  langs_of, output_format, roots_and_db)
 
 deck_app = typer.Typer(help="Check deck lists against a format and show their statistics.",
@@ -68,6 +68,8 @@ def deck_stats(
 ) -> None:
     """Show a deck's counts by type and Energy type, its cost curve and exact opening odds.
 
+    Lines that match no card are left out of the figures and noted on stderr (exit 1).
+
     Example: cardlab deck stats examples/decks/zap-theme-deck.txt -f pokemon-base
     """
     from cardlab.decks import check as decks
@@ -89,6 +91,7 @@ def deck_stats(
             from cardlab.render import messages
 
             messages.note(f"{len(deck.problems)} line(s) with problems; run 'cardlab deck validate'")
+    finish(not deck.problems)
 
 
 @deck_app.command("list")
@@ -126,7 +129,7 @@ def deck_list_cmd(file: FileArg, fmt: DeckFormatOpt = None, lang: LangOpt = None
 
 
 def formats_cmd(
-    game: Annotated[Optional[str], typer.Option("--game", help="Only this game's formats (pokemon, ippo, monpa).")] = None,
+    game: GameOpt = None,
     output_fmt: ReportOutputOpt = ReportOutput.text,
     catalog: CatalogOpt = None,
     old_output: OldOutputOpt = None,
@@ -138,7 +141,7 @@ def formats_cmd(
     output = output_format(output_fmt, old_output, "formats", "--output")
     roots, _ = roots_and_db(catalog, None)
     with user_errors(json_output=output is ReportOutput.json):
-        found = [f for f in load_formats(roots).values() if game is None or f.game == game]
+        found = [f for f in load_formats(roots).values() if game is None or f.game == game.value]
     if output is ReportOutput.json:
         _json([{"name": f.name, "game": f.game, "title": f.title, "description": f.description, "source": f.source,
                 "path": str(f.path), "sections": [s.id for s in f.sections],

@@ -17,6 +17,8 @@ from typing import Annotated, Optional, TypeVar
 
 import typer
 
+from cardlab.games import GAMES
+
 CatalogOpt = Annotated[Optional[list[Path]], typer.Option(
     "--catalog", envvar="CARDLAB_CATALOG",
     help="Catalog root(s) to read instead of the shipped cards (repeatable; env CARDLAB_CATALOG, ':'-separated).")]
@@ -52,6 +54,10 @@ class TableOutput(str, Enum):
     table = "table"
     json = "json"
 
+
+Game = Enum("Game", {g: g for g in GAMES}, type=str)  # type: ignore[misc]
+"""The games cardlab knows (:data:`cardlab.games.GAMES`), as ``--game`` choices."""
+GameOpt = Annotated[Optional[Game], typer.Option("--game", case_sensitive=False, help="Only this game's formats.")]
 
 _HELP = "How to print the results."
 SearchOutputOpt = Annotated[SearchOutput, typer.Option("--output-format", "-O", case_sensitive=False, help=_HELP)]

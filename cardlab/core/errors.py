@@ -15,9 +15,9 @@ class ExitStatus(IntEnum):
     """The exit status of every ``cardlab`` command (README, "Exit status").
 
     - ``OK`` (0): done; the input is valid and passes every check asked for.
-    - ``CHECK_FAILED`` (1): the input is valid but fails a check (an illegal deck, catalog
-      problems, coverage under ``--fail-under``, a card that is not found, an output file that
-      exists...).
+    - ``CHECK_FAILED`` (1): the input is valid but fails a check (an illegal deck, deck lines
+      that match no card, catalog problems, coverage under ``--fail-under``, no card matching a
+      reference...).
     - ``USAGE`` (2): bad arguments or a bad query, or an input that cannot be read at all
       (missing, binary, too large, no format). typer's own usage errors exit 2 too.
     """
