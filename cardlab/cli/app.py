@@ -29,6 +29,7 @@ _APP_SETTINGS = dict(
 )
 app = typer.Typer(**_APP_SETTINGS)
 
+
 def _version(value: bool) -> None:
     if value:
         from cardlab import __version__
