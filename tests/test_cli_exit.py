@@ -5,7 +5,6 @@ command once with good input, once with a failing check, once with a usage error
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
