@@ -2,6 +2,8 @@
 
 Only stdlib, typer and cardlab's light modules are imported at start-up; sqlmodel, jsonschema,
 ruamel.yaml and rich load inside the commands that need them (``../shared/STYLE.md`` section 8).
+Flags mean one thing everywhere (:mod:`cardlab.cli.options`); errors become text and an
+:class:`~cardlab.core.errors.ExitStatus` in one place (:mod:`cardlab.cli.errors`).
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from cardlab.cli.common import CatalogOpt, DbOpt, LangOpt, langs_of, roots_and_db, user_errors
+from cardlab.cli.errors import finish, user_errors
+from cardlab.cli.options import (CatalogOpt, DbOpt, LangOpt, OldFormatOpt, ReportOutput, ReportOutputOpt,
+                                 SearchOutput, SearchOutputOpt, langs_of, output_format, roots_and_db)
 
 _APP_SETTINGS = dict(
     name="cardlab",
@@ -25,26 +29,19 @@ _APP_SETTINGS = dict(
 )
 app = typer.Typer(**_APP_SETTINGS)
 
-FORMATS_SEARCH = ("table", "json", "csv", "ids")
-
 
 def _version(value: bool) -> None:
     if value:
         from cardlab import __version__
 
         typer.echo(f"cardlab {__version__}")
-        raise typer.Exit(0)
+        finish(True)
 
 
 @app.callback()
 def _main(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                                 help="Print cardlab's version and exit.")] = False) -> None:
     """cardlab: a card database and deck builder for older and niche trading card games."""
-
-
-def _choice(value: str, choices: tuple[str, ...], option: str = "--format") -> None:
-    if value not in choices:
-        raise typer.BadParameter(f"choose one of {', '.join(choices)}", param_hint=option)
 
 
 def _fields_epilog() -> str:
@@ -61,52 +58,54 @@ def _fields_epilog() -> str:
 @app.command(epilog=_fields_epilog())
 def search(
     query: Annotated[str, typer.Argument(metavar="QUERY", help="The query, e.g. 'type:fire hp>=80' or dracaufeu.")],
-    fmt: Annotated[str, typer.Option("--format", "-f", help="table, json, csv or ids.")] = "table",
+    output_fmt: SearchOutputOpt = SearchOutput.table,
     sort: Annotated[str, typer.Option(help="number, name, set, rarity, artist or hp.")] = "number",
     reverse: Annotated[bool, typer.Option("--reverse", help="Reverse the sort.")] = False,
     limit: Annotated[Optional[int], typer.Option(min=1, help="Show at most this many cards.")] = None,
     lang: LangOpt = None,
     catalog: CatalogOpt = None,
     db: DbOpt = None,
+    old_fmt: OldFormatOpt = None,
 ) -> None:
-    """Search cards.  Example: cardlab search 'type:fire hp>=80'"""
+    """Search cards.  Example: cardlab search 'type:fire hp>=80' --output-format json"""
     import sys
 
     from cardlab.search import engine as searching
 
-    _choice(fmt, FORMATS_SEARCH)
+    fmt = output_format(output_fmt, old_fmt, "search", "--format")
     roots, db_path = roots_and_db(catalog, db)
     with user_errors():
         con = _open(roots, db_path)
         rows = searching.search(con, query, langs=langs_of(lang), sort=sort, reverse=reverse, limit=limit)
-    if fmt == "table" and sys.stdout.isatty():
+    if fmt is SearchOutput.table and sys.stdout.isatty():
         from cardlab.render import cards as render
 
         render.hits(rows, render.stdout_console())
     else:  # piped: plain text, no colour, no wrapping (and no rich to import)
-        sys.stdout.write(searching.plain(rows, fmt))
+        sys.stdout.write(searching.plain(rows, fmt.value))
 
 
 @app.command()
 def show(
     card: Annotated[str, typer.Argument(metavar="CARD", help="A card id (base1-4), set and number ('BS 4') or a name in any language.")],
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    output_fmt: ReportOutputOpt = ReportOutput.text,
     lang: LangOpt = None,
     catalog: CatalogOpt = None,
     db: DbOpt = None,
+    old_fmt: OldFormatOpt = None,
 ) -> None:
-    """Show one card in full.  Example: cardlab show base1-4"""
+    """Show one card in full (exit 1 when no card matches).  Example: cardlab show base1-4"""
     import json
 
     from cardlab.render import cards as render
     from cardlab.search import engine as searching
 
-    _choice(fmt, ("text", "json"))
+    fmt = output_format(output_fmt, old_fmt, "show", "--format")
     roots, db_path = roots_and_db(catalog, db)
     with user_errors():
         langs = langs_of(lang)
         view = searching.get_card(_open(roots, db_path), card)
-    if fmt == "json":
+    if fmt is ReportOutput.json:
         render.stdout_console().out(json.dumps(view.data, ensure_ascii=False, indent=2), highlight=False)
     else:
         render.card(view, render.stdout_console(), langs)
@@ -115,8 +114,9 @@ def show(
 @app.command()
 def validate(
     paths: Annotated[Optional[list[Path]], typer.Argument(metavar="[PATH]...", help="Files or folders to check (default: the catalog).")] = None,
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    output_fmt: ReportOutputOpt = ReportOutput.text,
     catalog: CatalogOpt = None,
+    old_fmt: OldFormatOpt = None,
 ) -> None:
     """Check card, set and format files (schemas and rules across files).
 
@@ -126,18 +126,18 @@ def validate(
     from cardlab.render import cards as render
     from cardlab.catalog.validate import validate_paths
 
-    _choice(fmt, ("text", "json"))
+    fmt = output_format(output_fmt, old_fmt, "validate", "--format")
     roots, _ = roots_and_db(catalog, None)
     with user_errors():
         result = validate_paths(paths or [], roots)
-    if fmt == "json":
+    if fmt is ReportOutput.json:
         render.problems_json(result.problems, render.stdout_console(), files=result.files)
     else:
         n = len(result.problems)
         summary = (f"[green]ok[/]: {result.files} files, no problems" if not n
                    else f"[red]{n} problem{'s' if n != 1 else ''}[/] in {len({p.pos.path for p in result.problems})} file(s) ({result.files} files checked)")
         render.problems(result.problems, render.stderr_console() if n else render.stdout_console(), summary)
-    raise typer.Exit(1 if result.problems else 0)
+    finish(not result.problems)
 
 
 @app.command("index")
@@ -171,15 +171,16 @@ def _open(roots: list[Path], db_path: Path):  # noqa: ANN202 - sqlite3.Connectio
         if index.stored_fingerprint(db_path) is None:
             raise
         from cardlab.render import cards as render
+        from cardlab.render import messages
 
         console = render.stderr_console()
         render.problems(err.problems, console)
-        console.print(f"[yellow]warning[/]: the catalog has {len(err.problems)} problem(s); searching the previous index")
+        messages.warning(f"the catalog has {len(err.problems)} problem(s); searching the previous index", console)
         report = None
     if report is not None:
-        from cardlab.render import cards as render
+        from cardlab.render import messages
 
-        render.stderr_console().print(f"[dim]indexed {report.cards} cards in {report.seconds:.2f} s[/]")
+        messages.dim(f"indexed {report.cards} cards in {report.seconds:.2f} s")
     return index.connect(db_path)
 
 

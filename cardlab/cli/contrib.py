@@ -1,6 +1,6 @@
 """``cardlab sets`` and ``cardlab card new``: the contributor's commands (library: cardlab.contrib.new_card).
 
-``cli.py`` calls :func:`register` to mount them. Only typer, the stdlib and cardlab.cli.common
+``cli.py`` calls :func:`register` to mount them. Only typer, the stdlib and cardlab.cli.options/errors
 are imported here at start-up; the library loads inside the command bodies.
 """
 
@@ -10,7 +10,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from cardlab.cli.common import CatalogOpt, LangOpt, langs_of, roots_and_db, user_errors
+from cardlab.cli.errors import user_errors
+from cardlab.cli.options import CatalogOpt, LangOpt, langs_of, roots_and_db
 
 card_app = typer.Typer(help="Add cards to the catalog.", no_args_is_help=True)
 

@@ -8,7 +8,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from cardlab.cli.common import CatalogOpt, roots_and_db, user_errors
+from cardlab.cli.errors import finish, user_errors
+from cardlab.cli.options import (CatalogOpt, OldFormatOpt, ReportOutput, ReportOutputOpt, TableOutput, TableOutputOpt,
+                                 output_format, roots_and_db)
 
 i18n_app = typer.Typer(help="Translations: coverage, export to PO files for translators, import back.",
                        no_args_is_help=True)
@@ -42,9 +44,10 @@ def status(
     lang: Annotated[Optional[str], typer.Option("--lang", help="Target language(s), comma-separated; default: every language present.")] = None,
     sets: SetOpt = None,
     catalog: CatalogOpt = None,
-    fmt: Annotated[str, typer.Option("--format", help="table or json.")] = "table",
+    output_fmt: TableOutputOpt = TableOutput.table,
     fail_under: Annotated[Optional[float], typer.Option("--fail-under", metavar="PERCENT", min=0, max=100,
                                                         help="Exit 1 when a language's coverage is below PERCENT (0-100).")] = None,
+    old_fmt: OldFormatOpt = None,
 ) -> None:
     """Show translation coverage per set and field kind.  Example: cardlab i18n status --lang fr --set base1"""
     import json
@@ -53,45 +56,20 @@ def status(
     from cardlab.core.config import parse_languages
     from cardlab.catalog.validate import validate
 
-    if fmt not in ("table", "json"):
-        raise typer.BadParameter("use table or json", param_hint="--format")
-    with user_errors():
+    fmt = output_format(output_fmt, old_fmt, "i18n status", "--format")
+    with user_errors(json_output=fmt is TableOutput.json):
         langs = parse_languages(lang) if lang else None
         cov = i18n.coverage(validate(_roots(catalog)).catalog, langs, sets)
-    if fmt == "json":
+    if fmt is TableOutput.json:
         typer.echo(json.dumps(cov.to_json(), ensure_ascii=False, indent=2))
     else:
-        _render_coverage(cov)
-    if fail_under is not None:
-        low = cov.below(fail_under)
-        for code in low:
-            typer.echo(f"{code}: coverage {cov.total(code).percent:.1f}% is under {fail_under:g}%", err=True)
-        raise typer.Exit(1 if low else 0)
+        from cardlab.render import i18n as render
 
-
-def _render_coverage(cov) -> None:  # noqa: ANN001 - cardlab.i18n.strings.Coverage, imported lazily
-    from rich import box
-    from rich.table import Table
-
-    from cardlab.i18n.strings import KIND_LABELS
-    from cardlab.render.cards import stdout_console
-
-    console = stdout_console()
-    for code in cov.langs:
-        table = Table(title=f"Translation coverage: {code}", title_justify="left", box=box.SIMPLE_HEAD)
-        table.add_column("set", no_wrap=True)
-        table.add_column("field", no_wrap=True)
-        for name in ("source", "translated", "outdated", "missing", "%"):
-            table.add_column(name, justify="right", no_wrap=True)
-        previous = None
-        for r in [r for r in cov.rows if r.lang == code]:
-            table.add_row(r.set_code if r.set_code != previous else "", KIND_LABELS[r.kind], str(r.total), str(r.translated),
-                          f"[yellow]{r.outdated}[/]" if r.outdated else "0", str(r.missing), f"{r.percent:.1f}")
-            previous = r.set_code
-        t = cov.total(code)
-        table.add_section()
-        table.add_row("[bold]all[/]", "", str(t.total), str(t.translated), str(t.outdated), str(t.missing), f"[bold]{t.percent:.1f}[/]")
-        console.print(table)
+        render.coverage(cov)
+    low = cov.below(fail_under) if fail_under is not None else []
+    for code in low:
+        typer.echo(f"{code}: coverage {cov.total(code).percent:.1f}% is under {fail_under:g}%", err=True)
+    finish(not low)
 
 
 @i18n_app.command("export")
@@ -127,32 +105,25 @@ def import_(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show a diff of the changes; write nothing.")] = False,
     replace: Annotated[bool, typer.Option("--replace", help="Let the PO file replace existing translations that differ (official names, earlier imports).")] = False,
     catalog: CatalogOpt = None,
-    fmt: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+    output_fmt: ReportOutputOpt = ReportOutput.text,
+    old_fmt: OldFormatOpt = None,
 ) -> None:
     """Write a PO file's translations back into the card files.  Example: cardlab i18n import fr.po --dry-run"""
     import json
 
-    from rich.markup import escape
-
     from cardlab.i18n import po_import
-    from cardlab.render import cards as render
 
-    if fmt not in ("text", "json"):
-        raise typer.BadParameter("use text or json", param_hint="--format")
-    with user_errors():
+    fmt = output_format(output_fmt, old_fmt, "i18n import", "--format")
+    with user_errors(json_output=fmt is ReportOutput.json):
         roots = _roots(catalog)
         report = po_import.import_po(roots, po_file, lang, dry_run=dry_run, replace=replace)
-    if fmt == "json":
+    if fmt is ReportOutput.json:
         typer.echo(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
-        raise typer.Exit(0 if report.ok else 1)
-    err = render.stderr_console()
-    render.problems(report.problems, err)
-    for problem in report.warnings:
-        err.print(f"{escape(str(problem.pos))}: [yellow]{escape(problem.message)}[/] [dim]({problem.rule})[/]")
-    if dry_run:
-        sys.stdout.write(report.diff(roots))
-    err.print(escape(report.summary()))
-    raise typer.Exit(0 if report.ok else 1)
+    else:
+        from cardlab.render import i18n as render
+
+        render.import_report(report, roots, dry_run)
+    finish(report.ok)
 
 
 @i18n_app.command("hash")

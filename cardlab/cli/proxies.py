@@ -1,7 +1,8 @@
 """``cardlab proxies``: print a deck list (or searched cards) as cut-ready proxy cards in a PDF.
 
-Imports only typer, stdlib and :mod:`cardlab.cli.common` at start-up; ReportLab and the catalog
-load inside the command.
+Imports only typer, stdlib and :mod:`cardlab.cli.options`/:mod:`cardlab.cli.errors` at start-up;
+ReportLab and the catalog load inside the command. ``-o``/``--output`` is the PDF file and
+``-f``/``--format`` the deck format, as everywhere in the CLI.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from cardlab.cli.common import CatalogOpt, DbOpt, LangOpt, langs_of, roots_and_db, user_errors
+from cardlab.cli.errors import user_errors
+from cardlab.cli.options import CatalogOpt, DbOpt, LangOpt, langs_of, roots_and_db
 
 
 def proxies(
@@ -25,7 +27,7 @@ def proxies(
     bleed: Annotated[float, typer.Option(min=0, max=3, help="Bleed in mm (0-3): the face colour runs past the cut line.")] = 0.0,
     card_size: Annotated[Optional[str], typer.Option("--card-size", help="Card size WxH in mm, e.g. 63x88 [default: the set's size]", show_default=False)] = None,
     skip_basic_energy: Annotated[bool, typer.Option("--skip-basic-energy", help="Leave out basic Energy cards (from the card data).")] = False,
-    fmt: Annotated[Optional[str], typer.Option("--format", help="Deck format to check the list against [default: the file's, else the best fit].", show_default=False)] = None,
+    fmt: Annotated[Optional[str], typer.Option("--format", "-f", metavar="<name>", help="Deck format to check the list against, any case [default: the file's, else the best fit].", show_default=False)] = None,
     force: Annotated[bool, typer.Option("--force", help="Print what can be printed from a deck with problems.")] = False,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace OUTPUT if it exists.")] = False,
     catalog: CatalogOpt = None,
@@ -34,10 +36,9 @@ def proxies(
     """Print proxies of a deck as a PDF, nine cards a page.  Example: cardlab proxies zap.txt -o zap.pdf"""
     from cardlab.core.fs import check_output
     from cardlab.proxies import pdf as px
-    from cardlab.render import cards as render
+    from cardlab.render import proxies as render
 
     roots, db_path = roots_and_db(catalog, db)
-    err = render.stderr_console()
     with user_errors():
         if paper:
             px.paper_size(paper)
@@ -52,36 +53,12 @@ def proxies(
         check_output(output, overwrite)
         try:
             selection = px.select(roots, db_path, deck, query or [], card or [], fmt, force, langs)
-        except px.DeckProblemsError as problems:
-            _deck_report(err, problems.report, problems.notes)
-            err.print(f"[red]error[/]: {problems}", highlight=False)
-            raise typer.Exit(problems.exit_code) from None
-        _deck_report(err, selection.report, selection.notes)
-        if selection.problems:
-            n = len(selection.problems)
-            err.print(f"[yellow]warning[/]: the deck has {n} problem{'s' if n != 1 else ''}; "
-                      "printing what can be printed (--force)", highlight=False)
+        except px.DeckProblemsError as refused:
+            render.refused(refused)
+            raise typer.Exit(refused.exit_code) from None
+        render.selection(selection)
         report = px.make_proxies(selection.catalog, selection.card_ids, output, options, overwrite, selection.title)
-    for note in report.notes:
-        err.print(f"[yellow]note[/]: {note}", highlight=False)
-    for card_id, message in report.overflow:
-        err.print(f"[yellow]warning[/]: {card_id}: {message}", highlight=False)
-    skipped = f", {len(report.skipped)} basic Energy left out" if report.skipped else ""
-    err.print(f"wrote {report.path}: {report.cards} cards on {report.pages} page(s), {report.paper}, "
-              f"{report.bytes / 1024:.0f} kB{skipped}", highlight=False)
-
-
-def _deck_report(err, report, notes) -> None:  # noqa: ANN001
-    """Say which format the deck was checked against when it names none, then its problems as
-    ``cardlab deck validate`` prints them (``path:line: rule: message``)."""
-    from rich.markup import escape
-
-    for note in notes:
-        err.print(f"[yellow]note[/]: {escape(note)}", highlight=False)
-    if report is not None and report.problems:
-        from cardlab.render import decks as render_deck
-
-        render_deck.print_report(report, err, err)
+    render.written(report)
 
 
 def register(app: typer.Typer) -> None:

@@ -7,7 +7,29 @@ go on (an unreadable file, an unknown format). The CLI turns both into text in o
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import IntEnum
 from pathlib import Path
+
+
+class ExitStatus(IntEnum):
+    """The exit status of every ``cardlab`` command (README, "Exit status").
+
+    - ``OK`` (0): done; the input is valid and passes every check asked for.
+    - ``CHECK_FAILED`` (1): the input is valid but fails a check (an illegal deck, deck lines
+      that match no card, catalog problems, coverage under ``--fail-under``, no card matching a
+      reference...).
+    - ``USAGE`` (2): bad arguments or a bad query, or an input that cannot be read at all
+      (missing, binary, too large, no format). typer's own usage errors exit 2 too.
+    """
+
+    OK = 0
+    CHECK_FAILED = 1
+    USAGE = 2
+
+    @classmethod
+    def of(cls, ok: bool) -> "ExitStatus":
+        """Return ``OK`` when ``ok``, else ``CHECK_FAILED``."""
+        return cls.OK if ok else cls.CHECK_FAILED
 
 
 @dataclass(frozen=True, order=True)
@@ -50,25 +72,34 @@ class Problem:
 
 
 class CardlabError(Exception):
-    """A problem the user can fix. ``exit_code`` is what the CLI returns for it."""
+    """A problem the user can fix: the root of cardlab's one exception tree.
 
-    exit_code = 1
+    ``exit_code`` is the :class:`ExitStatus` the CLI returns for it: ``CHECK_FAILED`` unless a
+    subclass says ``USAGE``. A subclass may set a plain ``0``/``1``/``2``; it is turned into the
+    :class:`ExitStatus` member, and any other value fails at class creation (ValueError).
+    """
+
+    exit_code: ExitStatus = ExitStatus.CHECK_FAILED
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.exit_code = ExitStatus(cls.exit_code)
 
 
 class UsageError(CardlabError):
     """Bad arguments or a bad query (exit 2)."""
 
-    exit_code = 2
+    exit_code = ExitStatus.USAGE
 
 
 class InputError(CardlabError):
     """An input file cannot be read at all (missing, binary, too large...): exit 2."""
 
-    exit_code = 2
+    exit_code = ExitStatus.USAGE
 
 
 class DataError(CardlabError):
-    """Bad data at a known place. ``problems`` holds every problem found (at least one)."""
+    """Bad data at a known place (exit 1). ``problems`` holds every problem found (at least one)."""
 
     def __init__(self, problems: list[Problem] | Problem) -> None:
         self.problems = [problems] if isinstance(problems, Problem) else list(problems)

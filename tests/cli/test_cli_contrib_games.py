@@ -21,7 +21,7 @@ def _card(number: int) -> dict:
 
 def _ids(runner, tmp_path, query: str) -> list[str]:  # noqa: ANN001
     result = runner.invoke(app, ["search", query, "--catalog", str(CATALOG), "--db", str(tmp_path / "index.sqlite"),
-                                 "--format", "ids"])
+                                 "-O", "ids"])
     assert result.exit_code == 0, result.output
     return sorted(result.stdout.split())
 

@@ -68,19 +68,19 @@ def test_every_violation_at_once(runner, tmp_path):
 
 def test_json_output(runner):
     path = DECKS / "monpa" / "commander-in-main.txt"
-    result = runner.invoke(app, ["deck", "validate", str(path), "--output", "json", *TEST_ROOTS])
+    result = runner.invoke(app, ["deck", "validate", str(path), "--output-format", "json", *TEST_ROOTS])
     assert result.exit_code == 1
     data = json.loads(result.stdout)
     assert data["legal"] is False and data["format"] == "monpa"
     assert data["sections"] == {"main": 40, "commander": 1, "favor": 1}
     assert data["problems"] == [{"path": str(path), "line": 27, "column": 0, "rule": "section-cards",
                                  "message": '"Test Commander" (commander) is in the deck; commanders and favors may not be in the main deck'}]
-    ok = runner.invoke(app, ["deck", "validate", str(DECKS / "monpa" / "legal.txt"), "-o", "json", *TEST_ROOTS])
+    ok = runner.invoke(app, ["deck", "validate", str(DECKS / "monpa" / "legal.txt"), "-O", "json", *TEST_ROOTS])
     assert ok.exit_code == 0 and json.loads(ok.stdout)["legal"] is True
 
 
 def test_bad_output_option(runner):
-    result = runner.invoke(app, ["deck", "validate", str(DECKS / "pokemon" / "legal.txt"), "--output", "xml"])
+    result = runner.invoke(app, ["deck", "validate", str(DECKS / "pokemon" / "legal.txt"), "--output-format", "xml"])
     assert result.exit_code == 2
 
 
@@ -170,7 +170,7 @@ def test_stats(runner, base_only):
 
 def test_stats_json(runner):
     path = DECKS / "ippo" / "legal-10-rounds.txt"
-    result = runner.invoke(app, ["deck", "stats", str(path), "--output", "json", *TEST_ROOTS])
+    result = runner.invoke(app, ["deck", "stats", str(path), "--output-format", "json", *TEST_ROOTS])
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     found = {o["id"]: Fraction(o["exact"]) for o in data["odds"]}
@@ -180,7 +180,7 @@ def test_stats_json(runner):
 
 def test_stats_need(runner):
     path = DECKS / "monpa" / "legal.txt"
-    result = runner.invoke(app, ["deck", "stats", str(path), "--need", "servant", "--need", "spell", "-o", "json", *TEST_ROOTS])
+    result = runner.invoke(app, ["deck", "stats", str(path), "--need", "servant", "--need", "spell", "-O", "json", *TEST_ROOTS])
     assert result.exit_code == 0, result.stderr
     (odd,) = json.loads(result.stdout)["odds"]
     assert Fraction(odd["exact"]) == 1 - Fraction(comb(19, 5) + comb(30, 5) - comb(9, 5), comb(40, 5))
@@ -192,7 +192,7 @@ def test_formats_command(runner):
     for name in ("pokemon-base", "pokemon-unlimited", "ippo-10-rounds", "ippo-4-rounds", "monpa"):
         assert name in result.stdout
     assert "copy-limit: at most 4 copies of a card by name; no limit for energy_type basic" in result.stdout
-    data = json.loads(runner.invoke(app, ["formats", "--game", "monpa", "--output", "json"]).stdout)
+    data = json.loads(runner.invoke(app, ["formats", "--game", "monpa", "--output-format", "json"]).stdout)
     assert [f["name"] for f in data] == ["monpa"]
     assert data[0]["sections"] == ["main", "commander", "favor"]
 

@@ -24,7 +24,7 @@ def base1(tmp_path) -> Path:
 
 
 def test_status_json(runner, base1):
-    result = runner.invoke(app, ["i18n", "status", "--lang", "fr", "--catalog", str(base1), "--format", "json"])
+    result = runner.invoke(app, ["i18n", "status", "--lang", "fr", "--catalog", str(base1), "--output-format", "json"])
     assert result.exit_code == 0, result.stderr
     fr = json.loads(result.stdout)["languages"][0]
     assert (fr["lang"], fr["total"], fr["translated"], fr["outdated"], fr["missing"], fr["percent"]) == ("fr", 339, 223, 0, 116, 65.8)
@@ -79,7 +79,7 @@ def test_export_translate_import(runner, base1, tmp_path):
     assert result.exit_code == 0, result.stderr
     assert "fr: imported 1 translation into 1 file;" in result.stderr
     assert "fr: Un de vos" in (base1 / "pokemon" / "base1" / "94-potion.yaml").read_text(encoding="utf-8")
-    status = json.loads(runner.invoke(app, ["i18n", "status", "--lang", "fr", "--catalog", str(base1), "--format", "json"]).stdout)
+    status = json.loads(runner.invoke(app, ["i18n", "status", "--lang", "fr", "--catalog", str(base1), "--output-format", "json"]).stdout)
     assert status["languages"][0]["translated"] == 224
 
 
@@ -118,7 +118,7 @@ def test_import_errors(runner, base1, tmp_path):
     result = runner.invoke(app, ["i18n", "import", str(unknown), "--catalog", str(base1)])
     assert result.exit_code == 1
     assert f"{unknown}:5: 'base1-200 name': no card or set 'base1-200' in the catalog (unknown-context)" in result.stderr
-    result = runner.invoke(app, ["i18n", "import", str(unknown), "--catalog", str(base1), "--format", "json"])
+    result = runner.invoke(app, ["i18n", "import", str(unknown), "--catalog", str(base1), "--output-format", "json"])
     report = json.loads(result.stdout)
     assert result.exit_code == 1 and report["problems"][0]["rule"] == "unknown-context" and report["applied"] == 0
 

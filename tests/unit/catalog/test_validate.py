@@ -53,7 +53,7 @@ def test_bad_input_is_positioned(bad, runner, fixtures, test_set):
 
 def test_json_output(runner, fixtures, test_set):
     shutil.copy(fixtures / "bad" / "pokemon" / "wrong-type.yaml", test_set / "pokemon" / "test1" / "5-x.yaml")
-    result = runner.invoke(app, ["validate", str(test_set), "--format", "json"])
+    result = runner.invoke(app, ["validate", str(test_set), "--output-format", "json"])
     assert result.exit_code == 1
     report = json.loads(result.stdout)
     assert report["ok"] is False

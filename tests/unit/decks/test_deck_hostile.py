@@ -326,7 +326,7 @@ def test_format_name_any_case(runner, catalog, formats):
 ])
 def test_json_errors(runner, tmp_path, command, name, code):
     _write(tmp_path, "empty.txt", "")
-    result = runner.invoke(app, ["deck", command, str(tmp_path / name), "-f", "pokemon-base", "-o", "json", *TEST_ROOTS])
+    result = runner.invoke(app, ["deck", command, str(tmp_path / name), "-f", "pokemon-base", "--output-format", "json", *TEST_ROOTS])
     assert result.exit_code == code
     data = json.loads(result.stdout)
     assert data["ok"] is False and data["exit_code"] == code and str(tmp_path / name) in data["error"]

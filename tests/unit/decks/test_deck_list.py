@@ -18,7 +18,7 @@ def test_deck_list_in_french(runner, repo):
 
 def test_deck_list_json_falls_back_to_source_language(runner, repo):
     deck = repo / "examples" / "decks" / "zap-theme-deck.txt"
-    result = runner.invoke(app, ["deck", "list", str(deck), "-f", "pokemon-base", "--lang", "xx", "-o", "json"])
+    result = runner.invoke(app, ["deck", "list", str(deck), "-f", "pokemon-base", "--lang", "xx", "-O", "json"])
     [main] = json.loads(result.stdout)
     assert main["section"] == "main"
     assert {"count": 3, "name": "Magnemite", "id": "base1-53"} in main["cards"]

@@ -292,6 +292,6 @@ def test_card_new_refuses_bad_input(catalog_copy):
 ])
 def test_search_by_game_fields(runner, tmp_path, query, expected):
     db = tmp_path / "index.sqlite"
-    result = runner.invoke(app, ["search", query, "--catalog", str(GOOD), "--db", str(db), "--format", "ids"])
+    result = runner.invoke(app, ["search", query, "--catalog", str(GOOD), "--db", str(db), "--output-format", "ids"])
     assert result.exit_code == 0, result.output
     assert sorted(result.stdout.split()) == sorted(expected)

@@ -57,7 +57,7 @@ def test_fire_pokemon_with_80_hp(base_con):
 
 
 def test_set_base1_has_102_ids(runner):
-    result = runner.invoke(app, ["search", "set:base1", "--format", "ids"])
+    result = runner.invoke(app, ["search", "set:base1", "--output-format", "ids"])
     assert result.exit_code == 0, result.output
     lines = result.stdout.split()
     assert len(lines) == 102 and lines[0] == "base1-1" and lines[-1] == "base1-102"
@@ -160,9 +160,9 @@ def test_query_error_caret_from_cli(runner):
 
 
 def test_formats(runner):
-    js = json.loads(runner.invoke(app, ["search", "charizard", "--format", "json"]).stdout)
+    js = json.loads(runner.invoke(app, ["search", "charizard", "-O", "json"]).stdout)
     assert js[0]["id"] == "base1-4" and js[0]["names"]["fr"] == "Dracaufeu"
-    csv = runner.invoke(app, ["search", "charizard", "--format", "csv"]).stdout.splitlines()
+    csv = runner.invoke(app, ["search", "charizard", "--output-format", "csv"]).stdout.splitlines()
     assert csv[0].startswith("id,set,number,name") and csv[1].startswith("base1-4,base1,4,Charizard")
     table = runner.invoke(app, ["search", "charizard", "--lang", "fr"]).stdout
     assert "Dracaufeu" in table and "\x1b[" not in table  # no colour when not a terminal
@@ -211,7 +211,7 @@ def test_failed_validation_leaves_index_untouched(runner, test_set, fixtures, tm
     assert _digest(db) == before
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
     # searching still works on the previous index, with a warning
-    found = runner.invoke(app, ["search", "testmon", "--catalog", str(test_set), "--db", str(db), "--format", "ids"])
+    found = runner.invoke(app, ["search", "testmon", "--catalog", str(test_set), "--db", str(db), "--output-format", "ids"])
     assert found.exit_code == 0 and found.stdout.split() == ["test1-1", "test1-2"]
     assert "searching the previous index" in found.stderr
 
@@ -228,7 +228,7 @@ def test_index_rebuilds_only_when_catalog_changes(test_set, tmp_path):
 
 def test_search_as_a_real_process(tmp_path):
     env = {"CARDLAB_DB": str(tmp_path / "p.sqlite"), "CARDLAB_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}
-    proc = subprocess.run([sys.executable, "-m", "cardlab", "search", "charizard", "--format", "ids"],
+    proc = subprocess.run([sys.executable, "-m", "cardlab", "search", "charizard", "--output-format", "ids"],
                           capture_output=True, text=True, encoding="utf-8", timeout=120, env=env)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["base1-4"]

@@ -1,0 +1,120 @@
+"""Options shared by every command group, with one meaning per flag name across the CLI.
+
+- ``--format``/``-f`` NAME: always the game's *deck format* (``pokemon-base``...; any case).
+- ``--output-format``/``-O``: how results are printed; the choices of each command are an Enum.
+- ``--output``/``-o`` PATH: always an output *file*.
+
+The old spellings (``search --format json``, ``deck validate -o json``...) are kept for one release
+as hidden, deprecated aliases: they still work and print one warning line on stderr
+(:func:`output_format`). Imports only typer and the stdlib.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional, TypeVar
+
+import typer
+
+from cardlab.games import GAMES
+
+CatalogOpt = Annotated[Optional[list[Path]], typer.Option(
+    "--catalog", envvar="CARDLAB_CATALOG",
+    help="Catalog root(s) to read instead of the shipped cards (repeatable; env CARDLAB_CATALOG, ':'-separated).")]
+DbOpt = Annotated[Optional[Path], typer.Option(
+    "--db", envvar="CARDLAB_DB", help="Index file to use (default: one per catalog in the user cache).")]
+LangOpt = Annotated[Optional[str], typer.Option(
+    "--lang", help="Preferred language(s), e.g. fr or fr,de; falls back to the card's source language.")]
+DeckFormatOpt = Annotated[Optional[str], typer.Option(
+    "--format", "-f", metavar="<name>",
+    help="The deck format, e.g. pokemon-base (any case; see 'cardlab formats') [default: the one the file names].",
+    show_default=False)]
+
+
+class SearchOutput(str, Enum):
+    """``cardlab search --output-format``."""
+
+    table = "table"
+    json = "json"
+    csv = "csv"
+    ids = "ids"
+
+
+class ReportOutput(str, Enum):
+    """``--output-format`` of show, validate, formats, the deck commands and ``i18n import``."""
+
+    text = "text"
+    json = "json"
+
+
+class TableOutput(str, Enum):
+    """``cardlab i18n status --output-format``."""
+
+    table = "table"
+    json = "json"
+
+
+Game = Enum("Game", {g: g for g in GAMES}, type=str)  # type: ignore[misc]
+"""The games cardlab knows (:data:`cardlab.games.GAMES`), as ``--game`` choices."""
+GameOpt = Annotated[Optional[Game], typer.Option("--game", case_sensitive=False, help="Only this game's formats.")]
+
+_HELP = "How to print the results."
+SearchOutputOpt = Annotated[SearchOutput, typer.Option("--output-format", "-O", case_sensitive=False, help=_HELP)]
+ReportOutputOpt = Annotated[ReportOutput, typer.Option("--output-format", "-O", case_sensitive=False, help=_HELP)]
+TableOutputOpt = Annotated[TableOutput, typer.Option("--output-format", "-O", case_sensitive=False, help=_HELP)]
+
+# Deprecated spellings of --output-format, kept one release (hidden from --help).
+OldFormatOpt = Annotated[Optional[str], typer.Option(
+    "--format", "-f", hidden=True, help="Deprecated: use --output-format.")]
+OldOutputOpt = Annotated[Optional[str], typer.Option(
+    "--output", "-o", hidden=True, help="Deprecated: use --output-format.")]
+
+E = TypeVar("E", bound=Enum)
+
+
+def output_format(chosen: E, old: str | None, command: str, spelling: str) -> E:
+    """Return the output format asked for, honouring a deprecated spelling.
+
+    Args:
+        chosen: the ``--output-format`` value (its default when not given).
+        old: the value of the deprecated option (``None`` when not given).
+        command: the command as typed after ``cardlab`` (``search``, ``deck validate``), for the warning.
+        spelling: the deprecated option (``--format``, ``--output``).
+
+    Returns:
+        ``chosen``, or the member named by ``old``; a deprecated use prints one line on stderr:
+        ``warning: 'search --format json' is deprecated; use --output-format json``.
+
+    Raises:
+        typer.BadParameter: ``old`` is not one of the choices (exit 2).
+    """
+    if old is None:
+        return chosen
+    kind = type(chosen)
+    try:
+        value = kind(old.lower())
+    except ValueError:
+        choices = ", ".join(m.value for m in kind)
+        raise typer.BadParameter(f"choose one of {choices} (deprecated here; use --output-format)",
+                                 param_hint=f"'{spelling}'") from None
+    typer.echo(f"warning: '{command} {spelling} {old}' is deprecated; use --output-format {value.value}", err=True)
+    return value
+
+
+def roots_and_db(catalog: list[Path] | None, db: Path | None) -> tuple[list[Path], Path]:
+    """Return the catalog roots and index path the options (or environment) ask for."""
+    from cardlab.core.paths import catalog_roots, default_db
+
+    if catalog and len(catalog) == 1 and ":" in str(catalog[0]):
+        roots = catalog_roots(str(catalog[0]))
+    else:
+        roots = catalog_roots(catalog or None)
+    return roots, default_db(roots, db)
+
+
+def langs_of(option: str | None) -> list[str]:
+    """Return the preferred languages: ``--lang``, else the user's configuration (cardlab.core.config)."""
+    from cardlab.core.config import preferred_languages
+
+    return preferred_languages(option)

@@ -1,0 +1,49 @@
+"""One-line messages on standard error (errors, warnings, notes) and a :class:`CardlabError` as text.
+
+The CLI's error handler (:mod:`cardlab.cli.errors`) calls :func:`user_error`; messages take plain
+text and escape it here, so no caller writes rich markup around user data.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markup import escape
+
+from cardlab.core.errors import CardlabError, DataError
+from cardlab.render.cards import problems, stderr_console
+
+
+def user_error(err: CardlabError, console: Console | None = None) -> None:
+    """Print ``err`` for a person: a :class:`DataError`'s problems one a line then a count; a query
+    error with a caret under the offending character; anything else as ``error: <message>``."""
+    console = console or stderr_console()
+    if isinstance(err, DataError):
+        problems(err.problems, console)
+        console.print(f"[red]error[/]: {len(err.problems)} problem(s) found; nothing was changed")
+        return
+    caret = getattr(err, "caret", None)
+    if caret:
+        console.print(f"[red]error[/]: {escape(err.reason)}")  # type: ignore[attr-defined]
+        console.out(caret(), highlight=False)
+    else:
+        console.print(f"[red]error[/]: {escape(str(err))}")
+
+
+def error(text: str, console: Console | None = None) -> None:
+    """Print ``error: <text>``."""
+    (console or stderr_console()).print(f"[red]error[/]: {escape(text)}", highlight=False)
+
+
+def warning(text: str, console: Console | None = None) -> None:
+    """Print ``warning: <text>``."""
+    (console or stderr_console()).print(f"[yellow]warning[/]: {escape(text)}", highlight=False)
+
+
+def note(text: str, console: Console | None = None) -> None:
+    """Print ``note: <text>``."""
+    (console or stderr_console()).print(f"[yellow]note[/]: {escape(text)}", highlight=False)
+
+
+def dim(text: str, console: Console | None = None) -> None:
+    """Print a progress line (``indexed 102 cards in 0.9 s``), dimmed on a terminal."""
+    (console or stderr_console()).print(f"[dim]{escape(text)}[/]")
