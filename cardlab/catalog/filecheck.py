@@ -187,7 +187,7 @@ class _Cache:
             if len(paths) > 5000:
                 wanted = set(paths)
                 return {r[0]: r[1:] for r in self.db.execute(sql) if r[0] in wanted}
-            found = {}
+            found: dict = {}
             for i in range(0, len(paths), 500):
                 part = paths[i:i + 500]
                 found.update((r[0], r[1:]) for r in self.db.execute(f"{sql} WHERE path IN ({','.join('?' * len(part))})", part))

@@ -198,7 +198,7 @@ def build_catalog(roots: list[Path], files: list[SourceFile], data: dict[Path, A
     card id keeps the first file's card.
     """
     cat = Catalog(roots=list(roots))
-    by_dir: dict[Path, str] = {}
+    by_dir: dict[Path | None, str] = {}
     for f in files:
         d = data.get(f.path)
         if f.kind == "set" and isinstance(d, dict) and isinstance(d.get("code"), str):

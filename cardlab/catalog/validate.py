@@ -63,7 +63,7 @@ def cross_checks(cat: Catalog, files: list[SourceFile], data: dict[Path, Any],
     """Check the rules that span files (module docstring), over the files not in ``bad`` (those
     already have problems of their own). Returns ``(path, data path, message, rule)``."""
     found: list[tuple[Path, list, str, str]] = []
-    set_by_dir: dict[Path, dict] = {}
+    set_by_dir: dict[Path | None, dict] = {}
     seen_sets: dict[str, Path] = {}
     set_dirs_with_file = {f.set_dir for f in files if f.kind == "set"}
     missing_reported: set[Path | None] = set()

@@ -9,7 +9,7 @@ Flags mean one thing everywhere (:mod:`cardlab.cli.options`); errors become text
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Any, Annotated, Optional
 
 import typer
 
@@ -17,7 +17,7 @@ from cardlab.cli.errors import finish, user_errors
 from cardlab.cli.options import (CatalogOpt, DbOpt, LangOpt, OldFormatOpt, ReportOutput, ReportOutputOpt,
                                  SearchOutput, SearchOutputOpt, langs_of, output_format, roots_and_db)
 
-_APP_SETTINGS = dict(
+_APP_SETTINGS: dict[str, Any] = dict(
     name="cardlab",
     help="cardlab: a card database and deck builder for older and niche trading card games.\n\n"
          "Search cards, check deck lists (cardlab deck), print proxies, add cards and translations.",

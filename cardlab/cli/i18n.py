@@ -88,10 +88,10 @@ def export(
     to_stdout = output is None or str(output) == "-"
     with user_errors():
         target = _one_language(lang)
-        if not to_stdout:
+        if output is not None and not to_stdout:
             check_output(output, overwrite, example="fr.po")
         po = pofiles.export(validate(_roots(catalog)).catalog, target, sets)
-        if to_stdout:
+        if output is None or to_stdout:
             sys.stdout.write(str(po) + "\n")
         else:
             pofiles.save(po, output, overwrite)

@@ -16,7 +16,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from cardlab.core.errors import CardlabError
+from cardlab.core.errors import CardlabError, ExitStatus
 
 __all__ = ["OutputError", "OutputPathError", "atomic_write", "check_output", "new_file_mode"]
 
@@ -29,7 +29,7 @@ class OutputPathError(OutputError):
     """The output path itself is wrong (empty, ``-``, too long, a folder, under a file or a missing
     folder): exit 2, as for other bad arguments."""
 
-    exit_code = 2
+    exit_code = ExitStatus.USAGE
 
 
 def check_output(path: Path | str, overwrite: bool = False, example: str = "proxies.pdf") -> Path:

@@ -57,7 +57,8 @@ def parse_yaml(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
         deck.problems.append(Problem(SourcePos(path, 1), "the file is empty: the deck list holds no cards", "empty"))
         return deck
     if not isinstance(data, dict):
-        what = {list: "a list", str: "a single text"}.get(type(data), "a single value")
+        kinds: dict[type, str] = {list: "a list", str: "a single text"}
+        what = kinds.get(type(data), "a single value")
         raise InputError(f"{SourcePos(path, 1)}: a YAML deck is a mapping (name:, format:, main: [...]) but this file "
                          f"holds {what} at its top level; see schema/deck.schema.json")
     lists = {k: v for k, v in data.items() if k not in _YAML_FIELDS}
@@ -74,22 +75,22 @@ def parse_yaml(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
     from jsonschema.exceptions import best_match
 
     bad_items: set[tuple[str, int]] = set()
-    for err in validator("deck.schema.json").iter_errors(data):
-        keys = list(err.absolute_path)
+    for error in validator("deck.schema.json").iter_errors(data):
+        keys = list(error.absolute_path)
         if len(keys) >= 2 and isinstance(lists.get(keys[0]), list) and isinstance(keys[1], int):
             bad_items.add((keys[0], keys[1]))
-        if err.context:  # anyOf: skip the branches whose type does not fit at all
-            fitting = [e for e in err.context if not (e.validator == "type" and not e.relative_path)]
-            err = best_match(fitting or err.context) or err  # noqa: PLW2901
-            keys = list(err.absolute_path)
-        if err.validator == "additionalProperties" and not keys:
+        if error.context:  # anyOf: skip the branches whose type does not fit at all
+            fitting = [e for e in error.context if not (e.validator == "type" and not e.relative_path)]
+            error = best_match(fitting or error.context) or error
+            keys = list(error.absolute_path)
+        if error.validator == "additionalProperties" and not keys:
             for key in data:
                 if key not in _YAML_FIELDS and not _YAML_SECTION.match(str(key)):
                     deck.problems.append(Problem(position(tree, [key], path), f"'{key}' is not a deck field nor a section "
                                                  "(sections are lower-case lists such as main:)", "schema"))
             continue
         where = ".".join(str(k) for k in keys)
-        deck.problems.append(Problem(position(tree, keys, path), f"{where + ': ' if where else ''}{err.message}", "schema"))
+        deck.problems.append(Problem(position(tree, keys, path), f"{where + ': ' if where else ''}{error.message}", "schema"))
     for section, items in lists.items():
         if not isinstance(items, list) or not _YAML_SECTION.match(str(section)):
             continue

@@ -222,6 +222,7 @@ def build_deck(deck_list: DeckList, catalog: Catalog, fmt: Format, index: CardIn
     main = fmt.sections[0].id
     header_section: list[str | None] = []
     current: str | None = main
+    section: str | None
     for h in deck_list.headers:
         section, _group = words.get(h.word, (main, True))
         if h.outside:

@@ -27,6 +27,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from cardlab.decks import odds as odds
@@ -127,6 +128,11 @@ def _curve(cards: Sequence[DeckCard], costs: Callable[[dict], Sequence[Any]]) ->
     return {str(k): c[k] for k in numeric} | {k: c[k] for k in other}
 
 
+def _has(field_: str, value: Any, card: dict) -> bool:
+    """True when ``card[field_]`` is ``value`` (a predicate for :func:`_held` with functools.partial)."""
+    return card.get(field_) == value
+
+
 def _held(cards: Sequence[DeckCard], test: Callable[[dict], bool]) -> int:
     return sum(c.count for c in cards if test(c.card))
 
@@ -154,7 +160,7 @@ def _each_kind(stats: DeckStats, cards: Sequence[DeckCard], field_: str, kinds: 
     if not kinds:
         stats.notes.append("no card of a known type in the deck: no opening odds")
         return
-    groups = [_held(cards, lambda card, k=k: card.get(field_) == k) for k in kinds]
+    groups = [_held(cards, partial(_has, field_, k)) for k in kinds]
     n, hand = stats.size, stats.hand
     value = odds.p_each_at_least_one(groups, n, hand)
     parts = ", ".join(f"{g} {k}" for g, k in zip(groups, kinds, strict=True))

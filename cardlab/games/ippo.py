@@ -307,7 +307,7 @@ def detail(card: dict, langs: Sequence[str] = (), source: str = "ja") -> list[tu
         colour, names = KINDS[kind]
         lines.append(("Kind", f"[{colour}]{_both(names, langs)}[/]"))
     if kind == "blow":
-        lines += [("Blow type", _both(BLOW_TYPES.get(card.get("blow_type"), {"en": "?", "ja": "?"}), langs)),
+        lines += [("Blow type", _both(BLOW_TYPES.get(str(card.get("blow_type")), {"en": "?", "ja": "?"}), langs)),
                   ("Start cost", icons(card.get("start_cost"), langs, source)),
                   ("Blow power", str(card.get("blow_power", "?")))]
     elif kind == "defense":

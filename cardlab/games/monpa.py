@@ -194,7 +194,7 @@ def detail(card: dict, langs: Sequence[str] = (), source: str = "fr") -> list[tu
     for token in card.get("tokens") or []:
         if isinstance(token, dict):
             stats = f" {stat(token.get('attack'))}/{stat(token.get('defense'))}" if token.get("type") == "servant" else ""
-            desc = f"{pick(token.get('name'), list(langs), source)} ({_label(TYPES.get(token.get('type'), {'fr': '?'}), langs)}{stats}, {{0}})"
+            desc = f"{pick(token.get('name'), list(langs), source)} ({_label(TYPES.get(str(token.get('type')), {'fr': '?'}), langs)}{stats}, {{0}})"
             lines.append(("Token", _esc(desc)))
     if card.get("flavor"):
         lines.append(("Flavor", f"[italic]{_esc(pick(card['flavor'], list(langs), source))}[/]"))

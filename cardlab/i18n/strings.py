@@ -208,7 +208,8 @@ def strings(catalog: Catalog, lang: str, sets: Iterable[str] | None = None) -> I
 
 
 def _tstring(owner: str, path: str, kind: str, code: str, file: Path, src: str, loc: dict, lang: str, label: str) -> TString:
-    stored = loc.get("_source") if isinstance(loc.get("_source"), dict) else {}
+    source_hashes = loc.get("_source")
+    stored: dict = source_hashes if isinstance(source_hashes, dict) else {}
     h = stored.get(lang)
     text = loc.get(lang)
     return TString(owner=owner, path=path, kind=kind, set_code=code, file=file, source_lang=src,

@@ -17,7 +17,7 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from cardlab.core.errors import DataError, Problem, SourcePos
 
@@ -174,7 +174,7 @@ def render_edits(path: Path, text: str, edits: Sequence[Edit]) -> str:
             node[edit.lang] = value
         else:
             at = list(node).index("_source") if "_source" in node else len(node)
-            node.insert(at, edit.lang, value)
+            cast(Any, node).insert(at, edit.lang, value)  # a ruamel CommentedMap: insert keeps the key order
         src = node.get("_source")
         if src is None:
             src = CommentedMap()

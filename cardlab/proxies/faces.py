@@ -100,7 +100,7 @@ class Context:
 
 
 def _sym(label: str, color: tuple[float, float, float]) -> Span:
-    return ("@sym", label, color)  # type: ignore[return-value]
+    return ("@sym", label, color)
 
 
 def _energy(t: str) -> Span:

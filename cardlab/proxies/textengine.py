@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import groupby
+from typing import cast
 
 CJK_FONT = "HeiseiKakuGo-W5"
 """ReportLab's built-in Japanese CID font (Adobe-Japan1). It is not embedded: viewers substitute an
@@ -24,7 +25,9 @@ BODY_MIN_PT = 6.0
 at arm's length on a 63 x 88 mm card); text still too long is cut with a visible mark and reported.
 A word wider than the text box (a long URL) is broken inside the word, never cut at the edge."""
 NAME_PT = (12.0, 7.5)
-INK = (0.1, 0.1, 0.1)
+RGB = tuple[float, float, float]
+"""A colour: red, green, blue from 0 to 1."""
+INK: RGB = (0.1, 0.1, 0.1)
 MUTED = (0.38, 0.38, 0.38)
 
 
@@ -199,7 +202,7 @@ class _Body:
                 out.append((s * (0.7 if block.kind == "rule" else 6.5), [], block))
                 continue
             reserve = self.pen.width(block.right, s * 1.15, "bold") + 4 if block.kind == "row" and block.right else 0.0
-            x, items = 0.0, []
+            x, items = 0.0, cast(list, [])
             for tok in _tokens(block.spans):
                 text, style, color, space = tok
                 w = sym_width(text, s) if style == "@sym" else self.pen.width(text, s, style)
@@ -298,9 +301,9 @@ def draw_body(pen: Pen, box: tuple[float, float, float, float], blocks: list[Blo
         with pen.line():
             for ix, (text, style, color), ts in _pieces(pen, items):
                 if style == "@sym":
-                    draw_symbol(pen, x0 + ix, baseline, text, ts, color)
+                    draw_symbol(pen, x0 + ix, baseline, text, ts, cast(RGB, color))
                 else:
-                    pen.draw(x0 + ix, baseline, text, ts, style, color or INK)
+                    pen.draw(x0 + ix, baseline, text, ts, style, cast(RGB, color or INK))
             if block.kind == "row" and block.right and id(block) not in seen_rows:
                 seen_rows.add(id(block))
                 rw = pen.width(block.right, s * 1.15, "bold")

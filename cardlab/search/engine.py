@@ -209,7 +209,7 @@ def get_card(con: sqlite3.Connection, ref: str) -> CardView:
     if len(ids) > 1:
         choices = [tuple(r) for r in con.execute(
             f"SELECT id, name, set_code FROM card WHERE id IN ({','.join('?' * len(ids))}) ORDER BY set_code, number_int", ids)]
-        raise AmbiguousCardError(ref, choices)  # type: ignore[arg-type]
+        raise AmbiguousCardError(ref, choices)
     cid, game, data, path, set_data = con.execute(
         "SELECT c.id, c.game, c.data, c.path, s.data FROM card c JOIN card_set s ON s.code = c.set_code WHERE c.id = ?",
         (ids[0],)).fetchone()

@@ -161,7 +161,8 @@ def _common_facets(card: dict, set_data: dict, aliases: list[str]) -> list[tuple
 def _texts(card: dict) -> tuple[str, str]:
     from cardlab.core.text import localized_fields
 
-    names, body = [], []
+    names: list[str] = []
+    body: list[str] = []
     for path, loc in localized_fields(card):
         values = [v for k, v in loc.items() if k != "_source"]
         (names if path == "name" else body).extend(values)
@@ -219,7 +220,10 @@ def _write(cat: Catalog, path: Path, fp: str) -> None:
             set_rows.append((info.code, info.game, json.dumps(d.get("name"), ensure_ascii=False), info.source_language,
                              info.printed_total, d.get("release_date"), json.dumps(info.aliases), json.dumps(d, ensure_ascii=False, default=str)))
         con.executemany("INSERT INTO card_set VALUES (?, ?, ?, ?, ?, ?, ?, ?)", set_rows)
-        cards, names, facets, fts = [], [], [], []
+        cards: list = []
+        names: list = []
+        facets: list = []
+        fts: list = []
         for card_id, card in cat.cards.items():
             info = cat.set_of(card_id)
             game = game_module(info.game)

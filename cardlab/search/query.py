@@ -234,14 +234,15 @@ def parse(query: str) -> Node | None:
         nodes = [parse_and()]
         while (t := peek()) is not None and t.kind == "or":
             pos += 1
-            if peek() is None or peek().kind in ("or", "rparen"):
+            after = peek()
+            if after is None or after.kind in ("or", "rparen"):
                 raise QueryError(query, t.pos, "'or' needs a term on both sides")
             nodes.append(parse_and())
         return nodes[0] if len(nodes) == 1 else Or(tuple(nodes))
 
     def parse_and() -> Node:
         nonlocal pos
-        nodes = []
+        nodes: list[Node] = []
         while (t := peek()) is not None and t.kind not in ("or", "rparen"):
             if t.kind == "and":
                 nxt = toks[pos + 1] if pos + 1 < len(toks) else None
@@ -265,7 +266,8 @@ def parse(query: str) -> Node | None:
                 raise QueryError(query, t.pos, f"nested too deeply (at most {MAX_DEPTH} levels of '(' and '-')")
         if t.kind == "not":
             pos += 1
-            if peek() is None or peek().kind in ("or", "rparen"):
+            after = peek()
+            if after is None or after.kind in ("or", "rparen"):
                 raise QueryError(query, t.pos, "'-' needs a term after it")
             node = Not(parse_unary())
             depth -= 1
