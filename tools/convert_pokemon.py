@@ -107,7 +107,7 @@ def convert_card(card: dict[str, Any], ml: dict[str, Any], texts: dict[str, Any]
         attacks = CommentedSeq()
         assert len(ml["attacks"]) == len(card["attacks"]), number
         own_attacks = own.get("attacks", {})
-        for i, (atk, ml_atk) in enumerate(zip(card["attacks"], ml["attacks"])):
+        for i, (atk, ml_atk) in enumerate(zip(card["attacks"], ml["attacks"], strict=True)):
             a = CommentedMap()
             a["name"] = localized({**ml_atk["name"], "en": atk["name"]})
             a["cost"] = flow_seq(list(atk["cost"]))

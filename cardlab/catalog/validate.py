@@ -209,7 +209,7 @@ def validate_paths(paths: list[Path], roots: list[Path]) -> Validation:
             read.append(p.resolve().parent)
             only.append(p.resolve())
     if only and len(only) < len(paths):
-        only.extend(r for r, p in zip(read, paths) if Path(p).is_dir())
+        only.extend(r for r, p in zip(read, paths, strict=True) if Path(p).is_dir())
     result = validate(list(dict.fromkeys(read)), only=only or None, full=False)
     scanned = {f.path.resolve() for f in catalog_mod.scan(list(dict.fromkeys(read)))}
     for p in paths:

@@ -27,7 +27,7 @@ class ExitStatus(IntEnum):
     USAGE = 2
 
     @classmethod
-    def of(cls, ok: bool) -> "ExitStatus":
+    def of(cls, ok: bool) -> ExitStatus:
         """Return ``OK`` when ``ok``, else ``CHECK_FAILED``."""
         return cls.OK if ok else cls.CHECK_FAILED
 

@@ -233,7 +233,7 @@ def _monpa(stats: DeckStats, cards: Sequence[DeckCard], need: Sequence[str]) -> 
     _each_kind(stats, cards, "type", kinds)
 
 
-GAMES: dict[str, Callable[[DeckStats, Sequence["DeckCard"], Sequence[str]], None]] = {
+GAMES: dict[str, Callable[[DeckStats, Sequence[DeckCard], Sequence[str]], None]] = {
     "pokemon": _pokemon, "ippo": _ippo, "monpa": _monpa}
 """Game -> the function that fills in its counts and odds."""
 

@@ -59,7 +59,7 @@ def _detect_indent(text: str) -> tuple[int, int, int]:
     """Guess ruamel's (mapping, sequence, offset) indentation from a file's block structure."""
     mapping, offset = None, None
     lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-    for prev, line in zip(lines, lines[1:]):
+    for prev, line in zip(lines, lines[1:], strict=False):
         if not prev.rstrip().endswith(":"):
             continue
         parent = len(prev) - len(prev.lstrip(" -"))
@@ -123,7 +123,7 @@ def _faithful_yaml(path: Path, text: str) -> tuple[Any, Any]:
             return yml, tree
         if first_diff is None:
             old, new = text.splitlines(), out.splitlines()
-            first_diff = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
+            first_diff = next((i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(len(old), len(new)))
     line = (first_diff or 0) + 1
     raise DataError(Problem(SourcePos(path, line, 1),
                             "cannot rewrite this file without changing its layout (line wrapping, indentation or"

@@ -157,7 +157,7 @@ def plain(hits: list[Hit], fmt: str = "table") -> str:
         return buf.getvalue()
     rows = [("Id", "Name", "Type", "Stats", "Rarity")] + [(h.id, h.name, h.type_line, h.stats, h.rarity or "") for h in hits]
     widths = [max(_width(r[i]) for r in rows) for i in range(5)]
-    lines = ["  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(r, widths)).rstrip() for r in rows]
+    lines = ["  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows]
     lines.append(f"{len(hits)} card{'s' if len(hits) != 1 else ''}")
     return "\n".join(lines) + "\n"
 

@@ -88,21 +88,21 @@ class Term:
 class Not:
     """Negation of ``node``."""
 
-    node: "Node"
+    node: Node
 
 
 @dataclass(frozen=True)
 class And:
     """All of ``nodes``."""
 
-    nodes: tuple["Node", ...]
+    nodes: tuple[Node, ...]
 
 
 @dataclass(frozen=True)
 class Or:
     """Any of ``nodes``."""
 
-    nodes: tuple["Node", ...]
+    nodes: tuple[Node, ...]
 
 
 Node = Union[Term, Not, And, Or]

@@ -176,7 +176,7 @@ def _expected(src: dict[str, Any], ml: dict[str, Any]) -> dict[str, Any]:
             exp["pokemon_power"] = {"name": _names(ml_power["name"]), "text": TEXT}
         exp["attacks"] = []
         assert [a["name"]["en"] for a in ml["attacks"]] == [a["name"] for a in src["attacks"]]
-        for atk, ml_atk in zip(src["attacks"], ml["attacks"]):
+        for atk, ml_atk in zip(src["attacks"], ml["attacks"], strict=True):
             a = {"name": _names(ml_atk["name"]), "cost": atk["cost"]}
             if atk["damage"]:
                 a["damage"] = atk["damage"]
