@@ -33,6 +33,7 @@ from typing import Any
 __version__ = "0.1.0"
 
 _API: dict[str, tuple[str, str]] = {
+    "catalog_roots": ("cardlab.core.paths", "catalog_roots"),
     "validate": ("cardlab.catalog.validate", "validate"),
     "load_catalog": ("cardlab.catalog.validate", "load_catalog"),
     "open_index": ("cardlab.search.engine", "open_index"),

@@ -25,6 +25,7 @@ from cardlab.catalog import model as catalog_mod
 from cardlab.catalog.formats import Format, build_format, collect_formats
 from cardlab.catalog.model import Catalog, SourceFile
 from cardlab.core.errors import DataError, Problem, SourcePos
+from cardlab.core.text import listify
 from cardlab.catalog.filecheck import _localized_keys, bulk_objects, check_file, check_files
 from cardlab.core.yamlio import LoadError, load_roundtrip, position
 
@@ -138,7 +139,7 @@ def _positioned(found: list[tuple[Path, list, str, str]]) -> list[Problem]:
 
 def validate(roots: list[Path], only: Iterable[Path] | None = None, cache_path: Path | None | str = "default",
              full: bool = True) -> Validation:
-    """Validate the catalog under ``roots``.
+    """Validate the catalog under ``roots`` (a list of folders; one folder or string is taken as one root).
 
     Args:
         roots: catalog roots (see :func:`cardlab.core.paths.catalog_roots`).
@@ -151,6 +152,7 @@ def validate(roots: list[Path], only: Iterable[Path] | None = None, cache_path: 
     Returns:
         A :class:`Validation` with the catalog and every problem, sorted by position.
     """
+    roots = [Path(r) for r in listify(roots)]
     files = catalog_mod.scan(roots)
     with bulk_objects():
         data, problems, reparsed = check_files(files, cache_path, full)
@@ -173,6 +175,7 @@ def load_catalog(roots: list[Path]) -> Catalog:
     Raises:
         CatalogError: with every problem, when anything is wrong.
     """
+    roots = [Path(r) for r in listify(roots)]
     from cardlab.core.errors import CatalogError
 
     result = validate(roots)

@@ -61,7 +61,7 @@ def search(
     output_fmt: SearchOutputOpt = SearchOutput.table,
     sort: Annotated[str, typer.Option(help="number, name, set, rarity, artist or hp.")] = "number",
     reverse: Annotated[bool, typer.Option("--reverse", help="Reverse the sort.")] = False,
-    limit: Annotated[Optional[int], typer.Option(min=1, help="Show at most this many cards.")] = None,
+    limit: Annotated[Optional[int], typer.Option(min=1, max=1_000_000, help="Show at most this many cards.")] = None,
     lang: LangOpt = None,
     catalog: CatalogOpt = None,
     db: DbOpt = None,
@@ -218,7 +218,51 @@ def _slim_app(argv: list[str]) -> typer.Typer:
 
 
 def main() -> None:
-    """Run the ``cardlab`` command."""
+    """Run the ``cardlab`` command.
+
+    At the edge, whatever a command does: arguments that are not valid text in the locale's encoding
+    (lone surrogates from undecodable bytes) are a usage error (exit 2); standard output that cannot
+    be written (closed, full disk) ends with one line on stderr (exit 2), a closed pipe silently;
+    Ctrl-C ends with exit 130 and no traceback.
+    """
     import sys
 
-    _slim_app(sys.argv[1:])(prog_name="cardlab")
+    from cardlab.core.errors import ExitStatus
+
+    for arg in sys.argv[1:]:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = arg.encode("utf-8", "backslashreplace").decode("ascii", "replace")
+            sys.stderr.write(f"error: the argument '{shown}' is not valid text (undecodable bytes); "
+                             "give names and paths in UTF-8\n")
+            raise SystemExit(ExitStatus.USAGE) from None
+    if sys.stdout is None:
+        sys.stderr.write("error: standard output is closed\n")
+        raise SystemExit(ExitStatus.USAGE)
+    try:
+        _slim_app(sys.argv[1:])(prog_name="cardlab")
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        raise SystemExit(130) from None
+    except BrokenPipeError:
+        _quiet_stdout()
+        raise SystemExit(ExitStatus.OK) from None
+    except OSError as err:
+        if err.filename is not None:
+            raise
+        _quiet_stdout()
+        sys.stderr.write(f"error: cannot write the output: {err.strerror or err}\n")
+        raise SystemExit(ExitStatus.USAGE) from None
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    import os
+    import sys
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass

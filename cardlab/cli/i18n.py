@@ -76,7 +76,7 @@ def status(
 def export(
     lang: Annotated[Optional[str], typer.Option("--lang", help="Target language; default: the first preferred language.")] = None,
     sets: SetOpt = None,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="PO file to write; default: standard output.")] = None,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="PO file to write; default: standard output.")] = None,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace OUTPUT if it exists.")] = False,
     catalog: CatalogOpt = None,
 ) -> None:
@@ -85,16 +85,17 @@ def export(
     from cardlab.i18n import po_file as pofiles
     from cardlab.catalog.validate import validate
 
-    to_stdout = output is None or str(output) == "-"
+    to_stdout = output is None or output == "-"
     with user_errors():
         target = _one_language(lang)
+        roots = _roots(catalog)
         if output is not None and not to_stdout:
-            check_output(output, overwrite, example="fr.po")
-        po = pofiles.export(validate(_roots(catalog)).catalog, target, sets)
+            check_output(output, overwrite, example="fr.po", protected=roots)
+        po = pofiles.export(validate(roots).catalog, target, sets)
         if output is None or to_stdout:
             sys.stdout.write(str(po) + "\n")
         else:
-            pofiles.save(po, output, overwrite)
+            pofiles.save(po, Path(output), overwrite, protected=roots)
             typer.echo(f"wrote {output}: {pofiles.export_summary(po, target)}", err=True)
 
 

@@ -33,7 +33,7 @@ DeckFormatOpt = Annotated[Optional[str], typer.Option(
 
 
 class SearchOutput(str, Enum):
-    """``cardlab search --output-format``."""
+    """``cardlab search --output-format``. In each of these Enums the first member is the default."""
 
     table = "table"
     json = "json"
@@ -92,6 +92,9 @@ def output_format(chosen: E, old: str | None, command: str, spelling: str) -> E:
     if old is None:
         return chosen
     kind = type(chosen)
+    if chosen is not next(iter(kind)):          # every command's default is its Enum's first member
+        raise typer.BadParameter(f"give the output format once: --output-format {chosen.value} and the deprecated "
+                                 f"{spelling} {old} were both given", param_hint="'--output-format'")
     try:
         value = kind(old.lower())
     except ValueError:
@@ -103,18 +106,30 @@ def output_format(chosen: E, old: str | None, command: str, spelling: str) -> E:
 
 
 def roots_and_db(catalog: list[Path] | None, db: Path | None) -> tuple[list[Path], Path]:
-    """Return the catalog roots and index path the options (or environment) ask for."""
+    """Return the catalog roots and index path the options (or environment) ask for.
+
+    A cache folder that cannot be made (a file in its place, no permission) is a usage error (exit 2)."""
+    from cardlab.cli.errors import user_errors
+    from cardlab.core.errors import UsageError
     from cardlab.core.paths import catalog_roots, default_db
 
-    if catalog and len(catalog) == 1 and ":" in str(catalog[0]):
-        roots = catalog_roots(str(catalog[0]))
-    else:
-        roots = catalog_roots(catalog or None)
-    return roots, default_db(roots, db)
+    with user_errors():
+        try:
+            if catalog and len(catalog) == 1 and ":" in str(catalog[0]):
+                roots = catalog_roots(str(catalog[0]))
+            else:
+                roots = catalog_roots(catalog or None)
+            return roots, default_db(roots, db)
+        except OSError as err:
+            where = f" {err.filename}" if err.filename else ""
+            raise UsageError(f"cannot use the cache or index folder{where}: {err.strerror or err}; "
+                             "set CARDLAB_CACHE_DIR or --db to a writable place") from None
 
 
 def langs_of(option: str | None) -> list[str]:
     """Return the preferred languages: ``--lang``, else the user's configuration (cardlab.core.config)."""
+    from cardlab.cli.errors import user_errors
     from cardlab.core.config import preferred_languages
 
-    return preferred_languages(option)
+    with user_errors():
+        return preferred_languages(option)

@@ -50,14 +50,16 @@ def proxies(
             from cardlab.core.errors import UsageError
 
             raise UsageError("give a DECK file, --query or --card")
-        check_output(output, overwrite)
+        inputs = [*roots, *([deck] if deck is not None else [])]
+        check_output(output, overwrite, protected=inputs)
         try:
             selection = px.select(roots, db_path, deck, query or [], card or [], fmt, force, langs)
         except px.DeckProblemsError as refused:
             render.refused(refused)
             raise typer.Exit(refused.exit_code) from None
         render.selection(selection)
-        report = px.make_proxies(selection.catalog, selection.card_ids, output, options, overwrite, selection.title)
+        report = px.make_proxies(selection.catalog, selection.card_ids, output, options, overwrite, selection.title,
+                                 protected=inputs)
     render.written(report)
 
 

@@ -15,12 +15,13 @@ read from a real card, so ``cardlab validate`` fails, with a position, until eve
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardlab.catalog.model import Catalog, SetInfo
 from cardlab.core.errors import CardlabError, UsageError
-from cardlab.core.text import fold, slug as make_slug
+from cardlab.core.text import LANG_RE, fold, slug as make_slug
 
 
 @dataclass
@@ -352,7 +353,11 @@ def write_new(path: Path, text: str) -> None:
     """
     from cardlab.core.fs import OutputError, atomic_write
 
-    if path.exists():
+    try:
+        exists = path.exists()
+    except OSError as err:                       # ENAMETOOLONG and the like
+        raise UsageError(f"cannot write {path}: {err.strerror or err}; give a shorter --slug") from None
+    if exists:
         raise CardlabError(f"{path}: already exists; edit that file instead")
     try:
         atomic_write(path, text, overwrite=False, example="1-name.yaml")
@@ -389,6 +394,12 @@ def new_card(catalog: Catalog, set_code: str, number: str, *, name: str | None =
     check_writable(info)
     number = check_number(info, number)
     kinds = skeleton_kinds(info.game)
+    if kind is not None and not kind.strip():
+        raise UsageError("--kind is empty; leave it out for the default or give one of " + ", ".join(kinds))
+    if lang is not None and not LANG_RE.fullmatch(lang):
+        raise UsageError(f"'{lang}' is not a language code (examples: fr, ja, pt-BR)")
+    if name is not None and (not name.strip() or any(unicodedata.category(ch)[0] == "C" for ch in name)):
+        raise UsageError("--name must be one line of text, without control characters")
     chosen = kind or (kinds[0] if kinds else None)
     if kinds and chosen not in kinds:
         raise UsageError(f"unknown kind '{chosen}' for {game_title(info.game)} cards; choose one of {', '.join(kinds)}")

@@ -14,6 +14,7 @@ import errno
 import os
 import stat
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from cardlab.core.errors import CardlabError, ExitStatus
@@ -32,23 +33,32 @@ class OutputPathError(OutputError):
     exit_code = ExitStatus.USAGE
 
 
-def check_output(path: Path | str, overwrite: bool = False, example: str = "proxies.pdf") -> Path:
+def check_output(path: Path | str, overwrite: bool = False, example: str = "proxies.pdf",
+                 protected: Sequence[Path] = ()) -> Path:
     """Check that a file can be written at ``path`` before any work is done; return it absolute.
+
+    Only a regular file is ever replaced: a device (``/dev/null``), a FIFO or a socket is refused,
+    even with ``overwrite``, and so is one of the command's own inputs.
 
     Args:
         path: the output file, as given (a string keeps an empty ``-o ''`` distinguishable from ``.``).
         overwrite: an existing file may be replaced.
         example: a file name the messages suggest (``proxies.pdf``, ``fr.po``).
+        protected: the command's inputs: files that must not be replaced, and folders (catalog
+            roots) in which no YAML file may be written.
 
     Raises:
         OutputPathError: the path is empty or ``-`` (standard output is not supported), its name is
             too long, it is a folder, its folder is missing or is a file (exit 2).
-        OutputError: the file exists and ``overwrite`` is False, its folder is not writable, or the
-            system refuses to look at the path (exit 1).
+        OutputPathError: also when the file exists and ``overwrite`` is False, it is not a regular
+            file, it is one of ``protected``, or its folder is not writable (exit 2).
+        OutputError: the system refuses to look at the path (exit 1).
     """
     text = os.fspath(path)
     if not text.strip():
         raise OutputPathError(f"the output path is empty; give a file name such as -o {example}")
+    if text.endswith(("/", os.sep)):
+        raise OutputPathError(f"{text} ends with a slash, so it names a folder; give a file name such as {example}")
     if text == "-":
         raise OutputPathError(f"cannot write this file to standard output ('-'); write to a file path, "
                               f"e.g. -o {example}")
@@ -58,6 +68,14 @@ def check_output(path: Path | str, overwrite: bool = False, example: str = "prox
         here = _stat(path)
         if here is not None and stat.S_ISDIR(here.st_mode):
             raise OutputPathError(f"{path} is a folder; give a file name such as {path / example}")
+        if here is not None and not stat.S_ISREG(here.st_mode):
+            raise OutputPathError(f"{path} is not a regular file (a device, pipe or socket); write to a file path")
+        for guarded in protected:
+            guarded = Path(guarded).absolute()
+            if here is not None and guarded.is_file() and os.path.samefile(guarded, path):
+                raise OutputPathError(f"{path} is an input of this command; write the output to another file")
+            if guarded.is_dir() and path.suffix.lower() in (".yaml", ".yml") and guarded in path.parents:
+                raise OutputPathError(f"{path} is inside the catalog {guarded}; write the output elsewhere")
         if here is not None and not overwrite:
             raise OutputPathError(f"{path} already exists; use --overwrite to replace it")
         up = _stat(folder)
@@ -70,7 +88,7 @@ def check_output(path: Path | str, overwrite: bool = False, example: str = "prox
                 raise OutputPathError(f"cannot write {path}: {above} is a file, not a folder")
             raise OutputPathError(f"cannot write {path}: folder {folder} does not exist")
         if not os.access(folder, os.W_OK | os.X_OK):
-            raise OutputError(f"cannot write {path}: folder {folder} is not writable")
+            raise OutputPathError(f"cannot write {path}: folder {folder} is not writable")
     except ValueError as err:                  # a NUL byte in the path
         raise OutputPathError(f"cannot write {text!r}: {err}") from None
     return path
@@ -110,7 +128,8 @@ def _umask() -> int:
     return mask
 
 
-def atomic_write(path: Path | str, data: bytes | str, overwrite: bool = False, example: str = "proxies.pdf") -> Path:
+def atomic_write(path: Path | str, data: bytes | str, overwrite: bool = False, example: str = "proxies.pdf",
+                 protected: Sequence[Path] = ()) -> Path:
     """Write ``data`` to ``path`` atomically: a temporary file in the same folder, then a rename.
 
     Text is written as UTF-8 with ``\n`` line ends. Nothing is left behind on failure; an existing
@@ -121,7 +140,7 @@ def atomic_write(path: Path | str, data: bytes | str, overwrite: bool = False, e
 
     Args:
         path: the target file; data: its whole content; overwrite: an existing file may be replaced;
-        example: a file name the messages suggest.
+        example: a file name the messages suggest; protected: as :func:`check_output`.
 
     Returns:
         The absolute path written.
@@ -129,7 +148,7 @@ def atomic_write(path: Path | str, data: bytes | str, overwrite: bool = False, e
     Raises:
         OutputPathError, OutputError: as :func:`check_output`, or the write itself failed (disk full...).
     """
-    path = check_output(path, overwrite, example)
+    path = check_output(path, overwrite, example, protected)
     raw = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = None, None
     try:

@@ -116,3 +116,16 @@ def line_list(lines: Iterable[int], most: int = MAX_LINES_SHOWN) -> str:
     shown = ", ".join(str(n) for n in lines[:most])
     more = f" and {len(lines) - most:,} more" if len(lines) > most else ""
     return f"lines {shown}{more}"
+
+
+def listify(value: Any) -> list:
+    """One or many, as a list: a string or path alone becomes a one-item list (never a list of its
+    letters); None becomes ``[]``; any other iterable is listed. For library entry points that take
+    ``roots``, ``sets`` or ``need`` and are handed a single value."""
+    import os
+
+    if value is None:
+        return []
+    if isinstance(value, (str, bytes, os.PathLike)):
+        return [value]
+    return list(value)

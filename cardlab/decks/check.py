@@ -109,8 +109,10 @@ def choose_format(deck_list: DeckList, catalog: Catalog, formats: dict[str, Form
     from cardlab.core.errors import UsageError
     from cardlab.decks.rules import check_deck
 
-    name = format_name or deck_list.format
     known = ", ".join(sorted(formats)) or "none"
+    if format_name is not None and not format_name.strip():
+        raise UsageError(f"the format name is empty; give one such as pokemon-base (formats: {known})")
+    name = format_name or deck_list.format
     if name:
         found = find_format(formats, name)
         if found is None:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardlab.decks import odds as odds
 from cardlab.core.errors import UsageError
-from cardlab.core.text import fold
+from cardlab.core.text import fold, listify
 
 if TYPE_CHECKING:
     from cardlab.decks.model import Deck, DeckCard
@@ -255,6 +255,7 @@ def deck_stats(deck: Deck, need: Sequence[str] = ()) -> DeckStats:
         UsageError: ``need`` names a kind the game does not have (exit 2).
         ValueError: the deck's game has no statistics (never for pokemon, ippo, monpa).
     """
+    need = listify(need)
     fmt = deck.format
     cards = deck.in_section("main")
     size = deck.size("main")

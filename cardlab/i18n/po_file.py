@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 from cardlab.i18n import strings as i18n
@@ -51,6 +52,9 @@ def export(catalog: Catalog, lang: str, sets: list[str] | None = None) -> Any:
     Raises:
         UsageError: a set code is unknown.
     """
+    from cardlab.core.text import listify
+
+    sets = listify(sets) or None
     import polib
 
     po = polib.POFile(wrapwidth=78)
@@ -105,13 +109,14 @@ def _relative(path: Path, roots: list[Path]) -> str:
     return path.as_posix()
 
 
-def save(po: Any, path: Path, overwrite: bool = False) -> Path:
+def save(po: Any, path: Path, overwrite: bool = False, protected: Sequence[Path] = ()) -> Path:
     """Write a PO file atomically (:func:`cardlab.core.fs.atomic_write`: a temporary file beside it,
     then a rename; the mode a new file gets, ``0o666`` less the umask).
 
     Args:
         po: the ``polib.POFile`` to write; path: where; overwrite: replace an existing file (False:
-            refuse it, even one created while writing).
+            refuse it, even one created while writing); protected: the catalog roots (no YAML file
+            is written inside them).
 
     Returns:
         The absolute path written.
@@ -124,7 +129,7 @@ def save(po: Any, path: Path, overwrite: bool = False) -> Path:
     text = str(po)
     if not text.endswith("\n"):
         text += "\n"
-    return atomic_write(path, text, overwrite, example="fr.po")
+    return atomic_write(path, text, overwrite, example="fr.po", protected=protected)
 
 
 def precheck(text: str, path: Path) -> None:

@@ -301,12 +301,15 @@ def select(roots: Sequence[Path], db: Path | None, deck: Path | None = None, que
             db = default_db(list(roots))
         con = open_index(list(roots), db)
         try:
-            for q in queries:
+            for q in dict.fromkeys(queries):         # a query given twice prints its cards once
                 found = query_cards(con, q)
                 if not found:
                     raise UsageError(f"no card matches the query '{q}'")
                 selection.card_ids += found
-            selection.card_ids += [named_card(con, ref, catalog, langs) for ref in cards]
+            for ref in cards:
+                if not ref.strip():
+                    raise UsageError("--card is empty; give a card id (base1-58), a set and number or a name")
+                selection.card_ids.append(named_card(con, ref, catalog, langs))
         finally:
             con.close()
         if deck is None:
@@ -403,11 +406,12 @@ def render_pdf(catalog, card_ids: Sequence[str], options: ProxyOptions = ProxyOp
 
 
 def make_proxies(catalog, card_ids: Sequence[str], out: Path | str, options: ProxyOptions = ProxyOptions(),  # noqa: ANN001
-                 overwrite: bool = False, title: str = "cardlab proxies") -> ProxyReport:
+                 overwrite: bool = False, title: str = "cardlab proxies", protected: Sequence[Path] = ()) -> ProxyReport:
     """Render proxies for ``card_ids`` (one per copy) and write the PDF to ``out`` atomically.
 
     The output is checked first (fails fast, before any drawing) and written through a temporary
-    file in the same folder: no partial PDF is ever left at ``out``.
+    file in the same folder: no partial PDF is ever left at ``out``. ``protected`` lists the inputs
+    (the deck file, the catalog roots) that the PDF must not replace (:func:`cardlab.core.fs.check_output`).
 
     Returns:
         The :class:`ProxyReport`, with ``path`` and ``bytes`` set.
@@ -417,9 +421,9 @@ def make_proxies(catalog, card_ids: Sequence[str], out: Path | str, options: Pro
             OutputPathError (exit 2) when the path itself is wrong (:func:`check_output`).
         UsageError: bad paper, bleed or card size; nothing to print.
     """
-    check_output(out, overwrite)
+    check_output(out, overwrite, protected=protected)
     data, report = render_pdf(catalog, card_ids, options, title)
-    report.path = atomic_write(out, data, overwrite)
+    report.path = atomic_write(out, data, overwrite, protected=protected)
     return report
 
 

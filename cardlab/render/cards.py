@@ -16,12 +16,13 @@ from cardlab.core.errors import Problem
 
 def stdout_console() -> Console:
     """Console for results: colour only on a terminal (rich also honours NO_COLOR)."""
-    return Console(highlight=False, soft_wrap=False)
+    return Console(highlight=False, soft_wrap=False, emoji=False)
 
 
 def stderr_console() -> Console:
-    """Console for messages and problems, on standard error."""
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    """Console for messages and problems, on standard error. Neither console turns ``:name:`` into an
+    emoji (user text such as ``root:x:0:0`` or a card called ``:x:`` prints as written)."""
+    return Console(stderr=True, highlight=False, soft_wrap=True, emoji=False)
 
 
 def problems(items: Sequence[Problem], console: Console, summary: str | None = None) -> None:

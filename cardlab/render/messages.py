@@ -19,7 +19,8 @@ def user_error(err: CardlabError, console: Console | None = None) -> None:
     console = console or stderr_console()
     if isinstance(err, DataError):
         problems(err.problems, console)
-        console.print(f"[red]error[/]: {len(err.problems)} problem(s) found; nothing was changed")
+        n = len(err.problems)
+        console.print(f"[red]error[/]: {n} problem{'' if n == 1 else 's'} found")
         return
     caret = getattr(err, "caret", None)
     if caret:

@@ -79,8 +79,10 @@ def open_index(roots: list[Path], db: Path) -> sqlite3.Connection:
         CatalogError: the catalog has problems (and there is no index to fall back on... the
             stale index is left in place).
     """
+    from cardlab.core.text import listify
     from cardlab.search.index import connect, ensure_index
 
+    roots, db = [Path(r) for r in listify(roots)], Path(db)
     ensure_index(roots, db)
     return connect(db)
 

@@ -101,12 +101,20 @@ def test_cli_import_stays_light_with_the_public_api():
 
 
 def test_public_api_names():
-    assert cardlab.__all__ == ["__version__", "validate", "load_catalog", "open_index", "search_cards", "get_card",
+    assert cardlab.__all__ == ["__version__", "catalog_roots", "validate", "load_catalog", "open_index", "search_cards", "get_card",
                                "check_deck_file", "open_deck", "deck_stats", "export_po", "import_po",
                                "select_proxies", "make_proxies", "ProxyOptions", "CardlabError", "ExitStatus"]
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         cardlab.nope  # noqa: B018
     assert set(cardlab.__all__) <= set(dir(cardlab))
+
+
+def test_public_api_takes_one_root_or_set_as_a_list_of_one(repo):
+    """A single path or string where a list is expected is one item, never a list of its letters."""
+    assert cardlab.catalog_roots() == [repo / "cards"]
+    assert len(cardlab.validate(str(repo / "cards")).catalog.cards) == len(cardlab.validate([repo / "cards"]).catalog.cards)
+    catalog = cardlab.load_catalog(repo / "cards")
+    assert len(cardlab.export_po(catalog, "fr", "base1")) == len(cardlab.export_po(catalog, "fr", ["base1"]))
 
 
 def test_public_api_end_to_end(repo, tmp_path):

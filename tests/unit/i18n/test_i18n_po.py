@@ -530,7 +530,7 @@ def test_save_refuses_a_file_that_appears_while_writing(base1, tmp_path, monkeyp
     path.write_text("someone else's\n", encoding="utf-8")
     from cardlab.core import fs
 
-    monkeypatch.setattr(fs, "check_output", lambda p, overwrite=False, example="": Path(p).absolute())  # as if it appeared after the check
+    monkeypatch.setattr(fs, "check_output", lambda p, overwrite=False, example="", protected=(): Path(p).absolute())  # as if it appeared after the check
     with pytest.raises(fs.OutputPathError, match="already exists; use --overwrite"):
         pofiles.save(po, path)
     assert path.read_text(encoding="utf-8") == "someone else's\n"

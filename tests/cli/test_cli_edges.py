@@ -1,0 +1,133 @@
+"""The CLI's edge, whatever the command: output files, arguments, standard output, settings.
+Found by hostile testing of the layout work; each kind has a table of siblings."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardlab.cli.app import app
+
+REPO = Path(__file__).resolve().parents[2]
+POKEMON = REPO / "cards" / "pokemon"
+ZAP = REPO / "examples" / "decks" / "zap-theme-deck.txt"
+
+
+@pytest.fixture
+def deck(tmp_path) -> Path:
+    path = tmp_path / "zap.txt"
+    shutil.copy(ZAP, path)
+    return path
+
+
+@pytest.fixture
+def base1(tmp_path) -> Path:
+    root = tmp_path / "catalog"
+    shutil.copytree(POKEMON / "base1", root / "pokemon" / "base1")
+    return root
+
+
+def test_a_device_is_never_replaced_even_with_overwrite(runner, deck, base1):
+    """Kind: output paths that are not regular files."""
+    for args in (["proxies", str(deck), "--catalog", str(POKEMON), "-o", os.devnull, "--overwrite"],
+                 ["i18n", "export", "--lang", "fr", "--catalog", str(base1), "-o", os.devnull, "--overwrite"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, args
+        assert f"{os.devnull} is not a regular file" in result.stderr
+    assert Path(os.devnull).is_char_device()
+
+
+def test_an_input_is_never_the_output(runner, deck, base1):
+    """Kind: the command's own inputs (the deck, the catalog's YAML files)."""
+    before = deck.read_bytes()
+    result = runner.invoke(app, ["proxies", str(deck), "--catalog", str(POKEMON), "-o", str(deck), "--overwrite"])
+    assert result.exit_code == 2 and "is an input of this command" in result.stderr
+    assert deck.read_bytes() == before
+    card = base1 / "pokemon" / "base1" / "4-charizard.yaml"
+    before = card.read_bytes()
+    result = runner.invoke(app, ["i18n", "export", "--lang", "fr", "--catalog", str(base1), "-o", str(card), "--overwrite"])
+    assert result.exit_code == 2 and "is inside the catalog" in result.stderr
+    assert card.read_bytes() == before
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["-o", ""], "the output path is empty"),
+    (["-o", "out.pdf/"], "ends with a slash, so it names a folder"),
+])
+def test_bad_output_names(runner, deck, tmp_path, args, message):
+    """Kind: output names that are not file names (empty, a folder's)."""
+    result = runner.invoke(app, ["proxies", str(deck), "--catalog", str(POKEMON), *args])
+    assert result.exit_code == 2 and message in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["zap.txt"]
+
+
+@pytest.mark.parametrize("args", [
+    ["search", "charizard", "-f", "json", "-O", "csv"],
+    ["show", "base1-4", "-f", "text", "-O", "json"],
+    ["validate", str(POKEMON), "-f", "json", "-O", "json"],
+    ["deck", "validate", str(ZAP), "-o", "text", "-O", "json"],
+    ["formats", "-o", "json", "-O", "json"],
+])
+def test_old_and_new_output_spellings_together(runner, args):
+    """Kind: a deprecated spelling and the new one both given is a usage error (not a silent choice)."""
+    result = runner.invoke(app, [*args, "--catalog", str(POKEMON)])
+    assert result.exit_code == 2
+    assert "give the output format once" in result.stderr
+
+
+def test_card_new_refuses_what_would_never_validate(runner, tmp_path):
+    """Kind: card new arguments that would write an invalid file (bad language, two-line name, long slug)."""
+    root = tmp_path / "catalog"
+    shutil.copytree(REPO / "tests" / "fixtures" / "catalog" / "ippo", root / "ippo")
+    base = ["card", "new", "--catalog", str(root), "--set", "ippo-test", "--number", "30"]
+    cases = [(["--name", "Jab", "--name-lang", "../x"], "'../x' is not a language code"),
+             (["--name", "x\ny"], "--name must be one line"),
+             (["--slug", "x" * 300], "File name too long"),
+             (["--kind", ""], "--kind is empty")]
+    for extra, message in cases:
+        result = runner.invoke(app, [*base, *extra])
+        assert result.exit_code == 2, extra
+        assert message in result.stderr, extra
+    assert not list((root / "ippo" / "ippo-test").glob("30-*"))
+
+
+def test_a_huge_limit_is_a_usage_error(runner):
+    result = runner.invoke(app, ["search", "charizard", "--limit", str(2**63), "--catalog", str(POKEMON)])
+    assert result.exit_code == 2 and "is not in the range" in result.output
+
+
+def test_user_text_is_printed_as_written(runner, tmp_path):
+    """Kind: rich markup and emoji codes in user text (paths, deck lines) are not interpreted."""
+    deck = tmp_path / "[bold]:smile:.txt"
+    deck.write_text("Format: pokemon-base\n4 :x: Pika\n", encoding="utf-8")
+    result = runner.invoke(app, ["deck", "validate", str(deck), "--catalog", str(POKEMON)])
+    assert result.exit_code == 1
+    assert "[bold]:smile:.txt:2" in result.stderr and ':x: Pika' in result.stderr
+    assert "😄" not in result.stderr and "❌" not in result.stderr
+
+
+def _cardlab(*args: str | bytes, env: dict | None = None, **kw) -> subprocess.CompletedProcess:
+    """Run ``python -m cardlab`` as a real process."""
+    return subprocess.run([sys.executable, "-m", "cardlab", *args], capture_output=True, env=env, timeout=60, **kw)
+
+
+def test_process_edges(tmp_path):
+    """Kind: what only a real process has: undecodable argv bytes, a full or closed stdout,
+    a cache folder that cannot be made. Each is one line on stderr and exit 2, no traceback."""
+    env = dict(os.environ, CARDLAB_CACHE_DIR=str(tmp_path / "cache"))
+    done = _cardlab(b"show", b"\xff", env=env)
+    assert done.returncode == 2 and b"is not valid text" in done.stderr and b"Traceback" not in done.stderr
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run([sys.executable, "-m", "cardlab", "search", "", "-O", "ids", "--catalog", str(POKEMON)],
+                              stdout=full, stderr=subprocess.PIPE, env=env, timeout=60)
+    assert done.returncode == 2 and b"cannot write the output: No space left on device" in done.stderr
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x", encoding="utf-8")
+    done = _cardlab("validate", str(POKEMON), env=dict(env, CARDLAB_CACHE_DIR=str(blocker)))
+    assert done.returncode == 2 and b"cannot use the cache or index folder" in done.stderr
+    assert b"Traceback" not in done.stderr

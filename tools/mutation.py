@@ -1,0 +1,117 @@
+"""Mutation testing of cardlab's core modules with mutmut: how many small semantic changes
+(a flipped comparison, a constant off by one, a dropped ``not``...) the test suite catches.
+
+Not part of CI (a module takes one to several minutes on 2 cores). Usage::
+
+    python tools/mutation.py                      # every module in CORE_MODULES
+    python tools/mutation.py cardlab/decks/odds.py cardlab/proxies/layout.py
+    python tools/mutation.py --keep /tmp/mut      # keep the work folder (survivors: mutmut show NAME there)
+
+For each module, the tracked files of this checkout are copied to a work folder, a virtual
+environment there gets cardlab's dependencies and mutmut but **not** cardlab itself (an installed
+or editable cardlab would make the tests import the original source instead of the mutant), and
+``mutmut run`` mutates that one module while the whole test suite (``tests/``) judges each mutant
+(mutmut runs only the tests that cover the mutated function). Prints one row per module: mutants,
+killed, survived, timed out, and the score killed / (killed + survived + timed out), then the
+surviving mutants' names (``mutmut show NAME`` in the work folder prints the change). Equivalent
+mutants, judged by reading them, are listed with why in TESTING.md; they are not subtracted here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import tomllib
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+CORE_MODULES = [
+    "cardlab/core/text.py", "cardlab/core/config.py", "cardlab/core/fuzzy.py",
+    "cardlab/search/query.py",
+    "cardlab/decks/lines.py", "cardlab/decks/parse_text.py", "cardlab/decks/parse_yaml.py", "cardlab/decks/resolve.py",
+    "cardlab/decks/rules.py", "cardlab/decks/odds.py",
+    "cardlab/catalog/filecheck.py",
+    "cardlab/proxies/layout.py",
+    "cardlab/i18n/po_import.py",
+]
+
+
+def _copy_checkout(dest: Path) -> None:
+    """Copy the files git tracks (as they are in the working tree) to ``dest``."""
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True).stdout.split(b"\0")
+    for name in filter(None, files):
+        src = REPO / name.decode()
+        if src.is_file():
+            target = dest / name.decode()
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, target)
+
+
+def _venv(work: Path) -> Path:
+    """A virtual environment in ``work`` with cardlab's dependencies, test extras and mutmut, not cardlab."""
+    meta = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    deps = [*meta["dependencies"], *meta["optional-dependencies"]["test"], "mutmut>=3.8"]
+    subprocess.run([sys.executable, "-m", "venv", str(work / ".mutvenv")], check=True)
+    py = work / ".mutvenv" / "bin" / "python"
+    subprocess.run([str(py), "-m", "pip", "install", "-q", *deps], check=True, stderr=subprocess.DEVNULL)
+    return py
+
+
+def _config(module: str) -> str:
+    """The [tool.mutmut] section that mutates ``module`` only."""
+    others = sorted(str(p.relative_to(REPO)) for p in (REPO / "cardlab").rglob("*.py") if str(p.relative_to(REPO)) != module)
+    files = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
+    tops = sorted({f.split("/")[0] + ("/" if "/" in f else "") for f in files} - {"cardlab/", "pyproject.toml"})
+    return ("\n[tool.mutmut]\n"
+            'source_paths = ["cardlab/"]\n'
+            f"also_copy = {json.dumps(tops)}\n"        # README.md, cards/, schema/, tests/...: what the tests read
+            f"do_not_mutate = {json.dumps(others)}\n")
+
+
+def run_module(module: str, work: Path, py: Path) -> dict:
+    """Mutate one module in ``work``; return mutmut's counts plus the survivors' names."""
+    shutil.rmtree(work / "mutants", ignore_errors=True)
+    base = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    (work / "pyproject.toml").write_text(base + _config(module), encoding="utf-8")
+    mutmut = [str(py), "-m", "mutmut"]
+    subprocess.run([*mutmut, "run"], cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    subprocess.run([*mutmut, "export-cicd-stats"], cwd=work, capture_output=True, check=False)
+    stats = json.loads((work / "mutants" / "mutmut-cicd-stats.json").read_text(encoding="utf-8"))
+    results = subprocess.run([*mutmut, "results"], cwd=work, capture_output=True, text=True, check=False).stdout
+    stats["survivors"] = [line.split(":")[0].strip() for line in results.splitlines() if line.strip().endswith("survived")]
+    return stats
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("modules", nargs="*", default=CORE_MODULES, help="module paths (default: the core modules)")
+    parser.add_argument("--keep", type=Path, help="work folder to use and keep (default: a temporary one, removed)")
+    args = parser.parse_args()
+    work = args.keep or Path(tempfile.mkdtemp(prefix="cardlab-mutation-"))
+    work.mkdir(parents=True, exist_ok=True)
+    _copy_checkout(work)
+    py = _venv(work)
+    rows = []
+    for module in args.modules:
+        stats = run_module(module, work, py)
+        judged = stats["killed"] + stats["survived"] + stats["timeout"]
+        score = stats["killed"] / judged if judged else 0.0
+        rows.append((module, stats, score))
+        print(f"{module:36s} mutants {stats['total']:4d}  killed {stats['killed']:4d}  survived {stats['survived']:3d}  "
+              f"timeout {stats['timeout']:2d}  no tests {stats['no_tests']:2d}  score {score:6.1%}", flush=True)
+    for module, stats, _score in rows:
+        if stats["survivors"]:
+            print(f"\n{module}: {len(stats['survivors'])} survived")
+            for name in stats["survivors"]:
+                print(f"  {name}")
+    if not args.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
