@@ -105,9 +105,10 @@ def convert_card(card: dict[str, Any], ml: dict[str, Any], texts: dict[str, Any]
             power["text"] = en_text(own["power"])
             out["pokemon_power"] = power
         attacks = CommentedSeq()
-        assert len(ml["attacks"]) == len(card["attacks"]), number
+        card_attacks = card.get("attacks", [])  # Ditto (Fossil) has a Pokémon Power and no attacks
+        assert len(ml["attacks"]) == len(card_attacks), number
         own_attacks = own.get("attacks", {})
-        for i, (atk, ml_atk) in enumerate(zip(card["attacks"], ml["attacks"])):
+        for i, (atk, ml_atk) in enumerate(zip(card_attacks, ml["attacks"])):
             a = CommentedMap()
             a["name"] = localized({**ml_atk["name"], "en": atk["name"]})
             a["cost"] = flow_seq(list(atk["cost"]))
