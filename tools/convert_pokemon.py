@@ -38,8 +38,9 @@ SPECIAL_ENERGY = {
 
 
 def slug(name: str) -> str:
-    """English card name -> file-name slug: `Nidoran ♂` -> `nidoran-m`, `Pokédex` -> `pokedex`."""
-    name = name.replace("♂", " m").replace("♀", " f")
+    """English card name -> file-name slug: `Nidoran ♂` -> `nidoran-m`, `Pokédex` -> `pokedex`,
+    `_____'s Pikachu` -> `blank-s-pikachu` (the printed blank, a run of underscores, reads `blank`)."""
+    name = re.sub(r"_+", "blank", name.replace("♂", " m").replace("♀", " f"))
     name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
