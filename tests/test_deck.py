@@ -122,7 +122,14 @@ def test_names_match(index, text, card_id):
 
 
 def test_nidoran_female_is_another_card(index):
-    card_id, message, rule = index.resolve(Entry(1, 1, "Nidoran♀"), {"base1"})
+    # Nidoran♀ is Jungle's (base2-57, reprinted as base4-82), never Base Set's Nidoran♂ (base1-55)
+    assert index.resolve(Entry(1, 1, "Nidoran♀"), {"base1"}) == ("base2-57", None, "")
+    assert index.resolve(Entry(1, 1, "Nidoran♀"), {"base4"}) == ("base4-82", None, "")
+
+
+def test_nidoran_female_is_unknown_in_a_base_set_only_catalog():
+    base_only = validate([shipped_catalog() / "pokemon" / "base1"], cache_path=None).catalog
+    card_id, message, rule = CardIndex(base_only, "pokemon").resolve(Entry(1, 1, "Nidoran♀"), {"base1"})
     assert card_id is None and rule == "unknown-card"
     assert message.startswith('unknown card "Nidoran♀"')
 

@@ -16,6 +16,10 @@ from cardlab.core.text import pick
 
 SET_FILE = "set.yaml"
 
+PRINTING_FIELDS = ("id", "number", "rarity", "illustrator", "notes", "printed_name")
+"""The fields a reprint file keeps as its own (its printing); every other field comes from the
+original card named by ``reprint_of`` (Base Set 2 reprints Base Set and Jungle)."""
+
 
 @dataclass
 class SetInfo:
@@ -63,6 +67,9 @@ class Catalog:
         cards: card id -> card data; ids are unique (a duplicate is a validation problem).
         paths: card id -> the card's file.
         card_set: card id -> set code.
+        own: card id -> the data of its own file, for the reprints only (``cards`` holds them
+            merged with their original: :func:`merge_reprint`); what translation tools edit.
+        reprints: original card id -> the ids of its reprints, in catalog order.
     """
 
     roots: list[Path]
@@ -70,6 +77,22 @@ class Catalog:
     cards: dict[str, dict] = field(default_factory=dict)
     paths: dict[str, Path] = field(default_factory=dict)
     card_set: dict[str, str] = field(default_factory=dict)
+    own: dict[str, dict] = field(default_factory=dict)
+    reprints: dict[str, list[str]] = field(default_factory=dict)
+
+    def file_data(self, card_id: str) -> dict:
+        """Return what the card's own file holds (a reprint without the original's fields)."""
+        return self.own.get(card_id, self.cards[card_id])
+
+    def original_of(self, card_id: str) -> str:
+        """Return the id of the card a reprint reprints, or ``card_id`` itself for an original."""
+        return self.cards[card_id].get("reprint_of", card_id) if card_id in self.own else card_id
+
+    def printings(self, card_id: str) -> list[str]:
+        """Return every printing of a card: the original first, then its reprints (``base1-4``
+        and ``base4-4`` for either id)."""
+        original = self.original_of(card_id)
+        return [original, *self.reprints.get(original, [])]
 
     def set_of(self, card_id: str) -> SetInfo:
         """Return the set of a card. Raises KeyError for an unknown id."""
@@ -199,4 +222,21 @@ def build_catalog(roots: list[Path], files: list[SourceFile], data: dict[Path, A
         cat.cards[card_id] = d
         cat.paths[card_id] = f.path
         cat.card_set[card_id] = by_dir[f.set_dir]
+    for card_id, d in list(cat.cards.items()):
+        original = cat.cards.get(d.get("reprint_of"))  # type: ignore[arg-type]
+        if original is None or "reprint_of" in original:
+            continue  # validation reports it (rule reprint-of); the card stays as its file holds it
+        cat.own[card_id] = d
+        cat.cards[card_id] = merge_reprint(d, original)
+        cat.reprints.setdefault(d["reprint_of"], []).append(card_id)
     return cat
+
+
+def merge_reprint(reprint: dict, original: dict) -> dict:
+    """Return the full card of a reprint: every field of ``original`` but the printing fields
+    (:data:`PRINTING_FIELDS`), then the reprint's own printing fields and ``reprint_of``. The name
+    is the original's (``printed_name`` keeps a print variant's spelling)."""
+    card = {k: v for k, v in original.items() if k not in PRINTING_FIELDS}
+    card.update({k: reprint[k] for k in PRINTING_FIELDS if k in reprint})
+    card["reprint_of"] = reprint["reprint_of"]
+    return card

@@ -11,6 +11,7 @@ Cross-file rules (ids: ``rule`` of each :class:`~cardlab.core.errors.Problem`):
 - ``number-range``: a numeric collector number is within the set's printed total.
 - ``source-language``: every localized map holds the set's source language.
 - ``missing-set``: a card folder has a set.yaml (whose ``game`` chooses the cards' schema).
+- ``reprint-of``: a reprint's ``reprint_of`` names a card of the catalog that is not itself a reprint.
 - game rules from ``cardlab.games.<game>.check`` (Pokémon: ``evolves-from``).
 """
 
@@ -109,6 +110,15 @@ def cross_checks(cat: Catalog, files: list[SourceFile], data: dict[Path, Any],
             if isinstance(total, int) and digits and int(digits) > total:
                 what = "total" if "total" in s else "printed total"
                 found.append((f.path, ["number"], f"collector number {number} is beyond the set's {what} {total}", "number-range"))
+    for card_id, card in cat.cards.items():
+        target = card.get("reprint_of")
+        if not isinstance(target, str) or card_id in cat.own or cat.paths[card_id] in bad:
+            continue
+        if target not in cat.cards:
+            found.append((cat.paths[card_id], ["reprint_of"], f"reprint_of '{target}' names no card of the catalog", "reprint-of"))
+        else:
+            found.append((cat.paths[card_id], ["reprint_of"], f"reprint_of '{target}' names a reprint (of "
+                          f"{cat.cards[target]['reprint_of']}); name the original card", "reprint-of"))
     from cardlab.games import game_module
 
     for game in sorted({s.game for s in cat.sets.values()}):

@@ -128,7 +128,8 @@ class CardIndex:
         Tries, in order: an explicit or written card id (``base1-58``); a name followed by a set code
         or alias and a collector number (``Pikachu BS 58``) or by a card id (``Pikachu base1-58``);
         the name alone, in any language; a set code and number alone (``BS 58``). When a name
-        matches several cards, those of ``allowed_sets`` are preferred. A name given with a set and
+        matches several cards, those of ``allowed_sets`` are preferred; printings of one card
+        (an original and its reprints) are one card, the original when it is allowed. A name given with a set and
         number or a card id must agree with that card (loosely, see :meth:`_agrees`).
 
         Args:
@@ -189,6 +190,11 @@ class CardIndex:
             return None, f"unknown card \"{name}\"{more}", "unknown-card"
         if allowed_sets and len(ids) > 1:
             ids = {i for i in ids if self.catalog.card_set[i] in allowed_sets} or ids
+        if len(ids) > 1 and len({self.catalog.original_of(i) for i in ids}) == 1:
+            # printings of one card (Base Set 2 reprints): the same card in play; the original
+            # when it is among them, else the first printing
+            original = self.catalog.original_of(next(iter(ids)))
+            ids = {original} if original in ids else {min(ids, key=lambda i: (self.catalog.card_set[i], i))}
         if len(ids) > 1:
             choices = sorted(ids, key=lambda i: (self.catalog.card_set[i], i))
             shown = ", ".join(f"{self.display_name(i)} {self.catalog.card_set[i]} {self.catalog.cards[i]['number']} ({i})" for i in choices)

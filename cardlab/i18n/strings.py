@@ -200,7 +200,7 @@ def strings(catalog: Catalog, lang: str, sets: Iterable[str] | None = None) -> I
                 continue
             yield _tstring(code, SET_PREFIX + path, "set", code, info.path, src, loc, lang, f"set {set_label}")
         for card_id in sorted(cards_by_set.get(code, []), key=lambda c: _number_key(c, catalog.cards[c])):
-            card = catalog.cards[card_id]
+            card = catalog.file_data(card_id)  # a reprint's translations live with its original
             name = pick(card.get("name"), (), src)
             translated = pick(card.get("name"), (lang,), src)
             shown = name if translated == name else f"{name} ({translated})"
@@ -225,7 +225,7 @@ def languages(catalog: Catalog, sets: Iterable[str] | None = None) -> list[str]:
     found: set[str] = set()
     for code in _selected_sets(catalog, sets):
         info = catalog.sets[code]
-        datas = [info.data, *(catalog.cards[c] for c, s in catalog.card_set.items() if s == code)]
+        datas = [info.data, *(catalog.file_data(c) for c, s in catalog.card_set.items() if s == code)]
         for data in datas:
             for _path, loc in localized_fields(data):
                 found.update(k for k in loc if k not in ("_source", info.source_language))
