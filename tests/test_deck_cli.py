@@ -138,9 +138,10 @@ def test_bad_lines(runner, name, expected):
     _no_traceback(result)
 
 
-def test_ambiguous_name(runner):
+def test_ambiguous_name(runner, base_only):
     path = DECKS / "bad" / "ambiguous.txt"
-    result = runner.invoke(app, ["deck", "validate", str(path), *TEST_ROOTS, "--catalog", str(DECKS / "catalog")])
+    result = runner.invoke(app, ["deck", "validate", str(path), *base_only, "--catalog", str(REPO / "tests" / "fixtures" / "catalog"),
+                                 "--catalog", str(DECKS / "catalog")])
     assert result.exit_code == 1
     assert f'{path}:4: ambiguous-card: "Pikachu" matches 2 cards: Pikachu base1 58 (base1-58), Pikachu reprint 1' in result.stderr
 

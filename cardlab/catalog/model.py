@@ -79,6 +79,7 @@ class Catalog:
     card_set: dict[str, str] = field(default_factory=dict)
     own: dict[str, dict] = field(default_factory=dict)
     reprints: dict[str, list[str]] = field(default_factory=dict)
+    _oracles: dict[str, str] | None = field(default=None, repr=False, compare=False)
 
     def file_data(self, card_id: str) -> dict:
         """Return what the card's own file holds (a reprint without the original's fields)."""
@@ -88,11 +89,37 @@ class Catalog:
         """Return the id of the card a reprint reprints, or ``card_id`` itself for an original."""
         return self.cards[card_id].get("reprint_of", card_id) if card_id in self.own else card_id
 
+    def oracle_of(self, card_id: str) -> str:
+        """Return the id that stands for the card in play (Scryfall's "oracle" card): of the cards
+        of the game with the same name and the same facts (:func:`play_key`: a reprint, the holo
+        and plain printings of one set, the basic Energy of every set), the first original, in
+        set release order. ``base4-4`` and ``base1-4`` give ``base1-4``; ``base2-26`` (plain
+        Scyther) gives ``base2-10`` (holo)."""
+        if self._oracles is None:
+            self._oracles = self._compute_oracles()
+        return self._oracles[card_id]
+
     def printings(self, card_id: str) -> list[str]:
-        """Return every printing of a card: the original first, then its reprints (``base1-4``
-        and ``base4-4`` for either id)."""
-        original = self.original_of(card_id)
-        return [original, *self.reprints.get(original, [])]
+        """Return every printing of a card (same :meth:`oracle_of`), the oracle card first, then
+        in set release order: ``base1-4`` and ``base4-4`` for either id."""
+        oracle = self.oracle_of(card_id)
+        return sorted((i for i in self.cards if self.oracle_of(i) == oracle), key=lambda i: (i != oracle, self._print_order(i)))
+
+    def _print_order(self, card_id: str) -> tuple:
+        info = self.set_of(card_id)
+        number = str(self.cards[card_id].get("number", ""))
+        digits = "".join(ch for ch in number if ch.isdigit())
+        return (card_id in self.own, str(info.data.get("release_date", "")), info.code, int(digits) if digits else 0, number)
+
+    def _compute_oracles(self) -> dict[str, str]:
+        groups: dict[tuple[str, str], list[str]] = {}
+        for card_id, card in self.cards.items():
+            groups.setdefault((self.game_of(card_id), play_key(card)), []).append(card_id)
+        out: dict[str, str] = {}
+        for ids in groups.values():
+            first = min(ids, key=self._print_order)
+            out.update((i, first) for i in ids)
+        return out
 
     def set_of(self, card_id: str) -> SetInfo:
         """Return the set of a card. Raises KeyError for an unknown id."""
@@ -230,6 +257,27 @@ def build_catalog(roots: list[Path], files: list[SourceFile], data: dict[Path, A
         cat.cards[card_id] = merge_reprint(d, original)
         cat.reprints.setdefault(d["reprint_of"], []).append(card_id)
     return cat
+
+
+def play_key(card: dict) -> str:
+    """Return what makes two cards the same card in play: every field but the printing fields
+    (:data:`PRINTING_FIELDS`, ``reprint_of``) and the rules texts (written in our own words, so two
+    files may word them differently), with each localized map reduced to its English (else first)
+    text. Two cards with equal keys are printings of one card."""
+    import json
+
+    def norm(value: Any) -> Any:
+        if isinstance(value, dict):
+            keys = [k for k in value if k != "_source"]
+            if keys and all(isinstance(k, str) and len(k) == 2 and k.islower() and isinstance(value[k], str) for k in keys):
+                return value.get("en", value[sorted(keys)[0]])
+            return {k: norm(v) for k, v in value.items() if k != "text"}
+        if isinstance(value, list):
+            return [norm(v) for v in value]
+        return value
+
+    skip = {*PRINTING_FIELDS, "reprint_of", "text"}
+    return json.dumps(norm({k: v for k, v in card.items() if k not in skip}), sort_keys=True, ensure_ascii=False, default=str)
 
 
 def merge_reprint(reprint: dict, original: dict) -> dict:

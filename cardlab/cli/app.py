@@ -65,20 +65,22 @@ def search(
     sort: Annotated[str, typer.Option(help="number, name, set, rarity, artist or hp.")] = "number",
     reverse: Annotated[bool, typer.Option("--reverse", help="Reverse the sort.")] = False,
     limit: Annotated[Optional[int], typer.Option(min=1, help="Show at most this many cards.")] = None,
+    unique: Annotated[str, typer.Option(help="prints: every printing (a reprint too); cards: each card once (its original printing when it matches).")] = "prints",
     lang: LangOpt = None,
     catalog: CatalogOpt = None,
     db: DbOpt = None,
 ) -> None:
-    """Search cards.  Example: cardlab search 'type:fire hp>=80'"""
+    """Search cards.  Example: cardlab search 'type:fire hp>=80' --unique cards"""
     import sys
 
     from cardlab.search import engine as searching
 
     _choice(fmt, FORMATS_SEARCH)
+    _choice(unique, ("prints", "cards"), "--unique")
     roots, db_path = roots_and_db(catalog, db)
     with user_errors():
         con = _open(roots, db_path)
-        rows = searching.search(con, query, langs=langs_of(lang), sort=sort, reverse=reverse, limit=limit)
+        rows = searching.search(con, query, langs=langs_of(lang), sort=sort, reverse=reverse, limit=limit, unique=unique)
     if fmt == "table" and sys.stdout.isatty():
         from cardlab.render import cards as render
 

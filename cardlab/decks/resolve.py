@@ -86,19 +86,24 @@ class CardIndex:
         info = self.catalog.set_of(card_id)
         return fold(pick(self.catalog.cards[card_id].get("name"), ["en"], info.source_language))
 
-    def suggestions(self, text: str, limit: int = 3) -> list[str]:
-        """Return up to ``limit`` known names close to ``text`` (rapidfuzz WRatio, score >= 75);
-        cached per folded text."""
+    def suggestions(self, text: str, limit: int = 3, allowed_sets: set[str] | None = None) -> list[str]:
+        """Return up to ``limit`` known names close to ``text`` (rapidfuzz WRatio, score >= 75),
+        those with a card in ``allowed_sets`` only when there are such names; cached per folded
+        text and sets."""
         key = fold(text)
-        if key in self._suggested:
-            return self._suggested[key][:limit]
+        cache_key = f"{key}\x00{','.join(sorted(allowed_sets or ()))}"
+        if cache_key in self._suggested:
+            return self._suggested[cache_key][:limit]
         from rapidfuzz import fuzz, process
 
         if self._choices is None:
             self._choices = sorted(self.names)
-        found = process.extract(key, self._choices, scorer=fuzz.WRatio, limit=limit, score_cutoff=75)
-        names = list(dict.fromkeys(self.display_name(sorted(self.names[name])[0]) for name, _score, _i in found))
-        self._suggested[key] = names
+        found = [name for name, _score, _i in process.extract(key, self._choices, scorer=fuzz.WRatio, limit=None,
+                                                                score_cutoff=75)]
+        if allowed_sets:
+            found = [n for n in found if any(self.catalog.card_set[i] in allowed_sets for i in self.names[n])] or found
+        names = list(dict.fromkeys(self.display_name(sorted(self.names[name])[0]) for name in found))[:limit]
+        self._suggested[cache_key] = names
         return names
 
     def _agrees(self, card_id: str, name: str) -> bool:
@@ -129,7 +134,8 @@ class CardIndex:
         or alias and a collector number (``Pikachu BS 58``) or by a card id (``Pikachu base1-58``);
         the name alone, in any language; a set code and number alone (``BS 58``). When a name
         matches several cards, those of ``allowed_sets`` are preferred; printings of one card
-        (an original and its reprints) are one card, the original when it is allowed. A name given with a set and
+        (:meth:`Catalog.oracle_of`: an original and its reprints, holo and plain printings) are one
+        card, the first printing among the allowed ones. A name given with a set and
         number or a card id must agree with that card (loosely, see :meth:`_agrees`).
 
         Args:
@@ -185,16 +191,15 @@ class CardIndex:
             other = self.other_games.get(fold(name))
             if other:
                 return None, f"\"{name}\" is a {other} card, not a {self.game} card", "unknown-card"
-            hint = self.suggestions(name) if suggest else []
+            hint = self.suggestions(name, allowed_sets=allowed_sets) if suggest else []
             more = "; did you mean " + ", ".join(f'"{h}"' for h in hint) + "?" if hint else ""
             return None, f"unknown card \"{name}\"{more}", "unknown-card"
         if allowed_sets and len(ids) > 1:
             ids = {i for i in ids if self.catalog.card_set[i] in allowed_sets} or ids
-        if len(ids) > 1 and len({self.catalog.original_of(i) for i in ids}) == 1:
-            # printings of one card (Base Set 2 reprints): the same card in play; the original
-            # when it is among them, else the first printing
-            original = self.catalog.original_of(next(iter(ids)))
-            ids = {original} if original in ids else {min(ids, key=lambda i: (self.catalog.card_set[i], i))}
+        if len(ids) > 1 and len({self.catalog.oracle_of(i) for i in ids}) == 1:
+            # printings of one card (a Base Set 2 reprint, holo and plain Scyther, the basic
+            # Energy of every set): the same card in play; the first printing among them
+            ids = {min(ids, key=self.catalog._print_order)}
         if len(ids) > 1:
             choices = sorted(ids, key=lambda i: (self.catalog.card_set[i], i))
             shown = ", ".join(f"{self.display_name(i)} {self.catalog.card_set[i]} {self.catalog.cards[i]['number']} ({i})" for i in choices)
