@@ -189,6 +189,19 @@ def test_show_unknown_suggests(runner):
     assert "did you mean: Charizard" in result.stderr
 
 
+def test_show_identical_copies_are_printings_of_one_card(test_set, tmp_path):
+    other = test_set / "pokemon" / "test2"
+    shutil.copytree(test_set / "pokemon" / "test1", other)
+    (other / "set.yaml").write_text((other / "set.yaml").read_text(encoding="utf-8")
+                                    .replace("code: test1", "code: test2").replace("[TST]", "[TS2]"), encoding="utf-8")
+    for card in other.glob("[0-9]*.yaml"):
+        card.write_text(card.read_text(encoding="utf-8").replace("id: test1-", "id: test2-"), encoding="utf-8")
+    db = tmp_path / "same.sqlite"
+    build_index([test_set], db)
+    view = get_card(connect(db), "Testmon")
+    assert view.id == "test1-1" and [p[0] for p in view.printings] == ["test1-1", "test2-1"]
+
+
 def test_show_ambiguous_lists_choices(test_set, tmp_path):
     other = test_set / "pokemon" / "test2"
     shutil.copytree(test_set / "pokemon" / "test1", other)
@@ -196,6 +209,9 @@ def test_show_ambiguous_lists_choices(test_set, tmp_path):
                                     .replace("code: test1", "code: test2").replace("[TST]", "[TS2]"), encoding="utf-8")
     for card in other.glob("[0-9]*.yaml"):
         card.write_text(card.read_text(encoding="utf-8").replace("id: test1-", "id: test2-"), encoding="utf-8")
+    # another card of the same name (another HP), not a second printing of the same card
+    testmon = other / "1-testmon.yaml"
+    testmon.write_text(testmon.read_text(encoding="utf-8").replace("hp: 60", "hp: 70"), encoding="utf-8")
     db = tmp_path / "amb.sqlite"
     build_index([test_set], db)
     with pytest.raises(AmbiguousCardError) as exc:
@@ -359,7 +375,10 @@ def test_unique_prints_is_the_default_and_cards_collapses_printings(full_con):
     assert ids(full_con, "name=charizard") == ["base1-4", "base4-4"]
     assert ids(full_con, "name=charizard", unique="prints") == ["base1-4", "base4-4"]
     assert ids(full_con, "name=charizard", unique="cards") == ["base1-4"]
-    assert ids(full_con, 'name:"dark charizard"', unique="cards") == ["base5-4", "base5-21"]  # two different cards
+    assert ids(full_con, 'name:"dark charizard"') == ["base5-4", "base5-21"]
+    assert ids(full_con, 'name:"dark charizard"', unique="cards") == ["base5-4"]  # holo and plain: one card
+    # different cards of one name stay apart
+    assert ids(full_con, "name=pikachu", unique="cards") == ["base1-58", "base2-60", "basep-1", "basep-4", "basep-26", "basep-27"]
     # a reprint stands for its card when the original does not match
     assert ids(full_con, "set:base4 name=charizard", unique="cards") == ["base4-4"]
     # Jungle's holo and plain Scyther and their Base Set 2 reprint are one card; the promo is another
