@@ -65,7 +65,7 @@ class CardIndex:
         self.other_games: dict[str, str] = {}
         for card_id, card in catalog.cards.items():
             card_game = catalog.game_of(card_id)
-            for lang, name in (card.get("name") or {}).items():
+            for lang, name in [*(card.get("name") or {}).items(), *(card.get("printed_name") or {}).items()]:
                 if lang == "_source" or not isinstance(name, str):
                     continue
                 if card_game == game:
@@ -107,10 +107,13 @@ class CardIndex:
         return names
 
     def _agrees(self, card_id: str, name: str) -> bool:
-        """True when ``name`` (as written) is a name of the card, loosely: in any language, or once
+        """True when ``name`` (as written) is a name of the card (or its ``printed_name``, a print
+        variant's spelling), loosely: in any language, or once
         energy symbols such as ``{L}`` are read as their type and ``Basic`` is ignored, every word
         of the card's name is in it (``Basic {L} Energy`` is Lightning Energy)."""
-        names = [fold(n) for k, n in self.catalog.cards[card_id]["name"].items() if k != "_source" and isinstance(n, str)]
+        card = self.catalog.cards[card_id]
+        names = [fold(n) for k, n in [*card["name"].items(), *(card.get("printed_name") or {}).items()]
+                 if k != "_source" and isinstance(n, str)]
         wanted = fold(name)
         if wanted in names:
             return True
