@@ -26,7 +26,7 @@ deck_app = typer.Typer(help="Check deck lists against a format and show their st
 
 FileArg = Annotated[Path, typer.Argument(help="A deck list: plain text (4 Pikachu) or YAML (schema/deck.schema.json).")]
 FormatOpt = Annotated[Optional[str], typer.Option(
-    "--format", "-f", help="The deck format, e.g. pokemon-base (see 'cardlab formats'); default: the one the file names.")]
+    "--format", "-f", help="The deck format, e.g. pokemon-base (see 'cardlab formats'); default: the one the file names (deck validate: else every format of the deck's game).")]
 OutputOpt = Annotated[str, typer.Option("--output", "-o", help="text or json.")]
 OUTPUTS = ("text", "json")
 
@@ -63,6 +63,9 @@ def deck_validate(file: FileArg, fmt: FormatOpt = None, output: OutputOpt = "tex
     """Check a deck list against a format's rules, reporting every problem with its line.
 
     Exit 0 when the deck is legal, 1 when it is not, 2 when the file cannot be read or holds no card.
+    When neither --format nor the file names a format, the game is found from the cards and the
+    deck is checked in every format of that game (a table: format, legal or its first problems);
+    exit 0 when it is legal in at least one format, 1 when in none.
     Example: cardlab deck validate examples/decks/zap-theme-deck.txt --format pokemon-base
     """
     from cardlab.decks import check as decks
@@ -70,14 +73,17 @@ def deck_validate(file: FileArg, fmt: FormatOpt = None, output: OutputOpt = "tex
     _check_output(output)
     roots, _ = roots_and_db(catalog, None)
     with _errors(output):
-        report = decks.check_file(file, roots, fmt, langs_of(lang))
+        report = decks.check_or_survey(file, roots, fmt, langs_of(lang))
     if output == "json":
         _json(report.to_json())
     else:
         from cardlab.render import cards as render
         from cardlab.render import decks as render_deck
 
-        render_deck.print_report(report, render.stdout_console(), render.stderr_console())
+        if isinstance(report, decks.LegalityReport):
+            render_deck.print_legality(report, render.stdout_console())
+        else:
+            render_deck.print_report(report, render.stdout_console(), render.stderr_console())
     raise typer.Exit(0 if report.legal else 1)
 
 

@@ -199,10 +199,13 @@ class CardIndex:
             return None, f"unknown card \"{name}\"{more}", "unknown-card"
         if allowed_sets and len(ids) > 1:
             ids = {i for i in ids if self.catalog.card_set[i] in allowed_sets} or ids
-        if len(ids) > 1 and len({self.catalog.oracle_of(i) for i in ids}) == 1:
+        if len(ids) > 1:
             # printings of one card (a Base Set 2 reprint, holo and plain Scyther, the basic
-            # Energy of every set): the same card in play; the first printing among them
-            ids = {min(ids, key=self.catalog._print_order)}
+            # Energy of every set) are the same card in play: the first printing of each stays
+            firsts: dict[str, str] = {}
+            for i in sorted(ids, key=self.catalog._print_order):
+                firsts.setdefault(self.catalog.oracle_of(i), i)
+            ids = set(firsts.values())
         if len(ids) > 1:
             choices = sorted(ids, key=lambda i: (self.catalog.card_set[i], i))
             shown = ", ".join(f"{self.display_name(i)} {self.catalog.card_set[i]} {self.catalog.cards[i]['number']} ({i})" for i in choices)
