@@ -35,6 +35,9 @@ _NAME_ID = re.compile(r"^(?P<name>.+?)\s+\(?(?P<id>[a-z0-9][a-z0-9.]*(?:-[a-z0-9
 _ENERGY_SYMBOLS = {"g": "grass", "r": "fire", "w": "water", "l": "lightning", "p": "psychic", "f": "fighting",
                    "c": "colorless", "d": "darkness", "m": "metal", "y": "fairy", "n": "dragon"}
 _SYMBOL = re.compile(r"\{([a-z])\}")
+_TYPE_WORDS = {"electric": "lightning", "steel": "metal"}
+"""Type names of the video games and the anime that players write for the card game's Energy types
+("Electric Energy" is Lightning Energy): suggested first, never matched silently."""
 
 MAX_SUGGESTED = 50
 """Unknown lines of one deck that get "did you mean" suggestions; later ones get none (a hostile
@@ -100,6 +103,9 @@ class CardIndex:
             self._choices = sorted(self.names)
         found = [name for name, _score, _i in process.extract(key, self._choices, scorer=fuzz.WRatio, limit=None,
                                                                 score_cutoff=75)]
+        typed = " ".join(_TYPE_WORDS.get(w, w) for w in key.split())
+        if typed != key and typed in self.names:
+            found = [typed, *(n for n in found if n != typed)]
         if allowed_sets:
             found = [n for n in found if any(self.catalog.card_set[i] in allowed_sets for i in self.names[n])] or found
         names = list(dict.fromkeys(self.display_name(sorted(self.names[name])[0]) for name in found))[:limit]
@@ -130,19 +136,30 @@ class CardIndex:
         card_id = f"{info.code}-{number.lstrip('0') or '0'}"
         return card_id if card_id in self.catalog.cards else None
 
-    def resolve(self, entry: Entry, allowed_sets: set[str] | None = None, suggest: bool = True) -> tuple[str | None, str | None, str]:
+    def _allowed(self, card_id: str, allowed_sets: set[str] | None, ranges: dict[str, tuple[int, int]] | None) -> bool:
+        code = self.catalog.card_set[card_id]
+        if allowed_sets and code not in allowed_sets:
+            return False
+        if ranges and code in ranges:
+            digits = "".join(ch for ch in str(self.catalog.cards[card_id].get("number", "")) if ch.isdigit())
+            return bool(digits) and ranges[code][0] <= int(digits) <= ranges[code][1]
+        return True
+
+    def resolve(self, entry: Entry, allowed_sets: set[str] | None = None, suggest: bool = True,
+                ranges: dict[str, tuple[int, int]] | None = None) -> tuple[str | None, str | None, str]:
         """Match a deck line to a card.
 
         Tries, in order: an explicit or written card id (``base1-58``); a name followed by a set code
         or alias and a collector number (``Pikachu BS 58``) or by a card id (``Pikachu base1-58``);
         the name alone, in any language; a set code and number alone (``BS 58``). When a name
-        matches several cards, those of ``allowed_sets`` are preferred; printings of one card
+        matches several cards, those of ``allowed_sets`` (and within ``ranges``) are preferred; printings of one card
         (:meth:`Catalog.oracle_of`: an original and its reprints, holo and plain printings) are one
         card, the first printing among the allowed ones. A name given with a set and
         number or a card id must agree with that card (loosely, see :meth:`_agrees`).
 
         Args:
-            entry: the line; allowed_sets: the format's sets, or None.
+            entry: the line; allowed_sets: the format's sets, or None; ranges: the format's
+                collector number ranges by set (:attr:`Format.number_ranges`), or None.
             suggest: give "did you mean" suggestions for an unknown name (costly on long lists).
 
         Returns:
@@ -197,8 +214,8 @@ class CardIndex:
             hint = self.suggestions(name, allowed_sets=allowed_sets) if suggest else []
             more = "; did you mean " + ", ".join(f'"{h}"' for h in hint) + "?" if hint else ""
             return None, f"unknown card \"{name}\"{more}", "unknown-card"
-        if allowed_sets and len(ids) > 1:
-            ids = {i for i in ids if self.catalog.card_set[i] in allowed_sets} or ids
+        if (allowed_sets or ranges) and len(ids) > 1:
+            ids = {i for i in ids if self._allowed(i, allowed_sets, ranges)} or ids
         if len(ids) > 1:
             # printings of one card (a Base Set 2 reprint, holo and plain Scyther, the basic
             # Energy of every set) are the same card in play: the first printing of each stays
@@ -248,6 +265,7 @@ def build_deck(deck_list: DeckList, catalog: Catalog, fmt: Format, index: CardIn
             deck.section_lines.setdefault(current, h.line)
         header_section.append(current)
     allowed = fmt.allowed_sets
+    ranges = fmt.number_ranges or None
     known = {s.id for s in fmt.sections}
     outside: dict[int, list[Entry]] = {}
     unknown = 0
@@ -262,7 +280,7 @@ def build_deck(deck_list: DeckList, catalog: Catalog, fmt: Format, index: CardIn
             continue
         deck.entries.append(entry)
         deck._entry_sections.append(section)
-        card_id, message, rule = index.resolve(entry, allowed, suggest=unknown < MAX_SUGGESTED)
+        card_id, message, rule = index.resolve(entry, allowed, suggest=unknown < MAX_SUGGESTED, ranges=ranges)
         if card_id is None:
             unknown += rule == "unknown-card"
             deck.problems.append(Problem(SourcePos(path, entry.line), message or "", rule))
