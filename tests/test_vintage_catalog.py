@@ -116,9 +116,12 @@ def test_metal_and_darkness_types(runner, catalog, test_set):
 
 
 def test_translations_of_a_reprint_stay_with_its_original(catalog):
-    reprint = [s for s in strings(catalog, "fr", ["base4"]) if s.owner == "base4-4"]
-    assert [s.path for s in reprint] == ["name"]
-    assert reprint[0].file == catalog.paths["base4-4"]
+    found = [s for s in strings(catalog, "fr", ["base4"])]
+    assert [s.owner for s in found if s.owner.startswith("base4-")] == ["base4-102"]  # only the print variant's spelling
+    [oak] = [s for s in found if s.owner == "base4-102"]
+    assert (oak.path, oak.source, oak.file) == ("printed_name", "Imposter Professor Oak", catalog.paths["base4-102"])
+    zard = [s for s in strings(catalog, "fr", ["base1"]) if s.owner == "base1-4" and s.path == "name"]
+    assert zard[0].translation == "Dracaufeu"  # translated once, on the original
 
 
 @pytest.mark.parametrize(("alias", "code"), [("BS", "base1"), ("JU", "base2"), ("FO", "base3"), ("B2", "base4"),

@@ -85,12 +85,13 @@ def parse_path(path: str) -> list[str | int]:
 def field_kind(path: str, in_set: bool = False) -> str:
     """Return the kind of a translatable field (one of :data:`KINDS`).
 
-    ``name`` is a card's name; another path ending in ``name`` (``attacks[0].name``,
+    ``name`` (or ``printed_name``, a reprint's print variant) is a card's name; another path ending
+    in ``name`` (``attacks[0].name``,
     ``pokemon_power.name``) an ``attack``; a set manifest's fields are ``set``; the rest ``text``.
     """
     if in_set:
         return "set"
-    if path == "name":
+    if path in ("name", "printed_name"):
         return "name"
     if path.endswith(".name"):
         return "attack"
@@ -200,7 +201,9 @@ def strings(catalog: Catalog, lang: str, sets: Iterable[str] | None = None) -> I
                 continue
             yield _tstring(code, SET_PREFIX + path, "set", code, info.path, src, loc, lang, f"set {set_label}")
         for card_id in sorted(cards_by_set.get(code, []), key=lambda c: _number_key(c, catalog.cards[c])):
-            card = catalog.file_data(card_id)  # a reprint's translations live with its original
+            card = catalog.file_data(card_id)
+            if card_id in catalog.own:  # a reprint: its texts and names are its original's; only a
+                card = {k: v for k, v in card.items() if k == "printed_name"}  # print variant's spelling is its own
             name = pick(card.get("name"), (), src)
             translated = pick(card.get("name"), (lang,), src)
             shown = name if translated == name else f"{name} ({translated})"
