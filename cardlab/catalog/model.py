@@ -103,9 +103,11 @@ class Catalog:
         """Return every printing of a card (same :meth:`oracle_of`), the oracle card first, then
         in set release order: ``base1-4`` and ``base4-4`` for either id."""
         oracle = self.oracle_of(card_id)
-        return sorted((i for i in self.cards if self.oracle_of(i) == oracle), key=lambda i: (i != oracle, self._print_order(i)))
+        return sorted((i for i in self.cards if self.oracle_of(i) == oracle), key=lambda i: (i != oracle, self.print_order(i)))
 
-    def _print_order(self, card_id: str) -> tuple:
+    def print_order(self, card_id: str) -> tuple:
+        """Sort key of printings: originals before reprints, then set release date, set code and
+        collector number."""
         info = self.set_of(card_id)
         number = str(self.cards[card_id].get("number", ""))
         digits = "".join(ch for ch in number if ch.isdigit())
@@ -117,7 +119,7 @@ class Catalog:
             groups.setdefault((self.game_of(card_id), play_key(card)), []).append(card_id)
         out: dict[str, str] = {}
         for ids in groups.values():
-            first = min(ids, key=self._print_order)
+            first = min(ids, key=self.print_order)
             out.update((i, first) for i in ids)
         return out
 
