@@ -129,3 +129,21 @@ def test_translations_of_a_reprint_stay_with_its_original(catalog):
 def test_ptcgo_codes(catalog, alias, code):
     assert catalog.find_set(alias).code == code
     assert catalog.find_set(alias.lower()).code == code
+
+
+@pytest.mark.parametrize("target", ["cards/pokemon/base4", "cards/pokemon/base2", "cards/pokemon/base4/1-alakazam.yaml",
+                                    "cards/pokemon/base3/1-aerodactyl.yaml"])
+def test_a_set_or_file_of_the_catalog_is_checked_with_the_whole_catalog(runner, target):
+    # a reprint's original and an evolution's Pokémon are in other sets
+    result = runner.invoke(app, ["validate", str(REPO / target), "--catalog", str(REPO / "cards")])
+    assert result.exit_code == 0, result.output
+    files = 131 if target.endswith("base4") else 65 if target.endswith("base2") else 1
+    assert result.stdout.strip() == f"ok: {files} files, no problems"
+
+
+def test_a_problem_elsewhere_is_not_reported_for_the_named_set(runner, test_set):
+    _write(test_set, "5-ghost.yaml", 'id: test1-5\nnumber: "5"\nname: {en: Ghostmon}\nreprint_of: test1-9\n')
+    result = runner.invoke(app, ["validate", str(test_set / "pokemon" / "test1" / "1-testmon.yaml"), "--catalog", str(test_set)])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["validate", str(test_set / "pokemon" / "test1" / "5-ghost.yaml"), "--catalog", str(test_set)])
+    assert result.exit_code == 1 and "reprint_of 'test1-9' names no card" in result.stderr

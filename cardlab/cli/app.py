@@ -65,7 +65,7 @@ def search(
     sort: Annotated[str, typer.Option(help="number, name, set, rarity, artist or hp.")] = "number",
     reverse: Annotated[bool, typer.Option("--reverse", help="Reverse the sort.")] = False,
     limit: Annotated[Optional[int], typer.Option(min=1, help="Show at most this many cards.")] = None,
-    unique: Annotated[str, typer.Option(help="prints: every printing (a reprint too); cards: each card once (its original printing when it matches).")] = "prints",
+    unique: Annotated[str, typer.Option(help="prints: every printing (a reprint too); cards: each card once (its first printing when it matches).")] = "prints",
     lang: LangOpt = None,
     catalog: CatalogOpt = None,
     db: DbOpt = None,

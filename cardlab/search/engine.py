@@ -110,9 +110,10 @@ def search(con: sqlite3.Connection, query: str, *, langs: tuple[str, ...] | list
         sort: a key of :data:`SORTS`; ``reverse`` reverses it.
         limit: the most hits to return, or None for all.
         unique: ``prints`` (default) lists every printing that matches; ``cards`` lists each card
-            once, as Scryfall does: the original printing when it matches, else the first matching
-            reprint in the sort order (Base Set 2's Charizard stands for base1-4 only when base1-4
-            does not match, e.g. under ``set:base4``).
+            once (printings grouped by :meth:`cardlab.catalog.model.Catalog.oracle_of`), as Scryfall
+            does: its first printing when it matches, else the first matching printing in the sort
+            order (Base Set 2's Charizard stands for base1-4 only when base1-4 does not match, e.g.
+            under ``set:base4``).
 
     Raises:
         QueryError: the query cannot be parsed (with the offending column).
