@@ -147,3 +147,15 @@ def test_a_problem_elsewhere_is_not_reported_for_the_named_set(runner, test_set)
     assert result.exit_code == 0, result.output
     result = runner.invoke(app, ["validate", str(test_set / "pokemon" / "test1" / "5-ghost.yaml"), "--catalog", str(test_set)])
     assert result.exit_code == 1 and "reprint_of 'test1-9' names no card" in result.stderr
+
+
+def test_proxies_print_a_reprint_whole_and_metal_energy(catalog):
+    from cardlab.proxies import pdf as px
+    from pypdf import PdfReader
+    import io
+
+    data, _ = px.render_pdf(catalog, ["base4-4", "basep-33", "base4-102"], px.ProxyOptions())
+    text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(data)).pages)
+    for part in ("Charizard", "120 HP", "Energy Burn", "Fire Spin", "base4 · 4/130 · Rare Holo", "Scizor", "Metal",
+                 "Impostor Professor Oak"):
+        assert part in text, part
