@@ -120,6 +120,7 @@ def test_translations_of_a_reprint_stay_with_its_original(catalog):
     assert [s.owner for s in found if s.owner.startswith("base4-")] == ["base4-102"]  # only the print variant's spelling
     [oak] = [s for s in found if s.owner == "base4-102"]
     assert (oak.path, oak.source, oak.file) == ("printed_name", "Imposter Professor Oak", catalog.paths["base4-102"])
+    assert oak.label == "Impostor Professor Oak (Faux Professeur Chen) · Base Set 2 (base4) #102"
     zard = [s for s in strings(catalog, "fr", ["base1"]) if s.owner == "base1-4" and s.path == "name"]
     assert zard[0].translation == "Dracaufeu"  # translated once, on the original
 

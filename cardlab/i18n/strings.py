@@ -201,14 +201,15 @@ def strings(catalog: Catalog, lang: str, sets: Iterable[str] | None = None) -> I
                 continue
             yield _tstring(code, SET_PREFIX + path, "set", code, info.path, src, loc, lang, f"set {set_label}")
         for card_id in sorted(cards_by_set.get(code, []), key=lambda c: _number_key(c, catalog.cards[c])):
-            card = catalog.file_data(card_id)
-            if card_id in catalog.own:  # a reprint: its texts and names are its original's; only a
-                card = {k: v for k, v in card.items() if k == "printed_name"}  # print variant's spelling is its own
+            card = catalog.cards[card_id]  # a reprint merged: its name and texts are its original's
             name = pick(card.get("name"), (), src)
             translated = pick(card.get("name"), (lang,), src)
             shown = name if translated == name else f"{name} ({translated})"
             label = f"{shown} · {set_label} #{card.get('number', '?')}"
-            for path, loc in localized_fields(card):
+            own = catalog.file_data(card_id)
+            if card_id in catalog.own:  # a reprint: only a print variant's spelling is its own to translate
+                own = {k: v for k, v in own.items() if k == "printed_name"}
+            for path, loc in localized_fields(own):
                 if src not in loc:
                     continue  # a validation problem (source-language): nothing to translate from
                 yield _tstring(card_id, path, field_kind(path), code, catalog.paths[card_id], src, loc, lang, label)
