@@ -38,8 +38,9 @@ SPECIAL_ENERGY = {
 
 
 def slug(name: str) -> str:
-    """English card name -> file-name slug: `Nidoran ♂` -> `nidoran-m`, `Pokédex` -> `pokedex`."""
-    name = name.replace("♂", " m").replace("♀", " f")
+    """English card name -> file-name slug: `Nidoran ♂` -> `nidoran-m`, `Pokédex` -> `pokedex`,
+    `_____'s Pikachu` -> `blank-s-pikachu` (the printed blank, a run of underscores, reads `blank`)."""
+    name = re.sub(r"_+", "blank", name.replace("♂", " m").replace("♀", " f"))
     name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
@@ -105,9 +106,10 @@ def convert_card(card: dict[str, Any], ml: dict[str, Any], texts: dict[str, Any]
             power["text"] = en_text(own["power"])
             out["pokemon_power"] = power
         attacks = CommentedSeq()
-        assert len(ml["attacks"]) == len(card["attacks"]), number
+        card_attacks = card.get("attacks", [])  # Ditto (Fossil) has a Pokémon Power and no attacks
+        assert len(ml["attacks"]) == len(card_attacks), number
         own_attacks = own.get("attacks", {})
-        for i, (atk, ml_atk) in enumerate(zip(card["attacks"], ml["attacks"], strict=True)):
+        for i, (atk, ml_atk) in enumerate(zip(card_attacks, ml["attacks"], strict=True)):
             a = CommentedMap()
             a["name"] = localized({**ml_atk["name"], "en": atk["name"]})
             a["cost"] = flow_seq(list(atk["cost"]))

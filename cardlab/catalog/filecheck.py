@@ -213,8 +213,12 @@ def _default_cache() -> Path | None:
     return cache_dir() / "validate-cache.sqlite"
 
 
-SUMMARY_FIELDS = ("id", "number", "name", "supertype", "stage", "evolves_from")
+SUMMARY_FIELDS = ("id", "number", "name", "supertype", "stage", "evolves_from", "hp", "reprint_of")
 """The card fields the rules across files read (see :func:`cross_checks` and the games' ``check``)."""
+
+
+_SUMMARY_TAG = str(len(SUMMARY_FIELDS)) + "".join(f[0] for f in SUMMARY_FIELDS)
+"""Part of each cache entry's tag: a change of :data:`SUMMARY_FIELDS` invalidates the cache."""
 
 
 def _summary(kind: str, data: Any) -> Any:
@@ -256,7 +260,7 @@ def check_files(files: list[SourceFile], cache_path: Path | None | str = "defaul
             src = langs.get(f.set_dir)
             tag = tags.get((f.kind, game, src))
             if tag is None:
-                tag = tags[(f.kind, game, src)] = f"{schema_fp}:{f.kind}:{game}:{src}"
+                tag = tags[(f.kind, game, src)] = f"{schema_fp}:{_SUMMARY_TAG}:{f.kind}:{game}:{src}"
             try:
                 st = os.stat(key)
                 stat = stats[key] = (st.st_mtime_ns, st.st_size, tag)

@@ -71,6 +71,11 @@ class Format:
         found = [set(r.params["sets"]) for r in self.rules if r.rule == "allowed-sets"]
         return set.intersection(*found) if found else None
 
+    @property
+    def number_ranges(self) -> dict[str, tuple[int, int]]:
+        """Set code -> ``(lowest, highest)`` collector number allowed, from ``number-range`` rules."""
+        return {r.params["set"]: (r.params["min"], r.params["max"]) for r in self.rules if r.rule == "number-range"}
+
     def section(self, section_id: str) -> Section | None:
         """Return the section with this id, or None."""
         return next((s for s in self.sections if s.id == section_id), None)

@@ -16,6 +16,10 @@ from cardlab.core.text import pick
 
 SET_FILE = "set.yaml"
 
+PRINTING_FIELDS = ("id", "number", "rarity", "illustrator", "notes", "printed_name")
+"""The fields a reprint file keeps as its own (its printing); every other field comes from the
+original card named by ``reprint_of`` (Base Set 2 reprints Base Set and Jungle)."""
+
 
 @dataclass
 class SetInfo:
@@ -63,6 +67,9 @@ class Catalog:
         cards: card id -> card data; ids are unique (a duplicate is a validation problem).
         paths: card id -> the card's file.
         card_set: card id -> set code.
+        own: card id -> the data of its own file, for the reprints only (``cards`` holds them
+            merged with their original: :func:`merge_reprint`); what translation tools edit.
+        reprints: original card id -> the ids of its reprints, in catalog order.
     """
 
     roots: list[Path]
@@ -70,6 +77,51 @@ class Catalog:
     cards: dict[str, dict] = field(default_factory=dict)
     paths: dict[str, Path] = field(default_factory=dict)
     card_set: dict[str, str] = field(default_factory=dict)
+    own: dict[str, dict] = field(default_factory=dict)
+    reprints: dict[str, list[str]] = field(default_factory=dict)
+    _oracles: dict[str, str] | None = field(default=None, repr=False, compare=False)
+
+    def file_data(self, card_id: str) -> dict:
+        """Return what the card's own file holds (a reprint without the original's fields)."""
+        return self.own.get(card_id, self.cards[card_id])
+
+    def original_of(self, card_id: str) -> str:
+        """Return the id of the card a reprint reprints, or ``card_id`` itself for an original."""
+        return self.cards[card_id].get("reprint_of", card_id) if card_id in self.own else card_id
+
+    def oracle_of(self, card_id: str) -> str:
+        """Return the id that stands for the card in play (Scryfall's "oracle" card): of the cards
+        of the game with the same name and the same facts (:func:`play_key`: a reprint, the holo
+        and plain printings of one set, the basic Energy of every set), the first original, in
+        set release order. ``base4-4`` and ``base1-4`` give ``base1-4``; ``base2-26`` (plain
+        Scyther) gives ``base2-10`` (holo)."""
+        if self._oracles is None:
+            self._oracles = self._compute_oracles()
+        return self._oracles[card_id]
+
+    def printings(self, card_id: str) -> list[str]:
+        """Return every printing of a card (same :meth:`oracle_of`), the oracle card first, then
+        in set release order: ``base1-4`` and ``base4-4`` for either id."""
+        oracle = self.oracle_of(card_id)
+        return sorted((i for i in self.cards if self.oracle_of(i) == oracle), key=lambda i: (i != oracle, self.print_order(i)))
+
+    def print_order(self, card_id: str) -> tuple:
+        """Sort key of printings: originals before reprints, then set release date, set code and
+        collector number."""
+        info = self.set_of(card_id)
+        number = str(self.cards[card_id].get("number", ""))
+        digits = "".join(ch for ch in number if ch.isdigit())
+        return (card_id in self.own, str(info.data.get("release_date", "")), info.code, int(digits) if digits else 0, number)
+
+    def _compute_oracles(self) -> dict[str, str]:
+        groups: dict[tuple[str, str], list[str]] = {}
+        for card_id, card in self.cards.items():
+            groups.setdefault((self.game_of(card_id), play_key(card)), []).append(card_id)
+        out: dict[str, str] = {}
+        for ids in groups.values():
+            first = min(ids, key=self.print_order)
+            out.update((i, first) for i in ids)
+        return out
 
     def set_of(self, card_id: str) -> SetInfo:
         """Return the set of a card. Raises KeyError for an unknown id."""
@@ -216,4 +268,42 @@ def build_catalog(roots: list[Path], files: list[SourceFile], data: dict[Path, A
         cat.cards[card_id] = d
         cat.paths[card_id] = f.path
         cat.card_set[card_id] = by_dir[f.set_dir]
+    for card_id, d in list(cat.cards.items()):
+        original = cat.cards.get(d.get("reprint_of"))  # type: ignore[arg-type]
+        if original is None or "reprint_of" in original:
+            continue  # validation reports it (rule reprint-of); the card stays as its file holds it
+        cat.own[card_id] = d
+        cat.cards[card_id] = merge_reprint(d, original)
+        cat.reprints.setdefault(d["reprint_of"], []).append(card_id)
     return cat
+
+
+def play_key(card: dict) -> str:
+    """Return what makes two cards the same card in play: every field but the printing fields
+    (:data:`PRINTING_FIELDS`, ``reprint_of``) and the rules texts (written in our own words, so two
+    files may word them differently), with each localized map reduced to its English (else first)
+    text. Two cards with equal keys are printings of one card."""
+    import json
+
+    def norm(value: Any) -> Any:
+        if isinstance(value, dict):
+            keys = [k for k in value if k != "_source"]
+            if keys and all(isinstance(k, str) and len(k) == 2 and k.islower() and isinstance(value[k], str) for k in keys):
+                return value.get("en", value[sorted(keys)[0]])
+            return {k: norm(v) for k, v in value.items() if k != "text"}
+        if isinstance(value, list):
+            return [norm(v) for v in value]
+        return value
+
+    skip = {*PRINTING_FIELDS, "reprint_of", "text"}
+    return json.dumps(norm({k: v for k, v in card.items() if k not in skip}), sort_keys=True, ensure_ascii=False, default=str)
+
+
+def merge_reprint(reprint: dict, original: dict) -> dict:
+    """Return the full card of a reprint: every field of ``original`` but the printing fields
+    (:data:`PRINTING_FIELDS`), then the reprint's own printing fields and ``reprint_of``. The name
+    is the original's (``printed_name`` keeps a print variant's spelling)."""
+    card = {k: v for k, v in original.items() if k not in PRINTING_FIELDS}
+    card.update({k: reprint[k] for k in PRINTING_FIELDS if k in reprint})
+    card["reprint_of"] = reprint["reprint_of"]
+    return card

@@ -11,6 +11,7 @@ Cross-file rules (ids: ``rule`` of each :class:`~cardlab.core.errors.Problem`):
 - ``number-range``: a numeric collector number is within the set's printed total.
 - ``source-language``: every localized map holds the set's source language.
 - ``missing-set``: a card folder has a set.yaml (whose ``game`` chooses the cards' schema).
+- ``reprint-of``: a reprint's ``reprint_of`` names a card of the catalog that is not itself a reprint.
 - game rules from ``cardlab.games.<game>.check`` (Pokémon: ``evolves-from``).
 """
 
@@ -110,6 +111,15 @@ def cross_checks(cat: Catalog, files: list[SourceFile], data: dict[Path, Any],
             if isinstance(total, int) and digits and int(digits) > total:
                 what = "total" if "total" in s else "printed total"
                 found.append((f.path, ["number"], f"collector number {number} is beyond the set's {what} {total}", "number-range"))
+    for card_id, card in cat.cards.items():
+        target = card.get("reprint_of")
+        if not isinstance(target, str) or card_id in cat.own or cat.paths[card_id] in bad:
+            continue
+        if target not in cat.cards:
+            found.append((cat.paths[card_id], ["reprint_of"], f"reprint_of '{target}' names no card of the catalog", "reprint-of"))
+        else:
+            found.append((cat.paths[card_id], ["reprint_of"], f"reprint_of '{target}' names a reprint (of "
+                          f"{cat.cards[target]['reprint_of']}); name the original card", "reprint-of"))
     from cardlab.games import game_module
 
     for game in sorted({s.game for s in cat.sets.values()}):
@@ -188,9 +198,10 @@ def validate_paths(paths: list[Path], roots: list[Path]) -> Validation:
     """Validate what ``cardlab validate [PATH...]`` names.
 
     Args:
-        paths: files or folders; empty means the whole catalog under ``roots``. A folder is read as
-            a catalog root (or a game or set folder); a file is checked with the rest of its set
-            folder, and only its own problems are reported.
+        paths: files or folders; empty means the whole catalog under ``roots``. Paths inside
+            ``roots`` are checked with the whole catalog (rules span sets), reporting only their
+            problems. Otherwise a folder is read as a catalog root (or a game or set folder); a file
+            is checked with the rest of its set folder, and only its own problems are reported.
         roots: the catalog roots used when ``paths`` is empty.
 
     Raises:
@@ -200,6 +211,22 @@ def validate_paths(paths: list[Path], roots: list[Path]) -> Validation:
 
     if not paths:
         return validate(roots, full=False)
+    for p in paths:
+        if not Path(p).exists():
+            raise InputError(f"{p}: no such file or folder")
+    inside = [Path(r).resolve() for r in roots if Path(r).is_dir()]
+    targets = [Path(p).resolve() for p in paths]
+    if inside and all(any(t == r or r in t.parents for r in inside) for t in targets):
+        # within the catalog: read all of it (rules span sets: a reprint's original, an
+        # evolution's Pokémon in another set) and report only what was named
+        result = validate(list(roots), only=targets, full=False)
+        scanned = {f.path.resolve() for f in catalog_mod.scan(list(roots))}
+        result.files = sum(1 for f in scanned if any(f == t or t in f.parents for t in targets))
+        for p, t in zip(paths, targets):
+            if t.is_file() and t not in scanned:
+                result.problems.append(Problem(SourcePos(Path(p), 1, 1), "not a catalog file: cards, sets and formats are"
+                                               " .yaml files in a set or formats folder", "file"))
+        return result
     read: list[Path] = []
     only: list[Path] = []
     for p in paths:

@@ -15,7 +15,7 @@ import typer
 
 from cardlab.cli.errors import finish, user_errors
 from cardlab.cli.options import (CatalogOpt, DbOpt, LangOpt, OldFormatOpt, ReportOutput, ReportOutputOpt,
-                                 SearchOutput, SearchOutputOpt, langs_of, output_format, roots_and_db)
+                                 SearchOutput, SearchOutputOpt, Unique, UniqueOpt, langs_of, output_format, roots_and_db)
 
 _APP_SETTINGS: dict[str, Any] = dict(
     name="cardlab",
@@ -62,12 +62,13 @@ def search(
     sort: Annotated[str, typer.Option(help="number, name, set, rarity, artist or hp.")] = "number",
     reverse: Annotated[bool, typer.Option("--reverse", help="Reverse the sort.")] = False,
     limit: Annotated[Optional[int], typer.Option(min=1, max=1_000_000, help="Show at most this many cards.")] = None,
+    unique: UniqueOpt = Unique.prints,
     lang: LangOpt = None,
     catalog: CatalogOpt = None,
     db: DbOpt = None,
     old_fmt: OldFormatOpt = None,
 ) -> None:
-    """Search cards.  Example: cardlab search 'type:fire hp>=80' --output-format json"""
+    """Search cards.  Example: cardlab search 'type:fire hp>=80' --unique cards --output-format json"""
     import sys
 
     from cardlab.search import engine as searching
@@ -76,7 +77,8 @@ def search(
     roots, db_path = roots_and_db(catalog, db)
     with user_errors():
         con = _open(roots, db_path)
-        rows = searching.search(con, query, langs=langs_of(lang), sort=sort, reverse=reverse, limit=limit)
+        rows = searching.search(con, query, langs=langs_of(lang), sort=sort, reverse=reverse, limit=limit,
+                                unique=unique.value)
     if fmt is SearchOutput.table and sys.stdout.isatty():
         from cardlab.render import cards as render
 

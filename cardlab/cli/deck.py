@@ -36,6 +36,9 @@ def deck_validate(file: FileArg, fmt: DeckFormatOpt = None, output_fmt: ReportOu
     """Check a deck list against a format's rules, reporting every problem with its line.
 
     Exit 0 when the deck is legal, 1 when it is not, 2 when the file cannot be read or holds no card.
+    When neither --format nor the file names a format, the game is found from the cards and the
+    deck is checked in every format of that game (a table: format, legal or its first problems);
+    exit 0 when it is legal in at least one format, 1 when in none.
     Example: cardlab deck validate examples/decks/zap-theme-deck.txt -f pokemon-base
     """
     from cardlab.decks import check as decks
@@ -43,14 +46,17 @@ def deck_validate(file: FileArg, fmt: DeckFormatOpt = None, output_fmt: ReportOu
     output = output_format(output_fmt, old_output, "deck validate", "--output")
     roots, _ = roots_and_db(catalog, None)
     with user_errors(json_output=output is ReportOutput.json):
-        report = decks.check_file(file, roots, fmt, langs_of(lang))
+        report = decks.check_or_survey(file, roots, fmt, langs_of(lang))
     if output is ReportOutput.json:
         _json(report.to_json())
     else:
         from cardlab.render import cards as render
         from cardlab.render import decks as render_deck
 
-        render_deck.print_report(report, render.stdout_console(), render.stderr_console())
+        if isinstance(report, decks.LegalityReport):
+            render_deck.print_legality(report, render.stdout_console())
+        else:
+            render_deck.print_report(report, render.stdout_console(), render.stderr_console())
     finish(report.legal)
 
 

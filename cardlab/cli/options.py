@@ -41,6 +41,18 @@ class SearchOutput(str, Enum):
     ids = "ids"
 
 
+class Unique(str, Enum):
+    """``cardlab search --unique``: ``prints`` every printing (a reprint too), ``cards`` each card once."""
+
+    prints = "prints"
+    cards = "cards"
+
+
+UniqueOpt = Annotated[Unique, typer.Option("--unique", case_sensitive=False,
+                                           help="prints: every printing (a reprint too); cards: each card once "
+                                                "(its first printing when it matches).")]
+
+
 class ReportOutput(str, Enum):
     """``--output-format`` of show, validate, formats, the deck commands and ``i18n import``."""
 

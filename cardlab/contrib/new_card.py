@@ -167,7 +167,7 @@ stage: null  # Basic | Stage 1 | Stage 2
 # evolves_from: ""  # Stage 1 and Stage 2 need it: the English name of the Pokémon it evolves from
 # level: null  # the LV. number, if one is printed
 hp: null  # the hit points printed at the top right (a multiple of 10)
-types: null  # its type(s), e.g. [Fire]: Grass | Fire | Water | Lightning | Psychic | Fighting | Colorless
+types: null  # its type(s), e.g. [Fire]: Grass | Fire | Water | Lightning | Psychic | Fighting | Darkness | Metal | Colorless
 # pokemon_power:  # a Pokémon Power, if the card has one
 #   name: {SRC: ""}  # its name, as printed
 #   text: {SRC: ""}  # what it does, in your own words

@@ -15,13 +15,13 @@ SCORE_CUTOFF = 70
 "nope"; 75 missed "Pikachuu" -> "Pikachu" on short names. Compared on folded text (case, accents)."""
 
 
-def suggest(text: str, choices: Iterable[str], limit: int = 3, cutoff: int = SCORE_CUTOFF) -> list[str]:
+def suggest(text: str, choices: Iterable[str], limit: int | None = 3, cutoff: int = SCORE_CUTOFF) -> list[str]:
     """Return up to ``limit`` of ``choices`` close to ``text``, best first (ties keep ``choices``'
     order); compared folded (:func:`cardlab.core.text.fold`: case, accents, apostrophes).
 
     Args:
         text: what the user typed; choices: the known names (any iterable, read once);
-        limit: most names returned; cutoff: least rapidfuzz WRatio score, 0-100.
+        limit: most names returned (None: every close name); cutoff: least rapidfuzz WRatio score, 0-100.
 
     Returns:
         A list of names from ``choices`` (no duplicates), possibly empty.

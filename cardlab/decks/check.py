@@ -52,8 +52,8 @@ if TYPE_CHECKING:
     from cardlab.catalog.model import Catalog
     from cardlab.catalog.formats import Format
 
-__all__ = ["DeckReport", "check_file", "choose_format", "deck_list", "describe_entry", "find_format", "header_words",
-           "load_deck", "open_deck"]
+__all__ = ["DeckReport", "FormatResult", "LegalityReport", "check_file", "check_or_survey", "choose_format", "deck_list",
+           "describe_entry", "find_format", "header_words", "legality", "load_deck", "open_deck"]
 
 
 
@@ -122,9 +122,13 @@ def choose_format(deck_list: DeckList, catalog: Catalog, formats: dict[str, Form
         return deck, check_deck(deck), []
     if not formats:
         raise UsageError("the catalog defines no deck format to read the deck with")
+    from cardlab.decks.resolve import CardIndex
+
+    indexes: dict[str, CardIndex] = {}
     best: tuple[tuple[int, int, str], Deck, list[Problem]] | None = None
     for fmt in formats.values():
-        deck = build_deck(deck_list, catalog, fmt, langs=langs)
+        index = indexes.get(fmt.game) or indexes.setdefault(fmt.game, CardIndex(catalog, fmt.game, langs))
+        deck = build_deck(deck_list, catalog, fmt, index=index, langs=langs)
         problems = check_deck(deck)
         key = (sum(p.rule == "unknown-card" for p in problems), len(problems), fmt.name)
         if best is None or key < best[0]:
@@ -132,6 +136,83 @@ def choose_format(deck_list: DeckList, catalog: Catalog, formats: dict[str, Form
     assert best is not None
     _, deck, problems = best
     return deck, problems, [f"checked against {deck.format.name} (the deck names no format; use --format)"]
+
+
+@dataclass
+class FormatResult:
+    """A deck list checked under one format: the matched ``deck`` and its ``problems``."""
+
+    format: Format
+    deck: Deck
+    problems: list[Problem]
+
+    @property
+    def legal(self) -> bool:
+        """True when no problem was found."""
+        return not self.problems
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready: format, legal, cards (main deck size), problems."""
+        return {"format": self.format.name, "title": self.format.title, "legal": self.legal,
+                "cards": self.deck.size("main"), "problems": [p.to_json() for p in self.problems]}
+
+
+@dataclass
+class LegalityReport:
+    """A deck that names no format, checked under every format of its game (as Limitless and
+    Moxfield show legality badges).
+
+    Attributes:
+        path: the deck file; game: the game found from its cards.
+        results: one :class:`FormatResult` per format of the game, by format name.
+    """
+
+    path: Path
+    game: str
+    results: list[FormatResult]
+
+    @property
+    def legal(self) -> bool:
+        """True when the deck is legal in at least one format."""
+        return any(r.legal for r in self.results)
+
+    @property
+    def legal_in(self) -> list[str]:
+        """The names of the formats the deck is legal in."""
+        return [r.format.name for r in self.results if r.legal]
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready: file, game, legal (in at least one format), legal_in, formats (each result)."""
+        return {"file": str(self.path), "game": self.game, "legal": self.legal, "legal_in": self.legal_in,
+                "formats": [r.to_json() for r in self.results]}
+
+
+def legality(deck_list: DeckList, catalog: Catalog, formats: dict[str, Format], langs: Sequence[str] = ()) -> LegalityReport:
+    """Check a deck list under every format of its game.
+
+    The game is found from the cards: it is the game of the format :func:`choose_format` picks for
+    a list that names no format (the fewest unknown cards, then the fewest problems).
+
+    Returns:
+        A :class:`LegalityReport` with one result per format of that game, sorted by format name.
+
+    Raises:
+        UsageError: the catalog defines no format (exit 2).
+    """
+    from cardlab.decks.resolve import CardIndex
+    from cardlab.decks.rules import check_deck
+
+    chosen, _problems, _notes = choose_format(deck_list, catalog, formats, None, langs)
+    game = chosen.format.game
+    index = CardIndex(catalog, game, langs)
+    results = []
+    for name in sorted(formats):
+        fmt = formats[name]
+        if fmt.game != game:
+            continue
+        deck = build_deck(deck_list, catalog, fmt, index=index, langs=langs)
+        results.append(FormatResult(fmt, deck, check_deck(deck)))
+    return LegalityReport(deck_list.path, game, results)
 
 
 def header_words(formats: dict[str, Format]) -> set[str]:
@@ -211,6 +292,34 @@ def check_file(path: Path, roots: list[Path], format_name: str | None = None, la
     from cardlab.decks.rules import check_deck
 
     deck = open_deck(path, roots, format_name, langs)
+    return DeckReport(deck, check_deck(deck))
+
+
+def check_or_survey(path: Path, roots: list[Path], format_name: str | None = None,
+                    langs: Sequence[str] = ()) -> DeckReport | LegalityReport:
+    """Check a deck file against its format, or, when neither ``format_name`` nor the file names
+    one, against every format of its game (``cardlab deck validate`` without ``--format``).
+
+    Returns:
+        A :class:`DeckReport` under the format given or named, else a :class:`LegalityReport`.
+
+    Raises:
+        As :func:`check_file`.
+    """
+    from cardlab.core.errors import CatalogError
+    from cardlab.catalog.validate import validate
+    from cardlab.decks.rules import check_deck
+
+    result = validate(list(roots))
+    if result.problems:
+        raise CatalogError(result.problems)
+    formats = dict(sorted(result.formats.items()))
+    deck_list_ = read_deck(Path(path), header_words(formats))
+    if not (format_name or deck_list_.format) and not any(p.rule == "schema" and deck_list_.format_line
+                                                          and p.pos.line == deck_list_.format_line
+                                                          for p in deck_list_.problems):
+        return legality(deck_list_, result.catalog, formats, langs)
+    deck = load_deck(Path(path), result.catalog, formats, format_name, langs)
     return DeckReport(deck, check_deck(deck))
 
 

@@ -35,6 +35,9 @@ _NAME_ID = re.compile(r"^(?P<name>.+?)\s+\(?(?P<id>[a-z0-9][a-z0-9.]*(?:-[a-z0-9
 _ENERGY_SYMBOLS = {"g": "grass", "r": "fire", "w": "water", "l": "lightning", "p": "psychic", "f": "fighting",
                    "c": "colorless", "d": "darkness", "m": "metal", "y": "fairy", "n": "dragon"}
 _SYMBOL = re.compile(r"\{([a-z])\}")
+_TYPE_WORDS = {"electric": "lightning", "steel": "metal"}
+"""Type names of the video games and the anime that players write for the card game's Energy types
+("Electric Energy" is Lightning Energy): suggested first, never matched silently."""
 
 MAX_SUGGESTED = 50
 """Unknown lines of one deck that get "did you mean" suggestions; later ones get none (a hostile
@@ -65,7 +68,7 @@ class CardIndex:
         self.other_games: dict[str, str] = {}
         for card_id, card in catalog.cards.items():
             card_game = catalog.game_of(card_id)
-            for lang, name in (card.get("name") or {}).items():
+            for lang, name in [*(card.get("name") or {}).items(), *(card.get("printed_name") or {}).items()]:
                 if lang == "_source" or not isinstance(name, str):
                     continue
                 if card_game == game:
@@ -86,26 +89,36 @@ class CardIndex:
         info = self.catalog.set_of(card_id)
         return fold(pick(self.catalog.cards[card_id].get("name"), ["en"], info.source_language))
 
-    def suggestions(self, text: str, limit: int = 3) -> list[str]:
-        """Return up to ``limit`` known names close to ``text`` (:func:`cardlab.core.fuzzy.suggest`);
-        cached per folded text."""
+    def suggestions(self, text: str, limit: int = 3, allowed_sets: set[str] | None = None) -> list[str]:
+        """Return up to ``limit`` known names close to ``text`` (:func:`cardlab.core.fuzzy.suggest`),
+        those with a card in ``allowed_sets`` only when there are such names; cached per folded
+        text and sets."""
         key = fold(text)
-        if key in self._suggested:
-            return self._suggested[key][:limit]
+        cache_key = f"{key}\x00{','.join(sorted(allowed_sets or ()))}"
+        if cache_key in self._suggested:
+            return self._suggested[cache_key][:limit]
         from cardlab.core.fuzzy import suggest
 
         if self._choices is None:
             self._choices = sorted(self.names)
-        found = suggest(key, self._choices, limit=limit)
-        names = list(dict.fromkeys(self.display_name(sorted(self.names[name])[0]) for name in found))
-        self._suggested[key] = names
+        found = suggest(key, self._choices, limit=None)
+        typed = " ".join(_TYPE_WORDS.get(w, w) for w in key.split())
+        if typed != key and typed in self.names:
+            found = [typed, *(n for n in found if n != typed)]
+        if allowed_sets:
+            found = [n for n in found if any(self.catalog.card_set[i] in allowed_sets for i in self.names[n])] or found
+        names = list(dict.fromkeys(self.display_name(sorted(self.names[name])[0]) for name in found))[:limit]
+        self._suggested[cache_key] = names
         return names
 
     def _agrees(self, card_id: str, name: str) -> bool:
-        """True when ``name`` (as written) is a name of the card, loosely: in any language, or once
+        """True when ``name`` (as written) is a name of the card (or its ``printed_name``, a print
+        variant's spelling), loosely: in any language, or once
         energy symbols such as ``{L}`` are read as their type and ``Basic`` is ignored, every word
         of the card's name is in it (``Basic {L} Energy`` is Lightning Energy)."""
-        names = [fold(n) for k, n in self.catalog.cards[card_id]["name"].items() if k != "_source" and isinstance(n, str)]
+        card = self.catalog.cards[card_id]
+        names = [fold(n) for k, n in [*card["name"].items(), *(card.get("printed_name") or {}).items()]
+                 if k != "_source" and isinstance(n, str)]
         wanted = fold(name)
         if wanted in names:
             return True
@@ -122,17 +135,30 @@ class CardIndex:
         card_id = f"{info.code}-{number.lstrip('0') or '0'}"
         return card_id if card_id in self.catalog.cards else None
 
-    def resolve(self, entry: Entry, allowed_sets: set[str] | None = None, suggest: bool = True) -> tuple[str | None, str | None, str]:
+    def _allowed(self, card_id: str, allowed_sets: set[str] | None, ranges: dict[str, tuple[int, int]] | None) -> bool:
+        code = self.catalog.card_set[card_id]
+        if allowed_sets and code not in allowed_sets:
+            return False
+        if ranges and code in ranges:
+            digits = "".join(ch for ch in str(self.catalog.cards[card_id].get("number", "")) if ch.isdigit())
+            return bool(digits) and ranges[code][0] <= int(digits) <= ranges[code][1]
+        return True
+
+    def resolve(self, entry: Entry, allowed_sets: set[str] | None = None, suggest: bool = True,
+                ranges: dict[str, tuple[int, int]] | None = None) -> tuple[str | None, str | None, str]:
         """Match a deck line to a card.
 
         Tries, in order: an explicit or written card id (``base1-58``); a name followed by a set code
         or alias and a collector number (``Pikachu BS 58``) or by a card id (``Pikachu base1-58``);
         the name alone, in any language; a set code and number alone (``BS 58``). When a name
-        matches several cards, those of ``allowed_sets`` are preferred. A name given with a set and
+        matches several cards, those of ``allowed_sets`` (and within ``ranges``) are preferred; printings of one card
+        (:meth:`Catalog.oracle_of`: an original and its reprints, holo and plain printings) are one
+        card, the first printing among the allowed ones. A name given with a set and
         number or a card id must agree with that card (loosely, see :meth:`_agrees`).
 
         Args:
-            entry: the line; allowed_sets: the format's sets, or None.
+            entry: the line; allowed_sets: the format's sets, or None; ranges: the format's
+                collector number ranges by set (:attr:`Format.number_ranges`), or None.
             suggest: give "did you mean" suggestions for an unknown name (costly on long lists).
 
         Returns:
@@ -184,11 +210,18 @@ class CardIndex:
             other = self.other_games.get(fold(name))
             if other:
                 return None, f"\"{name}\" is a {other} card, not a {self.game} card", "unknown-card"
-            hint = self.suggestions(name) if suggest else []
+            hint = self.suggestions(name, allowed_sets=allowed_sets) if suggest else []
             more = "; did you mean " + ", ".join(f'"{h}"' for h in hint) + "?" if hint else ""
             return None, f"unknown card \"{name}\"{more}", "unknown-card"
-        if allowed_sets and len(ids) > 1:
-            ids = {i for i in ids if self.catalog.card_set[i] in allowed_sets} or ids
+        if (allowed_sets or ranges) and len(ids) > 1:
+            ids = {i for i in ids if self._allowed(i, allowed_sets, ranges)} or ids
+        if len(ids) > 1:
+            # printings of one card (a Base Set 2 reprint, holo and plain Scyther, the basic
+            # Energy of every set) are the same card in play: the first printing of each stays
+            firsts: dict[str, str] = {}
+            for i in sorted(ids, key=self.catalog.print_order):
+                firsts.setdefault(self.catalog.oracle_of(i), i)
+            ids = set(firsts.values())
         if len(ids) > 1:
             choices = sorted(ids, key=lambda i: (self.catalog.card_set[i], i))
             shown = ", ".join(f"{self.display_name(i)} {self.catalog.card_set[i]} {self.catalog.cards[i]['number']} ({i})" for i in choices)
@@ -232,6 +265,7 @@ def build_deck(deck_list: DeckList, catalog: Catalog, fmt: Format, index: CardIn
             deck.section_lines.setdefault(current, h.line)
         header_section.append(current)
     allowed = fmt.allowed_sets
+    ranges = fmt.number_ranges or None
     known = {s.id for s in fmt.sections}
     outside: dict[int, list[Entry]] = {}
     unknown = 0
@@ -246,7 +280,7 @@ def build_deck(deck_list: DeckList, catalog: Catalog, fmt: Format, index: CardIn
             continue
         deck.entries.append(entry)
         deck._entry_sections.append(section)
-        card_id, message, rule = index.resolve(entry, allowed, suggest=unknown < MAX_SUGGESTED)
+        card_id, message, rule = index.resolve(entry, allowed, suggest=unknown < MAX_SUGGESTED, ranges=ranges)
         if card_id is None:
             unknown += rule == "unknown-card"
             deck.problems.append(Problem(SourcePos(path, entry.line), message or "", rule))

@@ -139,6 +139,48 @@ def check_section_cards(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
             yield card.line, f'"{card.name}" ({kind}) is in {where}, which holds only {label}'
 
 
+def check_max_cards(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
+    """``max-cards``: the section (default ``main``) holds at most ``max`` cards matching
+    ``where``, called ``label`` in messages (Prop 15/3: at most 15 Trainer cards). Reported at the
+    line where the count passes the cap, naming every line that counts when there are several."""
+    section = params.get("section", "main")
+    cards = [c for c in deck.in_section(section) if matches(c.card, params["where"])]
+    total, limit = sum(c.count for c in cards), params["max"]
+    if total <= limit:
+        return
+    running, at = 0, cards[-1]
+    for c in cards:
+        running += c.count
+        if running > limit:
+            at = c
+            break
+    yield at.line, f"{total} {params['label']} in the deck (limit {limit}; {line_list([c.line for c in cards])})"
+
+
+def check_banned(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
+    """``banned``: the cards of ``cards`` (card ids, e.g. ``basep-24``) may not be played in the
+    format; ``why`` (optional) says so in the message. Reported at each line holding one."""
+    banned = set(params["cards"])
+    why = f" ({params['why']})" if params.get("why") else ""
+    for card in deck.cards:
+        if card.card_id in banned:
+            yield card.line, f'"{card.name}" ({card.card_id}) is banned in {deck.format.name}{why}'
+
+
+def check_number_range(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
+    """``number-range``: the cards of set ``set`` are allowed only when their collector number is
+    from ``min`` to ``max`` (Base–Fossil: Wizards Black Star Promos 1 to 9). A card of another set
+    is not concerned (``allowed-sets`` decides on the set). Reported at each line out of the range."""
+    code, low, high = params["set"], params["min"], params["max"]
+    for card in deck.cards:
+        if card.set_code != code:
+            continue
+        digits = "".join(ch for ch in str(card.card.get("number", "")) if ch.isdigit())
+        if not digits or not low <= int(digits) <= high:
+            yield card.line, (f'"{card.name}" ({card.card_id}) is {code} number {card.card.get("number")}; '
+                              f"{deck.format.name} allows only {code} {low} to {high}")
+
+
 RULES: dict[str, RuleCheck] = {
     "deck-size": check_size,
     "section-size": check_size,
@@ -146,6 +188,9 @@ RULES: dict[str, RuleCheck] = {
     "require": check_require,
     "allowed-sets": check_sets,
     "section-cards": check_section_cards,
+    "max-cards": check_max_cards,
+    "banned": check_banned,
+    "number-range": check_number_range,
 }
 """Rule id -> check function. Format files may only name these ids (``schema/format.schema.json``)."""
 
@@ -188,4 +233,10 @@ def describe(spec: RuleSpec) -> str:
         if p.get("deny"):
             return f"no {p.get('label') or _condition_text(p['deny'])} in {p['section']} ({_condition_text(p['deny'])})"
         return f"only {p.get('label') or _condition_text(p['allow'])} in {p['section']} ({_condition_text(p['allow'])})"
+    if spec.rule == "max-cards":
+        return f"at most {p['max']} {p['label']} ({_condition_text(p['where'])}) in {p.get('section', 'main')}"
+    if spec.rule == "banned":
+        return f"not legal: {', '.join(p['cards'])}" + (f" ({p['why']})" if p.get("why") else "")
+    if spec.rule == "number-range":
+        return f"{p['set']} cards only numbered {p['min']} to {p['max']}"
     return spec.rule

@@ -12,7 +12,7 @@ from cardlab.core.text import fold, pick
 
 ENERGY_SYMBOL = {"Grass": "[green]G[/]", "Fire": "[red]R[/]", "Water": "[blue]W[/]",
                  "Lightning": "[yellow]L[/]", "Psychic": "[magenta]P[/]", "Fighting": "[dark_orange]F[/]",
-                 "Colorless": "[white]C[/]"}
+                 "Darkness": "[bright_black]D[/]", "Metal": "[grey70]M[/]", "Colorless": "[white]C[/]"}
 
 
 def facets(card: dict) -> Iterator[tuple[str, str | None, float | None]]:
@@ -120,13 +120,20 @@ def detail(card: dict, langs: Sequence[str] = (), source: str = "en") -> list[tu
     return lines
 
 
+def plays_as_pokemon(card: dict) -> bool:
+    """True for a Pokémon card, and for a Trainer that is played as a Basic Pokémon: one that
+    carries ``hp`` (Mysterious Fossil, Clefairy Doll)."""
+    return card.get("supertype") == "Pokémon" or (card.get("supertype") == "Trainer" and "hp" in card)
+
+
 def check(catalog) -> Iterator[tuple[str, list, str, str]]:  # noqa: ANN001 - a cardlab.catalog.model.Catalog
     """Cross-card rule ``evolves-from``: an evolution names a Pokémon present in the catalog
-    (any set of the game; matched on the folded English/source name). Yields problems as
+    (any set of the game; matched on the folded English/source name), or a Trainer that plays as a
+    Basic Pokémon (:func:`plays_as_pokemon`: Fossil's Aerodactyl evolves from Mysterious Fossil). Yields problems as
     ``(card id, data path, message, rule)``."""
     names: set[str] = set()
     for card_id, card in catalog.cards.items():
-        if catalog.card_set.get(card_id) and catalog.set_of(card_id).game == "pokemon" and card.get("supertype") == "Pokémon":
+        if catalog.card_set.get(card_id) and catalog.set_of(card_id).game == "pokemon" and plays_as_pokemon(card):
             names.update(fold(n) for k, n in card["name"].items() if k != "_source")
     for card_id, card in catalog.cards.items():
         if catalog.set_of(card_id).game != "pokemon":

@@ -84,12 +84,13 @@ def parse_path(path: str) -> list[str | int]:
 def field_kind(path: str, in_set: bool = False) -> str:
     """Return the kind of a translatable field (one of :data:`KINDS`).
 
-    ``name`` is a card's name; another path ending in ``name`` (``attacks[0].name``,
+    ``name`` (or ``printed_name``, a reprint's print variant) is a card's name; another path ending
+    in ``name`` (``attacks[0].name``,
     ``pokemon_power.name``) an ``attack``; a set manifest's fields are ``set``; the rest ``text``.
     """
     if in_set:
         return "set"
-    if path == "name":
+    if path in ("name", "printed_name"):
         return "name"
     if path.endswith(".name"):
         return "attack"
@@ -196,12 +197,15 @@ def strings(catalog: Catalog, lang: str, sets: Iterable[str] | None = None) -> I
                 continue
             yield _tstring(code, SET_PREFIX + path, "set", code, info.path, src, loc, lang, f"set {set_label}")
         for card_id in sorted(cards_by_set.get(code, []), key=lambda c: _number_key(c, catalog.cards[c])):
-            card = catalog.cards[card_id]
+            card = catalog.cards[card_id]  # a reprint merged: its name and texts are its original's
             name = pick(card.get("name"), (), src)
             translated = pick(card.get("name"), (lang,), src)
             shown = name if translated == name else f"{name} ({translated})"
             label = f"{shown} · {set_label} #{card.get('number', '?')}"
-            for path, loc in localized_fields(card):
+            own = catalog.file_data(card_id)
+            if card_id in catalog.own:  # a reprint: only a print variant's spelling is its own to translate
+                own = {k: v for k, v in own.items() if k == "printed_name"}
+            for path, loc in localized_fields(own):
                 if src not in loc:
                     continue  # a validation problem (source-language): nothing to translate from
                 yield _tstring(card_id, path, field_kind(path), code, catalog.paths[card_id], src, loc, lang, label)
@@ -222,7 +226,7 @@ def languages(catalog: Catalog, sets: Iterable[str] | None = None) -> list[str]:
     found: set[str] = set()
     for code in _selected_sets(catalog, sets):
         info = catalog.sets[code]
-        datas = [info.data, *(catalog.cards[c] for c, s in catalog.card_set.items() if s == code)]
+        datas = [info.data, *(catalog.file_data(c) for c, s in catalog.card_set.items() if s == code)]
         for data in datas:
             for _path, loc in localized_fields(data):
                 found.update(k for k in loc if k not in ("_source", info.source_language))

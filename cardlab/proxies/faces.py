@@ -19,7 +19,7 @@ LABELS: dict[str, dict[str, str]] = {
            "Trainer": "Dresseur", "Energy": "Énergie", "basic Energy": "Énergie de base",
            "special Energy": "Énergie spéciale", "provides": "fournit", "Level": "Niveau",
            "Grass": "Plante", "Fire": "Feu", "Water": "Eau", "Lightning": "Électrique", "Psychic": "Psy",
-           "Fighting": "Combat", "Colorless": "Incolore",
+           "Fighting": "Combat", "Darkness": "Obscurité", "Metal": "Métal", "Colorless": "Incolore",
            "blow": "Carte coup", "defense": "Carte défense", "support": "Carte soutien", "fight": "Carte combat",
            "blocks": "bloque", "Cost": "Coût", "Start cost": "Coût de démarrage", "Power": "Force",
            "Defense": "Défense", "Generates": "Génère", "generic": "générique", "tap": "engager",
@@ -33,9 +33,9 @@ LABELS: dict[str, dict[str, str]] = {
 
 POKEMON_COLORS = {"Grass": (0.33, 0.65, 0.27), "Fire": (0.86, 0.27, 0.16), "Water": (0.19, 0.5, 0.85),
                   "Lightning": (0.98, 0.8, 0.15), "Psychic": (0.6, 0.33, 0.7), "Fighting": (0.75, 0.45, 0.2),
-                  "Colorless": (0.82, 0.8, 0.75)}
+                  "Darkness": (0.25, 0.25, 0.3), "Metal": (0.6, 0.62, 0.66), "Colorless": (0.82, 0.8, 0.75)}
 POKEMON_LETTER = {"Grass": "G", "Fire": "R", "Water": "W", "Lightning": "L", "Psychic": "P",
-                  "Fighting": "F", "Colorless": "C"}
+                  "Fighting": "F", "Darkness": "D", "Metal": "M", "Colorless": "C"}
 TRAINER_COLOR = (0.55, 0.6, 0.66)
 IPPO_COLORS = {"blow": (0.8, 0.16, 0.16), "defense": (0.08, 0.4, 0.75), "support": (0.45, 0.2, 0.6),
                "fight": (0.2, 0.55, 0.25)}

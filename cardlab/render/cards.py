@@ -73,6 +73,12 @@ def card(view, console: Console, langs: Sequence[str] = ()) -> None:  # noqa: AN
     for label, key in (("Rarity", "rarity"), ("Illustrator", "illustrator")):
         if data.get(key):
             table.add_row(label, escape(str(data[key])))
+    if data.get("printed_name"):
+        table.add_row("Printed as", escape(pick(data["printed_name"], langs, src)))
+    if len(getattr(view, "printings", ())) > 1:
+        shown = [f"{escape(pid)}{' (this one)' if pid == view.id else ''} · {escape(code)} {escape(number)}"
+                 f"{' · ' + escape(rarity) if rarity else ''}" for pid, code, number, rarity in view.printings]
+        table.add_row("Printings", "\n".join(shown))
     title = f"[bold]{escape(pick(data['name'], langs, src))}[/]  [dim]{escape(view.id)}[/]"
     console.print(Panel(table, title=title, title_align="left", expand=False))
 

@@ -14,7 +14,7 @@ from rich.table import Table
 from cardlab.decks.rules import describe
 
 if TYPE_CHECKING:
-    from cardlab.decks.check import DeckReport
+    from cardlab.decks.check import DeckReport, LegalityReport
     from cardlab.core.errors import Problem
     from cardlab.catalog.formats import Format
     from cardlab.decks.stats import DeckStats
@@ -39,6 +39,38 @@ def print_report(report: DeckReport, out: Console, err: Console) -> None:
         k = len(report.problems)
         err.print(f"[red]not legal[/]: {k} problem{'s' if k != 1 else ''} in {escape(str(report.deck.path))} under {fmt.name}",
                   highlight=False, soft_wrap=True)
+
+
+FIRST_PROBLEMS = 3
+"""How many problems the legality table shows per format (then "and N more")."""
+
+
+def print_legality(report: LegalityReport, out: Console) -> None:
+    """Print a deck's legality in every format of its game as a table (format, verdict, the
+    first problems with their lines), then a one-line summary. Never wrapped when piped."""
+    table = Table(box=None, header_style="bold", pad_edge=False, show_edge=False)
+    table.add_column("Format", no_wrap=True)
+    table.add_column("Verdict", no_wrap=True)
+    table.add_column("First problems", overflow="fold")
+    for r in report.results:
+        if r.legal:
+            table.add_row(escape(r.format.name), f"[green]legal[/] ({r.deck.size('main')} cards)", "")
+            continue
+        shown = [f"line {p.pos.line}: {p.rule}: {p.message}" for p in r.problems[:FIRST_PROBLEMS]]
+        more = len(r.problems) - FIRST_PROBLEMS
+        if more > 0:
+            shown.append(f"and {more} more")
+        k = len(r.problems)
+        table.add_row(escape(r.format.name), f"[red]not legal[/] ({k} problem{'s' if k != 1 else ''})", escape("\n".join(shown)))
+    out.print(f"{escape(str(report.path))}: no format named; legality in every {report.game} format", highlight=False,
+              soft_wrap=True)
+    out.print(table, soft_wrap=not out.is_terminal)
+    n = len(report.results)
+    if report.legal:
+        out.print(f"[green]legal[/] in {len(report.legal_in)} of {n} {report.game} formats: {', '.join(report.legal_in)}",
+                  highlight=False, soft_wrap=True)
+    else:
+        out.print(f"[red]not legal[/] in any of the {n} {report.game} formats", highlight=False, soft_wrap=True)
 
 
 def print_stats(stats: DeckStats, out: Console) -> None:

@@ -97,8 +97,12 @@ def _names(con: sqlite3.Connection, ids: list[str]) -> dict[str, dict]:
     return out
 
 
+UNIQUE = ("prints", "cards")
+"""``--unique`` choices: every printing, or one hit per card (its printings collapsed)."""
+
+
 def search(con: sqlite3.Connection, query: str, *, langs: tuple[str, ...] | list[str] = (), sort: str = "number",
-           reverse: bool = False, limit: int | None = None) -> list[Hit]:
+           reverse: bool = False, limit: int | None = None, unique: str = "prints") -> list[Hit]:
     """Return the cards matching ``query``, sorted.
 
     Args:
@@ -107,6 +111,11 @@ def search(con: sqlite3.Connection, query: str, *, langs: tuple[str, ...] | list
         langs: preferred languages for names, first first; the source language is the fallback.
         sort: a key of :data:`SORTS`; ``reverse`` reverses it.
         limit: the most hits to return, or None for all.
+        unique: ``prints`` (default) lists every printing that matches; ``cards`` lists each card
+            once (printings grouped by :meth:`cardlab.catalog.model.Catalog.oracle_of`), as Scryfall
+            does: its first printing when it matches, else the first matching printing in the sort
+            order (Base Set 2's Charizard stands for base1-4 only when base1-4 does not match, e.g.
+            under ``set:base4``).
 
     Raises:
         QueryError: the query cannot be parsed (with the offending column).
@@ -116,24 +125,37 @@ def search(con: sqlite3.Connection, query: str, *, langs: tuple[str, ...] | list
 
     if sort not in SORTS:
         raise UsageError(f"unknown sort '{sort}'; choose one of: {', '.join(SORTS)}")
+    if unique not in UNIQUE:
+        raise UsageError(f"unknown --unique '{unique}'; choose one of: {', '.join(UNIQUE)}")
     where, params = compile_sql(parse(query))
     parts = SORTS[sort].split(", ")
     if reverse:
         parts = [f"{part} DESC" for part in parts]
     # cards without the sort value (Trainers have no HP) come last either way
     order = ", ".join([f"({SORTS[sort].split(', ')[0].split(' COLLATE')[0]}) IS NULL", *parts])
-    sql = (f"SELECT c.id, c.game, c.set_code, c.number, c.name, c.source_language, c.type_line, c.stats, c.rarity"
-           f" FROM card c LEFT JOIN card_set s ON s.code = c.set_code WHERE {where} ORDER BY {order}")
-    if limit is not None:
+    sql = (f"SELECT c.id, c.game, c.set_code, c.number, c.name, c.source_language, c.type_line, c.stats, c.rarity,"
+           f" c.oracle_id FROM card c LEFT JOIN card_set s ON s.code = c.set_code WHERE {where} ORDER BY {order}")
+    if limit is not None and unique == "prints":
         sql += " LIMIT ?"
         params = [*params, int(limit)]
     try:
         rows = con.execute(sql, params).fetchall()
     except sqlite3.OperationalError as err:
         raise UsageError(f"the query is too complex for the index ({err}); make it shorter") from None
+    if unique == "cards":
+        matched = {r[0] for r in rows}
+        seen: set[str] = set()
+        kept = []
+        for r in rows:
+            oracle = r[9]
+            if oracle in seen or (r[0] != oracle and oracle in matched):
+                continue  # another printing of a card already listed, or its original is listed
+            seen.add(oracle)
+            kept.append(r)
+        rows = kept[:limit] if limit is not None else kept
     names = _names(con, [r[0] for r in rows])
     hits = []
-    for cid, game, code, number, name, src, type_line, stats, rarity in rows:
+    for cid, game, code, number, name, src, type_line, stats, rarity, _oracle in rows:
         all_names = names.get(cid) or {src: name}
         shown = pick(all_names, langs, src) if langs else name
         hits.append(Hit(cid, game, code, number, shown, all_names, type_line, stats, rarity))
@@ -180,11 +202,15 @@ class CardView:
     data: dict
     set_data: dict
     path: str
+    printings: list[tuple[str, str, str, str | None]] = field(default_factory=list)
+    """Every printing of the card, the original first: ``(id, set code, number, rarity)``."""
 
 
 def get_card(con: sqlite3.Connection, ref: str) -> CardView:
     """Find one card by id (``base1-4``, any case), by set code or alias and number (``BS 4``,
-    ``base1 4``), or by its whole name in any language (``Dracaufeu``).
+    ``base1 4``), or by its whole name in any language (``Dracaufeu``). A name shared by the
+    printings of one card only (an original and its reprints) gives the original. The view lists
+    every printing (:attr:`CardView.printings`).
 
     Raises:
         AmbiguousCardError: the name belongs to several cards (choices listed).
@@ -209,10 +235,19 @@ def get_card(con: sqlite3.Connection, ref: str) -> CardView:
         names = sorted({r[0] for r in con.execute("SELECT name FROM card_name")})
         raise CardNotFoundError(ref, suggest(ref_s, names))
     if len(ids) > 1:
+        marks = ",".join("?" * len(ids))
+        oracles = {r[0] for r in con.execute(f"SELECT DISTINCT oracle_id FROM card WHERE id IN ({marks})", ids)}
+        if len(oracles) == 1:  # printings of one card (Dracaufeu: base1-4 and its reprint base4-4): the original
+            oracle = oracles.pop()
+            ids = [oracle] if oracle in ids else sorted(ids)[:1]
+    if len(ids) > 1:
         choices = [tuple(r) for r in con.execute(
             f"SELECT id, name, set_code FROM card WHERE id IN ({','.join('?' * len(ids))}) ORDER BY set_code, number_int", ids)]
         raise AmbiguousCardError(ref, choices)
-    cid, game, data, path, set_data = con.execute(
-        "SELECT c.id, c.game, c.data, c.path, s.data FROM card c JOIN card_set s ON s.code = c.set_code WHERE c.id = ?",
-        (ids[0],)).fetchone()
-    return CardView(cid, game, json.loads(data), json.loads(set_data), path)
+    cid, game, data, path, set_data, oracle = con.execute(
+        "SELECT c.id, c.game, c.data, c.path, s.data, c.oracle_id FROM card c JOIN card_set s ON s.code = c.set_code"
+        " WHERE c.id = ?", (ids[0],)).fetchone()
+    printings = [tuple(r) for r in con.execute(
+        "SELECT c.id, c.set_code, c.number, c.rarity FROM card c LEFT JOIN card_set s ON s.code = c.set_code"
+        " WHERE c.oracle_id = ? ORDER BY c.id != c.oracle_id, s.release_date, c.set_code, c.number_int", (oracle,))]
+    return CardView(cid, game, json.loads(data), json.loads(set_data), path, printings)

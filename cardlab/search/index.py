@@ -22,7 +22,7 @@ from cardlab.catalog.model import Catalog, folders
 from cardlab.core.errors import CatalogError
 from cardlab.core.text import fold, norm_value, pick
 
-INDEX_VERSION = "4"
+INDEX_VERSION = "6"
 """Bump when the index's tables or contents change: old indexes are then rebuilt."""
 
 
@@ -232,7 +232,8 @@ def _write(cat: Catalog, path: Path, fp: str) -> None:
             cards.append((card_id, info.game, info.code, card["number"], int(digits) if digits else None,
                           pick(card["name"], (), src), src, game.type_line(card, ()), game.key_stats(card),
                           card.get("rarity"), card.get("illustrator"), info.data.get("release_date"),
-                          json.dumps(card, ensure_ascii=False, default=str), str(cat.paths[card_id])))
+                          json.dumps(card, ensure_ascii=False, default=str), str(cat.paths[card_id]),
+                          cat.oracle_of(card_id)))
             for lang, name in card["name"].items():
                 if lang != "_source":
                     names.append((card_id, lang, name, fold(name)))
@@ -240,8 +241,8 @@ def _write(cat: Catalog, path: Path, fp: str) -> None:
             facets.extend((card_id, f, norm_value(t) if t is not None else None, n) for f, t, n in rows)
             fts.append((card_id, *_texts(card)))
         con.executemany("INSERT INTO card (id, game, set_code, number, number_int, name, source_language, type_line,"
-                        " stats, rarity, illustrator, release_date, data, path) VALUES"
-                        " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", cards)
+                        " stats, rarity, illustrator, release_date, data, path, oracle_id) VALUES"
+                        " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", cards)
         con.executemany("INSERT INTO card_name (card_id, lang, name, folded) VALUES (?, ?, ?, ?)", names)
         # filling the facet table before indexing it is about twice as fast
         indexes = [r[0] for r in con.execute("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'facet'"

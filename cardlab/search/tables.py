@@ -26,8 +26,9 @@ class Card(SQLModel, table=True):
     rarity: str | None = None
     illustrator: str | None = None
     release_date: str | None = None
-    data: str = Field(description="the card as JSON, as in its YAML file")
+    data: str = Field(description="the card as JSON, as in its YAML file (a reprint merged with its original)")
     path: str
+    oracle_id: str = Field(index=True, description="the id of the original card: its own id, or what a reprint reprints")
 
 
 class CardName(SQLModel, table=True):

@@ -138,9 +138,10 @@ def test_bad_lines(runner, name, expected):
     _no_traceback(result)
 
 
-def test_ambiguous_name(runner):
+def test_ambiguous_name(runner, base_only):
     path = DECKS / "bad" / "ambiguous.txt"
-    result = runner.invoke(app, ["deck", "validate", str(path), *TEST_ROOTS, "--catalog", str(DECKS / "catalog")])
+    result = runner.invoke(app, ["deck", "validate", str(path), *base_only, "--catalog", str(REPO / "tests" / "fixtures" / "catalog"),
+                                 "--catalog", str(DECKS / "catalog")])
     assert result.exit_code == 1
     assert f'{path}:4: ambiguous-card: "Pikachu" matches 2 cards: Pikachu base1 58 (base1-58), Pikachu reprint 1' in result.stderr
 
@@ -153,10 +154,13 @@ def test_commander_in_main_deck(runner):
 
 
 def test_no_format_lists_the_formats(runner):
-    result = runner.invoke(app, ["deck", "validate", str(DECKS / "bad" / "no-format.txt")])
+    # deck validate checks a deck without a format in every format of its game (tests/test_deck_legality.py);
+    # deck stats needs one format
+    result = runner.invoke(app, ["deck", "stats", str(DECKS / "bad" / "no-format.txt")])
     assert result.exit_code == 2
     assert "no format given; use --format NAME or a 'Format: NAME' line (formats: ippo-10-rounds, ippo-4-rounds, monpa, " \
-           "pokemon-base, pokemon-unlimited)" in result.stderr
+           "pokemon-base, pokemon-base-fossil, pokemon-base-gym, pokemon-base-jungle, pokemon-base-rocket, " \
+           "pokemon-prop-15-3, pokemon-unlimited)" in result.stderr
     result = runner.invoke(app, ["deck", "validate", str(DECKS / "pokemon" / "legal.txt"), "--format", "standard"])
     assert result.exit_code == 2 and "unknown format 'standard'" in result.stderr
 

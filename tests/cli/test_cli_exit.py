@@ -36,7 +36,7 @@ TABLE: dict[str, dict[ExitStatus, list[str]]] = {
                    USAGE: [ZAP, "-f", "pokemon-base", "--need", "dragons"]},
     "deck list": {OK: [ZAP, "-f", "pokemon-base"], CHECK: [HAYMAKER, "-f", "pokemon-base"],
                   USAGE: [ZAP, "-f", "no-such-format"]},
-    "proxies": {OK: [ZAP, "-o", "{tmp}/zap.pdf"], CHECK: [HAYMAKER, "-o", "{tmp}/haymaker.pdf"],
+    "proxies": {OK: [ZAP, "-o", "{tmp}/zap.pdf"], CHECK: [HAYMAKER, "-f", "pokemon-base", "-o", "{tmp}/haymaker.pdf"],
                 USAGE: ["-o", "{tmp}/nothing.pdf"]},
     "i18n status": {OK: FR, CHECK: [*FR, "--fail-under", "100"], USAGE: [*FR, "--fail-under", "200"]},
     "i18n export": {OK: [*FR, "--set", "base1", "-o", "{tmp}/fr.po"], USAGE: [*FR, "-o", "{tmp}"]},

@@ -125,7 +125,7 @@ def test_public_api_end_to_end(repo, tmp_path):
     catalog = cardlab.load_catalog(roots)
 
     con = cardlab.open_index(roots, tmp_path / "index.sqlite")
-    assert [h.id for h in cardlab.search_cards(con, "type:fire hp>=100")] == ["base1-4", "base1-23"]
+    assert [h.id for h in cardlab.search_cards(con, "set:base1 type:fire hp>=100")] == ["base1-4", "base1-23"]
     assert cardlab.get_card(con, "Dracaufeu").id == "base1-4"
     con.close()
 

@@ -16,7 +16,9 @@ def formats():
 
 
 def test_shipped_formats(formats):
-    assert list(formats) == ["ippo-10-rounds", "ippo-4-rounds", "monpa", "pokemon-base", "pokemon-unlimited"]
+    assert list(formats) == ["ippo-10-rounds", "ippo-4-rounds", "monpa", "pokemon-base", "pokemon-base-fossil",
+                             "pokemon-base-gym", "pokemon-base-jungle", "pokemon-base-rocket", "pokemon-prop-15-3",
+                             "pokemon-unlimited"]
     assert {f.game for f in formats.values()} == {"pokemon", "ippo", "monpa"}
 
 
@@ -37,6 +39,37 @@ def test_pokemon_formats(formats):
         assert all("seed 001" in r.source for r in fmt.rules if r.rule != "allowed-sets")
     assert formats["pokemon-base"].allowed_sets == {"base1"}
     assert formats["pokemon-unlimited"].allowed_sets is None
+
+
+@pytest.mark.parametrize(("name", "sets", "ranges", "copies"), [
+    ("pokemon-base-jungle", {"base1", "base2"}, {}, 4),
+    ("pokemon-base-fossil", {"base1", "base2", "base3", "base4", "basep"}, {"basep": (1, 9)}, 4),
+    ("pokemon-base-rocket", {"base1", "base2", "base3", "base4", "base5", "basep"}, {}, 4),
+    ("pokemon-base-gym", {"base1", "base2", "base3", "base4", "base5", "gym1", "gym2", "basep"}, {}, 4),
+    ("pokemon-prop-15-3", {"base1", "base2", "base3", "base4", "base5", "gym1", "gym2", "basep"}, {"basep": (1, 24)}, 3),
+])
+def test_vintage_formats(formats, name, sets, ranges, copies):
+    fmt = formats[name]
+    assert fmt.allowed_sets == sets and fmt.number_ranges == ranges
+    assert _rule(fmt, "deck-size").params["size"] == 60
+    params = _rule(fmt, "copy-limit").params
+    assert (params["max"], params["same"], params["exempt"]) == (copies, "name", [{"energy_type": "basic"}])
+    assert _rule(fmt, "require").params["where"] == {"supertype": "Pokémon", "stage": "Basic"}
+    assert fmt.source and all(r.source for r in fmt.rules)
+    assert "http" in fmt.source and all("http" in r.source or "seed 001" in r.source for r in fmt.rules)
+
+
+def test_vintage_bans_and_caps(formats):
+    assert _rule(formats["pokemon-base-gym"], "banned").params["cards"] == ["basep-24"]
+    assert "Ancient Mew" in _rule(formats["pokemon-base-gym"], "banned").source
+    cap = _rule(formats["pokemon-prop-15-3"], "max-cards").params
+    assert (cap["max"], cap["where"], cap["label"]) == (15, {"supertype": "Trainer"}, "Trainer cards")
+    assert describe(_rule(formats["pokemon-prop-15-3"], "max-cards")) == "at most 15 Trainer cards (supertype Trainer) in main"
+    assert describe(_rule(formats["pokemon-base-fossil"], "number-range")) == "basep cards only numbered 1 to 9"
+    assert describe(_rule(formats["pokemon-base-gym"], "banned")) == (
+        "not legal: basep-24 (Birthday Pikachu, banned upon its release in September 2000)")
+    for name in ("pokemon-base-fossil", "pokemon-base-rocket", "pokemon-base-jungle", "pokemon-prop-15-3", "pokemon-unlimited"):
+        assert not [r for r in formats[name].rules if r.rule == "banned"]
 
 
 def test_ippo_formats(formats):

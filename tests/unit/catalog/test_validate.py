@@ -162,6 +162,6 @@ def test_problems_only_runs_read_card_summaries(test_set, tmp_path):
     validate([test_set], cache_path=cache)
     slim = validate([test_set], cache_path=cache, full=False)
     assert slim.reparsed == 0 and slim.problems == []
-    assert set(slim.catalog.cards["test1-2"]) == {"id", "number", "name", "supertype", "stage", "evolves_from"}
+    assert set(slim.catalog.cards["test1-2"]) == {"id", "number", "name", "supertype", "stage", "evolves_from", "hp"}
     full = validate([test_set], cache_path=cache)
     assert full.catalog.cards["test1-2"]["attacks"][0]["damage"] == "20×"

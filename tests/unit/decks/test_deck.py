@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from cardlab.catalog.validate import validate
 from cardlab.decks.check import load_deck
 from cardlab.decks.lines import split_count
 from cardlab.decks.model import MAX_DECK_BYTES, Entry
@@ -17,11 +18,23 @@ from cardlab.decks.rules import check_deck
 REPO = Path(__file__).resolve().parents[3]
 DECKS = REPO / "tests" / "fixtures" / "decks"
 ROOTS = [shipped_catalog(), REPO / "tests" / "fixtures" / "catalog", DECKS / "catalog"]
+BASE_ROOTS = [shipped_catalog() / "pokemon" / "base1", *ROOTS[1:]]
+"""The shipped Base Set only (no other Pikachu or Magnemite), with the fixture catalogs."""
+
+
+@pytest.fixture(scope="module")
+def base_catalog():
+    return validate(BASE_ROOTS, cache_path=None).catalog
 
 
 @pytest.fixture(scope="module")
 def index(catalog):
     return CardIndex(catalog, "pokemon")
+
+
+@pytest.fixture(scope="module")
+def base_index(base_catalog):
+    return CardIndex(base_catalog, "pokemon")
 
 
 def deck_of(text: str, catalog, formats, fmt: str = "pokemon-base", path: Path = Path("deck.txt")):
@@ -110,7 +123,14 @@ def test_names_match(index, text, card_id):
 
 
 def test_nidoran_female_is_another_card(index):
-    card_id, message, rule = index.resolve(Entry(1, 1, "Nidoran♀"), {"base1"})
+    # Nidoran♀ is Jungle's (base2-57, reprinted as base4-82), never Base Set's Nidoran♂ (base1-55)
+    assert index.resolve(Entry(1, 1, "Nidoran♀"), {"base1"}) == ("base2-57", None, "")
+    assert index.resolve(Entry(1, 1, "Nidoran♀"), {"base4"}) == ("base4-82", None, "")
+
+
+def test_nidoran_female_is_unknown_in_a_base_set_only_catalog():
+    base_only = validate([shipped_catalog() / "pokemon" / "base1"], cache_path=None).catalog
+    card_id, message, rule = CardIndex(base_only, "pokemon").resolve(Entry(1, 1, "Nidoran♀"), {"base1"})
     assert card_id is None and rule == "unknown-card"
     assert message.startswith('unknown card "Nidoran♀"')
 
@@ -118,6 +138,9 @@ def test_nidoran_female_is_another_card(index):
 def test_unknown_name_gets_suggestions(index):
     card_id, message, rule = index.resolve(Entry(1, 1, "Pikachoo"), None)
     assert (card_id, rule) == (None, "unknown-card")
+    assert message == 'unknown card "Pikachoo"; did you mean "Pikachu", "_____\'s Pikachu", "Surfing Pikachu"?'
+    # the format's sets first: only the Base Set's Pikachu under pokemon-base
+    _, message, _ = index.resolve(Entry(1, 1, "Pikachoo"), {"base1"})
     assert message == 'unknown card "Pikachoo"; did you mean "Pikachu"?'
     _, message, _ = index.resolve(Entry(1, 1, "Charizrd"), None)
     assert '"Charizard"' in message
@@ -128,7 +151,8 @@ def test_card_of_another_game(index):
     assert (message, rule) == ('"Test Jab" is a ippo card, not a pokemon card', "unknown-card")
 
 
-def test_ambiguous_name_lists_choices(index):
+def test_ambiguous_name_lists_choices(base_index):
+    index = base_index
     card_id, message, rule = index.resolve(Entry(3, 4, "Pikachu"), None)
     assert (card_id, rule) == (None, "ambiguous-card")
     assert message == ('"Pikachu" matches 2 cards: Pikachu base1 58 (base1-58), Pikachu reprint 1 (reprint-1); '
@@ -230,8 +254,8 @@ def test_missing_file(tmp_path):
     ("ambiguous.txt", 4, "ambiguous-card", '"Pikachu" matches 2 cards: Pikachu base1 58 (base1-58), Pikachu reprint 1 '
                                            '(reprint-1); add the set and number, e.g. "4 Pikachu base1 58"'),
 ])
-def test_bad_lines(catalog, formats, name, line, rule, message):
-    deck = load_deck(DECKS / "bad" / name, catalog, formats)
+def test_bad_lines(base_catalog, formats, name, line, rule, message):
+    deck = load_deck(DECKS / "bad" / name, base_catalog, formats)
     assert [(p.pos.line, p.rule, p.message) for p in check_deck(deck)] == [(line, rule, message)]
 
 

@@ -17,13 +17,20 @@ ROOTS = [shipped_catalog(), REPO / "tests" / "fixtures" / "catalog", DECKS / "ca
 
 @pytest.fixture(scope="module")
 def plain_catalog():
-    """Without the reprint set (whose second Pikachu and Bill make those names ambiguous in
-    pokemon-unlimited)."""
-    return validate(ROOTS[:2], cache_path=None).catalog
+    """The shipped Base Set only, without the reprint set (the other sets' Pikachu, Magnemite...
+    and the fixture reprint set's Pikachu and Bill make those names ambiguous in pokemon-unlimited)."""
+    return validate([ROOTS[0] / "pokemon" / "base1", ROOTS[1]], cache_path=None).catalog
 
 
-def _catalog(fmt, catalog, plain_catalog):
-    return plain_catalog if fmt == "pokemon-unlimited" else catalog
+@pytest.fixture(scope="module")
+def base_catalog():
+    """The shipped Base Set only, with the fixture catalogs (the reprint set RPT included)."""
+    return validate([ROOTS[0] / "pokemon" / "base1", *ROOTS[1:]], cache_path=None).catalog
+
+
+def _catalog(fmt, catalog, plain_catalog, name=""):
+    """The vintage fixtures write every card with its set and number: the whole catalog suits them."""
+    return plain_catalog if fmt == "pokemon-unlimited" and not name.startswith("vintage/") else catalog
 
 
 LEGAL = [
@@ -40,6 +47,33 @@ def test_legal_decks(catalog, plain_catalog, formats, name, fmt):
     assert check_deck(deck) == []
 
 
+VINTAGE_FORMATS = ["pokemon-base", "pokemon-base-jungle", "pokemon-base-fossil", "pokemon-base-rocket", "pokemon-base-gym",
+                   "pokemon-prop-15-3", "pokemon-unlimited"]
+VINTAGE_SETS = {"pokemon-base": "base1", "pokemon-base-jungle": "base1, base2",
+                "pokemon-base-fossil": "base1, base2, base3, base4, basep",
+                "pokemon-base-rocket": "base1, base2, base3, base4, base5, basep",
+                "pokemon-base-gym": "base1, base2, base3, base4, base5, gym1, gym2, basep",
+                "pokemon-prop-15-3": "base1, base2, base3, base4, base5, gym1, gym2, basep"}
+VINTAGE = [
+    # the vintage fixtures (tests/fixtures/decks/vintage/) name no format: one entry per format
+    *[("vintage/deck-size.txt", f, 2, "deck-size", "the deck holds 59 cards; exactly 60 needed") for f in VINTAGE_FORMATS],
+    *[("vintage/require.txt", f, 2, "require", "no Basic Pokémon in the deck (at least 1 needed)") for f in VINTAGE_FORMATS],
+    *[("vintage/copy-limit.txt", f, 3, "copy-limit", '5 copies of "Pikachu" (limit 4; lines 2, 3)')
+      for f in VINTAGE_FORMATS[1:] if f != "pokemon-prop-15-3"],
+    ("vintage/copy-limit.txt", "pokemon-prop-15-3", 2, "copy-limit", '5 copies of "Pikachu" (limit 3; lines 2, 3)'),
+    ("vintage/copy-limit-3.txt", "pokemon-prop-15-3", 7, "copy-limit", '4 copies of "Bill" (limit 3)'),
+    *[("vintage/allowed-sets.txt", f, 13, "allowed-sets", f'"Testmon" (test1-1) is from set test1; {f} allows only {sets}')
+      for f, sets in VINTAGE_SETS.items() if f != "pokemon-base"],
+    ("vintage/promo-12.txt", "pokemon-base-fossil", 13, "number-range",
+     '"Mewtwo" (basep-12) is basep number 12; pokemon-base-fossil allows only basep 1 to 9'),
+    ("vintage/promo-25.txt", "pokemon-prop-15-3", 13, "number-range",
+     '"Flying Pikachu" (basep-25) is basep number 25; pokemon-prop-15-3 allows only basep 1 to 24'),
+    ("vintage/banned.txt", "pokemon-base-gym", 13, "banned",
+     '"_____\'s Pikachu" (basep-24) is banned in pokemon-base-gym (Birthday Pikachu, banned upon its release in September 2000)'),
+    ("vintage/max-cards.txt", "pokemon-prop-15-3", 12, "max-cards", "16 Trainer cards in the deck (limit 15; lines 7, 8, 9, 10, 11, 12)"),
+]
+
+
 BROKEN = [
     # (deck, format override, line, rule, message)
     ("pokemon/deck-size.txt", None, 4, "deck-size", "the deck holds 59 cards; exactly 60 needed"),
@@ -51,6 +85,7 @@ BROKEN = [
     ("pokemon/deck-size.txt", "pokemon-unlimited", 4, "deck-size", "the deck holds 59 cards; exactly 60 needed"),
     ("pokemon/copy-limit.txt", "pokemon-unlimited", 16, "copy-limit", '5 copies of "Bill" (limit 4)'),
     ("pokemon/require.txt", "pokemon-unlimited", 4, "require", "no Basic Pokémon in the deck (at least 1 needed)"),
+    *VINTAGE,
     ("ippo/deck-size.txt", None, 4, "deck-size", "the deck holds 59 cards; exactly 60 needed"),
     ("ippo/copy-limit.txt", None, 11, "copy-limit", '5 copies of "Test Jab" (ippo-test-1) (limit 4; lines 5, 11)'),
     ("ippo/deck-size-4-rounds.txt", None, 4, "deck-size", "the deck holds 60 cards; exactly 40 needed"),
@@ -69,7 +104,7 @@ BROKEN = [
 
 @pytest.mark.parametrize(("name", "fmt", "line", "rule", "message"), BROKEN)
 def test_each_rule_broken_alone(catalog, plain_catalog, formats, name, fmt, line, rule, message):
-    deck = load_deck(DECKS / name, _catalog(fmt, catalog, plain_catalog), formats, fmt)
+    deck = load_deck(DECKS / name, _catalog(fmt, catalog, plain_catalog, name), formats, fmt)
     problems = check_deck(deck)
     assert [(p.pos.path, p.pos.line, p.rule, p.message) for p in problems] == [(DECKS / name, line, rule, message)]
 
@@ -91,7 +126,55 @@ def _section_word(spec):
 
 
 def test_registry_ids():
-    assert set(RULES) == {"deck-size", "section-size", "copy-limit", "require", "allowed-sets", "section-cards"}
+    assert set(RULES) == {"deck-size", "section-size", "copy-limit", "require", "allowed-sets", "section-cards",
+                          "max-cards", "banned", "number-range"}
+
+
+def test_registry_is_the_schema_enum():
+    import json
+
+    schema = json.loads((REPO / "schema" / "format.schema.json").read_text(encoding="utf-8"))
+    assert schema["$defs"]["rule"]["properties"]["rule"]["enum"] == list(RULES)
+    for rule, check in RULES.items():
+        assert check.__doc__ and f"``{rule}``" in check.__doc__
+
+
+@pytest.mark.parametrize("fmt", VINTAGE_FORMATS)
+def test_vintage_legal_deck_is_legal_everywhere(catalog, formats, fmt):
+    assert check_deck(load_deck(DECKS / "vintage" / "legal.txt", catalog, formats, fmt)) == []
+
+
+@pytest.mark.parametrize(("name", "fmt"), [("vintage/max-cards.txt", f) for f in VINTAGE_FORMATS[:-2]]
+                         + [("vintage/copy-limit-3.txt", f) for f in VINTAGE_FORMATS if f != "pokemon-prop-15-3"]
+                         + [("vintage/banned.txt", "pokemon-base-rocket"), ("vintage/banned.txt", "pokemon-prop-15-3"),
+                            ("vintage/promo-12.txt", "pokemon-base-gym"), ("vintage/promo-12.txt", "pokemon-prop-15-3")])
+def test_vintage_decks_legal_where_the_rule_does_not_apply(catalog, formats, name, fmt):
+    assert check_deck(load_deck(DECKS / name, catalog, formats, fmt)) == []
+
+
+def test_copy_limit_names_pikachu_across_sets_and_dark_pokemon_apart(catalog, formats, tmp_path):
+    path = tmp_path / "deck.txt"
+    path.write_text("4 Pikachu BS 58\n1 Pikachu JU 60\n4 Charizard BS 4\n4 Dark Charizard TR 4\n"
+                    "4 Charmander BS 46\n43 Fire Energy BS 98\n", encoding="utf-8")
+    problems = check_deck(load_deck(path, catalog, formats, "pokemon-base-rocket"))
+    assert [(p.pos.line, p.rule, p.message) for p in problems] == [(2, "copy-limit", '5 copies of "Pikachu" (limit 4; lines 1, 2)')]
+
+
+def test_reprints_count_under_the_originals_name(catalog, formats, tmp_path):
+    path = tmp_path / "deck.txt"
+    path.write_text("3 Impostor Professor Oak BS 73\n2 Imposter Professor Oak B2 102\n4 Pikachu BS 58\n51 Lightning Energy BS 100\n",
+                    encoding="utf-8")
+    problems = check_deck(load_deck(path, catalog, formats, "pokemon-base-fossil"))
+    assert [(p.pos.line, p.rule, p.message) for p in problems] == [
+        (2, "copy-limit", '5 copies of "Impostor Professor Oak" (limit 4; lines 1, 2)')]
+
+
+def test_ptcgo_codes_in_deck_lines(catalog, formats, tmp_path):
+    path = tmp_path / "deck.txt"
+    path.write_text("4 Scyther JU 10\n1 Mewtwo PR 3\n55 Grass Energy\n", encoding="utf-8")
+    deck = load_deck(path, catalog, formats, "pokemon-base-fossil")
+    assert [(c.line, c.count, c.card_id) for c in deck.cards] == [(1, 4, "base2-10"), (2, 1, "basep-3"), (3, 55, "base1-99")]
+    assert check_deck(deck) == []
 
 
 @pytest.mark.parametrize(("card", "condition", "expected"), [
@@ -106,8 +189,8 @@ def test_matches(card, condition, expected):
     assert matches(card, condition) is expected
 
 
-def test_same_name_across_sets_counts_together(catalog, formats, tmp_path):
+def test_same_name_across_sets_counts_together(base_catalog, formats, tmp_path):
     path = tmp_path / "deck.txt"
     path.write_text("Format: pokemon-unlimited\n4 Magnemite\n2 Bill BS 91\n3 Bill RPT 2\n51 Lightning Energy\n", encoding="utf-8")
-    problems = check_deck(load_deck(path, catalog, formats))
+    problems = check_deck(load_deck(path, base_catalog, formats))
     assert [(p.pos.line, p.rule, p.message) for p in problems] == [(4, "copy-limit", '5 copies of "Bill" (limit 4; lines 3, 4)')]

@@ -1,4 +1,5 @@
-"""cardlab search / show / index on the shipped Base Set and the fictional test set."""
+"""cardlab search / show / index on the shipped Base Set, the whole shipped catalog (printings,
+``--unique``) and the fictional test set."""
 
 from __future__ import annotations
 
@@ -23,7 +24,18 @@ BASE1 = REPO / "cards" / "pokemon" / "base1"
 
 @pytest.fixture(scope="module")
 def base_con(tmp_path_factory):
+    """An index of the shipped Base Set alone."""
     db = tmp_path_factory.mktemp("idx") / "index.sqlite"
+    build_index([BASE1], db)
+    con = connect(db)
+    yield con
+    con.close()
+
+
+@pytest.fixture(scope="module")
+def full_con(tmp_path_factory):
+    """An index of every shipped card."""
+    db = tmp_path_factory.mktemp("idx") / "full.sqlite"
     build_index([REPO / "cards"], db)
     con = connect(db)
     yield con
@@ -181,6 +193,19 @@ def test_show_unknown_suggests(runner):
     assert "did you mean: Charizard" in result.stderr
 
 
+def test_show_identical_copies_are_printings_of_one_card(test_set, tmp_path):
+    other = test_set / "pokemon" / "test2"
+    shutil.copytree(test_set / "pokemon" / "test1", other)
+    (other / "set.yaml").write_text((other / "set.yaml").read_text(encoding="utf-8")
+                                    .replace("code: test1", "code: test2").replace("[TST]", "[TS2]"), encoding="utf-8")
+    for card in other.glob("[0-9]*.yaml"):
+        card.write_text(card.read_text(encoding="utf-8").replace("id: test1-", "id: test2-"), encoding="utf-8")
+    db = tmp_path / "same.sqlite"
+    build_index([test_set], db)
+    view = get_card(connect(db), "Testmon")
+    assert view.id == "test1-1" and [p[0] for p in view.printings] == ["test1-1", "test2-1"]
+
+
 def test_show_ambiguous_lists_choices(test_set, tmp_path):
     other = test_set / "pokemon" / "test2"
     shutil.copytree(test_set / "pokemon" / "test1", other)
@@ -188,6 +213,9 @@ def test_show_ambiguous_lists_choices(test_set, tmp_path):
                                     .replace("code: test1", "code: test2").replace("[TST]", "[TS2]"), encoding="utf-8")
     for card in other.glob("[0-9]*.yaml"):
         card.write_text(card.read_text(encoding="utf-8").replace("id: test1-", "id: test2-"), encoding="utf-8")
+    # another card of the same name (another HP), not a second printing of the same card
+    testmon = other / "1-testmon.yaml"
+    testmon.write_text(testmon.read_text(encoding="utf-8").replace("hp: 60", "hp: 70"), encoding="utf-8")
     db = tmp_path / "amb.sqlite"
     build_index([test_set], db)
     with pytest.raises(AmbiguousCardError) as exc:
@@ -231,7 +259,8 @@ def test_search_as_a_real_process(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "cardlab", "search", "charizard", "--output-format", "ids"],
                           capture_output=True, text=True, encoding="utf-8", timeout=120, env=env)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split() == ["base1-4"]
+    # Base Set Charizard, its Base Set 2 reprint, Team Rocket's two Dark Charizards
+    assert proc.stdout.split() == ["base1-4", "base4-4", "base5-4", "base5-21"]
 
 
 def test_cli_import_stays_light():
@@ -338,7 +367,78 @@ def test_the_command_line_builds_only_the_command_it_runs():
 
 
 def test_piped_table_is_plain_aligned_text(runner):
-    out = runner.invoke(app, ["search", "type:fire hp>=80"]).stdout.splitlines()
+    out = runner.invoke(app, ["search", "set:base1 type:fire hp>=80"]).stdout.splitlines()
     assert out[0].split() == ["Id", "Name", "Type", "Stats", "Rarity"]
     assert out[1].startswith("base1-4   Charizard   Pokémon · Stage 2 · Fire  120 HP")
     assert out[-1] == "4 cards" and len(out) == 6  # one line a card: no wrapping when piped
+
+
+# --- printings (Base Set 2 reprints) ---------------------------------------------------------
+
+def test_unique_prints_is_the_default_and_cards_collapses_printings(full_con):
+    assert ids(full_con, "name=charizard") == ["base1-4", "base4-4"]
+    assert ids(full_con, "name=charizard", unique="prints") == ["base1-4", "base4-4"]
+    assert ids(full_con, "name=charizard", unique="cards") == ["base1-4"]
+    assert ids(full_con, 'name:"dark charizard"') == ["base5-4", "base5-21"]
+    assert ids(full_con, 'name:"dark charizard"', unique="cards") == ["base5-4"]  # holo and plain: one card
+    # different cards of one name stay apart
+    assert ids(full_con, "name=pikachu", unique="cards") == ["base1-58", "base2-60", "basep-1", "basep-4", "basep-26", "basep-27"]
+    # a reprint stands for its card when the original does not match
+    assert ids(full_con, "set:base4 name=charizard", unique="cards") == ["base4-4"]
+    # Jungle's holo and plain Scyther and their Base Set 2 reprint are one card; the promo is another
+    assert ids(full_con, "name=scyther") == ["base2-10", "base2-26", "basep-45", "base4-17"]
+    assert ids(full_con, "name=scyther", unique="cards") == ["base2-10", "basep-45"]
+    assert ids(full_con, "name=scyther", unique="cards", limit=1) == ["base2-10"]
+
+
+def test_unique_counts_on_the_whole_catalog(full_con):
+    every = ids(full_con, "")
+    assert len(every) == 626
+    # Base Set 2's 130 reprints, the plain printings of holo cards, the basic Energy of later sets
+    assert len(ids(full_con, "", unique="cards")) == 437
+
+
+def test_unique_cli(runner):
+    result = runner.invoke(app, ["search", "name=charizard", "--unique", "cards", "--format", "ids"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.split() == ["base1-4"]
+    result = runner.invoke(app, ["search", "name=charizard", "--format", "ids"])
+    assert result.stdout.split() == ["base1-4", "base4-4"]
+    result = runner.invoke(app, ["search", "charizard", "--unique", "nope"])
+    assert result.exit_code == 2 and "--unique" in result.stderr
+
+
+def test_reprint_is_a_whole_card(full_con):
+    view = get_card(full_con, "base4-4")
+    assert view.data["hp"] == 120 and view.data["reprint_of"] == "base1-4"
+    assert view.data["name"]["fr"] == "Dracaufeu"
+    assert view.data["illustrator"] == "Mitsuhiro Arita" and view.data["number"] == "4"
+    assert view.printings == [("base1-4", "base1", "4", "Rare Holo"), ("base4-4", "base4", "4", "Rare Holo")]
+    assert [h.id for h in search(full_con, "hp>=120 retreat>=3 type:fire")] == ["base1-4", "base4-4"]
+
+
+def test_show_lists_every_printing(runner):
+    result = runner.invoke(app, ["show", "Dracaufeu"])  # one card in two printings: the original
+    assert result.exit_code == 0, result.output
+    assert "Charizard  base1-4" in result.stdout
+    assert "base1-4 (this one) · base1 4 · Rare Holo" in result.stdout and "base4-4 · base4 4 · Rare Holo" in result.stdout
+    result = runner.invoke(app, ["show", "base4-102"])
+    assert result.exit_code == 0, result.output
+    assert "Impostor Professor Oak  base4-102" in result.stdout
+    assert "Printed as   Imposter Professor Oak" in result.stdout
+    assert "base1-73 · base1 73 · Rare" in result.stdout
+
+
+def test_show_by_ptcgo_code(runner):
+    result = runner.invoke(app, ["show", "JU 10"])
+    assert result.exit_code == 0, result.output
+    assert "Scyther  base2-10" in result.stdout and "Jungle (base2) · 10/64" in result.stdout
+    result = runner.invoke(app, ["show", "PR 3"])
+    assert result.exit_code == 0, result.output
+    assert "Mewtwo  basep-3" in result.stdout
+
+
+def test_vintage_searches(full_con):
+    jungle_fighting = ids(full_con, "set:jungle t:fighting")
+    assert jungle_fighting and all(i.startswith("base2-") for i in jungle_fighting)
+    assert ids(full_con, "t:metal") == ["basep-33"]  # promo Scizor

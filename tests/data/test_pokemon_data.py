@@ -1,7 +1,9 @@
-"""The shipped Pokémon Base Set (base1) card files.
+"""The shipped Pokémon card files: every set under cards/pokemon.
 
-Spot checks always run. When the reference data sits beside the checkout
-(../shared/data/pokemon-base1/), every fact of all 102 cards is checked against it.
+Spot checks of the Base Set always run. When the reference data sits beside the checkout
+(../shared/data/pokemon-<set>/), every fact of every card of every set is checked against it: a
+Base Set 2 reprint after the merge with its original (``printed_name`` gives its printed name), so
+the reprint's reference entry checks the original's facts too.
 """
 from __future__ import annotations
 
@@ -19,12 +21,17 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 SET_DIR = ROOT / "cards" / "pokemon" / "base1"
 SCHEMA_DIR = ROOT / "schema"
-SOURCE = ROOT.parent / "shared" / "data" / "pokemon-base1"
+POKEMON = ROOT / "cards" / "pokemon"
+SHARED = ROOT.parent / "shared" / "data"
+SOURCE = SHARED / "pokemon-base1"
+SETS = sorted(p.parent.name for p in POKEMON.glob("*/set.yaml"))
 ENERGY_TYPES = ["Fighting", "Fire", "Grass", "Lightning", "Psychic", "Water"]
 
 
 def _load(path: Path) -> Any:
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+    # libyaml, as cardlab reads cards: pure-Python PyYAML rejects a plain " ?" inside a flow
+    # mapping ({fr: On joue ?}), which YAML 1.2, libyaml and ruamel.yaml accept
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 @cache
@@ -42,7 +49,7 @@ def card(number: str) -> dict[str, Any]:
 
 
 def _slug(name: str) -> str:
-    name = name.replace("♂", " m").replace("♀", " f")
+    name = re.sub(r"_+", "blank", name.replace("♂", " m").replace("♀", " f"))
     name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
@@ -135,49 +142,73 @@ def test_every_file_matches_its_schema():
     assert problems == []
 
 
-# --- every fact against the reference data (only beside ../shared) -----------------------------
+# --- every fact of every set against the reference data (only beside ../shared) -----------------
 
 TEXT = "<own words>"
+SPECIAL_ENERGY = {"Double Colorless Energy": ["Colorless", "Colorless"], "Rainbow Energy": ["Any"],
+                  "Full Heal Energy": ["Colorless"], "Potion Energy": ["Colorless"]}
+"""What each special Energy of the era provides (printed on the card; not a field of the reference data)."""
 
 
 @cache
-def source() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any]]:
-    if not (SOURCE / "base1.json").exists():
-        pytest.skip("reference data ../shared/data/pokemon-base1 is not beside the checkout")
-    cards = json.loads((SOURCE / "base1.json").read_text(encoding="utf-8"))
-    names = json.loads((SOURCE / "names-multilingual.json").read_text(encoding="utf-8"))
-    set_json = json.loads((SOURCE / "set.json").read_text(encoding="utf-8"))
+def catalog():
+    from cardlab.catalog.validate import validate
+
+    return validate([ROOT / "cards"], cache_path=None).catalog
+
+
+@cache
+def reference(code: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """``(cards by number, multilingual names by number, names file, set.json)`` of a set."""
+    folder = SHARED / f"pokemon-{code}"
+    if not (folder / f"{code}.json").exists():
+        pytest.skip(f"reference data ../shared/data/pokemon-{code} is not beside the checkout")
+    cards = json.loads((folder / f"{code}.json").read_text(encoding="utf-8"))
+    names = json.loads((folder / "names-multilingual.json").read_text(encoding="utf-8"))
+    set_json = json.loads((folder / "set.json").read_text(encoding="utf-8"))
     return ({c["number"]: c for c in cards}, {c["number"]: c for c in names["cards"]}, names, set_json)
 
 
+def source() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any]]:
+    return reference("base1")
+
+
 def _names(ml: dict[str, str], en: str | None = None) -> dict[str, str]:
-    out = {lang: text.strip() for lang, text in ml.items()}
-    if en is not None:  # the English card name is base1.json's (TCGdex writes "Nidoran♂")
+    out = {lang: text.strip() for lang, text in ml.items() if text.strip()}
+    if en is not None:  # the English name is pokemon-tcg-data's (TCGdex writes "Nidoran♂")
         out["en"] = en
     return out
 
 
-def _expected(src: dict[str, Any], ml: dict[str, Any]) -> dict[str, Any]:
-    """The card as cardlab should store it, rules texts replaced by a placeholder."""
+def _expected(code: str, src: dict[str, Any], ml: dict[str, Any], reprint: bool = False) -> dict[str, Any]:
+    """The card as cardlab should hold it, rules texts replaced by a placeholder. For a reprint
+    only the English names are compared (the other languages are the original's)."""
+    def names(ml_names: dict[str, str], en: str) -> dict[str, str]:
+        return {"en": en} if reprint else _names(ml_names, en)
+
     number = src["number"]
-    exp: dict[str, Any] = {"id": f"base1-{number}", "number": number, "name": _names(ml["name"], src["name"]),
+    exp: dict[str, Any] = {"id": f"{code}-{number}", "number": number, "name": names(ml["name"], src["name"]),
                            "supertype": src["supertype"]}
+    subtypes = src.get("subtypes") or []
     if src["supertype"] == "Pokémon":
-        exp["stage"] = src["subtypes"][0]
-        exp["level"] = int(src["level"])
+        exp["stage"] = subtypes[0]
+        if src.get("level"):
+            exp["level"] = int(src["level"])
         exp["hp"] = int(src["hp"])
         exp["types"] = src["types"]
-        if "evolvesFrom" in src:
+        if src.get("evolvesFrom"):
             exp["evolves_from"] = src["evolvesFrom"]
         if src.get("abilities"):
             (power,) = src["abilities"]
             (ml_power,) = ml["abilities"]
-            assert power["type"] == "Pokémon Power" and ml_power["name"]["en"] == power["name"]
-            exp["pokemon_power"] = {"name": _names(ml_power["name"]), "text": TEXT}
+            exp["pokemon_power"] = {"name": names(ml_power["name"], power["name"]), "text": TEXT}
+            if power["type"] != "Pokémon Power":
+                exp["pokemon_power"]["kind"] = power["type"]
         exp["attacks"] = []
-        assert [a["name"]["en"] for a in ml["attacks"]] == [a["name"] for a in src["attacks"]]
-        for atk, ml_atk in zip(src["attacks"], ml["attacks"], strict=True):
-            a = {"name": _names(ml_atk["name"]), "cost": atk["cost"]}
+        attacks = src.get("attacks", [])
+        assert len(ml["attacks"]) == len(attacks)
+        for atk, ml_atk in zip(attacks, ml["attacks"], strict=True):
+            a = {"name": names(ml_atk["name"], atk["name"]), "cost": atk["cost"]}
             if atk["damage"]:
                 a["damage"] = atk["damage"]
             if atk.get("text"):
@@ -187,14 +218,18 @@ def _expected(src: dict[str, Any], ml: dict[str, Any]) -> dict[str, Any]:
             if src.get(key):
                 exp[key] = src[key]
         exp["retreat_cost"] = src.get("convertedRetreatCost", 0)
+        if src.get("rules"):
+            exp["text"] = TEXT  # the Baby rule, Unown's deck limit
     elif src["supertype"] == "Trainer":
         if src.get("hp"):
-            exp["hp"] = int(src["hp"])  # Clefairy Doll plays as a 10 HP Pokémon
+            exp["hp"] = int(src["hp"])  # Clefairy Doll, Mysterious Fossil play as Pokémon
+        if subtypes:
+            exp["trainer_type"] = subtypes[0]
         exp["text"] = TEXT
     else:
-        kind = src["subtypes"][0]
+        kind = subtypes[0]
         exp["energy_type"] = kind.lower()
-        exp["provides"] = ([src["name"].removesuffix(" Energy")] if kind == "Basic" else ["Colorless", "Colorless"])
+        exp["provides"] = [src["name"].removesuffix(" Energy")] if kind == "Basic" else SPECIAL_ENERGY[src["name"]]
         if kind != "Basic":
             exp["text"] = TEXT
     if "rarity" in src:
@@ -221,22 +256,59 @@ def _placeholder_texts(data: Any) -> Any:
     return data
 
 
-@pytest.mark.parametrize("number", [str(n) for n in range(1, 103)])
-def test_card_facts_match_reference_data(number):
-    src_cards, ml_cards, _, _ = source()
+def _actual(card: dict[str, Any], reprint: bool) -> dict[str, Any]:
+    """A catalog card ready to compare: the printed name for a reprint's name, notes (where the
+    sources disagree, for contributors) and the reprint link left out."""
+    data = {k: v for k, v in card.items() if k not in ("notes", "reprint_of", "printed_name")}
+    if reprint:
+        printed = (card.get("printed_name") or card["name"])["en"]
+        data["name"] = {"en": printed}
+        power = data.get("pokemon_power")
+        if power:
+            data["pokemon_power"] = {**power, "name": {"en": power["name"]["en"]}}
+        data["attacks"] = [{**a, "name": {"en": a["name"]["en"]}} for a in data.get("attacks", [])] or data.get("attacks")
+        if data["attacks"] is None:
+            del data["attacks"]
+    return _placeholder_texts(data)
+
+
+def _card_ids() -> list[str]:
+    ids = []
+    for code in SETS:
+        for path in (POKEMON / code).glob("*.yaml"):
+            if path.name != "set.yaml":
+                ids.append(f"{code}-{path.name.split('-', 1)[0]}")
+    return sorted(ids, key=lambda i: (i.rsplit("-", 1)[0], int(re.sub(r"\D", "", i.rsplit("-", 1)[1]) or 0)))
+
+
+@pytest.mark.parametrize("card_id", _card_ids())
+def test_card_facts_match_reference_data(card_id):
+    code, number = card_id.rsplit("-", 1)
+    src_cards, ml_cards, _, _ = reference(code)
     src = src_cards[number]
-    path = SET_DIR / f"{number}-{_slug(src['name'])}.yaml"
+    path = POKEMON / code / f"{number}-{_slug(src['name'])}.yaml"
     assert path.exists(), path.name
-    actual = _placeholder_texts(_load(path))
-    assert actual == _expected(src, ml_cards[number])
+    card = catalog().cards[card_id]
+    reprint = "reprint_of" in card
+    assert _actual(card, reprint) == _expected(code, src, ml_cards[number], reprint)
 
 
-def test_set_manifest_matches_reference_data():
-    _, _, names, set_json = source()
-    s = _load(SET_DIR / "set.yaml")
-    assert s["name"] == names["set"]["name"]
+@pytest.mark.parametrize("code", SETS)
+def test_every_reference_card_has_a_file(code):
+    src_cards, _, _, _ = reference(code)
+    files = {p.name.split("-", 1)[0] for p in (POKEMON / code).glob("*.yaml") if p.name != "set.yaml"}
+    assert sorted(files, key=int) == sorted(src_cards, key=int)
+
+
+@pytest.mark.parametrize("code", SETS)
+def test_set_manifest_matches_reference_data(code):
+    _, _, names, set_json = reference(code)
+    s = _load(POKEMON / code / "set.yaml")
+    assert s["code"] == code and s["game"] == "pokemon"
+    assert s["name"] == {k: v.strip() for k, v in names["set"]["name"].items() if v.strip()}
     assert s["release_date"] == set_json["releaseDate"].replace("/", "-")
     assert s["printed_total"] == set_json["printedTotal"]
+    assert s.get("total", s["printed_total"]) == set_json["total"]
     assert set_json["ptcgoCode"] in s["aliases"]
 
 
@@ -252,18 +324,21 @@ def _own_texts(data: Any):
                 yield from _own_texts(value)
 
 
-def test_rules_texts_are_our_own_words():
-    src_cards, _, _, _ = source()
+@pytest.mark.parametrize("code", SETS)
+def test_rules_texts_are_our_own_words(code):
+    src_cards, _, _, _ = reference(code)
     norm = lambda s: re.sub(r"\s+", " ", s.strip().lower())  # noqa: E731
     sentences = [norm(t) for c in src_cards.values()
                  for t in [x.get("text") for x in c.get("attacks", []) + c.get("abilities", [])] + c.get("rules", [])
                  if t]
     copied = []
-    for number, c in cards_by_number().items():
-        for text in _own_texts(c):
+    for path in sorted((POKEMON / code).glob("*.yaml")):
+        if path.name == "set.yaml":
+            continue
+        for text in _own_texts(_load(path)):
             for sentence in sentences:
                 matcher = difflib.SequenceMatcher(None, norm(text), sentence)
                 if matcher.quick_ratio() >= 0.85 and matcher.ratio() >= 0.85:
-                    copied.append((number, text))
+                    copied.append((path.name, text))
                     break
     assert copied == []
