@@ -260,7 +260,7 @@ def test_search_as_a_real_process(tmp_path):
                           capture_output=True, text=True, encoding="utf-8", timeout=120, env=env)
     assert proc.returncode == 0, proc.stderr
     # Base Set Charizard, its Base Set 2 reprint, Team Rocket's two Dark Charizards
-    assert proc.stdout.split() == ["base1-4", "base4-4", "base5-4", "base5-21"]
+    assert proc.stdout.split() == ["base1-4", "base4-4", "base5-4", "base5-21", "gym2-2"]  # Blaine's Charizard too
 
 
 def test_cli_import_stays_light():
@@ -393,9 +393,10 @@ def test_unique_prints_is_the_default_and_cards_collapses_printings(full_con):
 
 def test_unique_counts_on_the_whole_catalog(full_con):
     every = ids(full_con, "")
-    assert len(every) == 626
-    # Base Set 2's 130 reprints, the plain printings of holo cards, the basic Energy of later sets
-    assert len(ids(full_con, "", unique="cards")) == 437
+    assert len(every) == 758
+    # Base Set 2's 130 reprints, the plain printings of holo cards (Gym Challenge's four Gym Leader
+    # Trainers too), the basic Energy of later sets
+    assert len(ids(full_con, "", unique="cards")) == 559
 
 
 def test_unique_cli(runner):

@@ -21,7 +21,7 @@ from cardlab.core.paths import shipped_catalog
 from cardlab.decks.check import load_deck
 from cardlab.decks.rules import check_deck
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 VINTAGE = REPO / "examples" / "decks" / "vintage"
 RELEASE_FORMAT = {"base1": "pokemon-base", "base2": "pokemon-base-jungle", "base3": "pokemon-base-fossil",
                   "base4": "pokemon-base-fossil", "base5": "pokemon-base-rocket", "gym1": "pokemon-base-gym",

@@ -14,7 +14,7 @@ from cardlab.core.paths import shipped_catalog
 from cardlab.decks.check import LegalityReport, header_words, legality
 from cardlab.decks.read import read_deck
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 DECKS = REPO / "tests" / "fixtures" / "decks"
 VINTAGE = DECKS / "vintage"
 ROOTS = [shipped_catalog(), REPO / "tests" / "fixtures" / "catalog"]

@@ -13,7 +13,7 @@ from cardlab.cli.app import app
 from cardlab.core.paths import shipped_catalog
 from cardlab.i18n.strings import strings
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +32,7 @@ def test_sets_and_counts(catalog):
     for card_id, code in catalog.card_set.items():
         if catalog.sets[code].game == "pokemon":
             counts[code] = counts.get(code, 0) + 1
-    assert counts == {"base1": 102, "base2": 64, "base3": 62, "base4": 130, "base5": 83, "basep": 53, "gym1": 132}
+    assert counts == {"base1": 102, "base2": 64, "base3": 62, "base4": 130, "base5": 83, "basep": 53, "gym1": 132, "gym2": 132}
 
 
 def test_reprint_takes_every_field_of_the_original(catalog):
