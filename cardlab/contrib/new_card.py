@@ -45,9 +45,11 @@ class SetStatus:
 
     @property
     def counts(self) -> str:
-        """``recorded/printed``: ``0/162``, ``102/102``, ``0/?`` when the total is unknown."""
+        """``recorded/printed``: ``0/162``, ``102/102``, ``0/?`` when the total is unknown, and
+        ``83/82+1`` for a set with cards numbered beyond its printed total (secret rares)."""
         total = self.info.printed_total
-        return f"{self.recorded}/{total if total is not None else '?'}"
+        beyond = self.info.data.get("total", total) - total if isinstance(total, int) else 0
+        return f"{self.recorded}/{total if total is not None else '?'}{f'+{beyond}' if beyond > 0 else ''}"
 
 
 def load(roots: list[Path]) -> Catalog:
@@ -90,8 +92,10 @@ def set_statuses(catalog: Catalog, code: str | None = None) -> list[SetStatus]:
         nums = sorted(numbers[info.code], key=_number_key)
         missing = None
         if isinstance(info.printed_total, int):
+            # numbers 1..total: a set's secret rares beyond the printed total count as missing too
             have = {int(n) for n in nums if n.isdigit()}
-            missing = [n for n in range(1, info.printed_total + 1) if n not in have]
+            last = info.data.get("total", info.printed_total)
+            missing = [n for n in range(1, last + 1) if n not in have]
         out.append(SetStatus(info, nums, missing))
     return out
 

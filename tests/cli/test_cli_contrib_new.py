@@ -169,3 +169,13 @@ def test_messages_name_the_game_and_cite_no_seed(catalog_copy):
 def test_skeletons_cite_no_seed(game, kind):
     text = contrib.skeleton(game, kind, card_id="x-1", number="1", source="en")
     assert "seed" not in text.lower()
+
+
+def test_sets_shows_secret_rares_beyond_the_printed_total(runner):
+    """Team Rocket prints 82 but numbers 83 (a secret rare): 83/82+1, nothing missing."""
+    result = runner.invoke(app, ["sets"])
+    assert result.exit_code == 0
+    row = next(line for line in result.stdout.splitlines() if " base5 " in f" {line} ")
+    assert row.split()[:3] == ["pokemon", "base5", "83/82+1"]
+    missing = runner.invoke(app, ["sets", "base5", "--missing"])
+    assert missing.exit_code == 0 and "83" not in missing.stdout.split("missing")[-1]
