@@ -236,3 +236,57 @@ def deck_list(deck: Deck, langs: Iterable[str] = (), source_of: Any = None) -> l
         if merged:
             out.append((section.id, [tuple(v) for v in merged.values()]))
     return out
+
+
+def check_every_format(deck_list: DeckList, catalog: Catalog, formats: dict[str, Format],
+                       langs: Sequence[str] = ()) -> list[DeckReport]:
+    """Check a parsed deck list against every format of its game ("is this deck legal anywhere?").
+
+    The game is the one of the format :func:`choose_format` picks for the list (the file's
+    ``Format:`` line, else the best fit).
+
+    Returns:
+        One :class:`DeckReport` per format of that game, by format name (problems sorted).
+
+    Raises:
+        UsageError: as :func:`choose_format` (an unknown format named in the file, no format at all).
+    """
+    from cardlab.decks.rules import check_deck
+
+    chosen, _problems, _notes = choose_format(deck_list, catalog, formats, None, langs)
+    game = chosen.format.game
+    reports = []
+    for name in sorted(formats):
+        fmt = formats[name]
+        if fmt.game != game:
+            continue
+        deck = chosen if fmt is chosen.format else build_deck(deck_list, catalog, fmt, langs=langs)
+        reports.append(DeckReport(deck, sorted(check_deck(deck))))
+    return reports
+
+
+def export_text(deck: Deck, langs: Iterable[str] = (), source_of: Any = None) -> str:
+    """Return a matched deck as a plain-text deck list that reads back to the same cards.
+
+    The first line names the format (``Format: pokemon-base``); each section of the format with
+    cards gets a header with its total (``Deck: 60``), then one line per card:
+    ``<copies> <name> <set code> <number>`` (names in ``langs``, see :func:`deck_list`). Lines that
+    matched no card are left out.
+    """
+    lines = [f"Format: {deck.format.name}"]
+    numbers = {c.card_id: (c.set_code, c.card.get("number", "")) for c in deck.cards}
+    for section, rows in deck_list(deck, langs, source_of):
+        sec = deck.format.section(section)
+        lines.append(f"{sec.title if sec else section}: {sum(n for n, _, _ in rows)}")
+        for n, name, cid in rows:
+            code, number = numbers[cid]
+            lines.append(f"{n} {name} {code} {number}")
+    return "\n".join(lines) + "\n"
+
+
+def export_json(deck: Deck, langs: Iterable[str] = (), source_of: Any = None) -> dict[str, Any]:
+    """Return a matched deck as JSON-ready data: ``{"format", "game", "name", "sections": [{"section",
+    "cards": [{"count", "name", "id"}]}]}`` (names in ``langs``, see :func:`deck_list`)."""
+    return {"format": deck.format.name, "game": deck.format.game, "name": deck.name,
+            "sections": [{"section": s, "cards": [{"count": n, "name": name, "id": cid} for n, name, cid in rows]}
+                         for s, rows in deck_list(deck, langs, source_of)]}

@@ -63,6 +63,16 @@ class CardNotFoundError(CardlabError):
         self.suggestions = suggestions
 
 
+class QueryTimeoutError(CardlabError):
+    """A search ran longer than its time limit and was cut off (``seconds`` is the limit)."""
+
+    exit_code = 2
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"the query took longer than {seconds:g} s and was cut off; make it narrower")
+        self.seconds = seconds
+
+
 class AmbiguousCardError(CardlabError):
     """Several cards match a card reference; ``choices`` lists them as ``(id, name, set code)``."""
 
@@ -95,8 +105,53 @@ def _names(con: sqlite3.Connection, ids: list[str]) -> dict[str, dict]:
     return out
 
 
+class _Deadline:
+    """Within ``with _Deadline(con, seconds)``, SQLite statements on ``con`` are interrupted once
+    ``seconds`` have passed (a progress handler); None means no limit."""
+
+    def __init__(self, con: sqlite3.Connection, seconds: float | None) -> None:
+        self.con, self.seconds, self.hit = con, seconds, False
+
+    def __enter__(self) -> "_Deadline":
+        if self.seconds is not None:
+            import time
+
+            end = time.monotonic() + self.seconds
+
+            def check() -> int:
+                if time.monotonic() > end:
+                    self.hit = True
+                    return 1
+                return 0
+
+            self.con.set_progress_handler(check, 2000)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.seconds is not None:
+            self.con.set_progress_handler(None, 0)
+
+
+def count(con: sqlite3.Connection, query: str, *, timeout: float | None = None) -> int:
+    """Return how many cards match ``query`` (as :func:`search` would return with no limit).
+
+    Raises:
+        QueryError: the query cannot be parsed; QueryTimeoutError: it ran longer than ``timeout`` seconds.
+    """
+    from cardlab.core.errors import UsageError
+
+    where, params = compile_sql(parse(query))
+    with _Deadline(con, timeout) as deadline:
+        try:
+            return con.execute(f"SELECT COUNT(*) FROM card c WHERE {where}", params).fetchone()[0]
+        except sqlite3.OperationalError as err:
+            if deadline.hit:
+                raise QueryTimeoutError(timeout or 0) from None
+            raise UsageError(f"the query is too complex for the index ({err}); make it shorter") from None
+
+
 def search(con: sqlite3.Connection, query: str, *, langs: tuple[str, ...] | list[str] = (), sort: str = "number",
-           reverse: bool = False, limit: int | None = None) -> list[Hit]:
+           reverse: bool = False, limit: int | None = None, offset: int = 0, timeout: float | None = None) -> list[Hit]:
     """Return the cards matching ``query``, sorted.
 
     Args:
@@ -104,10 +159,12 @@ def search(con: sqlite3.Connection, query: str, *, langs: tuple[str, ...] | list
         query: a query in the language of :mod:`cardlab.search.query`.
         langs: preferred languages for names, first first; the source language is the fallback.
         sort: a key of :data:`SORTS`; ``reverse`` reverses it.
-        limit: the most hits to return, or None for all.
+        limit: the most hits to return, or None for all; ``offset``: hits to skip first (paging).
+        timeout: seconds the query may run before it is cut off, or None for no limit.
 
     Raises:
         QueryError: the query cannot be parsed (with the offending column).
+        QueryTimeoutError: the query ran longer than ``timeout``.
         UsageError: unknown sort key.
     """
     from cardlab.core.errors import UsageError
@@ -122,14 +179,17 @@ def search(con: sqlite3.Connection, query: str, *, langs: tuple[str, ...] | list
     order = ", ".join([f"({SORTS[sort].split(', ')[0].split(' COLLATE')[0]}) IS NULL", *parts])
     sql = (f"SELECT c.id, c.game, c.set_code, c.number, c.name, c.source_language, c.type_line, c.stats, c.rarity"
            f" FROM card c LEFT JOIN card_set s ON s.code = c.set_code WHERE {where} ORDER BY {order}")
-    if limit is not None:
-        sql += " LIMIT ?"
-        params = [*params, int(limit)]
-    try:
-        rows = con.execute(sql, params).fetchall()
-    except sqlite3.OperationalError as err:
-        raise UsageError(f"the query is too complex for the index ({err}); make it shorter") from None
-    names = _names(con, [r[0] for r in rows])
+    if limit is not None or offset:
+        sql += " LIMIT ? OFFSET ?"
+        params = [*params, -1 if limit is None else int(limit), max(int(offset), 0)]
+    with _Deadline(con, timeout) as deadline:
+        try:
+            rows = con.execute(sql, params).fetchall()
+            names = _names(con, [r[0] for r in rows])
+        except sqlite3.OperationalError as err:
+            if deadline.hit:
+                raise QueryTimeoutError(timeout or 0) from None
+            raise UsageError(f"the query is too complex for the index ({err}); make it shorter") from None
     hits = []
     for cid, game, code, number, name, src, type_line, stats, rarity in rows:
         all_names = names.get(cid) or {src: name}
@@ -219,3 +279,26 @@ def get_card(con: sqlite3.Connection, ref: str) -> CardView:
         "SELECT c.id, c.game, c.data, c.path, s.data FROM card c JOIN card_set s ON s.code = c.set_code WHERE c.id = ?",
         (ids[0],)).fetchone()
     return CardView(cid, game, json.loads(data), json.loads(set_data), path)
+
+
+def printings(con: sqlite3.Connection, card_id: str) -> list[tuple[str, str, str]]:
+    """Return every printing of a card: the original and each reprint (a card whose ``reprint_of``
+    names it), whichever of them ``card_id`` is.
+
+    Returns:
+        ``[(card id, set code, collector number), ...]`` by set release date, then set code and number;
+        just the card itself when it was never reprinted; empty for an unknown id.
+    """
+    row = con.execute("SELECT id, json_extract(data, '$.reprint_of') FROM card WHERE id = ?", (card_id,)).fetchone()
+    if row is None:
+        return []
+    original = row[1] or row[0]
+    return [tuple(r) for r in con.execute(  # type: ignore[misc]
+        "SELECT c.id, c.set_code, c.number FROM card c LEFT JOIN card_set s ON s.code = c.set_code"
+        " WHERE c.id = ? OR json_extract(c.data, '$.reprint_of') = ?"
+        " ORDER BY s.release_date, c.set_code, c.number_int, c.number", (original, original))]
+
+
+def languages(con: sqlite3.Connection) -> list[str]:
+    """Return the languages card names are known in (``["de", "en", "fr", ...]``), sorted."""
+    return [r[0] for r in con.execute("SELECT DISTINCT lang FROM card_name ORDER BY lang")]

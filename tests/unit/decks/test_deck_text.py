@@ -1,0 +1,85 @@
+"""Deck lists given as text (pasted in the web page, sent to the API): parsing, every format of the
+game, export that reads back to the same cards, seeded sample hands, a card's legality per format."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardlab.core.errors import InputError
+from cardlab.decks.check import check_every_format, choose_format, export_json, export_text, header_words
+from cardlab.decks.model import MAX_DECK_BYTES
+from cardlab.decks.read import parse_deck_text, read_deck
+from cardlab.decks.rules import card_legality
+from cardlab.decks.stats import sample_hand
+
+REPO = Path(__file__).resolve().parents[3]
+ZAP = REPO / "examples" / "decks" / "zap-theme-deck.txt"
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    """The shipped catalog and its formats only (no test sets whose Pikachu would be ambiguous)."""
+    from cardlab.catalog.validate import validate
+    from cardlab.core.paths import shipped_catalog
+
+    result = validate([shipped_catalog()], cache_path=None)
+    return result.catalog, dict(sorted(result.formats.items()))
+
+
+def test_text_parses_as_the_file_does(formats):
+    words = header_words(formats)
+    from_text = parse_deck_text(ZAP.read_text(encoding="utf-8"), ZAP, words)
+    assert from_text == read_deck(ZAP, words)
+
+
+def test_text_limits():
+    with pytest.raises(InputError, match="limit is 1,000,000"):
+        parse_deck_text("4 Bill\n" * (MAX_DECK_BYTES // 7 + 1), "deck.txt")
+    with pytest.raises(InputError, match="NUL byte"):
+        parse_deck_text("4 Bill\n\x00", "deck.txt")
+    with pytest.raises(InputError, match="holds no cards"):
+        parse_deck_text("# only a comment\n", "deck.txt")
+
+
+def test_every_format_of_the_game(shipped):
+    catalog, formats = shipped
+    text = ZAP.read_text(encoding="utf-8").replace("2 Bill", "5 Bill")
+    reports = check_every_format(parse_deck_text(text, "deck.txt", header_words(formats)), catalog, formats)
+    assert [r.deck.format.name for r in reports] == ["pokemon-base", "pokemon-unlimited"]
+    for report in reports:
+        # 3 more cards: 63, and 5 copies of Bill on line 10
+        assert {(p.pos.line, p.rule) for p in report.problems} >= {(10, "copy-limit")}
+        assert not report.legal
+
+
+def test_export_reads_back_to_the_same_cards(shipped):
+    catalog, formats = shipped
+    words = header_words(formats)
+    deck, problems, _ = choose_format(parse_deck_text(ZAP.read_text(encoding="utf-8"), "zap.txt", words), catalog, formats)
+    assert not problems
+    text = export_text(deck, ["fr"])
+    assert text.splitlines()[:3] == ["Format: pokemon-base", "Deck: 60", "4 Pikachu base1 58"]
+    again, problems2, _ = choose_format(parse_deck_text(text, "again.txt", words), catalog, formats)
+    assert not problems2
+    assert sorted((c.card_id, c.count) for c in again.cards) == sorted((c.card_id, c.count) for c in deck.cards)
+    data = export_json(deck)
+    assert data["format"] == "pokemon-base" and sum(c["count"] for s in data["sections"] for c in s["cards"]) == 60
+
+
+def test_sample_hand_is_seeded(shipped):
+    catalog, formats = shipped
+    deck, _, _ = choose_format(parse_deck_text(ZAP.read_text(encoding="utf-8"), "zap.txt", header_words(formats)), catalog, formats)
+    hand = sample_hand(deck, 7)
+    assert len(hand) == 7
+    assert [c.card_id for c in hand] == [c.card_id for c in sample_hand(deck, 7)]
+    assert {tuple(c.card_id for c in sample_hand(deck, s)) for s in range(5)} != {tuple(c.card_id for c in hand)}
+    assert len(sample_hand(deck, 1, size=100)) == 60
+
+
+def test_card_legality(formats):
+    pokemon = [formats["pokemon-base"], formats["pokemon-unlimited"]]
+    assert [(f.name, ok, why) for f, ok, why in card_legality("base1", pokemon)] == [
+        ("pokemon-base", True, ""), ("pokemon-unlimited", True, "")]
+    assert [(ok, why) for _f, ok, why in card_legality("test1", pokemon)] == [(False, "only the sets base1"), (True, "")]

@@ -1,0 +1,61 @@
+"""Paging, counting, time limits and printings in cardlab.search.engine (what the web page uses)."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from cardlab.search.engine import QueryTimeoutError, count, printings, search
+from cardlab.search.index import build_index, connect
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("idx") / "index.sqlite"
+    build_index([REPO / "cards"], path)
+    return path
+
+
+def test_offset_and_count(db):
+    con = connect(db)
+    every = [h.id for h in search(con, "set:base1")]
+    assert count(con, "set:base1") == len(every) == 102
+    assert [h.id for h in search(con, "set:base1", limit=10, offset=20)] == every[20:30]
+    assert [h.id for h in search(con, "set:base1", offset=100)] == every[100:]
+    assert count(con, "type:fire hp>=80") == 4
+
+
+def test_timeout_cuts_a_query_off(db):
+    con = connect(db)
+    with pytest.raises(QueryTimeoutError, match="longer than 0 s"):
+        search(con, "a or e or i or o or u or -hp>0", timeout=0)
+    with pytest.raises(QueryTimeoutError):
+        count(con, "a or e", timeout=0)
+    assert len(search(con, "charizard", timeout=5)) == 1  # the handler is removed afterwards
+    assert con.execute("SELECT COUNT(*) FROM card").fetchone()[0] == 102
+
+
+def test_printings(db, tmp_path):
+    con = connect(db)
+    assert printings(con, "base1-4") == [("base1-4", "base1", "4")]
+    assert printings(con, "nope-1") == []
+    copy = tmp_path / "copy.sqlite"
+    shutil.copy(db, copy)
+    raw = sqlite3.connect(copy)
+    raw.execute("UPDATE card SET data = json_set(data, '$.reprint_of', 'base1-4') WHERE id = 'base1-5'")
+    raw.commit()
+    raw.close()
+    con2 = connect(copy)
+    assert [p[0] for p in printings(con2, "base1-5")] == ["base1-4", "base1-5"]
+    assert [p[0] for p in printings(con2, "base1-4")] == ["base1-4", "base1-5"]
+
+
+def test_languages(db):
+    from cardlab.search.engine import languages
+
+    assert {"en", "fr", "de"} <= set(languages(connect(db)))
