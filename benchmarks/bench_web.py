@@ -17,7 +17,7 @@ Peers and floors, in the same run:
 - search: the same searches in-process, one after the other (``engine.count`` + ``engine.search`` with
   the page's limit: what the endpoint does, without HTTP);
 - HTTP floor: ``GET /static/style.css`` at the same concurrency (the cheapest answer the server gives);
-- deck validation: the same check in-process (``parse_deck_text`` + ``choose_format``).
+- deck validation: the same check in-process (``parse_deck_text`` + ``choose_format``, card index cached).
 
 The machine has 2 cores shared by the server and the load generator; the numbers describe the machine.
 """
@@ -132,7 +132,8 @@ def inprocess_search(roots: list[Path], db: Path, n: int) -> dict:
 
 
 def inprocess_decks(roots: list[Path], n: int) -> dict:
-    """Check the Zap! deck ``n`` times in this process (``parse_deck_text`` + ``choose_format``, as the endpoint)."""
+    """Check the Zap! deck ``n`` times in this process (``parse_deck_text`` + ``choose_format`` with a card-index
+    cache, as the endpoint does)."""
     from cardlab.catalog.validate import validate
     from cardlab.decks.check import choose_format, header_words
     from cardlab.decks.read import parse_deck_text
@@ -141,9 +142,10 @@ def inprocess_decks(roots: list[Path], n: int) -> dict:
     formats = dict(sorted(result.formats.items()))
     words = header_words(formats)
     text = ZAP.read_text(encoding="utf-8")
+    indexes: dict = {}  # the card index is built once, as the server does
     t0 = time.perf_counter()
     for _ in range(n):
-        choose_format(parse_deck_text(text, "deck.txt", words), result.catalog, formats, "pokemon-base")
+        choose_format(parse_deck_text(text, "deck.txt", words), result.catalog, formats, "pokemon-base", indexes=indexes)
     seconds = time.perf_counter() - t0
     return {"runs": n, "per_s": round(n / seconds, 1), "ms_each": round(seconds / n * 1000, 2)}
 

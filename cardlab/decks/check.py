@@ -46,13 +46,13 @@ from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.text import fold, pick
 from cardlab.decks.model import Deck, DeckCard, DeckList
 from cardlab.decks.read import read_deck
-from cardlab.decks.resolve import build_deck
+from cardlab.decks.resolve import CardIndex, build_deck
 
 if TYPE_CHECKING:
     from cardlab.catalog.model import Catalog
     from cardlab.catalog.formats import Format
 
-__all__ = ["DeckReport", "check_file", "choose_format", "deck_list", "describe_entry", "find_format", "header_words",
+__all__ = ["DeckReport", "card_index", "check_every_format", "check_file", "choose_format", "export_json", "export_text", "deck_list", "describe_entry", "find_format", "header_words",
            "load_deck", "open_deck"]
 
 
@@ -91,8 +91,30 @@ def load_deck(path: Path, catalog: Catalog, formats: dict[str, Format], format_n
     return deck
 
 
+MAX_CACHED_INDEXES = 32
+"""Most :class:`CardIndex` values one ``indexes`` cache keeps (one per game and language list)."""
+
+
+def card_index(indexes: dict | None, catalog: Catalog, game: str, langs: Sequence[str] = ()) -> CardIndex | None:
+    """Return the :class:`CardIndex` of ``game`` for ``langs`` from the cache ``indexes`` (building and
+    keeping it, up to :data:`MAX_CACHED_INDEXES`), or None when ``indexes`` is None (build per deck).
+
+    A server checking many decks against one catalog passes the same dict each time: matching a deck
+    then costs its lines, not the catalog's size.
+    """
+    if indexes is None:
+        return None
+    key = (id(catalog), game, tuple(langs))
+    index = indexes.get(key)
+    if index is None:
+        index = CardIndex(catalog, game, langs)
+        if len(indexes) < MAX_CACHED_INDEXES:
+            indexes[key] = index
+    return index
+
+
 def choose_format(deck_list: DeckList, catalog: Catalog, formats: dict[str, Format], format_name: str | None = None,
-                  langs: Sequence[str] = ()) -> tuple[Deck, list[Problem], list[str]]:
+                  langs: Sequence[str] = (), indexes: dict | None = None) -> tuple[Deck, list[Problem], list[str]]:
     """Match a parsed deck list under the format it should be checked against, and check it.
 
     The format is ``format_name`` (any case), else the one the file names, else the format (of any
@@ -116,13 +138,13 @@ def choose_format(deck_list: DeckList, catalog: Catalog, formats: dict[str, Form
         if found is None:
             where = f"{SourcePos(deck_list.path, deck_list.format_line)}: " if not format_name and deck_list.format_line else ""
             raise UsageError(f"{where}unknown format '{name}' (formats: {known})")
-        deck = build_deck(deck_list, catalog, found, langs=langs)
+        deck = build_deck(deck_list, catalog, found, card_index(indexes, catalog, found.game, langs), langs=langs)
         return deck, check_deck(deck), []
     if not formats:
         raise UsageError("the catalog defines no deck format to read the deck with")
     best: tuple[tuple[int, int, str], Deck, list[Problem]] | None = None
     for fmt in formats.values():
-        deck = build_deck(deck_list, catalog, fmt, langs=langs)
+        deck = build_deck(deck_list, catalog, fmt, card_index(indexes, catalog, fmt.game, langs), langs=langs)
         problems = check_deck(deck)
         key = (sum(p.rule == "unknown-card" for p in problems), len(problems), fmt.name)
         if best is None or key < best[0]:
@@ -239,30 +261,36 @@ def deck_list(deck: Deck, langs: Iterable[str] = (), source_of: Any = None) -> l
 
 
 def check_every_format(deck_list: DeckList, catalog: Catalog, formats: dict[str, Format],
-                       langs: Sequence[str] = ()) -> list[DeckReport]:
+                       langs: Sequence[str] = (), indexes: dict | None = None) -> tuple[list[DeckReport], DeckReport]:
     """Check a parsed deck list against every format of its game ("is this deck legal anywhere?").
 
     The game is the one of the format :func:`choose_format` picks for the list (the file's
-    ``Format:`` line, else the best fit).
+    ``Format:`` line, else the best fit); ``indexes`` as :func:`choose_format`.
 
     Returns:
-        One :class:`DeckReport` per format of that game, by format name (problems sorted).
+        ``(reports, best)``: one :class:`DeckReport` per format of that game, by format name (problems
+        sorted), and the one of them :func:`choose_format` picked.
 
     Raises:
         UsageError: as :func:`choose_format` (an unknown format named in the file, no format at all).
     """
     from cardlab.decks.rules import check_deck
 
-    chosen, _problems, _notes = choose_format(deck_list, catalog, formats, None, langs)
+    chosen, _problems, _notes = choose_format(deck_list, catalog, formats, None, langs, indexes)
     game = chosen.format.game
     reports = []
+    best = None
     for name in sorted(formats):
         fmt = formats[name]
         if fmt.game != game:
             continue
-        deck = chosen if fmt is chosen.format else build_deck(deck_list, catalog, fmt, langs=langs)
+        deck = chosen if fmt is chosen.format else build_deck(deck_list, catalog, fmt, card_index(indexes, catalog, game, langs),
+                                                              langs=langs)
         reports.append(DeckReport(deck, sorted(check_deck(deck))))
-    return reports
+        if deck is chosen:
+            best = reports[-1]
+    assert best is not None
+    return reports, best
 
 
 def export_text(deck: Deck, langs: Iterable[str] = (), source_of: Any = None) -> str:

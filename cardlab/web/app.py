@@ -85,8 +85,9 @@ def web_error(err: CardlabError) -> WebError:
 
 
 class Site:
-    """What the routes share: the catalog and formats (loaded once), the index (one read-only
-    connection per thread), the search time limit.
+    """What the routes share: the catalog and formats (loaded once), the card indexes deck lines are
+    matched with (built once per game and languages), the search index (one read-only connection per
+    thread), the search time limit.
 
     Args:
         roots: catalog roots; db: the index file (built or refreshed here when stale).
@@ -111,6 +112,7 @@ class Site:
         self.catalog = result.catalog
         self.formats = dict(sorted(result.formats.items()))
         self.header_words = header_words(self.formats)
+        self.indexes: dict = {}  # card indexes per game and languages, built once (decks.check.card_index)
         self._local = threading.local()
         self.languages = languages(self.con())
 
@@ -223,12 +225,11 @@ def check_deck_text(site: Site, text: str, name: str, format_name: str | None, l
     try:
         deck_list = parse_deck_text(text, name, site.header_words)
         if format_name:
-            deck, problems, notes = decks.choose_format(deck_list, site.catalog, site.formats, format_name, langs)
+            deck, problems, notes = decks.choose_format(deck_list, site.catalog, site.formats, format_name, langs, site.indexes)
             reports = [decks.DeckReport(deck, sorted(problems))]
         else:
-            reports = decks.check_every_format(deck_list, site.catalog, site.formats, langs)
-            deck, _problems, notes = decks.choose_format(deck_list, site.catalog, site.formats, None, langs)
-            deck = next((r.deck for r in reports if r.deck.format is deck.format), deck)
+            reports, best = decks.check_every_format(deck_list, site.catalog, site.formats, langs, site.indexes)
+            deck, notes = best.deck, []
     except CardlabError as err:
         raise web_error(err) from None
     return {"deck": deck, "reports": reports, "notes": notes, "list": deck_list}

@@ -46,8 +46,9 @@ def test_text_limits():
 def test_every_format_of_the_game(shipped):
     catalog, formats = shipped
     text = ZAP.read_text(encoding="utf-8").replace("2 Bill", "5 Bill")
-    reports = check_every_format(parse_deck_text(text, "deck.txt", header_words(formats)), catalog, formats)
+    reports, best = check_every_format(parse_deck_text(text, "deck.txt", header_words(formats)), catalog, formats)
     assert [r.deck.format.name for r in reports] == ["pokemon-base", "pokemon-unlimited"]
+    assert best is reports[0]
     for report in reports:
         # 3 more cards: 63, and 5 copies of Bill on line 10
         assert {(p.pos.line, p.rule) for p in report.problems} >= {(10, "copy-limit")}
@@ -83,3 +84,21 @@ def test_card_legality(formats):
     assert [(f.name, ok, why) for f, ok, why in card_legality("base1", pokemon)] == [
         ("pokemon-base", True, ""), ("pokemon-unlimited", True, "")]
     assert [(ok, why) for _f, ok, why in card_legality("test1", pokemon)] == [(False, "only the sets base1"), (True, "")]
+
+
+def test_card_index_cache(shipped):
+    from cardlab.decks.check import MAX_CACHED_INDEXES, card_index
+
+    catalog, formats = shipped
+    words = header_words(formats)
+    cache: dict = {}
+    deck_list = parse_deck_text(ZAP.read_text(encoding="utf-8"), "zap.txt", words)
+    first, problems, _ = choose_format(deck_list, catalog, formats, "pokemon-base", indexes=cache)
+    assert not problems and len(cache) == 1
+    index = next(iter(cache.values()))
+    again, _, _ = choose_format(deck_list, catalog, formats, "pokemon-base", indexes=cache)
+    assert next(iter(cache.values())) is index and [c.card_id for c in again.cards] == [c.card_id for c in first.cards]
+    assert card_index(None, catalog, "pokemon") is None
+    for i in range(MAX_CACHED_INDEXES + 5):
+        card_index(cache, catalog, "pokemon", [f"l{i}"])
+    assert len(cache) == MAX_CACHED_INDEXES
