@@ -14,8 +14,8 @@ be 200 (errors are counted and printed). Latency is measured from writing the re
 the whole answer.
 
 Peers and floors, in the same run:
-- search: the same searches in-process, one after the other (``engine.count`` + ``engine.search`` with
-  the page's limit: what the endpoint does, without HTTP);
+- search: the same searches in-process, one after the other (``engine.search_page`` with the page's
+  limit: what the endpoint does, without HTTP);
 - HTTP floor: ``GET /static/style.css`` at the same concurrency (the cheapest answer the server gives);
 - deck validation: the same check in-process (``parse_deck_text`` + ``choose_format``, card index cached).
 
@@ -115,7 +115,7 @@ async def load(port: int, requests: list[bytes], clients: int, count: int, durat
 # --- in-process peers -------------------------------------------------------------------------
 
 def inprocess_search(roots: list[Path], db: Path, n: int) -> dict:
-    """Run ``n`` searches (the endpoint's work: count + one page of 50) in this process, one at a time."""
+    """Run ``n`` searches (the endpoint's work: ``search_page``, one page of 50) in this process, one at a time."""
     from cardlab.search import engine
     from cardlab.search.index import connect
 
@@ -124,8 +124,7 @@ def inprocess_search(roots: list[Path], db: Path, n: int) -> dict:
     for i in range(n):
         q = QUERIES[i % len(QUERIES)]
         t0 = time.perf_counter()
-        engine.count(con, q, timeout=2.0)
-        engine.search(con, q, limit=50, offset=0, timeout=2.0)
+        engine.search_page(con, q, limit=50, offset=0, timeout=2.0)
         times.append(time.perf_counter() - t0)
     total = sum(times)
     return {"runs": n, "per_s": round(n / total, 1), "p50_ms": round(statistics.median(times) * 1000, 2)}

@@ -152,7 +152,15 @@ def count(con: sqlite3.Connection, query: str, *, timeout: float | None = None) 
 
 def search(con: sqlite3.Connection, query: str, *, langs: tuple[str, ...] | list[str] = (), sort: str = "number",
            reverse: bool = False, limit: int | None = None, offset: int = 0, timeout: float | None = None) -> list[Hit]:
-    """Return the cards matching ``query``, sorted.
+    """Return the cards matching ``query``, sorted (arguments and errors as :func:`search_page`)."""
+    return _search(con, query, langs, sort, reverse, limit, offset, timeout, False)[1]
+
+
+def search_page(con: sqlite3.Connection, query: str, *, langs: tuple[str, ...] | list[str] = (), sort: str = "number",
+                reverse: bool = False, limit: int | None = None, offset: int = 0,
+                timeout: float | None = None) -> tuple[int, list[Hit]]:
+    """Return ``(how many cards match in all, the hits from offset to offset + limit)`` in one pass
+    over the index (the total is a window count, not a second query), sorted.
 
     Args:
         con: an index connection (:func:`open_index`).
@@ -167,6 +175,16 @@ def search(con: sqlite3.Connection, query: str, *, langs: tuple[str, ...] | list
         QueryTimeoutError: the query ran longer than ``timeout``.
         UsageError: unknown sort key.
     """
+    total, hits = _search(con, query, langs, sort, reverse, limit, offset, timeout, True)
+    if total is None:  # the page is past the last card: nothing to count the window on
+        total = count(con, query, timeout=timeout)
+    return total, hits
+
+
+def _search(con: sqlite3.Connection, query: str, langs: tuple[str, ...] | list[str], sort: str, reverse: bool,
+            limit: int | None, offset: int, timeout: float | None, with_total: bool) -> tuple[int | None, list[Hit]]:
+    """:func:`search` and :func:`search_page`: ``(total or None, hits)``; the total is None unless
+    ``with_total`` and at least one row came back."""
     from cardlab.core.errors import UsageError
 
     if sort not in SORTS:
@@ -177,7 +195,8 @@ def search(con: sqlite3.Connection, query: str, *, langs: tuple[str, ...] | list
         parts = [f"{part} DESC" for part in parts]
     # cards without the sort value (Trainers have no HP) come last either way
     order = ", ".join([f"({SORTS[sort].split(', ')[0].split(' COLLATE')[0]}) IS NULL", *parts])
-    sql = (f"SELECT c.id, c.game, c.set_code, c.number, c.name, c.source_language, c.type_line, c.stats, c.rarity"
+    window = ", COUNT(*) OVER ()" if with_total else ""
+    sql = (f"SELECT c.id, c.game, c.set_code, c.number, c.name, c.source_language, c.type_line, c.stats, c.rarity{window}"
            f" FROM card c LEFT JOIN card_set s ON s.code = c.set_code WHERE {where} ORDER BY {order}")
     if limit is not None or offset:
         sql += " LIMIT ? OFFSET ?"
@@ -191,11 +210,11 @@ def search(con: sqlite3.Connection, query: str, *, langs: tuple[str, ...] | list
                 raise QueryTimeoutError(timeout or 0) from None
             raise UsageError(f"the query is too complex for the index ({err}); make it shorter") from None
     hits = []
-    for cid, game, code, number, name, src, type_line, stats, rarity in rows:
+    for cid, game, code, number, name, src, type_line, stats, rarity, *_total in rows:
         all_names = names.get(cid) or {src: name}
         shown = pick(all_names, langs, src) if langs else name
         hits.append(Hit(cid, game, code, number, shown, all_names, type_line, stats, rarity))
-    return hits
+    return (rows[0][-1] if with_total and rows else None), hits
 
 
 def plain(hits: list[Hit], fmt: str = "table") -> str:

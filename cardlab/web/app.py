@@ -162,7 +162,7 @@ def safe_filename(name: str | None, default: str = "deck") -> str:
 # --- searches -------------------------------------------------------------------------------
 
 def run_search(site: Site, q: str, sort: str, reverse: bool, langs: Sequence[str], page: int) -> tuple[int, list]:
-    """Return ``(total, hits of the page)`` for a query (library :func:`cardlab.search.engine.search`).
+    """Return ``(total, hits of the page)`` for a query (library :func:`cardlab.search.engine.search_page`).
 
     Raises:
         WebError: a bad query (with its column), a query cut off by the time limit, a bad sort or page.
@@ -172,10 +172,8 @@ def run_search(site: Site, q: str, sort: str, reverse: bool, langs: Sequence[str
     if page < 1 or page > MAX_PAGE:
         raise WebError(400, "bad_parameter", f"page: a number from 1 to {MAX_PAGE}")
     try:
-        con = site.con()
-        total = engine.count(con, q, timeout=site.search_timeout)
-        hits = engine.search(con, q, langs=langs, sort=sort, reverse=reverse, limit=PER_PAGE,
-                             offset=(page - 1) * PER_PAGE, timeout=site.search_timeout)
+        total, hits = engine.search_page(site.con(), q, langs=langs, sort=sort, reverse=reverse, limit=PER_PAGE,
+                                         offset=(page - 1) * PER_PAGE, timeout=site.search_timeout)
     except CardlabError as err:
         raise web_error(err) from None
     return total, hits

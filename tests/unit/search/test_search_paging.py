@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.search.engine import QueryTimeoutError, count, printings, search
+from cardlab.search.engine import QueryTimeoutError, count, printings, search, search_page
 from cardlab.search.index import build_index, connect
 
 REPO = Path(__file__).resolve().parents[3]
@@ -59,3 +59,15 @@ def test_languages(db):
     from cardlab.search.engine import languages
 
     assert {"en", "fr", "de"} <= set(languages(connect(db)))
+
+
+@pytest.mark.parametrize("query", ["set:base1", "type:fire hp>=80", "zzzz", "", "supertype:pokemon -type:fire retreat<=1"])
+def test_search_page_is_count_and_search(db, query):
+    con = connect(db)
+    every = [h.id for h in search(con, query, sort="name")]
+    for offset in (0, 50, 100, 200):
+        total, hits = search_page(con, query, sort="name", limit=50, offset=offset)
+        assert total == count(con, query) == len(every)
+        assert [h.id for h in hits] == every[offset:offset + 50]
+    with pytest.raises(QueryTimeoutError):
+        search_page(con, "a or e or i or o or u", timeout=0)
