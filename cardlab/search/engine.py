@@ -112,7 +112,7 @@ class _Deadline:
     def __init__(self, con: sqlite3.Connection, seconds: float | None) -> None:
         self.con, self.seconds, self.hit = con, seconds, False
 
-    def __enter__(self) -> "_Deadline":
+    def __enter__(self) -> _Deadline:
         if self.seconds is not None:
             import time
 
@@ -312,7 +312,7 @@ def printings(con: sqlite3.Connection, card_id: str) -> list[tuple[str, str, str
     if row is None:
         return []
     original = row[1] or row[0]
-    return [tuple(r) for r in con.execute(  # type: ignore[misc]
+    return [tuple(r) for r in con.execute(
         "SELECT c.id, c.set_code, c.number FROM card c LEFT JOIN card_set s ON s.code = c.set_code"
         " WHERE c.id = ? OR json_extract(c.data, '$.reprint_of') = ?"
         " ORDER BY s.release_date, c.set_code, c.number_int, c.number", (original, original))]

@@ -172,7 +172,7 @@ def run_search(site: Site, q: str, sort: str, reverse: bool, langs: Sequence[str
     if page < 1 or page > MAX_PAGE:
         raise WebError(400, "bad_parameter", f"page: a number from 1 to {MAX_PAGE}")
     try:
-        total, hits = engine.search_page(site.con(), q, langs=langs, sort=sort, reverse=reverse, limit=PER_PAGE,
+        total, hits = engine.search_page(site.con(), q, langs=list(langs), sort=sort, reverse=reverse, limit=PER_PAGE,
                                          offset=(page - 1) * PER_PAGE, timeout=site.search_timeout)
     except CardlabError as err:
         raise web_error(err) from None

@@ -102,3 +102,13 @@ def test_card_index_cache(shipped):
     for i in range(MAX_CACHED_INDEXES + 5):
         card_index(cache, catalog, "pokemon", [f"l{i}"])
     assert len(cache) == MAX_CACHED_INDEXES
+
+
+@pytest.mark.parametrize("name", ["monpa/legal.txt", "monpa/legal.yaml", "ippo/legal-10-rounds.txt", "ippo/legal-4-rounds.yaml"])
+def test_export_reads_back_in_every_game(catalog, formats, name):
+    path = REPO / "tests" / "fixtures" / "decks" / name
+    words = header_words(formats)
+    deck, problems, _ = choose_format(parse_deck_text(path.read_text(encoding="utf-8"), path.name, words), catalog, formats)
+    again, problems2, _ = choose_format(parse_deck_text(export_text(deck), "again.txt", words), catalog, formats)
+    assert not problems and not problems2 and again.format is deck.format
+    assert sorted((c.card_id, c.count, c.section) for c in again.cards) == sorted((c.card_id, c.count, c.section) for c in deck.cards)
