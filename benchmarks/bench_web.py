@@ -151,12 +151,12 @@ def inprocess_decks(roots: list[Path], n: int) -> dict:
 
 # --- the run ----------------------------------------------------------------------------------
 
-def start_server(roots: list[Path], db: Path, cache: Path, port: int) -> subprocess.Popen:
-    """Start uvicorn on 127.0.0.1:``port`` in a child process and wait until it answers."""
+def start_server(roots: list[Path], db: Path, cache: Path, port: int, workers: int = 1) -> subprocess.Popen:
+    """Start uvicorn (``workers`` processes) on 127.0.0.1:``port`` in a child process and wait until it answers."""
     env = {**os.environ, "CARDLAB_CATALOG": os.pathsep.join(map(str, roots)), "CARDLAB_DB": str(db),
            "CARDLAB_CACHE_DIR": str(cache)}
     proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "--factory", "cardlab.web.app:create_app", "--host", HOST,
-                             "--port", str(port), "--log-level", "warning", "--no-access-log"], env=env)
+                             "--port", str(port), "--log-level", "warning", "--no-access-log", "--workers", str(workers)], env=env)
     import urllib.request
 
     deadline = time.monotonic() + 120
@@ -201,7 +201,7 @@ def run(label: str, roots: list[Path], args: argparse.Namespace, work: Path) -> 
     with socket.socket() as s:
         s.bind((HOST, 0))
         port = s.getsockname()[1]
-    proc = start_server(roots, db, cache, port)
+    proc = start_server(roots, db, cache, port, args.workers)
     out: dict = {"catalog": label, "roots": [str(r) for r in roots]}
     try:
         from cardlab.search.index import connect
@@ -251,6 +251,7 @@ def main() -> None:
     ap.add_argument("--deck-requests", type=int, default=1000, help="requests per deck level (default 1000)")
     ap.add_argument("--duration", type=float, default=20.0, help="most seconds per level (default 20)")
     ap.add_argument("--clients", default="1,10,50", help="concurrency levels (default 1,10,50)")
+    ap.add_argument("--workers", type=int, default=1, help="uvicorn worker processes (default 1, as cardlab serve)")
     ap.add_argument("--synthetic", type=int, default=0, help="also a fictional catalog of this many cards beside the shipped one")
     ap.add_argument("--json", type=Path, help="also write the raw numbers here")
     args = ap.parse_args()

@@ -21,6 +21,7 @@ APP_FACTORY = "cardlab.web.app:create_app"
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on; 127.0.0.1 answers this machine only.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
+    workers: Annotated[int, typer.Option(min=1, max=32, help="Server processes (one per core is plenty).")] = 1,
     catalog: CatalogOpt = None,
     db: DbOpt = None,
 ) -> None:
@@ -43,7 +44,7 @@ def serve(
     import uvicorn
 
     typer.echo(f"cardlab: serving on http://{host}:{port}/ (Ctrl-C stops)", err=True)
-    uvicorn.run(APP_FACTORY, factory=True, host=host, port=port, log_level="warning", server_header=False)
+    uvicorn.run(APP_FACTORY, factory=True, host=host, port=port, workers=workers, log_level="warning", server_header=False)
 
 
 def register(app: typer.Typer) -> None:

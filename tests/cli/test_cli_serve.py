@@ -24,14 +24,14 @@ def _free_port() -> int:
 def test_serve_help(runner):
     result = runner.invoke(app, ["serve", "--help"])
     assert result.exit_code == 0
-    assert "127.0.0.1" in result.output and "8000" in result.output
+    assert "127.0.0.1" in result.output and "8000" in result.output and "--workers" in result.output
     assert "--format" not in result.output and "-o" not in result.output.split()
 
 
 def test_serve_starts_and_answers(tmp_path):
     port = _free_port()
     env = {**os.environ, "CARDLAB_CACHE_DIR": str(tmp_path / "cache")}
-    proc = subprocess.Popen([sys.executable, "-m", "cardlab", "serve", "--port", str(port)], env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "cardlab", "serve", "--port", str(port), "--workers", "2"], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 60
