@@ -284,8 +284,14 @@ def sample_hand(deck: Deck, seed: int, size: int | None = None) -> list[DeckCard
         twice); fewer than ``size`` when the deck holds fewer matched cards.
     """
     import random
+    from bisect import bisect_right
+    from itertools import accumulate
 
     fmt = deck.format
     hand = size if size is not None else (fmt.opening_hand or DEFAULT_HAND.get(fmt.game, 7))
-    pool = [card for card in deck.in_section("main") for _ in range(card.count)]
-    return random.Random(seed).sample(pool, min(max(hand, 0), len(pool)))
+    cards = deck.in_section("main")
+    ends = list(accumulate(card.count for card in cards))  # copy i is cards[bisect_right(ends, i)]
+    total = ends[-1] if ends else 0
+    # positions in the shuffled deck, drawn without listing every copy (a line may say 999)
+    drawn = random.Random(seed).sample(range(total), min(max(hand, 0), total))
+    return [cards[bisect_right(ends, i)] for i in drawn]

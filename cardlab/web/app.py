@@ -34,7 +34,6 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardlab.core.errors import CardlabError, InputError, UsageError
-from cardlab.decks.model import MAX_DECK_BYTES
 from cardlab.web.guard import Guard
 
 HERE = Path(__file__).resolve().parent
@@ -42,7 +41,12 @@ PER_PAGE = 50
 """Cards per page of results (pages and API)."""
 SEARCH_TIMEOUT = 2.0
 """Seconds a search may run before it is cut off (a ``query_timeout`` error)."""
-MAX_BODY = MAX_DECK_BYTES + 64 * 1024
+MAX_DECK_TEXT = 128 * 1024
+"""Largest deck list the web takes, pasted, uploaded or sent to the API (128 kB, over a hundred times a
+60-card list; ``cardlab deck`` reads files up to :data:`~cardlab.decks.model.MAX_DECK_BYTES`, 1 MB). A
+hostile 1 MB list of 66,000 unknown names takes about 6 s to check on the development machine; 128 kB
+bounds a request to under a second."""
+MAX_BODY = MAX_DECK_TEXT + 16 * 1024
 """Largest request body accepted: a deck list at its size limit plus form overhead."""
 MAX_PAGE = 10_000
 """Highest page number accepted."""
@@ -215,11 +219,14 @@ def check_deck_text(site: Site, text: str, name: str, format_name: str | None, l
         "notes": [...], "list": the DeckList}``.
 
     Raises:
-        WebError: the text cannot be read as a deck (400 ``bad_deck``), an unknown format (400 ``bad_request``).
+        WebError: the text cannot be read as a deck (400 ``bad_deck``), an unknown format (400 ``bad_request``),
+            a list over :data:`MAX_DECK_TEXT` (413 ``too_large``).
     """
     from cardlab.decks import check as decks
     from cardlab.decks.read import parse_deck_text
 
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_DECK_TEXT:
+        raise WebError(413, "too_large", f"the deck list is larger than {MAX_DECK_TEXT:,} bytes")
     try:
         deck_list = parse_deck_text(text, name, site.header_words)
         if format_name:
@@ -267,9 +274,9 @@ async def read_deck_form(text: str, upload: UploadFile | None) -> tuple[str, str
         WebError: an upload that is too large or not UTF-8 text (400 ``bad_deck``).
     """
     if upload is not None and upload.filename:
-        raw = await upload.read(MAX_DECK_BYTES + 1)
-        if len(raw) > MAX_DECK_BYTES:
-            raise WebError(413, "too_large", f"the deck file is larger than {MAX_DECK_BYTES:,} bytes")
+        raw = await upload.read(MAX_DECK_TEXT + 1)
+        if len(raw) > MAX_DECK_TEXT:
+            raise WebError(413, "too_large", f"the deck file is larger than {MAX_DECK_TEXT:,} bytes")
         try:
             content = raw.decode("utf-8")
         except UnicodeDecodeError:

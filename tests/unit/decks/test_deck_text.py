@@ -77,6 +77,17 @@ def test_sample_hand_is_seeded(shipped):
     assert [c.card_id for c in hand] == [c.card_id for c in sample_hand(deck, 7)]
     assert {tuple(c.card_id for c in sample_hand(deck, s)) for s in range(5)} != {tuple(c.card_id for c in hand)}
     assert len(sample_hand(deck, 1, size=100)) == 60
+    drawn = sample_hand(deck, 3, size=60)  # the whole deck: every copy exactly once
+    assert sorted((c.card_id, n) for c in deck.cards for n in [sum(d is c for d in drawn)]) == sorted(
+        (c.card_id, c.count) for c in deck.cards)
+
+
+def test_sample_hand_of_a_huge_deck_lists_no_copies(shipped):
+    catalog, formats = shipped
+    text = "999 Bill\n" * 20_000  # 20 million copies
+    deck, _, _ = choose_format(parse_deck_text(text, "big.txt", header_words(formats)), catalog, formats, "pokemon-base")
+    hand = sample_hand(deck, 5)
+    assert len(hand) == 7 and {c.card_id for c in hand} == {"base1-91"}
 
 
 def test_card_legality(formats):

@@ -176,6 +176,22 @@ def test_a_10_mb_body(client):
     error_of(client.post("/api/decks/validate", content=chunks(), headers={"content-type": "text/plain"}), 413, "too_large")
 
 
+def test_deck_lists_over_128_kb(client):
+    from cardlab.web.app import MAX_DECK_TEXT
+
+    big = "4 Qwerty\n" * (MAX_DECK_TEXT // 9 + 10)  # within the body cap, over the deck cap
+    assert MAX_DECK_TEXT < len(big) < MAX_DECK_TEXT + 16 * 1024
+    error_of(client.post("/api/decks/validate", content=big, headers={"content-type": "text/plain"}), 413, "too_large")
+    assert client.post("/deck", files={"file": ("big.txt", io.BytesIO(big.encode()), "text/plain")}).status_code == 413
+    assert client.post("/deck", data={"text": big}).status_code == 413
+
+
+def test_deck_text_is_inert(client):
+    page = client.post("/deck", data={"text": "4 Bill\n1 <script>alert(1)</script>\n</textarea><b>x</b>"})
+    assert "<script>alert" not in page.text and "</textarea><b>" not in page.text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text
+
+
 def test_deck_page(client, zap_text):
     page = client.post("/deck", data={"text": zap_text.replace("2 Bill", "5 Bill"), "format": "pokemon-base"})
     assert page.status_code == 200
