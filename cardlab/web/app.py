@@ -355,8 +355,11 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
     @api.get("/search", response_class=HTMLResponse, include_in_schema=False)
     def search_page(request: Request, q: str = "", sort: str = "number", lang: str = "", page_: int = Query(1, alias="page"),
                     reverse: bool = False) -> HTMLResponse:
+        from cardlab.search.engine import SORTS
+
         langs = langs_param(lang)
-        context: dict[str, Any] = {"q": q, "sort": sort, "lang": lang, "reverse": reverse, "title": f"{q} · cardlab" if q else "cardlab search"}
+        context: dict[str, Any] = {"q": q, "sort": sort, "lang": lang, "reverse": reverse, "sorts": list(SORTS),
+                                   "title": f"{q} · cardlab" if q else "cardlab search"}
         if not q.strip():
             return page(request, "search.html", **context, searched=False)
         try:
