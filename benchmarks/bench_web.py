@@ -64,10 +64,12 @@ async def _request(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, r
 
 
 def _get(path: str, port: int) -> bytes:
+    """Return the bytes of a keep-alive ``GET path`` to 127.0.0.1:``port``."""
     return f"GET {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nConnection: keep-alive\r\n\r\n".encode()
 
 
 def _post(path: str, port: int, body: bytes, ctype: str = "text/plain; charset=utf-8") -> bytes:
+    """Return the bytes of a keep-alive ``POST path`` with ``body`` to 127.0.0.1:``port``."""
     return (f"POST {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nConnection: keep-alive\r\nContent-Type: {ctype}\r\n"
             f"Content-Length: {len(body)}\r\n\r\n").encode() + body
 
@@ -86,6 +88,7 @@ async def load(port: int, requests: list[bytes], clients: int, count: int, durat
     stop_at = start + duration
 
     async def client() -> None:
+        """One connection: send requests until the count is reached or the time is up."""
         nonlocal next_i, errors
         reader, writer = await asyncio.open_connection(HOST, port)
         try:
@@ -105,6 +108,7 @@ async def load(port: int, requests: list[bytes], clients: int, count: int, durat
     lat = sorted(latencies)
 
     def pct(p: float) -> float:
+        """The ``p`` quantile of the latencies, in ms."""
         return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
 
     return {"clients": clients, "sent": len(lat), "ok": len(lat) - errors, "errors": errors, "seconds": round(seconds, 2),
@@ -178,6 +182,7 @@ def page_weight(port: int) -> dict:
     import urllib.request
 
     def size(path: str) -> int:
+        """Bytes of the body at ``path``."""
         with urllib.request.urlopen(f"http://{HOST}:{port}{path}") as resp:
             return len(resp.read())
 

@@ -119,6 +119,7 @@ class _Deadline:
             end = time.monotonic() + self.seconds
 
             def check() -> int:
+                """SQLite's progress handler: non-zero (interrupt) once the deadline has passed."""
                 if time.monotonic() > end:
                     self.hit = True
                     return 1

@@ -323,25 +323,30 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
     api.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        """Render the template ``name`` with ``context`` (plus ``site`` and a default title) and ``status``."""
         context.setdefault("title", "cardlab")
         return templates.TemplateResponse(request, name, {"site": site, **context}, status_code=status)
 
     def is_api(request: Request) -> bool:
+        """True for a request under ``/api/`` (answered with JSON errors)."""
         return request.url.path.startswith("/api/")
 
     @api.exception_handler(WebError)
     async def _web_error(request: Request, err: WebError) -> Response:
+        """Answer a :class:`WebError`: its JSON object under ``/api/``, else the error page, with its status."""
         if is_api(request):
             return JSONResponse(err.to_json(), status_code=err.status)
         return page(request, "error.html", err.status, error=err, title=f"{err.status} · cardlab")
 
     @api.exception_handler(RequestValidationError)
     async def _bad_parameter(request: Request, err: RequestValidationError) -> Response:
+        """Answer FastAPI's parameter errors (``page=abc``) as 400 ``bad_parameter`` naming each parameter."""
         parts = [f"{'.'.join(str(x) for x in e.get('loc', ())[1:])}: {e.get('msg')}" for e in err.errors()]
         return await _web_error(request, WebError(400, "bad_parameter", "; ".join(parts) or "bad parameter"))
 
     @api.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, err: StarletteHTTPException) -> Response:
+        """Answer routing errors (unknown path 404, wrong method 405) in the same error shape."""
         code = {404: "not_found", 405: "method_not_allowed"}.get(err.status_code, "http_error")
         details = "no such page" if err.status_code == 404 else str(err.detail)
         return await _web_error(request, WebError(err.status_code, code, details))
@@ -350,11 +355,14 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
 
     @api.get("/", include_in_schema=False)
     def home() -> RedirectResponse:
+        """``/``: redirect to the search page."""
         return RedirectResponse("/search", status_code=302)
 
     @api.get("/search", response_class=HTMLResponse, include_in_schema=False)
     def search_page(request: Request, q: str = "", sort: str = "number", lang: str = "", page_: int = Query(1, alias="page"),
                     reverse: bool = False) -> HTMLResponse:
+        """``/search``: the form; with ``q``, one page of results (``page``, ``sort``, ``reverse``, names in
+        ``lang``), or the query error with its caret (400). Every result page is a permalink."""
         from cardlab.search.engine import SORTS
 
         langs = langs_param(lang)
@@ -369,6 +377,7 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
         pages = max(1, -(-total // PER_PAGE))
 
         def link(n: int, code: str | None = None) -> str:
+            """The permalink of result page ``n`` (names in ``code``, default the current language)."""
             params = {"q": q, "sort": sort, "lang": lang if code is None else code, "page": n}
             if reverse:
                 params["reverse"] = "true"
@@ -380,6 +389,7 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
 
     @api.get("/search/help", response_class=HTMLResponse, include_in_schema=False)
     def search_help(request: Request) -> HTMLResponse:
+        """``/search/help``: the query syntax, fields (``query.FIELDS``), short forms and sort keys."""
         from cardlab.search.engine import SORTS
         from cardlab.search.query import ALIASES, FIELDS
 
@@ -388,6 +398,8 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
 
     @api.get("/card/{card_id}", response_class=HTMLResponse, include_in_schema=False)
     def card_page(request: Request, card_id: str, lang: str = "") -> Response:
+        """``/card/<id>``: the whole card (fields, names, printings, legality); a name or other reference
+        redirects (301) to the card's id; 400 for a malformed id, 404 for an unknown one."""
         from cardlab.search.engine import get_card
 
         langs = langs_param(lang)
@@ -404,6 +416,7 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
 
     @api.get("/sets", response_class=HTMLResponse, include_in_schema=False)
     def sets_page(request: Request, lang: str = "") -> HTMLResponse:
+        """``/sets``: recorded against printed cards per set, and the numbers still missing."""
         from cardlab.contrib.new_card import missing_text, set_statuses
 
         langs = langs_param(lang)
@@ -412,11 +425,14 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
 
     @api.get("/deck", response_class=HTMLResponse, include_in_schema=False)
     def deck_form(request: Request) -> HTMLResponse:
+        """``GET /deck``: the empty deck form."""
         return page(request, "deck.html", title="Deck check · cardlab", text="", format_name="", seed=1, lang="", result=None)
 
     @api.post("/deck", response_class=HTMLResponse, include_in_schema=False)
     async def deck_page(request: Request, text: str = Form(""), fmt: str = Form("", alias="format"), seed: int = Form(1),
                         lang: str = Form(""), upload: UploadFile | None = File(None, alias="file")) -> HTMLResponse:
+        """``POST /deck``: check the pasted or uploaded list (:func:`deck_view`) and show the verdicts, each
+        problem beside its line, statistics, a sample hand for ``seed`` and the export buttons."""
         langs = langs_param(lang)
         content, name = await read_deck_form(text, upload)
         context: dict[str, Any] = {"title": "Deck check · cardlab", "text": content, "format_name": fmt, "seed": seed, "lang": lang}
@@ -429,6 +445,7 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
     @api.post("/deck/export.txt", include_in_schema=False)
     async def deck_export_text(text: str = Form(""), fmt: str = Form("", alias="format"), lang: str = Form(""),
                                upload: UploadFile | None = File(None, alias="file")) -> Response:
+        """``POST /deck/export.txt``: the matched deck as a plain-text list (a download) that reads back."""
         from cardlab.decks.check import export_text
 
         content, name = await read_deck_form(text, upload)
@@ -440,6 +457,7 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
     @api.post("/deck/export.json", include_in_schema=False)
     async def deck_export_json(text: str = Form(""), fmt: str = Form("", alias="format"), lang: str = Form(""),
                                upload: UploadFile | None = File(None, alias="file")) -> Response:
+        """``POST /deck/export.json``: the matched deck as JSON (a download)."""
         from cardlab.decks.check import export_json
 
         content, name = await read_deck_form(text, upload)
@@ -451,6 +469,8 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
     async def deck_proxies(text: str = Form(""), fmt: str = Form("", alias="format"), lang: str = Form(""),
                            paper: str = Form("a4"), force: bool = Form(False),
                            upload: UploadFile | None = File(None, alias="file")) -> Response:
+        """``POST /deck/proxies.pdf``: the deck's proxies on ``paper`` (:func:`proxies_pdf`), a download;
+        400 when the deck has problems unless ``force``."""
         content, name = await read_deck_form(text, upload)
         langs = langs_param(lang)
         data = await run_in_threadpool(proxies_pdf, site, content, name, fmt or None, langs, paper, force)
@@ -527,6 +547,7 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
 
 
 def _version() -> str:
+    """Return cardlab's version (for the OpenAPI description)."""
     from cardlab import __version__
 
     return __version__

@@ -50,6 +50,7 @@ class Guard:
             return
 
         async def send_with_headers(message: Message) -> None:
+            """Pass ``message`` on, with :data:`SECURITY_HEADERS` replacing any of the same name at the start."""
             if message["type"] == "http.response.start":
                 headers = [h for h in message.get("headers", []) if h[0].lower() not in dict(SECURITY_HEADERS)]
                 message["headers"] = headers + SECURITY_HEADERS
@@ -83,6 +84,7 @@ class Guard:
         replayed = False
 
         async def replay() -> Message:
+            """Give the app the body read above, once; then the connection's next messages."""
             nonlocal replayed
             if not replayed:
                 replayed = True
