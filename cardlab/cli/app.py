@@ -191,8 +191,9 @@ def _register_groups() -> None:
     from cardlab.cli import deck as cli_deck
     from cardlab.cli import i18n as cli_i18n
     from cardlab.cli import proxies as cli_proxies
+    from cardlab.cli import serve as cli_serve
 
-    for module in (cli_deck, cli_contrib, cli_i18n, cli_proxies):
+    for module in (cli_deck, cli_contrib, cli_i18n, cli_proxies, cli_serve):
         module.register(app)
 
 

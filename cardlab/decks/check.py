@@ -46,14 +46,15 @@ from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.text import fold, pick
 from cardlab.decks.model import Deck, DeckCard, DeckList
 from cardlab.decks.read import read_deck
-from cardlab.decks.resolve import build_deck
+from cardlab.decks.resolve import CardIndex, build_deck
 
 if TYPE_CHECKING:
     from cardlab.catalog.model import Catalog
     from cardlab.catalog.formats import Format
 
-__all__ = ["DeckReport", "FormatResult", "LegalityReport", "check_file", "check_or_survey", "choose_format", "deck_list",
-           "describe_entry", "find_format", "header_words", "legality", "load_deck", "open_deck"]
+__all__ = ["DeckReport", "FormatResult", "LegalityReport", "card_index", "check_file",
+           "check_or_survey", "choose_format", "deck_list", "describe_entry", "export_json", "export_text", "find_format",
+           "header_words", "legality", "load_deck", "open_deck"]
 
 
 
@@ -91,8 +92,30 @@ def load_deck(path: Path, catalog: Catalog, formats: dict[str, Format], format_n
     return deck
 
 
+MAX_CACHED_INDEXES = 32
+"""Most :class:`CardIndex` values one ``indexes`` cache keeps (one per game and language list)."""
+
+
+def card_index(indexes: dict | None, catalog: Catalog, game: str, langs: Sequence[str] = ()) -> CardIndex | None:
+    """Return the :class:`CardIndex` of ``game`` for ``langs`` from the cache ``indexes`` (building and
+    keeping it, up to :data:`MAX_CACHED_INDEXES`), or None when ``indexes`` is None (build per deck).
+
+    A server checking many decks against one catalog passes the same dict each time: matching a deck
+    then costs its lines, not the catalog's size.
+    """
+    if indexes is None:
+        return None
+    key = (id(catalog), game, tuple(langs))
+    index = indexes.get(key)
+    if index is None:
+        index = CardIndex(catalog, game, langs)
+        if len(indexes) < MAX_CACHED_INDEXES:
+            indexes[key] = index
+    return index
+
+
 def choose_format(deck_list: DeckList, catalog: Catalog, formats: dict[str, Format], format_name: str | None = None,
-                  langs: Sequence[str] = ()) -> tuple[Deck, list[Problem], list[str]]:
+                  langs: Sequence[str] = (), indexes: dict | None = None) -> tuple[Deck, list[Problem], list[str]]:
     """Match a parsed deck list under the format it should be checked against, and check it.
 
     The format is ``format_name`` (any case), else the one the file names, else the format (of any
@@ -118,17 +141,15 @@ def choose_format(deck_list: DeckList, catalog: Catalog, formats: dict[str, Form
         if found is None:
             where = f"{SourcePos(deck_list.path, deck_list.format_line)}: " if not format_name and deck_list.format_line else ""
             raise UsageError(f"{where}unknown format '{name}' (formats: {known})")
-        deck = build_deck(deck_list, catalog, found, langs=langs)
+        deck = build_deck(deck_list, catalog, found, card_index(indexes, catalog, found.game, langs), langs=langs)
         return deck, check_deck(deck), []
     if not formats:
         raise UsageError("the catalog defines no deck format to read the deck with")
-    from cardlab.decks.resolve import CardIndex
 
-    indexes: dict[str, CardIndex] = {}
+    indexes = {} if indexes is None else indexes
     best: tuple[tuple[int, int, str], Deck, list[Problem]] | None = None
     for fmt in formats.values():
-        index = indexes.get(fmt.game) or indexes.setdefault(fmt.game, CardIndex(catalog, fmt.game, langs))
-        deck = build_deck(deck_list, catalog, fmt, index=index, langs=langs)
+        deck = build_deck(deck_list, catalog, fmt, card_index(indexes, catalog, fmt.game, langs), langs=langs)
         problems = check_deck(deck)
         key = (sum(p.rule == "unknown-card" for p in problems), len(problems), fmt.name)
         if best is None or key < best[0]:
@@ -165,11 +186,18 @@ class LegalityReport:
     Attributes:
         path: the deck file; game: the game found from its cards.
         results: one :class:`FormatResult` per format of the game, by format name.
+        chosen: the format :func:`choose_format` picks for the list (the file's, else the best fit).
     """
 
     path: Path
     game: str
     results: list[FormatResult]
+    chosen: str = ""
+
+    @property
+    def best(self) -> FormatResult:
+        """The result under :attr:`chosen` (the first result when none was recorded)."""
+        return next((r for r in self.results if r.format.name == self.chosen), self.results[0])
 
     @property
     def legal(self) -> bool:
@@ -187,11 +215,14 @@ class LegalityReport:
                 "formats": [r.to_json() for r in self.results]}
 
 
-def legality(deck_list: DeckList, catalog: Catalog, formats: dict[str, Format], langs: Sequence[str] = ()) -> LegalityReport:
-    """Check a deck list under every format of its game.
+def legality(deck_list: DeckList, catalog: Catalog, formats: dict[str, Format], langs: Sequence[str] = (),
+             indexes: dict | None = None) -> LegalityReport:
+    """Check a deck list under every format of its game ("is this deck legal anywhere?": ``deck
+    validate`` without a format, and the web deck page).
 
     The game is found from the cards: it is the game of the format :func:`choose_format` picks for
-    a list that names no format (the fewest unknown cards, then the fewest problems).
+    the list (the fewest unknown cards, then the fewest problems). ``indexes`` caches card indexes
+    between calls, as :func:`card_index`.
 
     Returns:
         A :class:`LegalityReport` with one result per format of that game, sorted by format name.
@@ -202,17 +233,17 @@ def legality(deck_list: DeckList, catalog: Catalog, formats: dict[str, Format], 
     from cardlab.decks.resolve import CardIndex
     from cardlab.decks.rules import check_deck
 
-    chosen, _problems, _notes = choose_format(deck_list, catalog, formats, None, langs)
+    chosen, _problems, _notes = choose_format(deck_list, catalog, formats, None, langs, indexes)
     game = chosen.format.game
-    index = CardIndex(catalog, game, langs)
+    index = card_index(indexes, catalog, game, langs) or CardIndex(catalog, game, langs)
     results = []
     for name in sorted(formats):
         fmt = formats[name]
         if fmt.game != game:
             continue
         deck = build_deck(deck_list, catalog, fmt, index=index, langs=langs)
-        results.append(FormatResult(fmt, deck, check_deck(deck)))
-    return LegalityReport(deck_list.path, game, results)
+        results.append(FormatResult(fmt, deck, sorted(check_deck(deck))))
+    return LegalityReport(deck_list.path, game, results, chosen.format.name)
 
 
 def header_words(formats: dict[str, Format]) -> set[str]:
@@ -347,3 +378,30 @@ def deck_list(deck: Deck, langs: Iterable[str] = (), source_of: Any = None) -> l
         if merged:
             out.append((section.id, [tuple(v) for v in merged.values()]))
     return out
+
+
+def export_text(deck: Deck, langs: Iterable[str] = (), source_of: Any = None) -> str:
+    """Return a matched deck as a plain-text deck list that reads back to the same cards.
+
+    The first line names the format (``Format: pokemon-base``); each section of the format with
+    cards gets a header with its total (``Deck: 60``), then one line per card:
+    ``<copies> <name> <set code> <number>`` (names in ``langs``, see :func:`deck_list`). Lines that
+    matched no card are left out.
+    """
+    lines = [f"Format: {deck.format.name}"]
+    numbers = {c.card_id: (c.set_code, c.card.get("number", "")) for c in deck.cards}
+    for section, rows in deck_list(deck, langs, source_of):
+        sec = deck.format.section(section)
+        lines.append(f"{sec.title if sec else section}: {sum(n for n, _, _ in rows)}")
+        for n, name, cid in rows:
+            code, number = numbers[cid]
+            lines.append(f"{n} {name} {code} {number}")
+    return "\n".join(lines) + "\n"
+
+
+def export_json(deck: Deck, langs: Iterable[str] = (), source_of: Any = None) -> dict[str, Any]:
+    """Return a matched deck as JSON-ready data: ``{"format", "game", "name", "sections": [{"section",
+    "cards": [{"count", "name", "id"}]}]}`` (names in ``langs``, see :func:`deck_list`)."""
+    return {"format": deck.format.name, "game": deck.format.game, "name": deck.name,
+            "sections": [{"section": s, "cards": [{"count": n, "name": name, "id": cid} for n, name, cid in rows]}
+                         for s, rows in deck_list(deck, langs, source_of)]}

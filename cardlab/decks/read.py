@@ -38,6 +38,30 @@ def read_deck(path: Path, header_words: Iterable[str] = ()) -> DeckList:
         if problem.rule == "encoding":
             raise InputError(f"{problem.pos}: binary file or not UTF-8 text; a deck list is plain text") from None
         raise InputError(str(problem.pos) + ": " + problem.message) from None
+    return parse_deck_text(text, path, header_words)
+
+
+def parse_deck_text(text: str, path: Path | str, header_words: Iterable[str] = ()) -> DeckList:
+    """Parse a deck list given as text (pasted into a page, sent to an API), as :func:`read_deck`
+    parses a file's contents: YAML when ``path`` ends in ``.yaml``/``.yml``, plain text otherwise.
+
+    Args:
+        text: the deck list (a UTF-8 BOM is dropped).
+        path: the name positions are reported under (``deck.txt``); nothing is read from it.
+        header_words: as :func:`read_deck`.
+
+    Returns:
+        The parsed :class:`DeckList` (problems inside).
+
+    Raises:
+        InputError: the text is larger than :data:`MAX_DECK_BYTES` (UTF-8), holds a NUL byte, or holds
+            no card line; YAML whose top level is not a mapping (exit code 2).
+    """
+    path = Path(path)
+    text = text.removeprefix("\ufeff")
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_DECK_BYTES:
+        raise InputError(f"{SourcePos(path, 1)}: the deck list is {size:,} bytes; the limit is {MAX_DECK_BYTES:,}")
     if "\x00" in text:
         line = text[: text.index("\x00")].count("\n") + 1
         raise InputError(f"{SourcePos(path, line)}: binary file (a NUL byte); a deck list is plain text")

@@ -20,7 +20,7 @@ from cardlab.core.text import line_list
 
 if TYPE_CHECKING:
     from cardlab.decks.model import Deck, DeckCard
-    from cardlab.catalog.formats import RuleSpec
+    from cardlab.catalog.formats import Format, RuleSpec
 
 RuleCheck = Callable[["Deck", dict], Iterable[tuple[int, str]]]
 
@@ -240,3 +240,24 @@ def describe(spec: RuleSpec) -> str:
     if spec.rule == "number-range":
         return f"{p['set']} cards only numbered {p['min']} to {p['max']}"
     return spec.rule
+
+
+def card_legality(set_code: str, formats: Iterable[Format]) -> list[tuple[Format, bool, str]]:
+    """Say whether a card of the set ``set_code`` may be played in each format (its ``allowed-sets``
+    rules; a format without one takes every set of its game).
+
+    Args:
+        set_code: the card's set code; formats: the formats to answer for (usually its game's).
+
+    Returns:
+        ``(format, legal, reason)`` per format, in the order given; ``reason`` is ``""`` when legal,
+        else ``"only the sets base1"``.
+    """
+    out = []
+    for fmt in formats:
+        allowed = fmt.allowed_sets
+        if allowed is None or set_code in allowed:
+            out.append((fmt, True, ""))
+        else:
+            out.append((fmt, False, f"only the sets {', '.join(sorted(allowed))}"))
+    return out

@@ -276,3 +276,29 @@ def _too_small(stats: DeckStats) -> bool:
     stats.notes.append(f"the deck holds {stats.size} card{'s' if stats.size != 1 else ''}, fewer than the "
                        f"{stats.hand}-card opening hand: too small for opening odds")
     return True
+
+
+def sample_hand(deck: Deck, seed: int, size: int | None = None) -> list[DeckCard]:
+    """Draw a sample opening hand from the shuffled main deck, the same hand for the same seed.
+
+    Args:
+        deck: a matched deck; only its main section's matched cards are shuffled (one item per copy).
+        seed: any integer; ``random.Random(seed)`` shuffles, so a seed is a permalink to a hand.
+        size: cards to draw; default the format's opening hand (:data:`DEFAULT_HAND` when it gives none).
+
+    Returns:
+        The drawn cards in draw order, one :class:`DeckCard` per card drawn (a card drawn twice appears
+        twice); fewer than ``size`` when the deck holds fewer matched cards.
+    """
+    import random
+    from bisect import bisect_right
+    from itertools import accumulate
+
+    fmt = deck.format
+    hand = size if size is not None else (fmt.opening_hand or DEFAULT_HAND.get(fmt.game, 7))
+    cards = deck.in_section("main")
+    ends = list(accumulate(card.count for card in cards))  # copy i is cards[bisect_right(ends, i)]
+    total = ends[-1] if ends else 0
+    # positions in the shuffled deck, drawn without listing every copy (a line may say 999)
+    drawn = random.Random(seed).sample(range(total), min(max(hand, 0), total))
+    return [cards[bisect_right(ends, i)] for i in drawn]

@@ -11,7 +11,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardlab.core.errors import CardlabError
+from cardlab.core.errors import CardlabError, ExitStatus
 from cardlab.search.query import compile_sql, parse
 from cardlab.core.text import fold, pick
 
@@ -63,6 +63,16 @@ class CardNotFoundError(CardlabError):
         self.suggestions = suggestions
 
 
+class QueryTimeoutError(CardlabError):
+    """A search ran longer than its time limit and was cut off (``seconds`` is the limit)."""
+
+    exit_code = ExitStatus.USAGE
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"the query took longer than {seconds:g} s and was cut off; make it narrower")
+        self.seconds = seconds
+
+
 class AmbiguousCardError(CardlabError):
     """Several cards match a card reference; ``choices`` lists them as ``(id, name, set code)``."""
 
@@ -79,10 +89,8 @@ def open_index(roots: list[Path], db: Path) -> sqlite3.Connection:
         CatalogError: the catalog has problems (and there is no index to fall back on... the
             stale index is left in place).
     """
-    from cardlab.core.text import listify
     from cardlab.search.index import connect, ensure_index
 
-    roots, db = [Path(r) for r in listify(roots)], Path(db)
     ensure_index(roots, db)
     return connect(db)
 
@@ -97,20 +105,76 @@ def _names(con: sqlite3.Connection, ids: list[str]) -> dict[str, dict]:
     return out
 
 
+class _Deadline:
+    """Within ``with _Deadline(con, seconds)``, SQLite statements on ``con`` are interrupted once
+    ``seconds`` have passed (a progress handler); None means no limit."""
+
+    def __init__(self, con: sqlite3.Connection, seconds: float | None) -> None:
+        self.con, self.seconds, self.hit = con, seconds, False
+
+    def __enter__(self) -> _Deadline:
+        if self.seconds is not None:
+            import time
+
+            end = time.monotonic() + self.seconds
+
+            def check() -> int:
+                """SQLite's progress handler: non-zero (interrupt) once the deadline has passed."""
+                if time.monotonic() > end:
+                    self.hit = True
+                    return 1
+                return 0
+
+            self.con.set_progress_handler(check, 2000)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.seconds is not None:
+            self.con.set_progress_handler(None, 0)
+
+
+def count(con: sqlite3.Connection, query: str, *, timeout: float | None = None) -> int:
+    """Return how many cards match ``query`` (as :func:`search` would return with no limit).
+
+    Raises:
+        QueryError: the query cannot be parsed; QueryTimeoutError: it ran longer than ``timeout`` seconds.
+    """
+    from cardlab.core.errors import UsageError
+
+    where, params = compile_sql(parse(query))
+    with _Deadline(con, timeout) as deadline:
+        try:
+            return con.execute(f"SELECT COUNT(*) FROM card c WHERE {where}", params).fetchone()[0]
+        except sqlite3.OperationalError as err:
+            if deadline.hit:
+                raise QueryTimeoutError(timeout or 0) from None
+            raise UsageError(f"the query is too complex for the index ({err}); make it shorter") from None
+
+
 UNIQUE = ("prints", "cards")
 """``--unique`` choices: every printing, or one hit per card (its printings collapsed)."""
 
 
 def search(con: sqlite3.Connection, query: str, *, langs: tuple[str, ...] | list[str] = (), sort: str = "number",
-           reverse: bool = False, limit: int | None = None, unique: str = "prints") -> list[Hit]:
-    """Return the cards matching ``query``, sorted.
+           reverse: bool = False, limit: int | None = None, offset: int = 0, timeout: float | None = None,
+           unique: str = "prints") -> list[Hit]:
+    """Return the cards matching ``query``, sorted (arguments and errors as :func:`search_page`)."""
+    return _search(con, query, langs, sort, reverse, limit, offset, timeout, False, unique)[1]
+
+
+def search_page(con: sqlite3.Connection, query: str, *, langs: tuple[str, ...] | list[str] = (), sort: str = "number",
+                reverse: bool = False, limit: int | None = None, offset: int = 0,
+                timeout: float | None = None, unique: str = "prints") -> tuple[int, list[Hit]]:
+    """Return ``(how many cards match in all, the hits from offset to offset + limit)`` in one pass
+    over the index (the total is a window count, not a second query), sorted.
 
     Args:
         con: an index connection (:func:`open_index`).
         query: a query in the language of :mod:`cardlab.search.query`.
         langs: preferred languages for names, first first; the source language is the fallback.
         sort: a key of :data:`SORTS`; ``reverse`` reverses it.
-        limit: the most hits to return, or None for all.
+        limit: the most hits to return, or None for all; ``offset``: hits to skip first (paging).
+        timeout: seconds the query may run before it is cut off, or None for no limit.
         unique: ``prints`` (default) lists every printing that matches; ``cards`` lists each card
             once (printings grouped by :meth:`cardlab.catalog.model.Catalog.oracle_of`), as Scryfall
             does: its first printing when it matches, else the first matching printing in the sort
@@ -119,47 +183,104 @@ def search(con: sqlite3.Connection, query: str, *, langs: tuple[str, ...] | list
 
     Raises:
         QueryError: the query cannot be parsed (with the offending column).
-        UsageError: unknown sort key.
+        QueryTimeoutError: the query ran longer than ``timeout``.
+        UsageError: unknown sort key or ``unique`` value.
     """
+    total, hits = _search(con, query, langs, sort, reverse, limit, offset, timeout, True, unique)
+    if total is None:  # the page is past the last card: nothing to count the window on
+        total = count(con, query, timeout=timeout)
+    return total, hits
+
+
+def _search(con: sqlite3.Connection, query: str, langs: tuple[str, ...] | list[str], sort: str, reverse: bool,
+            limit: int | None, offset: int, timeout: float | None, with_total: bool,
+            unique: str = "prints") -> tuple[int | None, list[Hit]]:
+    """:func:`search` and :func:`search_page`: ``(total or None, hits)``; the total is None unless
+    ``with_total`` and at least one row came back."""
     from cardlab.core.errors import UsageError
 
     if sort not in SORTS:
         raise UsageError(f"unknown sort '{sort}'; choose one of: {', '.join(SORTS)}")
     if unique not in UNIQUE:
         raise UsageError(f"unknown --unique '{unique}'; choose one of: {', '.join(UNIQUE)}")
+    if unique == "cards":
+        return _search_cards(con, query, langs, sort, reverse, limit, offset, timeout)
     where, params = compile_sql(parse(query))
     parts = SORTS[sort].split(", ")
     if reverse:
         parts = [f"{part} DESC" for part in parts]
     # cards without the sort value (Trainers have no HP) come last either way
     order = ", ".join([f"({SORTS[sort].split(', ')[0].split(' COLLATE')[0]}) IS NULL", *parts])
-    sql = (f"SELECT c.id, c.game, c.set_code, c.number, c.name, c.source_language, c.type_line, c.stats, c.rarity,"
-           f" c.oracle_id FROM card c LEFT JOIN card_set s ON s.code = c.set_code WHERE {where} ORDER BY {order}")
-    if limit is not None and unique == "prints":
-        sql += " LIMIT ?"
-        params = [*params, int(limit)]
-    try:
-        rows = con.execute(sql, params).fetchall()
-    except sqlite3.OperationalError as err:
-        raise UsageError(f"the query is too complex for the index ({err}); make it shorter") from None
-    if unique == "cards":
-        matched = {r[0] for r in rows}
-        seen: set[str] = set()
-        kept = []
-        for r in rows:
-            oracle = r[9]
-            if oracle in seen or (r[0] != oracle and oracle in matched):
-                continue  # another printing of a card already listed, or its original is listed
-            seen.add(oracle)
-            kept.append(r)
-        rows = kept[:limit] if limit is not None else kept
-    names = _names(con, [r[0] for r in rows])
+    columns = "c.id, c.game, c.set_code, c.number, c.name, c.source_language, c.type_line, c.stats, c.rarity"
+    # with the total: sort narrow rows (id and a window count), then read the page's columns; a window
+    # over the wide rows holds every match's text (about twice as slow on 2,000 cards)
+    sql = (f"SELECT {'c.id, COUNT(*) OVER ()' if with_total else columns}"
+           f" FROM card c LEFT JOIN card_set s ON s.code = c.set_code WHERE {where} ORDER BY {order}")
+    if limit is not None or offset:
+        sql += " LIMIT ? OFFSET ?"
+        params = [*params, -1 if limit is None else int(limit), max(int(offset), 0)]
+    total = None
+    with _Deadline(con, timeout) as deadline:
+        try:
+            rows = con.execute(sql, params).fetchall()
+            if with_total:
+                total = rows[0][1] if rows else None
+                ids = [r[0] for r in rows]
+                wide: dict[str, tuple] = {}
+                for chunk in range(0, len(ids), 900):
+                    part = ids[chunk:chunk + 900]
+                    wide.update((r[0], r) for r in con.execute(
+                        f"SELECT {columns} FROM card c WHERE c.id IN ({','.join('?' * len(part))})", part))
+                rows = [wide[i] for i in ids]
+            names = _names(con, [r[0] for r in rows])
+        except sqlite3.OperationalError as err:
+            if deadline.hit:
+                raise QueryTimeoutError(timeout or 0) from None
+            raise UsageError(f"the query is too complex for the index ({err}); make it shorter") from None
+    return total, _hits(rows, names, langs)
+
+
+def _hits(rows: list, names: dict[str, dict], langs: tuple[str, ...] | list[str]) -> list[Hit]:
+    """Rows of the nine search columns -> :class:`Hit` values, names in the preferred language."""
     hits = []
-    for cid, game, code, number, name, src, type_line, stats, rarity, _oracle in rows:
+    for cid, game, code, number, name, src, type_line, stats, rarity in rows:
         all_names = names.get(cid) or {src: name}
         shown = pick(all_names, langs, src) if langs else name
         hits.append(Hit(cid, game, code, number, shown, all_names, type_line, stats, rarity))
     return hits
+
+
+def _search_cards(con: sqlite3.Connection, query: str, langs: tuple[str, ...] | list[str], sort: str, reverse: bool,
+                  limit: int | None, offset: int, timeout: float | None) -> tuple[int | None, list[Hit]]:
+    """``unique="cards"``: every match is read (printings collapse before paging), then the page is cut."""
+    from cardlab.core.errors import UsageError
+
+    where, params = compile_sql(parse(query))
+    parts = SORTS[sort].split(", ")
+    if reverse:
+        parts = [f"{part} DESC" for part in parts]
+    order = ", ".join([f"({SORTS[sort].split(', ')[0].split(' COLLATE')[0]}) IS NULL", *parts])
+    sql = (f"SELECT c.id, c.game, c.set_code, c.number, c.name, c.source_language, c.type_line, c.stats, c.rarity,"
+           f" c.oracle_id FROM card c LEFT JOIN card_set s ON s.code = c.set_code WHERE {where} ORDER BY {order}")
+    with _Deadline(con, timeout) as deadline:
+        try:
+            rows = con.execute(sql, params).fetchall()
+        except sqlite3.OperationalError as err:
+            if deadline.hit:
+                raise QueryTimeoutError(timeout or 0) from None
+            raise UsageError(f"the query is too complex for the index ({err}); make it shorter") from None
+    matched = {r[0] for r in rows}
+    seen: set[str] = set()
+    kept = []
+    for r in rows:
+        oracle = r[9]
+        if oracle in seen or (r[0] != oracle and oracle in matched):
+            continue  # another printing of a card already listed, or its original is listed
+        seen.add(oracle)
+        kept.append(r[:9])
+    start = max(int(offset), 0)
+    page = kept[start:start + limit] if limit is not None else kept[start:]
+    return (len(kept) or None), _hits(page, _names(con, [r[0] for r in page]), langs)
 
 
 def plain(hits: list[Hit], fmt: str = "table") -> str:
@@ -181,7 +302,7 @@ def plain(hits: list[Hit], fmt: str = "table") -> str:
         return buf.getvalue()
     rows = [("Id", "Name", "Type", "Stats", "Rarity")] + [(h.id, h.name, h.type_line, h.stats, h.rarity or "") for h in hits]
     widths = [max(_width(r[i]) for r in rows) for i in range(5)]
-    lines = ["  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+    lines = ["  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(r, widths)).rstrip() for r in rows]
     lines.append(f"{len(hits)} card{'s' if len(hits) != 1 else ''}")
     return "\n".join(lines) + "\n"
 
@@ -247,7 +368,29 @@ def get_card(con: sqlite3.Connection, ref: str) -> CardView:
     cid, game, data, path, set_data, oracle = con.execute(
         "SELECT c.id, c.game, c.data, c.path, s.data, c.oracle_id FROM card c JOIN card_set s ON s.code = c.set_code"
         " WHERE c.id = ?", (ids[0],)).fetchone()
-    printings = [tuple(r) for r in con.execute(
+    return CardView(cid, game, json.loads(data), json.loads(set_data), path, _printings(con, oracle))
+
+
+def printings(con: sqlite3.Connection, card_id: str) -> list[tuple[str, str, str, str | None]]:
+    """Return every printing of a card, whichever of them ``card_id`` is: the original first, then
+    by set release date (the same list as :attr:`CardView.printings`).
+
+    Returns:
+        ``[(card id, set code, collector number, rarity), ...]``; just the card itself when it has one
+        printing; empty for an unknown id.
+    """
+    row = con.execute("SELECT oracle_id FROM card WHERE id = ?", (card_id,)).fetchone()
+    if row is None:
+        return []
+    return _printings(con, row[0])
+
+
+def _printings(con: sqlite3.Connection, oracle: str) -> list[tuple[str, str, str, str | None]]:
+    return [tuple(r) for r in con.execute(
         "SELECT c.id, c.set_code, c.number, c.rarity FROM card c LEFT JOIN card_set s ON s.code = c.set_code"
         " WHERE c.oracle_id = ? ORDER BY c.id != c.oracle_id, s.release_date, c.set_code, c.number_int", (oracle,))]
-    return CardView(cid, game, json.loads(data), json.loads(set_data), path, printings)
+
+
+def languages(con: sqlite3.Connection) -> list[str]:
+    """Return the languages card names are known in (``["de", "en", "fr", ...]``), sorted."""
+    return [r[0] for r in con.execute("SELECT DISTINCT lang FROM card_name ORDER BY lang")]

@@ -29,7 +29,7 @@ COMMANDS = dict(_commands(typer.main.get_command(app)))
 
 def test_every_command_is_seen():
     assert sorted(COMMANDS) == ["card new", "deck list", "deck stats", "deck validate", "formats", "i18n export",
-                                "i18n hash", "i18n import", "i18n status", "index", "proxies", "search", "sets",
+                                "i18n hash", "i18n import", "i18n status", "index", "proxies", "search", "serve", "sets",
                                 "show", "validate"]
 
 

@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""Benchmark ``cardlab serve`` (issue 14): search API throughput and latency at 1, 10 and 50 clients,
+deck validation per second, page weight; each figure beside a floor or peer measured in the same run.
+
+    python benchmarks/bench_web.py                                   # the shipped catalog
+    python benchmarks/bench_web.py --synthetic 2000                  # + a 2,000-card fictional catalog
+    python benchmarks/bench_web.py --requests 3000 --duration 30 --json out.json
+
+uvicorn runs the app (``cardlab.web.app:create_app``) in its own process on 127.0.0.1, one worker, as
+``cardlab serve`` does. The load generator is this process: asyncio, one keep-alive HTTP/1.1
+connection per client, to 127.0.0.1 only. Each level sends a fixed number of requests
+(``--requests``) and stops early at ``--duration`` seconds, whichever comes first; every answer must
+be 200 (errors are counted and printed). Latency is measured from writing the request to reading
+the whole answer.
+
+Peers and floors, in the same run:
+- search: the same searches in-process, one after the other (``engine.search_page`` with the page's
+  limit: what the endpoint does, without HTTP);
+- HTTP floor: ``GET /static/style.css`` at the same concurrency (the cheapest answer the server gives);
+- deck validation: the same check in-process (``parse_deck_text`` + ``choose_format``, card index cached).
+
+The machine has 2 cores shared by the server and the load generator; the numbers describe the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+HOST = "127.0.0.1"
+"""The only address the load generator talks to."""
+
+QUERIES = ["type:fire hp>=80", "hp>=100", "type:water retreat<=1", "supertype:trainer", "rarity:rare",
+           "supertype:pokemon -type:fire retreat<=1", "stage:basic hp<=50", "damage>=50", "weakness:water", "cost<=2"]
+"""Search queries cycled through (field queries: they match in the shipped and the synthetic catalog)."""
+
+ZAP = REPO / "examples" / "decks" / "zap-theme-deck.txt"
+
+
+# --- load generator ---------------------------------------------------------------------------
+
+async def _request(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, raw: bytes) -> tuple[int, int]:
+    """Send one HTTP/1.1 request on a keep-alive connection; return ``(status, body bytes)``."""
+    writer.write(raw)
+    await writer.drain()
+    head = await reader.readuntil(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    length = next(int(line.split(":", 1)[1]) for line in lines[1:] if line.lower().startswith("content-length:"))
+    body = await reader.readexactly(length)
+    return status, len(body)
+
+
+def _get(path: str, port: int) -> bytes:
+    """Return the bytes of a keep-alive ``GET path`` to 127.0.0.1:``port``."""
+    return f"GET {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nConnection: keep-alive\r\n\r\n".encode()
+
+
+def _post(path: str, port: int, body: bytes, ctype: str = "text/plain; charset=utf-8") -> bytes:
+    """Return the bytes of a keep-alive ``POST path`` with ``body`` to 127.0.0.1:``port``."""
+    return (f"POST {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nConnection: keep-alive\r\nContent-Type: {ctype}\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+
+
+async def load(port: int, requests: list[bytes], clients: int, count: int, duration: float) -> dict:
+    """Send ``count`` requests (cycling through ``requests``) over ``clients`` keep-alive connections to
+    127.0.0.1:``port``, stopping early after ``duration`` seconds.
+
+    Returns:
+        ``{"clients", "sent", "ok", "errors", "seconds", "per_s", "p50_ms", "p99_ms", "max_ms"}``.
+    """
+    next_i = 0
+    latencies: list[float] = []
+    errors = 0
+    start = time.perf_counter()
+    stop_at = start + duration
+
+    async def client() -> None:
+        """One connection: send requests until the count is reached or the time is up."""
+        nonlocal next_i, errors
+        reader, writer = await asyncio.open_connection(HOST, port)
+        try:
+            while next_i < count and time.perf_counter() < stop_at:
+                raw = requests[next_i % len(requests)]
+                next_i += 1
+                t0 = time.perf_counter()
+                status, _size = await _request(reader, writer, raw)
+                latencies.append(time.perf_counter() - t0)
+                if status != 200:
+                    errors += 1
+        finally:
+            writer.close()
+
+    await asyncio.gather(*(client() for _ in range(clients)))
+    seconds = time.perf_counter() - start
+    lat = sorted(latencies)
+
+    def pct(p: float) -> float:
+        """The ``p`` quantile of the latencies, in ms."""
+        return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
+
+    return {"clients": clients, "sent": len(lat), "ok": len(lat) - errors, "errors": errors, "seconds": round(seconds, 2),
+            "per_s": round(len(lat) / seconds, 1), "p50_ms": round(pct(0.50), 1), "p99_ms": round(pct(0.99), 1),
+            "max_ms": round(lat[-1] * 1000, 1) if lat else None}
+
+
+# --- in-process peers -------------------------------------------------------------------------
+
+def inprocess_search(roots: list[Path], db: Path, n: int) -> dict:
+    """Run ``n`` searches (the endpoint's work: ``search_page``, one page of 50) in this process, one at a time."""
+    from cardlab.search import engine
+    from cardlab.search.index import connect
+
+    con = connect(db)
+    times = []
+    for i in range(n):
+        q = QUERIES[i % len(QUERIES)]
+        t0 = time.perf_counter()
+        engine.search_page(con, q, limit=50, offset=0, timeout=2.0)
+        times.append(time.perf_counter() - t0)
+    total = sum(times)
+    return {"runs": n, "per_s": round(n / total, 1), "p50_ms": round(statistics.median(times) * 1000, 2)}
+
+
+def inprocess_decks(roots: list[Path], n: int) -> dict:
+    """Check the Zap! deck ``n`` times in this process (``parse_deck_text`` + ``choose_format`` with a card-index
+    cache, as the endpoint does)."""
+    from cardlab.catalog.validate import validate
+    from cardlab.decks.check import choose_format, header_words
+    from cardlab.decks.read import parse_deck_text
+
+    result = validate(roots)
+    formats = dict(sorted(result.formats.items()))
+    words = header_words(formats)
+    text = ZAP.read_text(encoding="utf-8")
+    indexes: dict = {}  # the card index is built once, as the server does
+    t0 = time.perf_counter()
+    for _ in range(n):
+        choose_format(parse_deck_text(text, "deck.txt", words), result.catalog, formats, "pokemon-base", indexes=indexes)
+    seconds = time.perf_counter() - t0
+    return {"runs": n, "per_s": round(n / seconds, 1), "ms_each": round(seconds / n * 1000, 2)}
+
+
+# --- the run ----------------------------------------------------------------------------------
+
+def start_server(roots: list[Path], db: Path, cache: Path, port: int, workers: int = 1) -> subprocess.Popen:
+    """Start uvicorn (``workers`` processes) on 127.0.0.1:``port`` in a child process and wait until it answers."""
+    env = {**os.environ, "CARDLAB_CATALOG": os.pathsep.join(map(str, roots)), "CARDLAB_DB": str(db),
+           "CARDLAB_CACHE_DIR": str(cache)}
+    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "--factory", "cardlab.web.app:create_app", "--host", HOST,
+                             "--port", str(port), "--log-level", "warning", "--no-access-log", "--workers", str(workers)], env=env)
+    import urllib.request
+
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://{HOST}:{port}/api/sets", timeout=2) as resp:
+                if resp.status == 200:
+                    return proc
+        except OSError:
+            time.sleep(0.2)
+        if proc.poll() is not None:
+            raise SystemExit(f"uvicorn exited with {proc.returncode}")
+    proc.terminate()
+    raise SystemExit("uvicorn did not start")
+
+
+def page_weight(port: int) -> dict:
+    """Bytes of the search page (HTML + its one stylesheet; it loads nothing else)."""
+    import urllib.request
+
+    def size(path: str) -> int:
+        """Bytes of the body at ``path``."""
+        with urllib.request.urlopen(f"http://{HOST}:{port}{path}") as resp:
+            return len(resp.read())
+
+    css = size("/static/style.css")
+    four = size("/search?" + urlencode({"q": "type:fire hp>=80"}))
+    full = size("/search?" + urlencode({"q": "hp>=10"}))  # a full page of 50 results
+    return {"css": css, "search_4_results_html": four, "search_50_results_html": full,
+            "total_4": four + css, "total_50": full + css}
+
+
+def run(label: str, roots: list[Path], args: argparse.Namespace, work: Path) -> dict:
+    """Benchmark one catalog: start the server, warm up, load each level, measure the peers."""
+    from cardlab.search.index import ensure_index
+
+    cache, db = work / f"cache-{label}", work / f"index-{label}.sqlite"
+    cache.mkdir()
+    os.environ["CARDLAB_CACHE_DIR"] = str(cache)
+    ensure_index(roots, db)
+    import socket
+
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        port = s.getsockname()[1]
+    proc = start_server(roots, db, cache, port, args.workers)
+    out: dict = {"catalog": label, "roots": [str(r) for r in roots]}
+    try:
+        from cardlab.search.index import connect
+
+        out["cards"] = connect(db).execute("SELECT COUNT(*) FROM card").fetchone()[0]
+        searches = [_get("/api/cards/search?" + urlencode({"q": q}), port) for q in QUERIES]
+        css = [_get("/static/style.css", port)]
+        zap = ZAP.read_bytes()
+        decks = [_post("/api/decks/validate?format=pokemon-base", port, zap)]
+        decks_all = [_post("/api/decks/validate", port, zap)]
+        asyncio.run(load(port, searches + decks + css, 4, 200, 30))  # warm-up: threads, connections, caches
+        out["search"] = [asyncio.run(load(port, searches, c, args.requests, args.duration)) for c in args.clients]
+        out["http_floor"] = [asyncio.run(load(port, css, c, args.requests, args.duration)) for c in args.clients]
+        out["decks"] = [asyncio.run(load(port, decks, c, args.deck_requests, args.duration)) for c in args.clients]
+        out["decks_every_format"] = [asyncio.run(load(port, decks_all, 10, args.deck_requests, args.duration))]
+        out["page_weight"] = page_weight(port)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    out["search_inprocess"] = inprocess_search(roots, db, 2000)
+    out["decks_inprocess"] = inprocess_decks(roots, 300)
+    return out
+
+
+def report(results: list[dict]) -> None:
+    """Print the results as Markdown tables (for BENCHMARKS.md)."""
+    for r in results:
+        print(f"\n### {r['catalog']} ({r['cards']} cards)\n")
+        print("| load | clients | requests | per s | p50 ms | p99 ms | max ms | errors |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for key, name in (("search", "search API"), ("http_floor", "floor: GET /static/style.css"),
+                          ("decks", "POST /api/decks/validate?format=pokemon-base"),
+                          ("decks_every_format", "POST /api/decks/validate (every format)")):
+            for row in r[key]:
+                print(f"| {name} | {row['clients']} | {row['sent']} | {row['per_s']} | {row['p50_ms']} | {row['p99_ms']} | {row['max_ms']} | {row['errors']} |")
+        s, d, w = r["search_inprocess"], r["decks_inprocess"], r["page_weight"]
+        print(f"\nIn-process peers: search {s['per_s']}/s (median {s['p50_ms']} ms, {s['runs']} runs); "
+              f"deck check {d['per_s']}/s ({d['ms_each']} ms each, {d['runs']} runs).")
+        print(f"Page weight: search page with 4 results {w['total_4']:,} bytes (HTML {w['search_4_results_html']:,} + CSS {w['css']:,}); "
+              f"with 50 results {w['total_50']:,} bytes.")
+
+
+def main() -> None:
+    """Parse the options, run each catalog, print the tables (and write ``--json``)."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--requests", type=int, default=2000, help="requests per search level (default 2000)")
+    ap.add_argument("--deck-requests", type=int, default=1000, help="requests per deck level (default 1000)")
+    ap.add_argument("--duration", type=float, default=20.0, help="most seconds per level (default 20)")
+    ap.add_argument("--clients", default="1,10,50", help="concurrency levels (default 1,10,50)")
+    ap.add_argument("--workers", type=int, default=1, help="uvicorn worker processes (default 1, as cardlab serve)")
+    ap.add_argument("--synthetic", type=int, default=0, help="also a fictional catalog of this many cards beside the shipped one")
+    ap.add_argument("--json", type=Path, help="also write the raw numbers here")
+    args = ap.parse_args()
+    args.clients = [int(x) for x in args.clients.split(",")]
+    if max(args.clients) > 200 or args.requests > 100_000:
+        raise SystemExit("bounded: at most 200 clients and 100,000 requests a level")
+    from cardlab.core.paths import shipped_catalog
+
+    print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {platform.python_version()}; {os.cpu_count()} CPUs; "
+          f"load average {os.getloadavg()[0]:.2f}", flush=True)
+    results = []
+    with tempfile.TemporaryDirectory(prefix="cardlab-bench-web-") as tmp:
+        work = Path(tmp)
+        results.append(run("shipped", [shipped_catalog()], args, work))
+        if args.synthetic:
+            synth = REPO / "benchmarks" / "out" / f"catalog{args.synthetic}"
+            if not synth.exists():
+                subprocess.run([sys.executable, str(REPO / "benchmarks" / "gen_catalog.py"), str(synth), "--cards",
+                                str(args.synthetic), "--seed", "1"], check=True)
+            results.append(run(f"shipped + synthetic {args.synthetic}", [shipped_catalog(), synth], args, work))
+    report(results)
+    print(f"\n# load average after: {os.getloadavg()[0]:.2f}")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,7 @@
+"""``cardlab serve``: the card database and deck checker as a web page and a JSON API.
+
+A thin layer over the same library as the CLI (:mod:`cardlab.web.app`: routes and templates;
+:mod:`cardlab.web.guard`: body caps and security headers). Nothing in cardlab imports it: the
+``serve`` command hands uvicorn its import string. Needs the ``web`` extra (FastAPI, uvicorn,
+Jinja2, python-multipart).
+"""

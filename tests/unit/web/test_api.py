@@ -1,0 +1,288 @@
+"""The JSON API and the pages through FastAPI's TestClient: every endpoint, every error shape,
+hostile inputs (a 10 MB body, a 10,000-character query, ../ in ids and file names, HTML in a query)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+API_ERROR_KEYS = {"object", "status", "code", "details"}
+
+
+def error_of(resp, status: int, code: str) -> dict:
+    """Assert ``resp`` is a JSON error object with this status and code; return it."""
+    assert resp.status_code == status, resp.text[:300]
+    assert resp.headers["content-type"].startswith("application/json")
+    body = resp.json()
+    assert API_ERROR_KEYS <= set(body) and body["object"] == "error"
+    assert (body["status"], body["code"]) == (status, code)
+    return body
+
+
+# --- search ------------------------------------------------------------------------------------
+
+def test_search_list_object(client):
+    body = client.get("/api/cards/search", params={"q": "type:fire hp>=80"}).json()
+    assert body["object"] == "list" and body["total_cards"] == 4 and body["has_more"] is False and body["next_page"] is None
+    assert {c["name"] for c in body["data"]} == {"Charizard", "Ninetales", "Arcanine", "Charmeleon"}
+    assert all(c["object"] == "card" for c in body["data"])
+
+
+def test_search_pages(client):
+    first = client.get("/api/cards/search", params={"q": "set:base1", "sort": "name"}).json()
+    assert (first["total_cards"], len(first["data"]), first["has_more"]) == (102, 50, True)
+    assert "page=2" in first["next_page"] and "sort=name" in first["next_page"]
+    second = client.get(first["next_page"].replace("http://testserver", "")).json()
+    third = client.get("/api/cards/search", params={"q": "set:base1", "sort": "name", "page": 3}).json()
+    assert (len(second["data"]), len(third["data"]), third["has_more"]) == (50, 2, False)
+    ids = [c["id"] for page in (first, second, third) for c in page["data"]]
+    assert len(set(ids)) == 102
+
+
+def test_search_language(client):
+    body = client.get("/api/cards/search", params={"q": "charizard", "lang": "fr"}).json()
+    assert body["data"][0]["name"] == "Dracaufeu"
+
+
+def test_search_errors(client):
+    err = error_of(client.get("/api/cards/search", params={"q": "hp>>80"}), 400, "bad_query")
+    assert err["column"] == 4 and err["caret"] == "hp>>80\n   ^"
+    error_of(client.get("/api/cards/search", params={"q": "x", "sort": "colour"}), 400, "bad_request")
+    error_of(client.get("/api/cards/search", params={"q": "x", "page": "abc"}), 400, "bad_parameter")
+    error_of(client.get("/api/cards/search", params={"q": "x", "page": 0}), 400, "bad_parameter")
+    error_of(client.get("/api/cards/search", params={"q": "x", "lang": "<b>"}), 400, "bad_parameter")
+
+
+def test_search_timeout(client, web_app, monkeypatch):
+    monkeypatch.setattr(web_app.site, "search_timeout", 0)
+    err = error_of(client.get("/api/cards/search", params={"q": "a or e or i or o or u"}), 400, "query_timeout")
+    assert "cut off" in err["details"]
+    page = client.get("/search", params={"q": "a or e or i or o or u"})
+    assert page.status_code == 400 and "cut off" in page.text
+
+
+def test_query_of_10000_characters(client):
+    q = "a" * 10_000
+    err = error_of(client.get("/api/cards/search", params={"q": q}), 400, "bad_query")
+    assert err["column"] == 1001 and "too long" in err["details"]
+    page = client.get("/search", params={"q": q})
+    assert page.status_code == 400 and "too long" in page.text
+
+
+def test_html_in_a_query_is_inert(client):
+    q = '<script>alert(1)</script> "><img src=x onerror=alert(2)>'
+    page = client.get("/search", params={"q": q})
+    assert "<script>alert" not in page.text and "<img src=x" not in page.text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text
+    bad = client.get("/search", params={"q": "<b>x</b> hp>>"})
+    assert bad.status_code == 400 and "<b>x</b>" not in bad.text and "&lt;b&gt;x&lt;/b&gt;" in bad.text
+    # the API answers JSON, never HTML
+    assert client.get("/api/cards/search", params={"q": q}).headers["content-type"] == "application/json"
+
+
+# --- cards -------------------------------------------------------------------------------------
+
+def test_card(client):
+    body = client.get("/api/cards/base1-4").json()
+    assert body["object"] == "card" and body["name"] == "Charizard" and body["names"]["fr"] == "Dracaufeu"
+    assert body["legalities"] == {name: "legal" for name in ("pokemon-base", "pokemon-base-fossil", "pokemon-base-gym",
+                                                              "pokemon-base-jungle", "pokemon-base-rocket",
+                                                              "pokemon-prop-15-3", "pokemon-unlimited")}
+    assert body["printings"] == [{"id": "base1-4", "set": "base1", "number": "4", "rarity": "Rare Holo"}]
+    assert body["data"]["hp"] == 120 and body["set"]["code"] == "base1"
+    assert client.get("/api/cards/BASE1-4").json()["id"] == "base1-4"
+
+
+def test_card_errors(client):
+    err = error_of(client.get("/api/cards/base1-999"), 404, "not_found")
+    assert "suggestions" in err
+    error_of(client.get("/api/cards/Dracaufeu"), 404, "not_found")  # the API takes ids only
+    for bad in ("...", "..%2E", "base1.4", "a" * 65, "%00", "base1-4%0A", "%3Cscript%3E"):
+        error_of(client.get(f"/api/cards/{bad}"), 400, "bad_id")
+
+
+@pytest.mark.parametrize("path", ["/api/cards/..", "/api/cards/..%2F..%2Fetc%2Fpasswd", "/api/cards/..%2Fapp.py", "/card/..%2F..%2Fetc%2Fpasswd",
+                                  "/static/..%2Fapp.py", "/static/../app.py", "/static/%2e%2e/app.py"])
+def test_dot_dot_in_paths(client, path):
+    resp = client.get(path)
+    assert resp.status_code in (400, 404)
+    assert "create_app" not in resp.text and "root:" not in resp.text
+
+
+def test_card_page(client):
+    page = client.get("/card/base1-4")
+    assert page.status_code == 200
+    for text in ("Charizard", "Dracaufeu", "Glurak", "pokemon-base", "Fire Spin", "Mitsuhiro Arita"):
+        assert text in page.text
+    moved = client.get("/card/Dracaufeu", follow_redirects=False)
+    assert moved.status_code == 301 and moved.headers["location"] == "/card/base1-4"
+    assert client.get("/card/base1-999").status_code == 404
+    assert client.get("/card/...").status_code == 400
+
+
+# --- sets --------------------------------------------------------------------------------------
+
+def test_sets(client):
+    body = client.get("/api/sets").json()
+    by_code = {s["code"]: s for s in body["data"]}
+    assert (by_code["ippo1"]["recorded"], by_code["ippo1"]["printed_total"], by_code["ippo1"]["missing"]) == (0, 162, "1-162")
+    assert (by_code["base1"]["recorded"], by_code["base1"]["missing"]) == (102, "none missing")
+    page = client.get("/sets").text
+    assert "0/162" in page and "102/102" in page
+
+
+# --- decks -------------------------------------------------------------------------------------
+
+def test_validate_with_a_format(client, zap_text):
+    body = client.post("/api/decks/validate", params={"format": "pokemon-base"}, content=zap_text,
+                       headers={"content-type": "text/plain"}).json()
+    assert (body["object"], body["format"], body["legal"], body["cards"], body["problems"]) == ("deck_report", "pokemon-base", True, 60, [])
+
+
+def test_validate_every_format(client, zap_text):
+    text = zap_text.replace("2 Bill", "5 Bill")
+    body = client.post("/api/decks/validate", content=text.encode(), headers={"content-type": "text/plain; charset=utf-8"}).json()
+    assert body["object"] == "legality" and body["game"] == "pokemon" and body["legal_in"] == []
+    assert [f["format"] for f in body["formats"]] == ["pokemon-base", "pokemon-base-fossil", "pokemon-base-gym", "pokemon-base-jungle", "pokemon-base-rocket",
+                                                "pokemon-prop-15-3", "pokemon-unlimited"]
+    for report in body["formats"]:
+        limit = 3 if report["format"] == "pokemon-prop-15-3" else 4
+        assert {"line": 10, "column": 0, "message": f'5 copies of "Bill" (limit {limit})', "rule": "copy-limit"} in report["problems"]
+        assert "path" not in report["problems"][0]
+    legal = client.post("/api/decks/validate", content=zap_text, headers={"content-type": "text/plain"}).json()
+    # Zap! holds 4 of a card besides basic Energy, so Prop 15/3 (3 copies at most) refuses it
+    assert legal["legal_in"] == ["pokemon-base", "pokemon-base-fossil", "pokemon-base-gym", "pokemon-base-jungle",
+                                 "pokemon-base-rocket", "pokemon-unlimited"]
+
+
+def test_validate_errors(client, zap_text):
+    plain = {"content-type": "text/plain"}
+    error_of(client.post("/api/decks/validate", params={"format": "nope"}, content=zap_text, headers=plain), 400, "bad_request")
+    error_of(client.post("/api/decks/validate", content="# nothing\n", headers=plain), 400, "bad_deck")
+    error_of(client.post("/api/decks/validate", content=b"4 Bill\n\xff\xfe", headers=plain), 400, "bad_deck")
+    error_of(client.post("/api/decks/validate", content="4 Bill\x00", headers=plain), 400, "bad_deck")
+    error_of(client.post("/api/decks/validate", json={"deck": "4 Bill"}), 415, "unsupported_media_type")
+    error_of(client.get("/api/decks/validate"), 405, "method_not_allowed")
+    error_of(client.get("/api/nothing-here"), 404, "not_found")
+
+
+def test_a_10_mb_body(client):
+    big = b"4 Bill\n" * (10 * 1024 * 1024 // 7)
+    err = error_of(client.post("/api/decks/validate", content=big, headers={"content-type": "text/plain"}), 413, "too_large")
+    assert "larger than" in err["details"]
+    form = client.post("/deck", data={"text": big.decode()})
+    assert form.status_code == 413
+
+    def chunks():  # no content-length: the body is counted as it streams
+        for _ in range(10):
+            yield b"4 Bill\n" * 150_000
+
+    error_of(client.post("/api/decks/validate", content=chunks(), headers={"content-type": "text/plain"}), 413, "too_large")
+
+
+def test_deck_lists_over_128_kb(client):
+    from cardlab.web.app import MAX_DECK_TEXT
+
+    big = "4 Qwerty\n" * (MAX_DECK_TEXT // 9 + 10)  # within the body cap, over the deck cap
+    assert MAX_DECK_TEXT < len(big) < MAX_DECK_TEXT + 16 * 1024
+    error_of(client.post("/api/decks/validate", content=big, headers={"content-type": "text/plain"}), 413, "too_large")
+    assert client.post("/deck", files={"file": ("big.txt", io.BytesIO(big.encode()), "text/plain")}).status_code == 413
+    assert client.post("/deck", data={"text": big}).status_code == 413
+
+
+def test_deck_text_is_inert(client):
+    page = client.post("/deck", data={"text": "4 Bill\n1 <script>alert(1)</script>\n</textarea><b>x</b>"})
+    assert "<script>alert" not in page.text and "</textarea><b>" not in page.text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text
+
+
+def test_deck_page(client, zap_text):
+    page = client.post("/deck", data={"text": zap_text.replace("2 Bill", "5 Bill"), "format": "pokemon-base"})
+    assert page.status_code == 200
+    assert 'id="line-10" class="bad"' in page.text and "copy-limit" in page.text
+    assert page.text.count("<li><a href=\"/card/") == 7  # the sample hand
+    assert "exact opening odds" in page.text
+    again = client.post("/deck", data={"text": zap_text, "seed": 2})
+    assert "seed 2" in again.text and "legal" in again.text
+    bad = client.post("/deck", data={"text": "# nothing"})
+    assert bad.status_code == 400 and "holds no cards" in bad.text
+
+
+def test_deck_upload_and_hostile_file_name(client, zap_text):
+    files = {"file": ('../../etc/"evil"\r\n.txt', io.BytesIO(zap_text.encode()), "text/plain")}
+    page = client.post("/deck", data={"text": ""}, files=files)
+    assert page.status_code == 200 and "pokemon-base" in page.text
+    files = {"file": ("../../x.txt", io.BytesIO(zap_text.encode()), "text/plain")}
+    exported = client.post("/deck/export.txt", data={"text": ""}, files=files)
+    assert exported.headers["content-disposition"] == 'attachment; filename="x.txt"'
+    binary = client.post("/deck", files={"file": ("deck.txt", io.BytesIO(b"\xff\xfe\x00"), "text/plain")})
+    assert binary.status_code == 400 and "not UTF-8" in binary.text
+
+
+def test_exports(client, zap_text):
+    text = client.post("/deck/export.txt", data={"text": zap_text, "lang": "fr"})
+    assert text.status_code == 200 and text.text.startswith("Format: pokemon-base\nDeck: 60\n")
+    assert "Dracaufeu" not in text.text and "4 Pikachu base1 58" in text.text
+    again = client.post("/api/decks/validate", params={"format": "pokemon-base"}, content=text.text,
+                        headers={"content-type": "text/plain"}).json()
+    assert again["legal"] is True
+    data = client.post("/deck/export.json", data={"text": zap_text}).json()
+    assert data["format"] == "pokemon-base" and sum(c["count"] for s in data["sections"] for c in s["cards"]) == 60
+
+
+def test_proxies_pdf(client, zap_text):
+    from pypdf import PdfReader
+
+    resp = client.post("/deck/proxies.pdf", data={"text": zap_text, "paper": "a4"})
+    assert resp.status_code == 200 and resp.headers["content-type"] == "application/pdf"
+    assert len(PdfReader(io.BytesIO(resp.content)).pages) == 7
+    bad = zap_text.replace("2 Bill", "5 Bill")
+    assert client.post("/deck/proxies.pdf", data={"text": bad}).status_code == 400
+    forced = client.post("/deck/proxies.pdf", data={"text": bad, "force": "true"})
+    assert forced.status_code == 200 and forced.content.startswith(b"%PDF")
+    assert client.post("/deck/proxies.pdf", data={"text": zap_text, "paper": "a0"}).status_code == 400
+
+
+# --- the rest ----------------------------------------------------------------------------------
+
+def test_pages_and_help(client):
+    from cardlab.search.query import FIELDS
+
+    assert client.get("/", follow_redirects=False).headers["location"] == "/search"
+    page = client.get("/search", params={"q": "type:fire hp>=80"})
+    assert page.status_code == 200 and page.text.count('<tr data-id="') == 4
+    bad = client.get("/search", params={"q": "hp>>80"})
+    assert bad.status_code == 400 and "hp&gt;&gt;80\n   ^" in bad.text
+    help_page = client.get("/search/help").text
+    assert all(f"<code>{name}</code>" in help_page for name in FIELDS)
+    assert client.get("/deck").status_code == 200
+    assert client.get("/nowhere").status_code == 404
+
+
+def test_security_headers(client):
+    for resp in (client.get("/search"), client.get("/api/sets"), client.get("/nowhere"), client.get("/static/style.css")):
+        assert "frame-ancestors 'none'" in resp.headers["content-security-policy"]
+        assert "script-src" not in resp.headers["content-security-policy"]  # default-src 'none': no script at all
+        assert resp.headers["x-content-type-options"] == "nosniff"
+    assert "<script" not in client.get("/search", params={"q": "pikachu"}).text
+
+
+def test_openapi(client):
+    spec = client.get("/api/openapi.json").json()
+    assert {"/api/cards/search", "/api/cards/{card_id}", "/api/sets", "/api/decks/validate"} == set(spec["paths"])
+    assert "text/plain" in spec["paths"]["/api/decks/validate"]["post"]["requestBody"]["content"]
+    assert client.get("/docs").status_code == 404  # no Swagger UI: it would load scripts from a CDN
+
+
+def test_no_write_endpoint(client):
+    spec = client.get("/api/openapi.json").json()
+    methods = {m for ops in spec["paths"].values() for m in ops}
+    assert methods == {"get", "post"}
+    assert list(spec["paths"]["/api/decks/validate"]) == ["post"]  # the one POST only reads
+
+
+def test_json_is_utf8(client):
+    body = client.get("/api/cards/search", params={"q": "set:ippo1"}).content
+    assert json.loads(body)["total_cards"] == 0
