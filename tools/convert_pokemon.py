@@ -79,7 +79,12 @@ def convert_card(card: dict[str, Any], ml: dict[str, Any], texts: dict[str, Any]
     out = CommentedMap()
     out["id"] = f"{SET_CODE}-{number}"
     out["number"] = Q(number)
-    out["name"] = card_names(ml["name"], card["name"])
+    ml_name = dict(ml["name"])
+    if out["id"] == "basep-24":
+        # The multilingual names give "S Pikachu" as the German name of _____'s Pikachu: a data error
+        # (the blank and the apostrophe are lost), not the printed name. Drop it; the card's notes say so.
+        ml_name.pop("de", None)
+    out["name"] = card_names(ml_name, card["name"])
     out["supertype"] = card["supertype"]
     subtypes = card.get("subtypes") or []
 

@@ -180,6 +180,11 @@ def _names(ml: dict[str, str], en: str | None = None) -> dict[str, str]:
     return out
 
 
+# Multilingual card names that are data errors, which the converter leaves out (card id -> language):
+# basep-24's German name "S Pikachu" lost the blank and the apostrophe of "_____'s Pikachu".
+BAD_ML_NAMES = {"basep-24": "de"}
+
+
 def _expected(code: str, src: dict[str, Any], ml: dict[str, Any], reprint: bool = False) -> dict[str, Any]:
     """The card as cardlab should hold it, rules texts replaced by a placeholder. For a reprint
     only the English names are compared (the other languages are the original's)."""
@@ -187,7 +192,10 @@ def _expected(code: str, src: dict[str, Any], ml: dict[str, Any], reprint: bool 
         return {"en": en} if reprint else _names(ml_names, en)
 
     number = src["number"]
-    exp: dict[str, Any] = {"id": f"{code}-{number}", "number": number, "name": names(ml["name"], src["name"]),
+    card_names = dict(ml["name"])
+    if f"{code}-{number}" in BAD_ML_NAMES:
+        card_names.pop(BAD_ML_NAMES[f"{code}-{number}"])
+    exp: dict[str, Any] = {"id": f"{code}-{number}", "number": number, "name": names(card_names, src["name"]),
                            "supertype": src["supertype"]}
     subtypes = src.get("subtypes") or []
     if src["supertype"] == "Pokémon":
