@@ -13,12 +13,14 @@ FIXTURES = REPO / "tests" / "fixtures"
 
 
 @pytest.fixture(autouse=True)
-def _isolated_env(monkeypatch, tmp_path_factory):
-    """Keep tests away from the user's cache, index, catalog and language settings."""
+def _isolated_env(monkeypatch, tmp_path_factory, tmp_path):
+    """Keep tests away from the user's cache, index, catalog, collections and language settings
+    (each test gets its own empty collections folder, ``CARDLAB_DATA``)."""
     cache = tmp_path_factory.getbasetemp() / "cardlab-cache"
     cache.mkdir(exist_ok=True)
     monkeypatch.setenv("CARDLAB_CACHE_DIR", str(cache))
-    for var in ("CARDLAB_DB", "CARDLAB_CATALOG", "CARDLAB_LANG", "NO_COLOR"):
+    monkeypatch.setenv("CARDLAB_DATA", str(tmp_path / "cardlab-data"))
+    for var in ("CARDLAB_DB", "CARDLAB_CATALOG", "CARDLAB_LANG", "NO_COLOR", "CARDLAB_PLAYER"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("COLUMNS", "200")
 
@@ -39,6 +41,23 @@ def fixtures() -> Path:
 def repo() -> Path:
     """The repository root."""
     return REPO
+
+
+@pytest.fixture
+def forum_catalog() -> Path:
+    """The catalog root of the fictional forum TCG test set (tests/fixtures/forumtcg: set
+    ``ftcg-test``, 25 Commons of Values 1-5, five of each)."""
+    return FIXTURES / "forumtcg"
+
+
+@pytest.fixture
+def forum_roots(forum_catalog) -> str:
+    """``CARDLAB_CATALOG`` for the shipped catalog (its ``forumtcg-list`` format) plus the forum test set."""
+    import os
+
+    from cardlab.core.paths import shipped_catalog
+
+    return os.pathsep.join([str(shipped_catalog()), str(forum_catalog)])
 
 
 @pytest.fixture

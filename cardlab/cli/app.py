@@ -184,12 +184,13 @@ def _open(roots: list[Path], db_path: Path):  # noqa: ANN202 - sqlite3.Connectio
 
 
 def _register_groups() -> None:
+    from cardlab.cli import collection as cli_collection
     from cardlab.cli import contrib as cli_contrib
     from cardlab.cli import deck as cli_deck
     from cardlab.cli import i18n as cli_i18n
     from cardlab.cli import proxies as cli_proxies
 
-    for module in (cli_deck, cli_contrib, cli_i18n, cli_proxies):
+    for module in (cli_deck, cli_contrib, cli_i18n, cli_proxies, cli_collection):
         module.register(app)
 
 

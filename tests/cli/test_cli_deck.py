@@ -155,7 +155,7 @@ def test_commander_in_main_deck(runner):
 def test_no_format_lists_the_formats(runner):
     result = runner.invoke(app, ["deck", "validate", str(DECKS / "bad" / "no-format.txt")])
     assert result.exit_code == 2
-    assert "no format given; use --format NAME or a 'Format: NAME' line (formats: ippo-10-rounds, ippo-4-rounds, monpa, " \
+    assert "no format given; use --format NAME or a 'Format: NAME' line (formats: forumtcg-list, ippo-10-rounds, ippo-4-rounds, monpa, " \
            "pokemon-base, pokemon-unlimited)" in result.stderr
     result = runner.invoke(app, ["deck", "validate", str(DECKS / "pokemon" / "legal.txt"), "--format", "standard"])
     assert result.exit_code == 2 and "unknown format 'standard'" in result.stderr

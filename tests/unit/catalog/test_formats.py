@@ -16,8 +16,8 @@ def formats():
 
 
 def test_shipped_formats(formats):
-    assert list(formats) == ["ippo-10-rounds", "ippo-4-rounds", "monpa", "pokemon-base", "pokemon-unlimited"]
-    assert {f.game for f in formats.values()} == {"pokemon", "ippo", "monpa"}
+    assert list(formats) == ["forumtcg-list", "ippo-10-rounds", "ippo-4-rounds", "monpa", "pokemon-base", "pokemon-unlimited"]
+    assert {f.game for f in formats.values()} == {"pokemon", "ippo", "monpa", "forumtcg"}
 
 
 def _rule(fmt, rule_id, **match):
