@@ -328,7 +328,7 @@ def ryujin_jakka(setup: dict, moves: Sequence[dict], stream: Stream) -> Outcome:
             if games == 1:
                 out.scores = dict(state["points"])
                 out.finish(winner, reason)
-                break
+                continue
             if winner is not None:
                 manches[winner] += 1
             out.events.append({"type": "note", "text": f"manche {played}: " + (f"{winner} wins" if winner else "draw, replayed"),
@@ -336,10 +336,10 @@ def ryujin_jakka(setup: dict, moves: Sequence[dict], stream: Stream) -> Outcome:
             if winner is not None and manches[winner] >= need:
                 out.scores = dict(manches)
                 out.finish(winner, f"best of {games}")
-                break
+                continue
             if played >= MAX_ROUNDS:
                 out.finish(None, "too many drawn manches")
-                break
+                continue
             state = _manche(players)
         elif state["round"] >= MAX_ROUNDS:
             out.finish(None, "undecided after many rounds")
