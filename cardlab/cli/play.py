@@ -170,17 +170,13 @@ def roll(
     from cardlab.collection import db
     from cardlab.core.errors import UsageError
     from cardlab.play import store
-    from cardlab.play.engine import MAX_ROUNDS
 
     with user_errors():
         con = db.connect()
         rec = store.load(con, game)
         if rec.kind not in ("doll-house", "ryujin-jakka"):
             raise UsageError(f"game #{rec.id} is {rec.kind}; rolls are Doll House and Ryūjin Jakka moves")
-        for _ in range(MAX_ROUNDS if to_end else 1):
-            rec, out = store.play_move(con, game, {"move": "roll"})
-            if out.over:
-                break
+        rec, out = store.play_move(con, game, {"move": "roll"}, until_over=to_end)
     _show(rec, out, output_format, None)
 
 

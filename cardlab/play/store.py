@@ -122,21 +122,28 @@ def create(con: sqlite3.Connection, setup: dict, stakes: dict[str, str] | None =
     return rec, out
 
 
-def play_move(con: sqlite3.Connection, game_id: int | str, move: dict) -> tuple[GameRecord, Outcome]:
+def play_move(con: sqlite3.Connection, game_id: int | str, move: dict, until_over: bool = False) -> tuple[GameRecord, Outcome]:
     """Add one move to a saved game (``replace`` for Los Lobos, ``roll`` for the dice games), replay
     it, save it; if the game ends, settle the stakes in the same transaction.
+
+    Args:
+        until_over: repeat ``move`` until the game ends (``play roll --to-end``), all in one
+            transaction (at most :data:`cardlab.play.engine.MAX_ROUNDS` moves).
 
     Raises:
         MoveError: the rules refuse the move (game over, second replacement...): nothing is saved.
     """
+    from cardlab.play.engine import MAX_ROUNDS, MoveError
+
     with transaction(con):
         rec = load(con, game_id)
         if rec.status == "over":
-            from cardlab.play.engine import MoveError
-
             raise MoveError(f"game #{rec.id} is over")
         moves = [*rec.moves, move]
         out = replay(rec.setup, rec.seed, moves)
+        while until_over and not out.over and len(moves) < MAX_ROUNDS:
+            moves.append(move)
+            out = replay(rec.setup, rec.seed, moves)
         rec.moves = moves
         if out.over:
             rec.result = _settle(con, rec, out)
