@@ -188,10 +188,11 @@ def _register_groups() -> None:
     from cardlab.cli import contrib as cli_contrib
     from cardlab.cli import deck as cli_deck
     from cardlab.cli import i18n as cli_i18n
+    from cardlab.cli import importing as cli_import
     from cardlab.cli import play as cli_play
     from cardlab.cli import proxies as cli_proxies
 
-    for module in (cli_deck, cli_contrib, cli_i18n, cli_proxies, cli_collection, cli_play):
+    for module in (cli_deck, cli_contrib, cli_i18n, cli_proxies, cli_collection, cli_play, cli_import):
         module.register(app)
 
 

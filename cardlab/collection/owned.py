@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 import sqlite3
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -58,7 +59,7 @@ def parse_count(text: str | int, *, allow_zero: bool = False) -> int:
         n = text
     else:
         s = str(text).strip()
-        if not s.lstrip("+-").isdigit() or not s.isascii():
+        if re.fullmatch(r"[+-]?[0-9]+", s) is None:
             raise UsageError(f"count '{text}' is not a whole number")
         n = int(s)
     low = 0 if allow_zero else 1

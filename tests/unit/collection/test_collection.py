@@ -78,7 +78,7 @@ def test_removing_more_than_owned_is_refused_and_changes_nothing(con):
     assert owned.counts(con, "alice") == {"ftcg-test-1": 2}     # the add in the same transaction is rolled back
 
 
-@pytest.mark.parametrize("text", ["-1", "1.5", "x", "", "٣", "10000000"])
+@pytest.mark.parametrize("text", ["-1", "1.5", "x", "", "٣", "10000000", "--1", "+-2"])
 def test_bad_counts(text):
     with pytest.raises(UsageError):
         owned.parse_count(text)
