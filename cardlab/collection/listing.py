@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class OwnedRow:
+class OwnedRow(NamedTuple):
     """One owned card: ``card_id``, ``count``, and from the index ``name``, ``set_code``, ``number``,
-    ``game``, ``type_line``, ``stats`` (empty, with ``known`` False, for an id the catalog lost)."""
+    ``game``, ``type_line``, ``stats`` (empty, with ``known`` False, for an id the catalog lost).
+    A named tuple: 30,000 of them are made in a few milliseconds."""
 
     card_id: str
     count: int
@@ -45,14 +46,11 @@ def list_owned(index: sqlite3.Connection, owned: dict[str, int], query: str | No
     sql = ("SELECT c.id, c.name, c.set_code, c.number, c.game, c.type_line, c.stats FROM card c"
            f" LEFT JOIN card_set s ON s.code = c.set_code WHERE {where}"
            " ORDER BY c.game, s.release_date, c.set_code, c.number_int, c.number")
-    rows = []
-    seen = set()
-    for cid, name, code, number, game, type_line, stats in index.execute(sql, params):
-        n = owned.get(cid)
-        if n:
-            seen.add(cid)
-            rows.append(OwnedRow(cid, n, name, code, number, game, type_line or "", stats or ""))
-    if not (query and query.strip()):
+    get = owned.get
+    rows = [OwnedRow(cid, get(cid), name, code, number, game, type_line or "", stats or "")
+            for cid, name, code, number, game, type_line, stats in index.execute(sql, params) if cid in owned]
+    if not (query and query.strip()) and len(rows) < len(owned):
+        seen = {r.card_id for r in rows}
         rows.extend(OwnedRow(cid, n, known=False) for cid, n in sorted(owned.items()) if cid not in seen)
     return rows
 
@@ -73,9 +71,9 @@ def plain(rows: list[OwnedRow], fmt: str = "text") -> str:
         return buf.getvalue()
     table = [("Count", "Id", "Name", "Type", "Stats")] + [
         (str(r.count), r.card_id, r.name if r.known else "(not in the catalog)", r.type_line, r.stats) for r in rows]
-    widths = [max(len(t[i]) for t in table) for i in range(5)]
-    lines = ["  ".join(c.rjust(w) if i == 0 else c.ljust(w) for i, (c, w) in enumerate(zip(t, widths))).rstrip()
-             for t in table]
+    widths = [max(map(len, column)) for column in zip(*table)]
+    line = "{:>%d}  {:<%d}  {:<%d}  {:<%d}  {}" % tuple(widths[:4])
+    lines = [line.format(*t).rstrip() for t in table]
     total = sum(r.count for r in rows)
     lines.append(f"{len(rows)} card{'s' if len(rows) != 1 else ''}, {total} cop{'ies' if total != 1 else 'y'}")
     return "\n".join(lines) + "\n"
