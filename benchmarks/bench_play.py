@@ -55,7 +55,7 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=5)
     args = ap.parse_args()
     from cardlab.play import odds
-    from cardlab.play.hands import CLASS_NAMES, _CACHE, rank
+    from cardlab.play.hands import _CACHE, CLASS_NAMES, rank
     from cardlab.play.rng import Stream
 
     n = args.games

@@ -77,7 +77,8 @@ def new(
     from cardlab.catalog.validate import validate
     from cardlab.collection import db
     from cardlab.core.errors import CatalogError, UsageError
-    from cardlab.play import rng, setup as setups, store
+    from cardlab.play import rng, store
+    from cardlab.play import setup as setups
 
     roots, _ = roots_and_db(catalog, None)
     with user_errors():

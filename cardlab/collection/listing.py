@@ -9,12 +9,12 @@ from typing import NamedTuple
 
 
 class OwnedRow(NamedTuple):
-    """One owned card: ``card_id``, ``count``, and from the index ``name``, ``set_code``, ``number``,
+    """One owned card: ``card_id``, ``copies``, and from the index ``name``, ``set_code``, ``number``,
     ``game``, ``type_line``, ``stats`` (empty, with ``known`` False, for an id the catalog lost).
     A named tuple: 30,000 of them are made in a few milliseconds."""
 
     card_id: str
-    count: int
+    copies: int
     name: str = ""
     set_code: str = ""
     number: str = ""
@@ -25,7 +25,7 @@ class OwnedRow(NamedTuple):
 
     def to_json(self) -> dict:
         """Return a JSON-ready dict of the row."""
-        return {"id": self.card_id, "count": self.count, "name": self.name, "set": self.set_code, "number": self.number,
+        return {"id": self.card_id, "count": self.copies, "name": self.name, "set": self.set_code, "number": self.number,
                 "game": self.game, "type": self.type_line, "stats": self.stats, "in_catalog": self.known}
 
 
@@ -46,8 +46,7 @@ def list_owned(index: sqlite3.Connection, owned: dict[str, int], query: str | No
     sql = ("SELECT c.id, c.name, c.set_code, c.number, c.game, c.type_line, c.stats FROM card c"
            f" LEFT JOIN card_set s ON s.code = c.set_code WHERE {where}"
            " ORDER BY c.game, s.release_date, c.set_code, c.number_int, c.number")
-    get = owned.get
-    rows = [OwnedRow(cid, get(cid), name, code, number, game, type_line or "", stats or "")
+    rows = [OwnedRow(cid, owned[cid], name, code, number, game, type_line or "", stats or "")
             for cid, name, code, number, game, type_line, stats in index.execute(sql, params) if cid in owned]
     if not (query and query.strip()) and len(rows) < len(owned):
         seen = {r.card_id for r in rows}
@@ -67,14 +66,14 @@ def plain(rows: list[OwnedRow], fmt: str = "text") -> str:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(["card_id", "count", "name"])
-        w.writerows((r.card_id, r.count, r.name) for r in rows)
+        w.writerows((r.card_id, r.copies, r.name) for r in rows)
         return buf.getvalue()
     table = [("Count", "Id", "Name", "Type", "Stats")] + [
-        (str(r.count), r.card_id, r.name if r.known else "(not in the catalog)", r.type_line, r.stats) for r in rows]
-    widths = [max(map(len, column)) for column in zip(*table)]
-    line = "{:>%d}  {:<%d}  {:<%d}  {:<%d}  {}" % tuple(widths[:4])
+        (str(r.copies), r.card_id, r.name if r.known else "(not in the catalog)", r.type_line, r.stats) for r in rows]
+    widths = [max(map(len, column)) for column in zip(*table, strict=True)]
+    line = f"{{:>{widths[0]}}}  {{:<{widths[1]}}}  {{:<{widths[2]}}}  {{:<{widths[3]}}}  {{}}"
     lines = [line.format(*t).rstrip() for t in table]
-    total = sum(r.count for r in rows)
+    total = sum(r.copies for r in rows)
     lines.append(f"{len(rows)} card{'s' if len(rows) != 1 else ''}, {total} cop{'ies' if total != 1 else 'y'}")
     return "\n".join(lines) + "\n"
 

@@ -174,7 +174,7 @@ def plan_cards(table: CsvTable, info: SetInfo) -> list[tuple[int, dict]]:
         card: dict[str, Any] = {}
         where: dict[str, int] = {}
         bad = False
-        for i, ((name, lang), text) in enumerate(zip(mapped, row.cells), 1):
+        for i, ((name, lang), text) in enumerate(zip(mapped, row.cells, strict=True), 1):
             if not text.strip():
                 continue
             col = cols[name]

@@ -54,8 +54,8 @@ def as_text(table: OddsTable) -> str:
     width = max([len(k) for k, _ in table.rows + table.extras] or [0])
     for k, v in table.rows:
         lines.append(f"  {k:<{width}}  {str(v):>24}  {float(v) * 100:9.4f} %")
-    for k, v in table.extras:
-        lines.append(f"  {k:<{width}}  " + ("infinite (never)" if v is None else f"{str(v):>24}  ≈ {float(v):.4f}"))
+    for k, x in table.extras:
+        lines.append(f"  {k:<{width}}  " + ("infinite (never)" if x is None else f"{str(x):>24}  ≈ {float(x):.4f}"))
     lines += [f"  note: {n}" for n in table.notes]
     return "\n".join(lines)
 
@@ -85,14 +85,14 @@ def los_lobos(values: Sequence[int], replacement: bool = True) -> OddsTable:
     probs = dict.fromkeys(CLASSES, Fraction(0))
     denom = comb(total, 5)
     for comp in _compositions(len(vals), 5):
-        hand = [v for v, c in zip(vals, comp) for _ in range(c)]
+        hand = [v for v, c in zip(vals, comp, strict=True) for _ in range(c)]
         if replacement:
             p = Fraction(factorial(5))
-            for v, c in zip(vals, comp):
+            for v, c in zip(vals, comp, strict=True):
                 p *= Fraction(counts[v], total) ** c / factorial(c)
         else:
             ways = 1
-            for v, c in zip(vals, comp):
+            for v, c in zip(vals, comp, strict=True):
                 ways *= comb(counts[v], c)
             if not ways:
                 continue

@@ -68,7 +68,7 @@ def read_list(path: Path, catalog: Catalog, formats: dict) -> list[dict]:
     problems = check_deck(deck)
     if problems:
         raise DataError(problems)
-    out = []
+    out: list[dict] = []
     for c in deck.cards:
         out.extend(card_info(catalog, c.card_id) for _ in range(c.count))
     return out

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from cardlab.collection.db import transaction
 from cardlab.collection.owned import NotOwnedError, move_card
@@ -49,7 +49,7 @@ class GameRecord:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _row(r: tuple) -> GameRecord:
@@ -193,7 +193,7 @@ def verify(record: dict, seed_hex: str) -> tuple[bool, list[str]]:
         findings.append(f"SHA-256 of the seed is {rng.commitment(seed)}, not the commitment {commitment}")
     out = replay(setup, seed, moves)
     if json.loads(json.dumps(out.events)) != events:
-        first = next((i for i, (a, b) in enumerate(zip(json.loads(json.dumps(out.events)), events)) if a != b),
+        first = next((i for i, (a, b) in enumerate(zip(json.loads(json.dumps(out.events)), events, strict=False)) if a != b),
                      min(len(out.events), len(events)))
         findings.append(f"the replayed events differ from event {first + 1} on")
     return not findings, findings

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from cardlab.cli.app import app
 from cardlab.catalog.validate import load_catalog
+from cardlab.cli.app import app
 from cardlab.play import engine
 from cardlab.play.setup import draw_pool
 
