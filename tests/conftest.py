@@ -50,14 +50,15 @@ def forum_catalog() -> Path:
     return FIXTURES / "forumtcg"
 
 
-@pytest.fixture
-def forum_roots(forum_catalog) -> str:
-    """``CARDLAB_CATALOG`` for the shipped catalog (its ``forumtcg-list`` format) plus the forum test set."""
-    import os
-
-    from cardlab.core.paths import shipped_catalog
-
-    return os.pathsep.join([str(shipped_catalog()), str(forum_catalog)])
+@pytest.fixture(scope="session")
+def forum_roots(tmp_path_factory) -> str:
+    """A catalog root (as ``CARDLAB_CATALOG``) with the forum test set and the shipped
+    ``forumtcg-list`` format (copied once per session: no Pokémon cards to validate on every command)."""
+    root = tmp_path_factory.mktemp("forum-catalog")
+    shutil.copytree(FIXTURES / "forumtcg" / "forumtcg" / "ftcg-test", root / "forumtcg" / "ftcg-test")
+    (root / "forumtcg" / "formats").mkdir()
+    shutil.copy(REPO / "cards" / "forumtcg" / "formats" / "forumtcg-list.yaml", root / "forumtcg" / "formats")
+    return str(root)
 
 
 @pytest.fixture

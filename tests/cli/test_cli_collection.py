@@ -10,9 +10,8 @@ from cardlab.cli.app import app
 
 
 @pytest.fixture
-def env(monkeypatch, forum_roots, tmp_path):
-    monkeypatch.setenv("CARDLAB_CATALOG", forum_roots)
-    monkeypatch.setenv("CARDLAB_DB", str(tmp_path / "index.sqlite"))
+def env(monkeypatch, forum_catalog, tmp_path):
+    monkeypatch.setenv("CARDLAB_CATALOG", str(forum_catalog))
     monkeypatch.setenv("CARDLAB_PLAYER", "alice")
 
 
@@ -62,7 +61,8 @@ def test_export_to_file_is_a_backup_that_import_restores(runner, env, tmp_path):
     assert run(runner, "collection", "export", "--all-players").stdout == backup.read_text()
 
 
-def test_deck_have(runner, env, tmp_path):
+def test_deck_have(runner, env, tmp_path, monkeypatch, forum_roots):
+    monkeypatch.setenv("CARDLAB_CATALOG", forum_roots)          # the shipped forumtcg-list format
     deck = tmp_path / "list.txt"
     deck.write_text("2 Lame errante\n1 FT 3\n7 ftcg-test-4\n")
     run(runner, "collection", "add", "ftcg-test-1", "-n", "2")
@@ -77,7 +77,6 @@ def test_deck_have(runner, env, tmp_path):
 
 
 def test_deck_have_other_games(runner, monkeypatch, repo, tmp_path):
-    monkeypatch.setenv("CARDLAB_DB", str(tmp_path / "index.sqlite"))
     deck = repo / "examples" / "decks" / "zap-theme-deck.txt"
     out = run(runner, "deck", "have", str(deck), "--player", "nobody", "-O", "json")
     data = json.loads(out.stdout)

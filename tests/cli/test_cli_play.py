@@ -17,7 +17,6 @@ from cardlab.play.setup import draw_pool
 @pytest.fixture
 def env(monkeypatch, forum_roots, tmp_path):
     monkeypatch.setenv("CARDLAB_CATALOG", forum_roots)
-    monkeypatch.setenv("CARDLAB_DB", str(tmp_path / "index.sqlite"))
 
 
 def run(runner, *args, code=0):
@@ -124,8 +123,8 @@ def test_ryujin_jakka_is_for_two(runner, env, tmp_path):
     assert "exactly 2 players" in out.stderr
 
 
-def test_zangetsu_with_a_tie(runner, env, forum_catalog, tmp_path, repo):
-    pool = draw_pool(load_catalog([repo / "cards", forum_catalog]), "ftcg-test")
+def test_zangetsu_with_a_tie(runner, env, forum_catalog, tmp_path):
+    pool = draw_pool(load_catalog([forum_catalog]), "ftcg-test")
     setup = {"kind": "zangetsu", "players": ["alice", "bob"], "pool": pool, "replacement": True}
     seed = next(bytes([i]) * 32 for i in range(256)
                 if any(e["type"] == "round" for e in engine.replay(setup, bytes([i]) * 32, []).events))

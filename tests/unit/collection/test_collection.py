@@ -154,8 +154,7 @@ def test_index_rebuild_and_deletion_never_touch_the_collection(con, forum_catalo
 
     owned.change(con, "alice", [("add", "ftcg-test-1", 2)])
     index = tmp_path / "index.sqlite"
-    build_index([forum_catalog], index)
-    build_index([forum_catalog], index)
+    build_index([forum_catalog], index)        # a fresh build over an existing index
     index.unlink()
     assert owned.counts(db.connect(), "alice") == {"ftcg-test-1": 2}
 

@@ -97,7 +97,7 @@ cells = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_c
 
 
 @given(st.lists(st.lists(cells, min_size=3, max_size=3), max_size=8))
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 def test_written_rows_read_back(rows):
     buf = io.StringIO()
     w = csv.writer(buf)                   # \r\n line ends: a \r or \n in a cell is quoted
@@ -111,7 +111,7 @@ def test_written_rows_read_back(rows):
 
 
 @given(st.text(max_size=200))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 def test_any_text_reads_or_fails_cleanly(text):
     try:
         table = parse_csv(text, Path("t.csv"))
@@ -128,7 +128,7 @@ card_rows = st.lists(st.tuples(names, st.integers(-50, 50), st.sampled_from(["go
 
 
 @given(card_rows)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_generated_cards_plan_exactly(repo, rows):
     info = load_catalog([repo / "cards"]).require_set("ftcg-base")
     buf = io.StringIO()
@@ -141,7 +141,7 @@ def test_generated_cards_plan_exactly(repo, rows):
 
 
 @given(st.text(alphabet="0123456789-+.x eé", min_size=1, max_size=6))
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_value_cells_are_whole_numbers_or_a_positioned_problem(repo, cell):
     info = load_catalog([repo / "cards"]).require_set("ftcg-base")
     table = parse_csv(f"number,name,value,faction,rarity\n1,A,{cell},neutral,Commune\n", Path("v.csv"))

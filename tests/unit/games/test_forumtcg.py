@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from cardlab.catalog.validate import validate
@@ -28,9 +30,10 @@ def test_facets():
     assert ("value", "3", 3.0) in rows and ("faction", "triangle", None) in rows and ("faction", "ultima necat", None) in rows
 
 
-@pytest.fixture
-def index(forum_catalog, tmp_path):
-    return open_index([forum_catalog], tmp_path / "index.sqlite")
+@pytest.fixture(scope="module")
+def index(tmp_path_factory):
+    fixtures = Path(__file__).resolve().parents[2] / "fixtures"
+    return open_index([fixtures / "forumtcg"], tmp_path_factory.mktemp("forum-index") / "index.sqlite")
 
 
 @pytest.mark.parametrize(("query", "count"), [
