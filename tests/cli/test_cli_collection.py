@@ -81,3 +81,19 @@ def test_deck_have_other_games(runner, monkeypatch, repo, tmp_path):
     out = run(runner, "deck", "have", str(deck), "--player", "nobody", "-O", "json")
     data = json.loads(out.stdout)
     assert out.exit_code == 1 and data["need"] == 60 and data["missing"] == 60
+
+
+def test_read_only_data_dir_is_a_clear_error(runner, env, monkeypatch, tmp_path):
+    import os
+    from pathlib import Path
+
+    target = tmp_path / "ro"
+    target.mkdir()
+    monkeypatch.setenv("CARDLAB_DATA", str(target))
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, **kw: False if Path(p) == target else real(p, mode, **kw))
+    out = run(runner, "collection", "add", "ftcg-test-1")
+    assert out.exit_code == 1 and "read-only" in out.stderr and "CARDLAB_DATA" in out.stderr
+    assert "Traceback" not in out.stderr
+    listed = run(runner, "collection", "list")             # reading needs no write access
+    assert listed.exit_code == 0 and "0 cards" in listed.stdout

@@ -58,11 +58,10 @@ def test_los_lobos_with_one_replacement(runner, env, tmp_path):
     assert [e["slot"] for e in data["events"] if e.get("phase") == "replace"] == [2, 5]
 
 
-def _own(runner, player, n=2):
-    path = f"/tmp/cardlab-own-{player}.csv"
-    with open(path, "w") as fh:
-        fh.write("card_id,count\n" + "".join(f"ftcg-test-{i},{n}\n" for i in range(1, 33)))
-    run(runner, "collection", "import", path, "--player", player)
+def _own(runner, player, tmp_path, n=2):
+    path = tmp_path / f"own-{player}.csv"
+    path.write_text("card_id,count\n" + "".join(f"ftcg-test-{i},{n}\n" for i in range(1, 33)))
+    run(runner, "collection", "import", str(path), "--player", player)
 
 
 def _list(tmp_path, name, lines):
@@ -72,8 +71,8 @@ def _list(tmp_path, name, lines):
 
 
 def test_doll_house_with_stakes(runner, env, tmp_path):
-    _own(runner, "alice")
-    _own(runner, "bob")
+    _own(runner, "alice", tmp_path)
+    _own(runner, "bob", tmp_path)
     la = _list(tmp_path, "a.txt", ["2 FT 1", "2 FT 2", "2 FT 3", "2 FT 4", "1 FT 5", "1 FT 26"])
     lb = _list(tmp_path, "b.txt", [f"1 FT {i}" for i in range(6, 16)])
     run(runner, "play", "new", "doll-house", "-p", "alice", "-p", "bob", "--list", f"alice:{la}", "--list", f"bob:{lb}",
@@ -96,16 +95,16 @@ def test_doll_house_refuses_unowned_lists_and_stakes(runner, env, tmp_path):
     la = _list(tmp_path, "a.txt", [f"1 FT {i}" for i in range(1, 11)])
     out = run(runner, "play", "new", "doll-house", "-p", "alice", "-p", "bob", "--list", f"alice:{la}", "--list", f"bob:{la}", code=1)
     assert "does not own" in out.stderr
-    _own(runner, "alice")
-    _own(runner, "bob")
+    _own(runner, "alice", tmp_path)
+    _own(runner, "bob", tmp_path)
     out = run(runner, "play", "new", "doll-house", "-p", "alice", "-p", "bob", "--list", f"alice:{la}", "--list", f"bob:{la}",
               "--stake", "alice:ftcg-test-30", "--stake", "alice:ftcg-test-31", code=2)
     assert "one per player" in out.stderr
 
 
 def test_ryujin_jakka_to_three_points(runner, env, tmp_path):
-    _own(runner, "alice")
-    _own(runner, "bob")
+    _own(runner, "alice", tmp_path)
+    _own(runner, "bob", tmp_path)
     la = _list(tmp_path, "a.txt", ["2 FT 1", "2 FT 7", "2 FT 13", "2 FT 19", "2 FT 25"])
     lb = _list(tmp_path, "b.txt", [f"1 FT {i}" for i in range(6, 16)])
     run(runner, "play", "new", "ryujin-jakka", "-p", "alice", "-p", "bob", "--list", f"alice:{la}", "--list", f"bob:{lb}",
