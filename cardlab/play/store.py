@@ -162,7 +162,7 @@ def state(con: sqlite3.Connection, game_id: int | str) -> tuple[GameRecord, Outc
 
 def reveal(con: sqlite3.Connection, game_id: int | str) -> str:
     """Return the seed of a finished game as hex (its SHA-256 is the commitment printed at the
-    start). Raises UsageError while the game is on: the seed would tell the draws to come."""
+    start). Raises CardlabError (exit 1) while the game is on: the seed would tell the draws to come."""
     rec = load(con, game_id)
     if rec.status != "over":
         raise CardlabError(f"game #{rec.id} is still on; its seed is revealed once it is over")
@@ -191,8 +191,16 @@ def verify(record: dict, seed_hex: str) -> tuple[bool, list[str]]:
     findings = []
     if rng.commitment(seed) != commitment:
         findings.append(f"SHA-256 of the seed is {rng.commitment(seed)}, not the commitment {commitment}")
-    out = replay(setup, seed, moves)
-    if json.loads(json.dumps(out.events)) != events:
+    from cardlab.play.engine import MoveError
+
+    try:
+        out = replay(setup, seed, list(moves))
+    except MoveError as err:
+        return False, [f"the record's moves cannot be replayed: {err}"]
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
+        raise UsageError(f"not a valid game record ({type(err).__name__}: {err}); export it with "
+                         "'cardlab play show GAME --output-format json'") from None
+    if not isinstance(events, list) or json.loads(json.dumps(out.events)) != events:
         first = next((i for i, (a, b) in enumerate(zip(json.loads(json.dumps(out.events)), events, strict=False)) if a != b),
                      min(len(out.events), len(events)))
         findings.append(f"the replayed events differ from event {first + 1} on")

@@ -149,3 +149,12 @@ def test_odds_commands(runner, env, tmp_path):
     la = _list(tmp_path, "a.txt", ["2 FT 1", "2 FT 2", "2 FT 3", "2 FT 4", "1 FT 5", "1 FT 26"])
     assert "Doll House on the first 4 rolls" in run(runner, "odds", "doll-house", "--list", str(la)).stdout
     run(runner, "odds", "los-lobos", "--set", "nope", code=2)
+
+
+@pytest.mark.parametrize("record", ['[1, 2]', '{"setup": {"kind": "los-lobos", "players": ["a", "b"], "pool": [{"x": 1}]}, '
+                                    '"moves": [], "events": [], "commitment": "00"}', 'not json'])
+def test_verify_hostile_records_exit_2(runner, env, tmp_path, record):
+    f = tmp_path / "bad.json"
+    f.write_text(record)
+    out = run(runner, "play", "verify", str(f), "--seed", "11" * 32, code=2)
+    assert "Traceback" not in out.stderr
