@@ -312,6 +312,28 @@ def odds_doll_house(
     _odds_out(table, output_format)
 
 
+def _shortcut(kind: str, title: str):  # noqa: ANN202 - a typer command
+    """``cardlab play <game> ...``: the same command as ``play new <game> ...``."""
+    import inspect
+    import typing
+
+    def command(**options: object) -> None:
+        new(kind=kind, **options)  # type: ignore[arg-type]
+
+    hints = typing.get_type_hints(new, include_extras=True)
+    sig = inspect.signature(new)
+    params = [p.replace(annotation=hints[p.name]) for p in sig.parameters.values() if p.name != "kind"]
+    command.__signature__ = sig.replace(parameters=params, return_annotation=None)  # type: ignore[attr-defined]
+    command.__annotations__ = {p.name: hints[p.name] for p in params}
+    command.__doc__ = f"Start a {title} game: the same as 'cardlab play new {kind}'."
+    return command
+
+
+for _kind, _title in (("los-lobos", "Los Lobos"), ("doll-house", "Doll House"), ("ryujin-jakka", "Ryūjin Jakka"),
+                      ("zangetsu", "Zangetsu")):
+    play_app.command(_kind)(_shortcut(_kind, _title))
+
+
 def register(app: typer.Typer) -> None:
     """Mount ``play`` and ``odds`` on ``app``."""
     app.add_typer(play_app, name="play")

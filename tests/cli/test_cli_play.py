@@ -158,3 +158,9 @@ def test_verify_hostile_records_exit_2(runner, env, tmp_path, record):
     f.write_text(record)
     out = run(runner, "play", "verify", str(f), "--seed", "11" * 32, code=2)
     assert "Traceback" not in out.stderr
+
+
+def test_play_game_shortcut_is_play_new(runner, env):
+    out = run(runner, "play", "zangetsu", "-p", "alice", "-p", "bob", "--set", "ftcg-test", "--seed", "44" * 32)
+    again = run(runner, "play", "new", "zangetsu", "-p", "alice", "-p", "bob", "--set", "ftcg-test", "--seed", "44" * 32)
+    assert out.stdout.replace("#1", "#2") == again.stdout
