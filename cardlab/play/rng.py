@@ -8,9 +8,11 @@ Algorithm (version ``hmac-sha256-ctr-v1``):
   reveal`` prints the seed (hex) once the game is over.
 - Block ``i`` (``i`` = 0, 1, 2...) of the stream is ``HMAC-SHA256(key=seed, msg=b"cardlab-play-v1" +
   i as 8 big-endian bytes)``: 32 bytes.
-- An integer uniform in ``[0, n)`` comes from one block at a time: its first 8 bytes, big-endian, are
-  ``x`` in ``[0, 2**64)``; with ``limit = 2**64 - 2**64 % n``, ``x < limit`` gives ``x % n``, otherwise
-  the block is rejected and the next one is used (no modulo bias).
+- Each block is read as four 64-bit words (bytes 0-7, 8-15, 16-23, 24-31, big-endian), in that
+  order; the stream is the sequence of words of block 0, then of block 1, and so on.
+- An integer uniform in ``[0, n)`` takes the next word ``x`` in ``[0, 2**64)``; with
+  ``limit = 2**64 - 2**64 % n``, ``x < limit`` gives ``x % n``, otherwise the word is rejected and
+  the next one is taken (rejection sampling: no modulo bias).
 - A die ``dN`` is ``1 + below(N)``; a draw from a pool of ``k`` cards is ``pool[below(k)]``.
 
 Anyone can re-run a game from its revealed seed and its moves (:mod:`cardlab.play.engine`) and get
@@ -22,10 +24,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import struct
 
 ALGORITHM = "hmac-sha256-ctr-v1"
 _LABEL = b"cardlab-play-v1"
 _SPAN = 1 << 64
+_WORDS = struct.Struct(">4Q").unpack
+"""A block as its four big-endian 64-bit words."""
 
 
 def new_seed() -> bytes:
@@ -55,14 +60,24 @@ class Stream:
     """
 
     def __init__(self, seed: bytes, counter: int = 0) -> None:
-        self._key = seed
+        self._mac = hmac.new(seed, _LABEL, hashlib.sha256)     # keyed once; each block copies it
         self.counter = counter
+        self._words: list[int] = []
 
     def block(self) -> bytes:
-        """Return the next 32-byte block and advance the counter."""
-        out = hmac.new(self._key, _LABEL + self.counter.to_bytes(8, "big"), hashlib.sha256).digest()
+        """Return the next 32-byte block, ``HMAC-SHA256(seed, label + counter)``, and advance the counter."""
+        mac = self._mac.copy()
+        mac.update(self.counter.to_bytes(8, "big"))
         self.counter += 1
-        return out
+        return mac.digest()
+
+    def word(self) -> int:
+        """Return the next 64-bit word of the stream (four per block, in byte order)."""
+        words = self._words
+        if not words:
+            words = self._words = list(_WORDS(self.block()))
+            words.reverse()                      # popped from the end: first word first
+        return words.pop()
 
     def below(self, n: int) -> int:
         """Return an integer uniform in ``[0, n)`` by rejection sampling (module docstring).
@@ -70,8 +85,12 @@ class Stream:
         if n < 1:
             raise ValueError("below(n) needs n >= 1")
         limit = _SPAN - _SPAN % n
+        words = self._words
         while True:
-            x = int.from_bytes(self.block()[:8], "big")
+            if not words:
+                words = self._words = list(_WORDS(self.block()))
+                words.reverse()
+            x = words.pop()
             if x < limit:
                 return x % n
 
