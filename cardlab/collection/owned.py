@@ -175,7 +175,7 @@ def plan_import(table, resolver, player: str) -> dict[tuple[str, str], int]:  # 
     Raises:
         UsageError: the header lacks ``count`` or a card column, or has an unknown column (exit 2).
         DataError: every bad cell at once, as ``file:row:column`` (unknown card with suggestions,
-            a count that is not a whole number from 0, an empty player) (exit 1).
+            a count that is not a whole number from 0, a player name with control characters) (exit 1).
     """
     cols = {name: table.column(name) for name in CSV_COLUMNS}
     unknown = [h for h in table.header if h.casefold() not in CSV_COLUMNS]
@@ -197,9 +197,10 @@ def plan_import(table, resolver, player: str) -> dict[tuple[str, str], int]:  # 
 
     for row in table.rows:
         who, who_col = cell(row, "player")
-        who = who or player
-        if cols["player"] is not None and not who.strip():
-            problems.append(Problem(SourcePos(table.path, row.line, who_col), "empty player name", "player"))
+        try:
+            who = check_player(who) if who else player       # an empty player cell: the default player
+        except UsageError as err:
+            problems.append(Problem(SourcePos(table.path, row.line, who_col), str(err), "player"))
             continue
         text, count_col = cell(row, "count")
         try:

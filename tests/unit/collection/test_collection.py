@@ -196,3 +196,22 @@ def test_kill_9_during_an_import_leaves_the_old_collection_whole(con, forum_cata
     assert after.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert owned.players(after) == ["alice"]
     assert owned.counts(after, "alice") == {"ftcg-test-1": 2}
+
+
+def test_csv_player_column(con, resolver, tmp_path):
+    text = "player,card_id,count\nbob,ftcg-test-1,2\n,ftcg-test-2,1\n\"bad\x01name\",ftcg-test-3,1\n"
+    with pytest.raises(DataError) as err:
+        owned.import_csv(con, _table(text, tmp_path), resolver, "alice")
+    assert [(p.pos.line, p.pos.col, p.rule) for p in err.value.problems] == [(4, 1, "player")]
+    owned.import_csv(con, _table(text.rsplit("\n", 2)[0] + "\n", tmp_path), resolver, "alice")
+    assert owned.counts(con, "bob") == {"ftcg-test-1": 2} and owned.counts(con, "alice") == {"ftcg-test-2": 1}
+
+
+def test_list_shows_cards_the_catalog_lost(con, forum_catalog, tmp_path):
+    from cardlab.collection.listing import list_owned, plain
+    from cardlab.search.engine import open_index
+
+    owned.change(con, "alice", [("add", "ftcg-test-1", 1), ("add", "gone-7", 2)])
+    rows = list_owned(open_index([forum_catalog], tmp_path / "i.sqlite"), owned.counts(con, "alice"))
+    assert [(r.card_id, r.copies, r.known) for r in rows] == [("ftcg-test-1", 1, True), ("gone-7", 2, False)]
+    assert "(not in the catalog)" in plain(rows) and plain(rows).endswith("2 cards, 3 copies\n")
