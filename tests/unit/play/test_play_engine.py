@@ -185,3 +185,14 @@ def test_replay_is_deterministic_from_the_seed():
     one, two = engine.replay(setup, seed, moves), engine.replay(setup, seed, moves)
     assert one.events == two.events and one.counter == two.counter > 0
     assert engine.replay(setup, bytes(32), moves).events != one.events
+
+
+def test_draws_without_replacement_never_repeat_a_card():
+    pool = [card(i, 1 + i % 6) for i in range(12)]
+    setup = {"kind": "los-lobos", "players": ["a", "b"], "pool": pool, "replacement": False}
+    out = engine.replay(setup, bytes(range(32)), [{"move": "replace", "player": "a", "cards": [1, 2]}])
+    ids = [e["card"]["id"] for e in out.events if e["type"] == "draw"]
+    assert len(ids) == 12 and len(set(ids)) == 12
+    with pytest.raises(MoveError, match="empty"):
+        engine.replay(setup, bytes(range(32)), [{"move": "replace", "player": "a", "cards": [1, 2]},
+                                                {"move": "replace", "player": "b", "cards": [1]}])
