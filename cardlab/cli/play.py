@@ -94,20 +94,10 @@ def new(
         if result.problems:
             raise CatalogError(result.problems)
         con = db.connect()
-        from cardlab.collection.cards import CardResolver
-        from cardlab.collection.owned import UnknownCardError
-
-        resolver = CardResolver(result.catalog)
-        stakes = {}
-        for p, ref in stakes_in.items():
-            cid, message = resolver.resolve(ref)
-            if cid is None:
-                raise UnknownCardError(f"--stake {p}: {message}")
-            stakes[p] = cid
         setup = setups.build_setup(result.catalog, result.formats, con, kind, player, set_code=set_code, lists=list_files,
                                    replacement=not without_replacement, independent_reroll=independent_reroll,
                                    points=points, best_of=best_of, burn_out=burn_out)
-        setups.check_stakes(con, setup["players"], stakes)
+        stakes = setups.resolve_stakes(result.catalog, con, setup["players"], stakes_in)
         raw_seed = raw_seed if raw_seed is not None else rng.new_seed()
         if commit:
             typer.echo(f"commitment (SHA-256 of the seed): {rng.commitment(raw_seed)}")

@@ -101,6 +101,32 @@ def check_doll_house(lists: dict[str, list[dict]], independent_reroll: bool) -> 
         raise SetupError("no list holds the four factions (Gotei 13, Acuerdo, Ultima Necat, neutral): nobody could win")
 
 
+def resolve_stakes(catalog: Catalog, con: sqlite3.Connection | None, players: Sequence[str],
+                   stakes: dict[str, str]) -> dict[str, str]:
+    """Resolve ``player -> card reference`` stakes (an id, ``SET NUMBER`` or a name, through the
+    deck-list matcher) to card ids and check them (:func:`check_stakes`).
+
+    Returns:
+        ``player -> card id``.
+
+    Raises:
+        UnknownCardError: a card the catalog does not know (with suggestions); SetupError, UsageError:
+            as :func:`check_stakes`.
+    """
+    from cardlab.collection.cards import CardResolver
+    from cardlab.collection.owned import UnknownCardError
+
+    resolver = CardResolver(catalog)
+    out = {}
+    for player, ref in stakes.items():
+        card_id, message = resolver.resolve(ref)
+        if card_id is None:
+            raise UnknownCardError(f"stake of {player}: {message}")
+        out[player] = card_id
+    check_stakes(con, players, out)
+    return out
+
+
 def check_stakes(con: sqlite3.Connection | None, players: Sequence[str], stakes: dict[str, str]) -> None:
     """Check the stakes (seed 002 "Généralités": one card each at most, agreed by every player):
     each staking player plays the game and owns the card. Raises SetupError/UsageError."""
