@@ -13,12 +13,14 @@ FIXTURES = REPO / "tests" / "fixtures"
 
 
 @pytest.fixture(autouse=True)
-def _isolated_env(monkeypatch, tmp_path_factory):
-    """Keep tests away from the user's cache, index, catalog and language settings."""
+def _isolated_env(monkeypatch, tmp_path_factory, tmp_path):
+    """Keep tests away from the user's cache, index, catalog, collections and language settings
+    (each test gets its own empty collections folder, ``CARDLAB_DATA``)."""
     cache = tmp_path_factory.getbasetemp() / "cardlab-cache"
     cache.mkdir(exist_ok=True)
     monkeypatch.setenv("CARDLAB_CACHE_DIR", str(cache))
-    for var in ("CARDLAB_DB", "CARDLAB_CATALOG", "CARDLAB_LANG", "NO_COLOR"):
+    monkeypatch.setenv("CARDLAB_DATA", str(tmp_path / "cardlab-data"))
+    for var in ("CARDLAB_DB", "CARDLAB_CATALOG", "CARDLAB_LANG", "NO_COLOR", "CARDLAB_PLAYER"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("COLUMNS", "200")
 
@@ -39,6 +41,24 @@ def fixtures() -> Path:
 def repo() -> Path:
     """The repository root."""
     return REPO
+
+
+@pytest.fixture
+def forum_catalog() -> Path:
+    """The catalog root of the fictional forum TCG test set (tests/fixtures/forumtcg: set
+    ``ftcg-test``, 25 Commons of Values 1-5, five of each)."""
+    return FIXTURES / "forumtcg"
+
+
+@pytest.fixture(scope="session")
+def forum_roots(tmp_path_factory) -> str:
+    """A catalog root (as ``CARDLAB_CATALOG``) with the forum test set and the shipped
+    ``forumtcg-list`` format (copied once per session: no Pokémon cards to validate on every command)."""
+    root = tmp_path_factory.mktemp("forum-catalog")
+    shutil.copytree(FIXTURES / "forumtcg" / "forumtcg" / "ftcg-test", root / "forumtcg" / "ftcg-test")
+    (root / "forumtcg" / "formats").mkdir()
+    shutil.copy(REPO / "cards" / "forumtcg" / "formats" / "forumtcg-list.yaml", root / "forumtcg" / "formats")
+    return str(root)
 
 
 @pytest.fixture

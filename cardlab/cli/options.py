@@ -53,6 +53,28 @@ UniqueOpt = Annotated[Unique, typer.Option("--unique", case_sensitive=False,
                                                 "(its first printing when it matches).")]
 
 
+class ListOutput(str, Enum):
+    """``cardlab collection list --output-format``."""
+
+    text = "text"
+    json = "json"
+    csv = "csv"
+
+
+class PostOutput(str, Enum):
+    """``cardlab play ... --output-format``: a game as a forum post, or as data."""
+
+    text = "text"
+    markdown = "markdown"
+    bbcode = "bbcode"
+    json = "json"
+
+
+ListOutputOpt = Annotated[ListOutput, typer.Option("--output-format", "-O", case_sensitive=False, help="How to print the results.")]
+PostOutputOpt = Annotated[PostOutput, typer.Option("--output-format", "-O", case_sensitive=False,
+                                                   help="text, markdown, bbcode (forum posts) or json.")]
+
+
 class ReportOutput(str, Enum):
     """``--output-format`` of show, validate, formats, the deck commands and ``i18n import``."""
 

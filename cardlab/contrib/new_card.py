@@ -132,7 +132,7 @@ def sets_table(statuses: list[SetStatus], langs: list[str] | None = None) -> lis
 
 # --- new cards -------------------------------------------------------------------------------
 
-GAME_TITLES = {"pokemon": "Pokémon", "ippo": "Ippo", "monpa": "Monpa"}
+GAME_TITLES = {"pokemon": "Pokémon", "ippo": "Ippo", "monpa": "Monpa", "forumtcg": "forum TCG"}
 """Game code -> the name shown to people ("an Ippo card")."""
 
 

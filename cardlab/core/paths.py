@@ -77,3 +77,20 @@ def default_db(roots: list[Path], option: Path | str | None = None) -> Path:
     if env:
         return Path(env).expanduser()
     return cache_dir() / f"index-{roots_key(roots)}.sqlite"  # the cache folder exists (cache_dir makes it)
+
+
+def data_dir() -> Path:
+    """Return cardlab's user data folder: ``CARDLAB_DATA`` if set, else the platform's user data dir
+    (platformdirs ``user_data_dir("cardlab")``; not the cache dir: collections live there and are
+    the user's own data). Not created here."""
+    override = os.environ.get("CARDLAB_DATA")
+    if override:
+        return Path(override).expanduser()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("cardlab", appauthor=False))
+
+
+def collection_db() -> Path:
+    """Return the collections database: ``<data_dir()>/collection.sqlite``."""
+    return data_dir() / "collection.sqlite"

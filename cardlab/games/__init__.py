@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-GAMES = ("pokemon", "ippo", "monpa")
+GAMES = ("pokemon", "ippo", "monpa", "forumtcg")
 
 
 def game_module(game: str) -> ModuleType:

@@ -29,7 +29,7 @@ from cardlab.core.text import fold, norm_value
 FIELDS: dict[str, tuple[str, str]] = {
     "name": ("name", "card name in any language, substring (name:char); name=... for the whole name"),
     "text": ("text", "rules text (attacks, powers, abilities, Trainer text), words in any language"),
-    "game": ("facet", "pokemon, ippo or monpa"),
+    "game": ("facet", "pokemon, ippo, monpa or forumtcg"),
     "set": ("facet", "set code or alias (set:base1, set:BS)"),
     "number": ("number", "collector number (number:4, number<=10)"),
     "rarity": ("facet", "rarity (rarity:rare, rarity:rare-holo, rarity:common)"),
@@ -63,6 +63,9 @@ FIELDS: dict[str, tuple[str, str]] = {
     "element": ("facet", "Monpa: element"),
     "mana": ("num", "Monpa: mana cost (commanders and favors have none); mana:x for X"),
     "atk": ("num", "Monpa: a servant's attack; atk:? for ?"),
+    # the forum TCG (seed 002)
+    "value": ("num", "forum TCG: the card's Value (value>=4)"),
+    "faction": ("facet", "forum TCG: faction code, name or symbol (faction:gotei-13, faction:lozenge, faction:skull)"),
 }
 ALIASES = {"t": "type", "s": "set", "e": "set", "r": "rarity", "a": "artist", "o": "text", "cn": "number",
            "n": "name", "hp": "hp", "illustrator": "artist", "keyword": "kw", "attribute": "attr", "k": "kind"}

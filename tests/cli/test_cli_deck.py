@@ -158,8 +158,8 @@ def test_no_format_lists_the_formats(runner):
     # deck stats needs one format
     result = runner.invoke(app, ["deck", "stats", str(DECKS / "bad" / "no-format.txt")])
     assert result.exit_code == 2
-    assert "no format given; use --format NAME or a 'Format: NAME' line (formats: ippo-10-rounds, ippo-4-rounds, monpa, " \
-           "pokemon-base, pokemon-base-fossil, pokemon-base-gym, pokemon-base-jungle, pokemon-base-rocket, " \
+    assert "no format given; use --format NAME or a 'Format: NAME' line (formats: forumtcg-list, ippo-10-rounds, ippo-4-rounds, " \
+           "monpa, pokemon-base, pokemon-base-fossil, pokemon-base-gym, pokemon-base-jungle, pokemon-base-rocket, " \
            "pokemon-prop-15-3, pokemon-unlimited)" in result.stderr
     result = runner.invoke(app, ["deck", "validate", str(DECKS / "pokemon" / "legal.txt"), "--format", "standard"])
     assert result.exit_code == 2 and "unknown format 'standard'" in result.stderr

@@ -80,7 +80,10 @@ def world(tmp_path) -> dict[str, str]:
 
 
 def test_the_table_covers_every_command():
-    assert sorted(TABLE) == sorted(COMMANDS)
+    """This table and the one of the collection and game commands (test_cli_exit_games.py) cover every command."""
+    from test_cli_exit_games import TABLE as GAMES
+
+    assert sorted([*TABLE, *GAMES]) == sorted(COMMANDS)
     for command, cases in TABLE.items():
         expected = {OK, CHECK, USAGE} - ({CHECK} if command in NO_CHECK else set()) - ({OK} if command in NO_OK else set())
         assert set(cases) == expected, command

@@ -28,9 +28,13 @@ COMMANDS = dict(_commands(typer.main.get_command(app)))
 
 
 def test_every_command_is_seen():
-    assert sorted(COMMANDS) == ["card new", "deck list", "deck stats", "deck validate", "formats", "i18n export",
-                                "i18n hash", "i18n import", "i18n status", "index", "proxies", "search", "serve", "sets",
-                                "show", "validate"]
+    assert sorted(COMMANDS) == [
+        "card new", "collection add", "collection export", "collection import", "collection list", "collection remove",
+        "collection set", "deck have", "deck list", "deck stats", "deck validate", "formats", "i18n export", "i18n hash",
+        "i18n import", "i18n status", "import csv", "index", "odds doll-house", "odds los-lobos", "odds zangetsu",
+        "play doll-house", "play list", "play los-lobos", "play new", "play replace", "play reveal", "play roll",
+        "play ryujin-jakka", "play show", "play verify", "play zangetsu", "proxies", "search", "serve", "sets", "show",
+        "validate"]
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))

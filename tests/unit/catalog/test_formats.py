@@ -16,10 +16,10 @@ def formats():
 
 
 def test_shipped_formats(formats):
-    assert list(formats) == ["ippo-10-rounds", "ippo-4-rounds", "monpa", "pokemon-base", "pokemon-base-fossil",
+    assert list(formats) == ["forumtcg-list", "ippo-10-rounds", "ippo-4-rounds", "monpa", "pokemon-base", "pokemon-base-fossil",
                              "pokemon-base-gym", "pokemon-base-jungle", "pokemon-base-rocket", "pokemon-prop-15-3",
                              "pokemon-unlimited"]
-    assert {f.game for f in formats.values()} == {"pokemon", "ippo", "monpa"}
+    assert {f.game for f in formats.values()} == {"pokemon", "ippo", "monpa", "forumtcg"}
 
 
 def _rule(fmt, rule_id, **match):

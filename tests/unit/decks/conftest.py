@@ -12,7 +12,7 @@ from cardlab.core.paths import shipped_catalog
 
 REPO = Path(__file__).resolve().parents[3]
 DECKS = REPO / "tests" / "fixtures" / "decks"
-ROOTS = [shipped_catalog(), REPO / "tests" / "fixtures" / "catalog", DECKS / "catalog"]
+ROOTS = [shipped_catalog(), REPO / "tests" / "fixtures" / "catalog", DECKS / "catalog", REPO / "tests" / "fixtures" / "forumtcg"]
 
 
 @pytest.fixture(scope="session")

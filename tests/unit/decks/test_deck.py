@@ -263,7 +263,7 @@ def test_no_format_and_unknown_format(catalog, formats):
     with pytest.raises(UsageError, match="no format given; use --format NAME") as err:
         load_deck(DECKS / "bad" / "no-format.txt", catalog, formats)
     assert "pokemon-base" in str(err.value) and err.value.exit_code == 2
-    with pytest.raises(UsageError, match=r"unknown-format\.txt:1: unknown format 'pokemon-modern' \(formats: ippo-10-rounds"):
+    with pytest.raises(UsageError, match=r"unknown-format\.txt:1: unknown format 'pokemon-modern' \(formats: forumtcg-list, ippo-10-rounds"):
         load_deck(DECKS / "bad" / "unknown-format.txt", catalog, formats)
     with pytest.raises(UsageError, match="unknown format 'nope'"):
         load_deck(DECKS / "pokemon" / "legal.txt", catalog, formats, "nope")

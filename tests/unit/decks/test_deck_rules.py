@@ -12,7 +12,7 @@ from cardlab.catalog.validate import validate
 
 REPO = Path(__file__).resolve().parents[3]
 DECKS = REPO / "tests" / "fixtures" / "decks"
-ROOTS = [shipped_catalog(), REPO / "tests" / "fixtures" / "catalog", DECKS / "catalog"]
+ROOTS = [shipped_catalog(), REPO / "tests" / "fixtures" / "catalog", DECKS / "catalog", REPO / "tests" / "fixtures" / "forumtcg"]
 
 
 @pytest.fixture(scope="module")
@@ -91,6 +91,7 @@ BROKEN = [
     ("ippo/deck-size-4-rounds.txt", None, 4, "deck-size", "the deck holds 60 cards; exactly 40 needed"),
     ("ippo/copy-limit-4-rounds.yaml", None, 14, "copy-limit", '5 copies of "Test Jab" (ippo-test-1) (limit 4; lines 4, 14)'),
     ("monpa/deck-size.txt", None, 10, "deck-size", "the deck holds 39 cards; exactly 40 needed"),
+    ("forumtcg/deck-size.txt", None, 3, "deck-size", "the deck holds 9 cards; exactly 10 needed"),
     ("monpa/section-size-commander.txt", None, 4, "section-size", "the Commander section holds 2 cards; exactly 1 needed"),
     ("monpa/section-size-favor.txt", None, 5, "section-size", "the Favor section holds 0 cards; exactly 1 needed"),
     ("monpa/copy-limit.txt", None, 16, "copy-limit", '4 copies of "Test Servant" (limit 3)'),

@@ -1,0 +1,194 @@
+"""``cardlab collection add|remove|set|list|export|import`` and ``cardlab deck have``: thin commands
+over :mod:`cardlab.collection` (issue 13 §2). ``--player`` defaults to the local user
+(``CARDLAB_PLAYER``, else the login name). Output format: ``--output-format/-O``; ``-o`` a file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from cardlab.cli.errors import finish, user_errors
+from cardlab.cli.options import (CatalogOpt, DbOpt, DeckFormatOpt, LangOpt, ListOutput, ListOutputOpt, ReportOutput,
+                                 ReportOutputOpt, langs_of, roots_and_db)
+
+collection_app = typer.Typer(help="Your cards: how many copies of each card each player owns (every game).",
+                             no_args_is_help=True, rich_markup_mode=None)
+
+PlayerOpt = Annotated[Optional[str], typer.Option("--player", "-p", help="Whose collection (default: you, CARDLAB_PLAYER or your login name).")]
+CardArg = Annotated[str, typer.Argument(metavar="CARD", help="A card id (base1-4), set and number ('BS 4') or a name in any language.")]
+
+
+def _player(player: str | None) -> str:
+    from cardlab.collection.owned import check_player, default_player
+
+    return check_player(player if player is not None else default_player())
+
+
+def _resolve(card: str, roots: list[Path]) -> str:
+    from cardlab.catalog.validate import load_catalog
+    from cardlab.collection.cards import CardResolver
+    from cardlab.collection.owned import UnknownCardError
+
+    found, message = CardResolver(load_catalog(roots)).resolve(card)
+    if found is None:
+        raise UnknownCardError(message + "; nothing was changed")
+    return found
+
+
+def _change(op: str, card: str, count: str, player: str | None, catalog: list[Path] | None, allow_zero: bool = False) -> None:
+    from cardlab.collection import db, owned
+
+    roots, _ = roots_and_db(catalog, None)
+    with user_errors():
+        who = _player(player)
+        n = owned.parse_count(count, allow_zero=allow_zero)
+        card_id = _resolve(card, roots)
+        con = db.connect()
+        new = owned.change(con, who, [(op, card_id, n)])[card_id]
+    typer.echo(f"{who}: {new} × {card_id}")
+
+
+@collection_app.command("add")
+def add(card: CardArg, count: Annotated[str, typer.Option("--count", "-n", help="How many copies (default 1).")] = "1",
+        player: PlayerOpt = None, catalog: CatalogOpt = None) -> None:
+    """Add copies of a card to a collection.  Example: cardlab collection add base1-4 -n 2"""
+    _change("add", card, count, player, catalog)
+
+
+@collection_app.command("remove")
+def remove(card: CardArg, count: Annotated[str, typer.Option("--count", "-n", help="How many copies (default 1).")] = "1",
+           player: PlayerOpt = None, catalog: CatalogOpt = None) -> None:
+    """Remove copies of a card (never more than owned).  Example: cardlab collection remove base1-4"""
+    _change("remove", card, count, player, catalog)
+
+
+@collection_app.command("set")
+def set_cmd(card: CardArg, count: Annotated[str, typer.Argument(metavar="COUNT", help="The new count (0 removes the card).")],
+            player: PlayerOpt = None, catalog: CatalogOpt = None) -> None:
+    """Set how many copies of a card a player owns.  Example: cardlab collection set 'Lame errante' 3"""
+    _change("set", card, count, player, catalog, allow_zero=True)
+
+
+@collection_app.command("list")
+def list_cmd(
+    query: Annotated[Optional[str], typer.Argument(metavar="[QUERY]", help="Only cards matching a search query, e.g. 'faction:gotei-13'.")] = None,
+    player: PlayerOpt = None,
+    output_format: ListOutputOpt = ListOutput.text,
+    catalog: CatalogOpt = None,
+    db_opt: DbOpt = None,
+) -> None:
+    """List the cards a player owns, with counts.  Example: cardlab collection list 'faction:gotei-13'"""
+    import sys
+
+    from cardlab.collection import listing
+    from cardlab.collection.owned import counts, open_readonly
+
+    roots, db_path = roots_and_db(catalog, db_opt)
+    with user_errors():
+        who = _player(player)
+        con = open_readonly()
+        have = counts(con, who) if con is not None else {}
+        from cardlab.search.engine import open_index
+
+        rows = listing.list_owned(open_index(roots, db_path), have, query)
+    sys.stdout.write(listing.plain(rows, output_format.value))
+
+
+@collection_app.command("export")
+def export(
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file (default: standard output).")] = None,
+    player: PlayerOpt = None,
+    all_players: Annotated[bool, typer.Option("--all-players", help="Every player's cards (player,card_id,count): a complete backup.")] = False,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing output file.")] = False,
+) -> None:
+    """Export a collection as CSV (card_id,count).  Example: cardlab collection export --all-players -o backup.csv"""
+    import sys
+
+    from cardlab.collection.owned import export_csv, open_readonly
+
+    with user_errors():
+        who = None if all_players else _player(player)
+        if output is not None:
+            from cardlab.core.fs import check_output
+
+            check_output(output, overwrite, example="collection.csv")
+        con = open_readonly()
+        text = export_csv(con, who) if con is not None else ("player,card_id,count\n" if who is None else "card_id,count\n")
+        if output is None:
+            sys.stdout.write(text)
+            return
+        from cardlab.core.fs import atomic_write
+
+        path = atomic_write(output, text, overwrite, example="collection.csv")
+    typer.echo(f"wrote {path}", err=True)
+
+
+@collection_app.command("import")
+def import_cmd(
+    file: Annotated[Path, typer.Argument(help="A CSV file: card_id,count (or set,number,count or name,count; optional player column).")],
+    player: PlayerOpt = None,
+    replace: Annotated[bool, typer.Option("--replace", help="Each player in the file gets exactly the file's counts (restore a backup).")] = False,
+    catalog: CatalogOpt = None,
+) -> None:
+    """Import counts from a CSV file, all or nothing.  Example: cardlab collection import cards.csv"""
+    from cardlab.catalog.validate import load_catalog
+    from cardlab.collection import db
+    from cardlab.collection.cards import CardResolver
+    from cardlab.collection.owned import import_csv
+    from cardlab.core.csvfile import read_csv
+
+    roots, _ = roots_and_db(catalog, None)
+    with user_errors():
+        who = _player(player)
+        table = read_csv(file)
+        report = import_csv(db.connect(), table, CardResolver(load_catalog(roots)), who, replace=replace)
+    typer.echo(f"imported {report.rows} rows: {report.cards} cards, {report.copies} copies for {', '.join(report.players) or who}")
+
+
+def deck_have(
+    file: Annotated[Path, typer.Argument(help="A deck list (text or YAML) of any game.")],
+    fmt: DeckFormatOpt = None,
+    player: PlayerOpt = None,
+    output_format: ReportOutputOpt = ReportOutput.text,
+    lang: LangOpt = None,
+    catalog: CatalogOpt = None,
+) -> None:
+    """Which cards of a deck list a player owns and which are missing.  Exit 1 when some are missing.
+
+    Example: cardlab deck have examples/decks/zap-theme-deck.txt --player alice
+    """
+    import json
+
+    from cardlab.collection import listing
+    from cardlab.collection.owned import counts, open_readonly
+
+    roots, _ = roots_and_db(catalog, None)
+    with user_errors():
+        who = _player(player)
+        deck = listing.open_any_deck(file, roots, fmt, langs_of(lang))
+        con = open_readonly()
+        rows = listing.have(deck, counts(con, who) if con is not None else {})
+    data = listing.have_json(rows, who)
+    if output_format is ReportOutput.json:
+        typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        for r in rows:
+            mark = "ok" if not r.missing else f"missing {r.missing}"
+            typer.echo(f"{r.need} {r.name} ({r.card_id}): own {r.own}, {mark}")
+        typer.echo(f"{who}: {data['need'] - data['missing']} of {data['need']} cards owned, {data['missing']} missing")
+    for p in deck.problems:
+        if p.rule in ("unknown-card", "ambiguous-card"):
+            typer.echo(f"warning: {p}", err=True)
+    if not data["complete"]:
+        typer.echo(f"{who} is missing {data['missing']} of the deck's {data['need']} cards", err=True)
+    finish(data["complete"])
+
+
+def register(app: typer.Typer) -> None:
+    """Mount ``collection`` on ``app``; ``deck have`` joins the deck group."""
+    from cardlab.cli.deck import deck_app
+
+    app.add_typer(collection_app, name="collection")
+    deck_app.command("have")(deck_have)

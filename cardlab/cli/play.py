@@ -1,0 +1,327 @@
+"""``cardlab play ...`` (the four mini-games of seed 002, saved turn by turn) and ``cardlab odds ...``
+(their exact odds): thin commands over :mod:`cardlab.play`. Output: ``--output-format/-O``
+text|markdown|bbcode|json (forum posts); ``-o`` writes to a file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from cardlab.cli.errors import finish, user_errors
+from cardlab.cli.options import CatalogOpt, PostOutput, PostOutputOpt, ReportOutput, ReportOutputOpt, roots_and_db
+
+play_app = typer.Typer(help="Play the forum TCG's mini-games (Los Lobos, Doll House, Ryūjin Jakka, Zangetsu), turn by turn.",
+                       no_args_is_help=True, rich_markup_mode=None)
+odds_app = typer.Typer(help="Exact odds of the mini-games (fractions and percents).", no_args_is_help=True, rich_markup_mode=None)
+
+OutFmt = PostOutputOpt
+OutFile = Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the post to this file instead of printing it.")]
+GameArg = Annotated[str, typer.Argument(metavar="GAME", help="The game number (see 'cardlab play list').")]
+
+
+def _emit(text: str, output: Path | None, overwrite: bool = False) -> None:
+    import sys
+
+    if output is None:
+        sys.stdout.write(text)
+        return
+    from cardlab.core.fs import atomic_write
+
+    typer.echo(f"wrote {atomic_write(output, text, overwrite, example='game.txt')}", err=True)
+
+
+def _show(rec, out, fmt: str, output: Path | None) -> None:  # noqa: ANN001
+    from cardlab.render.forum import render
+
+    _emit(render(rec, out, fmt), output)
+
+
+def _pairs(values: list[str] | None, option: str) -> dict[str, str]:
+    from cardlab.core.errors import UsageError
+
+    out: dict[str, str] = {}
+    for v in values or []:
+        player, sep, rest = v.partition(":")
+        if not sep or not player.strip() or not rest.strip():
+            raise UsageError(f"{option} takes PLAYER:VALUE, not '{v}'")
+        if player.strip() in out:
+            raise UsageError(f"{option}: one per player ('{player.strip()}' twice; seed 002: one card each at most)")
+        out[player.strip()] = rest.strip()
+    return out
+
+
+@play_app.command("new")
+def new(
+    kind: Annotated[str, typer.Argument(metavar="GAME", help="los-lobos, doll-house, ryujin-jakka or zangetsu.")],
+    player: Annotated[list[str], typer.Option("--player", "-p", help="A player (repeat, in play order).")],
+    set_code: Annotated[Optional[str], typer.Option("--set", help="Los Lobos, Zangetsu: the set whose Commons are drawn.")] = None,
+    lists: Annotated[Optional[list[str]], typer.Option("--list", help="Doll House, Ryūjin Jakka: PLAYER:FILE, a list of 10 owned cards.")] = None,
+    stake: Annotated[Optional[list[str]], typer.Option("--stake", help="PLAYER:CARD, one card the player owns, to the winner.")] = None,
+    commit: Annotated[bool, typer.Option("--commit", help="Print the SHA-256 of the seed before any draw.")] = False,
+    seed: Annotated[Optional[str], typer.Option("--seed", help="Use this seed (hex) instead of a fresh random one.")] = None,
+    without_replacement: Annotated[bool, typer.Option("--without-replacement", help="Drawn cards leave the pool (default: a forum draw, with replacement).")] = False,
+    independent_reroll: Annotated[bool, typer.Option("--independent-reroll", help="Doll House variant: an Independent grants an extra roll.")] = False,
+    points: Annotated[int, typer.Option("--points", help="Ryūjin Jakka: points to win (default 3).")] = 3,
+    best_of: Annotated[Optional[int], typer.Option("--best-of", help="Ryūjin Jakka: best of N manches.")] = None,
+    burn_out: Annotated[bool, typer.Option("--burn-out", help="Ryūjin Jakka: play until one list is all burned.")] = False,
+    output_format: OutFmt = PostOutput.text,
+    catalog: CatalogOpt = None,
+) -> None:
+    """Start a game; Los Lobos deals at once, Zangetsu is played in full.
+
+    Example: cardlab play new los-lobos -p alice -p bob --set ftcg-base --commit
+    """
+    from cardlab.catalog.validate import validate
+    from cardlab.collection import db
+    from cardlab.core.errors import CatalogError, UsageError
+    from cardlab.play import rng, store
+    from cardlab.play import setup as setups
+
+    roots, _ = roots_and_db(catalog, None)
+    with user_errors():
+        raw_seed = None
+        if seed is not None:
+            try:
+                raw_seed = rng.parse_seed(seed)
+            except ValueError as err:
+                raise UsageError(f"--seed: {err}") from None
+        stakes_in = _pairs(stake, "--stake")
+        list_files = {p: Path(f) for p, f in _pairs(lists, "--list").items()}
+        result = validate(list(roots))
+        if result.problems:
+            raise CatalogError(result.problems)
+        con = db.connect()
+        setup = setups.build_setup(result.catalog, result.formats, con, kind, player, set_code=set_code, lists=list_files,
+                                   replacement=not without_replacement, independent_reroll=independent_reroll,
+                                   points=points, best_of=best_of, burn_out=burn_out)
+        stakes = setups.resolve_stakes(result.catalog, con, setup["players"], stakes_in)
+        raw_seed = raw_seed if raw_seed is not None else rng.new_seed()
+        if commit:
+            typer.echo(f"commitment (SHA-256 of the seed): {rng.commitment(raw_seed)}")
+        rec, out = store.create(con, setup, stakes, raw_seed)
+    _show(rec, out, output_format.value, None)
+
+
+@play_app.command("show")
+def show(game: GameArg, output_format: OutFmt = PostOutput.text, output: OutFile = None) -> None:
+    """Show a game as a forum post: every draw, roll, hand, score and the result.
+
+    Example: cardlab play show 3 -O bbcode
+    """
+    from cardlab.collection import db
+    from cardlab.play import store
+
+    with user_errors():
+        rec, out = store.state(db.connect(), game)
+        _show(rec, out, output_format.value, output)
+
+
+@play_app.command("replace")
+def replace(
+    game: GameArg,
+    player: Annotated[str, typer.Option("--player", "-p", help="Who replaces.")],
+    cards: Annotated[Optional[str], typer.Option("--cards", help="Positions 1-5 to replace, e.g. 2,5.")] = None,
+    keep: Annotated[bool, typer.Option("--keep", help="Keep the hand (no replacement).")] = False,
+    output_format: OutFmt = PostOutput.text,
+) -> None:
+    """Los Lobos: replace chosen cards once (or keep the hand).  Example: cardlab play replace 3 -p alice --cards 2,5"""
+    from cardlab.collection import db
+    from cardlab.core.errors import UsageError
+    from cardlab.play import store
+
+    with user_errors():
+        if keep == (cards is not None):
+            raise UsageError("give --cards POSITIONS or --keep")
+        slots: list[int] = []
+        for part in (cards or "").split(","):
+            if part.strip():
+                if not part.strip().isdigit() or not 1 <= int(part) <= 5:
+                    raise UsageError(f"--cards takes positions 1 to 5, e.g. 2,5 (not '{part.strip()}')")
+                slots.append(int(part))
+        if cards is not None and not slots:
+            raise UsageError("--cards takes positions 1 to 5, e.g. 2,5; use --keep to keep the hand")
+        con = db.connect()
+        rec = store.load(con, game)
+        if rec.kind != "los-lobos":
+            raise UsageError(f"game #{rec.id} is {rec.kind}; replacing cards is a Los Lobos move")
+        rec, out = store.play_move(con, game, {"move": "replace", "player": player, "cards": slots})
+    _show(rec, out, output_format.value, None)
+
+
+@play_app.command("roll")
+def roll(
+    game: GameArg,
+    to_end: Annotated[bool, typer.Option("--to-end", help="Roll round after round until the game is over.")] = False,
+    output_format: OutFmt = PostOutput.text,
+) -> None:
+    """Doll House, Ryūjin Jakka: play one round (every player rolls at once).  Example: cardlab play roll 4"""
+    from cardlab.collection import db
+    from cardlab.core.errors import UsageError
+    from cardlab.play import store
+
+    with user_errors():
+        con = db.connect()
+        rec = store.load(con, game)
+        if rec.kind not in ("doll-house", "ryujin-jakka"):
+            raise UsageError(f"game #{rec.id} is {rec.kind}; rolls are Doll House and Ryūjin Jakka moves")
+        rec, out = store.play_move(con, game, {"move": "roll"}, until_over=to_end)
+    _show(rec, out, output_format.value, None)
+
+
+@play_app.command("reveal")
+def reveal(game: GameArg) -> None:
+    """Print a finished game's seed (hex), whose SHA-256 is the commitment.  Example: cardlab play reveal 3"""
+    from cardlab.collection import db
+    from cardlab.play import store
+
+    with user_errors():
+        seed = store.reveal(db.connect(), game)
+    typer.echo(seed)
+
+
+@play_app.command("verify")
+def verify(
+    file: Annotated[Path, typer.Argument(help="A game exported with 'cardlab play show GAME -O json'.")],
+    seed: Annotated[str, typer.Option("--seed", help="The revealed seed (hex).")],
+) -> None:
+    """Re-run an exported game from its revealed seed: exit 0 when every draw matches, 1 when not.
+
+    Example: cardlab play verify game.json --seed 3f9a...
+    """
+    import json
+
+    from cardlab.core.errors import InputError
+    from cardlab.play import store
+
+    with user_errors():
+        try:
+            record = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError) as err:
+            raise InputError(f"{file}: cannot read a game record ({err})") from None
+        ok, findings = store.verify(record, seed)
+    for f in findings:
+        typer.echo(f"mismatch: {f}", err=True)
+    if ok:
+        typer.echo(f"verified: the seed matches the commitment and replays all {len(record['events'])} events")
+    finish(ok)
+
+
+@play_app.command("list")
+def list_games() -> None:
+    """List saved games, newest first.  Example: cardlab play list"""
+    from cardlab.collection import db
+    from cardlab.play import store
+    from cardlab.render.forum import TITLES
+
+    with user_errors():
+        found = store.games(db.connect())
+    for rec in found:
+        res = rec.result or {}
+        state = ("draw" if res.get("draw") else f"{res.get('winner')} won") if rec.status == "over" else "on"
+        typer.echo(f"#{rec.id}  {TITLES[rec.kind]:<13} {', '.join(rec.setup['players'])}  {state}  {rec.created}")
+
+
+# --- odds ----------------------------------------------------------------------------------------
+
+def _odds_out(table, output_format: str) -> None:  # noqa: ANN001
+    import json
+
+    from cardlab.play.odds import as_text
+
+    typer.echo(json.dumps(table.to_json(), ensure_ascii=False, indent=2) if output_format == "json" else as_text(table))
+
+
+@odds_app.command("los-lobos")
+def odds_los_lobos(
+    set_code: Annotated[str, typer.Option("--set", help="The set whose Commons are drawn.")],
+    without_replacement: Annotated[bool, typer.Option("--without-replacement", help="Draws leave the pool.")] = False,
+    output_format: ReportOutputOpt = ReportOutput.text,
+    catalog: CatalogOpt = None,
+) -> None:
+    """Exact odds of each Los Lobos hand class on the first five draws.  Example: cardlab odds los-lobos --set ftcg-base"""
+    from cardlab.catalog.validate import load_catalog
+    from cardlab.play import odds
+    from cardlab.play.setup import draw_pool
+
+    roots, _ = roots_and_db(catalog, None)
+    with user_errors():
+        pool = draw_pool(load_catalog(roots), set_code)
+        table = odds.los_lobos([c["value"] for c in pool], replacement=not without_replacement)
+    _odds_out(table, output_format.value)
+
+
+@odds_app.command("zangetsu")
+def odds_zangetsu(
+    set_code: Annotated[str, typer.Option("--set", help="The set whose Commons are drawn.")],
+    output_format: ReportOutputOpt = ReportOutput.text,
+    catalog: CatalogOpt = None,
+) -> None:
+    """Exact odds of Zangetsu sums, of a tie after three cards and of the tie-break's length (2 players).
+
+    Example: cardlab odds zangetsu --set ftcg-base
+    """
+    from cardlab.catalog.validate import load_catalog
+    from cardlab.play import odds
+    from cardlab.play.setup import draw_pool
+
+    roots, _ = roots_and_db(catalog, None)
+    with user_errors():
+        pool = draw_pool(load_catalog(roots), set_code)
+        table = odds.zangetsu([c["value"] for c in pool])
+    _odds_out(table, output_format.value)
+
+
+@odds_app.command("doll-house")
+def odds_doll_house(
+    list_file: Annotated[Path, typer.Option("--list", help="A list of 10 cards (deck-list text).")],
+    independent_reroll: Annotated[bool, typer.Option("--independent-reroll", help="The Independent extra-roll variant.")] = False,
+    output_format: ReportOutputOpt = ReportOutput.text,
+    catalog: CatalogOpt = None,
+) -> None:
+    """Exact odds of a Doll House on the first 4 rolls and the expected number of rounds (one player).
+
+    Example: cardlab odds doll-house --list my-list.txt
+    """
+    from cardlab.catalog.validate import validate
+    from cardlab.core.errors import CatalogError
+    from cardlab.play import odds
+    from cardlab.play.setup import read_list
+
+    roots, _ = roots_and_db(catalog, None)
+    with user_errors():
+        result = validate(list(roots))
+        if result.problems:
+            raise CatalogError(result.problems)
+        cards = read_list(list_file, result.catalog, result.formats)
+        table = odds.doll_house([c["faction"] for c in cards], independent_reroll=independent_reroll)
+    _odds_out(table, output_format.value)
+
+
+def _shortcut(kind: str, title: str):  # noqa: ANN202 - a typer command
+    """``cardlab play <game> ...``: the same command as ``play new <game> ...``."""
+    import inspect
+    import typing
+
+    def command(**options: object) -> None:
+        new(kind=kind, **options)  # type: ignore[arg-type]
+
+    hints = typing.get_type_hints(new, include_extras=True)
+    sig = inspect.signature(new)
+    params = [p.replace(annotation=hints[p.name]) for p in sig.parameters.values() if p.name != "kind"]
+    command.__signature__ = sig.replace(parameters=params, return_annotation=None)  # type: ignore[attr-defined]
+    command.__annotations__ = {p.name: hints[p.name] for p in params}
+    command.__doc__ = f"Start a {title} game: the same as 'cardlab play new {kind}'."
+    return command
+
+
+for _kind, _title in (("los-lobos", "Los Lobos"), ("doll-house", "Doll House"), ("ryujin-jakka", "Ryūjin Jakka"),
+                      ("zangetsu", "Zangetsu")):
+    play_app.command(_kind)(_shortcut(_kind, _title))
+
+
+def register(app: typer.Typer) -> None:
+    """Mount ``play`` and ``odds`` on ``app``."""
+    app.add_typer(play_app, name="play")
+    app.add_typer(odds_app, name="odds")

@@ -1,0 +1,286 @@
+"""Collections (issue 13 §2): counts per card id and player, in the collections database
+(:mod:`cardlab.collection.db`). Every change is one transaction; bad input changes nothing.
+
+The library never prints: functions return data or raise :class:`cardlab.core.errors.CardlabError`
+(unknown card: exit 1 with suggestions; a bad count: exit 2; removing more than owned: exit 1).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+import sqlite3
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from cardlab.collection.db import transaction
+from cardlab.core.errors import CardlabError, DataError, Problem, SourcePos, UsageError
+
+MAX_COUNT = 1_000_000
+"""The most copies of one card a player may hold (a guard against typos such as 10000000)."""
+
+
+class NotOwnedError(CardlabError):
+    """Removing more copies than the player owns, or a card the player does not own: exit 1."""
+
+
+class UnknownCardError(CardlabError):
+    """A card the catalog does not know (with suggestions): exit 1, nothing written."""
+
+
+def default_player() -> str:
+    """Return the local player's name: ``CARDLAB_PLAYER``, else the login name, else ``me``."""
+    name = os.environ.get("CARDLAB_PLAYER")
+    if name:
+        return name
+    try:
+        import getpass
+
+        return getpass.getuser() or "me"
+    except Exception:  # noqa: BLE001 - no login name (a container): a fixed default
+        return "me"
+
+
+def check_player(player: str) -> str:
+    """Return ``player`` stripped. Raises UsageError for an empty name or one with control characters."""
+    name = (player or "").strip()
+    if not name or any(ord(ch) < 32 for ch in name):
+        raise UsageError(f"bad player name {player!r}: give a non-empty name on one line")
+    return name
+
+
+def parse_count(text: str | int, *, allow_zero: bool = False) -> int:
+    """Return a count read from ``text``: a whole number from 1 (0 with ``allow_zero``) to
+    :data:`MAX_COUNT`. Raises UsageError otherwise (negative, not a whole number, too large)."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        n = text
+    else:
+        s = str(text).strip()
+        if re.fullmatch(r"[+-]?[0-9]+", s) is None:
+            raise UsageError(f"count '{text}' is not a whole number")
+        n = int(s)
+    low = 0 if allow_zero else 1
+    if n < low:
+        raise UsageError(f"count {n} is not allowed: a count is a whole number from {low} to {MAX_COUNT:,}")
+    if n > MAX_COUNT:
+        raise UsageError(f"count {n:,} is too large (at most {MAX_COUNT:,} copies of a card)")
+    return n
+
+
+def counts(con: sqlite3.Connection, player: str) -> dict[str, int]:
+    """Return ``card id -> count`` of everything ``player`` owns."""
+    return dict(con.execute("SELECT card_id, count FROM owned WHERE player = ?", (player,)))
+
+
+def owned(con: sqlite3.Connection, player: str, card_id: str) -> int:
+    """Return how many copies of ``card_id`` ``player`` owns (0 when none)."""
+    row = con.execute("SELECT count FROM owned WHERE player = ? AND card_id = ?", (player, card_id)).fetchone()
+    return row[0] if row else 0
+
+
+def players(con: sqlite3.Connection) -> list[str]:
+    """Return every player with a collection, sorted."""
+    return [r[0] for r in con.execute("SELECT DISTINCT player FROM owned ORDER BY player")]
+
+
+def _set(con: sqlite3.Connection, player: str, card_id: str, n: int) -> None:
+    if n <= 0:
+        con.execute("DELETE FROM owned WHERE player = ? AND card_id = ?", (player, card_id))
+    else:
+        con.execute("INSERT INTO owned (player, card_id, count) VALUES (?, ?, ?) "
+                    "ON CONFLICT (player, card_id) DO UPDATE SET count = excluded.count", (player, card_id, n))
+
+
+def change(con: sqlite3.Connection, player: str, changes: Iterable[tuple[str, str, int]]) -> dict[str, int]:
+    """Apply ``(op, card id, n)`` changes in one transaction: op ``add``, ``remove`` or ``set``.
+
+    Returns:
+        The new count of each card changed.
+
+    Raises:
+        NotOwnedError: a ``remove`` of more copies than owned (nothing is changed);
+        UsageError: a count above :data:`MAX_COUNT` after adding.
+    """
+    player = check_player(player)
+    result: dict[str, int] = {}
+    with transaction(con):
+        for op, card_id, n in changes:
+            have = owned(con, player, card_id)
+            if op == "add":
+                new = have + n
+            elif op == "remove":
+                if n > have:
+                    raise NotOwnedError(f"{player} owns {have} of {card_id}; cannot remove {n}")
+                new = have - n
+            elif op == "set":
+                new = n
+            else:
+                raise ValueError(op)
+            if new > MAX_COUNT:
+                raise UsageError(f"{player} would own {new:,} of {card_id}; at most {MAX_COUNT:,}")
+            _set(con, player, card_id, new)
+            result[card_id] = new
+    return result
+
+
+def move_card(con: sqlite3.Connection, card_id: str, giver: str, taker: str) -> None:
+    """Move one copy of ``card_id`` from ``giver`` to ``taker`` (inside the caller's transaction).
+    Raises NotOwnedError when ``giver`` owns none."""
+    have = owned(con, giver, card_id)
+    if have < 1:
+        raise NotOwnedError(f"{giver} no longer owns {card_id}")
+    _set(con, giver, card_id, have - 1)
+    _set(con, taker, card_id, owned(con, taker, card_id) + 1)
+
+
+# --- CSV ---------------------------------------------------------------------------------------
+
+CSV_COLUMNS = ("player", "card_id", "set", "number", "name", "count")
+"""Columns a collection CSV may have: ``count`` and a card (``card_id``, or ``set`` + ``number``, or
+``name``); ``player`` optional (default: the player given)."""
+
+
+def export_csv(con: sqlite3.Connection, player: str | None) -> str:
+    """Return a player's collection as CSV ``card_id,count`` (sorted by id); with ``player`` None,
+    every player's as ``player,card_id,count``: a complete backup that :func:`import_csv` reads."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    if player is None:
+        w.writerow(["player", "card_id", "count"])
+        w.writerows(con.execute("SELECT player, card_id, count FROM owned ORDER BY player, card_id"))
+    else:
+        w.writerow(["card_id", "count"])
+        w.writerows(con.execute("SELECT card_id, count FROM owned WHERE player = ? ORDER BY card_id", (player,)))
+    return buf.getvalue()
+
+
+@dataclass
+class ImportReport:
+    """What an import did: ``rows`` read, ``cards`` distinct (player, card) pairs changed, ``copies``
+    the sum of the counts read, ``players`` touched."""
+
+    rows: int
+    cards: int
+    copies: int
+    players: list[str]
+
+
+def plan_import(table, resolver, player: str) -> dict[tuple[str, str], int]:  # noqa: ANN001 - CsvTable, CardResolver
+    """Check every row of a collection CSV and return ``(player, card id) -> count`` (rows naming the
+    same card add up).
+
+    Raises:
+        UsageError: the header lacks ``count`` or a card column, or has an unknown column (exit 2).
+        DataError: every bad cell at once, as ``file:row:column`` (unknown card with suggestions,
+            a count that is not a whole number from 0, a player name with control characters) (exit 1).
+    """
+    cols = {name: table.column(name) for name in CSV_COLUMNS}
+    unknown = [h for h in table.header if h.casefold() not in CSV_COLUMNS]
+    if unknown:
+        raise UsageError(f"{table.path}:1: unknown column(s) {', '.join(unknown)}; a collection CSV has the columns "
+                         f"{', '.join(CSV_COLUMNS)} (count and one way to name the card)")
+    if cols["count"] is None or (cols["card_id"] is None and cols["name"] is None and cols["number"] is None):
+        raise UsageError(f"{table.path}:1: a collection CSV needs a count column and a card_id, set + number or "
+                         "name column, e.g. card_id,count")
+    if (cols["set"] is None) != (cols["number"] is None):
+        raise UsageError(f"{table.path}:1: the set and number columns go together")
+    problems: list[Problem] = []
+    plan: dict[tuple[str, str], int] = {}
+    suggested = 0
+
+    def cell(row, name):  # noqa: ANN001, ANN202
+        i = cols[name]
+        return (row.cells[i].strip(), i + 1) if i is not None else ("", 0)
+
+    for row in table.rows:
+        who, who_col = cell(row, "player")
+        try:
+            who = check_player(who) if who else player       # an empty player cell: the default player
+        except UsageError as err:
+            problems.append(Problem(SourcePos(table.path, row.line, who_col), str(err), "player"))
+            continue
+        text, count_col = cell(row, "count")
+        try:
+            n = parse_count(text, allow_zero=True)
+        except UsageError as err:
+            problems.append(Problem(SourcePos(table.path, row.line, count_col), str(err), "count"))
+            n = None
+        cid, cid_col = cell(row, "card_id")
+        set_code, set_col = cell(row, "set")
+        number, _ = cell(row, "number")
+        name, name_col = cell(row, "name")
+        where = cid_col if cid else (set_col if set_code or number else name_col)
+        if not (cid or (set_code and number) or name):
+            problems.append(Problem(SourcePos(table.path, row.line, where or 1), "no card on this row", "unknown-card"))
+            continue
+        if suggested >= 50 and not cid:          # a hostile file of unknown names stays fast
+            found, message = resolver.resolve(card_id=None, set_code=set_code, number=number, name=name)
+        else:
+            found, message = resolver.resolve(card_id=cid or None, set_code=set_code or None, number=number or None,
+                                              name=name or None)
+        if found is None:
+            suggested += 1
+            problems.append(Problem(SourcePos(table.path, row.line, where), message, "unknown-card"))
+            continue
+        if n is not None:
+            key = (who.strip(), found)
+            plan[key] = plan.get(key, 0) + n
+            if plan[key] > MAX_COUNT:
+                problems.append(Problem(SourcePos(table.path, row.line, count_col),
+                                        f"{found}: {plan[key]:,} copies in all; at most {MAX_COUNT:,}", "count"))
+    if problems:
+        raise DataError(problems)
+    return plan
+
+
+def import_csv(con: sqlite3.Connection, table, resolver, player: str, *, replace: bool = False,  # noqa: ANN001
+               progress: Callable[[int], None] | None = None) -> ImportReport:
+    """Import a collection CSV (:func:`plan_import`) in one transaction: counts are added to what
+    each player owns, or with ``replace`` each player named in the file gets exactly the file's
+    counts (everything else they owned is dropped: restoring a backup).
+
+    Args:
+        con: the collections database; table: a :class:`cardlab.core.csvfile.CsvTable`;
+        resolver: a :class:`cardlab.collection.cards.CardResolver`; player: the default player;
+        progress: called with the number of cards written so far, now and then (inside the
+            transaction; a crash at any point leaves the old collection whole).
+
+    Raises:
+        as :func:`plan_import`; nothing is written unless every row is good.
+    """
+    player = check_player(player)
+    plan = plan_import(table, resolver, player)
+    touched = sorted({p for p, _ in plan} | ({player} if replace and not plan else set()))
+    with transaction(con):
+        if replace:
+            for p in touched:
+                con.execute("DELETE FROM owned WHERE player = ?", (p,))
+        for i, ((p, card_id), n) in enumerate(plan.items(), 1):
+            new = n if replace else owned(con, p, card_id) + n
+            if new > MAX_COUNT:
+                raise UsageError(f"{p} would own {new:,} of {card_id}; at most {MAX_COUNT:,}")
+            _set(con, p, card_id, new)
+            if progress is not None and i % 100 == 0:
+                progress(i)
+    return ImportReport(rows=len(table.rows), cards=len(plan), copies=sum(plan.values()), players=touched)
+
+
+def open_readonly(path: Path | None = None) -> sqlite3.Connection | None:
+    """Open the collections database for reading only (a read-only data folder is fine); None
+    when it does not exist yet (an empty collection)."""
+    from cardlab.core.paths import collection_db
+
+    path = Path(path) if path else collection_db()
+    if not path.exists():
+        return None
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        con.execute("SELECT 1 FROM owned LIMIT 1")
+    except sqlite3.DatabaseError:
+        from cardlab.collection.db import connect
+
+        return connect(path)        # a WAL database may need its -shm file made first
+    return con

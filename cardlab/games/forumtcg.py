@@ -1,0 +1,111 @@
+"""The forum TCG of seed 002 (``../shared/seeds/002``, French): a collection game run on a forum,
+whose cards carry a **Value** (an integer) and a **faction**; four mini-games are played with them
+(``cardlab.play``). Game code ``forumtcg``: the seed names the game only "le TCG" of a forum, so the
+code says just that. The card shape is ``schema/forumtcg.card.schema.json``; source language French.
+
+Factions (seed 002, "Doll House", "Principe"): each card shows its faction's symbol at the bottom.
+They are data (:data:`FACTIONS`): code, printed name, symbol, and whether it is one of the four
+factions a Doll House needs (the Independents, a cross, are not).
+
+Search fields (``facets``), one ``(field, folded text, number)`` row per value:
+
+- ``value``: the card's Value, as a number and as text (``value>=4``, ``value=3``);
+- ``faction``: the faction code (``gotei-13``), its name (``gotei 13``), its symbol in English and
+  French (``lozenge``/``losange``...): ``faction:triangle`` finds Ultima Necat cards;
+- ``rarity`` is the common field (the set manifest lists the set's rarities, commonest first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from cardlab.core.text import fold, pick
+
+FACTIONS: dict[str, dict[str, Any]] = {
+    "gotei-13": {"name": "Gotei 13", "symbol": "lozenge", "symbol_fr": "losange", "glyph": "◆", "faction": True},
+    "acuerdo": {"name": "Acuerdo", "symbol": "circle", "symbol_fr": "cercle", "glyph": "●", "faction": True},
+    "ultima-necat": {"name": "Ultima Necat", "symbol": "triangle", "symbol_fr": "triangle", "glyph": "▲", "faction": True},
+    "neutral": {"name": "Neutre", "symbol": "skull", "symbol_fr": "crâne", "glyph": "☠", "faction": True},
+    "independent": {"name": "Indépendants", "symbol": "cross", "symbol_fr": "croix", "glyph": "✚", "faction": False},
+}
+"""Faction code -> printed name, symbol (English, French), a glyph for text output, and ``faction``:
+True for the four factions of seed 002 "Doll House" (Gotei 13 = lozenge, Acuerdo = circle, Ultima
+Necat = triangle, neutral = skull); the Independents (cross) are not one of them."""
+
+FOUR_FACTIONS = tuple(code for code, f in FACTIONS.items() if f["faction"])
+"""The four factions a Doll House needs (seed 002 "Doll House")."""
+
+COMMON = "Commune"
+"""The rarity of the cards of the draw pool (seed 002 "Los Lobos": "cartes Communes")."""
+
+Row = tuple[str, str | None, float | None]
+
+
+def faction_words(code: str) -> list[str]:
+    """Return the folded words ``faction:`` matches for a faction code: code, name, both symbols."""
+    info = FACTIONS.get(code)
+    if info is None:
+        return [fold(code)]
+    return list(dict.fromkeys([code, fold(info["name"]), info["symbol"], fold(info["symbol_fr"])]))
+
+
+def facets(card: dict) -> Iterator[Row]:
+    """Yield ``value`` (number) and ``faction`` rows (code, name and symbol names; see the module
+    docstring). Missing or malformed fields give no rows (validation reports them)."""
+    value = card.get("value")
+    if isinstance(value, int) and not isinstance(value, bool):
+        yield "value", str(value), float(value)
+    if isinstance(card.get("faction"), str):
+        for word in faction_words(card["faction"]):
+            yield "faction", word, None
+
+
+def faction_label(code: str | None, glyph: bool = True) -> str:
+    """Return ``◆ Gotei 13`` for a faction code (``?`` when unknown)."""
+    info = FACTIONS.get(code or "")
+    if info is None:
+        return "?"
+    return f"{info['glyph']} {info['name']}" if glyph else info["name"]
+
+
+def type_line(card: dict, langs: Sequence[str] = ()) -> str:
+    """Return the faction with its symbol, e.g. ``◆ Gotei 13``."""
+    return faction_label(card.get("faction"))
+
+
+def key_stats(card: dict) -> str:
+    """Return ``Value 3`` (short stats for a search table row)."""
+    return f"Value {card.get('value', '?')}"
+
+
+def detail(card: dict, langs: Sequence[str] = (), source: str = "fr") -> list[tuple[str, str]]:
+    """Return labelled lines for ``cardlab show``: Value, faction (with its symbol), flavour."""
+    code = card.get("faction")
+    info = FACTIONS.get(code or "")
+    lines = [("Value", f"[bold]{card.get('value', '?')}[/]"),
+             ("Faction", f"{faction_label(code)} ({info['symbol']})" if info else "?")]
+    if card.get("flavor"):
+        lines.append(("Flavor", "[italic]" + pick(card["flavor"], list(langs), source).replace("[", "\\[") + "[/]"))
+    return lines
+
+
+def check(catalog: Any) -> Iterator[tuple[str, list, str, str]]:
+    """Cross-file rules: none (``cardlab validate`` sees card summaries only). That a card's rarity
+    is one of its set manifest's ``rarities`` is checked where cards are made: ``cardlab import csv``.
+
+    Yields:
+        ``(card id, data path, message, rule)``; nothing today.
+    """
+    return iter(())
+
+
+SKELETON_KINDS = ("card",)
+"""``cardlab card new --kind`` for forum TCG cards: one kind."""
+
+
+def skeleton(kind: str, source: str = "fr") -> str:
+    """Return the forum-TCG-specific YAML lines of a new card (Value, faction, flavour)."""
+    return ("value: null  # the card's Value, a whole number\n"
+            "faction: null  # gotei-13 (lozenge) | acuerdo (circle) | ultima-necat (triangle) | neutral (skull) | independent (cross)\n"
+            f"# flavor: {{{source}: \"\"}}  # optional\n")

@@ -1,0 +1,166 @@
+"""The mini-games from the command line (issue 13, "Done when"): a Los Lobos game with one
+replacement, a Doll House game with stakes, a Ryūjin Jakka game to 3 points and a Zangetsu game with
+a tie, each replayed bit-for-bit from its revealed seed and shown as BBCode."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cardlab.catalog.validate import load_catalog
+from cardlab.cli.app import app
+from cardlab.play import engine
+from cardlab.play.setup import draw_pool
+
+
+@pytest.fixture
+def env(monkeypatch, forum_roots, tmp_path):
+    monkeypatch.setenv("CARDLAB_CATALOG", forum_roots)
+
+
+def run(runner, *args, code=0):
+    out = runner.invoke(app, list(args))
+    assert out.exit_code == code, (args, out.stdout, out.stderr)
+    assert "Traceback" not in out.stderr
+    return out
+
+
+def verify(runner, game, tmp_path):
+    """Export the game as JSON, reveal its seed, re-run it: every event must match."""
+    record = tmp_path / f"game{game}.json"
+    run(runner, "play", "show", str(game), "-O", "json", "-o", str(record))
+    seed = run(runner, "play", "reveal", str(game)).stdout.strip()
+    assert "verified" in run(runner, "play", "verify", str(record), "--seed", seed).stdout
+    data = json.loads(record.read_text())
+    assert data["seed"] == seed
+    forged = json.loads(json.dumps(data))
+    next(e for e in forged["events"] if "card" in e)["card"]["value"] += 1      # a forged draw is caught
+    record.write_text(json.dumps(forged))
+    assert "differ" in run(runner, "play", "verify", str(record), "--seed", seed, code=1).stderr
+    bbcode = run(runner, "play", "show", str(game), "-O", "bbcode").stdout
+    assert bbcode.startswith("[size=150][b]") and "[list]" in bbcode and "Result" in bbcode
+    return data
+
+
+def test_los_lobos_with_one_replacement(runner, env, tmp_path):
+    out = run(runner, "play", "new", "los-lobos", "-p", "alice", "-p", "bob", "--set", "ftcg-test", "--commit",
+              "--seed", "11" * 32)
+    assert out.stdout.startswith("commitment (SHA-256 of the seed): ")
+    commitment = out.stdout.split(": ")[1].split()[0]
+    run(runner, "play", "reveal", "1", code=1)                       # not before the end
+    run(runner, "play", "replace", "1", "-p", "alice", "--cards", "2,5")
+    run(runner, "play", "replace", "1", "-p", "alice", "--keep", code=1)   # once only
+    last = run(runner, "play", "replace", "1", "-p", "bob", "--keep").stdout
+    assert "Result:" in last
+    data = verify(runner, 1, tmp_path)
+    assert data["commitment"] == commitment
+    assert [e["slot"] for e in data["events"] if e.get("phase") == "replace"] == [2, 5]
+
+
+def _own(runner, player, tmp_path, n=2):
+    path = tmp_path / f"own-{player}.csv"
+    path.write_text("card_id,count\n" + "".join(f"ftcg-test-{i},{n}\n" for i in range(1, 33)))
+    run(runner, "collection", "import", str(path), "--player", player)
+
+
+def _list(tmp_path, name, lines):
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_doll_house_with_stakes(runner, env, tmp_path):
+    _own(runner, "alice", tmp_path)
+    _own(runner, "bob", tmp_path)
+    la = _list(tmp_path, "a.txt", ["2 FT 1", "2 FT 2", "2 FT 3", "2 FT 4", "1 FT 5", "1 FT 26"])
+    lb = _list(tmp_path, "b.txt", [f"1 FT {i}" for i in range(6, 16)])
+    run(runner, "play", "new", "doll-house", "-p", "alice", "-p", "bob", "--list", f"alice:{la}", "--list", f"bob:{lb}",
+        "--stake", "alice:ftcg-test-30", "--stake", "bob:Perle pâle", "--seed", "22" * 32)
+    run(runner, "play", "roll", "1")
+    run(runner, "play", "roll", "1", "--to-end")
+    data = verify(runner, 1, tmp_path)
+    winner = data["result"]["winner"]
+    assert winner in ("alice", "bob")
+    loser = "bob" if winner == "alice" else "alice"
+    staked = {"alice": "ftcg-test-30", "bob": "ftcg-test-32"}
+    mine = json.loads(run(runner, "collection", "list", "-p", winner, "-O", "json").stdout)
+    theirs = json.loads(run(runner, "collection", "list", "-p", loser, "-O", "json").stdout)
+    assert {d["id"]: d["count"] for d in mine}[staked[loser]] == 3
+    assert {d["id"]: d["count"] for d in theirs}[staked[loser]] == 1
+    assert data["result"]["stakes_moved"] == [{"card": staked[loser], "from": loser, "to": winner}]
+
+
+def test_doll_house_refuses_unowned_lists_and_stakes(runner, env, tmp_path):
+    la = _list(tmp_path, "a.txt", [f"1 FT {i}" for i in range(1, 11)])
+    out = run(runner, "play", "new", "doll-house", "-p", "alice", "-p", "bob", "--list", f"alice:{la}", "--list", f"bob:{la}", code=1)
+    assert "does not own" in out.stderr
+    _own(runner, "alice", tmp_path)
+    _own(runner, "bob", tmp_path)
+    out = run(runner, "play", "new", "doll-house", "-p", "alice", "-p", "bob", "--list", f"alice:{la}", "--list", f"bob:{la}",
+              "--stake", "alice:ftcg-test-30", "--stake", "alice:ftcg-test-31", code=2)
+    assert "one per player" in out.stderr
+
+
+def test_ryujin_jakka_to_three_points(runner, env, tmp_path):
+    _own(runner, "alice", tmp_path)
+    _own(runner, "bob", tmp_path)
+    la = _list(tmp_path, "a.txt", ["2 FT 1", "2 FT 7", "2 FT 13", "2 FT 19", "2 FT 25"])
+    lb = _list(tmp_path, "b.txt", [f"1 FT {i}" for i in range(6, 16)])
+    run(runner, "play", "new", "ryujin-jakka", "-p", "alice", "-p", "bob", "--list", f"alice:{la}", "--list", f"bob:{lb}",
+        "--seed", "33" * 32)
+    run(runner, "play", "roll", "1", "--to-end")
+    data = verify(runner, 1, tmp_path)
+    assert max(data["scores"].values()) == 3
+    assert data["result"]["reason"] == "first to 3 points"
+    run(runner, "play", "roll", "1", code=1)
+
+
+def test_ryujin_jakka_is_for_two(runner, env, tmp_path):
+    la = _list(tmp_path, "a.txt", [f"1 FT {i}" for i in range(1, 11)])
+    out = run(runner, "play", "new", "ryujin-jakka", "-p", "a", "-p", "b", "-p", "c", "--list", f"a:{la}", code=2)
+    assert "exactly 2 players" in out.stderr
+
+
+def test_zangetsu_with_a_tie(runner, env, forum_catalog, tmp_path):
+    pool = draw_pool(load_catalog([forum_catalog]), "ftcg-test")
+    setup = {"kind": "zangetsu", "players": ["alice", "bob"], "pool": pool, "replacement": True}
+    seed = next(bytes([i]) * 32 for i in range(256)
+                if any(e["type"] == "round" for e in engine.replay(setup, bytes([i]) * 32, []).events))
+    out = run(runner, "play", "new", "zangetsu", "-p", "alice", "-p", "bob", "--set", "FT", "--seed", seed.hex())
+    assert "draw again" in out.stdout and "Result: " in out.stdout
+    verify(runner, 1, tmp_path)
+
+
+def test_markdown_and_text_output(runner, env, tmp_path):
+    run(runner, "play", "new", "zangetsu", "-p", "alice", "-p", "bob", "--set", "ftcg-test")
+    md = run(runner, "play", "show", "1", "-O", "markdown").stdout
+    assert md.startswith("### Zangetsu #1") and "**Result:" in md
+    assert "Zangetsu" in run(runner, "play", "list").stdout
+    run(runner, "play", "show", "1", "-O", "html", code=2)
+    run(runner, "play", "show", "9", code=1)
+
+
+def test_odds_commands(runner, env, tmp_path):
+    out = run(runner, "odds", "los-lobos", "--set", "ftcg-test")
+    assert "Los Lobos" in out.stdout and "1/625" in out.stdout      # 5 Values, 5 Commons each: 5·(1/5)^5
+    data = json.loads(run(runner, "odds", "zangetsu", "--set", "ftcg-test", "-O", "json").stdout)
+    assert data["rows"][0] == {"label": "sum 3", "fraction": "1/125", "value": 0.008}
+    la = _list(tmp_path, "a.txt", ["2 FT 1", "2 FT 2", "2 FT 3", "2 FT 4", "1 FT 5", "1 FT 26"])
+    assert "Doll House on the first 4 rolls" in run(runner, "odds", "doll-house", "--list", str(la)).stdout
+    run(runner, "odds", "los-lobos", "--set", "nope", code=2)
+
+
+@pytest.mark.parametrize("record", ['[1, 2]', '{"setup": {"kind": "los-lobos", "players": ["a", "b"], "pool": [{"x": 1}]}, '
+                                    '"moves": [], "events": [], "commitment": "00"}', 'not json'])
+def test_verify_hostile_records_exit_2(runner, env, tmp_path, record):
+    f = tmp_path / "bad.json"
+    f.write_text(record)
+    out = run(runner, "play", "verify", str(f), "--seed", "11" * 32, code=2)
+    assert "Traceback" not in out.stderr
+
+
+def test_play_game_shortcut_is_play_new(runner, env):
+    out = run(runner, "play", "zangetsu", "-p", "alice", "-p", "bob", "--set", "ftcg-test", "--seed", "44" * 32)
+    again = run(runner, "play", "new", "zangetsu", "-p", "alice", "-p", "bob", "--set", "ftcg-test", "--seed", "44" * 32)
+    assert out.stdout.replace("#1", "#2") == again.stdout
