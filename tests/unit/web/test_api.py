@@ -165,7 +165,7 @@ def test_validate_errors(client, zap_text):
     error_of(client.post("/api/decks/validate", content="4 Bill\x00", headers=plain), 400, "bad_deck")
     error_of(client.post("/api/decks/validate", json={"deck": "4 Bill"}), 415, "unsupported_media_type")
     error_of(client.get("/api/decks/validate"), 405, "method_not_allowed")
-    error_of(client.get("/api/nothing-here"), 404, "not_found")
+    assert error_of(client.get("/api/nothing-here"), 404, "not_found")["status"] == 404
 
 
 def test_a_10_mb_body(client):

@@ -61,6 +61,7 @@ def test_paging(page: Page, live_server):
     expect(page.locator("#results tbody tr")).to_have_count(2)
     page.get_by_role("link", name="← previous").click()
     expect(page.locator("#page")).to_have_text("page 2 of 3")
+    assert "page=2" in page.url  # every page is a permalink
 
 
 def test_deck_problem_hand_and_proxies(page: Page, live_server, zap_text):
