@@ -12,18 +12,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardlab.core.errors import CardlabError
-from cardlab.search.query import compile_sql, parse
-from cardlab.core.text import fold, pick
+from cardlab.core.text import compact, fold, norm_value, pick
+from cardlab.search.query import FIELDS, QueryError, Term, compile_sql, parse, replace_terms, terms
 
 SORTS = {
     "number": "s.release_date, c.set_code, c.number_int, c.number",
-    "name": "c.name COLLATE NOCASE, c.set_code, c.number_int",
+    "name": "c.name COLLATE NOCASE, c.set_code, c.number_int",  # then by the shown name, in Python (see search)
     "set": "c.set_code, c.number_int, c.number",
-    "rarity": "c.rarity, c.set_code, c.number_int",
+    "rarity": "c.rarity_rank, c.set_code, c.number_int",
     "artist": "c.illustrator COLLATE NOCASE, c.set_code, c.number_int",
     "hp": "(SELECT MAX(num) FROM facet f WHERE f.card_id = c.id AND f.field = 'hp'), c.set_code, c.number_int",
 }
-"""Sort keys for ``--sort``: name -> SQL ORDER BY expression."""
+"""Sort keys for ``--sort``: name -> SQL ORDER BY expression. ``rarity`` follows each set's
+``rarities`` list (commonest first); ``name`` sorts by the name shown (``--lang``), folded."""
+
+CLOSED_FIELDS = ("game", "set", "rarity", "supertype", "type", "stage", "weakness", "resistance", "energy",
+                 "kind", "blow", "blocks", "attr", "timing", "element", "kw")
+"""Fields whose values form a closed vocabulary (the values the catalog holds): any other value is
+a query error with a caret and did-you-mean, never a silent empty result."""
 
 
 @dataclass
@@ -47,11 +53,13 @@ class Hit:
     type_line: str = ""
     stats: str = ""
     rarity: str | None = None
+    data: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
-        """Return a JSON-ready dict of the hit."""
-        return {"id": self.id, "game": self.game, "set": self.set_code, "number": self.number, "name": self.name,
-                "names": self.names, "type": self.type_line, "stats": self.stats, "rarity": self.rarity}
+        """Return the card as data: its id, game and set code, then every stored field as in its
+        file (localized maps stay maps: ``{"name": {"en": "Pikachu", "fr": "Pikachu"}, ...}``);
+        no display strings."""
+        return {"id": self.id, "game": self.game, "set": self.set_code, **{k: v for k, v in self.data.items() if k != "id"}}
 
 
 class CardNotFoundError(CardlabError):
@@ -95,9 +103,64 @@ def _names(con: sqlite3.Connection, ids: list[str]) -> dict[str, dict]:
     return out
 
 
+def _vocabulary(con: sqlite3.Connection, field_name: str) -> list[str]:
+    """The values of a closed field the index holds (folded), plus each set's rarities."""
+    values = {r[0] for r in con.execute("SELECT DISTINCT text FROM facet WHERE field = ? AND text IS NOT NULL", (field_name,))}
+    if field_name == "rarity":
+        for (data,) in con.execute("SELECT data FROM card_set"):
+            values.update(norm_value(r) for r in json.loads(data).get("rarities") or [] if isinstance(r, str))
+    if field_name == "game":
+        from cardlab.games import GAMES
+
+        values.update(GAMES)
+    return sorted(values)
+
+
+def check_vocabulary(con: sqlite3.Connection, query: str, tree):  # noqa: ANN001, ANN201 - query nodes
+    """Check every value of a closed field (:data:`CLOSED_FIELDS`) against the values the catalog
+    holds; Scryfall's rarity letters (``r:c``, ``r:u``, ``r:r``) become the rarity of one word
+    starting with that letter. Returns the tree (letters replaced).
+
+    Raises:
+        QueryError: a value outside the vocabulary, with the offending column and "did you mean".
+    """
+    from cardlab.core.fuzzy import suggest
+
+    new: dict[int, Term] = {}
+    cache: dict[str, list[str]] = {}
+    for t in terms(tree):
+        if t.field not in CLOSED_FIELDS:
+            continue
+        known = cache.get(t.field)
+        if known is None:
+            known = cache[t.field] = _vocabulary(con, t.field)
+        if not known:
+            continue  # no card of the catalog has this field (another game's field)
+        value = norm_value(t.value)
+        if value in known:
+            continue
+        if t.field == "rarity" and len(value) == 1:
+            letter = [k for k in known if " " not in k and k.startswith(value)]
+            if len(letter) == 1:
+                new[t.pos] = Term(t.field, t.op, letter[0], t.pos, t.quoted)
+                continue
+        hint = suggest(t.value, known)
+        shown = "; did you mean " + " or ".join(f"{t.field}:{_quoted(h)}" for h in hint) + "?" if hint else ""
+        listed = ", ".join(known[:20]) + (f" and {len(known) - 20} more" if len(known) > 20 else "")
+        raise QueryError(query, t.pos, f"no card has {t.field} '{t.value}'{shown} (known: {listed})")
+    return replace_terms(tree, new) if new else tree
+
+
+def _quoted(value: str) -> str:
+    return f'"{value}"' if " " in value else value
+
+
 def search(con: sqlite3.Connection, query: str, *, langs: tuple[str, ...] | list[str] = (), sort: str = "number",
            reverse: bool = False, limit: int | None = None) -> list[Hit]:
     """Return the cards matching ``query``, sorted.
+
+    A query of bare words only lists the cards whose whole name is those words first (``pikachu``:
+    Pikachu before Surfing Pikachu), then the chosen order.
 
     Args:
         con: an index connection (:func:`open_index`).
@@ -107,22 +170,30 @@ def search(con: sqlite3.Connection, query: str, *, langs: tuple[str, ...] | list
         limit: the most hits to return, or None for all.
 
     Raises:
-        QueryError: the query cannot be parsed (with the offending column).
+        QueryError: the query cannot be parsed, or a value is outside a closed field's vocabulary
+            (with the offending column).
         UsageError: unknown sort key.
     """
     from cardlab.core.errors import UsageError
 
     if sort not in SORTS:
         raise UsageError(f"unknown sort '{sort}'; choose one of: {', '.join(SORTS)}")
-    where, params = compile_sql(parse(query))
+    tree = check_vocabulary(con, query, parse(query))
+    where, params = compile_sql(tree)
     parts = SORTS[sort].split(", ")
     if reverse:
         parts = [f"{part} DESC" for part in parts]
     # cards without the sort value (Trainers have no HP) come last either way
-    order = ", ".join([f"({SORTS[sort].split(', ')[0].split(' COLLATE')[0]}) IS NULL", *parts])
-    sql = (f"SELECT c.id, c.game, c.set_code, c.number, c.name, c.source_language, c.type_line, c.stats, c.rarity"
-           f" FROM card c LEFT JOIN card_set s ON s.code = c.set_code WHERE {where} ORDER BY {order}")
-    if limit is not None:
+    order = [f"({SORTS[sort].split(', ')[0].split(' COLLATE')[0]}) IS NULL", *parts]
+    words = terms(tree)
+    exact: list = []
+    if words and all(t.field is None and t.op == ":" for t in words) and compact(query):
+        order.insert(0, "c.id NOT IN (SELECT card_id FROM card_name WHERE compact = ?)")
+        exact = [compact(" ".join(t.value for t in words))]
+    sql = (f"SELECT c.id, c.game, c.set_code, c.number, c.name, c.source_language, c.type_line, c.stats, c.rarity, c.data"
+           f" FROM card c LEFT JOIN card_set s ON s.code = c.set_code WHERE {where} ORDER BY {', '.join(order)}")
+    params = [*params, *exact]
+    if limit is not None and sort != "name":
         sql += " LIMIT ?"
         params = [*params, int(limit)]
     try:
@@ -131,10 +202,19 @@ def search(con: sqlite3.Connection, query: str, *, langs: tuple[str, ...] | list
         raise UsageError(f"the query is too complex for the index ({err}); make it shorter") from None
     names = _names(con, [r[0] for r in rows])
     hits = []
-    for cid, game, code, number, name, src, type_line, stats, rarity in rows:
+    for cid, game, code, number, name, src, type_line, stats, rarity, data in rows:
         all_names = names.get(cid) or {src: name}
         shown = pick(all_names, langs, src) if langs else name
-        hits.append(Hit(cid, game, code, number, shown, all_names, type_line, stats, rarity))
+        hits.append(Hit(cid, game, code, number, shown, all_names, type_line, stats, rarity, json.loads(data)))
+    if sort == "name":
+        # the shown language's names, folded (accents, case) then as written; exact matches stay first
+        first: set[str] = set()
+        if exact:
+            first = {r[0] for r in con.execute("SELECT card_id FROM card_name WHERE compact = ?", exact)}
+        hits.sort(key=lambda h: (fold(h.name), h.name), reverse=reverse)
+        hits.sort(key=lambda h: h.id not in first)
+        if limit is not None:
+            hits = hits[:limit]
     return hits
 
 
@@ -206,6 +286,8 @@ def get_card(con: sqlite3.Connection, ref: str) -> CardView:
                 " WHERE c.number = ?", (norm_value(parts[0]), parts[1]))]
     if not ids:
         ids = [r[0] for r in con.execute("SELECT DISTINCT card_id FROM card_name WHERE folded = ?", (fold(ref_s),))]
+    if not ids and compact(ref_s):  # typed without spaces or punctuation: farfetchd
+        ids = [r[0] for r in con.execute("SELECT DISTINCT card_id FROM card_name WHERE compact = ?", (compact(ref_s),))]
     if not ids:
         from cardlab.core.fuzzy import suggest
 
