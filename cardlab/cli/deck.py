@@ -3,8 +3,9 @@ cardlab.decks.rules, cardlab.decks.stats and cardlab.catalog.formats.
 
 Options: ``--format NAME`` is the *deck format* (``pokemon-base``..., any case), as the deck
 commands are about formats; machine output is ``--output json`` (``-o json``); ``--lang`` picks the
-language of card names. Exit codes of ``deck validate``: 0 legal, 1 illegal (or a broken
-catalog/format file), 2 the file cannot be read (or holds no card) or no format. With ``-o json``
+language of card names. Exit codes of ``deck validate``, ``deck stats`` and ``deck list``: 0 legal,
+1 illegal, 2 the file cannot be read (or holds no card) or no format. Invalid catalog files (a draft
+from ``card new``) are warnings: the deck is checked against the valid cards. With ``-o json``
 an error that stops a command prints ``{"ok": false, "error": ..., "exit_code": ...}`` on stdout
 too, with the same exit code.
 """
@@ -71,6 +72,7 @@ def deck_validate(file: FileArg, fmt: FormatOpt = None, output: OutputOpt = "tex
     roots, _ = roots_and_db(catalog, None)
     with _errors(output):
         report = decks.check_file(file, roots, fmt, langs_of(lang))
+    _warn_catalog(report.deck)
     if output == "json":
         _json(report.to_json())
     else:
@@ -79,6 +81,15 @@ def deck_validate(file: FileArg, fmt: FormatOpt = None, output: OutputOpt = "tex
 
         render_deck.print_report(report, render.stdout_console(), render.stderr_console())
     raise typer.Exit(0 if report.legal else 1)
+
+
+def _warn_catalog(deck) -> None:  # noqa: ANN001 - a cardlab.decks.model.Deck
+    """Warn on stderr about invalid catalog files the deck was checked without."""
+    if deck.catalog_problems:
+        from cardlab.render import cards as render
+        from cardlab.render import decks as render_deck
+
+        render_deck.print_catalog_warnings(deck.catalog_problems, render.stderr_console())
 
 
 @deck_app.command("stats")
@@ -94,9 +105,12 @@ def deck_stats(
 ) -> None:
     """Show a deck's counts by type and Energy type, its cost curve and exact opening odds.
 
+    Exit 0 when the deck is legal, 1 when it is not (the statistics are shown either way), 2 when
+    the file cannot be read or holds no card.
     Example: cardlab deck stats examples/decks/zap-theme-deck.txt --format pokemon-base
     """
     from cardlab.decks import check as decks
+    from cardlab.decks.rules import check_deck
     from cardlab.decks.stats import deck_stats as compute
 
     _check_output(output)
@@ -104,6 +118,8 @@ def deck_stats(
     with _errors(output):
         deck = decks.open_deck(file, roots, fmt, langs_of(lang))
         stats = compute(deck, need or ())
+        problems = check_deck(deck)
+    _warn_catalog(deck)
     if output == "json":
         _json(stats.to_json())
     else:
@@ -111,8 +127,9 @@ def deck_stats(
         from cardlab.render import decks as render_deck
 
         render_deck.print_stats(stats, render.stdout_console())
-        if deck.problems:
-            render.stderr_console().print(f"[yellow]note[/]: {len(deck.problems)} line(s) with problems; run 'cardlab deck validate'")
+        if problems:
+            render.stderr_console().print(f"[yellow]note[/]: the deck is not legal ({len(problems)} problem(s)); run 'cardlab deck validate'")
+    raise typer.Exit(1 if problems else 0)
 
 
 @deck_app.command("list")
@@ -120,20 +137,24 @@ def deck_list_cmd(file: FileArg, fmt: FormatOpt = None, lang: LangOpt = None, ou
                   catalog: CatalogOpt = None) -> None:
     """Print a deck list as matched to the catalog, with card names in your language.
 
-    Lines that match no card are reported on stderr (exit 1).
+    Lines that match no card are reported on stderr. Exit 0 when the deck is legal, 1 when it is
+    not (the list is printed either way), 2 when the file cannot be read or holds no card.
 
     Example: cardlab deck list examples/decks/zap-theme-deck.txt --format pokemon-base --lang fr
     """
     from cardlab.decks import check as decks
-    from cardlab.catalog.validate import load_catalog
+    from cardlab.decks.rules import check_deck
+    from cardlab.catalog.validate import validate
 
     _check_output(output)
     roots, _ = roots_and_db(catalog, None)
     with _errors(output):
         langs = langs_of(lang)
         deck = decks.open_deck(file, roots, fmt, langs)
-        cat = load_catalog(roots)
+        cat = validate(roots).catalog
+        problems = check_deck(deck)
     listing = decks.deck_list(deck, langs, lambda cid: cat.set_of(cid).source_language)
+    _warn_catalog(deck)
     if deck.problems:
         from cardlab.render import cards as render
         from cardlab.render import decks as render_deck
@@ -141,12 +162,12 @@ def deck_list_cmd(file: FileArg, fmt: FormatOpt = None, lang: LangOpt = None, ou
         render_deck.print_problems(deck.problems, render.stderr_console())
     if output == "json":
         _json([{"section": s, "cards": [{"count": n, "name": name, "id": cid} for n, name, cid in rows]} for s, rows in listing])
-        return
-    for section, rows in listing:
-        typer.echo(f"{section}: {sum(n for n, _, _ in rows)}")
-        for n, name, cid in rows:
-            typer.echo(f"{n} {name} ({cid})")
-    raise typer.Exit(1 if deck.problems else 0)
+    else:
+        for section, rows in listing:
+            typer.echo(f"{section}: {sum(n for n, _, _ in rows)}")
+            for n, name, cid in rows:
+                typer.echo(f"{n} {name} ({cid})")
+    raise typer.Exit(1 if problems else 0)
 
 
 def formats_cmd(

@@ -141,11 +141,14 @@ def header_words(formats: dict[str, Format]) -> set[str]:
 
 
 def find_format(formats: dict[str, Format], name: str) -> Format | None:
-    """Return the format called ``name`` whatever its case and accents (``POKEMON-BASE``), or None."""
+    """Return the format called ``name`` whatever its case, accents, spaces or underscores
+    (``POKEMON-BASE``, ``Pokemon Base``, ``pokemon_base``), or None."""
+    from cardlab.core.text import norm_value
+
     if name in formats:
         return formats[name]
-    wanted = fold(name.strip())
-    return next((f for n, f in formats.items() if fold(n) == wanted), None)
+    wanted = norm_value(name.strip())
+    return next((f for n, f in formats.items() if norm_value(n) == wanted), None)
 
 
 def describe_entry(card: DeckCard) -> dict[str, Any]:
@@ -170,24 +173,31 @@ class DeckReport:
         fmt = self.deck.format
         return {"file": str(self.deck.path), "format": fmt.name, "game": fmt.game, "legal": self.legal,
                 "cards": self.deck.size("main"), "sections": {s.id: self.deck.size(s.id) for s in fmt.sections},
-                "problems": [p.to_json() for p in self.problems]}
+                "problems": [p.to_json() for p in self.problems],
+                "catalog_problems": [p.to_json() for p in self.deck.catalog_problems]}
 
 
 def open_deck(path: Path, roots: list[Path], format_name: str | None = None, langs: Sequence[str] = ()) -> Deck:
     """Load the catalog and formats under ``roots``, then read and match a deck file (card names
     in messages in the first of ``langs`` a card has, see :func:`load_deck`).
 
+    A catalog with invalid files (a draft from ``card new``) is still used: the deck is checked
+    against the valid cards and formats, and the catalog's problems are kept in
+    ``Deck.catalog_problems`` as warnings; the deck's own verdict is the answer.
+
     Raises:
-        CatalogError: the catalog does not validate; DataError: a format file is wrong.
+        CatalogError: the catalog's problems leave no format to check the deck with.
         InputError, UsageError: as :func:`load_deck`.
     """
     from cardlab.core.errors import CatalogError
     from cardlab.catalog.validate import validate
 
     result = validate(list(roots))  # cards and formats in one (cached) pass
-    if result.problems:
+    if result.problems and not result.formats:
         raise CatalogError(result.problems)
-    return load_deck(Path(path), result.catalog, dict(sorted(result.formats.items())), format_name, langs)
+    deck = load_deck(Path(path), result.catalog, dict(sorted(result.formats.items())), format_name, langs)
+    deck.catalog_problems = list(result.problems)
+    return deck
 
 
 def check_file(path: Path, roots: list[Path], format_name: str | None = None, langs: Sequence[str] = ()) -> DeckReport:
@@ -204,7 +214,8 @@ def check_file(path: Path, roots: list[Path], format_name: str | None = None, la
 
     Raises:
         InputError: the file cannot be read (exit 2); UsageError: no or unknown format (exit 2);
-        CatalogError / DataError: the catalog or a format file is wrong (exit 1).
+        CatalogError: the catalog's problems leave no format (exit 1); problems of other catalog
+            files are warnings in ``report.deck.catalog_problems``.
     """
     from cardlab.decks.rules import check_deck
 

@@ -121,6 +121,8 @@ class Deck:
         section_lines: section id -> the line of its first header (absent when none).
         entries: every parsed line with a valid count, matched or not (section totals use them).
         name: the deck's name, if the file gives one.
+        catalog_problems: problems of the catalog's own files (a draft card from ``card new``): the
+            deck was checked against the valid cards; these are warnings, not the deck's problems.
     """
 
     path: Path
@@ -130,6 +132,7 @@ class Deck:
     section_lines: dict[str, int] = field(default_factory=dict)
     entries: list[Entry] = field(default_factory=list)
     name: str | None = None
+    catalog_problems: list[Problem] = field(default_factory=list)
 
     def in_section(self, section: str | None) -> list[DeckCard]:
         """Return the cards of ``section`` (None: every section)."""
