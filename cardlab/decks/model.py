@@ -77,6 +77,7 @@ class DeckList:
         name: the deck's name when the file gives one.
         problems: what is wrong with the lines themselves.
         format_line: the line naming the format (0 when none).
+        meta_lines: every line that gives the format or the deck's name (``Format:``, ``Name:``, ``Deck: Zap``).
     """
 
     path: Path
@@ -86,6 +87,7 @@ class DeckList:
     name: str | None = None
     problems: list[Problem] = field(default_factory=list)
     format_line: int = 0
+    meta_lines: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -69,6 +69,7 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
                 and not meta["value"].isdigit():
             key = meta["key"].lower()
             value = meta["value"].strip()
+            deck.meta_lines.append(number)
             if not value:
                 deck.headers.append(Header(number, line, fold(key), None))  # an empty "Name:" line
                 continue
