@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardlab.core.errors import Problem, SourcePos
-from cardlab.core.text import fold, pick
+from cardlab.core.text import pick
 from cardlab.decks.model import Deck, DeckCard, DeckList
 from cardlab.decks.read import read_deck
 from cardlab.decks.resolve import build_deck

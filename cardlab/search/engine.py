@@ -13,7 +13,7 @@ from pathlib import Path
 
 from cardlab.core.errors import CardlabError
 from cardlab.core.text import compact, fold, norm_value, pick
-from cardlab.search.query import FIELDS, QueryError, Term, compile_sql, parse, replace_terms, terms
+from cardlab.search.query import QueryError, Term, compile_sql, parse, replace_terms, terms
 
 SORTS = {
     "number": "s.release_date, c.set_code, c.number_int, c.number",

@@ -166,7 +166,9 @@ def _texts(card: dict) -> tuple[str, str, str]:
     (``<lang>_<stem>``, :func:`cardlab.core.text.stem_words`) for the full-text tables."""
     from cardlab.core.text import localized_fields
 
-    names, body, stems = [], [], []
+    names: list[str] = []
+    body: list[str] = []
+    stems: list[str] = []
     for path, loc in localized_fields(card):
         for lang, value in loc.items():
             if lang == "_source":
@@ -197,7 +199,7 @@ def _evolves_any_language(cat: Catalog, facets: list[tuple[str, str, str | None,
         names = {norm_value(n) for k, n in (card.get("name") or {}).items() if k != "_source" and isinstance(n, str)}
         for n in names:
             same.setdefault(n, set()).update(names)
-    extra = []
+    extra: list[tuple[str, str, str | None, float | None]] = []
     for card_id, field, text, _num in facets:
         if field == "evolves" and text is not None:
             extra.extend((card_id, "evolves", other, None) for other in sorted(same.get(text, ())) if other != text)

@@ -93,7 +93,7 @@ def test_standard_input(monkeypatch):
     """Kind F: '-' reads the deck list from standard input (at most the size limit + 1 byte)."""
     from cardlab.decks.model import MAX_DECK_BYTES
 
-    data = "Format: pokemon-base\n4 Pikachu\n".encode()
+    data = b"Format: pokemon-base\n4 Pikachu\n"
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
     deck = read_deck(Path("-"))
     assert deck.format == "pokemon-base" and [e.text for e in deck.entries] == ["Pikachu"]

@@ -98,7 +98,7 @@ def test_last_page_marks_only_rows_that_hold_cards(catalog):
     one = layout.marks_for(1)
     assert _mark_lines(data, 1) == len(one) == 8
     card = layout.cards[0]
-    for (x1, y1), (x2, y2) in one:
+    for (x1, y1), _end in one:
         # every mark is in line with the one card's cut edges
         assert any(abs(v - e) < 1e-6 for v in (x1, y1) for e in (card.x, card.x + card.w, card.y, card.y + card.h))
 

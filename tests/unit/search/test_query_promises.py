@@ -5,7 +5,6 @@ must not be) in the results, so that more sets in the catalog do not break them.
 from __future__ import annotations
 
 import json
-import shutil
 import sqlite3
 from pathlib import Path
 
