@@ -151,6 +151,15 @@ def check_vocabulary(con: sqlite3.Connection, query: str, tree):  # noqa: ANN001
     return replace_terms(tree, new) if new else tree
 
 
+def _stem_languages(con: sqlite3.Connection) -> tuple[str, ...] | None:
+    """The languages whose stemmed words the index holds (recorded at build time)."""
+    try:
+        row = con.execute("SELECT value FROM meta WHERE key = 'stem_languages'").fetchone()
+    except sqlite3.Error:
+        return None
+    return tuple(json.loads(row[0])) if row else None
+
+
 def _quoted(value: str) -> str:
     return f'"{value}"' if " " in value else value
 
@@ -179,7 +188,7 @@ def search(con: sqlite3.Connection, query: str, *, langs: tuple[str, ...] | list
     if sort not in SORTS:
         raise UsageError(f"unknown sort '{sort}'; choose one of: {', '.join(SORTS)}")
     tree = check_vocabulary(con, query, parse(query))
-    where, params = compile_sql(tree)
+    where, params = compile_sql(tree, _stem_languages(con))
     parts = SORTS[sort].split(", ")
     if reverse:
         parts = [f"{part} DESC" for part in parts]

@@ -293,7 +293,9 @@ def _write(cat: Catalog, path: Path, fp: str) -> None:
         con.executemany("INSERT INTO card_fts (card_id, names, body) VALUES (?, ?, ?)", fts)
         con.executemany("INSERT INTO card_tri (card_id, names, body) VALUES (?, ?, ?)", fts)
         con.executemany("INSERT INTO card_stem (card_id, stems) VALUES (?, ?)", stems)
+        stem_langs = sorted({w.split("_", 1)[0] for _cid, text in stems for w in text.split() if "_" in w})
         con.executemany("INSERT INTO meta VALUES (?, ?)", [("fingerprint", fp), ("version", INDEX_VERSION),
+                                                           ("stem_languages", json.dumps(stem_langs)),
                                                            ("roots", json.dumps([str(r) for r in cat.roots]))])
         con.commit()
     finally:

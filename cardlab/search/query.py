@@ -363,11 +363,11 @@ def _fts_phrase(words: list[str], prefix: bool) -> str:
     return '"' + " ".join(words).replace('"', '""') + '"' + ("*" if prefix else "")
 
 
-def _stem_match(value: str) -> str | None:
+def _stem_match(value: str, langs: tuple[str, ...] | None = None) -> str | None:
     """An FTS5 query on ``card_stem``: the words of ``value`` stemmed by each language's stemmer
     (``"en_paralyz" OR "fr_paralys" ...``), as a phrase when there are several words."""
     alternatives = []
-    for lang in stemmer_languages():
+    for lang in stemmer_languages() if langs is None else langs:
         stems = stem_words(value, lang)
         if stems:
             alternatives.append(_fts_phrase([f"{lang}_{w}" for w in stems], prefix=False))
@@ -382,8 +382,11 @@ def _symbol_only(value: str) -> bool:
     return not re.search(r"\w", value)
 
 
-def compile_sql(node: Node | None) -> tuple[str, list]:
+def compile_sql(node: Node | None, stem_langs: tuple[str, ...] | None = None) -> tuple[str, list]:
     """Compile a parsed query into a SQL condition on the index's ``card`` table (alias ``c``).
+
+    ``stem_langs``: the languages whose stemmed rules-text words the index holds (None: every
+    language with a stemmer); a word is stemmed by each of them.
 
     Returns:
         ``(condition, parameters)`` for ``SELECT ... FROM card c WHERE <condition>``; every value
@@ -392,17 +395,17 @@ def compile_sql(node: Node | None) -> tuple[str, list]:
     if node is None:
         return "1", []
     if isinstance(node, Not):
-        sql, params = compile_sql(node.node)
+        sql, params = compile_sql(node.node, stem_langs)
         return f"NOT ({sql})", params
     if isinstance(node, (And, Or)):
-        parts = [compile_sql(n) for n in node.nodes]
+        parts = [compile_sql(n, stem_langs) for n in node.nodes]
         joiner = " AND " if isinstance(node, And) else " OR "
         sql = "(" + joiner.join(p[0] for p in parts) + ")"
         params = [x for p in parts for x in p[1]]
         if isinstance(node, And):
             sql, params = _with_run_together(node, sql, params)
         return sql, params
-    return _term_sql(node)
+    return _term_sql(node, stem_langs)
 
 
 def _bare(node: Node) -> bool:
@@ -422,8 +425,8 @@ def _with_run_together(node: And, sql: str, params: list) -> tuple[str, list]:
             [*params, joined, _like(joined)[1:]])
 
 
-def _term_sql(t: Term) -> tuple[str, list]:
-    sql, params = _positive_term_sql(t)
+def _term_sql(t: Term, stem_langs: tuple[str, ...] | None = None) -> tuple[str, list]:
+    sql, params = _positive_term_sql(t, stem_langs)
     if t.op != "!=":
         return sql, params
     # Scryfall: field!=value means "has the field, and it is not value" (Trainers have no HP)
@@ -432,7 +435,7 @@ def _term_sql(t: Term) -> tuple[str, list]:
     return f"NOT ({sql})", params
 
 
-def _positive_term_sql(t: Term) -> tuple[str, list]:
+def _positive_term_sql(t: Term, stem_langs: tuple[str, ...] | None = None) -> tuple[str, list]:
     if t.field is None or t.field == "text":
         column = "body" if t.field == "text" else None
         if _CJK.search(t.value):
@@ -448,7 +451,7 @@ def _positive_term_sql(t: Term) -> tuple[str, list]:
         match = f"{{{column}}} : {phrase}" if column else f"{{names body}} : {phrase}"
         sql = "c.id IN (SELECT card_id FROM card_fts WHERE card_fts MATCH ?)"
         params: list = [match]
-        stems = _stem_match(t.value)
+        stems = _stem_match(t.value, stem_langs)
         if stems:
             sql += " OR c.id IN (SELECT card_id FROM card_stem WHERE card_stem MATCH ?)"
             params.append(stems)

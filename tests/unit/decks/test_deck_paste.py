@@ -181,3 +181,11 @@ def test_no_deck_line_is_dropped(catalog, formats, index, lines):
         assert isinstance(e, Entry) and 1 <= e.count <= 999
     deck = build_deck(deck_list, catalog, formats["pokemon-base"], index=index)
     check_deck(deck)
+
+
+@pytest.mark.parametrize(("text", "card_id"), [("てすとふっく", "ippo-test-3"), ("ﾃｽﾄﾌｯｸ", "ippo-test-3"),
+                                               ("テストフック", "ippo-test-3"), ("test hook", "ippo-test-3"),
+                                               ("testhook", "ippo-test-3"), ("Crochet de test", "ippo-test-3")])
+def test_japanese_deck_lines_fold_kana_and_width(catalog, text, card_id):
+    """Kind D on deck lines: hiragana finds the katakana name, half width finds full width."""
+    assert CardIndex(catalog, "ippo").resolve(Entry(1, 4, text)) == (card_id, None, "")
