@@ -15,6 +15,7 @@ get "did you mean" suggestions on the first :data:`MAX_SUGGESTED` unknown lines 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -141,6 +142,7 @@ class CardIndex:
         info = self.catalog.find_set(set_code)
         if info is None or info.game != self.game:
             return None
+        number = unicodedata.normalize("NFKC", number)  # full-width digits: ５８ is 58
         card_id = f"{info.code}-{number.lstrip('0') or '0'}"
         return card_id if card_id in self.catalog.cards else None
 

@@ -37,7 +37,7 @@ def _one(index, text):
 
 @pytest.mark.parametrize(("line", "card_id"), [
     ("4 Pikachu (BS #58)", "base1-58"), ("4 Pikachu BS 58", "base1-58"), ("4 Pikachu 58/102", "base1-58"),
-    ("4 Pikachu BS #58", "base1-58"), ("4 Pikachu (BS 58)", "base1-58"), ("4 Pikachu #58/102", "base1-58"),
+    ("4 Pikachu BS #58", "base1-58"), ("4 Pikachu ＢＳ ５８", "base1-58"), ("4 Pikachu bs 58", "base1-58"), ("4 Pikachu (BS 58)", "base1-58"), ("4 Pikachu #58/102", "base1-58"),
     ("4 {L} Energy", "base1-100"), ("4 Basic {L} Energy", "base1-100"), ("4 Basic Lightning Energy", "base1-100"),
     ("4 {P} Energy", "base1-101"), ("10 Basic {W} Energy", "base1-102"),
     # kind D on deck lines: the one folding
