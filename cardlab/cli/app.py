@@ -54,7 +54,8 @@ def _fields_epilog() -> str:
     return ("\b\nQuery language: bare words and \"quoted phrases\" search names (any language) and rules text;\n"
             "field:value, field=value, field!=value (has the field, not that value); numbers with < <= > >= =;\n"
             "-term or 'not term' negates; 'or' and ( ) combine; terms side by side (or joined by 'and') must\n"
-            "all match; several arguments are one query. A query that starts\n"
+            "all match; several arguments are one query. Fields with a closed vocabulary (type, stage, rarity,\n"
+            "set, game...) take only values the catalog holds (r:c, r:u, r:r are rarity letters). A query that starts\n"
             "with '-' needs '--' before it: cardlab search -- '-type:fire hp>=80'.\n\b\nFields:\n"
             + fields_help(indent="  ") + f"\n\b\nShort forms: {short}")
 

@@ -226,3 +226,45 @@ def test_query_parser_raises_only_query_errors(con, query):
         assert "too complex" not in str(err), query
     except sqlite3.Error as err:  # pragma: no cover - what the test is for
         raise AssertionError(f"{query!r}: {err}") from None
+
+
+# --- D as a property: any way of typing a name finds it, in search and in deck lines ------------
+
+def _fullwidth(text: str) -> str:
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
+_TYPINGS = {
+    "upper": str.upper, "lower": str.lower, "fullwidth": _fullwidth,
+    "no spaces or punctuation": lambda t: "".join(c for c in t if c.isalnum()),
+    "curly apostrophe": lambda t: t.replace("'", "’"), "no accents": lambda t: t.replace("é", "e").replace("É", "E"),
+    "decomposed": lambda t: __import__("unicodedata").normalize("NFD", t),
+}
+
+
+@pytest.fixture(scope="module")
+def deck_index():
+    from cardlab.catalog.validate import validate
+    from cardlab.decks.resolve import CardIndex
+
+    return CardIndex(validate([REPO / "cards"], cache_path=None).catalog, "pokemon")
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(sorted({(c["id"], n) for c in _cards() for k, n in c["name"].items() if k != "_source"})),
+       st.lists(st.sampled_from(sorted(_TYPINGS)), max_size=3))
+def test_any_typing_of_a_name_finds_it_everywhere(con, deck_index, card_and_name, typings):
+    """Kind D (property: one folding on every path): a card's name in any language, typed in any
+    case, width, with or without accents, apostrophes, spaces or punctuation, finds the card in
+    search (bare words and name=) and in a deck line."""
+    from cardlab.decks.model import Entry
+
+    card_id, name = card_and_name
+    typed = name
+    for t in typings:
+        typed = _TYPINGS[t](typed)
+    if not any(ch.isalnum() for ch in typed):
+        return
+    assert card_id in ids(con, f'name="{typed}"') or card_id in ids(con, f"name={typed.replace(' ', '')}"), typed
+    found, _message, rule = deck_index.resolve(Entry(1, 1, typed))
+    assert found == card_id or rule == "ambiguous-card", (typed, _message)
