@@ -192,10 +192,18 @@ def open_deck(path: Path, roots: list[Path], format_name: str | None = None, lan
     from cardlab.core.errors import CatalogError
     from cardlab.catalog.validate import validate
 
+    from cardlab.core.errors import UsageError
+
     result = validate(list(roots))  # cards and formats in one (cached) pass
     if result.problems and not result.formats:
         raise CatalogError(result.problems)
-    deck = load_deck(Path(path), result.catalog, dict(sorted(result.formats.items())), format_name, langs)
+    try:
+        deck = load_deck(Path(path), result.catalog, dict(sorted(result.formats.items())), format_name, langs)
+    except UsageError as err:
+        broken_formats = [p for p in result.problems if p.pos.path.parent.name == "formats"]
+        if broken_formats and "unknown format" in str(err):
+            raise CatalogError(broken_formats) from None  # the format asked for is the broken file
+        raise
     deck.catalog_problems = list(result.problems)
     return deck
 
