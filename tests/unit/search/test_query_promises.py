@@ -268,3 +268,12 @@ def test_any_typing_of_a_name_finds_it_everywhere(con, deck_index, card_and_name
     assert card_id in ids(con, f'name="{typed}"') or card_id in ids(con, f"name={typed.replace(' ', '')}"), typed
     found, _message, rule = deck_index.resolve(Entry(1, 1, typed))
     assert found == card_id or rule == "ambiguous-card", (typed, _message)
+
+
+@pytest.mark.parametrize(("query", "card_id"), [("text:piocher", "monpa-test-13"), ("text:défausser", "monpa-test-16"),
+                                                ("text:\"inflige 2 dégât\"", "monpa-test-10"), ("text:drawing", "monpa-test-13"),
+                                                ("text:discarded", "monpa-test-16")])
+def test_each_text_is_stemmed_in_its_own_language(con, query, card_id):
+    """Kind E (stemmed rules text, a stemmer per language): French texts by the French stemmer
+    (piocher finds "Piochez"), English by the English one."""
+    assert card_id in ids(con, query)
