@@ -217,7 +217,12 @@ def _tokens_of(q: str) -> list[_Tok]:
                 field = ALIASES.get(field_raw.lower(), field_raw.lower())
                 if field not in FIELDS:
                     known = ", ".join(sorted(FIELDS))
-                    raise QueryError(q, i, f"unknown field '{field_raw}'; known fields: {known}")
+                    from cardlab.core.fuzzy import suggest
+
+                    names = sorted({*FIELDS, *(a for a in ALIASES if len(a) > 2)}, key=len)  # ties: the shorter
+                    hint = suggest(field_raw, names, limit=2)
+                    mean = f"; did you mean {' or '.join(h + op for h in hint)}?" if hint else ""
+                    raise QueryError(q, i, f"unknown field '{field_raw}'{mean} (known fields: {known})")
                 if not value.strip():
                     raise QueryError(q, vpos, f"'{field_raw}{op}' needs a value")
                 toks.append(_Tok("term", i, Term(field, op, value, vpos, quoted)))

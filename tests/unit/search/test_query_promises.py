@@ -277,3 +277,12 @@ def test_each_text_is_stemmed_in_its_own_language(con, query, card_id):
     """Kind E (stemmed rules text, a stemmer per language): French texts by the French stemmer
     (piocher finds "Piochez"), English by the English one."""
     assert card_id in ids(con, query)
+
+
+@pytest.mark.parametrize(("query", "hint"), [("rarty:c", "rarity:"), ("illustrater:arita", "illustrator:"),
+                                             ("evolve:charmander", "evolves:"), ("typ:fire", "type:")])
+def test_unknown_fields_get_did_you_mean(query, hint):
+    """Kind E (sibling of closed vocabularies): an unknown field name gets a did-you-mean (core.fuzzy.suggest)."""
+    with pytest.raises(QueryError) as exc:
+        parse(query)
+    assert exc.value.pos == 0 and hint in exc.value.reason
