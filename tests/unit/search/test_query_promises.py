@@ -5,6 +5,7 @@ must not be) in the results, so that more sets in the catalog do not break them.
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -286,3 +287,31 @@ def test_unknown_fields_get_did_you_mean(query, hint):
     with pytest.raises(QueryError) as exc:
         parse(query)
     assert exc.value.pos == 0 and hint in exc.value.reason
+
+
+def test_both_nidorans(tmp_path):
+    """Kind D (the issue's example with both cards present): nidoran ♀ finds Nidoran ♀ only,
+    nidoran ♂ finds Nidoran ♂ only, nidoran finds both; in search and in deck lines."""
+    from cardlab.catalog.validate import validate
+    from cardlab.decks.model import Entry
+    from cardlab.decks.resolve import CardIndex
+
+    root = tmp_path / "catalog" / "pokemon" / "test1"
+    shutil.copytree(FIXTURES / "pokemon" / "test1", root)
+    card = (root / "1-testmon.yaml").read_text(encoding="utf-8")
+    for number, sign in (("5", "♀"), ("6", "♂")):
+        (root / f"{number}-nidoran.yaml").write_text(
+            card.replace("test1-1", f"test1-{number}").replace('number: "1"', f'number: "{number}"')
+            .replace("{en: Testmon, fr: Testemon, ja: テストモンスター}", f"{{en: Nidoran {sign}, fr: Nidoran{sign}}}"), encoding="utf-8")
+    db = tmp_path / "index.sqlite"
+    build_index([tmp_path / "catalog"], db)
+    c = connect(db)
+    try:
+        assert ids(c, "nidoran ♀") == ["test1-5"] and ids(c, "nidoran♀") == ["test1-5"]
+        assert ids(c, "nidoran ♂") == ["test1-6"] and ids(c, 'name:"Nidoran ♂"') == ["test1-6"]
+        assert ids(c, "name=\"nidoran f\"") == ["test1-5"] and sorted(ids(c, "nidoran")) == ["test1-5", "test1-6"]
+    finally:
+        c.close()
+    index = CardIndex(validate([tmp_path / "catalog"], cache_path=None).catalog, "pokemon")
+    assert index.resolve(Entry(1, 1, "Nidoran ♀"))[0] == "test1-5"
+    assert index.resolve(Entry(1, 1, "Nidoran M"))[0] == "test1-6"
