@@ -68,7 +68,7 @@ def fold(text: str) -> str:
         elif unicodedata.category(ch).startswith("Z"):
             out.append(" ")
         else:
-            out.append(_ascii_of(ch).lower() or ch)
+            out.append(_ascii_of(ch).lower().replace("`", "'") or ch)
     return " ".join(unicodedata.normalize("NFC", "".join(out)).split())
 
 

@@ -237,7 +237,7 @@ def _fullwidth(text: str) -> str:
 
 _TYPINGS = {
     "upper": str.upper, "lower": str.lower, "fullwidth": _fullwidth,
-    "no spaces or punctuation": lambda t: "".join(c for c in t if c.isalnum()),
+    "no spaces or punctuation": lambda t: "".join(c for c in t if not __import__("unicodedata").category(c)[0] in "PZ"),
     "curly apostrophe": lambda t: t.replace("'", "’"), "no accents": lambda t: t.replace("é", "e").replace("É", "E"),
     "decomposed": lambda t: __import__("unicodedata").normalize("NFD", t),
 }
