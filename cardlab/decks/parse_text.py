@@ -64,11 +64,9 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
         if not hashed:
             line = _COMMENT_TAIL.sub("", line)
         meta = None if hashed else _META.match(line)
-        if meta and (meta["key"].lower() != "deck" or (meta["value"] and not meta["value"].isdigit()
-                                                       and split_count(meta["value"]) is None)) \
-                and not meta["value"].isdigit():
-            key = meta["key"].lower()
-            value = meta["value"].strip()
+        key, value = (meta["key"].lower(), meta["value"].strip()) if meta else ("", "")
+        # "Deck: Zap" names the deck; "Deck:" and "Deck: 60" are the deck section header ("Deck: 4 Bill" is reported)
+        if meta and not value.isdigit() and not (key == "deck" and (not value or split_count(value) is not None)):
             deck.meta_lines.append(number)
             if not value:
                 deck.headers.append(Header(number, line, fold(key), None))  # an empty "Name:" line
