@@ -4,14 +4,20 @@ that the rules of a format (``cardlab.decks.rules``) check.
 
 Plain text, the way players paste lists (one card per line)::
 
-    Format: pokemon-base            # optional; names the format
+    Format: pokemon-base            # optional; names the format (any case, spaces or underscores)
+    Deck: Zap                       # or Name: Zap, Deck name: Zap; the deck's name
     Pokémon: 12                     # a header; its declared total is checked
     4 Pikachu                       # also 4x Pikachu, 4 x Pikachu, x4 Pikachu, Pikachu x4, Bill ×4
     4 Pikachu BS 58                 # set code or alias + collector number (PTCGO/PTCGL style)
+    4 Pikachu (BS #58)              # the same, as other exporters write it
+    4 Pikachu 58/102                # collector number / the set's printed total
     4 base1-58                      # a card id
+    12 {L} Energy                   # energy symbols as exports write them; also Basic {L} Energy
+    SB: 2 Gust of Wind              # a sideboard line, like the Sideboard: header
     // comments start with // or #  (but ##Pokémon is a header, and Total Cards: 60 too)
 
-Blank lines, CRLF, a UTF-8 BOM, tabs and trailing spaces are fine. A header naming a section of the
+Blank lines, CRLF, a UTF-8 BOM, tabs and trailing spaces are fine; so are decorations (``=== Pokémon
+===``, ``***4 Bill``: the card is read, never dropped). ``-`` as the file name reads standard input. A header naming a section of the
 format (``Commander:``, ``Favor:``, ``Deck:``) starts that section; any other header (``Pokémon:``,
 ``Trainer:``, ``Blow:``, or any ``Word:``) is a group inside the main deck; ``Total Cards: 60``
 declares the whole list's total. A ``Sideboard:`` header (:data:`SIDEBOARD_WORDS`) starts lines
