@@ -22,6 +22,15 @@ _HEADER = re.compile(r"^(?P<label>[^\W\d][^:()]*?)\s*(?:(?P<sep>[:\-–—])\s*(
                      r"|\(\s*(?P<n2>\d+)\s*\))?\s*$")
 
 
+def _undecorated(line: str) -> str:
+    """The line without the decorations around it (``=== *** Pokémon *** ===`` -> ``Pokémon``)."""
+    while True:
+        bare = _DECORATION.sub("", line).strip()
+        if bare == line:
+            return bare
+        line = bare
+
+
 def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckList:
     """Parse a plain-text deck list (module docstring). Never raises; problems are collected.
 
@@ -44,7 +53,7 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
             continue
         # decorations around a line are dropped, never the line: ***4 Bill is a card; a line
         # wrapped in them (*** Pokémon Trading Card Game Deck List ***) is a header or a title
-        bare = _DECORATION.sub("", _DECORATION.sub("", line)).strip()
+        bare = _undecorated(line)
         wrapped = bare != line and bool(_DECO_START.match(line)) and bool(_DECO_END.search(line))
         line = bare
         if not line:

@@ -53,11 +53,15 @@ def test_pasted_lines_find_their_card(index, line, card_id):
     assert _one(index, line) == (card_id, None, "")
 
 
-@pytest.mark.parametrize("line", ["4 Raichu 58/102", "4 Pikachu 58/999", "4 Nidoran F", "4 Nidoran ♀"])
-def test_lines_that_name_another_card_are_refused(index, line):
-    """Kind F: a name that disagrees with its number, and ♀ for ♂, are unknown cards, never another card."""
+@pytest.mark.parametrize(("line", "never"), [("4 Raichu 58/102", "base1-58"), ("4 Pikachu 58/999", "base1-58"),
+                                             ("4 Nidoran F", "base1-55"), ("4 Nidoran ♀", "base1-55")])
+def test_lines_that_name_another_card_are_refused(index, line, never):
+    """Kind F: a name that disagrees with its number, and ♀ for ♂, never match the other card (they
+    are unknown cards, or Nidoran ♀ once a set with her is in the catalog)."""
     card_id, message, rule = _one(index, line)
-    assert card_id is None and rule == "unknown-card" and message
+    assert card_id != never
+    if card_id is None:
+        assert rule == "unknown-card" and message
 
 
 def test_sideboard_line_is_like_the_sideboard_header(catalog, formats):
@@ -120,7 +124,7 @@ def test_standard_input(monkeypatch):
     assert Endless.read_so_far <= MAX_DECK_BYTES + 2 * io.DEFAULT_BUFFER_SIZE
 
 
-@pytest.mark.parametrize(("line", "count", "text"), [("===4 Bill", 4, "Bill"), ("***4 Bill", 4, "Bill"),
+@pytest.mark.parametrize(("line", "count", "text"), [("===4 Bill", 4, "Bill"), ("***4 Bill", 4, "Bill"), ("===***---4 Bill", 4, "Bill"),
                                                      ("---4 Bill", 4, "Bill"), ("___4 Bill", 4, "Bill"),
                                                      ("=== 4 Bill ===", 4, "Bill")])
 def test_decorated_card_lines_are_cards(line, count, text):
@@ -162,8 +166,12 @@ def _comment(raw: str) -> bool:
     s = " ".join(raw.replace("\t", " ").split())
     if not s or s.startswith(("//", "#")):
         return True
-    bare = re.sub(r"^(?:\*{3,}|={3,}|-{3,}|_{3,})\s*", "", s)
-    bare = re.sub(r"\s*(?:\*{3,}|={3,}|-{3,}|_{3,})$", "", bare).strip()
+    bare = s
+    while True:  # decorations around the line, however many
+        stripped = re.sub(r"\s*(?:\*{3,}|={3,}|-{3,}|_{3,})$", "", re.sub(r"^(?:\*{3,}|={3,}|-{3,}|_{3,})\s*", "", bare)).strip()
+        if stripped == bare:
+            break
+        bare = stripped
     return not bare or bare.startswith("#") or (bool(_DECO.match(s)) and bool(_DECO_END.search(s)) and split_count(bare) is None)
 
 
