@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardlab.core.text import pick
+from cardlab.core.text import fold, pick
 
 SET_FILE = "set.yaml"
 
@@ -136,10 +136,11 @@ class Catalog:
         return pick(self.cards[card_id].get("name"), list(langs), self.set_of(card_id).source_language)
 
     def find_set(self, code: str) -> SetInfo | None:
-        """Return the set whose code or alias is ``code`` (case-insensitive), or None."""
-        wanted = code.casefold()
+        """Return the set whose code or alias is ``code`` (folded as every name is: case, width;
+        ``ＢＳ`` is ``BS``), or None."""
+        wanted = fold(code)
         for info in self.sets.values():
-            if info.code.casefold() == wanted or any(a.casefold() == wanted for a in info.aliases):
+            if fold(info.code) == wanted or any(fold(a) == wanted for a in info.aliases):
                 return info
         return None
 

@@ -160,7 +160,8 @@ def validate(roots: list[Path], only: Iterable[Path] | None = None, cache_path: 
             cache then hold only :data:`cardlab.catalog.filecheck.SUMMARY_FIELDS` in ``Validation.catalog``.
 
     Returns:
-        A :class:`Validation` with the catalog and every problem, sorted by position.
+        A :class:`Validation` with the catalog and every problem: each file's own problems (schema,
+        YAML) sorted by position, then the problems across files, sorted by position.
     """
     roots = [Path(r) for r in listify(roots)]
     files = catalog_mod.scan(roots)
@@ -168,15 +169,18 @@ def validate(roots: list[Path], only: Iterable[Path] | None = None, cache_path: 
         data, problems, reparsed = check_files(files, cache_path, full)
     bad = {p.pos.path for p in problems}
     cat = catalog_mod.build_catalog(roots, files, {p: d for p, d in data.items() if p not in bad})
-    problems.extend(_positioned(cross_checks(cat, files, data, bad)))
+    own = sorted(set(problems))
+    cross = _positioned(cross_checks(cat, files, data, bad))
 
-    bad = {p.pos.path for p in problems}
+    bad = bad | {p.pos.path for p in cross}
     formats, format_problems = collect_formats([(f.path, f.game) for f in files if f.kind == "format"], data, bad)
-    problems.extend(format_problems)
+    # a file's own problems (schema...) come first, then the problems across files they may cause:
+    # a broken Pikachu is reported as Pikachu's problem before Raichu's "evolves from no Pokémon"
+    problems = own + sorted(set(cross) | set(format_problems) - set(own))
     if only is not None:
         wanted = [Path(p).resolve() for p in only]
         problems = [p for p in problems if any(p.pos.path.resolve() == w or w in p.pos.path.resolve().parents for w in wanted)]
-    return Validation(catalog=cat, problems=sorted(set(problems)), files=len(files), reparsed=reparsed, formats=formats)
+    return Validation(catalog=cat, problems=problems, files=len(files), reparsed=reparsed, formats=formats)
 
 
 def load_catalog(roots: list[Path]) -> Catalog:
@@ -206,8 +210,10 @@ def validate_paths(paths: list[Path], roots: list[Path]) -> Validation:
 
     Raises:
         InputError: a path does not exist.
+        UsageError: a path is a device, pipe or other special file (``/dev/null``), or no catalog
+            file is found under the paths (exit 2: never "ok: 0 files").
     """
-    from cardlab.core.errors import InputError
+    from cardlab.core.errors import InputError, UsageError
 
     if not paths:
         return validate(roots, full=False)
@@ -233,6 +239,9 @@ def validate_paths(paths: list[Path], roots: list[Path]) -> Validation:
         p = Path(p)
         if not p.exists():
             raise InputError(f"{p}: no such file or folder")
+        if not p.is_dir() and not p.is_file():
+            raise UsageError(f"{p}: not a catalog file or folder (a device, pipe or other special file); "
+                             "give card, set or format .yaml files, or folders of them")
         if p.is_dir():
             read.append(p.resolve())
         else:
@@ -246,6 +255,9 @@ def validate_paths(paths: list[Path], roots: list[Path]) -> Validation:
         if Path(p).is_file() and Path(p).resolve() not in scanned:
             result.problems.append(Problem(SourcePos(Path(p), 1, 1), "not a catalog file: cards, sets and formats are"
                                            " .yaml files in a set or formats folder", "file"))
+    if result.files == 0 and not result.problems:
+        raise UsageError(f"no catalog file under {', '.join(str(p) for p in paths)}: cards, sets and formats are"
+                         " .yaml files in a set or formats folder")
     return result
 
 

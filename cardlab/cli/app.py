@@ -49,15 +49,17 @@ def _fields_epilog() -> str:
 
     short = ", ".join(f"{k}: {v}" for k, v in ALIASES.items() if k != v)
     return ("\b\nQuery language: bare words and \"quoted phrases\" search names (any language) and rules text;\n"
-            "field:value, field=value, field!=value; numbers with < <= > >= =; -term negates; 'or' and\n"
-            "( ) combine; terms side by side (or joined by 'and') must all match. A query that starts\n"
+            "field:value, field=value, field!=value (has the field, not that value); numbers with < <= > >= =;\n"
+            "-term or 'not term' negates; 'or' and ( ) combine; terms side by side (or joined by 'and') must\n"
+            "all match; several arguments are one query. Fields with a closed vocabulary (type, stage, rarity,\n"
+            "set, game...) take only values the catalog holds (r:c, r:u, r:r are rarity letters). A query that starts\n"
             "with '-' needs '--' before it: cardlab search -- '-type:fire hp>=80'.\n\b\nFields:\n"
             + fields_help(indent="  ") + f"\n\b\nShort forms: {short}")
 
 
 @app.command(epilog=_fields_epilog())
 def search(
-    query: Annotated[str, typer.Argument(metavar="QUERY", help="The query, e.g. 'type:fire hp>=80' or dracaufeu.")],
+    query: Annotated[Optional[list[str]], typer.Argument(metavar="QUERY...", help="The query, e.g. 'type:fire hp>=80' or dracaufeu; several arguments are one query (cardlab search fire spin).")] = None,
     output_fmt: SearchOutputOpt = SearchOutput.table,
     sort: Annotated[str, typer.Option(help="number, name, set, rarity, artist or hp.")] = "number",
     reverse: Annotated[bool, typer.Option("--reverse", help="Reverse the sort.")] = False,
@@ -77,7 +79,7 @@ def search(
     roots, db_path = roots_and_db(catalog, db)
     with user_errors():
         con = _open(roots, db_path)
-        rows = searching.search(con, query, langs=langs_of(lang), sort=sort, reverse=reverse, limit=limit,
+        rows = searching.search(con, " ".join(query or []), langs=langs_of(lang), sort=sort, reverse=reverse, limit=limit,
                                 unique=unique.value)
     if fmt is SearchOutput.table and sys.stdout.isatty():
         from cardlab.render import cards as render

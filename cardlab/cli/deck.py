@@ -3,10 +3,11 @@ cardlab.decks.rules, cardlab.decks.stats and cardlab.catalog.formats.
 
 Options: ``--format``/``-f NAME`` is the *deck format* (``pokemon-base``..., any case); machine
 output is ``--output-format json`` (``-O json``; ``-o json`` is a deprecated alias for one
-release); ``--lang`` picks the language of card names. Exit status of ``deck validate``: 0 legal,
-1 illegal (or a broken catalog/format file), 2 the file cannot be read (or holds no card) or no
-format. With ``-O json`` an error that stops a command prints ``{"ok": false, "error": ...,
-"exit_code": ...}`` on stdout too, with the same exit status.
+release); ``--lang`` picks the language of card names. Exit status of ``deck validate``, ``deck
+stats`` and ``deck list``: 0 legal, 1 illegal (or a broken format file), 2 the file cannot be read
+(or holds no card) or no format. Invalid catalog files (a draft from ``card new``) are warnings: the
+deck is checked against the valid cards. With ``-O json`` an error that stops a command prints
+``{"ok": false, "error": ..., "exit_code": ...}`` on stdout too, with the same exit status.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ def deck_validate(file: FileArg, fmt: DeckFormatOpt = None, output_fmt: ReportOu
     roots, _ = roots_and_db(catalog, None)
     with user_errors(json_output=output is ReportOutput.json):
         report = decks.check_or_survey(file, roots, fmt, langs_of(lang))
+    _warn_catalog(report.best.deck if isinstance(report, decks.LegalityReport) else report.deck)
     if output is ReportOutput.json:
         _json(report.to_json())
     else:
@@ -58,6 +60,15 @@ def deck_validate(file: FileArg, fmt: DeckFormatOpt = None, output_fmt: ReportOu
         else:
             render_deck.print_report(report, render.stdout_console(), render.stderr_console())
     finish(report.legal)
+
+
+def _warn_catalog(deck) -> None:  # noqa: ANN001 - a cardlab.decks.model.Deck
+    """Warn on stderr about invalid catalog files the deck was checked without."""
+    if deck.catalog_problems:
+        from cardlab.render import cards as render
+        from cardlab.render import decks as render_deck
+
+        render_deck.print_catalog_warnings(deck.catalog_problems, render.stderr_console())
 
 
 @deck_app.command("stats")
@@ -74,11 +85,13 @@ def deck_stats(
 ) -> None:
     """Show a deck's counts by type and Energy type, its cost curve and exact opening odds.
 
-    Lines that match no card are left out of the figures and noted on stderr (exit 1).
+    Exit 0 when the deck is legal, 1 when it is not (the statistics are shown either way; lines that
+    match no card are left out of the figures), 2 when the file cannot be read or holds no card.
 
     Example: cardlab deck stats examples/decks/zap-theme-deck.txt -f pokemon-base
     """
     from cardlab.decks import check as decks
+    from cardlab.decks.rules import check_deck
     from cardlab.decks.stats import deck_stats as compute
 
     output = output_format(output_fmt, old_output, "deck stats", "--output")
@@ -86,6 +99,8 @@ def deck_stats(
     with user_errors(json_output=output is ReportOutput.json):
         deck = decks.open_deck(file, roots, fmt, langs_of(lang))
         stats = compute(deck, need or ())
+        problems = check_deck(deck)
+    _warn_catalog(deck)
     if output is ReportOutput.json:
         _json(stats.to_json())
     else:
@@ -93,11 +108,12 @@ def deck_stats(
         from cardlab.render import decks as render_deck
 
         render_deck.print_stats(stats, render.stdout_console())
-        if deck.problems:
+        if problems:
             from cardlab.render import messages
 
-            messages.note(f"{len(deck.problems)} line(s) with problems; run 'cardlab deck validate'")
-    finish(not deck.problems)
+            messages.note(f"the deck is not legal ({len(problems)} problem{'s' if len(problems) != 1 else ''}); "
+                          "run 'cardlab deck validate'")
+    finish(not problems)
 
 
 @deck_app.command("list")
@@ -106,20 +122,24 @@ def deck_list_cmd(file: FileArg, fmt: DeckFormatOpt = None, lang: LangOpt = None
                   old_output: OldOutputOpt = None) -> None:
     """Print a deck list as matched to the catalog, with card names in your language.
 
-    Lines that match no card are reported on stderr (exit 1).
+    Lines that match no card are reported on stderr. Exit 0 when the deck is legal, 1 when it is
+    not (the list is printed either way), 2 when the file cannot be read or holds no card.
 
     Example: cardlab deck list examples/decks/zap-theme-deck.txt -f pokemon-base --lang fr
     """
     from cardlab.decks import check as decks
-    from cardlab.catalog.validate import load_catalog
+    from cardlab.decks.rules import check_deck
+    from cardlab.catalog.validate import validate
 
     output = output_format(output_fmt, old_output, "deck list", "--output")
     roots, _ = roots_and_db(catalog, None)
     with user_errors(json_output=output is ReportOutput.json):
         langs = langs_of(lang)
         deck = decks.open_deck(file, roots, fmt, langs)
-        cat = load_catalog(roots)
+        cat = validate(roots).catalog
+        problems = check_deck(deck)
     listing = decks.deck_list(deck, langs, lambda cid: cat.set_of(cid).source_language)
+    _warn_catalog(deck)
     if deck.problems:
         from cardlab.render import cards as render
         from cardlab.render import decks as render_deck
@@ -131,7 +151,7 @@ def deck_list_cmd(file: FileArg, fmt: DeckFormatOpt = None, lang: LangOpt = None
         for section, rows in listing:
             typer.echo(f"{section}: {sum(n for n, _, _ in rows)}")
             typer.echo("".join(f"{n} {name} ({cid})\n" for n, name, cid in rows), nl=False)
-    finish(not deck.problems)
+    finish(not problems)
 
 
 def formats_cmd(

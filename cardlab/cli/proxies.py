@@ -33,7 +33,7 @@ def proxies(
     catalog: CatalogOpt = None,
     db: DbOpt = None,
 ) -> None:
-    """Print proxies of a deck as a PDF, nine cards a page.  Example: cardlab proxies zap.txt -o zap.pdf"""
+    """Print proxies of a deck as a PDF, nine 63 x 88 mm cards a page (smaller cards: as many as fit).  Example: cardlab proxies zap.txt -o zap.pdf"""
     from cardlab.core.fs import check_output
     from cardlab.proxies import pdf as px
     from cardlab.render import proxies as render

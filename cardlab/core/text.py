@@ -8,29 +8,80 @@ from functools import lru_cache
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'", "\u00b4": "'",
-                              "\u2010": "-", "\u2011": "-", "\u2013": "-", "\u2014": "-"})
-_GENDER = [(re.compile(r"\s*\u2642"), " m"), (re.compile(r"\s*\u2640"), " f")]
+# The sexes of Nidoran: anyascii spells them ":male_sign:"/":female_sign:"; deck-list exports and
+# players write "Nidoran M" / "Nidoran F", so these two signs are the one table kept by hand.
+_GENDER = [(re.compile(r"\s*\u2642\ufe0f?"), " m"), (re.compile(r"\s*\u2640\ufe0f?"), " f")]
 LANG_RE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
+def _is_cjk(ch: str) -> bool:
+    """True for kana, kanji, hangul and their punctuation (East Asian wide or half-width letters):
+    these are kept as letters, never transliterated (anyascii would turn カ into "ka")."""
+    return unicodedata.east_asian_width(ch) in ("W", "F", "H")
+
+
+def _other_script(ch: str) -> bool:
+    """A letter, mark or digit of a script other than Latin: kept as it is (only Latin letters
+    that do not decompose, like œ and ø, and modifier letters such as ``ʼ`` are spelled in ASCII)."""
+    cat = unicodedata.category(ch)
+    return cat[0] in "LMN" and cat != "Lm" and not unicodedata.name(ch, "").startswith("LATIN")
+
+
+@lru_cache(maxsize=65536)
+def _ascii_of(ch: str) -> str:
+    from anyascii import anyascii
+
+    return anyascii(ch)
 
 
 @lru_cache(maxsize=65536)
 def fold(text: str) -> str:
-    """Fold text for matching: NFKC, casefold, accents removed, curly apostrophes made straight,
-    ``♂``/``♀`` written `` m``/`` f``, runs of spaces collapsed.
+    """Fold text for matching, the one way every path uses (names in the index, queries, deck lines,
+    suggestions): Unicode NFKC (full-width ``Ｐｉｋａｃｈｕ`` is ``pikachu``), case folding, accents
+    removed, letters that do not decompose spelled in ASCII by ``anyascii`` (``Cœur`` is ``coeur``,
+    ``ø`` is ``o``), typographic apostrophes, quotes and dashes made ASCII (``’`` is ``'``),
+    ``♂``/``♀`` written `` m``/`` f``, hiragana written as katakana (``jaconv``), runs of spaces
+    collapsed.
 
     ``fold("Farfetch’d") == fold("farfetch'd")``; ``fold("Pokémon") == "pokemon"``;
-    ``fold("Nidoran♂") == fold("Nidoran M") == "nidoran m"``. Japanese text is kept (NFKC only).
+    ``fold("Nidoran♂") == fold("Nidoran M") == "nidoran m"``; ``fold("ぴかちゅう") == "ピカチュウ"``.
+    Japanese, Chinese and Korean letters stay letters (dakuten too: バ and ハ remain different).
     """
-    if text.isascii() and "`" not in text:  # fast path: most names in Latin script
-        return " ".join(text.lower().split())
-    text = unicodedata.normalize("NFKC", text).translate(_APOSTROPHES)
+    if text.isascii():  # fast path: most names in Latin script
+        return " ".join(text.lower().replace("`", "'").split())
+    text = unicodedata.normalize("NFKC", text).casefold()
     for pattern, repl in _GENDER:
         text = pattern.sub(repl, text)
-    # Drop Latin-style accents (U+0300-U+036F) only: Japanese dakuten (U+3099/U+309A) stay, so that
-    # バ and ハ remain different letters.
-    text = "".join(ch for ch in unicodedata.normalize("NFD", text.casefold()) if not "\u0300" <= ch <= "\u036f")
-    return " ".join(unicodedata.normalize("NFC", text).split())
+    if any("\u3041" <= ch <= "\u309f" for ch in text):
+        import jaconv
+
+        text = jaconv.hira2kata(text)
+    out = []
+    for ch in unicodedata.normalize("NFD", text):
+        if ch.isascii():
+            out.append("'" if ch == "`" else ch)
+        elif unicodedata.combining(ch) and ch not in "\u3099\u309a":
+            continue  # accents; Japanese (han)dakuten stay
+        elif _is_cjk(ch) or ch in "\u3099\u309a" or _other_script(ch):
+            out.append(ch)  # other scripts stay letters (kana, kanji, hangul, Greek, Cyrillic...)
+        elif unicodedata.category(ch).startswith("Z"):
+            out.append(" ")
+        else:
+            out.append(_ascii_of(ch).lower().replace("`", "'") or ch)
+    return " ".join(unicodedata.normalize("NFC", "".join(out)).split())
+
+
+def compact(text: str) -> str:
+    """:func:`fold`, then only letters and digits: ``Farfetch'd`` -> ``farfetchd``, ``Item Finder`` ->
+    ``itemfinder``, ``PlusPower`` -> ``pluspower``; names typed without spaces or punctuation match."""
+    return _NOT_WORD.sub("", fold(text))
+
+
+def is_quote(ch: str) -> bool:
+    """True for a double quotation mark in any typography (``"``, ``“``, ``”``, ``„``, ``＂``): a
+    query reads each as a phrase quote."""
+    return ch == '"' or (not ch.isascii() and _ascii_of(unicodedata.normalize("NFKC", ch)) == '"')
 
 
 _LANG_KEYS: dict[str, bool] = {}
@@ -129,3 +180,41 @@ def listify(value: Any) -> list:
     if isinstance(value, (str, bytes, os.PathLike)):
         return [value]
     return list(value)
+
+
+# Stemming: snowballstemmer's API, run by PyStemmer's C build of the same algorithms when installed
+# (a dependency: about 70 us per card instead of 3 ms).
+# snowballstemmer names its algorithms by English language name and has no lookup by language code,
+# so this one table maps the codes of localized maps (ISO 639-1) to those names. A language without
+# a stemmer (Japanese: no spaces between words, matched by trigrams) is not stemmed.
+_STEMMER_OF = {"ar": "arabic", "ca": "catalan", "cs": "czech", "da": "danish", "de": "german", "el": "greek",
+               "en": "english", "es": "spanish", "eu": "basque", "fi": "finnish", "fr": "french", "hu": "hungarian",
+               "hy": "armenian", "id": "indonesian", "it": "italian", "lt": "lithuanian", "nb": "norwegian",
+               "nl": "dutch", "nn": "norwegian", "no": "norwegian", "pl": "polish", "pt": "portuguese", "ro": "romanian",
+               "ru": "russian", "sr": "serbian", "sv": "swedish", "ta": "tamil", "tr": "turkish"}
+_WORD = re.compile(r"\w+")
+
+
+@lru_cache(maxsize=64)
+def _stemmer(lang: str):  # noqa: ANN202 - a snowballstemmer stemmer, or None
+    name = _STEMMER_OF.get(lang.split("-")[0].lower())
+    if name is None:
+        return None
+    import snowballstemmer
+
+    return snowballstemmer.stemmer(name)
+
+
+def stemmer_languages() -> list[str]:
+    """The language codes that have a stemmer (:func:`stem_words`)."""
+    return sorted(_STEMMER_OF)
+
+
+def stem_words(text: str, lang: str) -> list[str]:
+    """Return the words of ``text`` (folded, :func:`fold`) reduced to their stems by the Snowball
+    stemmer of ``lang`` (``paralyzed`` and ``Paralyzes`` both give ``paralyz`` in English), in
+    order; ``[]`` for a language without a stemmer. Index and query stem with this one function."""
+    stemmer = _stemmer(lang)
+    if stemmer is None:
+        return []
+    return stemmer.stemWords(_WORD.findall(fold(text)))

@@ -4,14 +4,20 @@ that the rules of a format (``cardlab.decks.rules``) check.
 
 Plain text, the way players paste lists (one card per line)::
 
-    Format: pokemon-base            # optional; names the format
+    Format: pokemon-base            # optional; names the format (any case, spaces or underscores)
+    Deck: Zap                       # or Name: Zap, Deck name: Zap; the deck's name
     Pokémon: 12                     # a header; its declared total is checked
     4 Pikachu                       # also 4x Pikachu, 4 x Pikachu, x4 Pikachu, Pikachu x4, Bill ×4
     4 Pikachu BS 58                 # set code or alias + collector number (PTCGO/PTCGL style)
+    4 Pikachu (BS #58)              # the same, as other exporters write it
+    4 Pikachu 58/102                # collector number / the set's printed total
     4 base1-58                      # a card id
+    12 {L} Energy                   # energy symbols as exports write them; also Basic {L} Energy
+    SB: 2 Gust of Wind              # a sideboard line, like the Sideboard: header
     // comments start with // or #  (but ##Pokémon is a header, and Total Cards: 60 too)
 
-Blank lines, CRLF, a UTF-8 BOM, tabs and trailing spaces are fine. A header naming a section of the
+Blank lines, CRLF, a UTF-8 BOM, tabs and trailing spaces are fine; so are decorations (``=== Pokémon
+===``, ``***4 Bill``: the card is read, never dropped). ``-`` as the file name reads standard input. A header naming a section of the
 format (``Commander:``, ``Favor:``, ``Deck:``) starts that section; any other header (``Pokémon:``,
 ``Trainer:``, ``Blow:``, or any ``Word:``) is a group inside the main deck; ``Total Cards: 60``
 declares the whole list's total. A ``Sideboard:`` header (:data:`SIDEBOARD_WORDS`) starts lines
@@ -43,7 +49,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardlab.core.errors import Problem, SourcePos
-from cardlab.core.text import fold, pick
+from cardlab.core.text import pick
 from cardlab.decks.model import Deck, DeckCard, DeckList
 from cardlab.decks.read import read_deck
 from cardlab.decks.resolve import CardIndex, build_deck
@@ -76,9 +82,20 @@ def load_deck(path: Path, catalog: Catalog, formats: dict[str, Format], format_n
         InputError: the file cannot be read (see :func:`read_deck`).
         UsageError: no format given or named in the file, or an unknown format name (exit 2).
     """
+    return resolve_deck(read_deck(path, header_words(formats)), catalog, formats, format_name, langs)
+
+
+def resolve_deck(deck_list: DeckList, catalog: Catalog, formats: dict[str, Format], format_name: str | None = None,
+                 langs: Sequence[str] = ()) -> Deck:
+    """Match a parsed deck list to the catalog under the format given or named (:func:`load_deck`
+    without reading the file again: a deck from standard input is read once).
+
+    Raises:
+        UsageError: no format given or named in the list, or an unknown format name (exit 2).
+    """
     from cardlab.core.errors import UsageError
 
-    deck_list = read_deck(path, header_words(formats))
+    path = deck_list.path
     name = format_name or deck_list.format
     known = ", ".join(sorted(formats)) or "none"
     if not name:
@@ -255,11 +272,14 @@ def header_words(formats: dict[str, Format]) -> set[str]:
 
 
 def find_format(formats: dict[str, Format], name: str) -> Format | None:
-    """Return the format called ``name`` whatever its case and accents (``POKEMON-BASE``), or None."""
+    """Return the format called ``name`` whatever its case, accents, spaces or underscores
+    (``POKEMON-BASE``, ``Pokemon Base``, ``pokemon_base``), or None."""
+    from cardlab.core.text import norm_value
+
     if name in formats:
         return formats[name]
-    wanted = fold(name.strip())
-    return next((f for n, f in formats.items() if fold(n) == wanted), None)
+    wanted = norm_value(name.strip())
+    return next((f for n, f in formats.items() if norm_value(n) == wanted), None)
 
 
 def describe_entry(card: DeckCard) -> dict[str, Any]:
@@ -284,24 +304,60 @@ class DeckReport:
         fmt = self.deck.format
         return {"file": str(self.deck.path), "format": fmt.name, "game": fmt.game, "legal": self.legal,
                 "cards": self.deck.size("main"), "sections": {s.id: self.deck.size(s.id) for s in fmt.sections},
-                "problems": [p.to_json() for p in self.problems]}
+                "problems": [p.to_json() for p in self.problems],
+                "catalog_problems": [p.to_json() for p in self.deck.catalog_problems]}
 
 
 def open_deck(path: Path, roots: list[Path], format_name: str | None = None, langs: Sequence[str] = ()) -> Deck:
     """Load the catalog and formats under ``roots``, then read and match a deck file (card names
     in messages in the first of ``langs`` a card has, see :func:`load_deck`).
 
+    A catalog with invalid files (a draft from ``card new``) is still used: the deck is checked
+    against the valid cards and formats, and the catalog's problems are kept in
+    ``Deck.catalog_problems`` as warnings; the deck's own verdict is the answer.
+
     Raises:
-        CatalogError: the catalog does not validate; DataError: a format file is wrong.
+        CatalogError: the catalog's problems leave no format to check the deck with.
         InputError, UsageError: as :func:`load_deck`.
     """
-    from cardlab.core.errors import CatalogError
-    from cardlab.catalog.validate import validate
+    result, formats = _usable_catalog(roots)
+    return _resolve(read_deck(Path(path), header_words(formats)), result, formats, format_name, langs)
 
-    result = validate(list(roots))  # cards and formats in one (cached) pass
-    if result.problems:
+
+def _usable_catalog(roots: list[Path]) -> tuple[Any, dict[str, Format]]:
+    """Validate the catalog (cards and formats in one cached pass); usable while a format is left.
+
+    Raises:
+        CatalogError: the catalog's problems leave no format to check a deck with.
+    """
+    from cardlab.catalog.validate import validate
+    from cardlab.core.errors import CatalogError
+
+    result = validate(list(roots))
+    if result.problems and not result.formats:
         raise CatalogError(result.problems)
-    return load_deck(Path(path), result.catalog, dict(sorted(result.formats.items())), format_name, langs)
+    return result, dict(sorted(result.formats.items()))
+
+
+def _resolve(deck_list: DeckList, result: Any, formats: dict[str, Format], format_name: str | None,
+             langs: Sequence[str]) -> Deck:
+    """:func:`resolve_deck` on a validated catalog, keeping its problems as the deck's warnings.
+
+    Raises:
+        CatalogError: the format asked for is a broken format file.
+        UsageError: as :func:`resolve_deck`.
+    """
+    from cardlab.core.errors import CatalogError, UsageError
+
+    try:
+        deck = resolve_deck(deck_list, result.catalog, formats, format_name, langs)
+    except UsageError as err:
+        broken_formats = [p for p in result.problems if p.pos.path.parent.name == "formats"]
+        if broken_formats and "unknown format" in str(err):
+            raise CatalogError(broken_formats) from None  # the format asked for is the broken file
+        raise
+    deck.catalog_problems = list(result.problems)
+    return deck
 
 
 def check_file(path: Path, roots: list[Path], format_name: str | None = None, langs: Sequence[str] = ()) -> DeckReport:
@@ -318,7 +374,8 @@ def check_file(path: Path, roots: list[Path], format_name: str | None = None, la
 
     Raises:
         InputError: the file cannot be read (exit 2); UsageError: no or unknown format (exit 2);
-        CatalogError / DataError: the catalog or a format file is wrong (exit 1).
+        CatalogError: the catalog's problems leave no format (exit 1); problems of other catalog
+            files are warnings in ``report.deck.catalog_problems``.
     """
     from cardlab.decks.rules import check_deck
 
@@ -337,20 +394,18 @@ def check_or_survey(path: Path, roots: list[Path], format_name: str | None = Non
     Raises:
         As :func:`check_file`.
     """
-    from cardlab.core.errors import CatalogError
-    from cardlab.catalog.validate import validate
     from cardlab.decks.rules import check_deck
 
-    result = validate(list(roots))
-    if result.problems:
-        raise CatalogError(result.problems)
-    formats = dict(sorted(result.formats.items()))
+    result, formats = _usable_catalog(list(roots))
     deck_list_ = read_deck(Path(path), header_words(formats))
     if not (format_name or deck_list_.format) and not any(p.rule == "schema" and deck_list_.format_line
                                                           and p.pos.line == deck_list_.format_line
                                                           for p in deck_list_.problems):
-        return legality(deck_list_, result.catalog, formats, langs)
-    deck = load_deck(Path(path), result.catalog, formats, format_name, langs)
+        report = legality(deck_list_, result.catalog, formats, langs)
+        for r in report.results:
+            r.deck.catalog_problems = list(result.problems)
+        return report
+    deck = _resolve(deck_list_, result, formats, format_name, langs)
     return DeckReport(deck, check_deck(deck))
 
 

@@ -74,6 +74,7 @@ class DeckList:
         name: the deck's name when the file gives one.
         problems: what is wrong with the lines themselves.
         format_line: the line naming the format (0 when none).
+        meta_lines: every line that gives the format or the deck's name (``Format:``, ``Name:``, ``Deck: Zap``).
     """
 
     path: Path
@@ -83,6 +84,7 @@ class DeckList:
     name: str | None = None
     problems: list[Problem] = field(default_factory=list)
     format_line: int = 0
+    meta_lines: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,8 @@ class Deck:
         section_lines: section id -> the line of its first header (absent when none).
         entries: every parsed line with a valid count, matched or not (section totals use them).
         name: the deck's name, if the file gives one.
+        catalog_problems: problems of the catalog's own files (a draft card from ``card new``): the
+            deck was checked against the valid cards; these are warnings, not the deck's problems.
     """
 
     path: Path
@@ -127,6 +131,7 @@ class Deck:
     section_lines: dict[str, int] = field(default_factory=dict)
     entries: list[Entry] = field(default_factory=list)
     name: str | None = None
+    catalog_problems: list[Problem] = field(default_factory=list)
 
     def in_section(self, section: str | None) -> list[DeckCard]:
         """Return the cards of ``section`` (None: every section)."""

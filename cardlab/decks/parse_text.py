@@ -8,15 +8,27 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from cardlab.core.errors import Problem, SourcePos
-from cardlab.core.text import fold
+from cardlab.core.text import fold, norm_value
 from cardlab.decks.lines import count_problem, no_count_message, split_count
 from cardlab.decks.model import SIDEBOARD_WORDS, TOTAL_WORDS, DeckList, Entry, Header
 
-_META = re.compile(r"^(?P<key>format|name|deck name|title)\s*:\s*(?P<value>.*\S)\s*$", re.IGNORECASE)
-_COMMENT_TAIL = re.compile(r"\s+(?://|#).*$")
-_DECORATION = re.compile(r"^(?:\*{3,}|={3,}|-{3,}|_{3,})")
+_META = re.compile(r"^(?P<key>format|name|deck name|deck|title)\s*:\s*(?P<value>.*?)\s*$", re.IGNORECASE)
+_COMMENT_TAIL = re.compile(r"\s+(?://|#)(?=\s|$).*$")  # "# comment", never "#58" (a collector number)
+_DECORATION = re.compile(r"^(?:\*{3,}|={3,}|-{3,}|_{3,})\s*|\s*(?:\*{3,}|={3,}|-{3,}|_{3,})$")
+_DECO_START = re.compile(r"^(?:\*{3,}|={3,}|-{3,}|_{3,})")
+_DECO_END = re.compile(r"(?:\*{3,}|={3,}|-{3,}|_{3,})$")
+_SIDEBOARD_LINE = re.compile(r"^(?:sb|sideboard)\s*:\s*(?=[-+]?\d|[x×]\s*\d)", re.IGNORECASE)
 _HEADER = re.compile(r"^(?P<label>[^\W\d][^:()]*?)\s*(?:(?P<sep>[:\-–—])\s*(?P<n>[-+]?\d+)?"
                      r"|\(\s*(?P<n2>\d+)\s*\))?\s*$")
+
+
+def _undecorated(line: str) -> str:
+    """The line without the decorations around it (``=== *** Pokémon *** ===`` -> ``Pokémon``)."""
+    while True:
+        bare = _DECORATION.sub("", line).strip()
+        if bare == line:
+            return bare
+        line = bare
 
 
 def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckList:
@@ -37,27 +49,61 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
     content = False  # any line besides blanks and comments
     for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         line = " ".join(raw.replace("\t", " ").split())
-        if not line or line.startswith("//") or _DECORATION.match(line):
+        if line.startswith("//"):
             continue
+        # decorations around a line are dropped, never the line: ***4 Bill is a card; a line
+        # wrapped in them (*** Pokémon Trading Card Game Deck List ***) is a header or a title
+        bare = _undecorated(line)
+        wrapped = bare != line and bool(_DECO_START.match(line)) and bool(_DECO_END.search(line))
+        line = bare
+        if not line:
+            continue
+        if wrapped and split_count(line) is None:
+            m = _HEADER.match(line)
+            if m and fold(m["label"]) in words:
+                pass  # === Pokémon === is the Pokémon header
+            else:
+                continue  # a decorated title, like a comment
         hashed = line.startswith("#")
         content = content or not hashed
         if hashed:
             line = line.lstrip("#").strip()
         elif line.startswith(("* ", "- ", "• ")):
             line = line[2:].strip()
+        if not hashed:
+            line = _COMMENT_TAIL.sub("", line)
         meta = None if hashed else _META.match(line)
-        if meta and not meta["value"].isdigit():
-            key = meta["key"].lower()
+        key, value = (meta["key"].lower(), meta["value"].strip()) if meta else ("", "")
+        # "Deck: Zap" names the deck; "Deck:" and "Deck: 60" are the deck section header ("Deck: 4 Bill" is reported)
+        if meta and not value.isdigit() and not (key == "deck" and (not value or split_count(value) is not None)):
+            deck.meta_lines.append(number)
+            if not value:
+                deck.headers.append(Header(number, line, fold(key), None))  # an empty "Name:" line
+                continue
             if key == "format":
-                value = meta["value"].strip()
                 if deck.format is None:
                     deck.format, deck.format_line = value, number
-                elif fold(value) != fold(deck.format):
+                elif norm_value(value) != norm_value(deck.format):
                     deck.problems.append(Problem(SourcePos(deck.path, number), (
                         f"a second format line names '{value}' but line {deck.format_line} names '{deck.format}' "
                         f"(that one is used); keep one 'Format:' line"), "format-conflict"))
             else:
-                deck.name = meta["value"].strip()
+                deck.name = value
+            continue
+        sideboard = None if hashed else _SIDEBOARD_LINE.match(line)
+        if sideboard:  # SB: 2 Gust of Wind, as the Sideboard: header
+            line = line[sideboard.end():]
+            deck.headers.append(Header(number, sideboard.group(0).strip(), "sideboard", None, False, True))
+            split = split_count(line)
+            if split is None:  # cannot happen: the pattern wants a count
+                deck.problems.append(Problem(SourcePos(deck.path, number), no_count_message(line), "no-count"))
+                continue
+            n, card_text = split
+            problem = count_problem(deck.path, number, n, card_text)
+            if problem:
+                deck.problems.append(problem)
+            else:
+                deck.entries.append(Entry(number, n, card_text, len(deck.headers) - 1))
             continue
         m = _HEADER.match(line)
         if m:
@@ -72,7 +118,6 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
                 continue
         if hashed:
             continue
-        line = _COMMENT_TAIL.sub("", line)
         split = split_count(line)
         if split is None:
             deck.problems.append(Problem(SourcePos(deck.path, number), no_count_message(line), "no-count"))

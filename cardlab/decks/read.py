@@ -5,17 +5,40 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from cardlab.core.errors import InputError, SourcePos
+from cardlab.core.errors import InputError, Problem, SourcePos
 from cardlab.decks.model import MAX_DECK_BYTES, DeckList
 from cardlab.decks.parse_text import parse_text
 from cardlab.decks.parse_yaml import parse_yaml
+
+
+STDIN = "-"
+"""The file name that means standard input (``cardlab deck validate - < deck.txt``)."""
+STDIN_NAME = "<stdin>"
+"""How positions name standard input."""
+
+
+def _read_stdin() -> str:
+    """Read a plain-text deck list from standard input: at most :data:`MAX_DECK_BYTES` + 1 bytes."""
+    import sys
+
+    from cardlab.core.yamlio import LoadError
+
+    where = SourcePos(Path(STDIN_NAME), 1, 1)
+    stream = getattr(sys.stdin, "buffer", None)
+    raw = stream.read(MAX_DECK_BYTES + 1) if stream is not None else (sys.stdin.read(MAX_DECK_BYTES + 1) or "").encode()
+    if len(raw) > MAX_DECK_BYTES:
+        raise LoadError(Problem(where, f"standard input holds more than {MAX_DECK_BYTES:,} bytes; the limit is {MAX_DECK_BYTES:,}", "file"))
+    try:
+        return raw.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError:
+        raise LoadError(Problem(where, "not UTF-8 text", "encoding")) from None
 
 
 def read_deck(path: Path, header_words: Iterable[str] = ()) -> DeckList:
     """Read and parse a deck file: YAML for ``.yaml``/``.yml``, plain text otherwise.
 
     Args:
-        path: the deck file.
+        path: the deck file; ``-`` reads a plain-text list from standard input.
         header_words: extra header words (folded) that make a line a header even without a colon
             (formats' section and group words, see :meth:`cardlab.catalog.formats.Format.header_words`).
 
@@ -32,7 +55,9 @@ def read_deck(path: Path, header_words: Iterable[str] = ()) -> DeckList:
 
     path = Path(path)
     try:
-        text = read_text(path, max_bytes=MAX_DECK_BYTES)
+        text = _read_stdin() if str(path) == STDIN else read_text(path, max_bytes=MAX_DECK_BYTES)
+        if str(path) == STDIN:
+            path = Path(STDIN_NAME)
     except LoadError as err:
         problem = err.problem
         if problem.rule == "encoding":

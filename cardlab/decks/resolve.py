@@ -15,12 +15,13 @@ get "did you mean" suggestions on the first :data:`MAX_SUGGESTED` unknown lines 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardlab.core.errors import Problem, SourcePos
-from cardlab.core.text import fold, line_list, pick
+from cardlab.core.text import compact, fold, line_list, pick
 from cardlab.decks.model import Deck, DeckCard
 
 if TYPE_CHECKING:
@@ -28,13 +29,16 @@ if TYPE_CHECKING:
     from cardlab.decks.model import DeckList, Entry
     from cardlab.catalog.formats import Format
 
-_SET_NUMBER = re.compile(r"^(?P<name>.+?)\s+\(?(?P<set>[^\W\d][\w.\-]*)\)?\s+\(?(?P<num>\d+[a-z]?)\)?$")
+_SET_NUMBER = re.compile(r"^(?P<name>.+?)\s+\(?(?P<set>[^\W\d][\w.\-]*)\)?\s+\(?#?(?P<num>\d+[a-z]?)\)?$")
+_NUMBER_TOTAL = re.compile(r"^(?P<name>.+?)\s+\(?#?(?P<num>\d+[a-z]?)\s*/\s*(?P<total>\d+)\)?$")  # Pikachu 58/102
 _CARD_ID = re.compile(r"^[a-z0-9][a-z0-9.]*(?:-[a-z0-9.]+)*-[0-9a-z]+$")
-_SET_ONLY = re.compile(r"^\(?(?P<set>[^\W\d][\w.\-]*)\s+(?P<num>\d+[a-z]?)\)?$")
+_SET_ONLY = re.compile(r"^\(?(?P<set>[^\W\d][\w.\-]*)\s+#?(?P<num>\d+[a-z]?)\)?$")
 _NAME_ID = re.compile(r"^(?P<name>.+?)\s+\(?(?P<id>[a-z0-9][a-z0-9.]*(?:-[a-z0-9.]+)*-[0-9a-z]+)\)?$")
 _ENERGY_SYMBOLS = {"g": "grass", "r": "fire", "w": "water", "l": "lightning", "p": "psychic", "f": "fighting",
                    "c": "colorless", "d": "darkness", "m": "metal", "y": "fairy", "n": "dragon"}
 _SYMBOL = re.compile(r"\{([a-z])\}")
+"""Energy symbols as deck-list exports write them (``{L}``: Pokémon TCG Online and Live); the letters
+are the exports' own convention, so this is the one table kept by hand here."""
 _TYPE_WORDS = {"electric": "lightning", "steel": "metal"}
 """Type names of the video games and the anime that players write for the card game's Energy types
 ("Electric Energy" is Lightning Energy): suggested first, never matched silently."""
@@ -65,6 +69,7 @@ class CardIndex:
         self.langs = [*langs, "en"]
         self._suggested: dict[str, list[str]] = {}
         self.names: dict[str, set[str]] = {}
+        self.compact: dict[str, set[str]] = {}
         self.other_games: dict[str, str] = {}
         for card_id, card in catalog.cards.items():
             card_game = catalog.game_of(card_id)
@@ -73,6 +78,7 @@ class CardIndex:
                     continue
                 if card_game == game:
                     self.names.setdefault(fold(name), set()).add(card_id)
+                    self.compact.setdefault(compact(name), set()).add(card_id)
                 else:
                     self.other_games.setdefault(fold(name), card_game)
         self._choices: list[str] | None = None
@@ -125,6 +131,23 @@ class CardIndex:
         words = _loose(wanted)
         return any(_loose(n) and _loose(n) <= words for n in names)
 
+    def ids_of(self, name: str) -> set[str]:
+        """The cards called ``name`` in any language, folded (:func:`cardlab.core.text.fold`); else
+        with energy symbols read as their type and ``Basic`` dropped (``{L} Energy``, ``Basic {L}
+        Energy``: Lightning Energy); else typed without spaces or punctuation (``farfetchd``)."""
+        folded = fold(name)
+        ids = self.names.get(folded)
+        if ids:
+            return ids
+        words = " ".join(w for w in _SYMBOL.sub(lambda m: " " + _ENERGY_SYMBOLS.get(m[1], m[1]) + " ", folded).split())
+        if words != folded or words.startswith("basic "):
+            bare = words.removeprefix("basic ").strip()
+            ids = self.names.get(bare) or self.names.get(words)
+            if ids:
+                return ids
+        key = compact(name)
+        return self.compact.get(key, set()) if key else set()
+
     def _mismatch(self, where: str, card_id: str, name: str) -> str:
         return f"{where} is \"{self.display_name(card_id)}\", not \"{name}\""
 
@@ -132,6 +155,7 @@ class CardIndex:
         info = self.catalog.find_set(set_code)
         if info is None or info.game != self.game:
             return None
+        number = unicodedata.normalize("NFKC", number)  # full-width digits: ５８ is 58
         card_id = f"{info.code}-{number.lstrip('0') or '0'}"
         return card_id if card_id in self.catalog.cards else None
 
@@ -184,8 +208,11 @@ class CardIndex:
         name, set_code, number = entry.name or entry.text, entry.set_code, entry.number
         if set_code is None and entry.name is None:
             m = _SET_NUMBER.match(entry.text)
+            total = _NUMBER_TOTAL.match(entry.text)
             if m and self.catalog.find_set(m["set"]):
                 name, set_code, number = m["name"], m["set"], m["num"]
+            elif total and not self.ids_of(entry.text):
+                return self._by_number_total(entry, total["name"], total["num"], int(total["total"]), allowed_sets)
             else:
                 m = _NAME_ID.match(entry.text)
                 if m and self._is_ours(m["id"]):
@@ -199,7 +226,7 @@ class CardIndex:
             if name and not _CARD_ID.match(name) and not self._agrees(card_id, name):
                 return None, self._mismatch(f"{set_code} {number}", card_id, name), "unknown-card"
             return card_id, None, ""
-        ids = self.names.get(fold(name), set())
+        ids = self.ids_of(name)
         if not ids:
             m = _SET_ONLY.match(name) if entry.name is None else None
             if m and self.catalog.find_set(m["set"]):
@@ -227,6 +254,29 @@ class CardIndex:
             shown = ", ".join(f"{self.display_name(i)} {self.catalog.card_set[i]} {self.catalog.cards[i]['number']} ({i})" for i in choices)
             return None, f"\"{name}\" matches {len(ids)} cards: {shown}; add the set and number, e.g. \"{entry.count} {name} {self.catalog.card_set[choices[0]]} {self.catalog.cards[choices[0]]['number']}\"", "ambiguous-card"
         return next(iter(ids)), None, ""
+
+    def _by_number_total(self, entry: Entry, name: str, number: str, total: int,
+                         allowed_sets: set[str] | None) -> tuple[str | None, str | None, str]:
+        """``Pikachu 58/102``: the card numbered ``number`` in a set of ``total`` printed cards
+        (preferring the format's sets) whose name agrees."""
+        found = []
+        for info in self.catalog.sets.values():
+            if info.game != self.game or (info.printed_total is not None and info.printed_total != total):
+                continue
+            card_id = self._by_number(info.code, number)
+            if card_id is not None:
+                found.append(card_id)
+        if allowed_sets and len(found) > 1:
+            found = [i for i in found if self.catalog.card_set[i] in allowed_sets] or found
+        agreeing = [i for i in found if self._agrees(i, name)]
+        if len(agreeing) == 1:
+            return agreeing[0], None, ""
+        if not agreeing:
+            if found:
+                return None, self._mismatch(f"{number}/{total}", found[0], name), "unknown-card"
+            return None, f"no card {number}/{total} in the catalog (\"{entry.text}\")", "unknown-card"
+        shown = ", ".join(f"{i}" for i in sorted(agreeing))
+        return None, f"\"{entry.text}\" matches {len(agreeing)} cards: {shown}; add the set code", "ambiguous-card"
 
     def _is_ours(self, card_id: str) -> bool:
         return card_id in self.catalog.cards and self.catalog.game_of(card_id) == self.game

@@ -17,7 +17,7 @@ LABELS: dict[str, dict[str, str]] = {
     "fr": {"Weakness": "Faiblesse", "Resistance": "Résistance", "Retreat": "Retraite", "Pokémon Power": "Pouvoir Pokémon",
            "Basic": "de base", "Stage 1": "Niveau 1", "Stage 2": "Niveau 2", "evolves from": "évolue de",
            "Trainer": "Dresseur", "Energy": "Énergie", "basic Energy": "Énergie de base",
-           "special Energy": "Énergie spéciale", "provides": "fournit", "Level": "Niveau",
+           "special Energy": "Énergie spéciale", "provides": "fournit", "Level": "Niv.",
            "Grass": "Plante", "Fire": "Feu", "Water": "Eau", "Lightning": "Électrique", "Psychic": "Psy",
            "Fighting": "Combat", "Darkness": "Obscurité", "Metal": "Métal", "Colorless": "Incolore",
            "blow": "Carte coup", "defense": "Carte défense", "support": "Carte soutien", "fight": "Carte combat",
@@ -27,7 +27,29 @@ LABELS: dict[str, dict[str, str]] = {
            "technique": "technique", "calm": "calme",
            "commander": "Commandant", "favor": "Faveur", "charm": "Charme", "servant": "Serviteur",
            "spell": "Sort", "rapide": "Rapide", "upkeep": "Entretien", "prediction": "Prédiction",
-           "Token": "Jeton", "element": "élément", "free": "gratuit", "ATK": "ATQ", "DEF": "DÉF"},
+           "Token": "Jeton", "element": "élément", "free": "gratuit", "ATK": "ATQ", "DEF": "DÉF",
+           "HP": "PV", "Common": "Commune", "Uncommon": "Peu commune", "Rare": "Rare", "Rare Holo": "Rare Holo"},
+    "de": {"Weakness": "Schwäche", "Resistance": "Resistenz", "Retreat": "Rückzug", "Pokémon Power": "Pokémon-Power",
+           "Basic": "Basis", "Stage 1": "Phase 1", "Stage 2": "Phase 2", "evolves from": "entwickelt sich aus",
+           "Trainer": "Trainer", "Energy": "Energie", "basic Energy": "Basis-Energie", "special Energy": "Spezial-Energie",
+           "provides": "liefert", "Level": "Level", "HP": "KP",
+           "Grass": "Pflanze", "Fire": "Feuer", "Water": "Wasser", "Lightning": "Elektro", "Psychic": "Psycho",
+           "Fighting": "Kampf", "Colorless": "Farblos",
+           "Common": "Häufig", "Uncommon": "Nicht so häufig", "Rare": "Selten", "Rare Holo": "Selten Holo"},
+    "it": {"Weakness": "Debolezza", "Resistance": "Resistenza", "Retreat": "Ritirata", "Pokémon Power": "Potere Pokémon",
+           "Basic": "Base", "Stage 1": "Fase 1", "Stage 2": "Fase 2", "evolves from": "si evolve da",
+           "Trainer": "Allenatore", "Energy": "Energia", "basic Energy": "Energia base", "special Energy": "Energia speciale",
+           "provides": "fornisce", "Level": "Liv.", "HP": "PS",
+           "Grass": "Erba", "Fire": "Fuoco", "Water": "Acqua", "Lightning": "Lampo", "Psychic": "Psico",
+           "Fighting": "Lotta", "Colorless": "Incolore",
+           "Common": "Comune", "Uncommon": "Non comune", "Rare": "Rara", "Rare Holo": "Rara Holo"},
+    "es": {"Weakness": "Debilidad", "Resistance": "Resistencia", "Retreat": "Retirada", "Pokémon Power": "Poké-Poder",
+           "Basic": "Básico", "Stage 1": "Fase 1", "Stage 2": "Fase 2", "evolves from": "evoluciona de",
+           "Trainer": "Entrenador", "Energy": "Energía", "basic Energy": "Energía básica", "special Energy": "Energía especial",
+           "provides": "proporciona", "Level": "Nivel", "HP": "PS",
+           "Grass": "Planta", "Fire": "Fuego", "Water": "Agua", "Lightning": "Rayo", "Psychic": "Psíquico",
+           "Fighting": "Lucha", "Colorless": "Incoloro",
+           "Common": "Común", "Uncommon": "Infrecuente", "Rare": "Rara", "Rare Holo": "Rara Holo"},
 }
 """Label translations by language; English is the key itself."""
 
@@ -110,7 +132,7 @@ def _energy(t: str) -> Span:
 def _credit(ctx: Context, card_id: str, card: dict, extra: str = "") -> str:
     info = ctx.catalog.set_of(card_id)
     number = f"{card['number']}/{info.printed_total}" if info.printed_total else card["number"]
-    return " · ".join(p for p in (info.code, number, extra or card.get("rarity", "")) if p)
+    return " · ".join(p for p in (info.code, number, extra or ctx.label(card.get("rarity") or "")) if p)
 
 
 def _pokemon(ctx: Context, card_id: str, card: dict) -> _Face:
@@ -121,7 +143,7 @@ def _pokemon(ctx: Context, card_id: str, card: dict) -> _Face:
     face = _Face(color, ctx.tr(card_id, card["name"]), credit=_credit(ctx, card_id, card))
     body = face.body
     if sup == "Pokémon":
-        face.header = [(f"{card['hp']} HP", "bold", (0.75, 0.1, 0.1)), *(_energy(t) for t in types)]
+        face.header = [(f"{card['hp']} {L('HP')}", "bold", (0.75, 0.1, 0.1)), *(_energy(t) for t in types)]
         stage = card.get("stage", "Basic")
         face.type_spans = [(f"{L(stage)} Pokémon" if stage == "Basic" and not ctx.labels else
                             (f"Pokémon {L(stage)}" if stage == "Basic" else L(stage)), "bold", None)]

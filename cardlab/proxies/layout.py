@@ -49,6 +49,8 @@ MAX_CARD_MM = 200.0
 MARK_OFFSET_MM = 1.0
 MARK_LENGTH_MM = 5.0
 GRID = (3, 3)
+"""The grid of a page of 63 x 88 mm cards on A4 or Letter; the "N per page" note compares with it.
+Smaller cards fit as many per page as the paper allows (no grid limit by default)."""
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,15 @@ class Layout:
         """Cards per page."""
         return self.cols * self.rows
 
+    def marks_for(self, n: int) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+        """Crop marks for a page holding the first ``n`` cards (the last page of a print may hold
+        fewer): marks only at the cut lines of the rows and columns that hold cards."""
+        if not self.marks or n <= 0:
+            return []
+        if n >= self.per_page:
+            return self.marks
+        return _crop_marks(self.cards[:n], self.bleeds[:n], self.page_mm)
+
 
 def paper_size(name: str) -> tuple[float, float]:
     """Return a paper's (width, height) in mm.
@@ -167,7 +178,7 @@ def _axis(page: float, card: float, n_max: int, bleed: float) -> tuple[int, floa
 
 
 def compute_layout(paper: str = "a4", card_mm: tuple[float, float] = DEFAULT_CARD_MM,
-                   bleed_mm: float = 0.0, cut_marks: bool = True, grid: tuple[int, int] = GRID) -> Layout:
+                   bleed_mm: float = 0.0, cut_marks: bool = True, grid: tuple[int, int] | None = None) -> Layout:
     """Compute the page and card rectangles for one page of proxies.
 
     The grid of cut rectangles is centred on the page. Gutters are 0 without bleed, else ``2 x bleed``
@@ -179,7 +190,7 @@ def compute_layout(paper: str = "a4", card_mm: tuple[float, float] = DEFAULT_CAR
         card_mm: card (width, height) in mm.
         bleed_mm: bleed in mm, 0 to 3.
         cut_marks: compute crop marks (``marks`` is empty when False).
-        grid: most (columns, rows) per page.
+        grid: most (columns, rows) per page; None (the default): as many as the paper allows.
 
     Returns:
         A :class:`Layout`.
@@ -192,8 +203,9 @@ def compute_layout(paper: str = "a4", card_mm: tuple[float, float] = DEFAULT_CAR
     if not 0 <= bleed_mm <= MAX_BLEED_MM:
         raise UsageError(f"bleed {bleed_mm:g} mm is out of range: choose 0 to {MAX_BLEED_MM:g} mm")
     cw, ch = card_mm
-    cols, x0, gx, ox = _axis(page_w, cw, grid[0], bleed_mm)
-    rows, y0, gy, oy = _axis(page_h, ch, grid[1], bleed_mm)
+    most = grid or (10_000, 10_000)
+    cols, x0, gx, ox = _axis(page_w, cw, most[0], bleed_mm)
+    rows, y0, gy, oy = _axis(page_h, ch, most[1], bleed_mm)
     if not cols or not rows:
         raise UsageError(f"a {cw:g} x {ch:g} mm card does not fit on {paper} paper")
     cards, bleeds = [], []
@@ -208,9 +220,10 @@ def compute_layout(paper: str = "a4", card_mm: tuple[float, float] = DEFAULT_CAR
             bottom = oy if r == rows - 1 else gy / 2
             bleeds.append(Rect(x - left, y - bottom, cw + left + right, ch + top + bottom))
     notes = []
-    if cols * rows < grid[0] * grid[1]:
+    usual = grid or GRID
+    if cols * rows < usual[0] * usual[1]:
         notes.append(f"{cw:g} x {ch:g} mm cards: {cols * rows} per page ({cols} across, {rows} down) fit on "
-                     f"{paper} paper, not {grid[0] * grid[1]}")
+                     f"{paper} paper, not {usual[0] * usual[1]}")
     for axis, gap, out in (("across", gx, ox), ("down", gy, oy)):
         if bleed_mm > 0 and (gap < 2 * bleed_mm - 1e-9 or out < bleed_mm - 1e-9):
             notes.append(f"{bleed_mm:g} mm bleed does not fully fit {paper} paper {axis}: neighbouring cards "

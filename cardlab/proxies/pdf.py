@@ -1,4 +1,4 @@
-"""Printable proxies: a cut-ready PDF of text-only card faces, nine to a page.
+"""Printable proxies: a cut-ready PDF of text-only card faces, nine 63 x 88 mm cards to a page (smaller cards: as many as fit).
 
 This module is the API: choosing the cards (a deck list, search queries, card references), drawing
 them into a PDF (:func:`render_pdf`) and writing the file atomically (:func:`cardlab.core.fs.atomic_write`,
@@ -15,9 +15,10 @@ Bleed: where the full bleed does not fit the paper, neighbouring cards share it;
 :mod:`cardlab.proxies.layout` docstring explains how.
 
 Why ReportLab: it is pure Python with C speed-ups, already a dependency, writes compact compressed
-PDFs quickly (a 60-card deck in well under a second), and ships the Adobe CID fonts (here
-``HeiseiKakuGo-W5``) that render Japanese with no font download or embedding; the standard
-Helvetica fonts cover French accents and ``×``. fpdf2 would need a TTF font file for Japanese.
+PDFs quickly (a 60-card deck in well under a second), and embeds TrueType fonts as subsets (only the
+glyphs used). Every font of a proxy PDF is embedded, so it prints the same anywhere: Liberation Sans
+for Latin text and IPAex Gothic for Japanese, shipped in ``cardlab/proxies/fonts``
+(:mod:`cardlab.proxies.textengine`).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from cardlab.proxies.layout import (DEFAULT_CARD_MM, GRID, LETTER_TERRITORIES, M
                                   MAX_BLEED_MM, MIN_MARGIN_MM, MM, PAPERS, Layout, Rect, compute_layout,
                                   default_paper, paper_size, parse_card_size)
 from cardlab.core.fs import atomic_write, check_output
-from cardlab.proxies.textengine import Pen
+from cardlab.proxies.textengine import FONTS, Pen, register_fonts
 
 __all__ = [
     # layout (cardlab.proxies.layout), re-exported
@@ -357,7 +358,9 @@ def render_pdf(catalog, card_ids: Sequence[str], options: ProxyOptions = ProxyOp
     if not todo:
         raise UsageError("no card to print" + (" (every card is a basic Energy)" if report.skipped else ""))
     buf = io.BytesIO()
-    canvas = Canvas(buf, pagesize=PAPERS[paper], invariant=1, pageCompression=1)
+    register_fonts()
+    # the initial font is an embedded one: never a reference to the (unembedded) standard Helvetica
+    canvas = Canvas(buf, pagesize=PAPERS[paper], invariant=1, pageCompression=1, initialFontName=FONTS["regular"])
     canvas.setTitle(title)
     canvas.setAuthor("cardlab")
     canvas.setCreator("cardlab proxies")
@@ -374,9 +377,9 @@ def render_pdf(catalog, card_ids: Sequence[str], options: ProxyOptions = ProxyOp
         layout = layouts[size]
         if current is not layout or slot == layout.per_page:
             if current is not None:
+                _draw_marks(canvas, current, slot)
                 canvas.showPage()
             canvas.setPageSize(layout.page_pt)
-            _draw_marks(canvas, layout)
             current, slot = layout, 0
             report.pages += 1
         key = (card_id, size)
@@ -398,6 +401,8 @@ def render_pdf(catalog, card_ids: Sequence[str], options: ProxyOptions = ProxyOp
         canvas.restoreState()
         slot += 1
         report.cards += 1
+    if current is not None:
+        _draw_marks(canvas, current, slot)
     canvas.showPage()
     canvas.save()
     data = buf.getvalue()
@@ -427,11 +432,13 @@ def make_proxies(catalog, card_ids: Sequence[str], out: Path | str, options: Pro
     return report
 
 
-def _draw_marks(canvas, layout: Layout) -> None:  # noqa: ANN001
-    if not layout.marks:
+def _draw_marks(canvas, layout: Layout, cards: int) -> None:  # noqa: ANN001
+    """Draw the crop marks of a page holding ``cards`` cards (only rows and columns with cards)."""
+    marks = layout.marks_for(cards)
+    if not marks:
         return
     canvas.setStrokeColorRGB(0, 0, 0)
     canvas.setLineWidth(0.3)
-    for (x1, y1), (x2, y2) in layout.marks:
+    for (x1, y1), (x2, y2) in marks:
         if abs(x2 - x1) + abs(y2 - y1) > 0.2:
             canvas.line(x1 * MM, y1 * MM, x2 * MM, y2 * MM)

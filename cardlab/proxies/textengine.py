@@ -13,12 +13,47 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import groupby
+from pathlib import Path
 from typing import cast
 
-CJK_FONT = "HeiseiKakuGo-W5"
-"""ReportLab's built-in Japanese CID font (Adobe-Japan1). It is not embedded: viewers substitute an
-installed Japanese font (Acrobat and most readers do; poppler needs poppler-data and e.g. fonts-ipafont)."""
-FONTS = {"regular": "Helvetica", "bold": "Helvetica-Bold", "italic": "Helvetica-Oblique"}
+FONT_DIR = Path(__file__).parent / "fonts"
+"""Fonts shipped with cardlab, every one embedded (as a subset) in the PDFs it writes, so that any
+viewer or print shop shows the same text: Liberation Sans (SIL OFL 1.1; metrics of Helvetica/Arial)
+for Latin, Greek and Cyrillic text, IPAex Gothic (IPA Font License 1.0) for Japanese. Both come
+unmodified from Debian's fonts-liberation2 and fonts-ipaexfont-gothic packages; their licenses are
+beside them."""
+CJK_FONT = "IPAexGothic"
+"""The Japanese font (IPAex Gothic, ``fonts/ipaexg.ttf``), embedded as a subset."""
+FONTS = {"regular": "LiberationSans", "bold": "LiberationSans-Bold", "italic": "LiberationSans-Italic"}
+"""The Latin font of each style (Liberation Sans, ``fonts/``), embedded as subsets."""
+_FONT_FILES = {"LiberationSans": "LiberationSans-Regular.ttf", "LiberationSans-Bold": "LiberationSans-Bold.ttf",
+               "LiberationSans-Italic": "LiberationSans-Italic.ttf", CJK_FONT: "ipaexg.ttf"}
+
+
+def register_fonts() -> None:
+    """Register the shipped fonts with ReportLab (once): TrueType fonts, which ReportLab embeds as
+    subsets holding the glyphs used."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    known = set(pdfmetrics.getRegisteredFontNames())
+    for name, file in _FONT_FILES.items():
+        if name not in known:
+            pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / file)))
+
+
+_LATIN_CHARS: frozenset[int] | None = None
+
+
+def _latin_chars() -> frozenset[int]:
+    """The code points the Latin font has a glyph for."""
+    global _LATIN_CHARS
+    if _LATIN_CHARS is None:
+        from reportlab.pdfbase import pdfmetrics
+
+        register_fonts()
+        _LATIN_CHARS = frozenset(pdfmetrics.getFont(FONTS["regular"]).face.charToGlyph)
+    return _LATIN_CHARS
 BODY_MAX_PT = 8.5
 BODY_MIN_PT = 6.0
 """Rules text starts at BODY_MAX_PT and shrinks in 0.25 pt steps, never below BODY_MIN_PT (legible
@@ -32,15 +67,12 @@ MUTED = (0.38, 0.38, 0.38)
 
 
 def _latin(ch: str) -> bool:
-    try:
-        ch.encode("cp1252")
-        return True
-    except UnicodeEncodeError:
-        return False
+    return ord(ch) in _latin_chars() and not _wide(ch)
 
 
 def _runs(text: str) -> list[tuple[str, bool]]:
-    """Split text into (run, is_latin) pieces: Latin-1/cp1252 in Helvetica, the rest in the CJK font."""
+    """Split text into (run, is_latin) pieces: what Liberation Sans has in it (Latin, Greek,
+    Cyrillic, symbols), the rest (Japanese) in IPAex Gothic."""
     if text.isascii():
         return [(text, True)] if text else []
     return [("".join(run), lat) for lat, run in groupby(text, _latin)]
@@ -58,6 +90,7 @@ class Pen:
     def __init__(self, canvas) -> None:  # noqa: ANN001
         from reportlab.pdfbase import pdfmetrics
 
+        register_fonts()
         self.canvas = canvas
         self.metrics = pdfmetrics
         self._cjk = False
@@ -66,10 +99,7 @@ class Pen:
 
     def _cjk_font(self) -> str:
         if not self._cjk:
-            from reportlab.pdfbase.cidfonts import UnicodeCIDFont
-
-            if CJK_FONT not in self.metrics.getRegisteredFontNames():
-                self.metrics.registerFont(UnicodeCIDFont(CJK_FONT))
+            register_fonts()
             self._cjk = True
         return CJK_FONT
 

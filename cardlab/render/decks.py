@@ -28,6 +28,15 @@ def print_problems(problems: Sequence[Problem], err: Console) -> None:
                   highlight=False, soft_wrap=True)
 
 
+def print_catalog_warnings(problems: Sequence[Problem], err: Console) -> None:
+    """Warn that the catalog has invalid files (the deck was checked against the valid cards)."""
+    if problems:
+        print_problems(problems, err)
+        files = len({p.pos.path for p in problems})
+        err.print(f"[yellow]warning[/]: {len(problems)} problem(s) in {files} catalog file(s) (run 'cardlab validate');"
+                  " the deck was checked against the valid cards", highlight=False, soft_wrap=True)
+
+
 def print_report(report: DeckReport, out: Console, err: Console) -> None:
     """Print each problem as ``path:line: rule: message`` on ``err``, then a one-line verdict."""
     fmt = report.deck.format

@@ -12,18 +12,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardlab.core.errors import CardlabError, ExitStatus
-from cardlab.search.query import compile_sql, parse
-from cardlab.core.text import fold, pick
+from cardlab.core.text import compact, fold, norm_value, pick
+from cardlab.search.query import QueryError, Term, compile_sql, parse, replace_terms, terms
 
 SORTS = {
     "number": "s.release_date, c.set_code, c.number_int, c.number",
-    "name": "c.name COLLATE NOCASE, c.set_code, c.number_int",
+    "name": "c.name COLLATE NOCASE, c.set_code, c.number_int",  # then by the shown name, in Python (see search)
     "set": "c.set_code, c.number_int, c.number",
-    "rarity": "c.rarity, c.set_code, c.number_int",
+    "rarity": "c.rarity_rank, c.set_code, c.number_int",
     "artist": "c.illustrator COLLATE NOCASE, c.set_code, c.number_int",
     "hp": "(SELECT MAX(num) FROM facet f WHERE f.card_id = c.id AND f.field = 'hp'), c.set_code, c.number_int",
 }
-"""Sort keys for ``--sort``: name -> SQL ORDER BY expression."""
+"""Sort keys for ``--sort``: name -> SQL ORDER BY expression. ``rarity`` follows each set's
+``rarities`` list (commonest first); ``name`` sorts by the name shown (``--lang``), folded."""
+
+CLOSED_FIELDS = ("game", "set", "rarity", "supertype", "type", "stage", "weakness", "resistance", "energy",
+                 "kind", "blow", "blocks", "attr", "timing", "element", "kw")
+"""Fields whose values form a closed vocabulary (the values the catalog holds): any other value is
+a query error with a caret and did-you-mean, never a silent empty result."""
 
 
 @dataclass
@@ -47,11 +53,13 @@ class Hit:
     type_line: str = ""
     stats: str = ""
     rarity: str | None = None
+    data: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
-        """Return a JSON-ready dict of the hit."""
-        return {"id": self.id, "game": self.game, "set": self.set_code, "number": self.number, "name": self.name,
-                "names": self.names, "type": self.type_line, "stats": self.stats, "rarity": self.rarity}
+        """Return the card as data: its id, game and set code, then every stored field as in its
+        file (localized maps stay maps: ``{"name": {"en": "Pikachu", "fr": "Pikachu"}, ...}``);
+        no display strings."""
+        return {"id": self.id, "game": self.game, "set": self.set_code, **{k: v for k, v in self.data.items() if k != "id"}}
 
 
 class CardNotFoundError(CardlabError):
@@ -151,6 +159,72 @@ def count(con: sqlite3.Connection, query: str, *, timeout: float | None = None) 
             raise UsageError(f"the query is too complex for the index ({err}); make it shorter") from None
 
 
+def _vocabulary(con: sqlite3.Connection, field_name: str) -> list[str]:
+    """The values of a closed field the index holds (folded), plus each set's rarities."""
+    values = {r[0] for r in con.execute("SELECT DISTINCT text FROM facet WHERE field = ? AND text IS NOT NULL", (field_name,))}
+    if field_name == "rarity":
+        for (data,) in con.execute("SELECT data FROM card_set"):
+            values.update(norm_value(r) for r in json.loads(data).get("rarities") or [] if isinstance(r, str))
+    if field_name == "game":
+        from cardlab.games import GAMES
+
+        values.update(GAMES)
+    if field_name == "set":  # every set of the catalog, with or without cards yet (Ippo: 0 of 162)
+        for code, aliases in con.execute("SELECT code, aliases FROM card_set"):
+            values.update(norm_value(v) for v in [code, *json.loads(aliases or "[]")])
+    return sorted(values)
+
+
+SCRYFALL_RARITY_LETTERS = {"c": "common", "u": "uncommon", "r": "rare", "m": "mythic", "s": "special"}
+"""Scryfall's one-letter rarities (``r:c``): the letter names that rarity wherever the catalog has it."""
+
+
+def check_vocabulary(con: sqlite3.Connection, query: str, tree):  # noqa: ANN001, ANN201 - query nodes
+    """Check every value of a closed field (:data:`CLOSED_FIELDS`) against the values the catalog
+    holds; Scryfall's rarity letters (``r:c``, ``r:u``, ``r:r``: :data:`SCRYFALL_RARITY_LETTERS`)
+    become that rarity where the catalog has it. Returns the tree (letters replaced).
+
+    Raises:
+        QueryError: a value outside the vocabulary, with the offending column and "did you mean".
+    """
+    from cardlab.core.fuzzy import suggest
+
+    new: dict[int, Term] = {}
+    cache: dict[str, list[str]] = {}
+    for t in terms(tree):
+        if t.field not in CLOSED_FIELDS:
+            continue
+        known = cache.get(t.field)
+        if known is None:
+            known = cache[t.field] = _vocabulary(con, t.field)
+        if not known:
+            continue  # no card of the catalog has this field (another game's field)
+        value = norm_value(t.value)
+        if value in known:
+            continue
+        if t.field == "rarity" and SCRYFALL_RARITY_LETTERS.get(value) in known:
+            new[t.pos] = Term(t.field, t.op, SCRYFALL_RARITY_LETTERS[value], t.pos, t.quoted)
+            continue
+        hint = suggest(t.value, known)
+        shown = "; did you mean " + " or ".join(f"{t.field}:{_quoted(h)}" for h in hint) + "?" if hint else ""
+        listed = ", ".join(known[:20]) + (f" and {len(known) - 20} more" if len(known) > 20 else "")
+        raise QueryError(query, t.pos, f"no card has {t.field} '{t.value}'{shown} (known: {listed})")
+    return replace_terms(tree, new) if new else tree
+
+
+def _stem_languages(con: sqlite3.Connection) -> tuple[str, ...] | None:
+    """The languages whose stemmed words the index holds (recorded at build time)."""
+    try:
+        row = con.execute("SELECT value FROM meta WHERE key = 'stem_languages'").fetchone()
+    except sqlite3.Error:
+        return None
+    return tuple(json.loads(row[0])) if row else None
+
+
+def _quoted(value: str) -> str:
+    return f'"{value}"' if " " in value else value
+
+
 UNIQUE = ("prints", "cards")
 """``--unique`` choices: every printing, or one hit per card (its printings collapsed)."""
 
@@ -196,91 +270,80 @@ def _search(con: sqlite3.Connection, query: str, langs: tuple[str, ...] | list[s
             limit: int | None, offset: int, timeout: float | None, with_total: bool,
             unique: str = "prints") -> tuple[int | None, list[Hit]]:
     """:func:`search` and :func:`search_page`: ``(total or None, hits)``; the total is None unless
-    ``with_total`` and at least one row came back."""
+    ``with_total`` and at least one card matched.
+
+    A query of bare words lists the cards whose whole name is those words first (``pikachu``:
+    Pikachu before Surfing Pikachu), then the chosen order. The page is cut in SQL (``LIMIT``, with
+    the total as a window count) unless the order or the grouping needs every match first: ``--sort
+    name`` (the shown language's names, folded) and ``unique="cards"`` (printings collapsed).
+    """
     from cardlab.core.errors import UsageError
 
     if sort not in SORTS:
         raise UsageError(f"unknown sort '{sort}'; choose one of: {', '.join(SORTS)}")
     if unique not in UNIQUE:
         raise UsageError(f"unknown --unique '{unique}'; choose one of: {', '.join(UNIQUE)}")
-    if unique == "cards":
-        return _search_cards(con, query, langs, sort, reverse, limit, offset, timeout)
-    where, params = compile_sql(parse(query))
+    tree = check_vocabulary(con, query, parse(query))
+    where, params = compile_sql(tree, _stem_languages(con))
     parts = SORTS[sort].split(", ")
     if reverse:
         parts = [f"{part} DESC" for part in parts]
     # cards without the sort value (Trainers have no HP) come last either way
-    order = ", ".join([f"({SORTS[sort].split(', ')[0].split(' COLLATE')[0]}) IS NULL", *parts])
-    columns = "c.id, c.game, c.set_code, c.number, c.name, c.source_language, c.type_line, c.stats, c.rarity"
-    # with the total: sort narrow rows (id and a window count), then read the page's columns; a window
-    # over the wide rows holds every match's text (about twice as slow on 2,000 cards)
-    sql = (f"SELECT {'c.id, COUNT(*) OVER ()' if with_total else columns}"
-           f" FROM card c LEFT JOIN card_set s ON s.code = c.set_code WHERE {where} ORDER BY {order}")
-    if limit is not None or offset:
+    order = [f"({SORTS[sort].split(', ')[0].split(' COLLATE')[0]}) IS NULL", *parts]
+    words = terms(tree)
+    exact: list = []
+    if words and all(t.field is None and t.op == ":" for t in words) and compact(query):
+        order.insert(0, "c.id NOT IN (SELECT card_id FROM card_name WHERE compact = ?)")
+        exact = [compact(" ".join(t.value for t in words))]
+    in_sql = sort != "name" and unique == "prints"
+    columns = "c.id, c.game, c.set_code, c.number, c.name, c.source_language, c.type_line, c.stats, c.rarity, c.data, c.oracle_id"
+    sql = (f"SELECT {columns}{', COUNT(*) OVER ()' if with_total and in_sql else ''}"
+           f" FROM card c LEFT JOIN card_set s ON s.code = c.set_code WHERE {where} ORDER BY {', '.join(order)}")
+    params = [*params, *exact]
+    if in_sql and (limit is not None or offset):
         sql += " LIMIT ? OFFSET ?"
         params = [*params, -1 if limit is None else int(limit), max(int(offset), 0)]
-    total = None
     with _Deadline(con, timeout) as deadline:
         try:
             rows = con.execute(sql, params).fetchall()
-            if with_total:
-                total = rows[0][1] if rows else None
-                ids = [r[0] for r in rows]
-                wide: dict[str, tuple] = {}
-                for chunk in range(0, len(ids), 900):
-                    part = ids[chunk:chunk + 900]
-                    wide.update((r[0], r) for r in con.execute(
-                        f"SELECT {columns} FROM card c WHERE c.id IN ({','.join('?' * len(part))})", part))
-                rows = [wide[i] for i in ids]
-            names = _names(con, [r[0] for r in rows])
         except sqlite3.OperationalError as err:
             if deadline.hit:
                 raise QueryTimeoutError(timeout or 0) from None
             raise UsageError(f"the query is too complex for the index ({err}); make it shorter") from None
-    return total, _hits(rows, names, langs)
-
-
-def _hits(rows: list, names: dict[str, dict], langs: tuple[str, ...] | list[str]) -> list[Hit]:
-    """Rows of the nine search columns -> :class:`Hit` values, names in the preferred language."""
+    total: int | None = None
+    if in_sql:
+        if with_total and rows:
+            total = rows[0][11]
+    else:
+        if unique == "cards":
+            matched = {r[0] for r in rows}
+            seen: set[str] = set()
+            kept = []
+            for r in rows:
+                oracle = r[10]
+                if oracle in seen or (r[0] != oracle and oracle in matched):
+                    continue  # another printing of a card already listed, or its original is listed
+                seen.add(oracle)
+                kept.append(r)
+            rows = kept
+        total = len(rows)
+    names = _names(con, [r[0] for r in rows])
     hits = []
-    for cid, game, code, number, name, src, type_line, stats, rarity in rows:
+    for cid, game, code, number, name, src, type_line, stats, rarity, data, *_rest in rows:
         all_names = names.get(cid) or {src: name}
         shown = pick(all_names, langs, src) if langs else name
-        hits.append(Hit(cid, game, code, number, shown, all_names, type_line, stats, rarity))
-    return hits
-
-
-def _search_cards(con: sqlite3.Connection, query: str, langs: tuple[str, ...] | list[str], sort: str, reverse: bool,
-                  limit: int | None, offset: int, timeout: float | None) -> tuple[int | None, list[Hit]]:
-    """``unique="cards"``: every match is read (printings collapse before paging), then the page is cut."""
-    from cardlab.core.errors import UsageError
-
-    where, params = compile_sql(parse(query))
-    parts = SORTS[sort].split(", ")
-    if reverse:
-        parts = [f"{part} DESC" for part in parts]
-    order = ", ".join([f"({SORTS[sort].split(', ')[0].split(' COLLATE')[0]}) IS NULL", *parts])
-    sql = (f"SELECT c.id, c.game, c.set_code, c.number, c.name, c.source_language, c.type_line, c.stats, c.rarity,"
-           f" c.oracle_id FROM card c LEFT JOIN card_set s ON s.code = c.set_code WHERE {where} ORDER BY {order}")
-    with _Deadline(con, timeout) as deadline:
-        try:
-            rows = con.execute(sql, params).fetchall()
-        except sqlite3.OperationalError as err:
-            if deadline.hit:
-                raise QueryTimeoutError(timeout or 0) from None
-            raise UsageError(f"the query is too complex for the index ({err}); make it shorter") from None
-    matched = {r[0] for r in rows}
-    seen: set[str] = set()
-    kept = []
-    for r in rows:
-        oracle = r[9]
-        if oracle in seen or (r[0] != oracle and oracle in matched):
-            continue  # another printing of a card already listed, or its original is listed
-        seen.add(oracle)
-        kept.append(r[:9])
-    start = max(int(offset), 0)
-    page = kept[start:start + limit] if limit is not None else kept[start:]
-    return (len(kept) or None), _hits(page, _names(con, [r[0] for r in page]), langs)
+        hits.append(Hit(cid, game, code, number, shown, all_names, type_line, stats, rarity, json.loads(data)))
+    if sort == "name":
+        # the shown language's names, folded (accents, case) then as written; exact matches stay first
+        first: set[str] = set()
+        if exact:
+            first = {r[0] for r in con.execute("SELECT card_id FROM card_name WHERE compact = ?", exact)}
+        hits.sort(key=lambda h: (fold(h.name), h.name), reverse=reverse)
+        hits.sort(key=lambda h: h.id not in first)
+    if not in_sql:
+        start = max(int(offset), 0)
+        hits = hits[start:start + limit] if limit is not None else hits[start:]
+    return total, hits
 
 
 def plain(hits: list[Hit], fmt: str = "table") -> str:
@@ -350,6 +413,8 @@ def get_card(con: sqlite3.Connection, ref: str) -> CardView:
                 " WHERE c.number = ?", (norm_value(parts[0]), parts[1]))]
     if not ids:
         ids = [r[0] for r in con.execute("SELECT DISTINCT card_id FROM card_name WHERE folded = ?", (fold(ref_s),))]
+    if not ids and compact(ref_s):  # typed without spaces or punctuation: farfetchd
+        ids = [r[0] for r in con.execute("SELECT DISTINCT card_id FROM card_name WHERE compact = ?", (compact(ref_s),))]
     if not ids:
         from cardlab.core.fuzzy import suggest
 

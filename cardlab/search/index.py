@@ -20,9 +20,9 @@ from pathlib import Path
 
 from cardlab.catalog.model import Catalog, folders
 from cardlab.core.errors import CatalogError
-from cardlab.core.text import fold, norm_value, pick
+from cardlab.core.text import compact, fold, norm_value, pick, stem_words
 
-INDEX_VERSION = "6"
+INDEX_VERSION = "7"
 """Bump when the index's tables or contents change: old indexes are then rebuilt."""
 
 
@@ -141,7 +141,10 @@ FTS_DDL = [
     "CREATE VIRTUAL TABLE card_fts USING fts5(card_id UNINDEXED, names, body,"
     " tokenize = \"unicode61 remove_diacritics 2\")",
     "CREATE VIRTUAL TABLE card_tri USING fts5(card_id UNINDEXED, names, body, tokenize = 'trigram')",
+    # rules-text words stemmed by their text's language, each as <lang>_<stem> (en_paralyz)
+    "CREATE VIRTUAL TABLE card_stem USING fts5(card_id UNINDEXED, stems, tokenize = \"unicode61 tokenchars '_'\")",
 ]
+"""Full-text tables. Every text in them is folded (:func:`cardlab.core.text.fold`) as queries are."""
 
 
 def _common_facets(card: dict, set_data: dict, aliases: list[str]) -> list[tuple[str, str | None, float | None]]:
@@ -158,15 +161,49 @@ def _common_facets(card: dict, set_data: dict, aliases: list[str]) -> list[tuple
     return rows
 
 
-def _texts(card: dict) -> tuple[str, str]:
+def _texts(card: dict) -> tuple[str, str, str]:
+    """Return a card's folded names, folded rules text (every language) and stemmed rules-text words
+    (``<lang>_<stem>``, :func:`cardlab.core.text.stem_words`) for the full-text tables."""
     from cardlab.core.text import localized_fields
 
     names: list[str] = []
     body: list[str] = []
+    stems: list[str] = []
     for path, loc in localized_fields(card):
-        values = [v for k, v in loc.items() if k != "_source"]
-        (names if path == "name" else body).extend(values)
-    return "\n".join(names), "\n".join(body)
+        for lang, value in loc.items():
+            if lang == "_source":
+                continue
+            if path == "name":
+                names.append(fold(value))
+            else:
+                body.append(fold(value))
+                base = lang.split("-")[0].lower()
+                stems.extend(f"{base}_{w}" for w in stem_words(value, lang))
+            stems.append("\n")
+    return "\n".join(names), "\n".join(body), " ".join(stems)
+
+
+def _rarity_rank(rarity: object, set_data: dict) -> int | None:
+    """The place of ``rarity`` in the set's ``rarities`` list (commonest first), folded; None if absent."""
+    order = [norm_value(r) for r in set_data.get("rarities") or [] if isinstance(r, str)]
+    if not isinstance(rarity, str) or norm_value(rarity) not in order:
+        return None
+    return order.index(norm_value(rarity))
+
+
+def _evolves_any_language(cat: Catalog, facets: list[tuple[str, str, str | None, float | None]]) -> None:
+    """Add, for each ``evolves`` facet (the name as the card writes it), the other names of the
+    Pokémon of that name, so ``evolves:`` matches the name in any language (``evolves:salameche``)."""
+    same: dict[str, set[str]] = {}
+    for card in cat.cards.values():
+        names = {norm_value(n) for k, n in (card.get("name") or {}).items() if k != "_source" and isinstance(n, str)}
+        for n in names:
+            same.setdefault(n, set()).update(names)
+    extra: list[tuple[str, str, str | None, float | None]] = []
+    for card_id, field, text, _num in facets:
+        if field == "evolves" and text is not None:
+            extra.extend((card_id, "evolves", other, None) for other in sorted(same.get(text, ())) if other != text)
+    facets.extend(extra)
 
 
 def build_index(roots: list[Path], db: Path, fp: str | None = None) -> BuildReport:
@@ -224,6 +261,7 @@ def _write(cat: Catalog, path: Path, fp: str) -> None:
         names: list = []
         facets: list = []
         fts: list = []
+        stems: list = []
         for card_id, card in cat.cards.items():
             info = cat.set_of(card_id)
             game = game_module(info.game)
@@ -231,19 +269,23 @@ def _write(cat: Catalog, path: Path, fp: str) -> None:
             digits = "".join(ch for ch in card["number"] if ch.isdigit())
             cards.append((card_id, info.game, info.code, card["number"], int(digits) if digits else None,
                           pick(card["name"], (), src), src, game.type_line(card, ()), game.key_stats(card),
-                          card.get("rarity"), card.get("illustrator"), info.data.get("release_date"),
+                          card.get("rarity"), _rarity_rank(card.get("rarity"), info.data), card.get("illustrator"),
+                          info.data.get("release_date"),
                           json.dumps(card, ensure_ascii=False, default=str), str(cat.paths[card_id]),
                           cat.oracle_of(card_id)))
             for lang, name in card["name"].items():
                 if lang != "_source":
-                    names.append((card_id, lang, name, fold(name)))
+                    names.append((card_id, lang, name, fold(name), compact(name)))
             rows = _common_facets(card, info.data, info.aliases) + list(game.facets(card))
             facets.extend((card_id, f, norm_value(t) if t is not None else None, n) for f, t, n in rows)
-            fts.append((card_id, *_texts(card)))
+            folded_names, body, stemmed = _texts(card)
+            fts.append((card_id, folded_names, body))
+            stems.append((card_id, stemmed))
+        _evolves_any_language(cat, facets)
         con.executemany("INSERT INTO card (id, game, set_code, number, number_int, name, source_language, type_line,"
-                        " stats, rarity, illustrator, release_date, data, path, oracle_id) VALUES"
-                        " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", cards)
-        con.executemany("INSERT INTO card_name (card_id, lang, name, folded) VALUES (?, ?, ?, ?)", names)
+                        " stats, rarity, rarity_rank, illustrator, release_date, data, path, oracle_id) VALUES"
+                        " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", cards)
+        con.executemany("INSERT INTO card_name (card_id, lang, name, folded, compact) VALUES (?, ?, ?, ?, ?)", names)
         # filling the facet table before indexing it is about twice as fast
         indexes = [r[0] for r in con.execute("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'facet'"
                                              " AND sql IS NOT NULL")]
@@ -255,7 +297,10 @@ def _write(cat: Catalog, path: Path, fp: str) -> None:
             con.execute(sql)
         con.executemany("INSERT INTO card_fts (card_id, names, body) VALUES (?, ?, ?)", fts)
         con.executemany("INSERT INTO card_tri (card_id, names, body) VALUES (?, ?, ?)", fts)
+        con.executemany("INSERT INTO card_stem (card_id, stems) VALUES (?, ?)", stems)
+        stem_langs = sorted({w.split("_", 1)[0] for _cid, text in stems for w in text.split() if "_" in w})
         con.executemany("INSERT INTO meta VALUES (?, ?)", [("fingerprint", fp), ("version", INDEX_VERSION),
+                                                           ("stem_languages", json.dumps(stem_langs)),
                                                            ("roots", json.dumps([str(r) for r in cat.roots]))])
         con.commit()
     finally:

@@ -5,9 +5,16 @@ In the spirit of Scryfall's syntax (``../shared/ANCHORS.md`` section 1)::
     charizard                   bare words match names (every language) and rules text
     "double colorless"          a quoted phrase
     type:fire hp>=80            field:value and numeric comparisons (= != < <= > >=)
-    -type:fire                  negation
-    type:fire or type:water     alternatives; terms side by side are ANDed
+    -type:fire, not type:fire   negation
+    type:fire or type:water     alternatives; terms side by side (or joined by 'and') are ANDed
     (type:fire or type:water) retreat<=1
+    hp!=120                     has HP, and it is not 120
+
+Every value is folded one way (:func:`cardlab.core.text.fold`), as the index is: case, accents,
+full width, typographic quotes (``name:“Pokémon Breeder”``) and apostrophes never matter, hiragana
+finds katakana, and names typed without spaces or punctuation (``farfetchd``, ``plus power``) find
+the name. Rules-text words also match their inflections (``text:paralyzed`` finds "Paralyzes"):
+index and query stem them with the stemmer of each text's language.
 
 Matching folds case, accents and apostrophes (``pokemon`` finds ``Pokémon``). No user text reaches
 SQLite raw: every value is a bound parameter, and full-text terms are quoted FTS5 strings, so
@@ -22,7 +29,7 @@ from dataclasses import dataclass
 from typing import Union
 
 from cardlab.core.errors import UsageError
-from cardlab.core.text import fold, norm_value
+from cardlab.core.text import compact, fold, is_quote, norm_value, stem_words, stemmer_languages
 
 # field -> (kind, help). kinds: facet (exact folded text), like (substring of a facet), num (number),
 # name, text, number (text or number), set
@@ -146,14 +153,37 @@ def _read_quoted(q: str, i: int) -> tuple[str, int]:
 MAX_QUERY_CHARS = 1000
 """Longest query accepted (characters)."""
 MAX_TERMS = 64
-"""Most terms (and operators) in one query."""
+"""Most search terms (field:value, words, phrases) in one query."""
+MAX_TOKENS = 4 * MAX_TERMS
+"""Most terms, operators and parentheses in one query, all counted."""
 MAX_DEPTH = 16
 """Deepest nesting of parentheses and negations."""
 
 
-def _tokens(q: str) -> list[_Tok]:
-    if len(q) > MAX_QUERY_CHARS:
-        raise QueryError(q, MAX_QUERY_CHARS, f"the query is too long (at most {MAX_QUERY_CHARS} characters)")
+def _same_width(ch: str) -> str:
+    """One character as the tokenizer reads it: a typographic double quote is ``"``; a full-width
+    form is its NFKC form (``：`` is ``:``) when that is one character, so offsets stay the same."""
+    import unicodedata
+
+    if ch.isascii():
+        return ch
+    if is_quote(ch):
+        return '"'
+    norm = unicodedata.normalize("NFKC", ch)
+    return norm if len(norm) == 1 else ch
+
+
+def _tokens(query: str) -> list[_Tok]:
+    if len(query) > MAX_QUERY_CHARS:
+        raise QueryError(query, MAX_QUERY_CHARS, f"the query is too long (at most {MAX_QUERY_CHARS} characters)")
+    q = "".join(_same_width(ch) for ch in query)
+    try:
+        return _tokens_of(q)
+    except QueryError as err:
+        raise QueryError(query, err.pos, err.reason) from None
+
+
+def _tokens_of(q: str) -> list[_Tok]:
     toks: list[_Tok] = []
     i, n = 0, len(q)
     while i < n:
@@ -190,7 +220,12 @@ def _tokens(q: str) -> list[_Tok]:
                 field = ALIASES.get(field_raw.lower(), field_raw.lower())
                 if field not in FIELDS:
                     known = ", ".join(sorted(FIELDS))
-                    raise QueryError(q, i, f"unknown field '{field_raw}'; known fields: {known}")
+                    from cardlab.core.fuzzy import suggest
+
+                    names = sorted({*FIELDS, *(a for a in ALIASES if len(a) > 2)}, key=len)  # ties: the shorter
+                    hint = suggest(field_raw, names, limit=2)
+                    mean = f"; did you mean {' or '.join(h + op for h in hint)}?" if hint else ""
+                    raise QueryError(q, i, f"unknown field '{field_raw}'{mean} (known fields: {known})")
                 if not value.strip():
                     raise QueryError(q, vpos, f"'{field_raw}{op}' needs a value")
                 toks.append(_Tok("term", i, Term(field, op, value, vpos, quoted)))
@@ -198,6 +233,8 @@ def _tokens(q: str) -> list[_Tok]:
                 toks.append(_Tok("or", i))
             elif word.lower() == "and":
                 toks.append(_Tok("and", i))
+            elif word.lower() == "not":
+                toks.append(_Tok("not", i))
             elif word[0] in ":=<>!" :
                 raise QueryError(q, i, f"'{word[0]}' needs a field name before it (e.g. type{word[0]}...)")
             else:
@@ -205,8 +242,11 @@ def _tokens(q: str) -> list[_Tok]:
                     raise QueryError(q, i, f"'{word}' has no letters or digits to search for; quote it as part of a phrase")
                 toks.append(_Tok("term", i, Term(None, ":", word, i)))
             i = j
-    if len(toks) > MAX_TERMS:
-        raise QueryError(q, toks[MAX_TERMS].pos, f"too many terms (at most {MAX_TERMS})")
+    terms = [t for t in toks if t.kind == "term"]
+    if len(terms) > MAX_TERMS:
+        raise QueryError(q, terms[MAX_TERMS].pos, f"too many terms: {len(terms)} words, phrases and field:value terms (at most {MAX_TERMS})")
+    if len(toks) > MAX_TOKENS:
+        raise QueryError(q, toks[MAX_TOKENS].pos, f"too many terms, operators and parentheses: {len(toks)} (at most {MAX_TOKENS})")
     return toks
 
 
@@ -270,8 +310,8 @@ def parse(query: str) -> Node | None:
         if t.kind == "not":
             pos += 1
             after = peek()
-            if after is None or after.kind in ("or", "rparen"):
-                raise QueryError(query, t.pos, "'-' needs a term after it")
+            if after is None or after.kind in ("or", "rparen", "and"):
+                raise QueryError(query, t.pos, "'-' and 'not' need a term after them")
             node = Not(parse_unary())
             depth -= 1
             return node
@@ -325,15 +365,38 @@ def _like(value: str) -> str:
     return "%" + value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
-def _fts_phrase(value: str, prefix: bool) -> str | None:
-    words = re.findall(r"\w+", fold(value))
-    if not words:
-        return None
+def _fts_words(value: str) -> list[str]:
+    return re.findall(r"\w+", fold(value))
+
+
+def _fts_phrase(words: list[str], prefix: bool) -> str:
     return '"' + " ".join(words).replace('"', '""') + '"' + ("*" if prefix else "")
 
 
-def compile_sql(node: Node | None) -> tuple[str, list]:
+def _stem_match(value: str, langs: tuple[str, ...] | None = None) -> str | None:
+    """An FTS5 query on ``card_stem``: the words of ``value`` stemmed by each language's stemmer
+    (``"en_paralyz" OR "fr_paralys" ...``), as a phrase when there are several words."""
+    alternatives = []
+    for lang in stemmer_languages() if langs is None else langs:
+        stems = stem_words(value, lang)
+        if stems:
+            alternatives.append(_fts_phrase([f"{lang}_{w}" for w in stems], prefix=False))
+    if not alternatives:
+        return None
+    return "stems : (" + " OR ".join(dict.fromkeys(alternatives)) + ")"
+
+
+def _symbol_only(value: str) -> bool:
+    """A value typed with no letter or digit (``♀``) that folds to letters (``f``): matched as a
+    whole word of a name, never as a prefix of rules text (``nidoran ♀`` must not find ♂)."""
+    return not re.search(r"\w", value)
+
+
+def compile_sql(node: Node | None, stem_langs: tuple[str, ...] | None = None) -> tuple[str, list]:
     """Compile a parsed query into a SQL condition on the index's ``card`` table (alias ``c``).
+
+    ``stem_langs``: the languages whose stemmed rules-text words the index holds (None: every
+    language with a stemmer); a word is stemmed by each of them.
 
     Returns:
         ``(condition, parameters)`` for ``SELECT ... FROM card c WHERE <condition>``; every value
@@ -342,47 +405,112 @@ def compile_sql(node: Node | None) -> tuple[str, list]:
     if node is None:
         return "1", []
     if isinstance(node, Not):
-        sql, params = compile_sql(node.node)
+        sql, params = compile_sql(node.node, stem_langs)
         return f"NOT ({sql})", params
     if isinstance(node, (And, Or)):
-        parts = [compile_sql(n) for n in node.nodes]
+        parts = [compile_sql(n, stem_langs) for n in node.nodes]
         joiner = " AND " if isinstance(node, And) else " OR "
-        return "(" + joiner.join(p[0] for p in parts) + ")", [x for p in parts for x in p[1]]
-    return _term_sql(node)
+        sql = "(" + joiner.join(p[0] for p in parts) + ")"
+        params = [x for p in parts for x in p[1]]
+        if isinstance(node, And):
+            sql, params = _with_run_together(node, sql, params)
+        return sql, params
+    return _term_sql(node, stem_langs)
 
 
-def _term_sql(t: Term) -> tuple[str, list]:
-    negate = t.op == "!="
-    sql, params = _positive_term_sql(t)
-    return (f"NOT ({sql})", params) if negate else (sql, params)
+def _bare(node: Node) -> bool:
+    return isinstance(node, Term) and node.field is None and not node.quoted and not _CJK.search(node.value)
 
 
-def _positive_term_sql(t: Term) -> tuple[str, list]:
+def _with_run_together(node: And, sql: str, params: list) -> tuple[str, list]:
+    """Bare words side by side also match as one name typed apart: ``plus power`` finds PlusPower,
+    ``item finder`` finds Item Finder whatever the spacing."""
+    words = [n.value for n in node.nodes if _bare(n)]  # type: ignore[union-attr]
+    if len(words) < 2 or len(words) != len(node.nodes):
+        return sql, params
+    joined = compact("".join(words))
+    if not joined:
+        return sql, params
+    return (f"({sql} OR c.id IN (SELECT card_id FROM card_name WHERE compact = ? OR compact LIKE ? ESCAPE '\\'))",
+            [*params, joined, _like(joined)[1:]])
+
+
+def _term_sql(t: Term, stem_langs: tuple[str, ...] | None = None) -> tuple[str, list]:
+    sql, params = _positive_term_sql(t, stem_langs)
+    if t.op != "!=":
+        return sql, params
+    # Scryfall: field!=value means "has the field, and it is not value" (Trainers have no HP)
+    if t.field is not None and t.field not in ("name", "text"):
+        return (f"(c.id IN (SELECT card_id FROM facet WHERE field = ?) AND NOT ({sql}))", [t.field, *params])
+    return f"NOT ({sql})", params
+
+
+def _positive_term_sql(t: Term, stem_langs: tuple[str, ...] | None = None) -> tuple[str, list]:
     if t.field is None or t.field == "text":
         column = "body" if t.field == "text" else None
         if _CJK.search(t.value):
             cols = [column] if column else ["names", "body"]
             cond = " OR ".join(f"{c} LIKE ? ESCAPE '\\'" for c in cols)
-            return f"c.id IN (SELECT card_id FROM card_tri WHERE {cond})", [_like(t.value)] * len(cols)
-        phrase = _fts_phrase(t.value, prefix=not t.quoted)
-        if phrase is None:
+            return f"c.id IN (SELECT card_id FROM card_tri WHERE {cond})", [_like(fold(t.value))] * len(cols)
+        words = _fts_words(t.value)
+        if not words:
             return "1", []
+        if t.field is None and _symbol_only(t.value):
+            return "c.id IN (SELECT card_id FROM card_fts WHERE card_fts MATCH ?)", ["{names} : " + _fts_phrase(words, False)]
+        phrase = _fts_phrase(words, prefix=not t.quoted)
         match = f"{{{column}}} : {phrase}" if column else f"{{names body}} : {phrase}"
-        return "c.id IN (SELECT card_id FROM card_fts WHERE card_fts MATCH ?)", [match]
+        sql = "c.id IN (SELECT card_id FROM card_fts WHERE card_fts MATCH ?)"
+        params: list = [match]
+        stems = _stem_match(t.value, stem_langs)
+        if stems:
+            sql += " OR c.id IN (SELECT card_id FROM card_stem WHERE card_stem MATCH ?)"
+            params.append(stems)
+        joined = compact(t.value)
+        if t.field is None and joined:
+            sql += " OR c.id IN (SELECT card_id FROM card_name WHERE compact = ? OR compact LIKE ? ESCAPE '\\')"
+            params += [joined, _like(joined)[1:]]
+        return f"({sql})", params
     kind = FIELDS[t.field][0]
     if t.field == "name":
+        joined = compact(t.value)
         if t.op == "=":
-            return "c.id IN (SELECT card_id FROM card_name WHERE folded = ?)", [fold(t.value)]
-        return "c.id IN (SELECT card_id FROM card_name WHERE folded LIKE ? ESCAPE '\\')", [_like(fold(t.value))]
+            return "c.id IN (SELECT card_id FROM card_name WHERE folded = ? OR compact = ?)", [fold(t.value), joined or fold(t.value)]
+        if _symbol_only(t.value) or not joined:
+            return "c.id IN (SELECT card_id FROM card_name WHERE folded LIKE ? ESCAPE '\\')", [_like(fold(t.value))]
+        return ("c.id IN (SELECT card_id FROM card_name WHERE folded LIKE ? ESCAPE '\\' OR compact LIKE ? ESCAPE '\\')",
+                [_like(fold(t.value)), _like(joined)])
     if kind == "like":
         return ("c.id IN (SELECT card_id FROM facet WHERE field = ? AND text LIKE ? ESCAPE '\\')",
                 [t.field, _like(norm_value(t.value))])
     if kind == "num" and not _NUMBER.match(t.value):  # mana:x, atk:?
-        return "c.id IN (SELECT card_id FROM facet WHERE field = ? AND text = ?)", [t.field, t.value.strip().lower()]
+        return "c.id IN (SELECT card_id FROM facet WHERE field = ? AND text = ?)", [t.field, fold(t.value.strip())]
     if kind == "num" or (kind == "number" and t.op not in _TEXT_OPS):
         op = "=" if t.op in _TEXT_OPS else _SQL_OPS[t.op]
         return f"c.id IN (SELECT card_id FROM facet WHERE field = ? AND num {op} ?)", [t.field, float(t.value)]
     return "c.id IN (SELECT card_id FROM facet WHERE field = ? AND text = ?)", [t.field, norm_value(t.value)]
+
+
+def terms(node: Node | None) -> list[Term]:
+    """Every :class:`Term` of a parsed query, in query order."""
+    if node is None:
+        return []
+    if isinstance(node, Term):
+        return [node]
+    if isinstance(node, Not):
+        return terms(node.node)
+    return [t for n in node.nodes for t in terms(n)]
+
+
+def replace_terms(node: Node | None, new: dict[int, Term]) -> Node | None:
+    """Return the tree with each term whose ``pos`` is a key of ``new`` replaced by its value."""
+    if node is None:
+        return None
+    if isinstance(node, Term):
+        return new.get(node.pos, node)
+    if isinstance(node, Not):
+        return Not(replace_terms(node.node, new))  # type: ignore[arg-type]
+    kind = type(node)
+    return kind(tuple(replace_terms(n, new) for n in node.nodes))  # type: ignore[misc]
 
 
 def fields_help(indent: str = "") -> str:

@@ -24,6 +24,7 @@ class Card(SQLModel, table=True):
     type_line: str = Field(description="the type line `show` prints")
     stats: str = Field(description="the key stats `search` prints")
     rarity: str | None = None
+    rarity_rank: int | None = Field(default=None, description="place of the rarity in its set's rarities list, commonest first")
     illustrator: str | None = None
     release_date: str | None = None
     data: str = Field(description="the card as JSON, as in its YAML file (a reprint merged with its original)")
@@ -32,7 +33,8 @@ class Card(SQLModel, table=True):
 
 
 class CardName(SQLModel, table=True):
-    """Every name of every card, one row per language; ``folded`` for matching."""
+    """Every name of every card, one row per language; ``folded`` (:func:`cardlab.core.text.fold`)
+    and ``compact`` (:func:`cardlab.core.text.compact`: no spaces or punctuation) for matching."""
 
     __tablename__ = "card_name"
     rowid: int | None = Field(default=None, primary_key=True)
@@ -40,6 +42,7 @@ class CardName(SQLModel, table=True):
     lang: str
     name: str
     folded: str = Field(index=True)
+    compact: str = Field(index=True)
 
 
 class Facet(SQLModel, table=True):

@@ -490,7 +490,7 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
         base = str(request.url_for("api_search"))
         return {"object": "list", "total_cards": total, "has_more": more,
                 "next_page": f"{base}?{urlencode({**params, 'page': page_ + 1})}" if more else None,
-                "data": [{"object": "card", **h.to_json()} for h in hits]}
+                "data": [{"object": "card", **h.to_json(), "name": h.name, "names": h.names} for h in hits]}
 
     @api.get("/api/cards/{card_id}", tags=["cards"])
     def api_card(card_id: str, lang: str = "") -> dict:

@@ -168,8 +168,8 @@ def test_haymaker_lines(catalog, formats, line, card_id):
 @pytest.mark.parametrize(("text", "card_id", "message"), [
     ("12 Electric Energy", None, 'unknown card "Electric Energy"; did you mean "Lightning Energy", "Double Colorless Energy", "Zapdos"?'),
     ("x4 Pluspower", "base1-84", None), ("4 Pluspower", "base1-84", None), ("4 PLUSPOWER", "base1-84", None),
-    ("4 Plus Power", None, 'unknown card "Plus Power"; did you mean "PlusPower"?'),
-    ("4 Pokemon Trader", "base1-77", None), ("2 Farfetchd", None, 'unknown card "Farfetchd"; did you mean "Farfetch\'d"?'),
+    ("4 Plus Power", "base1-84", None),  # typed without its space: the one folding finds it
+    ("4 Pokemon Trader", "base1-77", None), ("2 Farfetchd", "base1-27", None),
 ])
 def test_loosely_written_lines(catalog, formats, tmp_path, text, card_id, message):
     path = tmp_path / "deck.txt"

@@ -125,7 +125,7 @@ def test_monpa_deck_with_no_known_type(catalog, formats, tmp_path):
 def test_cli_small_deck_says_so(runner, tmp_path):
     path = _write(tmp_path, "i.txt", "Format: ippo-4-rounds\n4 Test Jab\n")
     result = runner.invoke(app, ["deck", "stats", str(path), *TEST_ROOTS])
-    assert result.exit_code == 0, result.stderr
+    assert result.exit_code == 1, result.stderr  # stats shown, and the deck is not legal (issue 10 F)
     assert "no odds: the deck holds 4 cards, fewer than the 5-card opening hand" in result.stdout
     assert "5-card hand" not in result.stdout and "C(4," not in result.stdout
 
@@ -301,7 +301,7 @@ def test_lang_on_validate_and_stats(runner, tmp_path):
     assert f'{path}:2: copy-limit: 5 copies of "Léo" (limit 4)' in result.stderr.splitlines()
     result = runner.invoke(app, ["deck", "validate", str(path), "--lang", "xx", *TEST_ROOTS])
     assert f'{path}:2: copy-limit: 5 copies of "Bill" (limit 4)' in result.stderr.splitlines()
-    assert runner.invoke(app, ["deck", "stats", str(path), "--lang", "fr", *TEST_ROOTS]).exit_code == 0
+    assert runner.invoke(app, ["deck", "stats", str(path), "--lang", "fr", *TEST_ROOTS]).exit_code == 1  # illegal deck
     for command in ("validate", "stats", "list"):
         bad = runner.invoke(app, ["deck", command, str(path), "--lang", "f r", *TEST_ROOTS])
         assert bad.exit_code == 2 and "'f r' is not a language code" in bad.stderr, command

@@ -233,7 +233,7 @@ def test_japanese_names_render_in_the_text_layer():
     text = _flat(_text(data)[0])
     assert "テストジャブ" in text and "テストガード" in text
     fonts = {str(f.get_object()["/BaseFont"]) for f in pypdf.PdfReader(__import__("io").BytesIO(data)).pages[0]["/Resources"]["/Font"].values()}
-    assert any("HeiseiKakuGo" in f for f in fonts)
+    assert any("IPAexGothic" in f for f in fonts)
     assert "Blow card" in text and "Straight" in text and "Power 2" in text and "courage" in text
     data, _ = px.render_pdf(cat, ["ippo-test-1"], px.ProxyOptions(langs=("fr",)))
     assert "Jab de test" in _flat(_text(data)[0]) and "Carte coup" in _flat(_text(data)[0])

@@ -173,7 +173,7 @@ def test_query_error_caret_from_cli(runner):
 
 def test_formats(runner):
     js = json.loads(runner.invoke(app, ["search", "charizard", "-O", "json"]).stdout)
-    assert js[0]["id"] == "base1-4" and js[0]["names"]["fr"] == "Dracaufeu"
+    assert js[0]["id"] == "base1-4" and js[0]["name"]["fr"] == "Dracaufeu" and js[0]["hp"] == 120
     csv = runner.invoke(app, ["search", "charizard", "--output-format", "csv"]).stdout.splitlines()
     assert csv[0].startswith("id,set,number,name") and csv[1].startswith("base1-4,base1,4,Charizard")
     table = runner.invoke(app, ["search", "charizard", "--lang", "fr"]).stdout
