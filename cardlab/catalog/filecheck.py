@@ -21,7 +21,7 @@ from typing import Any
 
 from cardlab.catalog.model import SourceFile
 from cardlab.core.errors import Problem, SourcePos
-from cardlab.core.yamlio import LoadError, key_position, load_fast, load_roundtrip, position, read_text
+from cardlab.core.yamlio import LoadError, Positions, describe, key_position, load, position, read_text
 from cardlab.core.text import is_localized
 
 COMMON_FIELDS = ("id", "number", "name", "rarity", "illustrator", "notes")
@@ -33,22 +33,47 @@ PARALLEL_THRESHOLD = 1500
 
 # --- per-file checks -------------------------------------------------------------------------
 
-def _schema_problems(path: Path, text: str, data: Any, schema: str) -> list[Problem]:
-    from jsonschema.exceptions import best_match
+def _plain_json(data: Any) -> bool:
+    """True when ``data`` holds only values the two validators type alike: no float (JSON Schema
+    counts 4.0 as an integer, YAML 1.2 and cardlab do not) and nothing JSON lacks (dates)."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif not (value is None or isinstance(value, (str, int))):
+            return False
+    return True
 
+
+def schema_errors(data: Any, schema: str) -> list[Any]:
+    """Return the jsonschema errors of ``data`` against ``schema`` (empty when valid).
+
+    jsonschema-rs answers first (microseconds); it is trusted only when it says valid and the data
+    holds only plain JSON values (:func:`_plain_json`); in every other case the explaining validator
+    decides. So when either validator says invalid, the data is invalid: the two never disagree
+    silently (their patterns are written to read alike, see tests/unit/catalog/test_schema_truth.py).
+    """
     from cardlab.catalog.schemas import fast_validator, validator
 
     fast = fast_validator(schema)
     if fast is not None:
         try:
-            if fast.is_valid(data):
+            if fast.is_valid(data) and _plain_json(data):
                 return []
         except Exception:  # noqa: BLE001 - values JSON has no type for (dates): the full check below says why
             pass
-    errors = list(validator(schema).iter_errors(data))
+    return list(validator(schema).iter_errors(data))
+
+
+def _schema_problems(path: Path, tree: Positions, data: Any, schema: str) -> list[Problem]:
+    from jsonschema.exceptions import best_match
+
+    errors = schema_errors(data, schema)
     if not errors:
         return []
-    tree = load_roundtrip(path, text)
     problems = []
     # When the common card part (an allOf branch) fails, jsonschema stops counting its properties
     # as evaluated and unevaluatedProperties calls them unknown: report only the real failure.
@@ -74,7 +99,7 @@ def _schema_problems(path: Path, text: str, data: Any, schema: str) -> list[Prob
             continue
         where = ".".join(str(k) for k in keys)
         prefix = f"{where}: " if where else ""
-        problems.append(Problem(position(tree, keys, path), prefix + _message(err), "schema"))
+        problems.append(Problem(position(tree, keys, path), prefix + schema_message(err), "schema"))
     return problems
 
 
@@ -90,19 +115,74 @@ def _allowed_keys(err: Any) -> set[str]:
     return {k for k in err.instance if k not in found}
 
 
+def _yaml_text(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        if value != value:
+            return ".nan"
+        if value in (float("inf"), float("-inf")):
+            return ".inf" if value > 0 else "-.inf"
+        return repr(value)
+    if isinstance(value, int):
+        digits = str(abs(value)) if value.bit_length() < 3000 else "9" * 60
+        return ("-" if value < 0 else "") + digits
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_yaml_text(k)}: {_yaml_text(v)}" for k, v in list(value.items())[:6]) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_yaml_text(v) for v in value[:6]) + "]"
+    return json.dumps(str(value), ensure_ascii=False)
+
+
 def _show(value: Any) -> str:
-    """A value as the YAML author wrote it (null, true, "text"), cut to 60 characters."""
-    text = json.dumps(value, ensure_ascii=False, default=str)
+    """A value as the YAML author wrote it (null, true, 2000-01-01, "text"), cut to 60 characters."""
+    text = _yaml_text(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _message(err: Any) -> str:
+_TYPE_WORDS = {"integer": "an integer", "number": "a number", "string": "text", "boolean": "true or false",
+               "array": "a list", "object": "a map of fields", "null": "null"}
+
+
+def _found(value: Any) -> str:
+    """``true (a YAML boolean)``; a date gets the hint to quote it."""
+    what = describe(value)
+    if what == "a YAML date":
+        return f"{_show(value)} (a YAML date; YAML reads an unquoted date as a date: quote it, \"{value.isoformat()}\")"
+    return f"{_show(value)} ({what})"
+
+
+def schema_message(err: Any) -> str:
+    """A jsonschema error in YAML's words: ``expected an integer, found true (a YAML boolean)``."""
     if err.validator == "enum":
         options = ", ".join(_show(v) for v in err.validator_value)
-        return f"{_show(err.instance)} is not one of {options}"
+        shown = _show(err.instance) if isinstance(err.instance, str) else _found(err.instance)
+        return f"{shown} is not one of {options}"
+    if err.validator == "const":
+        return f"expected {_show(err.validator_value)}, found {_found(err.instance)}"
     if err.validator == "type":
-        wanted = err.validator_value if isinstance(err.validator_value, str) else " or ".join(err.validator_value)
-        return f"expected {wanted}, found {_show(err.instance)}"
+        wanted = [err.validator_value] if isinstance(err.validator_value, str) else list(err.validator_value)
+        return f"expected {' or '.join(_TYPE_WORDS.get(w, w) for w in wanted)}, found {_found(err.instance)}"
+    if err.validator == "required":
+        missing = [k for k in err.validator_value if isinstance(err.instance, dict) and k not in err.instance]
+        return f"missing field{'s' if len(missing) > 1 else ''} {', '.join(repr(k) for k in missing) or '?'}"
+    if err.validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        word = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than",
+                "exclusiveMaximum": "less than"}[err.validator]
+        return f"{_show(err.instance)} is out of range: must be {word} {_show(err.validator_value)}"
+    if err.validator in ("minItems", "maxItems"):
+        word = "at least" if err.validator == "minItems" else "at most"
+        return f"a list of {len(err.instance)} item(s); it must have {word} {err.validator_value}"
+    if err.validator == "multipleOf":
+        return f"{_show(err.instance)} is not a multiple of {_show(err.validator_value)}"
+    if err.validator == "uniqueItems":
+        return "the list holds the same item twice"
+    if err.validator in ("maxLength", "maxProperties"):
+        return f"too long (at most {err.validator_value})"
     if err.validator == "not" and isinstance(err.instance, dict):
         banned = [k for sub in err.validator_value.get("anyOf", []) for k in sub.get("required", []) if k in err.instance]
         if banned:
@@ -115,7 +195,11 @@ def _message(err: Any) -> str:
 
         what = re.sub(r"\s*\((?:see )?seeds? [^)]*\)", "", err.schema.get("description") or "") or err.validator_value
         return f"{_show(err.instance)} does not have the expected form ({what})"
-    return err.message
+    if err.validator in ("minLength", "minProperties"):
+        return f"too short (at least {err.validator_value})"
+    if err.validator == "false" or err.validator is None:
+        return "this field is not allowed here"
+    return f"does not fit the schema ({err.validator})"
 
 
 def check_file(path: Path, kind: str, game: str, source_language: str | None = None) -> tuple[Any, list[Problem]]:
@@ -133,20 +217,19 @@ def check_file(path: Path, kind: str, game: str, source_language: str | None = N
     """
     try:
         text = read_text(path)
-        data = load_fast(path, text)
+        data, tree = load(path, text)
     except LoadError as err:
         return None, [err.problem]
     if not isinstance(data, dict):
-        return None, [Problem(SourcePos(path, 1, 1), f"expected a mapping of fields, found {type(data).__name__}", "schema")]
+        return None, [Problem(SourcePos(path, 1, 1), f"expected a map of fields (name: value), found {_found(data)}", "schema")]
     schema = {"set": "set.schema.json", "format": "format.schema.json"}.get(kind, f"{game}.card.schema.json")
     try:
-        problems = _schema_problems(path, text, data, schema)
+        problems = _schema_problems(path, tree, data, schema)
     except KeyError:
         problems = []  # the set manifest's own check reports its unknown game
     if kind == "card" and source_language and not problems:
         missing = [keys for keys, loc in _localized_keys(data, []) if source_language not in loc]
         if missing:
-            tree = load_roundtrip(path, text)
             problems = [Problem(position(tree, keys, path), f"missing the source language '{source_language}'",
                                 "source-language") for keys in missing]
     return data, problems

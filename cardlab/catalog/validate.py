@@ -26,7 +26,7 @@ from cardlab.catalog.formats import Format, build_format, collect_formats
 from cardlab.catalog.model import Catalog, SourceFile
 from cardlab.core.errors import DataError, Problem, SourcePos
 from cardlab.catalog.filecheck import _localized_keys, bulk_objects, check_file, check_files
-from cardlab.core.yamlio import LoadError, load_roundtrip, position
+from cardlab.core.yamlio import LoadError, load_positions, position
 
 __all__ = ["Validation", "bulk_objects", "check_file", "check_files", "cross_checks", "load_catalog", "validate",
            "validate_paths"]
@@ -127,7 +127,7 @@ def _positioned(found: list[tuple[Path, list, str, str]]) -> list[Problem]:
     for path, keys, message, rule in found:
         if path not in trees:
             try:
-                trees[path] = load_roundtrip(path)
+                trees[path] = load_positions(path)
             except LoadError:
                 trees[path] = None
         tree = trees[path]

@@ -106,18 +106,18 @@ def _dump(yml: Any, tree: Any, original: str) -> str:
 
 def _faithful_yaml(path: Path, text: str) -> tuple[Any, Any]:
     """Return ``(yaml, tree)`` whose dump reproduces ``text`` exactly, or raise DataError."""
-    from cardlab.core.yamlio import load_roundtrip
+    from cardlab.core.yamlio import load_fast
 
     if "&" in text or "*" in text:
-        load_roundtrip(path, text)  # refuses anchors and aliases, with their position
+        load_fast(path, text)  # refuses anchors and aliases, with their position
     first_diff = None
     for width in (1 << 20, 80):
         yml = _yaml(text, width)
         try:
             tree = yml.load(text)
         except Exception:  # noqa: BLE001 - ruamel's many error types: let the loader position it
-            load_roundtrip(path, text)
-            raise
+            load_fast(path, text)
+            raise DataError(Problem(SourcePos(path, 1, 1), "cannot rewrite this file: ruamel.yaml cannot read it", "yaml-layout")) from None
         out = _dump(yml, tree, text)
         if out == text:
             return yml, tree
