@@ -102,12 +102,15 @@ _Constructor.add_constructor(_T + "int", _Constructor.construct_yaml_int)
 try:  # pragma: no cover - depends on how PyYAML was built
     from yaml.cyaml import CParser as _Parser
 
+    _LIBYAML = True
+
     class _Loader(_Parser, _Constructor, _Resolver):  # type: ignore[misc]
         def __init__(self, stream: str) -> None:
             _Parser.__init__(self, stream)
             _Constructor.__init__(self)
             _Resolver.__init__(self)
 except ImportError:  # pragma: no cover
+    _LIBYAML = False
     from yaml.composer import Composer
     from yaml.parser import Parser
     from yaml.reader import Reader
@@ -170,7 +173,7 @@ def _syntax_problem(path: Path, err: yaml.MarkedYAMLError, text: str, lines: Lin
         what = "a tab character; indent YAML with spaces"
     elif "another document" in what:
         what = "a second YAML document ('---'); a card file holds one card"
-    elif "maximum nesting depth" in what:
+    elif "maximum nesting depth" in what or "exceeded" in what:
         what = f"lists and maps nested too deep (at most {MAX_DEPTH} levels)"
     return _problem(path, lines, mark, f"YAML syntax: {what}")
 
@@ -251,14 +254,19 @@ def load(path: Path, text: str | None = None) -> tuple[Any, Positions]:
     if text is None:
         text = read_text(path)
     lines = LineIndex(text)
-    loader = _Loader(text)
+    stand_ins = _stand_ins(text)
+    source = text.translate(stand_ins) if stand_ins else text
+    loader = _Loader(source)
     try:
         try:
             root = loader.get_single_node()
         except yaml.MarkedYAMLError as err:
             raise _syntax_problem(path, err, text, lines) from None
         except yaml.reader.ReaderError as err:
-            line, col = lines.line_col(err.position)
+            index = err.position
+            if _LIBYAML:
+                index = len(source.encode("utf-8")[: err.position].decode("utf-8", errors="ignore"))  # libyaml: a byte offset
+            line, col = lines.line_col(index)
             raise LoadError(Problem(SourcePos(path, line, col),
                                     f"control character 0x{err.character:02x} is not allowed in YAML text", "yaml")) from None
         except yaml.YAMLError as err:  # pragma: no cover - unmarked errors are rare
@@ -274,7 +282,33 @@ def load(path: Path, text: str | None = None) -> tuple[Any, Positions]:
             raise LoadError(Problem(SourcePos(path, 1, 1), f"YAML: {err}", "yaml")) from None
     finally:
         loader.dispose()
+    if stand_ins:
+        data = _restore(data, {v: k for k, v in stand_ins.items()})
     return data, positions
+
+
+_NOT_BREAKS = "\x85\u2028\u2029"
+"""NEL, LS and PS: line breaks to YAML 1.1 and libyaml, ordinary characters to YAML 1.2 and editors."""
+
+
+def _stand_ins(text: str) -> dict[int, int]:
+    """Map each of :data:`_NOT_BREAKS` in ``text`` to a private-use character absent from it (one
+    code point for one, so every offset stays), so that libyaml reads them as content."""
+    present = [ch for ch in _NOT_BREAKS if ch in text]
+    if not present:
+        return {}
+    free = (cp for cp in range(0xF0000, 0xFFFFE) if chr(cp) not in text)
+    return {ord(ch): next(free) for ch in present}
+
+
+def _restore(data: Any, back: dict[int, int]) -> Any:
+    if isinstance(data, str):
+        return data.translate(back)
+    if isinstance(data, dict):
+        return {_restore(k, back): _restore(v, back) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_restore(v, back) for v in data]
+    return data
 
 
 def load_fast(path: Path, text: str | None = None) -> Any:

@@ -130,6 +130,11 @@ def _faithful_yaml(path: Path, text: str) -> tuple[Any, Any]:
                             " spacing from line " f"{line}); edit it by hand or reformat it first", "yaml-layout"))
 
 
+_NEEDS_ESCAPES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]")
+"""Characters a translation keeps only inside a double-quoted YAML string (as escapes): ``\\r``
+(a ``\\r\\n`` inside a translation), NEL, LS, PS and other control characters."""
+
+
 def render_edits(path: Path, text: str, edits: Sequence[Edit]) -> str:
     """Return ``text`` (a card or set file) with ``edits`` applied, all other bytes unchanged.
 
@@ -151,7 +156,7 @@ def render_edits(path: Path, text: str, edits: Sequence[Edit]) -> str:
         LoadError: the file is not valid YAML.
     """
     from ruamel.yaml.comments import CommentedMap
-    from ruamel.yaml.scalarstring import LiteralScalarString, ScalarString
+    from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString, ScalarString
 
     yml, tree = _faithful_yaml(path, text)
     for edit in edits:
@@ -166,7 +171,9 @@ def render_edits(path: Path, text: str, edits: Sequence[Edit]) -> str:
             raise DataError(Problem(SourcePos(path, 1, 1), f"no localized text at {where}", "unknown-context"))
         value: Any = edit.text
         old = node.get(edit.lang)
-        if isinstance(old, ScalarString) and not isinstance(old, LiteralScalarString):
+        if _NEEDS_ESCAPES.search(edit.text):
+            value = DoubleQuotedScalarString(edit.text)  # \r, NEL, LS, PS, controls: escaped, never folded
+        elif isinstance(old, ScalarString) and not isinstance(old, LiteralScalarString):
             value = type(old)(edit.text)
         elif "\n" in edit.text.rstrip("\n"):
             value = LiteralScalarString(edit.text)
