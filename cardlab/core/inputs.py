@@ -58,10 +58,13 @@ class LineIndex:
     """Offsets -> 1-based (line, column) in one text, as an editor counts them."""
 
     def __init__(self, text: str) -> None:
-        self.starts = [0] + [m.end() for m in LINE_BREAK.finditer(text)]
+        self.text = text
+        self.starts: list[int] | None = None  # computed on first use
 
     def line_col(self, index: int) -> tuple[int, int]:
         """The 1-based line and column of the character at ``index``."""
+        if self.starts is None:
+            self.starts = [0] + [m.end() for m in LINE_BREAK.finditer(self.text)]
         i = bisect.bisect_right(self.starts, index) - 1
         return i + 1, index - self.starts[i] + 1
 

@@ -128,12 +128,18 @@ except ImportError:  # pragma: no cover
 
 @dataclass
 class Positions:
-    """Where a node of the file starts (1-based line, column) and, for maps and lists, where its
-    keys and items are. Built from the same parse as the data."""
+    """Where a node of the file starts (a character offset, see :meth:`line_col`) and, for maps and
+    lists, where its keys and items are. Built from the same parse as the data."""
 
-    at: tuple[int, int]
-    keys: dict[Any, tuple[tuple[int, int], Positions]] | None = None
+    at: int
+    keys: dict[Any, tuple[int, Positions]] | None = None
     items: list[Positions] | None = None
+    lines: LineIndex | None = None
+    """Set on the root: turns offsets into lines and columns."""
+
+    def line_col(self, index: int) -> tuple[int, int]:
+        """The 1-based (line, column) of a character offset (call on the root)."""
+        return self.lines.line_col(index) if self.lines is not None else (1, 1)
 
 
 def describe(value: Any) -> str:
@@ -182,7 +188,7 @@ def _check(path: Path, root: yaml.Node, lines: LineIndex) -> Positions:
     """Walk the composed nodes (iteratively): refuse what cardlab files never hold, and record
     positions. Raises LoadError at the first refused node."""
     seen: set[int] = set()
-    top = Positions(lines.line_col(root.start_mark.index))
+    top = Positions(root.start_mark.index, lines=lines)
     stack: list[tuple[yaml.Node, Positions, int]] = [(root, top, 1)]
     while stack:
         node, pos, depth = stack.pop()
@@ -211,7 +217,7 @@ def _check(path: Path, root: yaml.Node, lines: LineIndex) -> Positions:
         if isinstance(node, yaml.SequenceNode):
             pos.items = []
             for item in node.value:
-                pos.items.append(Positions(lines.line_col(item.start_mark.index)))
+                pos.items.append(Positions(item.start_mark.index))
             stack.extend(reversed([(item, child, depth + 1) for item, child in zip(node.value, pos.items, strict=True)]))
             continue
         pos.keys = {}
@@ -227,10 +233,10 @@ def _check(path: Path, root: yaml.Node, lines: LineIndex) -> Positions:
                     message = f"a key must be text, not a {'list' if isinstance(key, yaml.SequenceNode) else 'map'}"
                 raise _problem(path, lines, key.start_mark, message)
             if key.value in pos.keys:
-                first = pos.keys[key.value][0][0]
+                first = lines.line_col(pos.keys[key.value][0])[0]
                 raise _problem(path, lines, key.start_mark, f"YAML syntax: the key '{key.value}' is given twice (first on line {first})")
-            child = Positions(lines.line_col(value.start_mark.index))
-            pos.keys[key.value] = (lines.line_col(key.start_mark.index), child)
+            child = Positions(value.start_mark.index)
+            pos.keys[key.value] = (key.start_mark.index, child)
             todo.append((value, child, depth + 1))
         stack.extend(reversed(todo))
     return top
@@ -335,7 +341,6 @@ def position(root: Positions | None, keys: Sequence[str | int], path: Path) -> S
     if root is None:
         return SourcePos(path, 1, 1)
     node = root
-    line, col = node.at
     for key in keys:
         if node.keys is not None and not isinstance(key, int) and key in node.keys:
             node = node.keys[key][1]
@@ -343,8 +348,7 @@ def position(root: Positions | None, keys: Sequence[str | int], path: Path) -> S
             node = node.items[key]
         else:
             break
-        line, col = node.at
-    return SourcePos(path, line, col)
+    return SourcePos(path, *root.line_col(node.at))
 
 
 def key_position(root: Positions | None, keys: Sequence[str | int], key: str, path: Path) -> SourcePos:
@@ -359,7 +363,6 @@ def key_position(root: Positions | None, keys: Sequence[str | int], key: str, pa
             node = node.items[k]
         else:
             node = None
-    if node is None or node.keys is None or key not in node.keys:
+    if root is None or node is None or node.keys is None or key not in node.keys:
         return position(root, keys, path)
-    line, col = node.keys[key][0]
-    return SourcePos(path, line, col)
+    return SourcePos(path, *root.line_col(node.keys[key][0]))
