@@ -8,13 +8,17 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from cardlab.core.errors import Problem, SourcePos
+from cardlab.core.inputs import split_lines
 from cardlab.core.text import fold
-from cardlab.decks.lines import count_problem, no_count_message, split_count
+from cardlab.decks.lines import count_problem, no_count_message, split_count, to_int
 from cardlab.decks.model import SIDEBOARD_WORDS, TOTAL_WORDS, DeckList, Entry, Header
 
 _META = re.compile(r"^(?P<key>format|name|deck name|title)\s*:\s*(?P<value>.*\S)\s*$", re.IGNORECASE)
 _COMMENT_TAIL = re.compile(r"\s+(?://|#).*$")
-_DECORATION = re.compile(r"^(?:\*{3,}|={3,}|-{3,}|_{3,})")
+_DECORATION = re.compile(r"^(?:\*{3,}|={3,}|-{3,}|_{3,}|[~#]{3,})\s*|\s*(?:\*{3,}|={3,}|-{3,}|_{3,}|~{3,})$")
+"""A run of ``***``, ``===``, ``---``, ``___`` at either end of a line: decoration, stripped; the
+rest of the line is read as any line (``=== Trainers ===`` is a header, ``===4 Bill`` a card line,
+``*** My deck ***`` a title, ``=== Bill`` a line without a count, reported)."""
 _HEADER = re.compile(r"^(?P<label>[^\W\d][^:()]*?)\s*(?:(?P<sep>[:\-–—])\s*(?P<n>[-+]?\d+)?"
                      r"|\(\s*(?P<n2>\d+)\s*\))?\s*$")
 
@@ -35,9 +39,14 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
     deck = DeckList(path=Path(path))
     header: int | None = None
     content = False  # any line besides blanks and comments
-    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
+    for number, raw in enumerate(split_lines(text.removeprefix("\ufeff")), start=1):
         line = " ".join(raw.replace("\t", " ").split())
-        if not line or line.startswith("//") or _DECORATION.match(line):
+        banner = False
+        if not line.startswith("//"):
+            bare, ends = _DECORATION.subn("", line)
+            banner = ends == 2  # *** Title *** : a title when it is neither a header nor a card line
+            line = bare.strip()
+        if not line or line.startswith("//"):
             continue
         hashed = line.startswith("#")
         content = content or not hashed
@@ -64,7 +73,7 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
             word = fold(m["label"])
             total = m["n"] or m["n2"]
             if word in words or (m["sep"] == ":" and not hashed):
-                deck.headers.append(Header(number, line, word, int(total) if total is not None else None, word in TOTAL_WORDS,
+                deck.headers.append(Header(number, line, word, to_int(total) if total is not None else None, word in TOTAL_WORDS,
                                            word in SIDEBOARD_WORDS and word not in format_words))
                 content = True
                 if word not in TOTAL_WORDS:
@@ -75,6 +84,8 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
         line = _COMMENT_TAIL.sub("", line)
         split = split_count(line)
         if split is None:
+            if banner:
+                continue
             deck.problems.append(Problem(SourcePos(deck.path, number), no_count_message(line), "no-count"))
             continue
         n, card_text = split
