@@ -217,6 +217,14 @@ def check_file(path: Path, kind: str, game: str, source_language: str | None = N
     """
     try:
         text = read_text(path)
+    except LoadError as err:
+        return None, [err.problem]
+    return check_text(path, text, kind, game, source_language)
+
+
+def check_text(path: Path, text: str, kind: str, game: str, source_language: str | None = None) -> tuple[Any, list[Problem]]:
+    """:func:`check_file` on a file's text, already read."""
+    try:
         data, tree = load(path, text)
     except LoadError as err:
         return None, [err.problem]

@@ -50,19 +50,33 @@ def config_path() -> Path:
 
 
 def normalize_lang(code: str) -> str:
-    """Return a language code in the catalog's form: ``FR`` -> ``fr``, ``pt_br`` -> ``pt-BR``.
+    """Return a language code in the catalog's form: ``FR`` -> ``fr``, ``pt_br`` -> ``pt-BR``,
+    ``sr@latin`` (gettext) -> ``sr-Latn``, ``sr_RS@latin`` -> ``sr-Latn-RS``.
 
-    The primary subtag is lowercased, a two-letter region uppercased, ``_`` becomes ``-``.
+    The primary subtag is lowercased, a two-letter region uppercased, a script title-cased, ``_`` becomes ``-``.
 
     Raises:
         UsageError: ``code`` is not a language code (``fr``, ``ja``, ``pt-BR``...).
     """
-    parts = code.strip().replace("_", "-").split("-")
-    parts = [parts[0].lower()] + [p.upper() if len(p) == 2 else p for p in parts[1:]]
+    base, _, modifier = code.strip().partition("@")
+    parts = base.replace("_", "-").split("-")
+    parts = [parts[0].lower()] + [p.upper() if len(p) == 2 else p.title() if len(p) == 4 and p.isalpha() else p
+                                  for p in parts[1:]]
+    if modifier:  # gettext's ll_CC@modifier: a script goes after the language, a variant at the end
+        script = _SCRIPTS.get(modifier.lower())
+        if script:
+            parts.insert(1, script)
+        else:
+            parts.append(modifier.lower())
     norm = "-".join(parts)
-    if not LANG_RE.match(norm):
-        raise UsageError(f"'{code.strip()}' is not a language code (examples: fr, ja, pt-BR)")
+    if not LANG_RE.fullmatch(norm):
+        raise UsageError(f"'{code.strip()}' is not a language code (examples: fr, ja, pt-BR, sr@latin)")
     return norm
+
+
+_SCRIPTS = {"latin": "Latn", "cyrillic": "Cyrl", "arabic": "Arab", "devanagari": "Deva", "hebrew": "Hebr",
+            "greek": "Grek", "hans": "Hans", "hant": "Hant"}
+"""gettext locale modifiers that name a script, and its ISO 15924 code (``sr@latin`` is ``sr-Latn``)."""
 
 
 def parse_languages(text: str) -> list[str]:

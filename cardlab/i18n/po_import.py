@@ -25,30 +25,51 @@ from cardlab.i18n.po_file import MAX_PO_BYTES, count
 
 
 def read(path: Path) -> tuple[Any, str]:
-    """Read and parse a PO file.
+    """Read and parse a PO file: at most :data:`MAX_PO_BYTES` (special files too), decoded by the
+    charset its header declares (UTF-8 when none), lines split as editors split them.
 
     Returns:
         ``(polib.POFile, text)``.
 
     Raises:
-        InputError: the file is missing or too large.
-        DataError: the file is not UTF-8 or has a syntax error (rule ``po-syntax``, with its line).
+        InputError: the file is missing, unreadable or too large.
+        DataError: the file is not in its charset, names an unknown charset, or has a syntax error
+            (rule ``po-syntax``, with its line and column).
     """
-    import polib
-
-    from cardlab.core.yamlio import LoadError, read_text
+    from cardlab.core.inputs import LoadError, read_bytes
 
     path = Path(path)
     try:
-        text = read_text(path, MAX_PO_BYTES)
+        raw = read_bytes(path, MAX_PO_BYTES, "PO file")
+    except LoadError as err:
+        raise InputError(str(err.problem)) from None
+    return parse(raw, path)
+
+
+def parse(raw: bytes, path: Path) -> tuple[Any, str]:
+    """Parse the bytes of a PO file (see :func:`read`); ``path`` names it in messages."""
+    import polib
+
+    from cardlab.core.inputs import LoadError, decode, split_lines
+
+    try:
+        charset, charset_line = _po.declared_charset(raw)
+        text = decode(raw, path, charset, hint="save the file in the charset its Content-Type header names")
     except LoadError as err:
         if err.problem.rule == "file":
             raise InputError(str(err.problem)) from None
         raise DataError(err.problem) from None
+    except LookupError as err:
+        raise DataError(Problem(SourcePos(path, charset_line), f"PO header: {err}", "po-syntax")) from None
     _po.precheck(text, path)
     try:
-        po = polib.pofile(text, encoding="utf-8", wrapwidth=78)
-    except (OSError, ValueError) as err:
+        # polib's own reader splits lines with str.splitlines (U+2028, NEL, form feed... would end
+        # lines) and would open ``text`` as a file name if one existed: give it the lines.
+        parser = polib._POFileParser("", encoding="utf-8")  # noqa: SLF001 - see above
+        parser.fhandle = split_lines(text)
+        po = parser.parse()
+        po.wrapwidth = 78
+    except (OSError, ValueError, IndexError, KeyError, TypeError) as err:
         m = re.search(r"\(line (\d+)\)(?::\s*(.*))?", str(err))
         line = int(m.group(1)) if m else 0
         what = (m.group(2) if m and m.group(2) else "invalid PO file")
@@ -57,7 +78,9 @@ def read(path: Path) -> tuple[Any, str]:
 
 
 def _header_line(text: str, key: str) -> int:
-    for number, line in enumerate(text.splitlines(), 1):
+    from cardlab.core.inputs import split_lines
+
+    for number, line in enumerate(split_lines(text), 1):
         if line.lstrip().startswith(f'"{key}:'):
             return number
     return 0
@@ -191,7 +214,7 @@ def plan(catalog: Catalog, po: Any, po_path: Path, lang: str, replace: bool = Fa
         An :class:`ImportReport` with ``changes`` (files whose YAML would change) and every
         problem and warning; ``applied`` lists the contexts of the planned changes.
     """
-    from cardlab.core.yamlio import LoadError
+    from cardlab.core.inputs import LoadError, read_text
 
     report = ImportReport(lang=lang)
     known: dict[str, TString] = {s.context: s for s in i18n.strings(catalog, lang)}
@@ -257,7 +280,7 @@ def plan(catalog: Catalog, po: Any, po_path: Path, lang: str, replace: bool = Fa
     for path, items in edits.items():
         s0 = items[0][1]
         try:
-            old = path.read_text(encoding="utf-8")
+            old = read_text(path)
             new = i18n_write.render_edits(path, old, [edit for edit, _s, _n in items])
         except DataError as err:
             report.problems.extend(err.problems)

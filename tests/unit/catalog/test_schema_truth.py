@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardlab.catalog.filecheck import check_file, schema_errors
+from cardlab.catalog.filecheck import check_file, check_text, schema_errors
 from cardlab.catalog.schemas import fast_validator, validator
 from cardlab.core.inputs import split_lines
 from cardlab.core.paths import schema_dir
@@ -161,9 +161,7 @@ def test_card_yaml_never_crashes_and_speaks_yaml(data, tmp_path):
                                                    "name: {e,1}", "? []\n: 1", "x: !!int y", "notes: 'a\u2028b'", "\t"])))
     sep = data.draw(st.sampled_from(["\n", "\r\n", "\r"]))
     text = sep.join(lines) + sep
-    path = tmp_path / "1-x.yaml"
-    path.write_text(text, encoding="utf-8", newline="")
-    _d, problems = check_file(path, "card", "pokemon", "en")
+    _d, problems = check_text(tmp_path / "1-x.yaml", text, "card", "pokemon", "en")
     n = len(split_lines(text))
     for p in problems:
         assert 1 <= p.pos.line <= n + 1, (p, n)
