@@ -1,7 +1,7 @@
 """Validate the catalog: every file against its JSON Schema, then the rules that span files.
 
 Per-file work (YAML load, schema, source language) is in :mod:`cardlab.catalog.filecheck`, cached by
-path, modification time, size and the schemas' fingerprint. Problems carry ``file:line:column``
+path, size, modification and change times, inode and the schemas' fingerprint. Problems carry ``file:line:column``
 positions found with ruamel.yaml's round-trip loader, which runs only for files that have problems.
 
 Cross-file rules (ids: ``rule`` of each :class:`~cardlab.core.errors.Problem`):

@@ -162,25 +162,23 @@ def index_cmd(
 
 
 def _open(roots: list[Path], db_path: Path):  # noqa: ANN202 - sqlite3.Connection
+    from cardlab.core.errors import DataError
+    from cardlab.render import cards as render
     from cardlab.search import index as index
-    from cardlab.core.errors import CatalogError
 
-    try:
-        report = index.ensure_index(roots, db_path)
-    except CatalogError as err:
-        if index.stored_fingerprint(db_path) is None:
-            raise
-        from cardlab.render import cards as render
-
+    con, report, failure = index.open_fresh(roots, db_path)
+    if failure is not None:
         console = render.stderr_console()
-        render.problems(err.problems, console)
-        console.print(f"[yellow]warning[/]: the catalog has {len(err.problems)} problem(s); searching the previous index")
-        report = None
-    if report is not None:
-        from cardlab.render import cards as render
+        if isinstance(failure, DataError):
+            render.problems(failure.problems, console)
+            console.print(f"[yellow]warning[/]: the catalog has {len(failure.problems)} problem(s); searching the previous index")
+        else:
+            from rich.markup import escape
 
+            console.print(f"[yellow]warning[/]: {escape(str(failure))}; searching the previous index")
+    if report is not None:
         render.stderr_console().print(f"[dim]indexed {report.cards} cards in {report.seconds:.2f} s[/]")
-    return index.connect(db_path)
+    return con
 
 
 def _register_groups() -> None:

@@ -77,6 +77,13 @@ def line_col(text: str, index: int) -> tuple[int, int]:
     return line, index - last
 
 
+def file_stamp(st: os.stat_result) -> str:
+    """What says a file changed: size, modification and change times, inode. A same-size edit that
+    keeps the modification time (``cp -p``, ``rsync -t``, ``touch -r``) still changes the change
+    time (which no user can set) or the inode (a file renamed into place)."""
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
+
+
 def _describe(err: OSError) -> str:
     if err.errno == errno.EISDIR:
         return "is a folder, not a file"
