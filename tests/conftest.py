@@ -18,8 +18,9 @@ def _isolated_env(monkeypatch, tmp_path_factory):
     cache = tmp_path_factory.getbasetemp() / "cardlab-cache"
     cache.mkdir(exist_ok=True)
     monkeypatch.setenv("CARDLAB_CACHE_DIR", str(cache))
-    for var in ("CARDLAB_DB", "CARDLAB_CATALOG", "CARDLAB_LANG", "NO_COLOR"):
+    for var in ("CARDLAB_DB", "CARDLAB_CATALOG", "CARDLAB_LANG", "CARDLAB_CONFIG", "NO_COLOR"):
         monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.getbasetemp() / "no-user-config"))
     monkeypatch.setenv("COLUMNS", "200")
 
 

@@ -12,7 +12,7 @@ import typer
 from cardlab.core.errors import CardlabError, DataError
 
 CatalogOpt = Annotated[Optional[list[Path]], typer.Option(
-    "--catalog", envvar="CARDLAB_CATALOG",
+    "--catalog",
     help="Catalog root(s) to read instead of the shipped cards (repeatable; env CARDLAB_CATALOG, ':'-separated).")]
 DbOpt = Annotated[Optional[Path], typer.Option(
     "--db", envvar="CARDLAB_DB", help="Index file to use (default: one per catalog in the user cache).")]
@@ -24,11 +24,12 @@ def roots_and_db(catalog: list[Path] | None, db: Path | None) -> tuple[list[Path
     """Return the catalog roots and index path the options (or environment) ask for."""
     from cardlab.core.paths import catalog_roots, default_db
 
-    if catalog and len(catalog) == 1 and ":" in str(catalog[0]):
-        roots = catalog_roots(str(catalog[0]))
-    else:
-        roots = catalog_roots(catalog or None)
-    return roots, default_db(roots, db)
+    with user_errors():
+        if catalog and len(catalog) == 1 and ":" in str(catalog[0]):
+            roots = catalog_roots(str(catalog[0]))
+        else:
+            roots = catalog_roots(catalog or None)
+        return roots, default_db(roots, db)
 
 
 def langs_of(option: str | None) -> list[str]:

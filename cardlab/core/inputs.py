@@ -93,15 +93,15 @@ def _describe(err: OSError) -> str:
 def read_bytes(path: Path, limit: int, what: str = "file") -> bytes:
     """Read at most ``limit + 1`` bytes of ``path`` and refuse the file when there are more.
 
-    Works the same for regular files and special ones (a FIFO is opened without waiting for a
-    writer: with none, it reads as empty).
+    Works the same for regular files and special ones (``/dev/zero``, a FIFO or a pipe is read up
+    to the limit, then refused; a FIFO waits for its writer, as ``cat`` does).
 
     Raises:
         LoadError: rule ``file``: missing, a folder, unreadable, or larger than ``limit``.
     """
     path = Path(path)
     try:
-        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+        flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
         fd = os.open(path, flags)
     except OSError as err:
         raise LoadError(Problem(SourcePos(path, 1, 1), f"cannot read {what}: {_describe(err)}", "file")) from None
@@ -109,8 +109,6 @@ def read_bytes(path: Path, limit: int, what: str = "file") -> bytes:
         st = os.fstat(fd)
         if stat.S_ISDIR(st.st_mode):
             raise LoadError(Problem(SourcePos(path, 1, 1), f"cannot read {what}: is a folder, not a file", "file"))
-        if hasattr(os, "set_blocking"):
-            os.set_blocking(fd, True)
         chunks: list[bytes] = []
         size = 0
         while size <= limit:
