@@ -12,6 +12,7 @@ from typing import Annotated, Optional
 import typer
 
 from cardlab.cli.common import CatalogOpt, DbOpt, LangOpt, langs_of, roots_and_db, user_errors
+from cardlab.core.inputs import text_argument
 
 _APP_SETTINGS = dict(
     name="cardlab",
@@ -77,6 +78,7 @@ def search(
     _choice(fmt, FORMATS_SEARCH)
     roots, db_path = roots_and_db(catalog, db)
     with user_errors():
+        text_argument(query, "the query")
         con = _open(roots, db_path)
         rows = searching.search(con, query, langs=langs_of(lang), sort=sort, reverse=reverse, limit=limit)
     if fmt == "table" and sys.stdout.isatty():
@@ -105,7 +107,7 @@ def show(
     roots, db_path = roots_and_db(catalog, db)
     with user_errors():
         langs = langs_of(lang)
-        view = searching.get_card(_open(roots, db_path), card)
+        view = searching.get_card(_open(roots, db_path), text_argument(card, "the card"))
     if fmt == "json":
         render.stdout_console().out(json.dumps(view.data, ensure_ascii=False, indent=2), highlight=False)
     else:

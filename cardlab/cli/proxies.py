@@ -33,6 +33,7 @@ def proxies(
 ) -> None:
     """Print proxies of a deck as a PDF, nine cards a page.  Example: cardlab proxies zap.txt -o zap.pdf"""
     from cardlab.core.fs import check_output
+    from cardlab.core.inputs import text_argument
     from cardlab.proxies import pdf as px
     from cardlab.render import cards as render
 
@@ -50,6 +51,8 @@ def proxies(
 
             raise UsageError("give a DECK file, --query or --card")
         check_output(output, overwrite)
+        for text in [*(query or []), *(card or [])]:
+            text_argument(text, "--query/--card")
         try:
             selection = px.select(roots, db_path, deck, query or [], card or [], fmt, force, langs)
         except px.DeckProblemsError as problems:

@@ -71,10 +71,7 @@ class LineIndex:
 
 def line_col(text: str, index: int) -> tuple[int, int]:
     """Return the 1-based (line, column) of the character at ``index`` of ``text``."""
-    before = text[:index]
-    line = len(LINE_BREAK.findall(before)) + 1
-    last = max(before.rfind("\n"), before.rfind("\r"))
-    return line, index - last
+    return LineIndex(text[: index + 1]).line_col(index)
 
 
 def file_stamp(st: os.stat_result) -> str:
@@ -157,3 +154,21 @@ def read_text(path: Path, max_bytes: int = MAX_FILE_BYTES, what: str = "file") -
             holds a NUL byte (rule ``encoding``, with line and column).
     """
     return decode(read_bytes(path, max_bytes, what), Path(path))
+
+
+def text_argument(value: str, what: str = "the argument") -> str:
+    """Return a command-line text argument, refusing one that is not UTF-8.
+
+    Python decodes undecodable argument bytes (``$'t:\\xff'``) as lone surrogates, which SQLite
+    and every encoder refuse later with a traceback; this says where the bad byte is instead.
+
+    Raises:
+        UsageError: the text holds a byte that is not UTF-8 (its column is given).
+    """
+    from cardlab.core.errors import UsageError
+
+    for i, ch in enumerate(value):
+        if "\ud800" <= ch <= "\udfff":
+            byte = f" (byte 0x{ord(ch) - 0xDC00:02x})" if "\udc80" <= ch <= "\udcff" else ""
+            raise UsageError(f"{what} is not UTF-8 text{byte} at character {i + 1}; check the terminal's encoding")
+    return value

@@ -26,6 +26,20 @@ def shipped_catalog() -> Path:
     return _data_dir("cards")
 
 
+def installed_catalog_holding(path: Path) -> Path | None:
+    """Return the catalog installed with the cardlab package (a wheel's
+    ``site-packages/cardlab/_data/cards``) when ``path`` lies inside it, else None.
+
+    Files there belong to the installed package: a card or translation written there alters the
+    package, not a checkout, and an upgrade loses it. A checkout's (editable install's) shipped
+    catalog is the repository's ``cards/`` and is not refused.
+    """
+    shipped = shipped_catalog().resolve()
+    if "_data" in shipped.parts and Path(path).resolve().is_relative_to(shipped):
+        return shipped
+    return None
+
+
 def schema_dir() -> Path:
     """Return the directory of the JSON Schemas shipped with cardlab (``schema/``)."""
     return _data_dir("schema")

@@ -300,6 +300,24 @@ def plan(catalog: Catalog, po: Any, po_path: Path, lang: str, replace: bool = Fa
     return report
 
 
+def _refuse_installed(report: ImportReport) -> None:
+    """Refuse to write translations into the catalog installed with the cardlab package, as
+    ``card new`` refuses new cards there (:func:`cardlab.core.paths.installed_catalog_holding`).
+
+    Raises:
+        UsageError: a planned change lies in the installed package (nothing is written).
+    """
+    from cardlab.core.paths import installed_catalog_holding
+
+    for change in report.changes:
+        shipped = installed_catalog_holding(change.path)
+        if shipped is not None:
+            raise UsageError(
+                f"{change.path} is in the catalog installed with the cardlab package ({shipped}); translations "
+                "are not written there (an upgrade would lose them). Pass --catalog with the cards/ folder of your "
+                "cardlab checkout (git clone the repository first), e.g. --catalog ~/cardlab/cards; --dry-run shows the diff")
+
+
 def _short(text: str, width: int = 60) -> str:
     text = " ".join(text.split())
     return text if len(text) <= width else text[: width - 1] + "…"
@@ -326,7 +344,8 @@ def import_po(roots: list[Path], po_path: Path, lang: str | None = None, dry_run
     Raises:
         InputError: the PO file is missing.
         DataError: PO syntax error (``po-syntax``) or Language mismatch (``po-language``).
-        UsageError: no language known, or a malformed one.
+        UsageError: no language known, or a malformed one; the files to change are in the catalog
+            installed with the cardlab package (nothing is written).
         CardlabError: writing a file failed (each file is still either old or new).
     """
     from cardlab.catalog.validate import validate
@@ -337,6 +356,8 @@ def import_po(roots: list[Path], po_path: Path, lang: str | None = None, dry_run
     catalog = validate(roots, cache_path=cache_path).catalog
     report = plan(catalog, po, po_path, target, replace)
     report.dry_run = dry_run
+    if not dry_run:
+        _refuse_installed(report)
     lines = report.entry_lines
     if dry_run:
         bad_problems = [p for c in report.changes for p in i18n_write.check_change(c)]
