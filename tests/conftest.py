@@ -22,6 +22,11 @@ def _isolated_env(monkeypatch, tmp_path_factory):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.getbasetemp() / "no-user-config"))
     monkeypatch.setenv("COLUMNS", "200")
+    # Test files are copied just before they are read: do not treat them as "racy" (changed within
+    # the file system's time tick, so re-read every time); tests of that rule set it back.
+    from cardlab.core import inputs
+
+    monkeypatch.setattr(inputs, "RACY_NS", 0)
 
 
 @pytest.fixture

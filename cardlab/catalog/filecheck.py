@@ -14,6 +14,7 @@ import json
 import os
 import pickle
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import Any
 
 from cardlab.catalog.model import SourceFile
 from cardlab.core.errors import Problem, SourcePos
-from cardlab.core.inputs import file_stamp
+from cardlab.core.inputs import file_stamp, is_racy
 from cardlab.core.yamlio import LoadError, Positions, describe, key_position, load, position, read_text
 from cardlab.core.text import is_localized
 
@@ -337,6 +338,8 @@ def check_files(files: list[SourceFile], cache_path: Path | None | str = "defaul
     kinds: dict[str, str] = {}
     reparsed = 0
 
+    now = time.time_ns()
+
     def run(batch: list[SourceFile], games: dict[Path | None, str], langs: dict[Path | None, str]) -> None:
         nonlocal reparsed
         jobs: list[tuple[str, str, str, str | None]] = []
@@ -351,11 +354,13 @@ def check_files(files: list[SourceFile], cache_path: Path | None | str = "defaul
             if tag is None:
                 tag = tags[(f.kind, game, src)] = f"{schema_fp}:{f.kind}:{game}:{src}"
             try:
-                stat = stats[key] = (file_stamp(os.stat(key)), tag)
+                st = os.stat(key)
+                # a file changed within the last time tick may change again with the same stamp
+                stat = stats[key] = (file_stamp(st) + ("racy" if is_racy(st, now) else ""), tag)
             except OSError:
                 stat = stats[key] = ("", "")
             hit = cached.get(key)
-            if hit and hit[:2] == stat:
+            if hit and hit[:2] == stat and not stat[0].endswith("racy"):
                 data[f.path] = pickle.loads(hit[2])
                 if hit[3] != "[]":
                     problems.extend(Problem(SourcePos(f.path, ln, col), msg, rule) for ln, col, msg, rule in json.loads(hit[3]))

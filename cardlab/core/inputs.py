@@ -81,6 +81,19 @@ def file_stamp(st: os.stat_result) -> str:
     return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
 
 
+RACY_NS = 2_000_000_000
+"""A file changed less than this before a stamp was taken may change again with the same stamp
+(file systems keep times in coarse ticks, up to 2 s): its stamp is not trusted (git's "racy" files)."""
+
+
+def is_racy(st: os.stat_result, now_ns: int | None = None) -> bool:
+    """True when ``st`` was changed too recently for :func:`file_stamp` to be trusted later."""
+    import time
+
+    now = time.time_ns() if now_ns is None else now_ns
+    return max(st.st_mtime_ns, st.st_ctime_ns) >= now - RACY_NS
+
+
 def _describe(err: OSError) -> str:
     if err.errno == errno.EISDIR:
         return "is a folder, not a file"

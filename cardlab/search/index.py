@@ -22,7 +22,7 @@ from pathlib import Path
 
 from cardlab.catalog.model import Catalog, folders
 from cardlab.core.errors import CardlabError, CatalogError
-from cardlab.core.inputs import file_stamp
+from cardlab.core.inputs import file_stamp, is_racy
 from cardlab.core.text import fold, norm_value, pick
 
 INDEX_VERSION = "5"
@@ -58,6 +58,8 @@ def fingerprint(roots: list[Path]) -> str:
     """
     from cardlab.core.paths import schema_dir
 
+    now = time.time_ns()
+    racy = False
     h = hashlib.sha1(f"v{INDEX_VERSION}".encode())
     for _kind, folder, _game in folders(roots):
         try:
@@ -69,11 +71,14 @@ def fingerprint(roots: list[Path]) -> str:
             try:
                 st = entry.stat()
                 h.update(f"{folder}/{name}\0{file_stamp(st)}\n".encode())
+                racy = racy or is_racy(st, now)
             except OSError:  # a broken link: validation reports it
                 h.update(f"{folder}/{name}\0missing\n".encode())
     for p in sorted(schema_dir().glob("*.json")):
         h.update(f"{p.name}\0{file_stamp(p.stat())}\n".encode())
-    return h.hexdigest()
+    # A file changed within the file system's time tick of now could change again unseen: such a
+    # fingerprint never matches a later one, so the next search checks again.
+    return h.hexdigest() + (f":racy-{now}" if racy else "")
 
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
