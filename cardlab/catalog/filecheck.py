@@ -154,7 +154,7 @@ def _found(value: Any) -> str:
     """``true (a YAML boolean)``; a date gets the hint to quote it."""
     what = describe(value)
     if what == "a YAML date":
-        return f"{_show(value)} (a YAML date; YAML reads an unquoted date as a date: quote it, \"{value.isoformat()}\")"
+        return f"{_show(value)} (a YAML date): YAML reads this as a date; quote it: \"{value.isoformat()}\""
     return f"{_show(value)} ({what})"
 
 

@@ -52,13 +52,17 @@ class Change:
                 continue
             old, new = f"a/{rel}", f"b/{rel}"
             break
-        return "".join(difflib.unified_diff(self.old.splitlines(keepends=True), self.new.splitlines(keepends=True), old, new))
+        from cardlab.core.inputs import split_lines
+
+        return "".join(difflib.unified_diff(split_lines(self.old, keepends=True), split_lines(self.new, keepends=True), old, new))
 
 
 def _detect_indent(text: str) -> tuple[int, int, int]:
     """Guess ruamel's (mapping, sequence, offset) indentation from a file's block structure."""
     mapping, offset = None, None
-    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    from cardlab.core.inputs import split_lines
+
+    lines = [ln for ln in split_lines(text) if ln.strip() and not ln.lstrip().startswith("#")]
     for prev, line in zip(lines, lines[1:]):
         if not prev.rstrip().endswith(":"):
             continue
@@ -122,7 +126,9 @@ def _faithful_yaml(path: Path, text: str) -> tuple[Any, Any]:
         if out == text:
             return yml, tree
         if first_diff is None:
-            old, new = text.splitlines(), out.splitlines()
+            from cardlab.core.inputs import split_lines
+
+            old, new = split_lines(text), split_lines(out)
             first_diff = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
     line = (first_diff or 0) + 1
     raise DataError(Problem(SourcePos(path, line, 1),

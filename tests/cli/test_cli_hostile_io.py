@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import shutil
 import sqlite3
 import threading
@@ -54,7 +55,7 @@ CARD_CASES = [  # (old, new) in the fixture card, expected fragment; None: the f
     (("hp: 60", "hp: 1_00"), "1-testmon.yaml:6:5: '1_00': YAML 1.1 reads a number, YAML 1.2 text"),
     (("hp: 60", "hp: yes"), '1-testmon.yaml:6:5: hp: expected an integer, found "yes" (text)'),
     (("hp: 60", "hp: true"), "1-testmon.yaml:6:5: hp: expected an integer, found true (a YAML boolean)"),
-    (("illustrator: Nobody Real", "illustrator: 2000-01-01"), "YAML reads an unquoted date as a date: quote it"),
+    (("illustrator: Nobody Real", "illustrator: 2000-01-01"), "(a YAML date): YAML reads this as a date; quote it: \"2000-01-01\""),
 ]
 
 
@@ -72,6 +73,24 @@ def test_hostile_card_yaml(change, expected, runner, test_set):
         return
     assert result.exit_code == 1
     assert expected in result.stderr, result.stderr
+
+
+def test_unquoted_release_date_gets_a_hint(runner, test_set):
+    """Kind: dialect scalars: an unquoted date in a set manifest (release_date: 2000-01-01)."""
+    path = test_set / "pokemon" / "test1" / "set.yaml"
+    text = path.read_text(encoding="utf-8")
+    m = re.search(r'release_date: "([0-9-]+)"', text)
+    if m:
+        text = text.replace(m.group(0), f"release_date: {m.group(1)}")
+        value = m.group(1)
+    else:
+        text += "release_date: 2000-01-01\n"
+        value = "2000-01-01"
+    path.write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["validate", str(test_set)])
+    _clean(result)
+    assert result.exit_code == 1
+    assert f'release_date: expected text, found {value} (a YAML date): YAML reads this as a date; quote it: "{value}"' in result.stderr
 
 
 DECK_CASES = [

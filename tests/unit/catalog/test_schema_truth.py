@@ -113,7 +113,7 @@ MESSAGES = [  # replacement in the fixture card, line:col, message
     (("hp: 60", "hp: null"), "6:5", "hp: expected an integer, found null (a YAML null)"),
     (("hp: 60", "hp: 60.0"), "6:5", "hp: expected an integer, found 60.0 (a YAML number)"),
     (("hp: 60", "hp: [60]"), "6:5", "hp: expected an integer, found [60] (a list)"),
-    (("hp: 60", "hp: 2000-01-01"), "6:5", "YAML reads an unquoted date as a date: quote it"),
+    (("hp: 60", "hp: 2000-01-01"), "6:5", "(a YAML date): YAML reads this as a date; quote it: \"2000-01-01\""),
     (("hp: 60", "hp: -10"), "6:5", "hp: -10 is out of range: must be at least"),
     (("hp: 60", "hp: 65"), "6:5", "hp: 65 is not a multiple of 10"),
     (("number: \"1\"", "number: 1"), "2:9", 'number: expected text, found 1 (a YAML integer)'),
@@ -121,7 +121,7 @@ MESSAGES = [  # replacement in the fixture card, line:col, message
     (("stage: Basic", "stage: yes"), "5:8", 'stage: "yes" is not one of'),
     (("stage: Basic", "stage: true"), "5:8", 'stage: true (a YAML boolean) is not one of'),
     (("rarity: Common", "rarity: true"), "15:9", "rarity: expected text, found true (a YAML boolean)"),
-    (("illustrator: Nobody Real", "illustrator: 1999-01-09"), "16:14", "found 1999-01-09 (a YAML date; YAML reads an unquoted date"),
+    (("illustrator: Nobody Real", "illustrator: 1999-01-09"), "16:14", "found 1999-01-09 (a YAML date): YAML reads this as a date; quote it: \"1999-01-09\""),
     (("types: [Fire]", "types: []"), "7:8", "a list of 0 item(s); it must have at least 1"),
     (("id: test1-1\n", ""), "1:1", "missing field 'id'"),
 ]
