@@ -2,8 +2,9 @@
 per-file cache that lets a re-validate after one edit re-read one file.
 
 Files are checked with jsonschema-rs first (a valid/invalid answer in microseconds); the files it
-rejects are checked again with jsonschema for messages, positioned with ruamel.yaml's round-trip
-loader. A cold run over many files uses every core. :mod:`cardlab.catalog.validate` adds the rules that
+rejects, or holds values it types differently (floats, dates), are checked again with jsonschema for
+messages in YAML's words (:func:`schema_message`), positioned from the same YAML parse as the data.
+A cold run over many files uses every core. :mod:`cardlab.catalog.validate` adds the rules that
 span files.
 """
 

@@ -2,7 +2,7 @@
 
 Per-file work (YAML load, schema, source language) is in :mod:`cardlab.catalog.filecheck`, cached by
 path, size, modification and change times, inode and the schemas' fingerprint. Problems carry ``file:line:column``
-positions found with ruamel.yaml's round-trip loader, which runs only for files that have problems.
+positions from the same YAML parse as the data (:mod:`cardlab.core.yamlio`).
 
 Cross-file rules (ids: ``rule`` of each :class:`~cardlab.core.errors.Problem`):
 
