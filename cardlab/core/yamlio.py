@@ -104,7 +104,7 @@ try:  # pragma: no cover - depends on how PyYAML was built
 
     _LIBYAML = True
 
-    class _Loader(_Parser, _Constructor, _Resolver):  # type: ignore[misc]
+    class _Loader(_Parser, _Constructor, _Resolver):
         def __init__(self, stream: str) -> None:
             _Parser.__init__(self, stream)
             _Constructor.__init__(self)
@@ -116,7 +116,7 @@ except ImportError:  # pragma: no cover
     from yaml.reader import Reader
     from yaml.scanner import Scanner
 
-    class _Loader(Reader, Scanner, Parser, Composer, _Constructor, _Resolver):  # type: ignore[no-redef,misc]
+    class _Loader(Reader, Scanner, Parser, Composer, _Constructor, _Resolver):  # type: ignore[no-redef]
         def __init__(self, stream: str) -> None:
             Reader.__init__(self, stream)
             Scanner.__init__(self)

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardlab.catalog.validate import validate
-from cardlab.core.errors import CardlabError, DataError, InputError
+from cardlab.core.errors import CardlabError, DataError
 from cardlab.core.inputs import split_lines
 from cardlab.core.yamlio import load_fast
 from cardlab.i18n import po_file, po_import
