@@ -125,6 +125,8 @@ def _config_languages(path: Path) -> list[str]:
             pos = SourcePos(path, *LineIndex(text).line_col(len(text)))
         message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(err)) or "invalid TOML"
         raise ConfigError(pos, f"TOML syntax: {message}") from None
+    except (ValueError, RecursionError):  # an integer beyond Python's conversion limit, deep nesting
+        raise ConfigError(SourcePos(path, 1, 1), "TOML: a number too long or values nested too deep to read") from None
     for key in data:
         if key not in KEYS:
             from cardlab.core.fuzzy import suggest

@@ -84,14 +84,14 @@ def parse_yaml(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
             keys = list(err.absolute_path)
         if err.validator == "additionalProperties" and not keys:
             for key in data:
-                if key not in _YAML_FIELDS and not _YAML_SECTION.match(str(key)):
+                if key not in _YAML_FIELDS and not _YAML_SECTION.fullmatch(str(key)):
                     deck.problems.append(Problem(position(tree, [key], path), f"'{key}' is not a deck field nor a section "
                                                  "(sections are lower-case lists such as main:)", "schema"))
             continue
         where = ".".join(str(k) for k in keys)
         deck.problems.append(Problem(position(tree, keys, path), f"{where + ': ' if where else ''}{schema_message(err)}", "schema"))
     for section, items in lists.items():
-        if not isinstance(items, list) or not _YAML_SECTION.match(str(section)):
+        if not isinstance(items, list) or not _YAML_SECTION.fullmatch(str(section)):
             continue
         for i, item in enumerate(items):
             if (section, i) in bad_items:

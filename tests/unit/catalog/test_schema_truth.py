@@ -165,3 +165,21 @@ def test_card_yaml_never_crashes_and_speaks_yaml(data, tmp_path):
     for p in problems:
         assert 1 <= p.pos.line <= n + 1, (p, n)
         assert not PYTHON_WORDS.search(p.message), p.message
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_card_problem_lines_match_the_editor(data, tmp_path):
+    """Kind: lines as editors count them (property): separators that are not line breaks in YAML
+    1.2 (U+2028, U+2029, NEL) inside earlier values, and any of \\n, \\r\\n, \\r as line ends,
+    leave the problem at the line an editor shows."""
+    lines = CARD.read_text(encoding="utf-8").splitlines()
+    sep = data.draw(st.sampled_from(["\u2028", "\u2029", "\x85"]))
+    k = lines.index("hp: 60")
+    for i in data.draw(st.lists(st.sampled_from(range(k)), max_size=4)):
+        if lines[i].endswith("}") and "{en: " in lines[i]:
+            lines[i] = lines[i].replace("{en: ", f"{{en: Te{sep}st", 1)
+    lines[k] = "hp: lots"
+    eol = data.draw(st.sampled_from(["\n", "\r\n", "\r"]))
+    _d, problems = check_text(tmp_path / "1-x.yaml", eol.join(lines) + eol, "card", "pokemon", "en")
+    assert [(p.pos.line, p.pos.col) for p in problems] == [(k + 1, 5)], problems

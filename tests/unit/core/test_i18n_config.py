@@ -89,6 +89,14 @@ def test_config_unknown_keys_are_reported(monkeypatch, tmp_path, text, where, fr
     assert str(err.value).startswith(f"{path}:{where}: {fragment}")
 
 
+@pytest.mark.parametrize("text", ["languages = " + "9" * 5000 + "\n", "x = " + "9" * 5000 + "\n"])
+def test_config_huge_number(monkeypatch, tmp_path, text):
+    """Kind: numbers beyond Python's int-conversion limit (tomllib raises ValueError): a config error."""
+    write_config(monkeypatch, tmp_path, text)
+    with pytest.raises(config.ConfigError, match="a number too long"):
+        config.preferred_languages(None)
+
+
 def test_missing_config_named_by_env_is_reported(monkeypatch, tmp_path):
     """Kind: a config file named by CARDLAB_CONFIG that is missing is reported, not ignored."""
     monkeypatch.setenv("CARDLAB_CONFIG", str(tmp_path / "absent.toml"))
