@@ -265,12 +265,22 @@ class _Cache:
         self.db = None
         if path is None:
             return
-        try:
-            self.db = sqlite3.connect(path, timeout=5)
-            self.db.execute("CREATE TABLE IF NOT EXISTS files4 (path TEXT PRIMARY KEY, stamp TEXT,"
-                            " fp TEXT, data BLOB, problems TEXT, summary BLOB)")
-        except sqlite3.Error:
-            self.db = None
+        for attempt in (1, 2):
+            try:
+                self.db = sqlite3.connect(path, timeout=5)
+                self.db.execute("CREATE TABLE IF NOT EXISTS files4 (path TEXT PRIMARY KEY, stamp TEXT,"
+                                " fp TEXT, data BLOB, problems TEXT, summary BLOB)")
+                return
+            except sqlite3.Error as err:
+                if self.db is not None:
+                    self.db.close()
+                self.db = None
+                if attempt == 2 or not (isinstance(err, sqlite3.DatabaseError) and _own_cache_file(path)):
+                    return
+                try:  # cardlab's own cache file, damaged: start it again
+                    Path(path).unlink()
+                except OSError:
+                    return
 
     def get_many(self, paths: list[str], full: bool = True) -> dict[str, tuple]:
         """Rows of ``paths`` (the cache may hold other catalogs too: read only what is asked):
@@ -298,6 +308,16 @@ class _Cache:
                 self.db.executemany("INSERT OR REPLACE INTO files4 VALUES (?, ?, ?, ?, ?, ?)", rows)
         except sqlite3.Error:
             pass
+
+
+def _own_cache_file(path: Path | str) -> bool:
+    """True for cardlab's own validation cache file (which may be replaced when damaged)."""
+    from cardlab.core.paths import cache_dir
+
+    try:
+        return Path(path).name == "validate-cache.sqlite" and Path(path).parent.resolve() == cache_dir().resolve()
+    except OSError:
+        return False
 
 
 def _default_cache() -> Path | None:
@@ -361,10 +381,16 @@ def check_files(files: list[SourceFile], cache_path: Path | None | str = "defaul
             except OSError:
                 stat = stats[key] = ("", "")
             hit = cached.get(key)
+            served = None
             if hit and hit[:2] == stat and not stat[0].endswith("racy"):
-                data[f.path] = pickle.loads(hit[2])
-                if hit[3] != "[]":
-                    problems.extend(Problem(SourcePos(f.path, ln, col), msg, rule) for ln, col, msg, rule in json.loads(hit[3]))
+                try:
+                    served = pickle.loads(hit[2]), [Problem(SourcePos(f.path, ln, col), msg, rule)
+                                                    for ln, col, msg, rule in json.loads(hit[3])]
+                except Exception:  # noqa: BLE001 - a damaged cache row: check the file again
+                    served = None
+            if served is not None:
+                data[f.path] = served[0]
+                problems.extend(served[1])
             else:
                 jobs.append((key, f.kind, game, src))
         workers = os.cpu_count() or 1

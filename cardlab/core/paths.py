@@ -73,7 +73,11 @@ def catalog_roots(option: list[Path] | Path | str | None = None) -> list[Path]:
 
 
 def cache_dir() -> Path:
-    """Return cardlab's user cache directory (platformdirs), creating it."""
+    """Return cardlab's user cache directory (platformdirs), creating it when it can.
+
+    A folder that cannot be created (read-only file system, a file in the way) is still returned:
+    the caches then go unused (validation) or say why they cannot be written (the index).
+    """
     override = os.environ.get("CARDLAB_CACHE_DIR")
     if override:
         path = Path(override)
@@ -81,7 +85,10 @@ def cache_dir() -> Path:
         from platformdirs import user_cache_dir
 
         path = Path(user_cache_dir("cardlab", appauthor=False))
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        pass
     return path
 
 

@@ -107,6 +107,11 @@ def check_db_path(db: Path) -> None:
         if head and (head != SQLITE_MAGIC or stored_fingerprint(db) is None):
             raise InputError(f"{db}: exists and is not a cardlab index; cardlab will not replace it")
     elif not db.parent.is_dir():
+        from cardlab.core.paths import cache_dir
+
+        if db.parent == cache_dir():
+            raise InputError(f"{db.parent}: cardlab's cache folder cannot be created (is a file in the way, or the disk"
+                             " read-only?); set CARDLAB_CACHE_DIR, or give the index a file with --db")
         raise InputError(f"{db.parent}: folder not found (for the index {db.name})")
 
 

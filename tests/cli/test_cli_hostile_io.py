@@ -332,3 +332,38 @@ def test_config_problems_on_the_command_line(runner, tmp_path, monkeypatch):
     monkeypatch.setenv("CARDLAB_CONFIG", str(cfg))
     result = runner.invoke(app, ["search", "pikachu", "--format", "ids"])
     assert result.exit_code == 2 and f"{cfg}:2:1: unknown setting 'language'; did you mean 'languages'?" in result.stderr
+
+
+def test_cache_folder_that_cannot_be_created(runner, test_set, tmp_path, monkeypatch):
+    """Kind: cache writes that fail: a cache folder that cannot be created (a file in the way)
+    leaves validation uncached and the index says why it cannot be written (exit 2); never a traceback."""
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    monkeypatch.setenv("CARDLAB_CACHE_DIR", str(blocker / "cache"))
+    result = runner.invoke(app, ["validate", str(test_set)])
+    _clean(result)
+    assert result.exit_code == 0
+    result = runner.invoke(app, ["search", "testmon", "--catalog", str(test_set)])
+    _clean(result)
+    assert result.exit_code == 2 and "cardlab's cache folder cannot be created" in result.stderr
+
+
+def test_damaged_validation_cache_is_started_again(runner, test_set, tmp_path, monkeypatch):
+    """Kind: a damaged cache file in cardlab's own cache dir: the validation cache is started
+    again (a damaged row is checked again), never a traceback or a cache left unused."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("CARDLAB_CACHE_DIR", str(cache))
+    assert runner.invoke(app, ["validate", str(test_set)]).exit_code == 0
+    db = cache / "validate-cache.sqlite"
+    con = sqlite3.connect(db)
+    con.execute("UPDATE files4 SET data = x'00ff'")
+    con.commit()
+    con.close()
+    result = runner.invoke(app, ["validate", str(test_set)])
+    _clean(result)
+    assert result.exit_code == 0
+    db.write_bytes(b"not a database " * 100)
+    result = runner.invoke(app, ["validate", str(test_set)])
+    _clean(result)
+    assert result.exit_code == 0
+    assert sqlite3.connect(db).execute("SELECT count(*) FROM files4").fetchone()[0] == 5
