@@ -152,6 +152,9 @@ def decode(raw: bytes, path: Path, encoding: str = "utf-8", hint: str = "save th
         what = "UTF-8" if name == "utf-8" else name
         raise LoadError(Problem(SourcePos(path, line, col),
                                 f"not {what} text (byte 0x{raw[err.start]:02x}); {hint}", "encoding")) from None
+    except (UnicodeError, ValueError, TypeError) as err:  # codecs such as idna fail otherwise
+        raise LoadError(Problem(SourcePos(path, 1, 1), f"cannot decode the file as {encoding}: {err}; {hint}",
+                                "encoding")) from None
     nul = text.find("\x00")
     if nul >= 0:
         line, col = line_col(text, nul)

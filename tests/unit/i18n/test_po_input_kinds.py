@@ -54,6 +54,17 @@ def test_po_unknown_charset(tmp_path):
         po_import.read(path)
 
 
+@pytest.mark.parametrize("charset", ["base64", "rot13", "zip", "idna", "punycode", "utf-16", "hex"])
+def test_po_odd_charsets(charset, tmp_path):
+    """Kind: PO decoding: a declared codec that is not a text encoding, or fails in its own way,
+    is the project's own error, never a traceback."""
+    path = _po(tmp_path, 'msgctxt "a b"\nmsgid "Fire"\nmsgstr "Feu"\n', charset)
+    try:
+        po_import.read(path)
+    except CardlabError:
+        pass
+
+
 # --- kind: escapes ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("escape", "col"), [("\\q", 12), ("\\x41", 12), ("\\101", 12), ("\\a", 12), ("\\u00e9", 12),
