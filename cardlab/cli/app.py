@@ -79,8 +79,8 @@ def search(
     roots, db_path = roots_and_db(catalog, db)
     with user_errors():
         text_argument(query, "the query")
-        con = _open(roots, db_path)
-        rows = searching.search(con, query, langs=langs_of(lang), sort=sort, reverse=reverse, limit=limit)
+        langs = langs_of(lang)
+        rows = _query(roots, db_path, lambda con: searching.search(con, query, langs=langs, sort=sort, reverse=reverse, limit=limit))
     if fmt == "table" and sys.stdout.isatty():
         from cardlab.render import cards as render
 
@@ -107,7 +107,8 @@ def show(
     roots, db_path = roots_and_db(catalog, db)
     with user_errors():
         langs = langs_of(lang)
-        view = searching.get_card(_open(roots, db_path), text_argument(card, "the card"))
+        text_argument(card, "the card")
+        view = _query(roots, db_path, lambda con: searching.get_card(con, card))
     if fmt == "json":
         render.stdout_console().out(json.dumps(view.data, ensure_ascii=False, indent=2), highlight=False)
     else:
@@ -161,6 +162,19 @@ def index_cmd(
     else:
         console.print(f"indexed {report.cards} cards in {report.sets} sets in {report.seconds:.2f} s", soft_wrap=True)
         console.print(f"index: {report.db}", soft_wrap=True)
+
+
+def _query(roots: list[Path], db_path: Path, run):  # noqa: ANN001, ANN202 - run(connection) -> its result
+    """Open the index (:func:`_open`) and run ``run`` on it; an index found damaged while reading
+    is repaired once (:func:`cardlab.search.index.repair`)."""
+    import sqlite3
+
+    from cardlab.search import index as index
+
+    try:
+        return run(_open(roots, db_path))
+    except sqlite3.DatabaseError as err:
+        return run(index.repair(roots, db_path, err))
 
 
 def _open(roots: list[Path], db_path: Path):  # noqa: ANN202 - sqlite3.Connection

@@ -341,6 +341,22 @@ def open_fresh(roots: list[Path], db: Path) -> tuple[sqlite3.Connection, BuildRe
         return connect(db), None, err
 
 
+def repair(roots: list[Path], db: Path, err: sqlite3.DatabaseError) -> sqlite3.Connection:
+    """Answer an index found damaged while it was read (``database disk image is malformed``):
+    cardlab's own index file is built again and reopened; another file is reported, not replaced.
+
+    Raises:
+        InputError: ``db`` is not in cardlab's cache folder (exit 2), with what to do.
+        CatalogError, IndexWriteError: as :func:`open_fresh`, for the rebuild.
+    """
+    from cardlab.core.errors import InputError
+
+    if not is_own_cache_file(db):
+        raise InputError(f"{db}: the index is damaged ({err}); delete it or run 'cardlab index --force' with the same --db")
+    db.unlink(missing_ok=True)
+    return open_fresh(roots, db)[0]
+
+
 def connect(db: Path) -> sqlite3.Connection:
     """Open the index read-only. Raises sqlite3.Error when it cannot be opened."""
     return sqlite3.connect(f"file:{db}?mode=ro", uri=True)

@@ -198,7 +198,7 @@ def test_index_write_failure_uses_the_existing_index(code, runner, test_set, tmp
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
 
-@pytest.mark.parametrize("damage", ["garbage", "truncated", "empty-tables"])
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "empty-tables", "pages"])
 def test_damaged_index_in_own_cache_is_rebuilt(damage, runner, test_set, tmp_path, monkeypatch):
     """Kind: a damaged index file: in cardlab's own cache dir it is rebuilt; elsewhere it is never replaced."""
     monkeypatch.setenv("CARDLAB_CACHE_DIR", str(tmp_path / "cache"))
@@ -210,6 +210,9 @@ def test_damaged_index_in_own_cache_is_rebuilt(damage, runner, test_set, tmp_pat
         db.write_bytes(b"\x00garbage" * 100)
     elif damage == "truncated":
         db.write_bytes(data[: len(data) // 2])
+    elif damage == "pages":  # the header and the meta table intact, later pages overwritten
+        db.write_bytes(data[:4096 * 2] + b"\xde\xad" * ((len(data) - 4096 * 2) // 2) + data[len(data) - (len(data) - 4096 * 2) % 2:])
+        assert len(db.read_bytes()) == len(data)
     else:
         con = sqlite3.connect(db)
         con.execute("DELETE FROM meta")
