@@ -99,6 +99,9 @@ class _Constructor(yaml.constructor.SafeConstructor):
 
 _Constructor.add_constructor(_T + "int", _Constructor.construct_yaml_int)
 
+_DATES = _Constructor()
+"""Checks dates before the document is built (an impossible date is a positioned problem)."""
+
 try:  # pragma: no cover - depends on how PyYAML was built
     from yaml.cyaml import CParser as _Parser
 
@@ -205,6 +208,12 @@ def _check(path: Path, root: yaml.Node, lines: LineIndex) -> Positions:
             rule = _SCALAR_RULES.get(tag)
             if rule is not None and not rule.match(node.value):
                 raise _problem(path, lines, node.start_mark, f"{_tag_name(tag)} '{node.value}' is not {_WHAT[tag]}")
+            if tag == _T + "timestamp":
+                try:
+                    _DATES.construct_yaml_timestamp(node)
+                except (ValueError, OverflowError):
+                    raise _problem(path, lines, node.start_mark,
+                                   f"'{node.value}' reads as a date but is not one; quote it if it is text") from None
             if tag in (_T + "int", _T + "float") and not node.style:
                 if "_" in node.value:
                     raise _problem(path, lines, node.start_mark, (

@@ -102,6 +102,8 @@ HOSTILE = [  # text, (line, column), message fragment
     ("hp: " + "9" * 4000 + "\n", (1, 5), "a number of 4,000 digits"),
     ("hp: -" + "9" * 5000 + "\n", (1, 5), "a number of 5,000 digits"),
     ("hp: 1_00\n", (1, 5), "'1_00': YAML 1.1 reads a number, YAML 1.2 text"),
+    ("a: 1\nd: 2000-13-45\n", (2, 4), "'2000-13-45' reads as a date but is not one"),
+    ("d: 2001-02-29 25:61:61\n", (1, 4), "reads as a date but is not one"),
     ("hp: 1_000.5\n", (1, 5), "YAML 1.1 reads a number"),
     ("a: &x 1\nb: *x\n", (1, 4), "anchors and aliases are not allowed"),
     ("a: 1\na: 2\n", (2, 1), "the key 'a' is given twice (first on line 1)"),
@@ -163,3 +165,28 @@ def test_any_yaml_loads_or_is_positioned(tokens):
         p = err.problem.pos
         assert 1 <= p.line <= len(lines) + 1
         assert p.col >= 1
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.one_of(st.text(st.sampled_from("0123456789._+-eExobXOB:antrufslyTFNL~ "), min_size=1, max_size=9),
+                st.from_regex(r"\A[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt ][0-9]{1,2}:[0-9]{2}:[0-9]{2}(\.[0-9]*)?( ?(Z|[-+][0-9]{1,2}(:[0-9]{2})?))?)?\Z")))
+def test_plain_scalars_read_as_ruamel_reads_them(plain):
+    """Kind: dialect scalars (property): every plain scalar cardlab accepts is read as ruamel.yaml's
+    YAML 1.2 loader (the writer's dialect) reads it: same type, same value."""
+    from pathlib import Path
+
+    from ruamel.yaml import YAML
+
+    text = f"v: {plain}\n"
+    try:
+        ours = load_fast(Path("x.yaml"), text)
+    except LoadError:
+        return  # refused with a position (1_00, a syntax error): never read differently
+    try:
+        theirs = YAML(typ="safe", pure=True).load(text)
+    except Exception:  # noqa: BLE001 - ruamel refuses it; ours read it as text
+        assert isinstance(ours["v"], str)
+        return
+    a, b = ours["v"], theirs["v"]
+    assert type(a) is type(b), (plain, a, b)
+    assert a == b or (isinstance(a, float) and math.isnan(a) and math.isnan(b)), (plain, a, b)
