@@ -15,7 +15,7 @@ from cardlab.decks.model import SIDEBOARD_WORDS, TOTAL_WORDS, DeckList, Entry, H
 
 _META = re.compile(r"^(?P<key>format|name|deck name|title)\s*:\s*(?P<value>.*\S)\s*$", re.IGNORECASE)
 _COMMENT_TAIL = re.compile(r"\s+(?://|#).*$")
-_DECORATION = re.compile(r"^(?:\*{3,}|={3,}|-{3,}|_{3,}|[~#]{3,})\s*|\s*(?:\*{3,}|={3,}|-{3,}|_{3,}|~{3,})$")
+_DECORATION = re.compile(r"^(?:\*{3,}|={3,}|-{3,}|_{3,}|~{3,})\s*|\s*(?:\*{3,}|={3,}|-{3,}|_{3,}|~{3,})$")
 """A run of ``***``, ``===``, ``---``, ``___`` at either end of a line: decoration, stripped; the
 rest of the line is read as any line (``=== Trainers ===`` is a header, ``===4 Bill`` a card line,
 ``*** My deck ***`` a title, ``=== Bill`` a line without a count, reported)."""

@@ -61,7 +61,7 @@ def test_decorated_bad_line_is_reported(line, rule):
 
 def test_decorations_titles_and_headers():
     """Kind: dropped deck lines: pure decorations and *** titles *** are decoration; a decorated header is a header."""
-    deck = parse_text("==========\n*** My deck ***\n=== Trainers: 4 ===\n4 Bill\n------\n56 Fire Energy\n", P)
+    deck = parse_text("==========\n*** My deck ***\n=== Trainers: 4 ===\n4 Bill\n------\n### my notes\n56 Fire Energy\n", P)
     assert deck.problems == []
     assert [h.line for h in deck.headers] == [3] and deck.headers[0].total == 4
 
