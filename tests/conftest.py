@@ -20,9 +20,15 @@ def _isolated_env(monkeypatch, tmp_path_factory, tmp_path):
     cache.mkdir(exist_ok=True)
     monkeypatch.setenv("CARDLAB_CACHE_DIR", str(cache))
     monkeypatch.setenv("CARDLAB_DATA", str(tmp_path / "cardlab-data"))
-    for var in ("CARDLAB_DB", "CARDLAB_CATALOG", "CARDLAB_LANG", "NO_COLOR", "CARDLAB_PLAYER"):
+    for var in ("CARDLAB_DB", "CARDLAB_CATALOG", "CARDLAB_LANG", "CARDLAB_CONFIG", "NO_COLOR", "CARDLAB_PLAYER"):
         monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.getbasetemp() / "no-user-config"))
     monkeypatch.setenv("COLUMNS", "200")
+    # Test files are copied just before they are read: do not treat them as "racy" (changed within
+    # the file system's time tick, so re-read every time); tests of that rule set it back.
+    from cardlab.core import inputs
+
+    monkeypatch.setattr(inputs, "RACY_NS", 0)
 
 
 @pytest.fixture

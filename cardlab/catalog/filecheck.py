@@ -2,8 +2,9 @@
 per-file cache that lets a re-validate after one edit re-read one file.
 
 Files are checked with jsonschema-rs first (a valid/invalid answer in microseconds); the files it
-rejects are checked again with jsonschema for messages, positioned with ruamel.yaml's round-trip
-loader. A cold run over many files uses every core. :mod:`cardlab.catalog.validate` adds the rules that
+rejects, or holds values it types differently (floats, dates), are checked again with jsonschema for
+messages in YAML's words (:func:`schema_message`), positioned from the same YAML parse as the data.
+A cold run over many files uses every core. :mod:`cardlab.catalog.validate` adds the rules that
 span files.
 """
 
@@ -14,6 +15,7 @@ import json
 import os
 import pickle
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,7 +23,8 @@ from typing import Any
 
 from cardlab.catalog.model import SourceFile
 from cardlab.core.errors import Problem, SourcePos
-from cardlab.core.yamlio import LoadError, key_position, load_fast, load_roundtrip, position, read_text
+from cardlab.core.inputs import file_stamp, is_racy
+from cardlab.core.yamlio import LoadError, Positions, describe, key_position, load, position, read_text
 from cardlab.core.text import is_localized
 
 COMMON_FIELDS = ("id", "number", "name", "rarity", "illustrator", "notes")
@@ -33,22 +36,47 @@ PARALLEL_THRESHOLD = 1500
 
 # --- per-file checks -------------------------------------------------------------------------
 
-def _schema_problems(path: Path, text: str, data: Any, schema: str) -> list[Problem]:
-    from jsonschema.exceptions import best_match
+def _plain_json(data: Any) -> bool:
+    """True when ``data`` holds only values the two validators type alike: no float (JSON Schema
+    counts 4.0 as an integer, YAML 1.2 and cardlab do not) and nothing JSON lacks (dates)."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif not (value is None or isinstance(value, (str, int))):
+            return False
+    return True
 
+
+def schema_errors(data: Any, schema: str) -> list[Any]:
+    """Return the jsonschema errors of ``data`` against ``schema`` (empty when valid).
+
+    jsonschema-rs answers first (microseconds); it is trusted only when it says valid and the data
+    holds only plain JSON values (:func:`_plain_json`); in every other case the explaining validator
+    decides. So when either validator says invalid, the data is invalid: the two never disagree
+    silently (their patterns are written to read alike, see tests/unit/catalog/test_schema_truth.py).
+    """
     from cardlab.catalog.schemas import fast_validator, validator
 
     fast = fast_validator(schema)
     if fast is not None:
         try:
-            if fast.is_valid(data):
+            if fast.is_valid(data) and _plain_json(data):
                 return []
         except Exception:  # noqa: BLE001 - values JSON has no type for (dates): the full check below says why
             pass
-    errors = list(validator(schema).iter_errors(data))
+    return list(validator(schema).iter_errors(data))
+
+
+def _schema_problems(path: Path, tree: Positions, data: Any, schema: str) -> list[Problem]:
+    from jsonschema.exceptions import best_match
+
+    errors = schema_errors(data, schema)
     if not errors:
         return []
-    tree = load_roundtrip(path, text)
     problems = []
     # When the common card part (an allOf branch) fails, jsonschema stops counting its properties
     # as evaluated and unevaluatedProperties calls them unknown: report only the real failure.
@@ -74,7 +102,7 @@ def _schema_problems(path: Path, text: str, data: Any, schema: str) -> list[Prob
             continue
         where = ".".join(str(k) for k in keys)
         prefix = f"{where}: " if where else ""
-        problems.append(Problem(position(tree, keys, path), prefix + _message(err), "schema"))
+        problems.append(Problem(position(tree, keys, path), prefix + schema_message(err), "schema"))
     return problems
 
 
@@ -90,19 +118,74 @@ def _allowed_keys(err: Any) -> set[str]:
     return {k for k in err.instance if k not in found}
 
 
+def _yaml_text(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        if value != value:
+            return ".nan"
+        if value in (float("inf"), float("-inf")):
+            return ".inf" if value > 0 else "-.inf"
+        return repr(value)
+    if isinstance(value, int):
+        digits = str(abs(value)) if value.bit_length() < 3000 else "9" * 60
+        return ("-" if value < 0 else "") + digits
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_yaml_text(k)}: {_yaml_text(v)}" for k, v in list(value.items())[:6]) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_yaml_text(v) for v in value[:6]) + "]"
+    return json.dumps(str(value), ensure_ascii=False)
+
+
 def _show(value: Any) -> str:
-    """A value as the YAML author wrote it (null, true, "text"), cut to 60 characters."""
-    text = json.dumps(value, ensure_ascii=False, default=str)
+    """A value as the YAML author wrote it (null, true, 2000-01-01, "text"), cut to 60 characters."""
+    text = _yaml_text(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _message(err: Any) -> str:
+_TYPE_WORDS = {"integer": "an integer", "number": "a number", "string": "text", "boolean": "true or false",
+               "array": "a list", "object": "a map of fields", "null": "null"}
+
+
+def _found(value: Any) -> str:
+    """``true (a YAML boolean)``; a date gets the hint to quote it."""
+    what = describe(value)
+    if what == "a YAML date":
+        return f"{_show(value)} (a YAML date): YAML reads this as a date; quote it: \"{value.isoformat()}\""
+    return f"{_show(value)} ({what})"
+
+
+def schema_message(err: Any) -> str:
+    """A jsonschema error in YAML's words: ``expected an integer, found true (a YAML boolean)``."""
     if err.validator == "enum":
         options = ", ".join(_show(v) for v in err.validator_value)
-        return f"{_show(err.instance)} is not one of {options}"
+        shown = _show(err.instance) if isinstance(err.instance, str) else _found(err.instance)
+        return f"{shown} is not one of {options}"
+    if err.validator == "const":
+        return f"expected {_show(err.validator_value)}, found {_found(err.instance)}"
     if err.validator == "type":
-        wanted = err.validator_value if isinstance(err.validator_value, str) else " or ".join(err.validator_value)
-        return f"expected {wanted}, found {_show(err.instance)}"
+        wanted = [err.validator_value] if isinstance(err.validator_value, str) else list(err.validator_value)
+        return f"expected {' or '.join(_TYPE_WORDS.get(w, w) for w in wanted)}, found {_found(err.instance)}"
+    if err.validator == "required":
+        missing = [k for k in err.validator_value if isinstance(err.instance, dict) and k not in err.instance]
+        return f"missing field{'s' if len(missing) > 1 else ''} {', '.join(repr(k) for k in missing) or '?'}"
+    if err.validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        word = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than",
+                "exclusiveMaximum": "less than"}[err.validator]
+        return f"{_show(err.instance)} is out of range: must be {word} {_show(err.validator_value)}"
+    if err.validator in ("minItems", "maxItems"):
+        word = "at least" if err.validator == "minItems" else "at most"
+        return f"a list of {len(err.instance)} item(s); it must have {word} {err.validator_value}"
+    if err.validator == "multipleOf":
+        return f"{_show(err.instance)} is not a multiple of {_show(err.validator_value)}"
+    if err.validator == "uniqueItems":
+        return "the list holds the same item twice"
+    if err.validator in ("maxLength", "maxProperties"):
+        return f"too long (at most {err.validator_value})"
     if err.validator == "not" and isinstance(err.instance, dict):
         banned = [k for sub in err.validator_value.get("anyOf", []) for k in sub.get("required", []) if k in err.instance]
         if banned:
@@ -115,7 +198,11 @@ def _message(err: Any) -> str:
 
         what = re.sub(r"\s*\((?:see )?seeds? [^)]*\)", "", err.schema.get("description") or "") or err.validator_value
         return f"{_show(err.instance)} does not have the expected form ({what})"
-    return err.message
+    if err.validator in ("minLength", "minProperties"):
+        return f"too short (at least {err.validator_value})"
+    if err.validator == "false" or err.validator is None:
+        return "this field is not allowed here"
+    return f"does not fit the schema ({err.validator})"
 
 
 def check_file(path: Path, kind: str, game: str, source_language: str | None = None) -> tuple[Any, list[Problem]]:
@@ -133,20 +220,27 @@ def check_file(path: Path, kind: str, game: str, source_language: str | None = N
     """
     try:
         text = read_text(path)
-        data = load_fast(path, text)
+    except LoadError as err:
+        return None, [err.problem]
+    return check_text(path, text, kind, game, source_language)
+
+
+def check_text(path: Path, text: str, kind: str, game: str, source_language: str | None = None) -> tuple[Any, list[Problem]]:
+    """:func:`check_file` on a file's text, already read."""
+    try:
+        data, tree = load(path, text)
     except LoadError as err:
         return None, [err.problem]
     if not isinstance(data, dict):
-        return None, [Problem(SourcePos(path, 1, 1), f"expected a mapping of fields, found {type(data).__name__}", "schema")]
+        return None, [Problem(SourcePos(path, 1, 1), f"expected a map of fields (name: value), found {_found(data)}", "schema")]
     schema = {"set": "set.schema.json", "format": "format.schema.json"}.get(kind, f"{game}.card.schema.json")
     try:
-        problems = _schema_problems(path, text, data, schema)
+        problems = _schema_problems(path, tree, data, schema)
     except KeyError:
         problems = []  # the set manifest's own check reports its unknown game
     if kind == "card" and source_language and not problems:
         missing = [keys for keys, loc in _localized_keys(data, []) if source_language not in loc]
         if missing:
-            tree = load_roundtrip(path, text)
             problems = [Problem(position(tree, keys, path), f"missing the source language '{source_language}'",
                                 "source-language") for keys in missing]
     return data, problems
@@ -161,7 +255,8 @@ def _check_job(job: tuple[str, str, str, str | None]) -> tuple[str, Any, list[tu
 # --- the cache -------------------------------------------------------------------------------
 
 class _Cache:
-    """path -> (mtime_ns, size, schema fingerprint, data, problems) in a small SQLite file.
+    """path -> (file stamp, schema fingerprint, data, problems) in a small SQLite file; the stamp is
+    :func:`cardlab.core.inputs.file_stamp` (size, modification and change times, inode).
 
     The data is pickled (it is the file's own YAML data, written and read only by cardlab in the
     user's cache folder); pickle reads three times faster than JSON here."""
@@ -170,19 +265,29 @@ class _Cache:
         self.db = None
         if path is None:
             return
-        try:
-            self.db = sqlite3.connect(path, timeout=5)
-            self.db.execute("CREATE TABLE IF NOT EXISTS files3 (path TEXT PRIMARY KEY, mtime_ns INT, size INT,"
-                            " fp TEXT, data BLOB, problems TEXT, summary BLOB)")
-        except sqlite3.Error:
-            self.db = None
+        for attempt in (1, 2):
+            try:
+                self.db = sqlite3.connect(path, timeout=5)
+                self.db.execute("CREATE TABLE IF NOT EXISTS files4 (path TEXT PRIMARY KEY, stamp TEXT,"
+                                " fp TEXT, data BLOB, problems TEXT, summary BLOB)")
+                return
+            except sqlite3.Error as err:
+                if self.db is not None:
+                    self.db.close()
+                self.db = None
+                if attempt == 2 or not (isinstance(err, sqlite3.DatabaseError) and _own_cache_file(path)):
+                    return
+                try:  # cardlab's own cache file, damaged: start it again
+                    Path(path).unlink()
+                except OSError:
+                    return
 
     def get_many(self, paths: list[str], full: bool = True) -> dict[str, tuple]:
         """Rows of ``paths`` (the cache may hold other catalogs too: read only what is asked):
-        ``(mtime_ns, size, fp, data or summary, problems)``."""
+        ``(stamp, fp, data or summary, problems)``."""
         if self.db is None:
             return {}
-        sql = f"SELECT path, mtime_ns, size, fp, {'data' if full else 'summary'}, problems FROM files3"
+        sql = f"SELECT path, stamp, fp, {'data' if full else 'summary'}, problems FROM files4"
         try:
             if len(paths) > 5000:
                 wanted = set(paths)
@@ -200,9 +305,19 @@ class _Cache:
             return
         try:
             with self.db:
-                self.db.executemany("INSERT OR REPLACE INTO files3 VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+                self.db.executemany("INSERT OR REPLACE INTO files4 VALUES (?, ?, ?, ?, ?, ?)", rows)
         except sqlite3.Error:
             pass
+
+
+def _own_cache_file(path: Path | str) -> bool:
+    """True for cardlab's own validation cache file (which may be replaced when damaged)."""
+    from cardlab.core.paths import cache_dir
+
+    try:
+        return Path(path).name == "validate-cache.sqlite" and Path(path).parent.resolve() == cache_dir().resolve()
+    except OSError:
+        return False
 
 
 def _default_cache() -> Path | None:
@@ -248,10 +363,12 @@ def check_files(files: list[SourceFile], cache_path: Path | None | str = "defaul
     kinds: dict[str, str] = {}
     reparsed = 0
 
+    now = time.time_ns()
+
     def run(batch: list[SourceFile], games: dict[Path | None, str], langs: dict[Path | None, str]) -> None:
         nonlocal reparsed
         jobs: list[tuple[str, str, str, str | None]] = []
-        stats: dict[str, tuple[int, int, str]] = {}
+        stats: dict[str, tuple[str, str]] = {}
         tags: dict[tuple, str] = {}
         for f in batch:
             key = str(f.path)
@@ -263,14 +380,21 @@ def check_files(files: list[SourceFile], cache_path: Path | None | str = "defaul
                 tag = tags[(f.kind, game, src)] = f"{schema_fp}:{_SUMMARY_TAG}:{f.kind}:{game}:{src}"
             try:
                 st = os.stat(key)
-                stat = stats[key] = (st.st_mtime_ns, st.st_size, tag)
+                # a file changed within the last time tick may change again with the same stamp
+                stat = stats[key] = (file_stamp(st) + ("racy" if is_racy(st, now) else ""), tag)
             except OSError:
-                stat = stats[key] = (0, -1, "")
+                stat = stats[key] = ("", "")
             hit = cached.get(key)
-            if hit and hit[:3] == stat:
-                data[f.path] = pickle.loads(hit[3])
-                if hit[4] != "[]":
-                    problems.extend(Problem(SourcePos(f.path, ln, col), msg, rule) for ln, col, msg, rule in json.loads(hit[4]))
+            served = None
+            if hit and hit[:2] == stat and not stat[0].endswith("racy"):
+                try:
+                    served = pickle.loads(hit[2]), [Problem(SourcePos(f.path, ln, col), msg, rule)
+                                                    for ln, col, msg, rule in json.loads(hit[3])]
+                except Exception:  # noqa: BLE001 - a damaged cache row: check the file again
+                    served = None
+            if served is not None:
+                data[f.path] = served[0]
+                problems.extend(served[1])
             else:
                 jobs.append((key, f.kind, game, src))
         workers = os.cpu_count() or 1

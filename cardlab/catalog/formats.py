@@ -100,7 +100,7 @@ def build_format(path: Path, game: str | None, data: dict) -> tuple[Format | Non
     Returns:
         ``(format, problems)``; the format is None when any problem was found.
     """
-    from cardlab.core.yamlio import load_roundtrip, position
+    from cardlab.core.yamlio import LoadError, load_positions, position
 
     found: list[tuple[list, str, str]] = []  # (data path, message, rule); positioned below if any
     if data["name"] != path.stem:
@@ -124,7 +124,10 @@ def build_format(path: Path, game: str | None, data: dict) -> tuple[Format | Non
                 found.append((["rules", i, "sections", j], f"no section '{sid}' in this format (sections: {', '.join(ids)})", "format-section"))
         specs.append((i, r["rule"], {k: v for k, v in r.items() if k not in ("rule", "source")}, r.get("source", "")))
     if found:
-        tree = load_roundtrip(path)
+        try:
+            tree = load_positions(path)
+        except LoadError:  # changed since it was read: positions unknown
+            tree = None
         return None, [Problem(position(tree, keys, path), message, rule) for keys, message, rule in found]
     rules = [RuleSpec(rule, params, source, SourcePos(path)) for _i, rule, params, source in specs]
     title = data["title"] if isinstance(data["title"], str) else pick(data["title"], ["en"])

@@ -32,7 +32,6 @@ def validator(name: str, directory: Path | None = None) -> Any:
     Raises:
         KeyError: no such schema file.
     """
-    from jsonschema import Draft202012Validator
     from referencing import Registry, Resource
 
     schemas = _all(directory or schema_dir())
@@ -41,7 +40,18 @@ def validator(name: str, directory: Path | None = None) -> Any:
         for name_, s in schemas.items()
         for uri in (name_, s.get("$id", name_))
     )
-    return Draft202012Validator(schemas[name], registry=registry)
+    return _YamlValidator()(schemas[name], registry=registry)
+
+
+@cache
+def _YamlValidator() -> Any:  # noqa: N802 - a class factory
+    """Draft 2020-12 with YAML 1.2's types: ``4.0`` is a number, not an integer (JSON Schema
+    would accept it as one; the deck code would then count 4.0 copies)."""
+    from jsonschema import Draft202012Validator, validators
+
+    checker = Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool))
+    return validators.extend(Draft202012Validator, type_checker=checker)
 
 
 _MISSING = object()

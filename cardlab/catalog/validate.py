@@ -1,8 +1,8 @@
 """Validate the catalog: every file against its JSON Schema, then the rules that span files.
 
 Per-file work (YAML load, schema, source language) is in :mod:`cardlab.catalog.filecheck`, cached by
-path, modification time, size and the schemas' fingerprint. Problems carry ``file:line:column``
-positions found with ruamel.yaml's round-trip loader, which runs only for files that have problems.
+path, size, modification and change times, inode and the schemas' fingerprint. Problems carry ``file:line:column``
+positions from the same YAML parse as the data (:mod:`cardlab.core.yamlio`).
 
 Cross-file rules (ids: ``rule`` of each :class:`~cardlab.core.errors.Problem`):
 
@@ -28,7 +28,7 @@ from cardlab.catalog.model import Catalog, SourceFile
 from cardlab.core.errors import DataError, Problem, SourcePos
 from cardlab.core.text import listify
 from cardlab.catalog.filecheck import _localized_keys, bulk_objects, check_file, check_files
-from cardlab.core.yamlio import LoadError, load_roundtrip, position
+from cardlab.core.yamlio import LoadError, load_positions, position
 
 __all__ = ["Validation", "bulk_objects", "check_file", "check_files", "cross_checks", "load_catalog", "validate",
            "validate_paths"]
@@ -138,7 +138,7 @@ def _positioned(found: list[tuple[Path, list, str, str]]) -> list[Problem]:
     for path, keys, message, rule in found:
         if path not in trees:
             try:
-                trees[path] = load_roundtrip(path)
+                trees[path] = load_positions(path)
             except LoadError:
                 trees[path] = None
         tree = trees[path]

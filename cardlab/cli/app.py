@@ -16,6 +16,7 @@ import typer
 from cardlab.cli.errors import finish, user_errors
 from cardlab.cli.options import (CatalogOpt, DbOpt, LangOpt, OldFormatOpt, ReportOutput, ReportOutputOpt,
                                  SearchOutput, SearchOutputOpt, Unique, UniqueOpt, langs_of, output_format, roots_and_db)
+from cardlab.core.inputs import text_argument
 
 _APP_SETTINGS: dict[str, Any] = dict(
     name="cardlab",
@@ -78,9 +79,11 @@ def search(
     fmt = output_format(output_fmt, old_fmt, "search", "--format")
     roots, db_path = roots_and_db(catalog, db)
     with user_errors():
-        con = _open(roots, db_path)
-        rows = searching.search(con, " ".join(query or []), langs=langs_of(lang), sort=sort, reverse=reverse, limit=limit,
-                                unique=unique.value)
+        text = " ".join(query or [])
+        text_argument(text, "the query")
+        langs = langs_of(lang)
+        rows = _query(roots, db_path, lambda con: searching.search(con, text, langs=langs, sort=sort, reverse=reverse,
+                                                                   limit=limit, unique=unique.value))
     if fmt is SearchOutput.table and sys.stdout.isatty():
         from cardlab.render import cards as render
 
@@ -108,7 +111,8 @@ def show(
     roots, db_path = roots_and_db(catalog, db)
     with user_errors():
         langs = langs_of(lang)
-        view = searching.get_card(_open(roots, db_path), card)
+        text_argument(card, "the card")
+        view = _query(roots, db_path, lambda con: searching.get_card(con, card))
     if fmt is ReportOutput.json:
         render.stdout_console().out(json.dumps(view.data, ensure_ascii=False, indent=2), highlight=False)
     else:
@@ -165,27 +169,38 @@ def index_cmd(
         console.print(f"index: {report.db}", soft_wrap=True)
 
 
-def _open(roots: list[Path], db_path: Path):  # noqa: ANN202 - sqlite3.Connection
+def _query(roots: list[Path], db_path: Path, run):  # noqa: ANN001, ANN202 - run(connection) -> its result
+    """Open the index (:func:`_open`) and run ``run`` on it; an index found damaged while reading
+    is repaired once (:func:`cardlab.search.index.repair`)."""
+    import sqlite3
+
     from cardlab.search import index as index
-    from cardlab.core.errors import CatalogError
 
     try:
-        report = index.ensure_index(roots, db_path)
-    except CatalogError as err:
-        if index.stored_fingerprint(db_path) is None:
-            raise
-        from cardlab.render import cards as render
-        from cardlab.render import messages
+        return run(_open(roots, db_path))
+    except sqlite3.DatabaseError as err:
+        return run(index.repair(roots, db_path, err))
 
+
+def _open(roots: list[Path], db_path: Path):  # noqa: ANN202 - sqlite3.Connection
+    """Open a fresh index (:func:`cardlab.search.index.open_fresh`); when it cannot be rebuilt (a
+    catalog with problems, a read-only or full disk), the previous index with a warning."""
+    from cardlab.core.errors import DataError
+    from cardlab.render import cards as render
+    from cardlab.render import messages
+    from cardlab.search import index as index
+
+    con, report, failure = index.open_fresh(roots, db_path)
+    if failure is not None:
         console = render.stderr_console()
-        render.problems(err.problems, console)
-        messages.warning(f"the catalog has {len(err.problems)} problem(s); searching the previous index", console)
-        report = None
+        if isinstance(failure, DataError):
+            render.problems(failure.problems, console)
+            messages.warning(f"the catalog has {len(failure.problems)} problem(s); searching the previous index", console)
+        else:
+            messages.warning(f"{failure}; searching the previous index", console)
     if report is not None:
-        from cardlab.render import messages
-
         messages.dim(f"indexed {report.cards} cards in {report.seconds:.2f} s")
-    return index.connect(db_path)
+    return con
 
 
 def _register_groups() -> None:

@@ -20,7 +20,7 @@ import typer
 from cardlab.games import GAMES
 
 CatalogOpt = Annotated[Optional[list[Path]], typer.Option(
-    "--catalog", envvar="CARDLAB_CATALOG",
+    "--catalog",
     help="Catalog root(s) to read instead of the shipped cards (repeatable; env CARDLAB_CATALOG, ':'-separated).")]
 DbOpt = Annotated[Optional[Path], typer.Option(
     "--db", envvar="CARDLAB_DB", help="Index file to use (default: one per catalog in the user cache).")]

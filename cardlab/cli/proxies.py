@@ -35,6 +35,7 @@ def proxies(
 ) -> None:
     """Print proxies of a deck as a PDF, nine 63 x 88 mm cards a page (smaller cards: as many as fit).  Example: cardlab proxies zap.txt -o zap.pdf"""
     from cardlab.core.fs import check_output
+    from cardlab.core.inputs import text_argument
     from cardlab.proxies import pdf as px
     from cardlab.render import proxies as render
 
@@ -52,6 +53,8 @@ def proxies(
             raise UsageError("give a DECK file, --query or --card")
         inputs = [*roots, *([deck] if deck is not None else [])]
         check_output(output, overwrite, protected=inputs)
+        for text in [*(query or []), *(card or [])]:
+            text_argument(text, "--query/--card")
         try:
             selection = px.select(roots, db_path, deck, query or [], card or [], fmt, force, langs)
         except px.DeckProblemsError as refused:

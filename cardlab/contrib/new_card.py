@@ -305,8 +305,8 @@ def check_writable(info: SetInfo) -> None:
     """
     from cardlab.core import paths as paths
 
-    shipped = paths.shipped_catalog().resolve()
-    if "_data" in shipped.parts and info.path.resolve().is_relative_to(shipped):
+    shipped = paths.installed_catalog_holding(info.path)
+    if shipped is not None:
         raise UsageError(
             f"set {info.code} is in the catalog installed with the cardlab package ({shipped}); new cards "
             "are not written there. Pass --catalog with the cards/ folder of your cardlab checkout "

@@ -50,19 +50,33 @@ def config_path() -> Path:
 
 
 def normalize_lang(code: str) -> str:
-    """Return a language code in the catalog's form: ``FR`` -> ``fr``, ``pt_br`` -> ``pt-BR``.
+    """Return a language code in the catalog's form: ``FR`` -> ``fr``, ``pt_br`` -> ``pt-BR``,
+    ``sr@latin`` (gettext) -> ``sr-Latn``, ``sr_RS@latin`` -> ``sr-Latn-RS``.
 
-    The primary subtag is lowercased, a two-letter region uppercased, ``_`` becomes ``-``.
+    The primary subtag is lowercased, a two-letter region uppercased, a script title-cased, ``_`` becomes ``-``.
 
     Raises:
         UsageError: ``code`` is not a language code (``fr``, ``ja``, ``pt-BR``...).
     """
-    parts = code.strip().replace("_", "-").split("-")
-    parts = [parts[0].lower()] + [p.upper() if len(p) == 2 else p for p in parts[1:]]
+    base, _, modifier = code.strip().partition("@")
+    parts = base.replace("_", "-").split("-")
+    parts = [parts[0].lower()] + [p.upper() if len(p) == 2 else p.title() if len(p) == 4 and p.isalpha() else p
+                                  for p in parts[1:]]
+    if modifier:  # gettext's ll_CC@modifier: a script goes after the language, a variant at the end
+        script = _SCRIPTS.get(modifier.lower())
+        if script:
+            parts.insert(1, script)
+        else:
+            parts.append(modifier.lower())
     norm = "-".join(parts)
-    if not LANG_RE.match(norm):
-        raise UsageError(f"'{code.strip()}' is not a language code (examples: fr, ja, pt-BR)")
+    if not LANG_RE.fullmatch(norm):
+        raise UsageError(f"'{code.strip()}' is not a language code (examples: fr, ja, pt-BR, sr@latin)")
     return norm
+
+
+_SCRIPTS = {"latin": "Latn", "cyrillic": "Cyrl", "arabic": "Arab", "devanagari": "Deva", "hebrew": "Hebr",
+            "greek": "Grek", "hans": "Hans", "hant": "Hant"}
+"""gettext locale modifiers that name a script, and its ISO 15924 code (``sr@latin`` is ``sr-Latn``)."""
 
 
 def parse_languages(text: str) -> list[str]:
@@ -80,32 +94,51 @@ def parse_languages(text: str) -> list[str]:
     return out
 
 
+MAX_CONFIG_BYTES = 1_000_000
+"""A config file larger than this is refused (read at most this + 1 byte, special files too)."""
+
+KEYS = ("languages",)
+"""The settings a config file may hold; any other key is reported (a typo would be ignored silently)."""
+
+
 def _config_languages(path: Path) -> list[str]:
     import tomllib
 
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
+    from cardlab.core.inputs import LineIndex, LoadError, decode, read_bytes
+
+    if not path.exists() and not path.is_symlink():
+        if os.environ.get(ENV_CONFIG):
+            raise ConfigError(SourcePos(path), f"{ENV_CONFIG} names this config file, which does not exist; "
+                                               f"create it or unset {ENV_CONFIG}")
         return []
-    except OSError as err:
-        raise ConfigError(SourcePos(path), f"cannot read the config file: {err.strerror or err}") from None
     try:
-        text = raw.decode("utf-8")
+        text = decode(read_bytes(path, MAX_CONFIG_BYTES, "the config file"), path)
+    except LoadError as err:
+        raise ConfigError(err.problem.pos, err.problem.message) from None
+    try:
         data = tomllib.loads(text)
-    except UnicodeDecodeError:
-        raise ConfigError(SourcePos(path), "the config file is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as err:
         m = re.search(r"\(at line (\d+), column (\d+)\)", str(err))
         if m:
             pos = SourcePos(path, int(m.group(1)), int(m.group(2)))
         else:  # "(at end of document)"
-            pos = SourcePos(path, text.count("\n") + 1, len(text.rsplit("\n", 1)[-1]) + 1)
+            pos = SourcePos(path, *LineIndex(text).line_col(len(text)))
         message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(err)) or "invalid TOML"
         raise ConfigError(pos, f"TOML syntax: {message}") from None
+    except (ValueError, RecursionError):  # an integer beyond Python's conversion limit, deep nesting
+        raise ConfigError(SourcePos(path, 1, 1), "TOML: a number too long or values nested too deep to read") from None
+    for key in data:
+        if key not in KEYS:
+            from cardlab.core.fuzzy import suggest
+
+            close = suggest(key, KEYS)
+            hint = f"did you mean '{close[0]}'? " if close else ""
+            raise ConfigError(SourcePos(path, *_key_pos(text, key)),
+                              f"unknown setting '{key}'; {hint}the config file knows: {', '.join(KEYS)}")
     value = data.get("languages")
     if value is None:
         return []
-    line = _key_line(text, "languages")
+    line = _key_pos(text, "languages")[0]
     if isinstance(value, str):
         items = value.split(",")
     elif isinstance(value, list) and all(isinstance(v, str) for v in value):
@@ -118,11 +151,17 @@ def _config_languages(path: Path) -> list[str]:
         raise ConfigError(SourcePos(path, line), str(err)) from None
 
 
-def _key_line(text: str, key: str) -> int:
-    for number, line in enumerate(text.splitlines(), 1):
-        if re.match(rf"\s*{key}\s*=", line):
-            return number
-    return 0
+def _key_pos(text: str, key: str) -> tuple[int, int]:
+    """Where ``key`` is set (``key =``, ``"key" =`` or ``[key]``), lines counted as editors count them."""
+    from cardlab.core.inputs import split_lines
+
+    k = re.escape(key)
+    pattern = re.compile(rf"""[ \t]*(?:\[[ \t]*)?(?:{k}|"{k}"|'{k}')[ \t]*[=.\]]""")
+    for number, line in enumerate(split_lines(text), 1):
+        m = pattern.match(line)
+        if m:
+            return number, len(line) - len(line.lstrip(" \t[")) + 1
+    return 0, 0
 
 
 def preferred_languages(option: str | None = None) -> list[str]:

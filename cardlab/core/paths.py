@@ -26,6 +26,20 @@ def shipped_catalog() -> Path:
     return _data_dir("cards")
 
 
+def installed_catalog_holding(path: Path) -> Path | None:
+    """Return the catalog installed with the cardlab package (a wheel's
+    ``site-packages/cardlab/_data/cards``) when ``path`` lies inside it, else None.
+
+    Files there belong to the installed package: a card or translation written there alters the
+    package, not a checkout, and an upgrade loses it. A checkout's (editable install's) shipped
+    catalog is the repository's ``cards/`` and is not refused.
+    """
+    shipped = shipped_catalog().resolve()
+    if "_data" in shipped.parts and Path(path).resolve().is_relative_to(shipped):
+        return shipped
+    return None
+
+
 def schema_dir() -> Path:
     """Return the directory of the JSON Schemas shipped with cardlab (``schema/``)."""
     return _data_dir("schema")
@@ -40,19 +54,30 @@ def catalog_roots(option: list[Path] | Path | str | None = None) -> list[Path]:
     Returns:
         The roots from ``option``, else from ``CARDLAB_CATALOG``, else ``[shipped_catalog()]``.
     """
+    from cardlab.core.errors import UsageError
+
+    source = "--catalog"
     if option is None or option == []:
         option = os.environ.get("CARDLAB_CATALOG") or None
+        source = "CARDLAB_CATALOG"
     if option is None:
         return [shipped_catalog()]
     if isinstance(option, str):
-        option = [Path(p) for p in option.split(os.pathsep) if p]
+        option = [Path(p) for p in option.split(os.pathsep) if p.strip()]
+        if not option:  # CARDLAB_CATALOG=":" names no folder; it must not mean the current one
+            raise UsageError(f"{source} names no folder; give catalog folders separated by '{os.pathsep}', "
+                             "or unset it to use the cards shipped with cardlab")
     elif isinstance(option, Path):
         option = [option]
     return list(dict.fromkeys(Path(p).expanduser().resolve() for p in option))
 
 
 def cache_dir() -> Path:
-    """Return cardlab's user cache directory (platformdirs), creating it."""
+    """Return cardlab's user cache directory (platformdirs), creating it when it can.
+
+    A folder that cannot be created (read-only file system, a file in the way) is still returned:
+    the caches then go unused (validation) or say why they cannot be written (the index).
+    """
     override = os.environ.get("CARDLAB_CACHE_DIR")
     if override:
         path = Path(override)
@@ -60,7 +85,10 @@ def cache_dir() -> Path:
         from platformdirs import user_cache_dir
 
         path = Path(user_cache_dir("cardlab", appauthor=False))
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        pass
     return path
 
 

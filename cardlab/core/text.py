@@ -92,7 +92,7 @@ def _is_lang(key: object) -> bool:
         return False
     known = _LANG_KEYS.get(key)
     if known is None:
-        known = _LANG_KEYS[key] = bool(LANG_RE.match(key))
+        known = _LANG_KEYS[key] = bool(LANG_RE.fullmatch(key))
     return known
 
 

@@ -1,201 +1,388 @@
-"""YAML files -> plain data, and data paths -> positions in the file.
+"""YAML files -> plain data, and data paths -> positions in the file: one reader, one dialect.
 
-Two loaders, as ``../shared/STYLE.md`` section 4 advises: a fast C-backed safe load (PyYAML's
-``CSafeLoader``, about 0.5 ms for a small card) for bulk work, and ruamel.yaml's round-trip load
-(about 8 ms) only for files that have problems, to point at the offending line and column.
+Every YAML file cardlab reads (cards, sets, formats, YAML decks) goes through :func:`load`:
+libyaml's C parser (PyYAML's ``CParser``, about 0.5 ms for a small card) with the YAML 1.2
+resolution rules of ruamel.yaml, the library that writes translations back
+(:mod:`cardlab.i18n.writeback`). So what cardlab writes reads back as written: ``no``, ``yes``,
+``on``, ``off``, ``y`` and ``n`` are text (a Norwegian ``no:`` key too), ``017`` is seventeen,
+``0o17`` is fifteen, ``~`` and ``null`` are null, ``.inf`` is infinity, ``2000-01-01`` is a date.
+A plain number with ``_`` (``1_00``) is refused: YAML 1.1 reads 100, YAML 1.2 core reads text.
 
-Card files never need anchors or aliases, so both refuse them: that disarms "billion laughs"
-alias bombs before anything expands.
+The same parse gives the positions of problems (:func:`position`), counted as editors count
+lines (``\\n``, ``\\r\\n``, ``\\r``; see :mod:`cardlab.core.inputs`).
+
+Refused with a positioned problem, never a traceback: anchors and aliases ("billion laughs"
+bombs), keys that are not text (``null: x``, ``? []``, ``{e,1}``), a key given twice, explicit
+tags other than the core ones or whose value does not fit (``!!int x``), nesting deeper than
+:data:`MAX_DEPTH`, numbers longer than :data:`MAX_DIGITS` digits.
 """
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
+import yaml.constructor
+import yaml.resolver
 
 from cardlab.core.errors import Problem, SourcePos
+from cardlab.core.inputs import MAX_FILE_BYTES, LineIndex, LoadError, read_text
+
+__all__ = ["MAX_DEPTH", "MAX_DIGITS", "MAX_FILE_BYTES", "LoadError", "Positions", "describe", "key_position", "load",
+           "load_fast", "load_positions", "position", "read_text"]
+
+MAX_DEPTH = 64
+"""Deepest nesting of lists and maps accepted (cards use about 5)."""
+
+MAX_DIGITS = 1000
+"""Longest plain number accepted, in digits."""
+
+_T = "tag:yaml.org,2002:"
+
+# YAML 1.2 resolution, as ruamel.yaml's VersionedResolver has it for version (1, 2).
+_BOOL = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+_FLOAT = re.compile(r"""^(?:
+     [-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
+    |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
+    |[-+]?\.[0-9_]+(?:[eE][-+][0-9]+)?
+    |[-+]?\.(?:inf|Inf|INF)
+    |\.(?:nan|NaN|NAN))$""", re.X)
+_INT = re.compile(r"""^(?:[-+]?0b[0-1_]+
+    |[-+]?0o?[0-7_]+
+    |[-+]?[0-9_]+
+    |[-+]?0x[0-9a-fA-F_]+)$""", re.X)
+_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
+_TIMESTAMP = re.compile(r"""^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
+    |[0-9][0-9][0-9][0-9] -[0-9][0-9]? -[0-9][0-9]?
+    (?:[Tt]|[ \t]+)[0-9][0-9]?
+    :[0-9][0-9] :[0-9][0-9] (?:\.[0-9]*)?
+    (?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$""", re.X)
+_MERGE = re.compile(r"^(?:<<)$")
+
+_SCALAR_RULES = {_T + "bool": _BOOL, _T + "float": _FLOAT, _T + "int": _INT, _T + "null": _NULL,
+                 _T + "timestamp": _TIMESTAMP}
+_KIND_TAGS = {yaml.ScalarNode: {_T + "str", *_SCALAR_RULES}, yaml.SequenceNode: {_T + "seq"},
+              yaml.MappingNode: {_T + "map"}}
+
+_WHAT = {_T + "null": "a YAML null", _T + "bool": "a YAML boolean", _T + "int": "a YAML integer",
+         _T + "float": "a YAML number", _T + "timestamp": "a YAML date", _T + "merge": "a YAML merge key"}
+
+
+class _Resolver(yaml.resolver.BaseResolver):
+    """YAML 1.2 implicit types (ruamel.yaml's table): no yes/no/on/off booleans, no sexagesimals."""
+
+
+for _tag, _rx, _first in [
+    ("bool", _BOOL, "tTfF"), ("float", _FLOAT, "-+0123456789."), ("int", _INT, "-+0123456789"),
+    ("merge", _MERGE, "<"), ("null", _NULL, ["~", "n", "N", ""]), ("timestamp", _TIMESTAMP, "0123456789"),
+]:
+    _Resolver.add_implicit_resolver(_T + _tag, _rx, list(_first))
+
+
+class _Constructor(yaml.constructor.SafeConstructor):
+    """SafeConstructor with YAML 1.2 integers (``017`` is 17, ``0o17`` is 15)."""
+
+    def construct_yaml_int(self, node):  # noqa: ANN001, ANN201 - PyYAML's signature
+        value = self.construct_scalar(node).replace("_", "")
+        sign = -1 if value[:1] == "-" else 1
+        value = value.lstrip("+-")
+        for prefix, base in (("0b", 2), ("0o", 8), ("0x", 16)):
+            if value.startswith(prefix):
+                return sign * int(value[2:], base)
+        return sign * int(value, 10)
+
+    def construct_yaml_timestamp(self, node):  # noqa: ANN001, ANN201 - PyYAML's signature
+        """PyYAML's timestamp, with ruamel.yaml's rounding of a fraction longer than microseconds
+        (``.0000005`` is 1 µs, as ruamel writes and reads it back), so both read one value."""
+        value = super().construct_yaml_timestamp(node)
+        m = self.timestamp_regexp.match(node.value)
+        fraction = (m.group("fraction") or "") if m else ""
+        if len(fraction) > 6 and int(fraction[6]) > 4 and isinstance(value, datetime.datetime):
+            value += datetime.timedelta(microseconds=1)
+        return value
+
+
+_Constructor.add_constructor(_T + "int", _Constructor.construct_yaml_int)
+_Constructor.add_constructor(_T + "timestamp", _Constructor.construct_yaml_timestamp)
+
+_DATES = _Constructor()
+"""Checks dates before the document is built (an impossible date is a positioned problem)."""
 
 try:  # pragma: no cover - depends on how PyYAML was built
-    _Base = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover
-    _Base = yaml.SafeLoader
+    from yaml.cyaml import CParser as _Parser
 
-MAX_FILE_BYTES = 1_000_000
-"""A card or set file larger than this (1 MB) is refused unread."""
+    _LIBYAML = True
 
-_ANCHOR = re.compile(rb"(^|[\s\[{,:-])[&*][^\s,\[\]{}]", re.MULTILINE)
+    class _Loader(_Parser, _Constructor, _Resolver):
+        def __init__(self, stream: str) -> None:
+            _Parser.__init__(self, stream)
+            _Constructor.__init__(self)
+            _Resolver.__init__(self)
+except ImportError:  # pragma: no cover
+    _LIBYAML = False
+    from yaml.composer import Composer
+    from yaml.parser import Parser
+    from yaml.reader import Reader
+    from yaml.scanner import Scanner
 
-
-class LoadError(Exception):
-    """A file that cannot be turned into data; ``problem`` says where and why."""
-
-    def __init__(self, problem: Problem) -> None:
-        super().__init__(str(problem))
-        self.problem = problem
-
-
-class _NoAliasLoader(_Base):  # type: ignore[misc,valid-type]
-    """Safe loader that refuses anchors and aliases (a repeated node is an alias) and a key given
-    twice in one mapping (YAML says keys are unique; PyYAML would keep the last silently)."""
-
-    def construct_mapping(self, node, deep=False):  # noqa: ANN001 - PyYAML's signature
-        seen: dict = {}
-        for key_node, _ in node.value:
-            key = key_node.value
-            if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None, f"the key '{key}' is given twice (first on line {seen[key]})", key_node.start_mark)
-            seen[key] = key_node.start_mark.line + 1
-        return super().construct_mapping(node, deep)
-
-    def construct_object(self, node, deep=False):  # noqa: ANN001 - PyYAML's signature
-        if node in self.constructed_objects or node in self.recursive_objects:
-            mark = node.start_mark
-            raise yaml.constructor.ConstructorError(
-                None, None, "anchors and aliases are not allowed in card files", mark)
-        return super().construct_object(node, deep)
+    class _Loader(Reader, Scanner, Parser, Composer, _Constructor, _Resolver):  # type: ignore[no-redef]
+        def __init__(self, stream: str) -> None:
+            Reader.__init__(self, stream)
+            Scanner.__init__(self)
+            Parser.__init__(self)
+            Composer.__init__(self)
+            _Constructor.__init__(self)
+            _Resolver.__init__(self)
 
 
-def read_text(path: Path, max_bytes: int = MAX_FILE_BYTES) -> str:
-    """Read a UTF-8 text file (a BOM is dropped).
+@dataclass
+class Positions:
+    """Where a node of the file starts (a character offset, see :meth:`line_col`) and, for maps and
+    lists, where its keys and items are. Built from the same parse as the data."""
 
-    Raises:
-        LoadError: the file is missing, larger than ``max_bytes``, or not UTF-8 (the position of
-            the first bad byte is given as line and column).
-    """
-    try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise LoadError(Problem(SourcePos(path, 1, 1), f"file is {size:,} bytes; the limit is {max_bytes:,}", "file"))
-        raw = path.read_bytes()
-    except OSError as err:
-        raise LoadError(Problem(SourcePos(path, 1, 1), f"cannot read file: {err.strerror or err}", "file")) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        before = raw[: err.start]
-        line = before.count(b"\n") + 1
-        col = len(before) - (before.rfind(b"\n") + 1) + 1
-        raise LoadError(Problem(SourcePos(path, line, col),
-                                f"not UTF-8 text (byte 0x{raw[err.start]:02x}); save the file as UTF-8", "encoding")) from None
-    nul = text.find("\x00")
-    if nul >= 0:
-        line = text.count("\n", 0, nul) + 1
-        col = nul - (text.rfind("\n", 0, nul) + 1) + 1
-        raise LoadError(Problem(SourcePos(path, line, col), "a NUL byte: this is a binary file, not YAML text", "encoding"))
-    return text.removeprefix("\ufeff")
+    at: int
+    keys: dict[Any, tuple[int, Positions]] | None = None
+    items: list[Positions] | None = None
+    lines: LineIndex | None = None
+    """Set on the root: turns offsets into lines and columns."""
+
+    def line_col(self, index: int) -> tuple[int, int]:
+        """The 1-based (line, column) of a character offset (call on the root)."""
+        return self.lines.line_col(index) if self.lines is not None else (1, 1)
 
 
-def _mark_problem(path: Path, err: yaml.MarkedYAMLError, text: str) -> Problem:
+def describe(value: Any) -> str:
+    """What YAML reads ``value`` as, in words: ``a YAML boolean``, ``a YAML date``, ``text``..."""
+    if value is None:
+        return "a YAML null"
+    if isinstance(value, bool):
+        return "a YAML boolean"
+    if isinstance(value, int):
+        return "a YAML integer"
+    if isinstance(value, float):
+        return "a YAML number"
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return "a YAML date"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, dict):
+        return "a map"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__
+
+
+def _tag_name(tag: str) -> str:
+    return "!!" + tag[len(_T):] if tag.startswith(_T) else tag
+
+
+def _problem(path: Path, lines: LineIndex, mark: Any, message: str, rule: str = "yaml") -> LoadError:
+    line, col = lines.line_col(mark.index) if mark is not None else (1, 1)
+    return LoadError(Problem(SourcePos(path, line, col), message, rule))
+
+
+def _syntax_problem(path: Path, err: yaml.MarkedYAMLError, text: str, lines: LineIndex) -> LoadError:
     mark = err.problem_mark or err.context_mark
-    line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
     what = err.problem or err.context or "invalid YAML"
-    lines = text.splitlines()
-    if mark and mark.line < len(lines) and lines[mark.line][mark.column:mark.column + 1] == "\t":
+    if mark is not None and text[mark.index:mark.index + 1] == "\t":
         what = "a tab character; indent YAML with spaces"
     elif "another document" in what:
         what = "a second YAML document ('---'); a card file holds one card"
-    return Problem(SourcePos(path, line, col), f"YAML syntax: {what}", "yaml")
+    elif "maximum nesting depth" in what or "exceeded" in what:
+        what = f"lists and maps nested too deep (at most {MAX_DEPTH} levels)"
+    return _problem(path, lines, mark, f"YAML syntax: {what}")
 
 
-def load_fast(path: Path, text: str | None = None) -> Any:
-    """Load one YAML file as plain data (dicts, lists, str, int, float, bool, None).
+def _check(path: Path, root: yaml.Node, lines: LineIndex) -> Positions:
+    """Walk the composed nodes (iteratively): refuse what cardlab files never hold, and record
+    positions. Raises LoadError at the first refused node."""
+    seen: set[int] = set()
+    top = Positions(root.start_mark.index, lines=lines)
+    stack: list[tuple[yaml.Node, Positions, int]] = [(root, top, 1)]
+    while stack:
+        node, pos, depth = stack.pop()
+        if id(node) in seen:
+            raise _problem(path, lines, node.start_mark, "YAML syntax: anchors and aliases are not allowed in cardlab files")
+        seen.add(id(node))
+        if depth > MAX_DEPTH:
+            raise _problem(path, lines, node.start_mark, f"lists and maps nested too deep (at most {MAX_DEPTH} levels)")
+        tag = node.tag
+        if tag not in _KIND_TAGS[type(node)]:
+            name = _tag_name(tag)
+            raise _problem(path, lines, node.start_mark, f"the tag {name} is not used in cardlab files; remove it")
+        if isinstance(node, yaml.ScalarNode):
+            rule = _SCALAR_RULES.get(tag)
+            if rule is not None and not rule.match(node.value):
+                raise _problem(path, lines, node.start_mark, f"{_tag_name(tag)} '{node.value}' is not {_WHAT[tag]}")
+            if tag == _T + "timestamp":
+                try:
+                    _DATES.construct_yaml_timestamp(node)
+                except (ValueError, OverflowError):
+                    raise _problem(path, lines, node.start_mark,
+                                   f"'{node.value}' reads as a date but is not one; quote it if it is text") from None
+            if tag in (_T + "int", _T + "float") and not node.style:
+                if "_" in node.value:
+                    raise _problem(path, lines, node.start_mark, (
+                        f"'{node.value}': YAML 1.1 reads a number, YAML 1.2 text; write it without '_', or quote it"))
+                digits = sum(ch.isdigit() for ch in node.value)
+                if digits > MAX_DIGITS:
+                    raise _problem(path, lines, node.start_mark,
+                                   f"a number of {digits:,} digits (at most {MAX_DIGITS:,}); quote it if it is text")
+            continue
+        if isinstance(node, yaml.SequenceNode):
+            pos.items = []
+            for item in node.value:
+                pos.items.append(Positions(item.start_mark.index))
+            stack.extend(reversed([(item, child, depth + 1) for item, child in zip(node.value, pos.items, strict=True)]))
+            continue
+        pos.keys = {}
+        todo = []
+        for key, value in node.value:
+            if not (isinstance(key, yaml.ScalarNode) and key.tag == _T + "str"):
+                if isinstance(key, yaml.ScalarNode):
+                    what = _WHAT.get(key.tag, _tag_name(key.tag))
+                    shown = f"'{key.value}'" if key.value else "nothing"
+                    fix = f"; quote it: '{key.value}':" if key.value and key.tag in _WHAT else ""
+                    message = f"a key must be text, but {shown} is {what}{fix}"
+                else:
+                    message = f"a key must be text, not a {'list' if isinstance(key, yaml.SequenceNode) else 'map'}"
+                raise _problem(path, lines, key.start_mark, message)
+            if key.value in pos.keys:
+                first = lines.line_col(pos.keys[key.value][0])[0]
+                raise _problem(path, lines, key.start_mark, f"YAML syntax: the key '{key.value}' is given twice (first on line {first})")
+            child = Positions(value.start_mark.index)
+            pos.keys[key.value] = (key.start_mark.index, child)
+            todo.append((value, child, depth + 1))
+        stack.extend(reversed(todo))
+    return top
+
+
+def load(path: Path, text: str | None = None) -> tuple[Any, Positions]:
+    """Load one YAML file as plain data and the positions of its parts.
 
     Args:
         path: the file (used for messages; read unless ``text`` is given).
         text: the file's text, if already read.
 
     Returns:
-        The data of the single YAML document.
+        ``(data, positions)``: the data of the single YAML document (dicts with text keys, lists,
+        str, int, float, bool, None, dates) and a :class:`Positions` tree for :func:`position`.
 
     Raises:
-        LoadError: unreadable, not UTF-8, a YAML syntax error, anchors/aliases, or an empty file.
+        LoadError: unreadable, not UTF-8, a YAML syntax error, an empty file, or anything the
+            module docstring lists as refused; always with line and column.
     """
     if text is None:
         text = read_text(path)
-    if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#") for ln in text.splitlines()):
-        raise LoadError(Problem(SourcePos(path, 1, 1), "empty file", "yaml"))
+    lines = LineIndex(text)
+    stand_ins = _stand_ins(text)
+    source = text.translate(stand_ins) if stand_ins else text
+    loader = _Loader(source)
     try:
-        data = yaml.load(text, Loader=_NoAliasLoader)  # noqa: S506 - a safe loader subclass
-    except yaml.MarkedYAMLError as err:
-        raise LoadError(_mark_problem(path, err, text)) from None
-    except yaml.reader.ReaderError as err:
-        line = text.count("\n", 0, err.position) + 1
-        col = err.position - (text.rfind("\n", 0, err.position) + 1) + 1
-        raise LoadError(Problem(SourcePos(path, line, col), f"control character 0x{err.character:02x} is not allowed in YAML text", "yaml")) from None
-    except yaml.YAMLError as err:  # pragma: no cover - unmarked errors are rare
-        raise LoadError(Problem(SourcePos(path), f"YAML: {err}", "yaml")) from None
+        try:
+            root = loader.get_single_node()
+        except yaml.MarkedYAMLError as err:
+            raise _syntax_problem(path, err, text, lines) from None
+        except yaml.reader.ReaderError as err:
+            index = err.position
+            if _LIBYAML:
+                index = len(source.encode("utf-8")[: err.position].decode("utf-8", errors="ignore"))  # libyaml: a byte offset
+            line, col = lines.line_col(index)
+            raise LoadError(Problem(SourcePos(path, line, col),
+                                    f"control character 0x{err.character:02x} is not allowed in YAML text", "yaml")) from None
+        except yaml.YAMLError as err:  # pragma: no cover - unmarked errors are rare
+            raise LoadError(Problem(SourcePos(path, 1, 1), f"YAML: {err}", "yaml")) from None
+        if root is None:
+            raise LoadError(Problem(SourcePos(path, 1, 1), "empty file", "yaml"))
+        positions = _check(path, root, lines)
+        try:
+            data = loader.construct_document(root)
+        except yaml.MarkedYAMLError as err:
+            raise _syntax_problem(path, err, text, lines) from None
+        except (ValueError, TypeError, KeyError, OverflowError) as err:  # pragma: no cover - _check screens values
+            raise LoadError(Problem(SourcePos(path, 1, 1), f"YAML: {err}", "yaml")) from None
+    finally:
+        loader.dispose()
+    if stand_ins:
+        data = _restore(data, {v: k for k, v in stand_ins.items()})
+    return data, positions
+
+
+_NOT_BREAKS = "\x85\u2028\u2029"
+"""NEL, LS and PS: line breaks to YAML 1.1 and libyaml, ordinary characters to YAML 1.2 and editors."""
+
+
+def _stand_ins(text: str) -> dict[int, int]:
+    """Map each of :data:`_NOT_BREAKS` in ``text`` to a private-use character absent from it (one
+    code point for one, so every offset stays), so that libyaml reads them as content."""
+    present = [ch for ch in _NOT_BREAKS if ch in text]
+    if not present:
+        return {}
+    free = (cp for cp in range(0xF0000, 0xFFFFE) if chr(cp) not in text)
+    return {ord(ch): next(free) for ch in present}
+
+
+def _restore(data: Any, back: dict[int, int]) -> Any:
+    if isinstance(data, str):
+        return data.translate(back)
+    if isinstance(data, dict):
+        return {_restore(k, back): _restore(v, back) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_restore(v, back) for v in data]
     return data
 
 
-def load_roundtrip(path: Path, text: str | None = None) -> Any:
-    """Load a YAML file with ruamel.yaml's round-trip loader (keeps comments, order and positions).
-
-    Returns:
-        ruamel's CommentedMap/CommentedSeq tree, whose ``.lc`` gives 0-based positions.
-
-    Raises:
-        LoadError: as :func:`load_fast`.
-    """
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError
-
-    if text is None:
-        text = read_text(path)
-    if _ANCHOR.search(text.encode()):
-        load_fast(path, text)  # raises the positioned alias error
-    yml = YAML(typ="rt")
-    try:
-        return yml.load(text)
-    except MarkedYAMLError as err:
-        mark = err.problem_mark or err.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        raise LoadError(Problem(SourcePos(path, line, col), f"YAML syntax: {err.problem or err.context}", "yaml")) from None
+def load_fast(path: Path, text: str | None = None) -> Any:
+    """Load one YAML file as plain data (see :func:`load`)."""
+    return load(path, text)[0]
 
 
-def position(root: Any, keys: Sequence[str | int], path: Path) -> SourcePos:
+def load_positions(path: Path, text: str | None = None) -> Positions:
+    """Return the :class:`Positions` of a YAML file (see :func:`load`)."""
+    return load(path, text)[1]
+
+
+def position(root: Positions | None, keys: Sequence[str | int], path: Path) -> SourcePos:
     """Return where the value at ``keys`` starts in the file ``path``.
 
     Args:
-        root: the round-trip tree of the file (from :func:`load_roundtrip`).
+        root: the positions of the file (from :func:`load`), or None.
         keys: a data path such as ``["attacks", 0, "cost"]``; stops at the deepest key that exists.
         path: the file, for the returned position.
 
     Returns:
         A 1-based :class:`SourcePos` (line 1, column 1 when nothing better is known).
     """
+    if root is None:
+        return SourcePos(path, 1, 1)
     node = root
-    line, col = (getattr(node, "lc", None) and (node.lc.line, node.lc.col)) or (0, 0)
     for key in keys:
-        lc = getattr(node, "lc", None)
-        if lc is None:
+        if node.keys is not None and not isinstance(key, int) and key in node.keys:
+            node = node.keys[key][1]
+        elif node.items is not None and isinstance(key, int) and 0 <= key < len(node.items):
+            node = node.items[key]
+        else:
             break
-        try:
-            if isinstance(key, int):
-                line, col = lc.item(key)
-            else:
-                line, col = lc.value(key)
-            node = node[key]
-        except (KeyError, IndexError, TypeError):
-            break
-    return SourcePos(path, line + 1, col + 1)
+    return SourcePos(path, *root.line_col(node.at))
 
 
-def key_position(root: Any, keys: Sequence[str | int], key: str, path: Path) -> SourcePos:
+def key_position(root: Positions | None, keys: Sequence[str | int], key: str, path: Path) -> SourcePos:
     """Return where the *key* ``key`` of the map at ``keys`` stands (for "unknown field" messages)."""
     node = root
     for k in keys:
-        try:
-            node = node[k]
-        except (KeyError, IndexError, TypeError):
-            return position(root, keys, path)
-    lc = getattr(node, "lc", None)
-    try:
-        line, col = lc.key(key)  # type: ignore[union-attr]
-    except (AttributeError, KeyError, TypeError):
+        if node is None:
+            break
+        if node.keys is not None and not isinstance(k, int) and k in node.keys:
+            node = node.keys[k][1]
+        elif node.items is not None and isinstance(k, int) and 0 <= k < len(node.items):
+            node = node.items[k]
+        else:
+            node = None
+    if root is None or node is None or node.keys is None or key not in node.keys:
         return position(root, keys, path)
-    return SourcePos(path, line + 1, col + 1)
+    return SourcePos(path, *root.line_col(node.keys[key][0]))

@@ -16,12 +16,28 @@ _MAI_FIRST = re.compile(r"^(?P<n>[-+]?\d+)\s*枚\s*(?P<rest>\S.*)$")            
 _MAI_LAST = re.compile(r"^(?P<rest>\S.*?)\s*[x×]?\s*(?P<n>[-+]?\d+)\s*枚$")       # テストフック 4枚, テストフック×4枚
 
 
+HUGE = 10 ** 18
+"""Counts and totals are read up to this; a longer number (5,000 digits) stands as this, so no
+integer conversion limit is ever reached and messages stay short."""
+
+
+def to_int(digits: str) -> int:
+    """``int(digits)`` for a deck count or header total, capped at :data:`HUGE` in size."""
+    body = digits.lstrip("+-").lstrip("0") or "0"
+    sign = -1 if digits.startswith("-") else 1
+    return sign * (HUGE if len(body) > 18 else int(body))
+
+
+def _shown(n: int) -> str:
+    return f"count {n}" if abs(n) < HUGE else "a count of more than 18 digits"
+
+
 def count_problem(path: Path, line: int, n: int, text: str) -> Problem | None:
     """The ``count`` problem of a line whose count is below 1 or above :data:`MAX_COUNT`, else None."""
     if n < 1:
-        return Problem(SourcePos(path, line), f"count {n} for \"{text}\": a count is a whole number from 1 to {MAX_COUNT}", "count")
+        return Problem(SourcePos(path, line), f"{_shown(n)} for \"{text}\": a count is a whole number from 1 to {MAX_COUNT}", "count")
     if n > MAX_COUNT:
-        return Problem(SourcePos(path, line), f"count {n} for \"{text}\" is too large (at most {MAX_COUNT} on one line)", "count")
+        return Problem(SourcePos(path, line), f"{_shown(n)} for \"{text}\" is too large (at most {MAX_COUNT} on one line)", "count")
     return None
 
 
@@ -42,5 +58,5 @@ def split_count(line: str) -> tuple[int, str] | None:
     for pattern in (_COUNT_FIRST, _X_FIRST, _MAI_FIRST, _COUNT_LAST, _MAI_LAST):
         m = pattern.match(line)
         if m:
-            return int(m["n"]), m["rest"].strip()
+            return to_int(m["n"]), m["rest"].strip()
     return None

@@ -8,15 +8,19 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from cardlab.core.errors import Problem, SourcePos
+from cardlab.core.inputs import split_lines
 from cardlab.core.text import fold, norm_value
-from cardlab.decks.lines import count_problem, no_count_message, split_count
+from cardlab.decks.lines import count_problem, no_count_message, split_count, to_int
 from cardlab.decks.model import SIDEBOARD_WORDS, TOTAL_WORDS, DeckList, Entry, Header
 
 _META = re.compile(r"^(?P<key>format|name|deck name|deck|title)\s*:\s*(?P<value>.*?)\s*$", re.IGNORECASE)
 _COMMENT_TAIL = re.compile(r"\s+(?://|#)(?=\s|$).*$")  # "# comment", never "#58" (a collector number)
-_DECORATION = re.compile(r"^(?:\*{3,}|={3,}|-{3,}|_{3,})\s*|\s*(?:\*{3,}|={3,}|-{3,}|_{3,})$")
-_DECO_START = re.compile(r"^(?:\*{3,}|={3,}|-{3,}|_{3,})")
-_DECO_END = re.compile(r"(?:\*{3,}|={3,}|-{3,}|_{3,})$")
+_DECORATION = re.compile(r"^(?:\*{3,}|={3,}|-{3,}|_{3,}|~{3,})\s*|\s*(?:\*{3,}|={3,}|-{3,}|_{3,}|~{3,})$")
+"""A run of ``***``, ``===``, ``---``, ``___``, ``~~~`` at either end of a line: decoration, stripped;
+the rest of the line is read as any line (``=== Trainers ===`` is a header, ``===4 Bill`` a card
+line, ``*** My deck ***`` a title, ``=== Bill`` a line without a count, reported)."""
+_DECO_START = re.compile(r"^(?:\*{3,}|={3,}|-{3,}|_{3,}|~{3,})")
+_DECO_END = re.compile(r"(?:\*{3,}|={3,}|-{3,}|_{3,}|~{3,})$")
 _SIDEBOARD_LINE = re.compile(r"^(?:sb|sideboard)\s*:\s*(?=[-+]?\d|[x×]\s*\d)", re.IGNORECASE)
 _HEADER = re.compile(r"^(?P<label>[^\W\d][^:()]*?)\s*(?:(?P<sep>[:\-–—])\s*(?P<n>[-+]?\d+)?"
                      r"|\(\s*(?P<n2>\d+)\s*\))?\s*$")
@@ -47,7 +51,7 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
     deck = DeckList(path=Path(path))
     header: int | None = None
     content = False  # any line besides blanks and comments
-    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
+    for number, raw in enumerate(split_lines(text.removeprefix("\ufeff")), start=1):
         line = " ".join(raw.replace("\t", " ").split())
         if line.startswith("//"):
             continue
@@ -60,8 +64,8 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
             continue
         if wrapped and split_count(line) is None:
             m = _HEADER.match(line)
-            if m and fold(m["label"]) in words:
-                pass  # === Pokémon === is the Pokémon header
+            if m and (fold(m["label"]) in words or m["sep"] == ":"):
+                pass  # === Pokémon === and === Trainers: 4 === are headers
             else:
                 continue  # a decorated title, like a comment
         hashed = line.startswith("#")
@@ -110,7 +114,7 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
             word = fold(m["label"])
             total = m["n"] or m["n2"]
             if word in words or (m["sep"] == ":" and not hashed):
-                deck.headers.append(Header(number, line, word, int(total) if total is not None else None, word in TOTAL_WORDS,
+                deck.headers.append(Header(number, line, word, to_int(total) if total is not None else None, word in TOTAL_WORDS,
                                            word in SIDEBOARD_WORDS and word not in format_words))
                 content = True
                 if word not in TOTAL_WORDS:

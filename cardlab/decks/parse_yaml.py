@@ -41,13 +41,14 @@ def parse_yaml(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
     """
     from cardlab.decks.lines import count_problem, no_count_message, split_count
     from cardlab.decks.model import DeckList, Entry
-    from cardlab.core.yamlio import LoadError, load_fast, load_roundtrip, position
-    from cardlab.catalog.schemas import validator
+    from cardlab.catalog.filecheck import schema_errors, schema_message
+    from cardlab.core.yamlio import LoadError, load, position
 
     path = Path(path)
     deck = DeckList(path=path)
+    tree = None
     try:
-        data = load_fast(path, text)
+        data, tree = load(path, text)
     except LoadError as err:
         if err.problem.message == "empty file":
             data = None
@@ -62,7 +63,6 @@ def parse_yaml(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
         raise InputError(f"{SourcePos(path, 1)}: a YAML deck is a mapping (name:, format:, main: [...]) but this file "
                          f"holds {what} at its top level; see schema/deck.schema.json")
     lists = {k: v for k, v in data.items() if k not in _YAML_FIELDS}
-    tree = load_roundtrip(path, text)
     if "format" in data:
         deck.format_line = position(tree, ["format"], path).line
         if isinstance(data["format"], str):
@@ -75,7 +75,7 @@ def parse_yaml(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
     from jsonschema.exceptions import best_match
 
     bad_items: set[tuple[str, int]] = set()
-    for error in validator("deck.schema.json").iter_errors(data):
+    for error in schema_errors(data, "deck.schema.json"):
         keys = list(error.absolute_path)
         if len(keys) >= 2 and isinstance(lists.get(keys[0]), list) and isinstance(keys[1], int):
             bad_items.add((keys[0], keys[1]))
@@ -85,14 +85,14 @@ def parse_yaml(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
             keys = list(error.absolute_path)
         if error.validator == "additionalProperties" and not keys:
             for key in data:
-                if key not in _YAML_FIELDS and not _YAML_SECTION.match(str(key)):
+                if key not in _YAML_FIELDS and not _YAML_SECTION.fullmatch(str(key)):
                     deck.problems.append(Problem(position(tree, [key], path), f"'{key}' is not a deck field nor a section "
                                                  "(sections are lower-case lists such as main:)", "schema"))
             continue
         where = ".".join(str(k) for k in keys)
-        deck.problems.append(Problem(position(tree, keys, path), f"{where + ': ' if where else ''}{error.message}", "schema"))
+        deck.problems.append(Problem(position(tree, keys, path), f"{where + ': ' if where else ''}{schema_message(error)}", "schema"))
     for section, items in lists.items():
-        if not isinstance(items, list) or not _YAML_SECTION.match(str(section)):
+        if not isinstance(items, list) or not _YAML_SECTION.fullmatch(str(section)):
             continue
         for i, item in enumerate(items):
             if (section, i) in bad_items:

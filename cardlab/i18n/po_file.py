@@ -132,22 +132,47 @@ def save(po: Any, path: Path, overwrite: bool = False, protected: Sequence[Path]
     return atomic_write(path, text, overwrite, example="fr.po", protected=protected)
 
 
+_CHARSET = re.compile(rb'"Content-Type:[^"\r\n]*?charset=([A-Za-z0-9_.:+-]+)', re.IGNORECASE)
+_ESCAPE = re.compile(r'\\(.?)', re.DOTALL)
+ESCAPES = frozenset('\\"ntrvbf')
+"""The escapes a PO string may hold (those polib reads: backslash, quote, n t r v b f)."""
+
+
+def declared_charset(raw: bytes) -> tuple[str, int]:
+    """Return the charset a PO file's ``Content-Type`` header names (``utf-8`` when none, or the
+    template placeholder ``CHARSET``) and the line it is on (0 when none)."""
+    m = _CHARSET.search(raw[:65536])
+    if not m or m.group(1).upper() == b"CHARSET":
+        return "utf-8", 0
+    line = raw[: m.start()].count(b"\n") + 1 if b"\n" in raw[: m.start()] else raw[: m.start()].count(b"\r") + 1
+    return m.group(1).decode("ascii"), line
+
+
 def precheck(text: str, path: Path) -> None:
-    """Raise DataError at the first line polib would misread: stray text or an unclosed string."""
-    for number, line in enumerate(text.splitlines(), 1):
-        stripped = line.strip()
+    """Raise DataError at the first line polib would misread: stray text, an unclosed string, or an
+    escape polib does not know (``\\q``, ``\\x41``, octal). Lines are counted as editors count them."""
+    from cardlab.core.inputs import split_lines
+
+    for number, line in enumerate(split_lines(text), 1):
+        stripped = line.strip(" \t\f\v")
         if not stripped or stripped.startswith("#"):
             continue
-        indent = len(line) - len(line.lstrip())
+        indent = len(line) - len(line.lstrip(" \t\f\v"))
         m = _KEYWORD.match(stripped)
         if m:
             rest, col = m.group(3), indent + len(m.group(1)) + len(m.group(2)) + 1
         elif stripped.startswith('"'):
             rest, col = stripped, indent + 1
         else:
-            word = stripped.split()[0]
+            word = stripped.split()[0] if stripped.split() else stripped
             raise DataError(Problem(SourcePos(path, number, indent + 1),
                                     f"PO syntax: unexpected '{word}' (expected msgctxt, msgid, msgstr, a quoted string or a # comment)", "po-syntax"))
-        if not _STRING.fullmatch(rest.rstrip()):
+        if not _STRING.fullmatch(rest.rstrip(" \t")):
             raise DataError(Problem(SourcePos(path, number, col),
                                     'PO syntax: a string must be one line in double quotes, with \\" for a quote inside it', "po-syntax"))
+        for esc in _ESCAPE.finditer(rest, 1, len(rest.rstrip(" \t")) - 1):
+            if esc.group(1) not in ESCAPES:
+                shown = "\\" + esc.group(1)
+                raise DataError(Problem(SourcePos(path, number, col + esc.start()), (
+                    f"PO syntax: unknown escape '{shown}' (known: \\n \\t \\r \\\" \\\\ \\v \\b \\f); write the character "
+                    "itself, or \\\\ for a backslash"), "po-syntax"))

@@ -25,30 +25,51 @@ from cardlab.i18n.po_file import MAX_PO_BYTES, count
 
 
 def read(path: Path) -> tuple[Any, str]:
-    """Read and parse a PO file.
+    """Read and parse a PO file: at most :data:`MAX_PO_BYTES` (special files too), decoded by the
+    charset its header declares (UTF-8 when none), lines split as editors split them.
 
     Returns:
         ``(polib.POFile, text)``.
 
     Raises:
-        InputError: the file is missing or too large.
-        DataError: the file is not UTF-8 or has a syntax error (rule ``po-syntax``, with its line).
+        InputError: the file is missing, unreadable or too large.
+        DataError: the file is not in its charset, names an unknown charset, or has a syntax error
+            (rule ``po-syntax``, with its line and column).
     """
-    import polib
-
-    from cardlab.core.yamlio import LoadError, read_text
+    from cardlab.core.inputs import LoadError, read_bytes
 
     path = Path(path)
     try:
-        text = read_text(path, MAX_PO_BYTES)
+        raw = read_bytes(path, MAX_PO_BYTES, "PO file")
+    except LoadError as err:
+        raise InputError(str(err.problem)) from None
+    return parse(raw, path)
+
+
+def parse(raw: bytes, path: Path) -> tuple[Any, str]:
+    """Parse the bytes of a PO file (see :func:`read`); ``path`` names it in messages."""
+    import polib
+
+    from cardlab.core.inputs import LoadError, decode, split_lines
+
+    try:
+        charset, charset_line = _po.declared_charset(raw)
+        text = decode(raw, path, charset, hint="save the file in the charset its Content-Type header names")
     except LoadError as err:
         if err.problem.rule == "file":
             raise InputError(str(err.problem)) from None
         raise DataError(err.problem) from None
+    except LookupError as err:
+        raise DataError(Problem(SourcePos(path, charset_line), f"PO header: {err}", "po-syntax")) from None
     _po.precheck(text, path)
     try:
-        po = polib.pofile(text, encoding="utf-8", wrapwidth=78)
-    except (OSError, ValueError) as err:
+        # polib's own reader splits lines with str.splitlines (U+2028, NEL, form feed... would end
+        # lines) and would open ``text`` as a file name if one existed: give it the lines.
+        parser = polib._POFileParser("", encoding="utf-8")  # noqa: SLF001 - see above
+        parser.fhandle = split_lines(text)
+        po = parser.parse()
+        po.wrapwidth = 78
+    except (OSError, ValueError, IndexError, KeyError, TypeError) as err:
         m = re.search(r"\(line (\d+)\)(?::\s*(.*))?", str(err))
         line = int(m.group(1)) if m else 0
         what = (m.group(2) if m and m.group(2) else "invalid PO file")
@@ -57,7 +78,9 @@ def read(path: Path) -> tuple[Any, str]:
 
 
 def _header_line(text: str, key: str) -> int:
-    for number, line in enumerate(text.splitlines(), 1):
+    from cardlab.core.inputs import split_lines
+
+    for number, line in enumerate(split_lines(text), 1):
         if line.lstrip().startswith(f'"{key}:'):
             return number
     return 0
@@ -191,7 +214,7 @@ def plan(catalog: Catalog, po: Any, po_path: Path, lang: str, replace: bool = Fa
         An :class:`ImportReport` with ``changes`` (files whose YAML would change) and every
         problem and warning; ``applied`` lists the contexts of the planned changes.
     """
-    from cardlab.core.yamlio import LoadError
+    from cardlab.core.inputs import LoadError, read_text
 
     report = ImportReport(lang=lang)
     known: dict[str, TString] = {s.context: s for s in i18n.strings(catalog, lang)}
@@ -257,7 +280,7 @@ def plan(catalog: Catalog, po: Any, po_path: Path, lang: str, replace: bool = Fa
     for path, items in edits.items():
         s0 = items[0][1]
         try:
-            old = path.read_text(encoding="utf-8")
+            old = read_text(path)
             new = i18n_write.render_edits(path, old, [edit for edit, _s, _n in items])
         except DataError as err:
             report.problems.extend(err.problems)
@@ -275,6 +298,24 @@ def plan(catalog: Catalog, po: Any, po_path: Path, lang: str, replace: bool = Fa
         report.applied.extend(s.context for _e, s, _n in items)
     report.entry_lines = {p: [(s.context, n) for _e, s, n in items] for p, items in edits.items()}
     return report
+
+
+def _refuse_installed(report: ImportReport) -> None:
+    """Refuse to write translations into the catalog installed with the cardlab package, as
+    ``card new`` refuses new cards there (:func:`cardlab.core.paths.installed_catalog_holding`).
+
+    Raises:
+        UsageError: a planned change lies in the installed package (nothing is written).
+    """
+    from cardlab.core.paths import installed_catalog_holding
+
+    for change in report.changes:
+        shipped = installed_catalog_holding(change.path)
+        if shipped is not None:
+            raise UsageError(
+                f"{change.path} is in the catalog installed with the cardlab package ({shipped}); translations "
+                "are not written there (an upgrade would lose them). Pass --catalog with the cards/ folder of your "
+                "cardlab checkout (git clone the repository first), e.g. --catalog ~/cardlab/cards; --dry-run shows the diff")
 
 
 def _short(text: str, width: int = 60) -> str:
@@ -303,7 +344,8 @@ def import_po(roots: list[Path], po_path: Path, lang: str | None = None, dry_run
     Raises:
         InputError: the PO file is missing.
         DataError: PO syntax error (``po-syntax``) or Language mismatch (``po-language``).
-        UsageError: no language known, or a malformed one.
+        UsageError: no language known, or a malformed one; the files to change are in the catalog
+            installed with the cardlab package (nothing is written).
         CardlabError: writing a file failed (each file is still either old or new).
     """
     from cardlab.catalog.validate import validate
@@ -314,6 +356,8 @@ def import_po(roots: list[Path], po_path: Path, lang: str | None = None, dry_run
     catalog = validate(roots, cache_path=cache_path).catalog
     report = plan(catalog, po, po_path, target, replace)
     report.dry_run = dry_run
+    if not dry_run:
+        _refuse_installed(report)
     lines = report.entry_lines
     if dry_run:
         bad_problems = [p for c in report.changes for p in i18n_write.check_change(c)]

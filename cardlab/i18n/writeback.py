@@ -52,13 +52,17 @@ class Change:
                 continue
             old, new = f"a/{rel}", f"b/{rel}"
             break
-        return "".join(difflib.unified_diff(self.old.splitlines(keepends=True), self.new.splitlines(keepends=True), old, new))
+        from cardlab.core.inputs import split_lines
+
+        return "".join(difflib.unified_diff(split_lines(self.old, keepends=True), split_lines(self.new, keepends=True), old, new))
 
 
 def _detect_indent(text: str) -> tuple[int, int, int]:
     """Guess ruamel's (mapping, sequence, offset) indentation from a file's block structure."""
     mapping, offset = None, None
-    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    from cardlab.core.inputs import split_lines
+
+    lines = [ln for ln in split_lines(text) if ln.strip() and not ln.lstrip().startswith("#")]
     for prev, line in zip(lines, lines[1:], strict=False):
         if not prev.rstrip().endswith(":"):
             continue
@@ -106,28 +110,35 @@ def _dump(yml: Any, tree: Any, original: str) -> str:
 
 def _faithful_yaml(path: Path, text: str) -> tuple[Any, Any]:
     """Return ``(yaml, tree)`` whose dump reproduces ``text`` exactly, or raise DataError."""
-    from cardlab.core.yamlio import load_roundtrip
+    from cardlab.core.yamlio import load_fast
 
     if "&" in text or "*" in text:
-        load_roundtrip(path, text)  # refuses anchors and aliases, with their position
+        load_fast(path, text)  # refuses anchors and aliases, with their position
     first_diff = None
     for width in (1 << 20, 80):
         yml = _yaml(text, width)
         try:
             tree = yml.load(text)
         except Exception:  # noqa: BLE001 - ruamel's many error types: let the loader position it
-            load_roundtrip(path, text)
-            raise
+            load_fast(path, text)
+            raise DataError(Problem(SourcePos(path, 1, 1), "cannot rewrite this file: ruamel.yaml cannot read it", "yaml-layout")) from None
         out = _dump(yml, tree, text)
         if out == text:
             return yml, tree
         if first_diff is None:
-            old, new = text.splitlines(), out.splitlines()
+            from cardlab.core.inputs import split_lines
+
+            old, new = split_lines(text), split_lines(out)
             first_diff = next((i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(len(old), len(new)))
     line = (first_diff or 0) + 1
     raise DataError(Problem(SourcePos(path, line, 1),
                             "cannot rewrite this file without changing its layout (line wrapping, indentation or"
                             " spacing from line " f"{line}); edit it by hand or reformat it first", "yaml-layout"))
+
+
+_NEEDS_ESCAPES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]")
+"""Characters a translation keeps only inside a double-quoted YAML string (as escapes): ``\\r``
+(a ``\\r\\n`` inside a translation), NEL, LS, PS and other control characters."""
 
 
 def render_edits(path: Path, text: str, edits: Sequence[Edit]) -> str:
@@ -151,7 +162,7 @@ def render_edits(path: Path, text: str, edits: Sequence[Edit]) -> str:
         LoadError: the file is not valid YAML.
     """
     from ruamel.yaml.comments import CommentedMap
-    from ruamel.yaml.scalarstring import LiteralScalarString, ScalarString
+    from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString, ScalarString
 
     yml, tree = _faithful_yaml(path, text)
     for edit in edits:
@@ -166,7 +177,9 @@ def render_edits(path: Path, text: str, edits: Sequence[Edit]) -> str:
             raise DataError(Problem(SourcePos(path, 1, 1), f"no localized text at {where}", "unknown-context"))
         value: Any = edit.text
         old = node.get(edit.lang)
-        if isinstance(old, ScalarString) and not isinstance(old, LiteralScalarString):
+        if _NEEDS_ESCAPES.search(edit.text):
+            value = DoubleQuotedScalarString(edit.text)  # \r, NEL, LS, PS, controls: escaped, never folded
+        elif isinstance(old, ScalarString) and not isinstance(old, LiteralScalarString):
             value = type(old)(edit.text)
         elif "\n" in edit.text.rstrip("\n"):
             value = LiteralScalarString(edit.text)

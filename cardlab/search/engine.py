@@ -93,14 +93,15 @@ class AmbiguousCardError(CardlabError):
 def open_index(roots: list[Path], db: Path) -> sqlite3.Connection:
     """Return a read-only connection to a fresh index, (re)building it if the catalog changed.
 
-    Raises:
-        CatalogError: the catalog has problems (and there is no index to fall back on... the
-            stale index is left in place).
-    """
-    from cardlab.search.index import connect, ensure_index
+    The policy (older index used when the catalog has problems or the index cannot be written) is
+    :func:`cardlab.search.index.open_fresh`'s.
 
-    ensure_index(roots, db)
-    return connect(db)
+    Raises:
+        CatalogError, IndexWriteError: the index cannot be rebuilt and there is no older one.
+    """
+    from cardlab.search.index import open_fresh
+
+    return open_fresh(roots, db)[0]
 
 
 def _names(con: sqlite3.Connection, ids: list[str]) -> dict[str, dict]:

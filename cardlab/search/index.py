@@ -10,20 +10,33 @@
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from cardlab.catalog.model import Catalog, folders
-from cardlab.core.errors import CatalogError
+from cardlab.core.errors import CardlabError, CatalogError
+from cardlab.core.inputs import file_stamp, is_racy
 from cardlab.core.text import compact, fold, norm_value, pick, stem_words
 
-INDEX_VERSION = "7"
+INDEX_VERSION = "8"
 """Bump when the index's tables or contents change: old indexes are then rebuilt."""
+
+
+class IndexWriteError(CardlabError):
+    """The index cannot be written (read-only folder, full disk...). When an older index exists,
+    searches use it with a warning (:func:`open_fresh`)."""
+
+    def __init__(self, db: Path, err: BaseException) -> None:
+        reason = getattr(err, "strerror", None) or str(err)
+        super().__init__(f"cannot write the search index {db}: {reason}; free some space or make the folder writable,"
+                         " or choose another index file with --db or CARDLAB_DB")
 
 
 @dataclass
@@ -37,12 +50,16 @@ class BuildReport:
 
 
 def fingerprint(roots: list[Path]) -> str:
-    """Return a hash of the catalog's state: every file's path, size and mtime, plus the schemas.
+    """Return a hash of the catalog's state: every file's path and :func:`~cardlab.core.inputs.file_stamp`
+    (size, modification and change times, inode), plus the schemas. A same-size edit that keeps the
+    modification time (``cp -p``, ``rsync -t``) still changes the change time or the inode.
 
     Costs one ``stat`` per file (about 0.15 s for 30,000 files), no YAML parsing.
     """
     from cardlab.core.paths import schema_dir
 
+    now = time.time_ns()
+    racy = False
     h = hashlib.sha1(f"v{INDEX_VERSION}".encode())
     for _kind, folder, _game in folders(roots):
         try:
@@ -53,13 +70,15 @@ def fingerprint(roots: list[Path]) -> str:
         for name, entry in listed:
             try:
                 st = entry.stat()
-                h.update(f"{folder}/{name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+                h.update(f"{folder}/{name}\0{file_stamp(st)}\n".encode())
+                racy = racy or is_racy(st, now)
             except OSError:  # a broken link: validation reports it
                 h.update(f"{folder}/{name}\0missing\n".encode())
     for p in sorted(schema_dir().glob("*.json")):
-        st = p.stat()
-        h.update(f"{p.name}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    return h.hexdigest()
+        h.update(f"{p.name}\0{file_stamp(p.stat())}\n".encode())
+    # A file changed within the file system's time tick of now could change again unseen: such a
+    # fingerprint never matches a later one, so the next search checks again.
+    return h.hexdigest() + (f":racy-{now}" if racy else "")
 
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -81,19 +100,31 @@ def check_db_path(db: Path) -> None:
     if db.exists() or db.is_symlink():
         if not db.is_file():
             raise InputError(f"{db}: not a regular file; cardlab will not write its index there")
+        if is_own_cache_file(db):
+            return  # cardlab's own index file: a truncated or corrupt one is rebuilt
         with open(db, "rb") as fh:
             head = fh.read(16)
         if head and (head != SQLITE_MAGIC or stored_fingerprint(db) is None):
             raise InputError(f"{db}: exists and is not a cardlab index; cardlab will not replace it")
     elif not db.parent.is_dir():
+        from cardlab.core.paths import cache_dir
+
+        if db.parent == cache_dir():
+            raise InputError(f"{db.parent}: cardlab's cache folder cannot be created (is a file in the way, or the disk"
+                             " read-only?); set CARDLAB_CACHE_DIR, or give the index a file with --db")
         raise InputError(f"{db.parent}: folder not found (for the index {db.name})")
 
 
+_TEMP = re.compile(r"\.tmp-(\d+)(?:-journal|-wal|-shm)?")
+
+
 def _clean_stale_temp(db: Path) -> None:
-    """Remove temporary index files left by builds that were killed (their process is gone)."""
-    for tmp in db.parent.glob(f".{db.name}.tmp-*"):
-        pid = tmp.name.rsplit("-", 1)[-1].split(".")[0]
-        if pid.isdigit() and not _alive(int(pid)):
+    """Remove temporary index files left by builds that were killed (their process is gone): the
+    ``.<name>.tmp-<pid>`` files and their ``-journal``, ``-wal`` and ``-shm`` companions."""
+    prefix = f".{db.name}"
+    for tmp in db.parent.glob(f".{glob.escape(db.name)}.tmp-*"):
+        m = _TEMP.fullmatch(tmp.name[len(prefix):])
+        if m and not _alive(int(m.group(1))):
             tmp.unlink(missing_ok=True)
 
 
@@ -107,9 +138,37 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def is_own_cache_file(db: Path) -> bool:
+    """True for an index file cardlab names itself (``index-<hash>.sqlite`` in its cache folder):
+    such a file may be replaced when it is damaged; a file elsewhere never is."""
+    from cardlab.core.paths import cache_dir
+
+    try:
+        return (re.fullmatch(r"index-[0-9a-f]{12}\.sqlite", db.name) is not None and not db.is_symlink()
+                and db.parent.resolve() == cache_dir().resolve())
+    except OSError:
+        return False
+
+
+def _whole(db: Path) -> bool:
+    """True when the file is as long as its SQLite header says (a truncated index is not)."""
+    try:
+        with open(db, "rb") as fh:
+            head = fh.read(100)
+        size = os.path.getsize(db)
+    except OSError:
+        return False
+    if len(head) < 100 or head[:16] != SQLITE_MAGIC:
+        return False
+    page = int.from_bytes(head[16:18], "big")
+    page = 65536 if page == 1 else page
+    pages = int.from_bytes(head[28:32], "big")
+    return pages == 0 or size >= page * pages
+
+
 def stored_fingerprint(db: Path) -> str | None:
-    """Return the fingerprint recorded in the index at ``db``, or None (missing or unreadable)."""
-    if not db.is_file():
+    """Return the fingerprint recorded in the index at ``db``, or None (missing, truncated or unreadable)."""
+    if not db.is_file() or not _whole(db):
         return None
     try:
         con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
@@ -211,7 +270,7 @@ def build_index(roots: list[Path], db: Path, fp: str | None = None) -> BuildRepo
 
     Raises:
         CatalogError: the catalog has problems; nothing is written and ``db`` is unchanged.
-        OSError: the index folder cannot be written.
+        IndexWriteError: the index folder cannot be written (read-only, disk full); ``db`` is unchanged.
     """
     from cardlab.catalog.validate import bulk_objects, validate
 
@@ -221,16 +280,19 @@ def build_index(roots: list[Path], db: Path, fp: str | None = None) -> BuildRepo
     result = validate(roots)
     if result.problems:
         raise CatalogError(result.problems)
-    _clean_stale_temp(db)
     tmp = db.with_name(f".{db.name}.tmp-{os.getpid()}")
-    tmp.unlink(missing_ok=True)
     try:
-        with bulk_objects():
-            _write(result.catalog, tmp, fp)
-        os.replace(tmp, db)
-    finally:
+        _clean_stale_temp(db)
         tmp.unlink(missing_ok=True)
-        db.with_name(tmp.name + "-journal").unlink(missing_ok=True)
+        try:
+            with bulk_objects():
+                _write(result.catalog, tmp, fp)
+            os.replace(tmp, db)
+        finally:
+            tmp.unlink(missing_ok=True)
+            db.with_name(tmp.name + "-journal").unlink(missing_ok=True)
+    except (OSError, sqlite3.Error) as err:
+        raise IndexWriteError(db, err) from None
     return BuildReport(db=db, cards=len(result.catalog.cards), sets=len(result.catalog.sets),
                        seconds=time.perf_counter() - start)
 
@@ -305,6 +367,44 @@ def _write(cat: Catalog, path: Path, fp: str) -> None:
         con.commit()
     finally:
         con.close()
+
+
+def open_fresh(roots: list[Path], db: Path) -> tuple[sqlite3.Connection, BuildReport | None, CardlabError | None]:
+    """The index policy: return a connection to an index of the catalog, rebuilt when it changed.
+
+    When the rebuild fails because the catalog has problems or the index cannot be written
+    (read-only folder, full disk) and an older index exists, that one is used and the failure
+    comes back as the third value, for a warning.
+
+    Returns:
+        ``(connection, build report or None, the error to warn about or None)``.
+
+    Raises:
+        CatalogError, IndexWriteError: the rebuild failed and there is no older index.
+    """
+    try:
+        report = ensure_index(roots, db)
+        return connect(db), report, None
+    except (CatalogError, IndexWriteError) as err:
+        if stored_fingerprint(db) is None:
+            raise
+        return connect(db), None, err
+
+
+def repair(roots: list[Path], db: Path, err: sqlite3.DatabaseError) -> sqlite3.Connection:
+    """Answer an index found damaged while it was read (``database disk image is malformed``):
+    cardlab's own index file is built again and reopened; another file is reported, not replaced.
+
+    Raises:
+        InputError: ``db`` is not in cardlab's cache folder (exit 2), with what to do.
+        CatalogError, IndexWriteError: as :func:`open_fresh`, for the rebuild.
+    """
+    from cardlab.core.errors import InputError
+
+    if not is_own_cache_file(db):
+        raise InputError(f"{db}: the index is damaged ({err}); delete it or run 'cardlab index --force' with the same --db")
+    db.unlink(missing_ok=True)
+    return open_fresh(roots, db)[0]
 
 
 def connect(db: Path) -> sqlite3.Connection:

@@ -128,6 +128,6 @@ def test_process_edges(tmp_path):
     assert done.returncode == 2 and b"cannot write the output: No space left on device" in done.stderr
     blocker = tmp_path / "a-file"
     blocker.write_text("x", encoding="utf-8")
-    done = _cardlab("validate", str(POKEMON), env=dict(env, CARDLAB_CACHE_DIR=str(blocker)))
-    assert done.returncode == 2 and b"cannot use the cache or index folder" in done.stderr
+    done = _cardlab("search", "charizard", "--catalog", str(POKEMON / "base1"), env=dict(env, CARDLAB_CACHE_DIR=str(blocker)))
+    assert done.returncode == 2 and b"cache folder cannot be created" in done.stderr
     assert b"Traceback" not in done.stderr

@@ -93,7 +93,6 @@ def test_export_to_stdout_and_language_from_the_environment(runner, base1, monke
 
 
 def test_export_needs_one_language(runner, base1, monkeypatch, tmp_path):
-    monkeypatch.setenv("CARDLAB_CONFIG", str(tmp_path / "none.toml"))
     result = runner.invoke(app, ["i18n", "export", "--catalog", str(base1)])
     assert result.exit_code == 2 and "say which language to translate into: --lang fr" in result.stderr
     result = runner.invoke(app, ["i18n", "export", "--lang", "fr,de", "--catalog", str(base1)])

@@ -130,13 +130,13 @@ def test_a_new_format_is_a_file(tmp_path):
 
 
 @pytest.mark.parametrize(("text", "line", "col", "rule", "message"), [
-    (GOOD.replace("size: 30", "size: thirty"), 8, 11, "schema", "rules.0.size: expected integer, found \"thirty\""),
+    (GOOD.replace("size: 30", "size: thirty"), 8, 11, "schema", "rules.0.size: expected an integer, found \"thirty\" (text)"),
     (GOOD.replace("rule: deck-size", "rule: max-copies"), 7, 11, "schema", "rules.0.rule: \"max-copies\" is not one of"),
     (GOOD.replace("name: mini", "name: other"), 1, 7, "format-name", "name 'other' should be the file name 'mini'"),
     (GOOD.replace("game: pokemon", "game: ippo"), 2, 7, "format-game", "game 'ippo' does not match the folder 'pokemon'"),
     (GOOD.replace("size: 30", "size: 30\n    section: sideboard"), 9, 14, "format-section", "no section 'sideboard'"),
     (GOOD.replace("  - id: main", "  - id: deck"), 5, 9, "format-section", "the first section is the main deck"),
-    (GOOD + "  - rule: copy-limit\n    max: 4\n", 9, 5, "schema", "'same' is a required property"),
+    (GOOD + "  - rule: copy-limit\n    max: 4\n", 9, 5, "schema", "missing field 'same'"),
 ])
 def test_bad_format_files(tmp_path, text, line, col, rule, message):
     path = _write(tmp_path, "mini", text)

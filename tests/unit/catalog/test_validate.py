@@ -16,7 +16,7 @@ from cardlab.catalog.validate import validate
 BAD = {
     "malformed.yaml": ("5-x.yaml", "5-x.yaml:4:10: YAML syntax: did not find expected ',' or '}'", "yaml"),
     "tab-indented.yaml": ("5-x.yaml", "5-x.yaml:4:1: YAML syntax: a tab character; indent YAML with spaces", "yaml"),
-    "wrong-type.yaml": ("5-x.yaml", '5-x.yaml:6:5: hp: expected integer, found "lots"', "schema"),
+    "wrong-type.yaml": ("5-x.yaml", '5-x.yaml:6:5: hp: expected an integer, found "lots" (text)', "schema"),
     "unknown-field.yaml": ("5-x.yaml", "5-x.yaml:6:1: unknown field 'colour'", "schema"),
     "duplicate-id.yaml": ("1-copymon.yaml", "1-testmon.yaml:1:5: duplicate card id 'test1-1'", "unique-id"),
     "evolves-from-nothing.yaml": ("5-x.yaml", "5-x.yaml:8:15: evolves_from 'Nobodymon' names no Pokémon", "evolves-from"),
@@ -95,7 +95,7 @@ def test_validate_as_a_real_process(tmp_path, fixtures, test_set):
     proc = subprocess.run([sys.executable, "-m", "cardlab", "validate", str(test_set)],
                           capture_output=True, text=True, encoding="utf-8", timeout=120)
     assert proc.returncode == 1
-    assert '5-x.yaml:6:5: hp: expected integer, found "lots"' in proc.stderr
+    assert '5-x.yaml:6:5: hp: expected an integer, found "lots" (text)' in proc.stderr
     assert "Traceback" not in proc.stderr
 
 
@@ -103,9 +103,9 @@ def test_validate_as_a_real_process(tmp_path, fixtures, test_set):
     ('id: test1-5\nnumber: "5"\nname: {en: Twice}\nsupertype: Trainer\ntext: {en: A.}\nname: {en: Again}\n',
      "5-x.yaml:6:1: YAML syntax: the key 'name' is given twice (first on line 3)"),
     ('id: test1-5\nnumber: "5"\nname: Plainname\nsupertype: Trainer\ntext: {en: A.}\n',
-     '5-x.yaml:3:7: name: expected object, found "Plainname"'),
+     '5-x.yaml:3:7: name: expected a map of fields, found "Plainname" (text)'),
     ('id: test1-5\nnumber: "5"\nname:\nsupertype: Trainer\ntext: {en: A.}\n', "5-x.yaml:"),
-    ('id: test1-5\nnumber: "5"\nname: {en: 5}\nsupertype: Trainer\ntext: {en: A.}\n', "name.en: expected string, found 5"),
+    ('id: test1-5\nnumber: "5"\nname: {en: 5}\nsupertype: Trainer\ntext: {en: A.}\n', "name.en: expected text, found 5 (a YAML integer)"),
     ('id: test1-5\nnumber: "5"\nname: {en: Evil\x07name}\nsupertype: Trainer\ntext: {en: A.}\n',
      "5-x.yaml:3:16: control character 0x07 is not allowed"),
     ('id: test1-5\nnumber: "5"\nname: {en: "Evil\\x1b]0;x\\x07"}\nsupertype: Trainer\ntext: {en: A.}\n',

@@ -13,7 +13,8 @@ from cardlab.core.errors import DataError, UsageError
 
 @pytest.fixture(autouse=True)
 def _no_user_config(monkeypatch, tmp_path):
-    monkeypatch.setenv("CARDLAB_CONFIG", str(tmp_path / "absent.toml"))
+    monkeypatch.delenv("CARDLAB_CONFIG", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "no-config-here"))
     monkeypatch.delenv("CARDLAB_LANG", raising=False)
 
 
@@ -68,8 +69,66 @@ def test_config_file_accepts_a_comma_string(monkeypatch, tmp_path):
 
 
 def test_config_file_without_languages(monkeypatch, tmp_path):
-    write_config(monkeypatch, tmp_path, 'theme = "dark"\n')
+    write_config(monkeypatch, tmp_path, '# nothing set\n')
     assert config.preferred_languages(None) == []
+
+
+@pytest.mark.parametrize(("text", "where", "fragment"), [
+    ('theme = "dark"\n', "1:1", "unknown setting 'theme'"),
+    ('languages = ["fr"]\nlanguage = "de"\n', "2:1", "unknown setting 'language'; did you mean 'languages'?"),
+    ('# c\u2028still a comment\n  Languages = ["fr"]\n', "2:3", "unknown setting 'Languages'; did you mean 'languages'?"),
+    ('[languages2]\nx = 1\n', "1:2", "unknown setting 'languages2'"),
+    ('"lang uages" = 1\n', "1:1", "unknown setting 'lang uages'"),
+])
+def test_config_unknown_keys_are_reported(monkeypatch, tmp_path, text, where, fragment):
+    """Kind: config settings ignored silently (a typo): every unknown key is reported at its line
+    and column, lines counted as editors count them."""
+    path = write_config(monkeypatch, tmp_path, text)
+    with pytest.raises(config.ConfigError) as err:
+        config.preferred_languages(None)
+    assert str(err.value).startswith(f"{path}:{where}: {fragment}")
+
+
+@pytest.mark.parametrize("text", ["languages = " + "9" * 5000 + "\n", "x = " + "9" * 5000 + "\n"])
+def test_config_huge_number(monkeypatch, tmp_path, text):
+    """Kind: numbers beyond Python's int-conversion limit (tomllib raises ValueError): a config error."""
+    write_config(monkeypatch, tmp_path, text)
+    with pytest.raises(config.ConfigError, match="a number too long"):
+        config.preferred_languages(None)
+
+
+def test_missing_config_named_by_env_is_reported(monkeypatch, tmp_path):
+    """Kind: a config file named by CARDLAB_CONFIG that is missing is reported, not ignored."""
+    monkeypatch.setenv("CARDLAB_CONFIG", str(tmp_path / "absent.toml"))
+    with pytest.raises(config.ConfigError, match="CARDLAB_CONFIG names this config file, which does not exist"):
+        config.preferred_languages(None)
+    assert config.preferred_languages("fr") == ["fr"]  # --lang does not need the file
+
+
+@pytest.mark.parametrize("special", ["/dev/zero", "fifo"])
+def test_config_special_file_is_bounded(monkeypatch, tmp_path, special):
+    """Kind: reading without limit: a config file that is a device or a FIFO is read at most the
+    limit + 1 byte."""
+    import os
+    import threading
+
+    if special == "fifo":
+        fifo = tmp_path / "c.toml"
+        os.mkfifo(fifo)
+
+        def feed():
+            with open(fifo, "wb") as fh:
+                try:
+                    while True:
+                        fh.write(b"#" * 65536)
+                except BrokenPipeError:
+                    pass
+
+        threading.Thread(target=feed, daemon=True).start()
+        special = str(fifo)
+    monkeypatch.setenv("CARDLAB_CONFIG", special)
+    with pytest.raises(config.ConfigError, match="more than 1,000,000 bytes"):
+        config.preferred_languages(None)
 
 
 def test_config_file_syntax_error_has_its_position(monkeypatch, tmp_path):
@@ -136,7 +195,7 @@ def test_config_file_bad_languages(monkeypatch, tmp_path, text, words):
 def test_default_config_path_is_in_the_user_config_dir(monkeypatch):
     from platformdirs import user_config_dir
 
-    monkeypatch.delenv("CARDLAB_CONFIG")
+    monkeypatch.delenv("CARDLAB_CONFIG", raising=False)
     assert config.config_path() == Path(user_config_dir("cardlab", appauthor=False)) / "config.toml"
 
 

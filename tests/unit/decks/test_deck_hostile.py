@@ -137,15 +137,15 @@ def test_yaml_bad_item_is_reported_and_the_others_checked(catalog, formats, tmp_
     deck = load_deck(path, catalog, formats)
     assert [(c.line, c.card_id) for c in deck.cards] == [(3, "base1-58"), (5, "base1-98")]
     assert _problems(deck) == [(3, "deck-size", "the deck holds 56 cards; exactly 60 needed"),
-                               (4, "schema", "main.1.count: '4' is not of type 'integer'")]
+                               (4, "schema", 'main.1.count: expected an integer, found "4" (text)')]
 
 
 def test_yaml_format_must_be_a_name(catalog, formats, tmp_path):
     path = _write(tmp_path, "d.yaml", "format: [pokemon-base]\nmain:\n  - 4 Pikachu\n  - 56 Fire Energy\n")
-    with pytest.raises(UsageError, match=r"d\.yaml:1:9: format: \['pokemon-base'\] is not of type 'string': the format must be a name"):
+    with pytest.raises(UsageError, match=r'd\.yaml:1:9: format: expected text, found \["pokemon-base"\] \(a list\): the format must be a name'):
         load_deck(path, catalog, formats)
     deck = load_deck(path, catalog, formats, "pokemon-base")
-    assert _problems(deck) == [(1, "schema", "format: ['pokemon-base'] is not of type 'string'")]
+    assert _problems(deck) == [(1, "schema", 'format: expected text, found ["pokemon-base"] (a list)')]
 
 
 @pytest.mark.parametrize(("text", "message"), [

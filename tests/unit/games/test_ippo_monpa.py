@@ -25,11 +25,11 @@ BAD_CASES = {
     "ippo/number-163": "163-bad-test.yaml:2:9: number: \"163\" does not have the expected form (a whole number from 1 to 162",
     "ippo/unknown-attribute": "1-bad-test.yaml:8:25: start_cost.attributes.1: \"fire\" is not one of \"courage\", \"kan\", \"technique\", \"calm\"",
     "ippo/unknown-timing": "1-bad-test.yaml:11:13: abilities.0.timing: \"always\" is not one of \"placement\", \"fast\", \"boxing\"",
-    "ippo/blow-without-type": "1-bad-test.yaml:1:1: 'blow_type' is a required property",
+    "ippo/blow-without-type": "1-bad-test.yaml:1:1: missing field 'blow_type'",
     "ippo/defense-with-blow-power": "1-bad-test.yaml:8:1: unknown field 'blow_power'",
-    "monpa/servant-without-attack": "1-bad-test.yaml:1:1: 'attack' is a required property",
+    "monpa/servant-without-attack": "1-bad-test.yaml:1:1: missing field 'attack'",
     "monpa/commander-with-mana": "1-bad-test.yaml:6:1: unknown field 'mana'",
-    "monpa/mana-negative": "1-bad-test.yaml:6:7: mana: -1 is less than the minimum of 0",
+    "monpa/mana-negative": "1-bad-test.yaml:6:7: mana: -1 is out of range: must be at least 0",
 }
 
 

@@ -271,7 +271,7 @@ def test_po_syntax_error_found_by_polib_keeps_its_line(tmp_path, monkeypatch):
 
 
 def test_missing_po_file(tmp_path, base1):
-    with pytest.raises(InputError, match="cannot read file"):
+    with pytest.raises(InputError, match="cannot read PO file"):
         run_import(base1, tmp_path / "nope.po")
 
 

@@ -235,7 +235,7 @@ def test_failed_validation_leaves_index_untouched(runner, test_set, fixtures, tm
     before = _digest(db)
     shutil.copy(fixtures / "bad" / "pokemon" / "wrong-type.yaml", test_set / "pokemon" / "test1" / "5-x.yaml")
     result = runner.invoke(app, ["index", "--catalog", str(test_set), "--db", str(db)])
-    assert result.exit_code == 1 and 'hp: expected integer, found "lots"' in result.stderr
+    assert result.exit_code == 1 and 'hp: expected an integer, found "lots" (text)' in result.stderr
     assert _digest(db) == before
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
     # searching still works on the previous index, with a warning

@@ -1,0 +1,190 @@
+"""Reading input files, and lines as editors count them: the one home of both.
+
+- :func:`read_bytes` reads at most ``limit + 1`` bytes from any path, a regular file or not
+  (``/dev/zero``, a FIFO, a pipe): a larger input is refused after reading one byte too many,
+  never read to its end.
+- :func:`read_text` adds UTF-8 decoding (or a declared charset), with the position of the
+  first bad byte and of a NUL byte.
+- :func:`split_lines`, :func:`line_col`: a line ends at ``\\n``, ``\\r\\n`` or ``\\r`` only, as in
+  every editor and in YAML 1.2; Python's ``str.splitlines`` also breaks at U+2028, NEL, form feed
+  and other separators, which shifts every later line number.
+"""
+
+from __future__ import annotations
+
+import bisect
+import codecs
+import errno
+import os
+import re
+import stat
+from pathlib import Path
+
+from cardlab.core.errors import Problem, SourcePos
+
+MAX_FILE_BYTES = 1_000_000
+"""A card or set file larger than this (1 MB) is refused."""
+
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+"""A line break as editors and YAML 1.2 count them."""
+
+
+class LoadError(Exception):
+    """A file that cannot be turned into data; ``problem`` says where and why (rule ``file`` for
+    a file that cannot be read at all, ``encoding`` for bytes that are not text, else the
+    format's own rule)."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(str(problem))
+        self.problem = problem
+
+
+def split_lines(text: str, keepends: bool = False) -> list[str]:
+    """Split ``text`` into lines at ``\\n``, ``\\r\\n`` and ``\\r`` only (a final break ends the
+    last line; it does not start an empty one), like ``str.splitlines`` otherwise."""
+    if not text:
+        return []
+    out: list[str] = []
+    start = 0
+    for m in LINE_BREAK.finditer(text):
+        out.append(text[start:m.end() if keepends else m.start()])
+        start = m.end()
+    if start < len(text):
+        out.append(text[start:])
+    return out
+
+
+class LineIndex:
+    """Offsets -> 1-based (line, column) in one text, as an editor counts them."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts: list[int] | None = None  # computed on first use
+
+    def line_col(self, index: int) -> tuple[int, int]:
+        """The 1-based line and column of the character at ``index``."""
+        if self.starts is None:
+            self.starts = [0] + [m.end() for m in LINE_BREAK.finditer(self.text)]
+        i = bisect.bisect_right(self.starts, index) - 1
+        return i + 1, index - self.starts[i] + 1
+
+
+def line_col(text: str, index: int) -> tuple[int, int]:
+    """Return the 1-based (line, column) of the character at ``index`` of ``text``."""
+    return LineIndex(text[: index + 1]).line_col(index)
+
+
+def file_stamp(st: os.stat_result) -> str:
+    """What says a file changed: size, modification and change times, inode. A same-size edit that
+    keeps the modification time (``cp -p``, ``rsync -t``, ``touch -r``) still changes the change
+    time (which no user can set) or the inode (a file renamed into place)."""
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
+
+
+RACY_NS = 2_000_000_000
+"""A file changed less than this before a stamp was taken may change again with the same stamp
+(file systems keep times in coarse ticks, up to 2 s): its stamp is not trusted (git's "racy" files)."""
+
+
+def is_racy(st: os.stat_result, now_ns: int | None = None) -> bool:
+    """True when ``st`` was changed too recently for :func:`file_stamp` to be trusted later."""
+    import time
+
+    now = time.time_ns() if now_ns is None else now_ns
+    return max(st.st_mtime_ns, st.st_ctime_ns) >= now - RACY_NS
+
+
+def _describe(err: OSError) -> str:
+    if err.errno == errno.EISDIR:
+        return "is a folder, not a file"
+    return err.strerror or str(err)
+
+
+def read_bytes(path: Path, limit: int, what: str = "file") -> bytes:
+    """Read at most ``limit + 1`` bytes of ``path`` and refuse the file when there are more.
+
+    Works the same for regular files and special ones (``/dev/zero``, a FIFO or a pipe is read up
+    to the limit, then refused; a FIFO waits for its writer, as ``cat`` does).
+
+    Raises:
+        LoadError: rule ``file``: missing, a folder, unreadable, or larger than ``limit``.
+    """
+    path = Path(path)
+    try:
+        flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
+        fd = os.open(path, flags)
+    except OSError as err:
+        raise LoadError(Problem(SourcePos(path, 1, 1), f"cannot read {what}: {_describe(err)}", "file")) from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise LoadError(Problem(SourcePos(path, 1, 1), f"cannot read {what}: is a folder, not a file", "file"))
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as err:
+        raise LoadError(Problem(SourcePos(path, 1, 1), f"cannot read {what}: {_describe(err)}", "file")) from None
+    finally:
+        os.close(fd)
+    if size > limit:
+        real = f"{st.st_size:,} bytes" if stat.S_ISREG(st.st_mode) and st.st_size > limit else f"more than {limit:,} bytes"
+        raise LoadError(Problem(SourcePos(path, 1, 1), f"{what} is {real}; the limit is {limit:,}", "file"))
+    return b"".join(chunks)
+
+
+def decode(raw: bytes, path: Path, encoding: str = "utf-8", hint: str = "save the file as UTF-8") -> str:
+    """Decode ``raw`` (a UTF-8 BOM is dropped) and refuse NUL characters.
+
+    Raises:
+        LoadError: rule ``encoding``, at the line and column of the first bad byte or NUL.
+    """
+    try:
+        text = raw.decode(encoding)
+    except UnicodeDecodeError as err:
+        good = raw[: err.start].decode(encoding, errors="replace")
+        line, col = line_col(good, len(good))
+        name = codecs.lookup(encoding).name
+        what = "UTF-8" if name == "utf-8" else name
+        raise LoadError(Problem(SourcePos(path, line, col),
+                                f"not {what} text (byte 0x{raw[err.start]:02x}); {hint}", "encoding")) from None
+    except (UnicodeError, ValueError, TypeError) as err:  # codecs such as idna fail otherwise
+        raise LoadError(Problem(SourcePos(path, 1, 1), f"cannot decode the file as {encoding}: {err}; {hint}",
+                                "encoding")) from None
+    nul = text.find("\x00")
+    if nul >= 0:
+        line, col = line_col(text, nul)
+        raise LoadError(Problem(SourcePos(path, line, col), "a NUL byte: this is a binary file, not text", "encoding"))
+    return text.removeprefix("\ufeff")
+
+
+def read_text(path: Path, max_bytes: int = MAX_FILE_BYTES, what: str = "file") -> str:
+    """Read a UTF-8 text file of at most ``max_bytes`` (a BOM is dropped).
+
+    Raises:
+        LoadError: the file is missing, unreadable or too large (rule ``file``), or not UTF-8 /
+            holds a NUL byte (rule ``encoding``, with line and column).
+    """
+    return decode(read_bytes(path, max_bytes, what), Path(path))
+
+
+def text_argument(value: str, what: str = "the argument") -> str:
+    """Return a command-line text argument, refusing one that is not UTF-8.
+
+    Python decodes undecodable argument bytes (``$'t:\\xff'``) as lone surrogates, which SQLite
+    and every encoder refuse later with a traceback; this says where the bad byte is instead.
+
+    Raises:
+        UsageError: the text holds a byte that is not UTF-8 (its column is given).
+    """
+    from cardlab.core.errors import UsageError
+
+    for i, ch in enumerate(value):
+        if "\ud800" <= ch <= "\udfff":
+            byte = f" (byte 0x{ord(ch) - 0xDC00:02x})" if "\udc80" <= ch <= "\udcff" else ""
+            raise UsageError(f"{what} is not UTF-8 text{byte} at character {i + 1}; check the terminal's encoding")
+    return value
