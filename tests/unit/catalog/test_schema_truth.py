@@ -47,7 +47,7 @@ SAMPLES = ["base1", "fr", "pt-BR", "1", "58", "1a", "162", "pokemon-base", "main
 def test_patterns_read_alike(where, pattern):
     """Kind: schema patterns that Python's re and jsonschema-rs read differently (a final line break
     accepted by Python's `$`); every pattern, on the same cases, in both validators."""
-    assert not pattern.endswith("$") or pattern.endswith("\\$"), f"{where}: end the pattern with $(?!\\n)"
+    assert not (pattern.endswith("$") and not pattern.endswith("\\$")), f"{where}: end the pattern with $(?!\\n)"
     fast = jsonschema_rs.Draft202012Validator({"type": "string", "pattern": pattern})
     from jsonschema import Draft202012Validator
 
@@ -57,7 +57,8 @@ def test_patterns_read_alike(where, pattern):
         for s in (base, base + "\n", base + "\r\n", "\n" + base, base + "\n\n", base + "\u2028"):
             assert fast.is_valid(s) == py.is_valid(s), (where, pattern, s)
             matched += py.is_valid(s)
-    assert matched or "_source" in pattern  # the samples exercise the pattern
+    if "_source" not in pattern:
+        assert matched, (where, pattern)  # the samples exercise the pattern
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

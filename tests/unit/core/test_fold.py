@@ -61,7 +61,7 @@ def test_fold_is_idempotent_and_case_blind(text):
     """Kind D (one folding): folding twice changes nothing; case, width and composition never matter."""
     once = fold(text)
     assert fold(once) == once
-    assert fold(text.upper()) == fold(text.lower()) or fold(text.upper()) == fold(text.upper().lower())
+    assert fold(text.upper()) == fold(text.upper().lower())
     assert fold(unicodedata.normalize("NFD", text)) == fold(unicodedata.normalize("NFC", text))
     assert fold(unicodedata.normalize("NFKC", text)) == once
 

@@ -102,7 +102,6 @@ def test_not_equal_means_has_the_field(con):
     found = [i for i in ids(con, "hp!=120 set:base1")]
     assert found and all("hp" in cards[i] and cards[i]["hp"] != 120 for i in found)
     assert {c["id"] for c in cards.values() if c.get("hp") not in (None, 120)} == set(found)
-    assert "base1-73" not in ids(con, "rarity!=common set:base1 supertype:energy") or True
     assert not set(ids(con, "retreat!=0")) & {i for i, c in cards.items() if c["supertype"] != "Pokémon"}
 
 
@@ -272,9 +271,10 @@ def test_any_typing_of_a_name_finds_it_everywhere(con, deck_index, card_and_name
         typed = _TYPINGS[t](typed)
     if not any(ch.isalnum() for ch in typed):
         return
-    assert card_id in ids(con, f'name="{typed}"') or card_id in ids(con, f"name={typed.replace(' ', '')}"), typed
+    assert card_id in {*ids(con, f'name="{typed}"'), *ids(con, f"name={typed.replace(' ', '')}")}, typed
     found, _message, rule = deck_index.resolve(Entry(1, 1, typed))
-    assert found == card_id or rule == "ambiguous-card", (typed, _message)
+    if found != card_id:  # the name is shared by two cards: a choice, never another card
+        assert (found, rule) == (None, "ambiguous-card"), (typed, _message)
 
 
 @pytest.mark.parametrize(("query", "card_id"), [("text:piocher", "monpa-test-13"), ("text:défausser", "monpa-test-16"),
