@@ -41,10 +41,10 @@ CARDLAB = str(BIN / "cardlab") if (BIN / "cardlab").exists() else "cardlab"
 CHECK_JSONSCHEMA = str(BIN / "check-jsonschema") if (BIN / "check-jsonschema").exists() else "check-jsonschema"
 
 GOALS = {
-    "search_cold": 0.2,        # s, median cold `cardlab search` (shipped catalog)
-    "validate_cold": 20.0,     # s, 30,000 files
-    "validate_one": 1.5,       # s, one file changed
-    "index": 15.0,             # s, full index build
+    "search_cold": 0.2,  # s, median cold `cardlab search` (shipped catalog)
+    "validate_cold": 20.0,  # s, 30,000 files
+    "validate_one": 1.5,  # s, one file changed
+    "index": 15.0,  # s, full index build
 }
 
 sys.path.insert(0, str(HERE))
@@ -56,7 +56,9 @@ def log(msg: str = "") -> None:
     print(msg, flush=True)
 
 
-def run(cmd: list[str], env: dict | None = None, cwd: Path | None = None, ok: tuple[int, ...] = (0,)) -> tuple[float, subprocess.CompletedProcess]:
+def run(
+    cmd: list[str], env: dict | None = None, cwd: Path | None = None, ok: tuple[int, ...] = (0,)
+) -> tuple[float, subprocess.CompletedProcess]:
     """Run ``cmd``; return (wall seconds, result). Exits when the exit code is unexpected.
 
     The CPU time (user + system, the process and the workers it waited for) is left in
@@ -122,8 +124,10 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out.resolve()
     ensure_catalog(out, args.cards, args.seed)
     files = card_files(out)
-    log(f"catalog: {len(files)} card files + {len(list((out / 'pokemon').glob('*/set.yaml')))} set files; "
-        f"{os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.2f}")
+    log(
+        f"catalog: {len(files)} card files + {len(list((out / 'pokemon').glob('*/set.yaml')))} set files; "
+        f"{os.cpu_count()} CPUs; load average {os.getloadavg()[0]:.2f}"
+    )
     results: dict[str, object] = {"cards": len(files), "date": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
     work = Path(tempfile.mkdtemp(prefix="cardlab-bench-"))
     edited = files[len(files) // 2]
@@ -158,10 +162,13 @@ def _bench(args, skip, out: Path, files: list[Path], work: Path, edited: Path, o
             shutil.rmtree(cache, ignore_errors=True)
         results["validate_cold_s"] = times
         results["validate_cold_cpu_s"] = cpus
-        log(f"   {fmt_runs(times)}; CPU median {med(cpus):.1f} s = {med(cpus) / (os.cpu_count() or 1):.1f} s"
-            f" per core on {os.cpu_count()} cores (the wall time could not be lower than that)")
-        goals.append((f"validate {len(files):,} files <= {GOALS['validate_cold']} s", f"{med(times):.2f} s",
-                      med(times) <= GOALS["validate_cold"]))
+        log(
+            f"   {fmt_runs(times)}; CPU median {med(cpus):.1f} s = {med(cpus) / (os.cpu_count() or 1):.1f} s"
+            f" per core on {os.cpu_count()} cores (the wall time could not be lower than that)"
+        )
+        goals.append(
+            (f"validate {len(files):,} files <= {GOALS['validate_cold']} s", f"{med(times):.2f} s", med(times) <= GOALS["validate_cold"])
+        )
 
     # (b) re-validate after one change ----------------------------------------------------------
     if "b" not in skip:
@@ -174,8 +181,12 @@ def _bench(args, skip, out: Path, files: list[Path], work: Path, edited: Path, o
         times, nochange, cpu_one = [], [], []
         for i in range(5):
             text = original.decode()
-            edited.write_text(text.replace("illustrator: ", f"illustrator: Bench Edit {i} ", 1) if "illustrator: " in text
-                              else text + f"\nrarity: Edit {i}\n", encoding="utf-8")
+            edited.write_text(
+                text.replace("illustrator: ", f"illustrator: Bench Edit {i} ", 1)
+                if "illustrator: " in text
+                else text + f"\nrarity: Edit {i}\n",
+                encoding="utf-8",
+            )
             wall, res = run([CARDLAB, "validate", *cat], env={"CARDLAB_CACHE_DIR": str(warm_cache)})
             times.append(wall)
             cpu_one.append(res.cpu)
@@ -189,8 +200,9 @@ def _bench(args, skip, out: Path, files: list[Path], work: Path, edited: Path, o
         results["validate_one_changed_cpu_s"] = cpu_one
         log(f"   one file changed: {fmt_runs(times)}; CPU median {med(cpu_one):.2f} s")
         log(f"   nothing changed:  {fmt_runs(nochange)}")
-        goals.append((f"re-validate, one file changed <= {GOALS['validate_one']} s", f"{med(times):.2f} s",
-                      med(times) <= GOALS["validate_one"]))
+        goals.append(
+            (f"re-validate, one file changed <= {GOALS['validate_one']} s", f"{med(times):.2f} s", med(times) <= GOALS["validate_one"])
+        )
 
     # (c) index build -----------------------------------------------------------------------------
     db = work / "index30k.sqlite"
@@ -214,8 +226,8 @@ def _bench(args, skip, out: Path, files: list[Path], work: Path, edited: Path, o
         log(f"   warm validate cache:              {fmt_runs(warm)}; CPU median {med(warm_cpu):.1f} s")
         # in-process: build_index = fingerprint + validate (cached) + write
         os.environ["CARDLAB_CACHE_DIR"] = str(warm_cache)
-        from cardlab.search.index import _write, build_index, fingerprint
         from cardlab.catalog.validate import validate
+        from cardlab.search.index import _write, build_index, fingerprint
 
         roots = [out]
         t = time.perf_counter()
@@ -234,10 +246,18 @@ def _bench(args, skip, out: Path, files: list[Path], work: Path, edited: Path, o
         report = build_index(roots, db_in)
         t_build = time.perf_counter() - t
         db_in.unlink()
-        log(f"   in-process build_index (warm validate cache): {t_build:.2f} s for {report.cards} cards "
-            f"= fingerprint {t_fp:.2f} s + validate (cached) {t_val:.2f} s + write {t_write:.2f} s (measured separately)")
-        results.update(index_cold_s=cold, index_warm_s=warm, index_cold_cpu_s=cold_cpu, index_warm_cpu_s=warm_cpu, index_inprocess_s=t_build,
-                       index_parts_s={"fingerprint": t_fp, "validate_cached": t_val, "write": t_write})
+        log(
+            f"   in-process build_index (warm validate cache): {t_build:.2f} s for {report.cards} cards "
+            f"= fingerprint {t_fp:.2f} s + validate (cached) {t_val:.2f} s + write {t_write:.2f} s (measured separately)"
+        )
+        results.update(
+            index_cold_s=cold,
+            index_warm_s=warm,
+            index_cold_cpu_s=cold_cpu,
+            index_warm_cpu_s=warm_cpu,
+            index_inprocess_s=t_build,
+            index_parts_s={"fingerprint": t_fp, "validate_cached": t_val, "write": t_write},
+        )
         goals.append((f"index build (empty validate cache) <= {GOALS['index']} s", f"{med(cold):.2f} s", med(cold) <= GOALS["index"]))
         goals.append((f"index build (warm validate cache) <= {GOALS['index']} s", f"{med(warm):.2f} s", med(warm) <= GOALS["index"]))
     elif not db.exists():
@@ -261,8 +281,7 @@ def _bench(args, skip, out: Path, files: list[Path], work: Path, edited: Path, o
             assert rebuilt is None, "the index should be fresh"
         sub = []
         for _ in range(5):
-            wall, res = run([CARDLAB, "search", "name:zzz", *cat, "--db", str(db)],
-                            env={"CARDLAB_CACHE_DIR": str(warm_cache)}, ok=(0, 1))
+            wall, res = run([CARDLAB, "search", "name:zzz", *cat, "--db", str(db)], env={"CARDLAB_CACHE_DIR": str(warm_cache)}, ok=(0, 1))
             sub.append(wall)
         log(f"   ensure_index (in-process): {fmt_runs(times, 'ms')}")
         log(f"   `cardlab search 'name:zzz'` (subprocess, exit {res.returncode}): {fmt_runs(sub)}")
@@ -270,15 +289,24 @@ def _bench(args, skip, out: Path, files: list[Path], work: Path, edited: Path, o
 
     # (e) search latency -------------------------------------------------------------------------
     if "e" not in skip:
-        from cardlab.search.index import connect
         from cardlab.search.engine import search
+        from cardlab.search.index import connect
 
         log(f"\n(e) in-process search latency on the {len(files):,}-card index (median of 20 runs)")
         con = connect(db)
         pick_en, pick_fr, pick_ja = _sample_names(con)
-        queries = [pick_en, pick_fr, "type:fire hp>=80", "set:synth-001", "-type:water retreat<=1",
-                   '"defending pokemon is now asleep"', "attack:blast", "rarity:rare-holo",
-                   "(type:fire or type:water) cost<=2", pick_ja]
+        queries = [
+            pick_en,
+            pick_fr,
+            "type:fire hp>=80",
+            "set:synth-001",
+            "-type:water retreat<=1",
+            '"defending pokemon is now asleep"',
+            "attack:blast",
+            "rarity:rare-holo",
+            "(type:fire or type:water) cost<=2",
+            pick_ja,
+        ]
         rows = []
         for q in queries:
             times = []
@@ -307,12 +335,15 @@ def _bench(args, skip, out: Path, files: list[Path], work: Path, edited: Path, o
         for _ in range(5):
             wall, _r = run([sys.executable, "-c", "pass"])
             py.append(wall)
-        log(f"   first run (builds the index): {first:.2f} s; then {fmt_runs(times)}; CPU median {med(cpus):.3f} s;"
-            f" {len(hits)} result line(s)")
+        log(
+            f"   first run (builds the index): {first:.2f} s; then {fmt_runs(times)}; CPU median {med(cpus):.3f} s;"
+            f" {len(hits)} result line(s)"
+        )
         log(f"   baseline `python -c pass`: {fmt_runs(py)}")
         results.update(search_cold_shipped_s=times, search_cold_shipped_cpu_s=cpus, search_first_run_s=first, python_startup_s=py)
-        goals.append((f"cold `cardlab search charizard` <= {GOALS['search_cold']} s", f"{med(times):.3f} s",
-                      med(times) <= GOALS["search_cold"]))
+        goals.append(
+            (f"cold `cardlab search charizard` <= {GOALS['search_cold']} s", f"{med(times):.3f} s", med(times) <= GOALS["search_cold"])
+        )
 
     # (g) check-jsonschema -----------------------------------------------------------------------
     if "g" not in skip:
@@ -353,9 +384,11 @@ def _bench(args, skip, out: Path, files: list[Path], work: Path, edited: Path, o
 def _sample_names(con) -> tuple[str, str, str]:  # noqa: ANN001
     """A bare English Pokémon name, a French Pokémon name and a 2-character Japanese substring,
     taken from the middle of the index (deterministic for a given catalog)."""
+
     def one(lang: str) -> str | None:
-        sql = ("SELECT n.name FROM card_name n JOIN card c ON c.id = n.card_id WHERE n.lang = ?"
-               " AND c.type_line LIKE 'Pok%' ORDER BY n.card_id")
+        sql = (
+            "SELECT n.name FROM card_name n JOIN card c ON c.id = n.card_id WHERE n.lang = ? AND c.type_line LIKE 'Pok%' ORDER BY n.card_id"
+        )
         names = [r[0] for r in con.execute(sql, (lang,))]
         return names[len(names) // 2] if names else None
 
@@ -368,16 +401,18 @@ def _check_cjs_works(base: list[str], good: Path, work: Path) -> None:
     bad_dir = work / "cjs-check"
     bad_dir.mkdir(exist_ok=True)
     text = good.read_text(encoding="utf-8")
-    cases = {"good.yaml": (text, 0), "bad-type.yaml": (text.replace("supertype: ", "hp_: 1\nsupertype: ", 1), 1),
-             "bad-ref.yaml": (text.replace("name: {en: ", "name: {en: '', xx: ", 1), 1)}
+    cases = {
+        "good.yaml": (text, 0),
+        "bad-type.yaml": (text.replace("supertype: ", "hp_: 1\nsupertype: ", 1), 1),
+        "bad-ref.yaml": (text.replace("name: {en: ", "name: {en: '', xx: ", 1), 1),
+    }
     for name, (body, want) in cases.items():
         (bad_dir / name).write_text(body, encoding="utf-8")
         _wall, res = run([CHECK_JSONSCHEMA, *base, name], cwd=bad_dir, ok=(0, 1))
         if res.returncode != want:
             log(f"!! check-jsonschema on {name}: exit {res.returncode}, expected {want}\n{res.stdout}{res.stderr}")
             raise SystemExit(1)
-    log("   (verified: a good card passes; an unknown field and an empty name, checked through the $ref to"
-        " common.schema.json, fail)")
+    log("   (verified: a good card passes; an unknown field and an empty name, checked through the $ref to common.schema.json, fail)")
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ def main() -> int:
     for side, exe in (("A", args.a), ("B", args.b)):
         env = dict(os.environ, CARDLAB_CACHE_DIR=tempfile.mkdtemp(prefix=f"bench-cold-{side}-"), NO_COLOR="1")
         env["CARDLAB_DB"] = str(Path(env["CARDLAB_CACHE_DIR"]) / "index.sqlite")
-        for cmd in COMMANDS.values():                     # warm-up: build the index and the caches
+        for cmd in COMMANDS.values():  # warm-up: build the index and the caches
             run([exe, *cmd, *extra], env)
         envs[side] = env
     print(f"A = {args.a}\nB = {args.b}\n{args.runs} pairs per command, A then B in turn")

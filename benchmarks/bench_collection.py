@@ -49,12 +49,19 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=10)
     args = ap.parse_args()
     if not args.catalog.exists():
-        subprocess.run([sys.executable, str(REPO / "benchmarks" / "gen_catalog.py"), str(args.catalog), "--cards", "30000",
-                        "--seed", "1"], check=True)
+        subprocess.run(
+            [sys.executable, str(REPO / "benchmarks" / "gen_catalog.py"), str(args.catalog), "--cards", "30000", "--seed", "1"], check=True
+        )
     cardlab = str(Path(sys.executable).parent / "cardlab")
     with tempfile.TemporaryDirectory(prefix="cardlab-bench-") as tmp:
-        env = dict(os.environ, CARDLAB_CACHE_DIR=f"{tmp}/cache", CARDLAB_DATA=f"{tmp}/data", CARDLAB_DB=f"{tmp}/index.sqlite",
-                   CARDLAB_CATALOG=str(args.catalog.resolve()), CARDLAB_PLAYER="bench")
+        env = dict(
+            os.environ,
+            CARDLAB_CACHE_DIR=f"{tmp}/cache",
+            CARDLAB_DATA=f"{tmp}/data",
+            CARDLAB_DB=f"{tmp}/index.sqlite",
+            CARDLAB_CATALOG=str(args.catalog.resolve()),
+            CARDLAB_PLAYER="bench",
+        )
         t = time.perf_counter()
         subprocess.run([cardlab, "index"], env=env, check=True, stdout=subprocess.DEVNULL)
         print(f"setup: index built in {time.perf_counter() - t:.1f} s")

@@ -56,10 +56,10 @@ def _generate_decks(catalog, out: Path, n: int, seed: int = 7) -> list[Path]:
 
 
 def throughput(catalog_root: Path, n: int) -> None:
+    from cardlab.catalog.validate import validate
     from cardlab.decks.read import read_deck
     from cardlab.decks.resolve import CardIndex, build_deck
     from cardlab.decks.rules import check_deck
-    from cardlab.catalog.validate import validate
 
     roots = [catalog_root, REPO / "cards"]
     t0 = time.perf_counter()
@@ -81,10 +81,11 @@ def throughput(catalog_root: Path, n: int) -> None:
             problems = deck.problems + check_deck(deck)
             legal += not problems
         elapsed = time.perf_counter() - t0
-    print(f"catalog: {len(catalog.cards):,} cards loaded and validated (warm cache) in {load_s:.2f} s; "
-          f"name index in {index_s:.2f} s")
-    print(f"decks: {n} checked in {elapsed:.2f} s = {n / elapsed:,.0f} decks/s ({legal} legal)"
-          f"  goal >= 500/s: {'PASS' if n / elapsed >= 500 else 'FAIL'}")
+    print(f"catalog: {len(catalog.cards):,} cards loaded and validated (warm cache) in {load_s:.2f} s; name index in {index_s:.2f} s")
+    print(
+        f"decks: {n} checked in {elapsed:.2f} s = {n / elapsed:,.0f} decks/s ({legal} legal)"
+        f"  goal >= 500/s: {'PASS' if n / elapsed >= 500 else 'FAIL'}"
+    )
 
 
 def cold_process(runs: int = 10) -> None:
@@ -97,8 +98,10 @@ def cold_process(runs: int = 10) -> None:
         subprocess.run(cmd, capture_output=True, check=False)
         times.append(time.perf_counter() - t0)
     med = statistics.median(times)
-    print(f"cold process `cardlab deck validate` (Zap!): median {med:.3f} s, min {min(times):.3f} s"
-          f" over {runs} runs  goal <= 0.3 s: {'PASS' if med <= 0.3 else 'FAIL'}")
+    print(
+        f"cold process `cardlab deck validate` (Zap!): median {med:.3f} s, min {min(times):.3f} s"
+        f" over {runs} runs  goal <= 0.3 s: {'PASS' if med <= 0.3 else 'FAIL'}"
+    )
 
 
 def main() -> None:
@@ -107,8 +110,7 @@ def main() -> None:
     parser.add_argument("--decks", type=int, default=1000)
     args = parser.parse_args()
     if not args.catalog.is_dir():
-        subprocess.run([sys.executable, str(REPO / "benchmarks" / "gen_catalog.py"), str(args.catalog),
-                        "--cards", "30000"], check=True)
+        subprocess.run([sys.executable, str(REPO / "benchmarks" / "gen_catalog.py"), str(args.catalog), "--cards", "30000"], check=True)
     os.environ.setdefault("CARDLAB_CACHE_DIR", str(REPO / "benchmarks" / "out" / "cache"))
     print(f"load average before: {os.getloadavg()[0]:.2f} (2-core machine)")
     throughput(args.catalog, args.decks)

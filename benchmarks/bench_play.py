@@ -30,7 +30,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-VALUES = [v for v in range(1, 6) for _ in range(5)]          # tests/fixtures/forumtcg: 25 Commons, Values 1-5
+VALUES = [v for v in range(1, 6) for _ in range(5)]  # tests/fixtures/forumtcg: 25 Commons, Values 1-5
 FACTIONS = ["gotei-13", "acuerdo", "ultima-necat", "neutral"] * 2 + ["independent", "neutral"]
 
 
@@ -64,7 +64,7 @@ def main() -> int:
     hands = [[VALUES[s.below(25)] for _ in range(5)] for _ in range(n)]
 
     def rank_all() -> None:
-        _CACHE.clear()                      # cold cache each run: the table is built inside the timing
+        _CACHE.clear()  # cold cache each run: the table is built inside the timing
         for h in hands:
             rank(h)
 
@@ -74,8 +74,10 @@ def main() -> int:
 
     t_rank, t_floor = _median(rank_all, args.runs), _median(floor_sort, args.runs)
     ok = t_rank <= 1.0
-    print(f"1. rank {n:,} Los Lobos hands:        {t_rank:.3f} s  (floor, sort each hand: {t_floor:.3f} s; "
-          f"x{t_rank / t_floor:.1f})  goal <= 1 s: {'PASS' if ok else 'FAIL'}")
+    print(
+        f"1. rank {n:,} Los Lobos hands:        {t_rank:.3f} s  (floor, sort each hand: {t_floor:.3f} s; "
+        f"x{t_rank / t_floor:.1f})  goal <= 1 s: {'PASS' if ok else 'FAIL'}"
+    )
 
     def simulate() -> None:
         st = Stream(b"bench-sim" * 4)
@@ -93,8 +95,10 @@ def main() -> int:
     t_sim, t_hmac = _median(simulate, max(1, args.runs // 2)), _median(floor_hmac, max(1, args.runs // 2))
     ok_sim = t_sim <= 1.0
     ok &= ok_sim
-    print(f"2. draw and rank {n:,} hands:         {t_sim:.3f} s  (floor, {5 * n // 4:,} bare HMAC-SHA256 blocks: {t_hmac:.3f} s; "
-          f"x{t_sim / t_hmac:.1f})  goal <= 1 s: {'PASS' if ok_sim else 'FAIL'}")
+    print(
+        f"2. draw and rank {n:,} hands:         {t_sim:.3f} s  (floor, {5 * n // 4:,} bare HMAC-SHA256 blocks: {t_hmac:.3f} s; "
+        f"x{t_sim / t_hmac:.1f})  goal <= 1 s: {'PASS' if ok_sim else 'FAIL'}"
+    )
 
     all_ok = ok
     table = odds.los_lobos(VALUES)
@@ -106,8 +110,10 @@ def main() -> int:
     for label, p in table.rows:
         good, z = _within(seen.get(label, 0), n, float(p))
         all_ok &= good
-        print(f"   Los Lobos {label:<16} exact {str(p):>10} = {float(p):.5f}  simulated {seen.get(label, 0) / n:.5f}  "
-              f"z {z:5.2f}  {'PASS' if good else 'FAIL'}")
+        print(
+            f"   Los Lobos {label:<16} exact {str(p):>10} = {float(p):.5f}  simulated {seen.get(label, 0) / n:.5f}  "
+            f"z {z:5.2f}  {'PASS' if good else 'FAIL'}"
+        )
     z_table = odds.zangetsu(VALUES)
     p_tie = float(dict(z_table.extras)["P(2 players tie after 3 cards)"])
     st = Stream(b"bench-zangetsu" * 3)

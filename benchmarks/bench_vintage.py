@@ -36,11 +36,23 @@ def main() -> int:
         cache.mkdir()
 
     print(f"cardlab = {exe}; {args.runs} pairs per figure, A then B in turn")
-    print(paired("first-use index (758 cards)", [exe, "index"], [py, "-c", "import sqlmodel, jsonschema_rs, jsonschema, yaml"],
-                 args.runs, env, env, before=empty_cache).line())
+    print(
+        paired(
+            "first-use index (758 cards)",
+            [exe, "index"],
+            [py, "-c", "import sqlmodel, jsonschema_rs, jsonschema, yaml"],
+            args.runs,
+            env,
+            env,
+            before=empty_cache,
+        ).line()
+    )
     run([exe, "index"], env)
-    print(paired("cold search charizard", [exe, "search", "charizard"], [py, "-c", "import typer, rich.table, sqlite3"],
-                 args.runs, env, env).line())
+    print(
+        paired(
+            "cold search charizard", [exe, "search", "charizard"], [py, "-c", "import typer, rich.table, sqlite3"], args.runs, env, env
+        ).line()
+    )
     shutil.rmtree(cache, ignore_errors=True)
     return 0
 

@@ -42,14 +42,25 @@ sys.path.insert(0, str(REPO))
 HOST = "127.0.0.1"
 """The only address the load generator talks to."""
 
-QUERIES = ["type:fire hp>=80", "hp>=100", "type:water retreat<=1", "supertype:trainer", "rarity:rare",
-           "supertype:pokemon -type:fire retreat<=1", "stage:basic hp<=50", "damage>=50", "weakness:water", "cost<=2"]
+QUERIES = [
+    "type:fire hp>=80",
+    "hp>=100",
+    "type:water retreat<=1",
+    "supertype:trainer",
+    "rarity:rare",
+    "supertype:pokemon -type:fire retreat<=1",
+    "stage:basic hp<=50",
+    "damage>=50",
+    "weakness:water",
+    "cost<=2",
+]
 """Search queries cycled through (field queries: they match in the shipped and the synthetic catalog)."""
 
 ZAP = REPO / "examples" / "decks" / "zap-theme-deck.txt"
 
 
 # --- load generator ---------------------------------------------------------------------------
+
 
 async def _request(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, raw: bytes) -> tuple[int, int]:
     """Send one HTTP/1.1 request on a keep-alive connection; return ``(status, body bytes)``."""
@@ -70,8 +81,10 @@ def _get(path: str, port: int) -> bytes:
 
 def _post(path: str, port: int, body: bytes, ctype: str = "text/plain; charset=utf-8") -> bytes:
     """Return the bytes of a keep-alive ``POST path`` with ``body`` to 127.0.0.1:``port``."""
-    return (f"POST {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nConnection: keep-alive\r\nContent-Type: {ctype}\r\n"
-            f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nConnection: keep-alive\r\nContent-Type: {ctype}\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode() + body
 
 
 async def load(port: int, requests: list[bytes], clients: int, count: int, duration: float) -> dict:
@@ -111,12 +124,21 @@ async def load(port: int, requests: list[bytes], clients: int, count: int, durat
         """The ``p`` quantile of the latencies, in ms."""
         return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
 
-    return {"clients": clients, "sent": len(lat), "ok": len(lat) - errors, "errors": errors, "seconds": round(seconds, 2),
-            "per_s": round(len(lat) / seconds, 1), "p50_ms": round(pct(0.50), 1), "p99_ms": round(pct(0.99), 1),
-            "max_ms": round(lat[-1] * 1000, 1) if lat else None}
+    return {
+        "clients": clients,
+        "sent": len(lat),
+        "ok": len(lat) - errors,
+        "errors": errors,
+        "seconds": round(seconds, 2),
+        "per_s": round(len(lat) / seconds, 1),
+        "p50_ms": round(pct(0.50), 1),
+        "p99_ms": round(pct(0.99), 1),
+        "max_ms": round(lat[-1] * 1000, 1) if lat else None,
+    }
 
 
 # --- in-process peers -------------------------------------------------------------------------
+
 
 def inprocess_search(roots: list[Path], db: Path, n: int) -> dict:
     """Run ``n`` searches (the endpoint's work: ``search_page``, one page of 50) in this process, one at a time."""
@@ -155,12 +177,29 @@ def inprocess_decks(roots: list[Path], n: int) -> dict:
 
 # --- the run ----------------------------------------------------------------------------------
 
+
 def start_server(roots: list[Path], db: Path, cache: Path, port: int, workers: int = 1) -> subprocess.Popen:
     """Start uvicorn (``workers`` processes) on 127.0.0.1:``port`` in a child process and wait until it answers."""
-    env = {**os.environ, "CARDLAB_CATALOG": os.pathsep.join(map(str, roots)), "CARDLAB_DB": str(db),
-           "CARDLAB_CACHE_DIR": str(cache)}
-    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "--factory", "cardlab.web.app:create_app", "--host", HOST,
-                             "--port", str(port), "--log-level", "warning", "--no-access-log", "--workers", str(workers)], env=env)
+    env = {**os.environ, "CARDLAB_CATALOG": os.pathsep.join(map(str, roots)), "CARDLAB_DB": str(db), "CARDLAB_CACHE_DIR": str(cache)}
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "--factory",
+            "cardlab.web.app:create_app",
+            "--host",
+            HOST,
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            "--no-access-log",
+            "--workers",
+            str(workers),
+        ],
+        env=env,
+    )
     import urllib.request
 
     deadline = time.monotonic() + 120
@@ -189,8 +228,7 @@ def page_weight(port: int) -> dict:
     css = size("/static/style.css")
     four = size("/search?" + urlencode({"q": "type:fire hp>=80"}))
     full = size("/search?" + urlencode({"q": "hp>=10"}))  # a full page of 50 results
-    return {"css": css, "search_4_results_html": four, "search_50_results_html": full,
-            "total_4": four + css, "total_50": full + css}
+    return {"css": css, "search_4_results_html": four, "search_50_results_html": full, "total_4": four + css, "total_50": full + css}
 
 
 def run(label: str, roots: list[Path], args: argparse.Namespace, work: Path) -> dict:
@@ -237,16 +275,25 @@ def report(results: list[dict]) -> None:
         print(f"\n### {r['catalog']} ({r['cards']} cards)\n")
         print("| load | clients | requests | per s | p50 ms | p99 ms | max ms | errors |")
         print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-        for key, name in (("search", "search API"), ("http_floor", "floor: GET /static/style.css"),
-                          ("decks", "POST /api/decks/validate?format=pokemon-base"),
-                          ("decks_every_format", "POST /api/decks/validate (every format)")):
+        for key, name in (
+            ("search", "search API"),
+            ("http_floor", "floor: GET /static/style.css"),
+            ("decks", "POST /api/decks/validate?format=pokemon-base"),
+            ("decks_every_format", "POST /api/decks/validate (every format)"),
+        ):
             for row in r[key]:
-                print(f"| {name} | {row['clients']} | {row['sent']} | {row['per_s']} | {row['p50_ms']} | {row['p99_ms']} | {row['max_ms']} | {row['errors']} |")
+                print(
+                    f"| {name} | {row['clients']} | {row['sent']} | {row['per_s']} | {row['p50_ms']} | {row['p99_ms']} | {row['max_ms']} | {row['errors']} |"
+                )
         s, d, w = r["search_inprocess"], r["decks_inprocess"], r["page_weight"]
-        print(f"\nIn-process peers: search {s['per_s']}/s (median {s['p50_ms']} ms, {s['runs']} runs); "
-              f"deck check {d['per_s']}/s ({d['ms_each']} ms each, {d['runs']} runs).")
-        print(f"Page weight: search page with 4 results {w['total_4']:,} bytes (HTML {w['search_4_results_html']:,} + CSS {w['css']:,}); "
-              f"with 50 results {w['total_50']:,} bytes.")
+        print(
+            f"\nIn-process peers: search {s['per_s']}/s (median {s['p50_ms']} ms, {s['runs']} runs); "
+            f"deck check {d['per_s']}/s ({d['ms_each']} ms each, {d['runs']} runs)."
+        )
+        print(
+            f"Page weight: search page with 4 results {w['total_4']:,} bytes (HTML {w['search_4_results_html']:,} + CSS {w['css']:,}); "
+            f"with 50 results {w['total_50']:,} bytes."
+        )
 
 
 def main() -> None:
@@ -265,8 +312,11 @@ def main() -> None:
         raise SystemExit("bounded: at most 200 clients and 100,000 requests a level")
     from cardlab.core.paths import shipped_catalog
 
-    print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {platform.python_version()}; {os.cpu_count()} CPUs; "
-          f"load average {os.getloadavg()[0]:.2f}", flush=True)
+    print(
+        f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {platform.python_version()}; {os.cpu_count()} CPUs; "
+        f"load average {os.getloadavg()[0]:.2f}",
+        flush=True,
+    )
     results = []
     with tempfile.TemporaryDirectory(prefix="cardlab-bench-web-") as tmp:
         work = Path(tmp)
@@ -274,8 +324,18 @@ def main() -> None:
         if args.synthetic:
             synth = REPO / "benchmarks" / "out" / f"catalog{args.synthetic}"
             if not synth.exists():
-                subprocess.run([sys.executable, str(REPO / "benchmarks" / "gen_catalog.py"), str(synth), "--cards",
-                                str(args.synthetic), "--seed", "1"], check=True)
+                subprocess.run(
+                    [
+                        sys.executable,
+                        str(REPO / "benchmarks" / "gen_catalog.py"),
+                        str(synth),
+                        "--cards",
+                        str(args.synthetic),
+                        "--seed",
+                        "1",
+                    ],
+                    check=True,
+                )
             results.append(run(f"shipped + synthetic {args.synthetic}", [shipped_catalog(), synth], args, work))
     report(results)
     print(f"\n# load average after: {os.getloadavg()[0]:.2f}")

@@ -32,38 +32,153 @@ except AttributeError:  # pragma: no cover
 
 SET_SIZE = 300
 TYPES = ["Grass", "Fire", "Water", "Lightning", "Psychic", "Fighting", "Colorless"]
-BASIC_ENERGY = {"Grass": ("Énergie Plante", "Pflanzenenergie"), "Fire": ("Énergie Feu", "Feuerenergie"),
-                "Water": ("Énergie Eau", "Wasserenergie"), "Lightning": ("Énergie Électrique", "Elektroenergie"),
-                "Psychic": ("Énergie Psy", "Psychoenergie"), "Fighting": ("Énergie Combat", "Kampfenergie")}
-WEAK_OF = {"Grass": "Fire", "Fire": "Water", "Water": "Lightning", "Lightning": "Fighting",
-           "Psychic": "Psychic", "Fighting": "Psychic", "Colorless": "Fighting"}
-RESIST_OF = {"Grass": None, "Fire": None, "Water": None, "Lightning": "Colorless", "Psychic": None,
-             "Fighting": "Lightning", "Colorless": "Psychic"}
+BASIC_ENERGY = {
+    "Grass": ("Énergie Plante", "Pflanzenenergie"),
+    "Fire": ("Énergie Feu", "Feuerenergie"),
+    "Water": ("Énergie Eau", "Wasserenergie"),
+    "Lightning": ("Énergie Électrique", "Elektroenergie"),
+    "Psychic": ("Énergie Psy", "Psychoenergie"),
+    "Fighting": ("Énergie Combat", "Kampfenergie"),
+}
+WEAK_OF = {
+    "Grass": "Fire",
+    "Fire": "Water",
+    "Water": "Lightning",
+    "Lightning": "Fighting",
+    "Psychic": "Psychic",
+    "Fighting": "Psychic",
+    "Colorless": "Fighting",
+}
+RESIST_OF = {
+    "Grass": None,
+    "Fire": None,
+    "Water": None,
+    "Lightning": "Colorless",
+    "Psychic": None,
+    "Fighting": "Lightning",
+    "Colorless": "Psychic",
+}
 RARITIES_POKEMON = ["Common"] * 10 + ["Uncommon"] * 5 + ["Rare"] * 2 + ["Rare Holo"]
 RARITIES_TRAINER = ["Common"] * 6 + ["Uncommon"] * 4 + ["Rare"]
 
 # Name parts. Romanized syllables, each with a katakana spelling, for Japanese names.
 SYLLABLES = {
-    "ka": "カ", "ki": "キ", "ku": "ク", "ko": "コ", "sa": "サ", "shi": "シ", "su": "ス", "so": "ソ",
-    "ta": "タ", "to": "ト", "na": "ナ", "ni": "ニ", "no": "ノ", "ha": "ハ", "mi": "ミ", "mo": "モ",
-    "ra": "ラ", "ri": "リ", "ru": "ル", "ro": "ロ", "za": "ザ", "zu": "ズ", "bo": "ボ", "pi": "ピ",
-    "pu": "プ", "da": "ダ", "ga": "ガ", "go": "ゴ", "me": "メ", "ne": "ネ", "ya": "ヤ", "yu": "ユ",
+    "ka": "カ",
+    "ki": "キ",
+    "ku": "ク",
+    "ko": "コ",
+    "sa": "サ",
+    "shi": "シ",
+    "su": "ス",
+    "so": "ソ",
+    "ta": "タ",
+    "to": "ト",
+    "na": "ナ",
+    "ni": "ニ",
+    "no": "ノ",
+    "ha": "ハ",
+    "mi": "ミ",
+    "mo": "モ",
+    "ra": "ラ",
+    "ri": "リ",
+    "ru": "ル",
+    "ro": "ロ",
+    "za": "ザ",
+    "zu": "ズ",
+    "bo": "ボ",
+    "pi": "ピ",
+    "pu": "プ",
+    "da": "ダ",
+    "ga": "ガ",
+    "go": "ゴ",
+    "me": "メ",
+    "ne": "ネ",
+    "ya": "ヤ",
+    "yu": "ユ",
 }
 ENDINGS_EN = ["", "", "", "on", "ix", "ar", "el", "ump", "ot", "ak", "ine", "ster", "ling", "ox"]
 FR_SUFFIX = ["ou", "ette", "ard", "in", "eau", "ot"]
 DE_SUFFIX = ["ling", "chen", "ax", "ork", "ian", "ulf"]
-ATTACK_A = ["Ember", "Tidal", "Spark", "Leaf", "Mind", "Rock", "Iron", "Shadow", "Gust", "Frost", "Thunder",
-            "Petal", "Mud", "Star", "Cinder", "Quake", "Bubble", "Vine", "Static", "Dream"]
-ATTACK_B = ["Blast", "Slam", "Bite", "Kick", "Wave", "Claw", "Beam", "Tackle", "Punch", "Storm", "Spin",
-            "Crush", "Dance", "Ram", "Whip", "Burst"]
-ATTACK_A_FR = {"Ember": "Braise", "Tidal": "Marée", "Spark": "Étincelle", "Leaf": "Feuille", "Mind": "Esprit",
-               "Rock": "Roche", "Iron": "Fer", "Shadow": "Ombre", "Gust": "Rafale", "Frost": "Givre",
-               "Thunder": "Tonnerre", "Petal": "Pétale", "Mud": "Boue", "Star": "Étoile", "Cinder": "Cendre",
-               "Quake": "Séisme", "Bubble": "Bulle", "Vine": "Liane", "Static": "Statique", "Dream": "Rêve"}
-ATTACK_FR = {"Blast": "Explosion", "Slam": "Plaquage", "Bite": "Morsure", "Kick": "Coup de Pied", "Wave": "Vague",
-             "Claw": "Griffe", "Beam": "Rayon", "Tackle": "Charge", "Punch": "Poing", "Storm": "Tempête",
-             "Spin": "Tourbillon", "Crush": "Broyage", "Dance": "Danse", "Ram": "Bélier", "Whip": "Fouet",
-             "Burst": "Éclat"}
+ATTACK_A = [
+    "Ember",
+    "Tidal",
+    "Spark",
+    "Leaf",
+    "Mind",
+    "Rock",
+    "Iron",
+    "Shadow",
+    "Gust",
+    "Frost",
+    "Thunder",
+    "Petal",
+    "Mud",
+    "Star",
+    "Cinder",
+    "Quake",
+    "Bubble",
+    "Vine",
+    "Static",
+    "Dream",
+]
+ATTACK_B = [
+    "Blast",
+    "Slam",
+    "Bite",
+    "Kick",
+    "Wave",
+    "Claw",
+    "Beam",
+    "Tackle",
+    "Punch",
+    "Storm",
+    "Spin",
+    "Crush",
+    "Dance",
+    "Ram",
+    "Whip",
+    "Burst",
+]
+ATTACK_A_FR = {
+    "Ember": "Braise",
+    "Tidal": "Marée",
+    "Spark": "Étincelle",
+    "Leaf": "Feuille",
+    "Mind": "Esprit",
+    "Rock": "Roche",
+    "Iron": "Fer",
+    "Shadow": "Ombre",
+    "Gust": "Rafale",
+    "Frost": "Givre",
+    "Thunder": "Tonnerre",
+    "Petal": "Pétale",
+    "Mud": "Boue",
+    "Star": "Étoile",
+    "Cinder": "Cendre",
+    "Quake": "Séisme",
+    "Bubble": "Bulle",
+    "Vine": "Liane",
+    "Static": "Statique",
+    "Dream": "Rêve",
+}
+ATTACK_FR = {
+    "Blast": "Explosion",
+    "Slam": "Plaquage",
+    "Bite": "Morsure",
+    "Kick": "Coup de Pied",
+    "Wave": "Vague",
+    "Claw": "Griffe",
+    "Beam": "Rayon",
+    "Tackle": "Charge",
+    "Punch": "Poing",
+    "Storm": "Tempête",
+    "Spin": "Tourbillon",
+    "Crush": "Broyage",
+    "Dance": "Danse",
+    "Ram": "Bélier",
+    "Whip": "Fouet",
+    "Burst": "Éclat",
+}
 EFFECTS = [
     "Flip a coin. If heads, the Defending Pokémon is now Paralyzed.",
     "Flip a coin. If tails, this attack does nothing.",
@@ -78,28 +193,61 @@ EFFECTS = [
     "Your opponent switches the Defending Pokémon with one of their Benched Pokémon, if any.",
     "Draw a card.",
 ]
-EFFECTS_FR = {0: "Lancez une pièce. Si c'est face, le Pokémon Défenseur est maintenant Paralysé.",
-              2: "Le Pokémon Défenseur est maintenant Empoisonné.",
-              3: "Le Pokémon Défenseur est maintenant Endormi.",
-              11: "Piochez une carte."}
+EFFECTS_FR = {
+    0: "Lancez une pièce. Si c'est face, le Pokémon Défenseur est maintenant Paralysé.",
+    2: "Le Pokémon Défenseur est maintenant Empoisonné.",
+    3: "Le Pokémon Défenseur est maintenant Endormi.",
+    11: "Piochez une carte.",
+}
 POWER_NAMES = ["Soft Glow", "Quiet Aura", "Energy Echo", "Warm Shell", "Deep Roots", "Bright Mirror"]
-POWER_TEXTS = ["Once during your turn, before you attack, you may move 1 damage counter from one of your Pokémon to another.",
-               "As long as this Pokémon is your Active Pokémon, your opponent's attacks cost 1 more Colorless Energy.",
-               "Once during your turn, you may look at the top card of your deck.",
-               "Damage done to this Pokémon by attacks is reduced by 10."]
+POWER_TEXTS = [
+    "Once during your turn, before you attack, you may move 1 damage counter from one of your Pokémon to another.",
+    "As long as this Pokémon is your Active Pokémon, your opponent's attacks cost 1 more Colorless Energy.",
+    "Once during your turn, you may look at the top card of your deck.",
+    "Damage done to this Pokémon by attacks is reduced by 10.",
+]
 TRAINER_A = ["Field", "Pocket", "Lucky", "Pro", "Night", "Quick", "Old", "Super", "Mini", "Grand", "Secret"]
-TRAINER_B = ["Kit", "Scanner", "Ticket", "Lantern", "Map", "Whistle", "Notebook", "Compass", "Gloves",
-             "Scout", "Researcher", "Gardener", "Stadium", "Satchel", "Charm"]
-TRAINER_TEXTS = ["Draw 2 cards.", "Search your deck for a Basic Pokémon, show it to your opponent and put it into your hand. Shuffle your deck afterward.",
-                 "Remove up to 3 damage counters from one of your Pokémon.",
-                 "Put a card from your discard pile into your hand.",
-                 "Switch your Active Pokémon with one of your Benched Pokémon.",
-                 "Look at the top 5 cards of your deck and put them back in any order.",
-                 "Each player shuffles their hand into their deck and draws 5 cards.",
-                 "Choose 1 Energy card attached to one of your opponent's Pokémon and discard it."]
-ILLUSTRATORS = ["Ada Quillfeather", "Bo Marchetti", "Chiyo Tanabe", "Dario Ventresca", "Elin Sørvik",
-                "Farah Oduya", "Gus Whitlock", "Hana Kurosaki", "Ivo Brandt", "June Ocampo", "Kei Morimoto",
-                "Lena Vasquez"]
+TRAINER_B = [
+    "Kit",
+    "Scanner",
+    "Ticket",
+    "Lantern",
+    "Map",
+    "Whistle",
+    "Notebook",
+    "Compass",
+    "Gloves",
+    "Scout",
+    "Researcher",
+    "Gardener",
+    "Stadium",
+    "Satchel",
+    "Charm",
+]
+TRAINER_TEXTS = [
+    "Draw 2 cards.",
+    "Search your deck for a Basic Pokémon, show it to your opponent and put it into your hand. Shuffle your deck afterward.",
+    "Remove up to 3 damage counters from one of your Pokémon.",
+    "Put a card from your discard pile into your hand.",
+    "Switch your Active Pokémon with one of your Benched Pokémon.",
+    "Look at the top 5 cards of your deck and put them back in any order.",
+    "Each player shuffles their hand into their deck and draws 5 cards.",
+    "Choose 1 Energy card attached to one of your opponent's Pokémon and discard it.",
+]
+ILLUSTRATORS = [
+    "Ada Quillfeather",
+    "Bo Marchetti",
+    "Chiyo Tanabe",
+    "Dario Ventresca",
+    "Elin Sørvik",
+    "Farah Oduya",
+    "Gus Whitlock",
+    "Hana Kurosaki",
+    "Ivo Brandt",
+    "June Ocampo",
+    "Kei Morimoto",
+    "Lena Vasquez",
+]
 
 
 def _cap(s: str) -> str:
@@ -154,9 +302,14 @@ class Gen:
 
     def pokemon(self, stage_i: int, name: dict, ptype: str, evolves: str | None, dex: int) -> dict:
         r = self.r
-        card: dict = {"name": name, "supertype": "Pokémon", "stage": ["Basic", "Stage 1", "Stage 2"][stage_i],
-                      "level": r.randint(8 + 15 * stage_i, 25 + 20 * stage_i),
-                      "hp": 10 * r.randint(3 + 2 * stage_i, 7 + 3 * stage_i), "types": [ptype]}
+        card: dict = {
+            "name": name,
+            "supertype": "Pokémon",
+            "stage": ["Basic", "Stage 1", "Stage 2"][stage_i],
+            "level": r.randint(8 + 15 * stage_i, 25 + 20 * stage_i),
+            "hp": 10 * r.randint(3 + 2 * stage_i, 7 + 3 * stage_i),
+            "types": [ptype],
+        }
         if evolves:
             card["evolves_from"] = evolves
         if r.random() < 0.12:
@@ -186,14 +339,24 @@ class Gen:
         r = self.r
         if t:  # basic
             fr, de = BASIC_ENERGY[t]
-            return {"name": {"en": f"{t} Energy", "fr": fr, "de": de}, "supertype": "Energy",
-                    "energy_type": "basic", "provides": [t], "illustrator": r.choice(ILLUSTRATORS)}
+            return {
+                "name": {"en": f"{t} Energy", "fr": fr, "de": de},
+                "supertype": "Energy",
+                "energy_type": "basic",
+                "provides": [t],
+                "illustrator": r.choice(ILLUSTRATORS),
+            }
         a = r.choice(["Twin", "Prism", "Echo", "Heavy", "Wild", "Lucky"])
         provides = ["Colorless", "Colorless"] if a in ("Twin", "Heavy") else [r.choice(TYPES[:6])]
-        return {"name": {"en": f"{a} Energy"}, "supertype": "Energy", "energy_type": "special",
-                "provides": provides,
-                "text": {"en": f"Provides {' and '.join(provides)} Energy. This is not a basic Energy card."},
-                "rarity": r.choice(["Uncommon", "Rare"]), "illustrator": r.choice(ILLUSTRATORS)}
+        return {
+            "name": {"en": f"{a} Energy"},
+            "supertype": "Energy",
+            "energy_type": "special",
+            "provides": provides,
+            "text": {"en": f"Provides {' and '.join(provides)} Energy. This is not a basic Energy card."},
+            "rarity": r.choice(["Uncommon", "Rare"]),
+            "illustrator": r.choice(ILLUSTRATORS),
+        }
 
     def set_cards(self, size: int, dex_start: int) -> list[dict]:
         """The cards of one set, in collector-number order (Pokémon, Trainers, Energy)."""
@@ -220,8 +383,10 @@ class Gen:
         return pokemon + trainers + energies
 
 
-SET_COMMENT = ("# FICTIONAL synthetic set written by benchmarks/gen_catalog.py for benchmarks only.\n"
-               "# None of these cards exist; names, art credits and texts are invented.\n")
+SET_COMMENT = (
+    "# FICTIONAL synthetic set written by benchmarks/gen_catalog.py for benchmarks only.\n"
+    "# None of these cards exist; names, art credits and texts are invented.\n"
+)
 
 
 def dump(data: dict) -> str:
@@ -242,11 +407,17 @@ def generate(out: Path, cards: int = 30000, seed: int = 1, set_size: int = SET_S
         size = min(set_size, cards - written)
         set_dir = game_dir / code
         set_dir.mkdir(parents=True)
-        manifest = {"code": code, "game": "pokemon",
-                    "name": {"en": f"Synthetic Set {s}", "fr": f"Extension synthétique {s}"},
-                    "source_language": "en", "release_date": f"{2001 + s // 12}-{s % 12 + 1:02d}-15",
-                    "printed_total": size, "publisher": "nobody (fictional benchmark data)",
-                    "aliases": [f"SY{s}"], "notes": "Fictional synthetic set for cardlab benchmarks."}
+        manifest = {
+            "code": code,
+            "game": "pokemon",
+            "name": {"en": f"Synthetic Set {s}", "fr": f"Extension synthétique {s}"},
+            "source_language": "en",
+            "release_date": f"{2001 + s // 12}-{s % 12 + 1:02d}-15",
+            "printed_total": size,
+            "publisher": "nobody (fictional benchmark data)",
+            "aliases": [f"SY{s}"],
+            "notes": "Fictional synthetic set for cardlab benchmarks.",
+        }
         (set_dir / "set.yaml").write_text(SET_COMMENT + dump(manifest), encoding="utf-8")
         for i, card in enumerate(g.set_cards(size, dex), start=1):
             number = str(i)

@@ -26,9 +26,11 @@ class Pair:
     def line(self) -> str:
         """One line: medians (min-max) of A and B and the median ratio A/B (min-max)."""
         a, b, r = self.a, self.b, self.ratios
-        return (f"{self.label:34s} A {statistics.median(a):.3f} s ({min(a):.3f}-{max(a):.3f})  "
-                f"B {statistics.median(b):.3f} s ({min(b):.3f}-{max(b):.3f})  "
-                f"A/B {statistics.median(r):.2f} ({min(r):.2f}-{max(r):.2f})")
+        return (
+            f"{self.label:34s} A {statistics.median(a):.3f} s ({min(a):.3f}-{max(a):.3f})  "
+            f"B {statistics.median(b):.3f} s ({min(b):.3f}-{max(b):.3f})  "
+            f"A/B {statistics.median(r):.2f} ({min(r):.2f}-{max(r):.2f})"
+        )
 
 
 def run(cmd: Sequence[str], env: dict[str, str] | None = None) -> float:
@@ -38,8 +40,15 @@ def run(cmd: Sequence[str], env: dict[str, str] | None = None) -> float:
     return time.perf_counter() - start
 
 
-def paired(label: str, a: Sequence[str], b: Sequence[str], runs: int, env_a: dict[str, str] | None = None,
-           env_b: dict[str, str] | None = None, before: Callable[[], None] | None = None) -> Pair:
+def paired(
+    label: str,
+    a: Sequence[str],
+    b: Sequence[str],
+    runs: int,
+    env_a: dict[str, str] | None = None,
+    env_b: dict[str, str] | None = None,
+    before: Callable[[], None] | None = None,
+) -> Pair:
     """Time ``a`` and ``b`` in turn ``runs`` times each; ``before`` (if given) runs before every A
     (e.g. to empty a cache for a first-use figure) and is not timed."""
     pair = Pair(label, [], [])

@@ -12,6 +12,7 @@ deck limit), notes (where the sources disagree, for contributors).
 
 Usage: python tools/convert_pokemon.py SET [--out DIR] [SOURCE_DIR]   (DIR defaults to cards/pokemon/SET)
 """
+
 from __future__ import annotations
 
 import json
@@ -218,7 +219,7 @@ def main(argv: list[str]) -> int:
     if "--out" in args:
         i = args.index("--out")
         out_dir = Path(args[i + 1]).resolve()
-        del args[i:i + 2]
+        del args[i : i + 2]
     SET_CODE = args[0]
     source = Path(args[1]) if len(args) > 1 else SHARED / f"pokemon-{SET_CODE}"
     texts_path = ROOT / "tools" / "texts" / f"{SET_CODE}.yaml"

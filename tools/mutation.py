@@ -30,10 +30,16 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 CORE_MODULES = [
-    "cardlab/core/text.py", "cardlab/core/config.py", "cardlab/core/fuzzy.py",
+    "cardlab/core/text.py",
+    "cardlab/core/config.py",
+    "cardlab/core/fuzzy.py",
     "cardlab/search/query.py",
-    "cardlab/decks/lines.py", "cardlab/decks/parse_text.py", "cardlab/decks/parse_yaml.py", "cardlab/decks/resolve.py",
-    "cardlab/decks/rules.py", "cardlab/decks/odds.py",
+    "cardlab/decks/lines.py",
+    "cardlab/decks/parse_text.py",
+    "cardlab/decks/parse_yaml.py",
+    "cardlab/decks/resolve.py",
+    "cardlab/decks/rules.py",
+    "cardlab/decks/odds.py",
     "cardlab/catalog/filecheck.py",
     "cardlab/proxies/layout.py",
     "cardlab/i18n/po_import.py",
@@ -66,10 +72,12 @@ def _config(module: str) -> str:
     others = sorted(str(p.relative_to(REPO)) for p in (REPO / "cardlab").rglob("*.py") if str(p.relative_to(REPO)) != module)
     files = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
     tops = sorted({f.split("/")[0] + ("/" if "/" in f else "") for f in files} - {"cardlab/", "pyproject.toml"})
-    return ("\n[tool.mutmut]\n"
-            'source_paths = ["cardlab/"]\n'
-            f"also_copy = {json.dumps(tops)}\n"        # README.md, cards/, schema/, tests/...: what the tests read
-            f"do_not_mutate = {json.dumps(others)}\n")
+    return (
+        "\n[tool.mutmut]\n"
+        'source_paths = ["cardlab/"]\n'
+        f"also_copy = {json.dumps(tops)}\n"  # README.md, cards/, schema/, tests/...: what the tests read
+        f"do_not_mutate = {json.dumps(others)}\n"
+    )
 
 
 def run_module(module: str, work: Path, py: Path) -> dict:
@@ -101,8 +109,11 @@ def main() -> int:
         judged = stats["killed"] + stats["survived"] + stats["timeout"]
         score = stats["killed"] / judged if judged else 0.0
         rows.append((module, stats, score))
-        print(f"{module:36s} mutants {stats['total']:4d}  killed {stats['killed']:4d}  survived {stats['survived']:3d}  "
-              f"timeout {stats['timeout']:2d}  no tests {stats['no_tests']:2d}  score {score:6.1%}", flush=True)
+        print(
+            f"{module:36s} mutants {stats['total']:4d}  killed {stats['killed']:4d}  survived {stats['survived']:3d}  "
+            f"timeout {stats['timeout']:2d}  no tests {stats['no_tests']:2d}  score {score:6.1%}",
+            flush=True,
+        )
     for module, stats, _score in rows:
         if stats["survivors"]:
             print(f"\n{module}: {len(stats['survivors'])} survived")

@@ -24,8 +24,8 @@ from typing import Any
 from cardlab.catalog.model import SourceFile
 from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.inputs import file_stamp, is_racy
-from cardlab.core.yamlio import LoadError, Positions, describe, key_position, load, position, read_text
 from cardlab.core.text import is_localized
+from cardlab.core.yamlio import LoadError, Positions, describe, key_position, load, position, read_text
 
 COMMON_FIELDS = ("id", "number", "name", "rarity", "illustrator", "notes")
 """The fields of ``common.schema.json#/$defs/card``, which every game's card has."""
@@ -35,6 +35,7 @@ PARALLEL_THRESHOLD = 1500
 
 
 # --- per-file checks -------------------------------------------------------------------------
+
 
 def _plain_json(data: Any) -> bool:
     """True when ``data`` holds only values the two validators type alike: no float (JSON Schema
@@ -80,8 +81,7 @@ def _schema_problems(path: Path, tree: Positions, data: Any, schema: str) -> lis
     problems = []
     # When the common card part (an allOf branch) fails, jsonschema stops counting its properties
     # as evaluated and unevaluatedProperties calls them unknown: report only the real failure.
-    other = any(e.validator not in ("unevaluatedProperties", "additionalProperties") or list(e.absolute_path)
-                for e in errors)
+    other = any(e.validator not in ("unevaluatedProperties", "additionalProperties") or list(e.absolute_path) for e in errors)
     common = set(COMMON_FIELDS) if other else set()
     # A field with a value outside its list (supertype: Pokemon) makes the if/then/else branches
     # that depend on it fail too; report the field, not their consequences.
@@ -147,15 +147,22 @@ def _show(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-_TYPE_WORDS = {"integer": "an integer", "number": "a number", "string": "text", "boolean": "true or false",
-               "array": "a list", "object": "a map of fields", "null": "null"}
+_TYPE_WORDS = {
+    "integer": "an integer",
+    "number": "a number",
+    "string": "text",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "a map of fields",
+    "null": "null",
+}
 
 
 def _found(value: Any) -> str:
     """``true (a YAML boolean)``; a date gets the hint to quote it."""
     what = describe(value)
     if what == "a YAML date":
-        return f"{_show(value)} (a YAML date): YAML reads this as a date; quote it: \"{value.isoformat()}\""
+        return f'{_show(value)} (a YAML date): YAML reads this as a date; quote it: "{value.isoformat()}"'
     return f"{_show(value)} ({what})"
 
 
@@ -174,8 +181,9 @@ def schema_message(err: Any) -> str:
         missing = [k for k in err.validator_value if isinstance(err.instance, dict) and k not in err.instance]
         return f"missing field{'s' if len(missing) > 1 else ''} {', '.join(repr(k) for k in missing) or '?'}"
     if err.validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        word = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than",
-                "exclusiveMaximum": "less than"}[err.validator]
+        word = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than", "exclusiveMaximum": "less than"}[
+            err.validator
+        ]
         return f"{_show(err.instance)} is out of range: must be {word} {_show(err.validator_value)}"
     if err.validator in ("minItems", "maxItems"):
         word = "at least" if err.validator == "minItems" else "at most"
@@ -241,8 +249,10 @@ def check_text(path: Path, text: str, kind: str, game: str, source_language: str
     if kind == "card" and source_language and not problems:
         missing = [keys for keys, loc in _localized_keys(data, []) if source_language not in loc]
         if missing:
-            problems = [Problem(position(tree, keys, path), f"missing the source language '{source_language}'",
-                                "source-language") for keys in missing]
+            problems = [
+                Problem(position(tree, keys, path), f"missing the source language '{source_language}'", "source-language")
+                for keys in missing
+            ]
     return data, problems
 
 
@@ -253,6 +263,7 @@ def _check_job(job: tuple[str, str, str, str | None]) -> tuple[str, Any, list[tu
 
 
 # --- the cache -------------------------------------------------------------------------------
+
 
 class _Cache:
     """path -> (file stamp, schema fingerprint, data, problems) in a small SQLite file; the stamp is
@@ -268,8 +279,9 @@ class _Cache:
         for attempt in (1, 2):
             try:
                 self.db = sqlite3.connect(path, timeout=5)
-                self.db.execute("CREATE TABLE IF NOT EXISTS files4 (path TEXT PRIMARY KEY, stamp TEXT,"
-                                " fp TEXT, data BLOB, problems TEXT, summary BLOB)")
+                self.db.execute(
+                    "CREATE TABLE IF NOT EXISTS files4 (path TEXT PRIMARY KEY, stamp TEXT, fp TEXT, data BLOB, problems TEXT, summary BLOB)"
+                )
                 return
             except sqlite3.Error as err:
                 if self.db is not None:
@@ -294,7 +306,7 @@ class _Cache:
                 return {r[0]: r[1:] for r in self.db.execute(sql) if r[0] in wanted}
             found: dict = {}
             for i in range(0, len(paths), 500):
-                part = paths[i:i + 500]
+                part = paths[i : i + 500]
                 found.update((r[0], r[1:]) for r in self.db.execute(f"{sql} WHERE path IN ({','.join('?' * len(part))})", part))
             return found
         except sqlite3.Error:
@@ -342,8 +354,9 @@ def _summary(kind: str, data: Any) -> Any:
     return {k: data[k] for k in SUMMARY_FIELDS if k in data}
 
 
-def check_files(files: list[SourceFile], cache_path: Path | None | str = "default",
-                full: bool = True) -> tuple[dict[Path, Any], list[Problem], int]:
+def check_files(
+    files: list[SourceFile], cache_path: Path | None | str = "default", full: bool = True
+) -> tuple[dict[Path, Any], list[Problem], int]:
     """Run :func:`check_file` over ``files``, using the cache and, for many files, every core.
 
     With ``full=False`` a card served from the cache comes back as a summary (the fields of
@@ -388,8 +401,10 @@ def check_files(files: list[SourceFile], cache_path: Path | None | str = "defaul
             served = None
             if hit and hit[:2] == stat and not stat[0].endswith("racy"):
                 try:
-                    served = pickle.loads(hit[2]), [Problem(SourcePos(f.path, ln, col), msg, rule)
-                                                    for ln, col, msg, rule in json.loads(hit[3])]
+                    served = (
+                        pickle.loads(hit[2]),
+                        [Problem(SourcePos(f.path, ln, col), msg, rule) for ln, col, msg, rule in json.loads(hit[3])],
+                    )
                 except Exception:  # noqa: BLE001 - a damaged cache row: check the file again
                     served = None
             if served is not None:
@@ -411,8 +426,15 @@ def check_files(files: list[SourceFile], cache_path: Path | None | str = "defaul
             data[path] = d
             problems.extend(Problem(SourcePos(path, ln, col), msg, rule) for ln, col, msg, rule in probs)
             kind = kinds[key]
-            rows.append((key, *stats[key], pickle.dumps(d, protocol=5), json.dumps(probs, ensure_ascii=False),
-                         pickle.dumps(_summary(kind, d), protocol=5)))
+            rows.append(
+                (
+                    key,
+                    *stats[key],
+                    pickle.dumps(d, protocol=5),
+                    json.dumps(probs, ensure_ascii=False),
+                    pickle.dumps(_summary(kind, d), protocol=5),
+                )
+            )
         reparsed += len(jobs)
 
     # Set manifests first: a set's `game` chooses the schema of the cards beside it.
@@ -441,7 +463,6 @@ def _localized_keys(data: Any, keys: list) -> Iterator[tuple[list, dict]]:
     elif isinstance(data, list):
         for i, v in enumerate(data):
             yield from _localized_keys(v, [*keys, i])
-
 
 
 @contextmanager

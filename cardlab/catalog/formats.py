@@ -107,8 +107,10 @@ def build_format(path: Path, game: str | None, data: dict) -> tuple[Format | Non
         found.append((["name"], f"name '{data['name']}' should be the file name '{path.stem}'", "format-name"))
     if game is not None and data["game"] != game:
         found.append((["game"], f"game '{data['game']}' does not match the folder '{game}'", "format-game"))
-    sections = [Section(s["id"], s.get("title", s["id"]), tuple(fold(w) for w in s.get("headers", ())),
-                        tuple(fold(w) for w in s.get("groups", ()))) for s in data["sections"]]
+    sections = [
+        Section(s["id"], s.get("title", s["id"]), tuple(fold(w) for w in s.get("headers", ())), tuple(fold(w) for w in s.get("groups", ())))
+        for s in data["sections"]
+    ]
     ids = [s.id for s in sections]
     if ids[0] != "main":
         found.append((["sections", 0, "id"], "the first section is the main deck: id 'main'", "format-section"))
@@ -118,10 +120,14 @@ def build_format(path: Path, game: str | None, data: dict) -> tuple[Format | Non
     specs = []
     for i, r in enumerate(data["rules"]):
         if "section" in r and r["section"] not in ids:
-            found.append((["rules", i, "section"], f"no section '{r['section']}' in this format (sections: {', '.join(ids)})", "format-section"))
+            found.append(
+                (["rules", i, "section"], f"no section '{r['section']}' in this format (sections: {', '.join(ids)})", "format-section")
+            )
         for j, sid in enumerate(r.get("sections", ())):
             if sid not in ids:
-                found.append((["rules", i, "sections", j], f"no section '{sid}' in this format (sections: {', '.join(ids)})", "format-section"))
+                found.append(
+                    (["rules", i, "sections", j], f"no section '{sid}' in this format (sections: {', '.join(ids)})", "format-section")
+                )
         specs.append((i, r["rule"], {k: v for k, v in r.items() if k not in ("rule", "source")}, r.get("source", "")))
     if found:
         try:
@@ -131,9 +137,17 @@ def build_format(path: Path, game: str | None, data: dict) -> tuple[Format | Non
         return None, [Problem(position(tree, keys, path), message, rule) for keys, message, rule in found]
     rules = [RuleSpec(rule, params, source, SourcePos(path)) for _i, rule, params, source in specs]
     title = data["title"] if isinstance(data["title"], str) else pick(data["title"], ["en"])
-    return Format(name=data["name"], game=data["game"], title=title, sections=sections, rules=rules, path=path,
-                  description=data.get("description", ""), source=data.get("source", ""),
-                  opening_hand=data.get("opening_hand")), []
+    return Format(
+        name=data["name"],
+        game=data["game"],
+        title=title,
+        sections=sections,
+        rules=rules,
+        path=path,
+        description=data.get("description", ""),
+        source=data.get("source", ""),
+        opening_hand=data.get("opening_hand"),
+    ), []
 
 
 def collect_formats(files: Iterable[tuple[Path, str]], data: dict[Path, Any], bad: set[Path]) -> tuple[dict[str, Format], list[Problem]]:
@@ -150,7 +164,9 @@ def collect_formats(files: Iterable[tuple[Path, str]], data: dict[Path, Any], ba
         if fmt is None:
             continue
         if fmt.name in found:
-            problems.append(Problem(SourcePos(path, 1, 1), f"format '{fmt.name}' is also defined in {found[fmt.name].path}", "unique-format"))
+            problems.append(
+                Problem(SourcePos(path, 1, 1), f"format '{fmt.name}' is also defined in {found[fmt.name].path}", "unique-format")
+            )
             continue
         found[fmt.name] = fmt
     return found, problems

@@ -230,8 +230,7 @@ def _yaml_names(folder: Path) -> list[str]:
     reports it), sorted."""
     try:
         with os.scandir(folder) as entries:
-            return sorted(e.name for e in entries if e.name.endswith(".yaml") and not e.name.startswith(".")
-                          and not e.is_dir())
+            return sorted(e.name for e in entries if e.name.endswith(".yaml") and not e.name.startswith(".") and not e.is_dir())
     except OSError:
         return []
 

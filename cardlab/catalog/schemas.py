@@ -36,9 +36,7 @@ def validator(name: str, directory: Path | None = None) -> Any:
 
     schemas = _all(directory or schema_dir())
     registry = Registry().with_resources(
-        (uri, Resource.from_contents(s))
-        for name_, s in schemas.items()
-        for uri in (name_, s.get("$id", name_))
+        (uri, Resource.from_contents(s)) for name_, s in schemas.items() for uri in (name_, s.get("$id", name_))
     )
     return _YamlValidator()(schemas[name], registry=registry)
 
@@ -50,7 +48,8 @@ def _YamlValidator() -> Any:  # noqa: N802 - a class factory
     from jsonschema import Draft202012Validator, validators
 
     checker = Draft202012Validator.TYPE_CHECKER.redefine(
-        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool))
+        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
+    )
     return validators.extend(Draft202012Validator, type_checker=checker)
 
 

@@ -18,21 +18,20 @@ Cross-file rules (ids: ``rule`` of each :class:`~cardlab.core.errors.Problem`):
 from __future__ import annotations
 
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from cardlab.catalog import model as catalog_mod
+from cardlab.catalog.filecheck import _localized_keys, bulk_objects, check_file, check_files
 from cardlab.catalog.formats import Format, build_format, collect_formats
 from cardlab.catalog.model import Catalog, SourceFile
 from cardlab.core.errors import DataError, Problem, SourcePos
 from cardlab.core.text import listify
-from cardlab.catalog.filecheck import _localized_keys, bulk_objects, check_file, check_files
 from cardlab.core.yamlio import LoadError, load_positions, position
 
-__all__ = ["Validation", "bulk_objects", "check_file", "check_files", "cross_checks", "load_catalog", "validate",
-           "validate_paths"]
-
+__all__ = ["Validation", "bulk_objects", "check_file", "check_files", "cross_checks", "load_catalog", "validate", "validate_paths"]
 
 
 @dataclass
@@ -60,8 +59,10 @@ class Validation:
 
 # --- cross-file rules ------------------------------------------------------------------------
 
-def cross_checks(cat: Catalog, files: list[SourceFile], data: dict[Path, Any],
-                 bad: set[Path] = frozenset()) -> list[tuple[Path, list, str, str]]:  # type: ignore[assignment]
+
+def cross_checks(
+    cat: Catalog, files: list[SourceFile], data: dict[Path, Any], bad: AbstractSet[Path] = frozenset()
+) -> list[tuple[Path, list, str, str]]:
     """Check the rules that span files (module docstring), over the files not in ``bad`` (those
     already have problems of their own). Returns ``(path, data path, message, rule)``."""
     found: list[tuple[Path, list, str, str]] = []
@@ -118,8 +119,14 @@ def cross_checks(cat: Catalog, files: list[SourceFile], data: dict[Path, Any],
         if target not in cat.cards:
             found.append((cat.paths[card_id], ["reprint_of"], f"reprint_of '{target}' names no card of the catalog", "reprint-of"))
         else:
-            found.append((cat.paths[card_id], ["reprint_of"], f"reprint_of '{target}' names a reprint (of "
-                          f"{cat.cards[target]['reprint_of']}); name the original card", "reprint-of"))
+            found.append(
+                (
+                    cat.paths[card_id],
+                    ["reprint_of"],
+                    f"reprint_of '{target}' names a reprint (of {cat.cards[target]['reprint_of']}); name the original card",
+                    "reprint-of",
+                )
+            )
     from cardlab.games import game_module
 
     for game in sorted({s.game for s in cat.sets.values()}):
@@ -147,8 +154,9 @@ def _positioned(found: list[tuple[Path, list, str, str]]) -> list[Problem]:
     return out
 
 
-def validate(roots: list[Path], only: Iterable[Path] | None = None, cache_path: Path | None | str = "default",
-             full: bool = True) -> Validation:
+def validate(
+    roots: list[Path], only: Iterable[Path] | None = None, cache_path: Path | None | str = "default", full: bool = True
+) -> Validation:
     """Validate the catalog under ``roots`` (a list of folders; one folder or string is taken as one root).
 
     Args:
@@ -228,10 +236,15 @@ def validate_paths(paths: list[Path], roots: list[Path]) -> Validation:
         result = validate(list(roots), only=targets, full=False)
         scanned = {f.path.resolve() for f in catalog_mod.scan(list(roots))}
         result.files = sum(1 for f in scanned if any(f == t or t in f.parents for t in targets))
-        for p, t in zip(paths, targets):
+        for p, t in zip(paths, targets, strict=True):
             if t.is_file() and t not in scanned:
-                result.problems.append(Problem(SourcePos(Path(p), 1, 1), "not a catalog file: cards, sets and formats are"
-                                               " .yaml files in a set or formats folder", "file"))
+                result.problems.append(
+                    Problem(
+                        SourcePos(Path(p), 1, 1),
+                        "not a catalog file: cards, sets and formats are .yaml files in a set or formats folder",
+                        "file",
+                    )
+                )
         return result
     read: list[Path] = []
     only: list[Path] = []
@@ -240,8 +253,10 @@ def validate_paths(paths: list[Path], roots: list[Path]) -> Validation:
         if not p.exists():
             raise InputError(f"{p}: no such file or folder")
         if not p.is_dir() and not p.is_file():
-            raise UsageError(f"{p}: not a catalog file or folder (a device, pipe or other special file); "
-                             "give card, set or format .yaml files, or folders of them")
+            raise UsageError(
+                f"{p}: not a catalog file or folder (a device, pipe or other special file); "
+                "give card, set or format .yaml files, or folders of them"
+            )
         if p.is_dir():
             read.append(p.resolve())
         else:
@@ -253,11 +268,17 @@ def validate_paths(paths: list[Path], roots: list[Path]) -> Validation:
     scanned = {f.path.resolve() for f in catalog_mod.scan(list(dict.fromkeys(read)))}
     for p in paths:
         if Path(p).is_file() and Path(p).resolve() not in scanned:
-            result.problems.append(Problem(SourcePos(Path(p), 1, 1), "not a catalog file: cards, sets and formats are"
-                                           " .yaml files in a set or formats folder", "file"))
+            result.problems.append(
+                Problem(
+                    SourcePos(Path(p), 1, 1),
+                    "not a catalog file: cards, sets and formats are .yaml files in a set or formats folder",
+                    "file",
+                )
+            )
     if result.files == 0 and not result.problems:
-        raise UsageError(f"no catalog file under {', '.join(str(p) for p in paths)}: cards, sets and formats are"
-                         " .yaml files in a set or formats folder")
+        raise UsageError(
+            f"no catalog file under {', '.join(str(p) for p in paths)}: cards, sets and formats are .yaml files in a set or formats folder"
+        )
     return result
 
 

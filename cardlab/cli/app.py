@@ -9,19 +9,32 @@ Flags mean one thing everywhere (:mod:`cardlab.cli.options`); errors become text
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
 from cardlab.cli.errors import finish, user_errors
-from cardlab.cli.options import (CatalogOpt, DbOpt, LangOpt, OldFormatOpt, ReportOutput, ReportOutputOpt,
-                                 SearchOutput, SearchOutputOpt, Unique, UniqueOpt, langs_of, output_format, roots_and_db)
+from cardlab.cli.options import (
+    CatalogOpt,
+    DbOpt,
+    LangOpt,
+    OldFormatOpt,
+    ReportOutput,
+    ReportOutputOpt,
+    SearchOutput,
+    SearchOutputOpt,
+    Unique,
+    UniqueOpt,
+    langs_of,
+    output_format,
+    roots_and_db,
+)
 from cardlab.core.inputs import text_argument
 
 _APP_SETTINGS: dict[str, Any] = dict(
     name="cardlab",
     help="cardlab: a card database and deck builder for older and niche trading card games.\n\n"
-         "Search cards, check deck lists (cardlab deck), print proxies, add cards and translations.",
+    "Search cards, check deck lists (cardlab deck), print proxies, add cards and translations.",
     no_args_is_help=True,
     context_settings={"help_option_names": ["-h", "--help"]},
     add_completion=False,
@@ -40,8 +53,9 @@ def _version(value: bool) -> None:
 
 
 @app.callback()
-def _main(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                                help="Print cardlab's version and exit.")] = False) -> None:
+def _main(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print cardlab's version and exit.")] = False,
+) -> None:
     """cardlab: a card database and deck builder for older and niche trading card games."""
 
 
@@ -49,18 +63,27 @@ def _fields_epilog() -> str:
     from cardlab.search.query import ALIASES, fields_help
 
     short = ", ".join(f"{k}: {v}" for k, v in ALIASES.items() if k != v)
-    return ("\b\nQuery language: bare words and \"quoted phrases\" search names (any language) and rules text;\n"
-            "field:value, field=value, field!=value (has the field, not that value); numbers with < <= > >= =;\n"
-            "-term or 'not term' negates; 'or' and ( ) combine; terms side by side (or joined by 'and') must\n"
-            "all match; several arguments are one query. Fields with a closed vocabulary (type, stage, rarity,\n"
-            "set, game...) take only values the catalog holds (r:c, r:u, r:r are rarity letters). A query that starts\n"
-            "with '-' needs '--' before it: cardlab search -- '-type:fire hp>=80'.\n\b\nFields:\n"
-            + fields_help(indent="  ") + f"\n\b\nShort forms: {short}")
+    return (
+        '\b\nQuery language: bare words and "quoted phrases" search names (any language) and rules text;\n'
+        "field:value, field=value, field!=value (has the field, not that value); numbers with < <= > >= =;\n"
+        "-term or 'not term' negates; 'or' and ( ) combine; terms side by side (or joined by 'and') must\n"
+        "all match; several arguments are one query. Fields with a closed vocabulary (type, stage, rarity,\n"
+        "set, game...) take only values the catalog holds (r:c, r:u, r:r are rarity letters). A query that starts\n"
+        "with '-' needs '--' before it: cardlab search -- '-type:fire hp>=80'.\n\b\nFields:\n"
+        + fields_help(indent="  ")
+        + f"\n\b\nShort forms: {short}"
+    )
 
 
 @app.command(epilog=_fields_epilog())
 def search(
-    query: Annotated[Optional[list[str]], typer.Argument(metavar="QUERY...", help="The query, e.g. 'type:fire hp>=80' or dracaufeu; several arguments are one query (cardlab search fire spin).")] = None,
+    query: Annotated[
+        Optional[list[str]],
+        typer.Argument(
+            metavar="QUERY...",
+            help="The query, e.g. 'type:fire hp>=80' or dracaufeu; several arguments are one query (cardlab search fire spin).",
+        ),
+    ] = None,
     output_fmt: SearchOutputOpt = SearchOutput.table,
     sort: Annotated[str, typer.Option(help="number, name, set, rarity, artist or hp.")] = "number",
     reverse: Annotated[bool, typer.Option("--reverse", help="Reverse the sort.")] = False,
@@ -82,8 +105,11 @@ def search(
         text = " ".join(query or [])
         text_argument(text, "the query")
         langs = langs_of(lang)
-        rows = _query(roots, db_path, lambda con: searching.search(con, text, langs=langs, sort=sort, reverse=reverse,
-                                                                   limit=limit, unique=unique.value))
+        rows = _query(
+            roots,
+            db_path,
+            lambda con: searching.search(con, text, langs=langs, sort=sort, reverse=reverse, limit=limit, unique=unique.value),
+        )
     if fmt is SearchOutput.table and sys.stdout.isatty():
         from cardlab.render import cards as render
 
@@ -121,7 +147,9 @@ def show(
 
 @app.command()
 def validate(
-    paths: Annotated[Optional[list[Path]], typer.Argument(metavar="[PATH]...", help="Files or folders to check (default: the catalog).")] = None,
+    paths: Annotated[
+        Optional[list[Path]], typer.Argument(metavar="[PATH]...", help="Files or folders to check (default: the catalog).")
+    ] = None,
     output_fmt: ReportOutputOpt = ReportOutput.text,
     catalog: CatalogOpt = None,
     old_fmt: OldFormatOpt = None,
@@ -131,8 +159,8 @@ def validate(
     Prints each problem as path:line:column: message (rule), then a summary; exits 1 when
     anything is wrong.  Example: cardlab validate cards/pokemon/base1
     """
-    from cardlab.render import cards as render
     from cardlab.catalog.validate import validate_paths
+    from cardlab.render import cards as render
 
     fmt = output_format(output_fmt, old_fmt, "validate", "--format")
     roots, _ = roots_and_db(catalog, None)
@@ -142,8 +170,11 @@ def validate(
         render.problems_json(result.problems, render.stdout_console(), files=result.files)
     else:
         n = len(result.problems)
-        summary = (f"[green]ok[/]: {result.files} files, no problems" if not n
-                   else f"[red]{n} problem{'s' if n != 1 else ''}[/] in {len({p.pos.path for p in result.problems})} file(s) ({result.files} files checked)")
+        summary = (
+            f"[green]ok[/]: {result.files} files, no problems"
+            if not n
+            else f"[red]{n} problem{'s' if n != 1 else ''}[/] in {len({p.pos.path for p in result.problems})} file(s) ({result.files} files checked)"
+        )
         render.problems(result.problems, render.stderr_console() if n else render.stdout_console(), summary)
     finish(not result.problems)
 
@@ -155,8 +186,8 @@ def index_cmd(
     force: Annotated[bool, typer.Option("--force", help="Rebuild even when the index is fresh.")] = False,
 ) -> None:
     """Build the search index (searches do it when cards change).  Example: cardlab index"""
-    from cardlab.search import index as index
     from cardlab.render import cards as render
+    from cardlab.search import index as index
 
     roots, db_path = roots_and_db(catalog, db)
     with user_errors():
@@ -257,8 +288,7 @@ def main() -> None:
             arg.encode("utf-8")
         except UnicodeEncodeError:
             shown = arg.encode("utf-8", "backslashreplace").decode("ascii", "replace")
-            sys.stderr.write(f"error: the argument '{shown}' is not valid text (undecodable bytes); "
-                             "give names and paths in UTF-8\n")
+            sys.stderr.write(f"error: the argument '{shown}' is not valid text (undecodable bytes); give names and paths in UTF-8\n")
             raise SystemExit(ExitStatus.USAGE) from None
     if sys.stdout is None:
         sys.stderr.write("error: standard output is closed\n")

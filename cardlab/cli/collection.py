@@ -10,13 +10,26 @@ from typing import Annotated, Optional
 import typer
 
 from cardlab.cli.errors import finish, user_errors
-from cardlab.cli.options import (CatalogOpt, DbOpt, DeckFormatOpt, LangOpt, ListOutput, ListOutputOpt, ReportOutput,
-                                 ReportOutputOpt, langs_of, roots_and_db)
+from cardlab.cli.options import (
+    CatalogOpt,
+    DbOpt,
+    DeckFormatOpt,
+    LangOpt,
+    ListOutput,
+    ListOutputOpt,
+    ReportOutput,
+    ReportOutputOpt,
+    langs_of,
+    roots_and_db,
+)
 
-collection_app = typer.Typer(help="Your cards: how many copies of each card each player owns (every game).",
-                             no_args_is_help=True, rich_markup_mode=None)
+collection_app = typer.Typer(
+    help="Your cards: how many copies of each card each player owns (every game).", no_args_is_help=True, rich_markup_mode=None
+)
 
-PlayerOpt = Annotated[Optional[str], typer.Option("--player", "-p", help="Whose collection (default: you, CARDLAB_PLAYER or your login name).")]
+PlayerOpt = Annotated[
+    Optional[str], typer.Option("--player", "-p", help="Whose collection (default: you, CARDLAB_PLAYER or your login name).")
+]
 CardArg = Annotated[str, typer.Argument(metavar="CARD", help="A card id (base1-4), set and number ('BS 4') or a name in any language.")]
 
 
@@ -51,29 +64,43 @@ def _change(op: str, card: str, count: str, player: str | None, catalog: list[Pa
 
 
 @collection_app.command("add")
-def add(card: CardArg, count: Annotated[str, typer.Option("--count", "-n", help="How many copies (default 1).")] = "1",
-        player: PlayerOpt = None, catalog: CatalogOpt = None) -> None:
+def add(
+    card: CardArg,
+    count: Annotated[str, typer.Option("--count", "-n", help="How many copies (default 1).")] = "1",
+    player: PlayerOpt = None,
+    catalog: CatalogOpt = None,
+) -> None:
     """Add copies of a card to a collection.  Example: cardlab collection add base1-4 -n 2"""
     _change("add", card, count, player, catalog)
 
 
 @collection_app.command("remove")
-def remove(card: CardArg, count: Annotated[str, typer.Option("--count", "-n", help="How many copies (default 1).")] = "1",
-           player: PlayerOpt = None, catalog: CatalogOpt = None) -> None:
+def remove(
+    card: CardArg,
+    count: Annotated[str, typer.Option("--count", "-n", help="How many copies (default 1).")] = "1",
+    player: PlayerOpt = None,
+    catalog: CatalogOpt = None,
+) -> None:
     """Remove copies of a card (never more than owned).  Example: cardlab collection remove base1-4"""
     _change("remove", card, count, player, catalog)
 
 
 @collection_app.command("set")
-def set_cmd(card: CardArg, count: Annotated[str, typer.Argument(metavar="COUNT", help="The new count (0 removes the card).")],
-            player: PlayerOpt = None, catalog: CatalogOpt = None) -> None:
+def set_cmd(
+    card: CardArg,
+    count: Annotated[str, typer.Argument(metavar="COUNT", help="The new count (0 removes the card).")],
+    player: PlayerOpt = None,
+    catalog: CatalogOpt = None,
+) -> None:
     """Set how many copies of a card a player owns.  Example: cardlab collection set 'Lame errante' 3"""
     _change("set", card, count, player, catalog, allow_zero=True)
 
 
 @collection_app.command("list")
 def list_cmd(
-    query: Annotated[Optional[str], typer.Argument(metavar="[QUERY]", help="Only cards matching a search query, e.g. 'faction:gotei-13'.")] = None,
+    query: Annotated[
+        Optional[str], typer.Argument(metavar="[QUERY]", help="Only cards matching a search query, e.g. 'faction:gotei-13'.")
+    ] = None,
     player: PlayerOpt = None,
     output_format: ListOutputOpt = ListOutput.text,
     catalog: CatalogOpt = None,
@@ -100,7 +127,9 @@ def list_cmd(
 def export(
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file (default: standard output).")] = None,
     player: PlayerOpt = None,
-    all_players: Annotated[bool, typer.Option("--all-players", help="Every player's cards (player,card_id,count): a complete backup.")] = False,
+    all_players: Annotated[
+        bool, typer.Option("--all-players", help="Every player's cards (player,card_id,count): a complete backup.")
+    ] = False,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing output file.")] = False,
 ) -> None:
     """Export a collection as CSV (card_id,count).  Example: cardlab collection export --all-players -o backup.csv"""
@@ -129,7 +158,9 @@ def export(
 def import_cmd(
     file: Annotated[Path, typer.Argument(help="A CSV file: card_id,count (or set,number,count or name,count; optional player column).")],
     player: PlayerOpt = None,
-    replace: Annotated[bool, typer.Option("--replace", help="Each player in the file gets exactly the file's counts (restore a backup).")] = False,
+    replace: Annotated[
+        bool, typer.Option("--replace", help="Each player in the file gets exactly the file's counts (restore a backup).")
+    ] = False,
     catalog: CatalogOpt = None,
 ) -> None:
     """Import counts from a CSV file, all or nothing.  Example: cardlab collection import cards.csv"""

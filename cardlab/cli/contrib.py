@@ -46,13 +46,27 @@ def sets(
 def card_new(
     set_code: Annotated[str, typer.Option("--set", help="The set code or alias (cardlab sets lists them).")],
     number: Annotated[str, typer.Option("--number", help="The collector number as printed.")],
-    name: Annotated[Optional[str], typer.Option(help=(
-        "The card's name, written into the file. It also gives the file name when written in Latin "
-        "script; for a Japanese name, also pass --slug."))] = None,
-    name_lang: Annotated[Optional[str], typer.Option("--name-lang", help="Language of --name (default: the set's source language).")] = None,
-    kind: Annotated[Optional[str], typer.Option(help=(
-        "Card kind. Ippo: blow (default), defense, support, fight. Monpa: servant (default), spell, "
-        "charm, commander, favor. Pokémon: pokemon (default), trainer, energy."))] = None,
+    name: Annotated[
+        Optional[str],
+        typer.Option(
+            help=(
+                "The card's name, written into the file. It also gives the file name when written in Latin "
+                "script; for a Japanese name, also pass --slug."
+            )
+        ),
+    ] = None,
+    name_lang: Annotated[
+        Optional[str], typer.Option("--name-lang", help="Language of --name (default: the set's source language).")
+    ] = None,
+    kind: Annotated[
+        Optional[str],
+        typer.Option(
+            help=(
+                "Card kind. Ippo: blow (default), defense, support, fight. Monpa: servant (default), spell, "
+                "charm, commander, favor. Pokémon: pokemon (default), trainer, energy."
+            )
+        ),
+    ] = None,
     slug: Annotated[Optional[str], typer.Option(help="File-name slug in Latin script (default: from --name, else 'card').")] = None,
     catalog: CatalogOpt = None,
 ) -> None:

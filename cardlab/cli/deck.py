@@ -18,13 +18,24 @@ from typing import Annotated, Optional
 import typer
 
 from cardlab.cli.errors import finish, user_errors
-from cardlab.cli.options import (CatalogOpt, DeckFormatOpt, GameOpt, LangOpt, OldOutputOpt, ReportOutput, ReportOutputOpt,
-                                 langs_of, output_format, roots_and_db)
+from cardlab.cli.options import (
+    CatalogOpt,
+    DeckFormatOpt,
+    GameOpt,
+    LangOpt,
+    OldOutputOpt,
+    ReportOutput,
+    ReportOutputOpt,
+    langs_of,
+    output_format,
+    roots_and_db,
+)
 
-deck_app = typer.Typer(help="Check deck lists against a format and show their statistics.",
-                       no_args_is_help=True, rich_markup_mode=None)
+deck_app = typer.Typer(help="Check deck lists against a format and show their statistics.", no_args_is_help=True, rich_markup_mode=None)
 
 FileArg = Annotated[Path, typer.Argument(help="A deck list: plain text (4 Pikachu) or YAML (schema/deck.schema.json).")]
+
+
 def _json(data: object) -> None:
     import json
 
@@ -32,8 +43,14 @@ def _json(data: object) -> None:
 
 
 @deck_app.command("validate")
-def deck_validate(file: FileArg, fmt: DeckFormatOpt = None, output_fmt: ReportOutputOpt = ReportOutput.text,
-                  lang: LangOpt = None, catalog: CatalogOpt = None, old_output: OldOutputOpt = None) -> None:
+def deck_validate(
+    file: FileArg,
+    fmt: DeckFormatOpt = None,
+    output_fmt: ReportOutputOpt = ReportOutput.text,
+    lang: LangOpt = None,
+    catalog: CatalogOpt = None,
+    old_output: OldOutputOpt = None,
+) -> None:
     """Check a deck list against a format's rules, reporting every problem with its line.
 
     Exit 0 when the deck is legal, 1 when it is not, 2 when the file cannot be read or holds no card.
@@ -75,9 +92,14 @@ def _warn_catalog(deck) -> None:  # noqa: ANN001 - a cardlab.decks.model.Deck
 def deck_stats(
     file: FileArg,
     fmt: DeckFormatOpt = None,
-    need: Annotated[Optional[list[str]], typer.Option(
-        "--need", help="A kind that must be in the opening hand (repeatable, any case): Monpa servant/spell/charm, "
-                       "Ippo blow/defense/support/fight, Pokémon Pokémon/Trainer/Energy.")] = None,
+    need: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--need",
+            help="A kind that must be in the opening hand (repeatable, any case): Monpa servant/spell/charm, "
+            "Ippo blow/defense/support/fight, Pokémon Pokémon/Trainer/Energy.",
+        ),
+    ] = None,
     output_fmt: ReportOutputOpt = ReportOutput.text,
     lang: LangOpt = None,
     catalog: CatalogOpt = None,
@@ -111,15 +133,21 @@ def deck_stats(
         if problems:
             from cardlab.render import messages
 
-            messages.note(f"the deck is not legal ({len(problems)} problem{'s' if len(problems) != 1 else ''}); "
-                          "run 'cardlab deck validate'")
+            messages.note(
+                f"the deck is not legal ({len(problems)} problem{'s' if len(problems) != 1 else ''}); run 'cardlab deck validate'"
+            )
     finish(not problems)
 
 
 @deck_app.command("list")
-def deck_list_cmd(file: FileArg, fmt: DeckFormatOpt = None, lang: LangOpt = None,
-                  output_fmt: ReportOutputOpt = ReportOutput.text, catalog: CatalogOpt = None,
-                  old_output: OldOutputOpt = None) -> None:
+def deck_list_cmd(
+    file: FileArg,
+    fmt: DeckFormatOpt = None,
+    lang: LangOpt = None,
+    output_fmt: ReportOutputOpt = ReportOutput.text,
+    catalog: CatalogOpt = None,
+    old_output: OldOutputOpt = None,
+) -> None:
     """Print a deck list as matched to the catalog, with card names in your language.
 
     Lines that match no card are reported on stderr. Exit 0 when the deck is legal, 1 when it is
@@ -127,9 +155,9 @@ def deck_list_cmd(file: FileArg, fmt: DeckFormatOpt = None, lang: LangOpt = None
 
     Example: cardlab deck list examples/decks/zap-theme-deck.txt -f pokemon-base --lang fr
     """
+    from cardlab.catalog.validate import validate
     from cardlab.decks import check as decks
     from cardlab.decks.rules import check_deck
-    from cardlab.catalog.validate import validate
 
     output = output_format(output_fmt, old_output, "deck list", "--output")
     roots, _ = roots_and_db(catalog, None)
@@ -169,10 +197,21 @@ def formats_cmd(
     with user_errors(json_output=output is ReportOutput.json):
         found = [f for f in load_formats(roots).values() if game is None or f.game == game.value]
     if output is ReportOutput.json:
-        _json([{"name": f.name, "game": f.game, "title": f.title, "description": f.description, "source": f.source,
-                "path": str(f.path), "sections": [s.id for s in f.sections],
-                "rules": [{"rule": r.rule, **r.params, "text": describe(r), "source": r.source} for r in f.rules]}
-               for f in found])
+        _json(
+            [
+                {
+                    "name": f.name,
+                    "game": f.game,
+                    "title": f.title,
+                    "description": f.description,
+                    "source": f.source,
+                    "path": str(f.path),
+                    "sections": [s.id for s in f.sections],
+                    "rules": [{"rule": r.rule, **r.params, "text": describe(r), "source": r.source} for r in f.rules],
+                }
+                for f in found
+            ]
+        )
         return
     from cardlab.render import cards as render
     from cardlab.render import decks as render_deck

@@ -9,11 +9,18 @@ from typing import Annotated, Optional
 import typer
 
 from cardlab.cli.errors import finish, user_errors
-from cardlab.cli.options import (CatalogOpt, OldFormatOpt, ReportOutput, ReportOutputOpt, TableOutput, TableOutputOpt,
-                                 output_format, roots_and_db)
+from cardlab.cli.options import (
+    CatalogOpt,
+    OldFormatOpt,
+    ReportOutput,
+    ReportOutputOpt,
+    TableOutput,
+    TableOutputOpt,
+    output_format,
+    roots_and_db,
+)
 
-i18n_app = typer.Typer(help="Translations: coverage, export to PO files for translators, import back.",
-                       no_args_is_help=True)
+i18n_app = typer.Typer(help="Translations: coverage, export to PO files for translators, import back.", no_args_is_help=True)
 
 SetOpt = Annotated[Optional[list[str]], typer.Option("--set", help="Only this set (code or alias; repeatable).")]
 
@@ -41,20 +48,24 @@ def _one_language(option: str | None) -> str:
 
 @i18n_app.command("status")
 def status(
-    lang: Annotated[Optional[str], typer.Option("--lang", help="Target language(s), comma-separated; default: every language present.")] = None,
+    lang: Annotated[
+        Optional[str], typer.Option("--lang", help="Target language(s), comma-separated; default: every language present.")
+    ] = None,
     sets: SetOpt = None,
     catalog: CatalogOpt = None,
     output_fmt: TableOutputOpt = TableOutput.table,
-    fail_under: Annotated[Optional[float], typer.Option("--fail-under", metavar="PERCENT", min=0, max=100,
-                                                        help="Exit 1 when a language's coverage is below PERCENT (0-100).")] = None,
+    fail_under: Annotated[
+        Optional[float],
+        typer.Option("--fail-under", metavar="PERCENT", min=0, max=100, help="Exit 1 when a language's coverage is below PERCENT (0-100)."),
+    ] = None,
     old_fmt: OldFormatOpt = None,
 ) -> None:
     """Show translation coverage per set and field kind.  Example: cardlab i18n status --lang fr --set base1"""
     import json
 
-    from cardlab.i18n import strings as i18n
-    from cardlab.core.config import parse_languages
     from cardlab.catalog.validate import validate
+    from cardlab.core.config import parse_languages
+    from cardlab.i18n import strings as i18n
 
     fmt = output_format(output_fmt, old_fmt, "i18n status", "--format")
     with user_errors(json_output=fmt is TableOutput.json):
@@ -81,9 +92,9 @@ def export(
     catalog: CatalogOpt = None,
 ) -> None:
     """Export translatable strings to a gettext PO file.  Example: cardlab i18n export --lang fr --set base1 -o fr.po"""
+    from cardlab.catalog.validate import validate
     from cardlab.core.fs import check_output
     from cardlab.i18n import po_file as pofiles
-    from cardlab.catalog.validate import validate
 
     to_stdout = output is None or output == "-"
     with user_errors():
@@ -104,7 +115,9 @@ def import_(
     po_file: Annotated[Path, typer.Argument(help="The translated PO file.")],
     lang: Annotated[Optional[str], typer.Option("--lang", help="Target language; default: the PO file's Language header.")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show a diff of the changes; write nothing.")] = False,
-    replace: Annotated[bool, typer.Option("--replace", help="Let the PO file replace existing translations that differ (official names, earlier imports).")] = False,
+    replace: Annotated[
+        bool, typer.Option("--replace", help="Let the PO file replace existing translations that differ (official names, earlier imports).")
+    ] = False,
     catalog: CatalogOpt = None,
     output_fmt: ReportOutputOpt = ReportOutput.text,
     old_fmt: OldFormatOpt = None,

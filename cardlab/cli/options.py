@@ -19,17 +19,28 @@ import typer
 
 from cardlab.games import GAMES
 
-CatalogOpt = Annotated[Optional[list[Path]], typer.Option(
-    "--catalog",
-    help="Catalog root(s) to read instead of the shipped cards (repeatable; env CARDLAB_CATALOG, ':'-separated).")]
-DbOpt = Annotated[Optional[Path], typer.Option(
-    "--db", envvar="CARDLAB_DB", help="Index file to use (default: one per catalog in the user cache).")]
-LangOpt = Annotated[Optional[str], typer.Option(
-    "--lang", help="Preferred language(s), e.g. fr or fr,de; falls back to the card's source language.")]
-DeckFormatOpt = Annotated[Optional[str], typer.Option(
-    "--format", "-f", metavar="<name>",
-    help="The deck format, e.g. pokemon-base (any case; see 'cardlab formats') [default: the one the file names].",
-    show_default=False)]
+CatalogOpt = Annotated[
+    Optional[list[Path]],
+    typer.Option(
+        "--catalog", help="Catalog root(s) to read instead of the shipped cards (repeatable; env CARDLAB_CATALOG, ':'-separated)."
+    ),
+]
+DbOpt = Annotated[
+    Optional[Path], typer.Option("--db", envvar="CARDLAB_DB", help="Index file to use (default: one per catalog in the user cache).")
+]
+LangOpt = Annotated[
+    Optional[str], typer.Option("--lang", help="Preferred language(s), e.g. fr or fr,de; falls back to the card's source language.")
+]
+DeckFormatOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--format",
+        "-f",
+        metavar="<name>",
+        help="The deck format, e.g. pokemon-base (any case; see 'cardlab formats') [default: the one the file names].",
+        show_default=False,
+    ),
+]
 
 
 class SearchOutput(str, Enum):
@@ -48,9 +59,14 @@ class Unique(str, Enum):
     cards = "cards"
 
 
-UniqueOpt = Annotated[Unique, typer.Option("--unique", case_sensitive=False,
-                                           help="prints: every printing (a reprint too); cards: each card once "
-                                                "(its first printing when it matches).")]
+UniqueOpt = Annotated[
+    Unique,
+    typer.Option(
+        "--unique",
+        case_sensitive=False,
+        help="prints: every printing (a reprint too); cards: each card once (its first printing when it matches).",
+    ),
+]
 
 
 class ListOutput(str, Enum):
@@ -71,8 +87,9 @@ class PostOutput(str, Enum):
 
 
 ListOutputOpt = Annotated[ListOutput, typer.Option("--output-format", "-O", case_sensitive=False, help="How to print the results.")]
-PostOutputOpt = Annotated[PostOutput, typer.Option("--output-format", "-O", case_sensitive=False,
-                                                   help="text, markdown, bbcode (forum posts) or json.")]
+PostOutputOpt = Annotated[
+    PostOutput, typer.Option("--output-format", "-O", case_sensitive=False, help="text, markdown, bbcode (forum posts) or json.")
+]
 
 
 class ReportOutput(str, Enum):
@@ -99,10 +116,8 @@ ReportOutputOpt = Annotated[ReportOutput, typer.Option("--output-format", "-O", 
 TableOutputOpt = Annotated[TableOutput, typer.Option("--output-format", "-O", case_sensitive=False, help=_HELP)]
 
 # Deprecated spellings of --output-format, kept one release (hidden from --help).
-OldFormatOpt = Annotated[Optional[str], typer.Option(
-    "--format", "-f", hidden=True, help="Deprecated: use --output-format.")]
-OldOutputOpt = Annotated[Optional[str], typer.Option(
-    "--output", "-o", hidden=True, help="Deprecated: use --output-format.")]
+OldFormatOpt = Annotated[Optional[str], typer.Option("--format", "-f", hidden=True, help="Deprecated: use --output-format.")]
+OldOutputOpt = Annotated[Optional[str], typer.Option("--output", "-o", hidden=True, help="Deprecated: use --output-format.")]
 
 E = TypeVar("E", bound=Enum)
 
@@ -126,15 +141,16 @@ def output_format(chosen: E, old: str | None, command: str, spelling: str) -> E:
     if old is None:
         return chosen
     kind = type(chosen)
-    if chosen is not next(iter(kind)):          # every command's default is its Enum's first member
-        raise typer.BadParameter(f"give the output format once: --output-format {chosen.value} and the deprecated "
-                                 f"{spelling} {old} were both given", param_hint="'--output-format'")
+    if chosen is not next(iter(kind)):  # every command's default is its Enum's first member
+        raise typer.BadParameter(
+            f"give the output format once: --output-format {chosen.value} and the deprecated {spelling} {old} were both given",
+            param_hint="'--output-format'",
+        )
     try:
         value = kind(old.lower())
     except ValueError:
         choices = ", ".join(m.value for m in kind)
-        raise typer.BadParameter(f"choose one of {choices} (deprecated here; use --output-format)",
-                                 param_hint=f"'{spelling}'") from None
+        raise typer.BadParameter(f"choose one of {choices} (deprecated here; use --output-format)", param_hint=f"'{spelling}'") from None
     typer.echo(f"warning: '{command} {spelling} {old}' is deprecated; use --output-format {value.value}", err=True)
     return value
 
@@ -156,8 +172,9 @@ def roots_and_db(catalog: list[Path] | None, db: Path | None) -> tuple[list[Path
             return roots, default_db(roots, db)
         except OSError as err:
             where = f" {err.filename}" if err.filename else ""
-            raise UsageError(f"cannot use the cache or index folder{where}: {err.strerror or err}; "
-                             "set CARDLAB_CACHE_DIR or --db to a writable place") from None
+            raise UsageError(
+                f"cannot use the cache or index folder{where}: {err.strerror or err}; set CARDLAB_CACHE_DIR or --db to a writable place"
+            ) from None
 
 
 def langs_of(option: str | None) -> list[str]:

@@ -12,8 +12,11 @@ import typer
 from cardlab.cli.errors import finish, user_errors
 from cardlab.cli.options import CatalogOpt, PostOutput, PostOutputOpt, ReportOutput, ReportOutputOpt, roots_and_db
 
-play_app = typer.Typer(help="Play the forum TCG's mini-games (Los Lobos, Doll House, Ryūjin Jakka, Zangetsu), turn by turn.",
-                       no_args_is_help=True, rich_markup_mode=None)
+play_app = typer.Typer(
+    help="Play the forum TCG's mini-games (Los Lobos, Doll House, Ryūjin Jakka, Zangetsu), turn by turn.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
 odds_app = typer.Typer(help="Exact odds of the mini-games (fractions and percents).", no_args_is_help=True, rich_markup_mode=None)
 
 OutFmt = PostOutputOpt
@@ -57,12 +60,18 @@ def new(
     kind: Annotated[str, typer.Argument(metavar="GAME", help="los-lobos, doll-house, ryujin-jakka or zangetsu.")],
     player: Annotated[list[str], typer.Option("--player", "-p", help="A player (repeat, in play order).")],
     set_code: Annotated[Optional[str], typer.Option("--set", help="Los Lobos, Zangetsu: the set whose Commons are drawn.")] = None,
-    lists: Annotated[Optional[list[str]], typer.Option("--list", help="Doll House, Ryūjin Jakka: PLAYER:FILE, a list of 10 owned cards.")] = None,
+    lists: Annotated[
+        Optional[list[str]], typer.Option("--list", help="Doll House, Ryūjin Jakka: PLAYER:FILE, a list of 10 owned cards.")
+    ] = None,
     stake: Annotated[Optional[list[str]], typer.Option("--stake", help="PLAYER:CARD, one card the player owns, to the winner.")] = None,
     commit: Annotated[bool, typer.Option("--commit", help="Print the SHA-256 of the seed before any draw.")] = False,
     seed: Annotated[Optional[str], typer.Option("--seed", help="Use this seed (hex) instead of a fresh random one.")] = None,
-    without_replacement: Annotated[bool, typer.Option("--without-replacement", help="Drawn cards leave the pool (default: a forum draw, with replacement).")] = False,
-    independent_reroll: Annotated[bool, typer.Option("--independent-reroll", help="Doll House variant: an Independent grants an extra roll.")] = False,
+    without_replacement: Annotated[
+        bool, typer.Option("--without-replacement", help="Drawn cards leave the pool (default: a forum draw, with replacement).")
+    ] = False,
+    independent_reroll: Annotated[
+        bool, typer.Option("--independent-reroll", help="Doll House variant: an Independent grants an extra roll.")
+    ] = False,
     points: Annotated[int, typer.Option("--points", help="Ryūjin Jakka: points to win (default 3).")] = 3,
     best_of: Annotated[Optional[int], typer.Option("--best-of", help="Ryūjin Jakka: best of N manches.")] = None,
     burn_out: Annotated[bool, typer.Option("--burn-out", help="Ryūjin Jakka: play until one list is all burned.")] = False,
@@ -93,9 +102,20 @@ def new(
         if result.problems:
             raise CatalogError(result.problems)
         con = db.connect()
-        setup = setups.build_setup(result.catalog, result.formats, con, kind, player, set_code=set_code, lists=list_files,
-                                   replacement=not without_replacement, independent_reroll=independent_reroll,
-                                   points=points, best_of=best_of, burn_out=burn_out)
+        setup = setups.build_setup(
+            result.catalog,
+            result.formats,
+            con,
+            kind,
+            player,
+            set_code=set_code,
+            lists=list_files,
+            replacement=not without_replacement,
+            independent_reroll=independent_reroll,
+            points=points,
+            best_of=best_of,
+            burn_out=burn_out,
+        )
         stakes = setups.resolve_stakes(result.catalog, con, setup["players"], stakes_in)
         raw_seed = raw_seed if raw_seed is not None else rng.new_seed()
         if commit:
@@ -225,6 +245,7 @@ def list_games() -> None:
 
 # --- odds ----------------------------------------------------------------------------------------
 
+
 def _odds_out(table, output_format: str) -> None:  # noqa: ANN001
     import json
 
@@ -316,8 +337,7 @@ def _shortcut(kind: str, title: str):  # noqa: ANN202 - a typer command
     return command
 
 
-for _kind, _title in (("los-lobos", "Los Lobos"), ("doll-house", "Doll House"), ("ryujin-jakka", "Ryūjin Jakka"),
-                      ("zangetsu", "Zangetsu")):
+for _kind, _title in (("los-lobos", "Los Lobos"), ("doll-house", "Doll House"), ("ryujin-jakka", "Ryūjin Jakka"), ("zangetsu", "Zangetsu")):
     play_app.command(_kind)(_shortcut(_kind, _title))
 
 

@@ -18,16 +18,37 @@ from cardlab.cli.options import CatalogOpt, DbOpt, LangOpt, langs_of, roots_and_
 
 def proxies(
     deck: Annotated[Optional[Path], typer.Argument(help="A deck list (text or YAML).", show_default=False)] = None,
-    output: Annotated[str, typer.Option("--output", "-o", metavar="<path>", help="The PDF file to write (a file path; '-' is refused).")] = "proxies.pdf",
-    query: Annotated[Optional[list[str]], typer.Option("--query", "-q", help="Also print every card matching this search (repeatable), one copy each.")] = None,
-    card: Annotated[Optional[list[str]], typer.Option("--card", "-c", help="Also print this card: id, 'SET NUMBER' or name (repeatable).")] = None,
-    paper: Annotated[Optional[str], typer.Option(help="a4 or letter [default: from the locale (LC_PAPER, LANG), else a4]", show_default=False)] = None,
+    output: Annotated[
+        str, typer.Option("--output", "-o", metavar="<path>", help="The PDF file to write (a file path; '-' is refused).")
+    ] = "proxies.pdf",
+    query: Annotated[
+        Optional[list[str]], typer.Option("--query", "-q", help="Also print every card matching this search (repeatable), one copy each.")
+    ] = None,
+    card: Annotated[
+        Optional[list[str]], typer.Option("--card", "-c", help="Also print this card: id, 'SET NUMBER' or name (repeatable).")
+    ] = None,
+    paper: Annotated[
+        Optional[str], typer.Option(help="a4 or letter [default: from the locale (LC_PAPER, LANG), else a4]", show_default=False)
+    ] = None,
     lang: LangOpt = None,
     cut_marks: Annotated[bool, typer.Option("--cut-marks/--no-cut-marks", help="Draw crop marks in the margins.")] = True,
     bleed: Annotated[float, typer.Option(min=0, max=3, help="Bleed in mm (0-3): the face colour runs past the cut line.")] = 0.0,
-    card_size: Annotated[Optional[str], typer.Option("--card-size", help="Card size WxH in mm, e.g. 63x88 [default: the set's size]", show_default=False)] = None,
-    skip_basic_energy: Annotated[bool, typer.Option("--skip-basic-energy", help="Leave out basic Energy cards (from the card data).")] = False,
-    fmt: Annotated[Optional[str], typer.Option("--format", "-f", metavar="<name>", help="Deck format to check the list against, any case [default: the file's, else the best fit].", show_default=False)] = None,
+    card_size: Annotated[
+        Optional[str], typer.Option("--card-size", help="Card size WxH in mm, e.g. 63x88 [default: the set's size]", show_default=False)
+    ] = None,
+    skip_basic_energy: Annotated[
+        bool, typer.Option("--skip-basic-energy", help="Leave out basic Energy cards (from the card data).")
+    ] = False,
+    fmt: Annotated[
+        Optional[str],
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="<name>",
+            help="Deck format to check the list against, any case [default: the file's, else the best fit].",
+            show_default=False,
+        ),
+    ] = None,
     force: Annotated[bool, typer.Option("--force", help="Print what can be printed from a deck with problems.")] = False,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace OUTPUT if it exists.")] = False,
     catalog: CatalogOpt = None,
@@ -44,9 +65,14 @@ def proxies(
         if paper:
             px.paper_size(paper)
         langs = tuple(langs_of(lang))
-        options = px.ProxyOptions(paper=paper, langs=langs, cut_marks=cut_marks, bleed_mm=bleed,
-                                  skip_basic_energy=skip_basic_energy,
-                                  card_mm=px.parse_card_size(card_size) if card_size else None)
+        options = px.ProxyOptions(
+            paper=paper,
+            langs=langs,
+            cut_marks=cut_marks,
+            bleed_mm=bleed,
+            skip_basic_energy=skip_basic_energy,
+            card_mm=px.parse_card_size(card_size) if card_size else None,
+        )
         if deck is None and not query and not card:
             from cardlab.core.errors import UsageError
 
@@ -61,8 +87,7 @@ def proxies(
             render.refused(refused)
             raise typer.Exit(refused.exit_code) from None
         render.selection(selection)
-        report = px.make_proxies(selection.catalog, selection.card_ids, output, options, overwrite, selection.title,
-                                 protected=inputs)
+        report = px.make_proxies(selection.catalog, selection.card_ids, output, options, overwrite, selection.title, protected=inputs)
     render.written(report)
 
 

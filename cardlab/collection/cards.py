@@ -27,8 +27,9 @@ class CardResolver:
             self._indexes[game] = CardIndex(self.catalog, game)
         return self._indexes[game]
 
-    def resolve(self, text: str = "", *, card_id: str | None = None, set_code: str | None = None,
-                number: str | None = None, name: str | None = None) -> tuple[str | None, str]:
+    def resolve(
+        self, text: str = "", *, card_id: str | None = None, set_code: str | None = None, number: str | None = None, name: str | None = None
+    ) -> tuple[str | None, str]:
         """Match one reference.
 
         Args:
@@ -49,8 +50,7 @@ class CardResolver:
             hint = f"; did you mean {', '.join(close)}?" if close else ""
             return None, f"no card {card_id} in the catalog{hint}"
         if set_code and number and name:
-            entry = Entry(line=0, count=1, text=name.strip(), name=name.strip(), set_code=set_code.strip(),
-                          number=number.strip())
+            entry = Entry(line=0, count=1, text=name.strip(), name=name.strip(), set_code=set_code.strip(), number=number.strip())
         elif set_code and number:
             entry = Entry(line=0, count=1, text=f"{set_code.strip()} {number.strip()}")
         else:
@@ -64,4 +64,4 @@ class CardResolver:
                 return found, ""
             if not first or ("not a" in first and "not a" not in (message or "")):
                 first = message or ""
-        return None, first or f"unknown card \"{entry.text}\""
+        return None, first or f'unknown card "{entry.text}"'

@@ -26,15 +26,22 @@ from pathlib import Path
 from cardlab.core.errors import CardlabError
 
 MIGRATIONS: list[tuple[int, str, str]] = [
-    (1, "owned cards per player", """
+    (
+        1,
+        "owned cards per player",
+        """
         CREATE TABLE owned (
             player  TEXT NOT NULL,
             card_id TEXT NOT NULL,
             count   INTEGER NOT NULL CHECK (count > 0),
             PRIMARY KEY (player, card_id)
         ) WITHOUT ROWID;
-    """),
-    (2, "mini-games (seed 002): setup, seed, moves, result", """
+    """,
+    ),
+    (
+        2,
+        "mini-games (seed 002): setup, seed, moves, result",
+        """
         CREATE TABLE game (
             id         INTEGER PRIMARY KEY AUTOINCREMENT,
             kind       TEXT NOT NULL,
@@ -48,7 +55,8 @@ MIGRATIONS: list[tuple[int, str, str]] = [
             status     TEXT NOT NULL DEFAULT 'on',
             result     TEXT
         );
-    """),
+    """,
+    ),
 ]
 """Ordered schema steps ``(version, what, SQL)``; the database's version is the last one applied."""
 
@@ -67,8 +75,10 @@ def _check_writable(path: Path) -> None:
     if probe.exists() and not probe.is_dir():
         raise DataDirError(f"cannot use {path}: {probe} is a file, not a folder (set CARDLAB_DATA to a folder)")
     if not os.access(probe, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise DataDirError(f"cannot write the collection database {path}: {probe if not path.exists() else path} is "
-                           "read-only; make it writable or set CARDLAB_DATA to a writable folder")
+        raise DataDirError(
+            f"cannot write the collection database {path}: {probe if not path.exists() else path} is "
+            "read-only; make it writable or set CARDLAB_DATA to a writable folder"
+        )
 
 
 def connect(path: Path | None = None) -> sqlite3.Connection:
@@ -116,15 +126,18 @@ def migrate(con: sqlite3.Connection) -> list[int]:
     applied. Raises DataDirError for a database newer than this cardlab."""
     current = version(con)
     if current > SCHEMA_VERSION:
-        raise DataDirError(f"the collection database is at schema version {current}, newer than this cardlab "
-                           f"({SCHEMA_VERSION}); upgrade cardlab")
+        raise DataDirError(
+            f"the collection database is at schema version {current}, newer than this cardlab ({SCHEMA_VERSION}); upgrade cardlab"
+        )
     done = []
     for number, what, sql in MIGRATIONS:
         if number <= current:
             continue
         with transaction(con):
-            con.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, what TEXT, "
-                        "applied_at TEXT NOT NULL DEFAULT (datetime('now')))")
+            con.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, what TEXT, "
+                "applied_at TEXT NOT NULL DEFAULT (datetime('now')))"
+            )
             for statement in sql.split(";"):
                 if statement.strip():
                     con.execute(statement)

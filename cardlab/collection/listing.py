@@ -25,8 +25,17 @@ class OwnedRow(NamedTuple):
 
     def to_json(self) -> dict:
         """Return a JSON-ready dict of the row."""
-        return {"id": self.card_id, "count": self.copies, "name": self.name, "set": self.set_code, "number": self.number,
-                "game": self.game, "type": self.type_line, "stats": self.stats, "in_catalog": self.known}
+        return {
+            "id": self.card_id,
+            "count": self.copies,
+            "name": self.name,
+            "set": self.set_code,
+            "number": self.number,
+            "game": self.game,
+            "type": self.type_line,
+            "stats": self.stats,
+            "in_catalog": self.known,
+        }
 
 
 def list_owned(index: sqlite3.Connection, owned: dict[str, int], query: str | None = None) -> list[OwnedRow]:
@@ -43,11 +52,16 @@ def list_owned(index: sqlite3.Connection, owned: dict[str, int], query: str | No
     from cardlab.search.query import compile_sql, parse
 
     where, params = compile_sql(parse(query)) if query and query.strip() else ("1", [])
-    sql = ("SELECT c.id, c.name, c.set_code, c.number, c.game, c.type_line, c.stats FROM card c"
-           f" LEFT JOIN card_set s ON s.code = c.set_code WHERE {where}"
-           " ORDER BY c.game, s.release_date, c.set_code, c.number_int, c.number")
-    rows = [OwnedRow(cid, owned[cid], name, code, number, game, type_line or "", stats or "")
-            for cid, name, code, number, game, type_line, stats in index.execute(sql, params) if cid in owned]
+    sql = (
+        "SELECT c.id, c.name, c.set_code, c.number, c.game, c.type_line, c.stats FROM card c"
+        f" LEFT JOIN card_set s ON s.code = c.set_code WHERE {where}"
+        " ORDER BY c.game, s.release_date, c.set_code, c.number_int, c.number"
+    )
+    rows = [
+        OwnedRow(cid, owned[cid], name, code, number, game, type_line or "", stats or "")
+        for cid, name, code, number, game, type_line, stats in index.execute(sql, params)
+        if cid in owned
+    ]
     if not (query and query.strip()) and len(rows) < len(owned):
         seen = {r.card_id for r in rows}
         rows.extend(OwnedRow(cid, n, known=False) for cid, n in sorted(owned.items()) if cid not in seen)
@@ -69,7 +83,8 @@ def plain(rows: list[OwnedRow], fmt: str = "text") -> str:
         w.writerows((r.card_id, r.copies, r.name) for r in rows)
         return buf.getvalue()
     table = [("Count", "Id", "Name", "Type", "Stats")] + [
-        (str(r.copies), r.card_id, r.name if r.known else "(not in the catalog)", r.type_line, r.stats) for r in rows]
+        (str(r.copies), r.card_id, r.name if r.known else "(not in the catalog)", r.type_line, r.stats) for r in rows
+    ]
     widths = [max(map(len, column)) for column in zip(*table, strict=True)]
     line = f"{{:>{widths[0]}}}  {{:<{widths[1]}}}  {{:<{widths[2]}}}  {{:<{widths[3]}}}  {{}}"
     lines = [line.format(*t).rstrip() for t in table]
@@ -107,10 +122,13 @@ def have(deck, owned: dict[str, int]) -> list[HaveRow]:  # noqa: ANN001 - cardla
 
 def have_json(rows: list[HaveRow], player: str) -> dict:
     """Return ``deck have`` as a JSON-ready dict: player, cards (id, name, need, own, missing), totals."""
-    return {"player": player, "cards": [{"id": r.card_id, "name": r.name, "need": r.need, "own": r.own, "missing": r.missing}
-                                        for r in rows],
-            "need": sum(r.need for r in rows), "missing": sum(r.missing for r in rows),
-            "complete": all(r.missing == 0 for r in rows)}
+    return {
+        "player": player,
+        "cards": [{"id": r.card_id, "name": r.name, "need": r.need, "own": r.own, "missing": r.missing} for r in rows],
+        "need": sum(r.need for r in rows),
+        "missing": sum(r.missing for r in rows),
+        "complete": all(r.missing == 0 for r in rows),
+    }
 
 
 def open_any_deck(path, roots, format_name: str | None = None, langs=()):  # noqa: ANN001, ANN201

@@ -90,8 +90,11 @@ def _set(con: sqlite3.Connection, player: str, card_id: str, n: int) -> None:
     if n <= 0:
         con.execute("DELETE FROM owned WHERE player = ? AND card_id = ?", (player, card_id))
     else:
-        con.execute("INSERT INTO owned (player, card_id, count) VALUES (?, ?, ?) "
-                    "ON CONFLICT (player, card_id) DO UPDATE SET count = excluded.count", (player, card_id, n))
+        con.execute(
+            "INSERT INTO owned (player, card_id, count) VALUES (?, ?, ?) "
+            "ON CONFLICT (player, card_id) DO UPDATE SET count = excluded.count",
+            (player, card_id, n),
+        )
 
 
 def change(con: sqlite3.Connection, player: str, changes: Iterable[tuple[str, str, int]]) -> dict[str, int]:
@@ -180,11 +183,14 @@ def plan_import(table, resolver, player: str) -> dict[tuple[str, str], int]:  # 
     cols = {name: table.column(name) for name in CSV_COLUMNS}
     unknown = [h for h in table.header if h.casefold() not in CSV_COLUMNS]
     if unknown:
-        raise UsageError(f"{table.path}:1: unknown column(s) {', '.join(unknown)}; a collection CSV has the columns "
-                         f"{', '.join(CSV_COLUMNS)} (count and one way to name the card)")
+        raise UsageError(
+            f"{table.path}:1: unknown column(s) {', '.join(unknown)}; a collection CSV has the columns "
+            f"{', '.join(CSV_COLUMNS)} (count and one way to name the card)"
+        )
     if cols["count"] is None or (cols["card_id"] is None and cols["name"] is None and cols["number"] is None):
-        raise UsageError(f"{table.path}:1: a collection CSV needs a count column and a card_id, set + number or "
-                         "name column, e.g. card_id,count")
+        raise UsageError(
+            f"{table.path}:1: a collection CSV needs a count column and a card_id, set + number or name column, e.g. card_id,count"
+        )
     if (cols["set"] is None) != (cols["number"] is None):
         raise UsageError(f"{table.path}:1: the set and number columns go together")
     problems: list[Problem] = []
@@ -198,7 +204,7 @@ def plan_import(table, resolver, player: str) -> dict[tuple[str, str], int]:  # 
     for row in table.rows:
         who, who_col = cell(row, "player")
         try:
-            who = check_player(who) if who else player       # an empty player cell: the default player
+            who = check_player(who) if who else player  # an empty player cell: the default player
         except UsageError as err:
             problems.append(Problem(SourcePos(table.path, row.line, who_col), str(err), "player"))
             continue
@@ -216,11 +222,10 @@ def plan_import(table, resolver, player: str) -> dict[tuple[str, str], int]:  # 
         if not (cid or (set_code and number) or name):
             problems.append(Problem(SourcePos(table.path, row.line, where or 1), "no card on this row", "unknown-card"))
             continue
-        if suggested >= 50 and not cid:          # a hostile file of unknown names stays fast
+        if suggested >= 50 and not cid:  # a hostile file of unknown names stays fast
             found, message = resolver.resolve(card_id=None, set_code=set_code, number=number, name=name)
         else:
-            found, message = resolver.resolve(card_id=cid or None, set_code=set_code or None, number=number or None,
-                                              name=name or None)
+            found, message = resolver.resolve(card_id=cid or None, set_code=set_code or None, number=number or None, name=name or None)
         if found is None:
             suggested += 1
             problems.append(Problem(SourcePos(table.path, row.line, where), message, "unknown-card"))
@@ -229,15 +234,25 @@ def plan_import(table, resolver, player: str) -> dict[tuple[str, str], int]:  # 
             key = (who.strip(), found)
             plan[key] = plan.get(key, 0) + n
             if plan[key] > MAX_COUNT:
-                problems.append(Problem(SourcePos(table.path, row.line, count_col),
-                                        f"{found}: {plan[key]:,} copies in all; at most {MAX_COUNT:,}", "count"))
+                problems.append(
+                    Problem(
+                        SourcePos(table.path, row.line, count_col), f"{found}: {plan[key]:,} copies in all; at most {MAX_COUNT:,}", "count"
+                    )
+                )
     if problems:
         raise DataError(problems)
     return plan
 
 
-def import_csv(con: sqlite3.Connection, table, resolver, player: str, *, replace: bool = False,  # noqa: ANN001
-               progress: Callable[[int], None] | None = None) -> ImportReport:
+def import_csv(
+    con: sqlite3.Connection,
+    table,
+    resolver,
+    player: str,
+    *,
+    replace: bool = False,  # noqa: ANN001
+    progress: Callable[[int], None] | None = None,
+) -> ImportReport:
     """Import a collection CSV (:func:`plan_import`) in one transaction: counts are added to what
     each player owns, or with ``replace`` each player named in the file gets exactly the file's
     counts (everything else they owned is dropped: restoring a backup).
@@ -282,5 +297,5 @@ def open_readonly(path: Path | None = None) -> sqlite3.Connection | None:
     except sqlite3.DatabaseError:
         from cardlab.collection.db import connect
 
-        return connect(path)        # a WAL database may need its -shm file made first
+        return connect(path)  # a WAL database may need its -shm file made first
     return con

@@ -47,7 +47,7 @@ def _kind(spec: dict) -> str | None:
     if ref.endswith("card_id") or ref.endswith("collector_number"):
         return "text"
     if ref.startswith("#/$defs/"):
-        return None                       # a game-local definition: resolved by the caller
+        return None  # a game-local definition: resolved by the caller
     if "enum" in spec or "const" in spec:
         return "text"
     t = spec.get("type")
@@ -73,12 +73,14 @@ def columns(game: str) -> dict[str, Column | None]:
 
     schemas = _all(schema_dir())
     common_defs = schemas["common.schema.json"]["$defs"]
-    common = {k: ({"$ref": "common.schema.json" + v["$ref"]} if v.get("$ref", "").startswith("#/") else v)
-              for k, v in common_defs["card"]["properties"].items()}
+    common = {
+        k: ({"$ref": "common.schema.json" + v["$ref"]} if v.get("$ref", "").startswith("#/") else v)
+        for k, v in common_defs["card"]["properties"].items()
+    }
     game_schema = schemas[card_schema_name(game)]
     props: dict[str, dict] = dict(common)
     props.update(game_schema.get("properties", {}))
-    for branch in ("then", "else"):                      # fields only some card kinds have (if/then/else)
+    for branch in ("then", "else"):  # fields only some card kinds have (if/then/else)
         props.update({k: v for k, v in game_schema.get(branch, {}).get("properties", {}).items() if k not in props})
         inner = game_schema.get(branch, {}).get("then", {})
         props.update({k: v for k, v in inner.get("properties", {}).items() if k not in props})
@@ -111,8 +113,10 @@ def _header(table: CsvTable, game: str, source: str) -> list[tuple[str, str | No
             raise UsageError(f"{where}: '{raw}' is not a field of {game} cards (fields: {', '.join(fillable)}){hint}")
         col = cols[name]
         if col is None:
-            raise UsageError(f"{where}: '{name}' holds a list or an object; a CSV fills plain fields only "
-                             f"({', '.join(fillable)}); add it to the YAML files afterwards")
+            raise UsageError(
+                f"{where}: '{name}' holds a list or an object; a CSV fills plain fields only "
+                f"({', '.join(fillable)}); add it to the YAML files afterwards"
+            )
         if col.kind == "localized":
             lang = lang.strip() or source
         elif lang:
@@ -192,20 +196,26 @@ def plan_cards(table: CsvTable, info: SetInfo) -> list[tuple[int, dict]]:
             where[name] = i
         number = str(card.get("number", "")).strip()
         if number and number in numbers:
-            problems.append(Problem(SourcePos(table.path, row.line, where.get("number", 0)),
-                                    f"number {number} is also on line {numbers[number]}", "unique-id"))
+            problems.append(
+                Problem(
+                    SourcePos(table.path, row.line, where.get("number", 0)),
+                    f"number {number} is also on line {numbers[number]}",
+                    "unique-id",
+                )
+            )
             bad = True
         numbers.setdefault(number, row.line)
         if bad:
             continue
         card_id = f"{info.code}-{number}"
         if "id" in card and card["id"] != card_id:
-            problems.append(Problem(SourcePos(table.path, row.line, where["id"]),
-                                    f"id '{card['id']}' is not {card_id} (<set>-<number>)", "cell"))
+            problems.append(
+                Problem(SourcePos(table.path, row.line, where["id"]), f"id '{card['id']}' is not {card_id} (<set>-<number>)", "cell")
+            )
             continue
         ordered = {"id": card_id, **{k: v for k, v in card.items() if k != "id"}}
         errors = sorted(check.iter_errors(ordered), key=lambda e: [str(p) for p in e.absolute_path])
-        if any(e.validator != "unevaluatedProperties" for e in errors):    # a failed allOf also reports every field
+        if any(e.validator != "unevaluatedProperties" for e in errors):  # a failed allOf also reports every field
             errors = [e for e in errors if e.validator != "unevaluatedProperties"]
         for err in errors:
             field = err.absolute_path[0] if err.absolute_path else None
@@ -214,14 +224,19 @@ def plan_cards(table: CsvTable, info: SetInfo) -> list[tuple[int, dict]]:
                 missing = err.message.split(" is a required")[0].strip("'")
                 column = next((i for i, (name, _lang) in enumerate(mapped, 1) if name == missing), 0)
                 col_no = column
-                message = (f"{missing} is required: fill this cell" if column else f"{missing} is required: add a column for it")
+                message = f"{missing} is required: fill this cell" if column else f"{missing} is required: add a column for it"
             else:
                 message = f"{field}: {err.message}" if field is not None else err.message
             problems.append(Problem(SourcePos(table.path, row.line, col_no), message, "schema"))
             bad = True
         if rarities and "rarity" in ordered and ordered["rarity"] not in rarities:
-            problems.append(Problem(SourcePos(table.path, row.line, where["rarity"]),
-                                    f"rarity '{ordered['rarity']}' is not one of the set's ({', '.join(rarities)}; set.yaml)", "rarity"))
+            problems.append(
+                Problem(
+                    SourcePos(table.path, row.line, where["rarity"]),
+                    f"rarity '{ordered['rarity']}' is not one of the set's ({', '.join(rarities)}; set.yaml)",
+                    "rarity",
+                )
+            )
             bad = True
         if not bad:
             cards.append((row.line, ordered))
@@ -264,8 +279,11 @@ def import_cards(catalog: Catalog, table: CsvTable, set_code: str, overwrite: bo
     for line, card in cards:
         found = existing_card(catalog, info, card["number"])
         if found is not None and not overwrite:
-            problems.append(Problem(SourcePos(table.path, line, 0),
-                                    f"card {card['id']} already exists ({found}); use --overwrite to replace it", "exists"))
+            problems.append(
+                Problem(
+                    SourcePos(table.path, line, 0), f"card {card['id']} already exists ({found}); use --overwrite to replace it", "exists"
+                )
+            )
             continue
         name = card["name"].get(info.source_language) or next(iter(card["name"].values()))
         path = found or card_path(info, card["number"], name if any(ch.isascii() and ch.isalnum() for ch in name) else None)

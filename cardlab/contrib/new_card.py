@@ -21,7 +21,8 @@ from pathlib import Path
 
 from cardlab.catalog.model import Catalog, SetInfo
 from cardlab.core.errors import CardlabError, UsageError
-from cardlab.core.text import LANG_RE, fold, slug as make_slug
+from cardlab.core.text import LANG_RE, fold
+from cardlab.core.text import slug as make_slug
 
 
 @dataclass
@@ -166,7 +167,9 @@ rarity: null  # the rarity symbol: Common (●), Uncommon (◆), Rare (★), Rar
 illustrator: ""  # the artist credited on the card (Illus. ...); delete the line if none is printed
 """
 _POKEMON_BODIES = {
-    "pokemon": "supertype: Pokémon" + _POKEMON_SUPERTYPE + """\
+    "pokemon": "supertype: Pokémon"
+    + _POKEMON_SUPERTYPE
+    + """\
 stage: null  # Basic | Stage 1 | Stage 2
 # evolves_from: ""  # Stage 1 and Stage 2 need it: the English name of the Pokémon it evolves from
 # level: null  # the LV. number, if one is printed
@@ -183,13 +186,20 @@ attacks:  # one entry per attack, in the card's order
 weaknesses: null  # e.g. [{type: Water, value: "×2"}]; [] when none is printed
 resistances: null  # e.g. [{type: Fighting, value: "-30"}]; [] when none is printed
 retreat_cost: null  # how many Energy symbols the retreat cost shows, 0 to 5
-""" + _POKEMON_TAIL + """\
+"""
+    + _POKEMON_TAIL
+    + """\
 # national_pokedex_numbers: [null]  # optional: its national Pokédex number(s)
 """,
-    "trainer": "supertype: Trainer" + _POKEMON_SUPERTYPE + """\
+    "trainer": "supertype: Trainer"
+    + _POKEMON_SUPERTYPE
+    + """\
 text: {SRC: ""}  # required: what the card does, in your own words
-""" + _POKEMON_TAIL,
-    "energy": "supertype: Energy" + _POKEMON_SUPERTYPE + """\
+"""
+    + _POKEMON_TAIL,
+    "energy": "supertype: Energy"
+    + _POKEMON_SUPERTYPE
+    + """\
 energy_type: null  # basic (a basic Energy card) | special
 provides: null  # the Energy it provides, one entry per symbol, e.g. [Fire] or [Colorless, Colorless]
 # text: {SRC: ""}  # a special Energy card: what it does, in your own words
@@ -198,8 +208,7 @@ provides: null  # the Energy it provides, one entry per symbol, e.g. [Fire] or [
 """,
 }
 
-BUILTIN_SKELETONS = {"pokemon": (tuple(_POKEMON_BODIES),
-                                 lambda kind, source: _POKEMON_BODIES[kind].replace("SRC", source))}
+BUILTIN_SKELETONS = {"pokemon": (tuple(_POKEMON_BODIES), lambda kind, source: _POKEMON_BODIES[kind].replace("SRC", source))}
 """Skeletons for games whose module has none: game -> (kinds, the first the default;
 ``body(kind, source) -> YAML text``). A game module's own ``SKELETON_KINDS``/``skeleton`` win."""
 
@@ -223,9 +232,18 @@ def _skeleton_body(game: str):  # noqa: ANN202 - a callable (kind, source) -> st
     return body
 
 
-def skeleton(game: str, kind: str | None, *, card_id: str, number: str, source: str,
-             name: str | None = None, lang: str | None = None, path: Path | str = "<file>",
-             default_kind: bool = False) -> str:
+def skeleton(
+    game: str,
+    kind: str | None,
+    *,
+    card_id: str,
+    number: str,
+    source: str,
+    name: str | None = None,
+    lang: str | None = None,
+    path: Path | str = "<file>",
+    default_kind: bool = False,
+) -> str:
     """Return the YAML text of a new card: the common fields, then the game's own, each with a
     comment saying what goes there; ``null`` (``""`` for a text) marks every fact still to read
     from the card, so that ``cardlab validate`` reports each one with its position.
@@ -240,15 +258,22 @@ def skeleton(game: str, kind: str | None, *, card_id: str, number: str, source: 
     import json
 
     lang = lang or source
-    lines = [f"  {lang}: {json.dumps(name, ensure_ascii=False)}" if name
-             else f'  {lang}: ""  # required: the name as printed']
+    lines = [f"  {lang}: {json.dumps(name, ensure_ascii=False)}" if name else f'  {lang}: ""  # required: the name as printed']
     if lang != source:
         lines.append(f'  {source}: ""  # required: the name in {source}, as printed')
     kind_note = ""
     if kind:
         kind_note = f" (kind {kind}" + (": the default; --kind chooses another)" if default_kind else ")")
-    text = _HEAD.format(title=game_title(game), code=card_id.rsplit("-", 1)[0], kind_note=kind_note,
-                        path=path, card_id=card_id, number=number, source=source, name_lines="\n".join(lines))
+    text = _HEAD.format(
+        title=game_title(game),
+        code=card_id.rsplit("-", 1)[0],
+        kind_note=kind_note,
+        path=path,
+        card_id=card_id,
+        number=number,
+        source=source,
+        name_lines="\n".join(lines),
+    )
     body = _skeleton_body(game)
     if body is None:
         return text + _ILLUSTRATOR + f"# Add the other fields of schema/{game}.card.schema.json here.\n"
@@ -283,8 +308,9 @@ def check_number(info: SetInfo, number: str) -> str:
     number = number.strip()
     pattern, description = _number_pattern(info.game)
     if not re.search(pattern, number):
-        raise UsageError(f"'{number}' is not a collector number of {_a(game_title(info.game))} card: "
-                         f"{_without_sources(description) or pattern}")
+        raise UsageError(
+            f"'{number}' is not a collector number of {_a(game_title(info.game))} card: {_without_sources(description) or pattern}"
+        )
     digits = re.match(r"\d+", number)
     total = info.printed_total
     if digits and isinstance(total, int) and int(digits.group()) > total:
@@ -310,7 +336,8 @@ def check_writable(info: SetInfo) -> None:
         raise UsageError(
             f"set {info.code} is in the catalog installed with the cardlab package ({shipped}); new cards "
             "are not written there. Pass --catalog with the cards/ folder of your cardlab checkout "
-            "(git clone the repository first), e.g. --catalog ~/cardlab/cards")
+            "(git clone the repository first), e.g. --catalog ~/cardlab/cards"
+        )
 
 
 def _has_slug_text(text: str) -> bool:
@@ -329,11 +356,14 @@ def card_path(info: SetInfo, number: str, name: str | None = None, slug: str | N
             (a Japanese name): the file would be ``<number>-card.yaml``; pass ``slug`` instead.
     """
     if slug is not None and not _has_slug_text(slug):
-        raise UsageError(f"the slug '{slug}' has no Latin letters or digits to name the file with; "
-                         "pass --slug in Latin script, e.g. the English name (--slug test-jab)")
+        raise UsageError(
+            f"the slug '{slug}' has no Latin letters or digits to name the file with; "
+            "pass --slug in Latin script, e.g. the English name (--slug test-jab)"
+        )
     if slug is None and name and not _has_slug_text(name):
-        raise UsageError(f"the name '{name}' has no Latin letters to name the file with; "
-                         "also pass --slug, e.g. the English name (--slug test-jab)")
+        raise UsageError(
+            f"the name '{name}' has no Latin letters to name the file with; also pass --slug, e.g. the English name (--slug test-jab)"
+        )
     text = make_slug(slug or name or "card")
     return info.path.parent / f"{number}-{text}.yaml"
 
@@ -359,7 +389,7 @@ def write_new(path: Path, text: str) -> None:
 
     try:
         exists = path.exists()
-    except OSError as err:                       # ENAMETOOLONG and the like
+    except OSError as err:  # ENAMETOOLONG and the like
         raise UsageError(f"cannot write {path}: {err.strerror or err}; give a shorter --slug") from None
     if exists:
         raise CardlabError(f"{path}: already exists; edit that file instead")
@@ -371,8 +401,16 @@ def write_new(path: Path, text: str) -> None:
         raise
 
 
-def new_card(catalog: Catalog, set_code: str, number: str, *, name: str | None = None,
-             lang: str | None = None, kind: str | None = None, slug: str | None = None) -> Path:
+def new_card(
+    catalog: Catalog,
+    set_code: str,
+    number: str,
+    *,
+    name: str | None = None,
+    lang: str | None = None,
+    kind: str | None = None,
+    slug: str | None = None,
+) -> Path:
     """Write the skeleton of card ``<set>-<number>`` and return its path.
 
     Args:
@@ -411,7 +449,16 @@ def new_card(catalog: Catalog, set_code: str, number: str, *, name: str | None =
     if found is not None:
         raise CardlabError(f"{found}: card {info.code}-{number} already exists; edit that file instead")
     path = card_path(info, number, name, slug)
-    text = skeleton(info.game, chosen, card_id=f"{info.code}-{number}", number=number, source=info.source_language,
-                    name=name, lang=lang or info.source_language, path=path, default_kind=kind is None and bool(kinds))
+    text = skeleton(
+        info.game,
+        chosen,
+        card_id=f"{info.code}-{number}",
+        number=number,
+        source=info.source_language,
+        name=name,
+        lang=lang or info.source_language,
+        path=path,
+        default_kind=kind is None and bool(kinds),
+    )
     write_new(path, text)
     return path

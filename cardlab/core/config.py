@@ -60,8 +60,7 @@ def normalize_lang(code: str) -> str:
     """
     base, _, modifier = code.strip().partition("@")
     parts = base.replace("_", "-").split("-")
-    parts = [parts[0].lower()] + [p.upper() if len(p) == 2 else p.title() if len(p) == 4 and p.isalpha() else p
-                                  for p in parts[1:]]
+    parts = [parts[0].lower()] + [p.upper() if len(p) == 2 else p.title() if len(p) == 4 and p.isalpha() else p for p in parts[1:]]
     if modifier:  # gettext's ll_CC@modifier: a script goes after the language, a variant at the end
         script = _SCRIPTS.get(modifier.lower())
         if script:
@@ -74,8 +73,16 @@ def normalize_lang(code: str) -> str:
     return norm
 
 
-_SCRIPTS = {"latin": "Latn", "cyrillic": "Cyrl", "arabic": "Arab", "devanagari": "Deva", "hebrew": "Hebr",
-            "greek": "Grek", "hans": "Hans", "hant": "Hant"}
+_SCRIPTS = {
+    "latin": "Latn",
+    "cyrillic": "Cyrl",
+    "arabic": "Arab",
+    "devanagari": "Deva",
+    "hebrew": "Hebr",
+    "greek": "Grek",
+    "hans": "Hans",
+    "hant": "Hant",
+}
 """gettext locale modifiers that name a script, and its ISO 15924 code (``sr@latin`` is ``sr-Latn``)."""
 
 
@@ -108,8 +115,9 @@ def _config_languages(path: Path) -> list[str]:
 
     if not path.exists() and not path.is_symlink():
         if os.environ.get(ENV_CONFIG):
-            raise ConfigError(SourcePos(path), f"{ENV_CONFIG} names this config file, which does not exist; "
-                                               f"create it or unset {ENV_CONFIG}")
+            raise ConfigError(
+                SourcePos(path), f"{ENV_CONFIG} names this config file, which does not exist; create it or unset {ENV_CONFIG}"
+            )
         return []
     try:
         text = decode(read_bytes(path, MAX_CONFIG_BYTES, "the config file"), path)
@@ -133,8 +141,9 @@ def _config_languages(path: Path) -> list[str]:
 
             close = suggest(key, KEYS)
             hint = f"did you mean '{close[0]}'? " if close else ""
-            raise ConfigError(SourcePos(path, *_key_pos(text, key)),
-                              f"unknown setting '{key}'; {hint}the config file knows: {', '.join(KEYS)}")
+            raise ConfigError(
+                SourcePos(path, *_key_pos(text, key)), f"unknown setting '{key}'; {hint}the config file knows: {', '.join(KEYS)}"
+            )
     value = data.get("languages")
     if value is None:
         return []
@@ -144,7 +153,7 @@ def _config_languages(path: Path) -> list[str]:
     elif isinstance(value, list) and all(isinstance(v, str) for v in value):
         items = value
     else:
-        raise ConfigError(SourcePos(path, line), "languages must be a list of language codes, e.g. languages = [\"fr\", \"en\"]")
+        raise ConfigError(SourcePos(path, line), 'languages must be a list of language codes, e.g. languages = ["fr", "en"]')
     try:
         return parse_languages(",".join(items))
     except UsageError as err:

@@ -67,8 +67,7 @@ class Problem:
 
     def to_json(self) -> dict:
         """Return a JSON-ready dict: path, line, column, message, rule."""
-        return {"path": str(self.pos.path), "line": self.pos.line, "column": self.pos.col,
-                "message": self.message, "rule": self.rule}
+        return {"path": str(self.pos.path), "line": self.pos.line, "column": self.pos.col, "message": self.message, "rule": self.rule}
 
 
 class CardlabError(Exception):

@@ -33,8 +33,7 @@ class OutputPathError(OutputError):
     exit_code = ExitStatus.USAGE
 
 
-def check_output(path: Path | str, overwrite: bool = False, example: str = "proxies.pdf",
-                 protected: Sequence[Path] = ()) -> Path:
+def check_output(path: Path | str, overwrite: bool = False, example: str = "proxies.pdf", protected: Sequence[Path] = ()) -> Path:
     """Check that a file can be written at ``path`` before any work is done; return it absolute.
 
     Only a regular file is ever replaced: a device (``/dev/null``), a FIFO or a socket is refused,
@@ -60,8 +59,7 @@ def check_output(path: Path | str, overwrite: bool = False, example: str = "prox
     if text.endswith(("/", os.sep)):
         raise OutputPathError(f"{text} ends with a slash, so it names a folder; give a file name such as {example}")
     if text == "-":
-        raise OutputPathError(f"cannot write this file to standard output ('-'); write to a file path, "
-                              f"e.g. -o {example}")
+        raise OutputPathError(f"cannot write this file to standard output ('-'); write to a file path, e.g. -o {example}")
     try:
         path = Path(text).expanduser().absolute()
         folder = path.parent
@@ -81,7 +79,7 @@ def check_output(path: Path | str, overwrite: bool = False, example: str = "prox
         up = _stat(folder)
         if up is None or not stat.S_ISDIR(up.st_mode):
             above = folder
-            while up is None and above != above.parent:     # the nearest thing that is there
+            while up is None and above != above.parent:  # the nearest thing that is there
                 above = above.parent
                 up = _stat(above)
             if up is not None and not stat.S_ISDIR(up.st_mode):
@@ -89,7 +87,7 @@ def check_output(path: Path | str, overwrite: bool = False, example: str = "prox
             raise OutputPathError(f"cannot write {path}: folder {folder} does not exist")
         if not os.access(folder, os.W_OK | os.X_OK):
             raise OutputPathError(f"cannot write {path}: folder {folder} is not writable")
-    except ValueError as err:                  # a NUL byte in the path
+    except ValueError as err:  # a NUL byte in the path
         raise OutputPathError(f"cannot write {text!r}: {err}") from None
     return path
 
@@ -98,7 +96,7 @@ def _stat(path: Path) -> os.stat_result | None:
     """``os.stat`` of ``path``, None when nothing is there; other failures become output errors."""
     try:
         return path.stat()
-    except (FileNotFoundError, NotADirectoryError):    # ENOTDIR: a parent is a file
+    except (FileNotFoundError, NotADirectoryError):  # ENOTDIR: a parent is a file
         return None
     except OSError as err:
         bad = err.errno in (errno.ENAMETOOLONG, errno.ELOOP, errno.EINVAL)
@@ -123,13 +121,14 @@ def _umask() -> int:
                     return int(line.split()[1], 8)
     except (OSError, ValueError, IndexError):
         pass
-    mask = os.umask(0o022)                     # elsewhere: set and restore at once (not thread-safe)
+    mask = os.umask(0o022)  # elsewhere: set and restore at once (not thread-safe)
     os.umask(mask)
     return mask
 
 
-def atomic_write(path: Path | str, data: bytes | str, overwrite: bool = False, example: str = "proxies.pdf",
-                 protected: Sequence[Path] = ()) -> Path:
+def atomic_write(
+    path: Path | str, data: bytes | str, overwrite: bool = False, example: str = "proxies.pdf", protected: Sequence[Path] = ()
+) -> Path:
     """Write ``data`` to ``path`` atomically: a temporary file in the same folder, then a rename.
 
     Text is written as UTF-8 with ``\n`` line ends. Nothing is left behind on failure; an existing

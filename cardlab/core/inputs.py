@@ -47,7 +47,7 @@ def split_lines(text: str, keepends: bool = False) -> list[str]:
     out: list[str] = []
     start = 0
     for m in LINE_BREAK.finditer(text):
-        out.append(text[start:m.end() if keepends else m.start()])
+        out.append(text[start : m.end() if keepends else m.start()])
         start = m.end()
     if start < len(text):
         out.append(text[start:])
@@ -150,11 +150,9 @@ def decode(raw: bytes, path: Path, encoding: str = "utf-8", hint: str = "save th
         line, col = line_col(good, len(good))
         name = codecs.lookup(encoding).name
         what = "UTF-8" if name == "utf-8" else name
-        raise LoadError(Problem(SourcePos(path, line, col),
-                                f"not {what} text (byte 0x{raw[err.start]:02x}); {hint}", "encoding")) from None
+        raise LoadError(Problem(SourcePos(path, line, col), f"not {what} text (byte 0x{raw[err.start]:02x}); {hint}", "encoding")) from None
     except (UnicodeError, ValueError, TypeError) as err:  # codecs such as idna fail otherwise
-        raise LoadError(Problem(SourcePos(path, 1, 1), f"cannot decode the file as {encoding}: {err}; {hint}",
-                                "encoding")) from None
+        raise LoadError(Problem(SourcePos(path, 1, 1), f"cannot decode the file as {encoding}: {err}; {hint}", "encoding")) from None
     nul = text.find("\x00")
     if nul >= 0:
         line, col = line_col(text, nul)

@@ -65,8 +65,10 @@ def catalog_roots(option: list[Path] | Path | str | None = None) -> list[Path]:
     if isinstance(option, str):
         option = [Path(p) for p in option.split(os.pathsep) if p.strip()]
         if not option:  # CARDLAB_CATALOG=":" names no folder; it must not mean the current one
-            raise UsageError(f"{source} names no folder; give catalog folders separated by '{os.pathsep}', "
-                             "or unset it to use the cards shipped with cardlab")
+            raise UsageError(
+                f"{source} names no folder; give catalog folders separated by '{os.pathsep}', "
+                "or unset it to use the cards shipped with cardlab"
+            )
     elif isinstance(option, Path):
         option = [option]
     return list(dict.fromkeys(Path(p).expanduser().resolve() for p in option))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
 from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
 from typing import Any
 
 # The sexes of Nidoran: anyascii spells them ":male_sign:"/":female_sign:"; deck-list exports and
@@ -187,11 +187,36 @@ def listify(value: Any) -> list:
 # snowballstemmer names its algorithms by English language name and has no lookup by language code,
 # so this one table maps the codes of localized maps (ISO 639-1) to those names. A language without
 # a stemmer (Japanese: no spaces between words, matched by trigrams) is not stemmed.
-_STEMMER_OF = {"ar": "arabic", "ca": "catalan", "cs": "czech", "da": "danish", "de": "german", "el": "greek",
-               "en": "english", "es": "spanish", "eu": "basque", "fi": "finnish", "fr": "french", "hu": "hungarian",
-               "hy": "armenian", "id": "indonesian", "it": "italian", "lt": "lithuanian", "nb": "norwegian",
-               "nl": "dutch", "nn": "norwegian", "no": "norwegian", "pl": "polish", "pt": "portuguese", "ro": "romanian",
-               "ru": "russian", "sr": "serbian", "sv": "swedish", "ta": "tamil", "tr": "turkish"}
+_STEMMER_OF = {
+    "ar": "arabic",
+    "ca": "catalan",
+    "cs": "czech",
+    "da": "danish",
+    "de": "german",
+    "el": "greek",
+    "en": "english",
+    "es": "spanish",
+    "eu": "basque",
+    "fi": "finnish",
+    "fr": "french",
+    "hu": "hungarian",
+    "hy": "armenian",
+    "id": "indonesian",
+    "it": "italian",
+    "lt": "lithuanian",
+    "nb": "norwegian",
+    "nl": "dutch",
+    "nn": "norwegian",
+    "no": "norwegian",
+    "pl": "polish",
+    "pt": "portuguese",
+    "ro": "romanian",
+    "ru": "russian",
+    "sr": "serbian",
+    "sv": "swedish",
+    "ta": "tamil",
+    "tr": "turkish",
+}
 _WORD = re.compile(r"\w+")
 
 

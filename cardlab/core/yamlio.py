@@ -33,8 +33,20 @@ import yaml.resolver
 from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.inputs import MAX_FILE_BYTES, LineIndex, LoadError, read_text
 
-__all__ = ["MAX_DEPTH", "MAX_DIGITS", "MAX_FILE_BYTES", "LoadError", "Positions", "describe", "key_position", "load",
-           "load_fast", "load_positions", "position", "read_text"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_DIGITS",
+    "MAX_FILE_BYTES",
+    "LoadError",
+    "Positions",
+    "describe",
+    "key_position",
+    "load",
+    "load_fast",
+    "load_positions",
+    "position",
+    "read_text",
+]
 
 MAX_DEPTH = 64
 """Deepest nesting of lists and maps accepted (cards use about 5)."""
@@ -46,31 +58,44 @@ _T = "tag:yaml.org,2002:"
 
 # YAML 1.2 resolution, as ruamel.yaml's VersionedResolver has it for version (1, 2).
 _BOOL = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
-_FLOAT = re.compile(r"""^(?:
+_FLOAT = re.compile(
+    r"""^(?:
      [-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
     |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
     |[-+]?\.[0-9_]+(?:[eE][-+][0-9]+)?
     |[-+]?\.(?:inf|Inf|INF)
-    |\.(?:nan|NaN|NAN))$""", re.X)
-_INT = re.compile(r"""^(?:[-+]?0b[0-1_]+
+    |\.(?:nan|NaN|NAN))$""",
+    re.X,
+)
+_INT = re.compile(
+    r"""^(?:[-+]?0b[0-1_]+
     |[-+]?0o?[0-7_]+
     |[-+]?[0-9_]+
-    |[-+]?0x[0-9a-fA-F_]+)$""", re.X)
+    |[-+]?0x[0-9a-fA-F_]+)$""",
+    re.X,
+)
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
-_TIMESTAMP = re.compile(r"""^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
+_TIMESTAMP = re.compile(
+    r"""^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
     |[0-9][0-9][0-9][0-9] -[0-9][0-9]? -[0-9][0-9]?
     (?:[Tt]|[ \t]+)[0-9][0-9]?
     :[0-9][0-9] :[0-9][0-9] (?:\.[0-9]*)?
-    (?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$""", re.X)
+    (?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$""",
+    re.X,
+)
 _MERGE = re.compile(r"^(?:<<)$")
 
-_SCALAR_RULES = {_T + "bool": _BOOL, _T + "float": _FLOAT, _T + "int": _INT, _T + "null": _NULL,
-                 _T + "timestamp": _TIMESTAMP}
-_KIND_TAGS = {yaml.ScalarNode: {_T + "str", *_SCALAR_RULES}, yaml.SequenceNode: {_T + "seq"},
-              yaml.MappingNode: {_T + "map"}}
+_SCALAR_RULES = {_T + "bool": _BOOL, _T + "float": _FLOAT, _T + "int": _INT, _T + "null": _NULL, _T + "timestamp": _TIMESTAMP}
+_KIND_TAGS = {yaml.ScalarNode: {_T + "str", *_SCALAR_RULES}, yaml.SequenceNode: {_T + "seq"}, yaml.MappingNode: {_T + "map"}}
 
-_WHAT = {_T + "null": "a YAML null", _T + "bool": "a YAML boolean", _T + "int": "a YAML integer",
-         _T + "float": "a YAML number", _T + "timestamp": "a YAML date", _T + "merge": "a YAML merge key"}
+_WHAT = {
+    _T + "null": "a YAML null",
+    _T + "bool": "a YAML boolean",
+    _T + "int": "a YAML integer",
+    _T + "float": "a YAML number",
+    _T + "timestamp": "a YAML date",
+    _T + "merge": "a YAML merge key",
+}
 
 
 class _Resolver(yaml.resolver.BaseResolver):
@@ -78,8 +103,12 @@ class _Resolver(yaml.resolver.BaseResolver):
 
 
 for _tag, _rx, _first in [
-    ("bool", _BOOL, "tTfF"), ("float", _FLOAT, "-+0123456789."), ("int", _INT, "-+0123456789"),
-    ("merge", _MERGE, "<"), ("null", _NULL, ["~", "n", "N", ""]), ("timestamp", _TIMESTAMP, "0123456789"),
+    ("bool", _BOOL, "tTfF"),
+    ("float", _FLOAT, "-+0123456789."),
+    ("int", _INT, "-+0123456789"),
+    ("merge", _MERGE, "<"),
+    ("null", _NULL, ["~", "n", "N", ""]),
+    ("timestamp", _TIMESTAMP, "0123456789"),
 ]:
     _Resolver.add_implicit_resolver(_T + _tag, _rx, list(_first))
 
@@ -178,7 +207,7 @@ def describe(value: Any) -> str:
 
 
 def _tag_name(tag: str) -> str:
-    return "!!" + tag[len(_T):] if tag.startswith(_T) else tag
+    return "!!" + tag[len(_T) :] if tag.startswith(_T) else tag
 
 
 def _problem(path: Path, lines: LineIndex, mark: Any, message: str, rule: str = "yaml") -> LoadError:
@@ -189,7 +218,7 @@ def _problem(path: Path, lines: LineIndex, mark: Any, message: str, rule: str = 
 def _syntax_problem(path: Path, err: yaml.MarkedYAMLError, text: str, lines: LineIndex) -> LoadError:
     mark = err.problem_mark or err.context_mark
     what = err.problem or err.context or "invalid YAML"
-    if mark is not None and text[mark.index:mark.index + 1] == "\t":
+    if mark is not None and text[mark.index : mark.index + 1] == "\t":
         what = "a tab character; indent YAML with spaces"
     elif "another document" in what:
         what = "a second YAML document ('---'); a card file holds one card"
@@ -223,16 +252,22 @@ def _check(path: Path, root: yaml.Node, lines: LineIndex) -> Positions:
                 try:
                     _DATES.construct_yaml_timestamp(node)
                 except (ValueError, OverflowError):
-                    raise _problem(path, lines, node.start_mark,
-                                   f"'{node.value}' reads as a date but is not one; quote it if it is text") from None
+                    raise _problem(
+                        path, lines, node.start_mark, f"'{node.value}' reads as a date but is not one; quote it if it is text"
+                    ) from None
             if tag in (_T + "int", _T + "float") and not node.style:
                 if "_" in node.value:
-                    raise _problem(path, lines, node.start_mark, (
-                        f"'{node.value}': YAML 1.1 reads a number, YAML 1.2 text; write it without '_', or quote it"))
+                    raise _problem(
+                        path,
+                        lines,
+                        node.start_mark,
+                        (f"'{node.value}': YAML 1.1 reads a number, YAML 1.2 text; write it without '_', or quote it"),
+                    )
                 digits = sum(ch.isdigit() for ch in node.value)
                 if digits > MAX_DIGITS:
-                    raise _problem(path, lines, node.start_mark,
-                                   f"a number of {digits:,} digits (at most {MAX_DIGITS:,}); quote it if it is text")
+                    raise _problem(
+                        path, lines, node.start_mark, f"a number of {digits:,} digits (at most {MAX_DIGITS:,}); quote it if it is text"
+                    )
             continue
         if isinstance(node, yaml.SequenceNode):
             pos.items = []
@@ -293,8 +328,9 @@ def load(path: Path, text: str | None = None) -> tuple[Any, Positions]:
             if _LIBYAML:
                 index = len(source.encode("utf-8")[: err.position].decode("utf-8", errors="ignore"))  # libyaml: a byte offset
             line, col = lines.line_col(index)
-            raise LoadError(Problem(SourcePos(path, line, col),
-                                    f"control character 0x{err.character:02x} is not allowed in YAML text", "yaml")) from None
+            raise LoadError(
+                Problem(SourcePos(path, line, col), f"control character 0x{err.character:02x} is not allowed in YAML text", "yaml")
+            ) from None
         except yaml.YAMLError as err:  # pragma: no cover - unmarked errors are rare
             raise LoadError(Problem(SourcePos(path, 1, 1), f"YAML: {err}", "yaml")) from None
         if root is None:

@@ -55,17 +55,30 @@ from cardlab.decks.read import read_deck
 from cardlab.decks.resolve import CardIndex, build_deck
 
 if TYPE_CHECKING:
-    from cardlab.catalog.model import Catalog
     from cardlab.catalog.formats import Format
+    from cardlab.catalog.model import Catalog
 
-__all__ = ["DeckReport", "FormatResult", "LegalityReport", "card_index", "check_file",
-           "check_or_survey", "choose_format", "deck_list", "describe_entry", "export_json", "export_text", "find_format",
-           "header_words", "legality", "load_deck", "open_deck"]
+__all__ = [
+    "DeckReport",
+    "FormatResult",
+    "LegalityReport",
+    "card_index",
+    "check_file",
+    "check_or_survey",
+    "choose_format",
+    "deck_list",
+    "describe_entry",
+    "export_json",
+    "export_text",
+    "find_format",
+    "header_words",
+    "legality",
+    "load_deck",
+    "open_deck",
+]
 
 
-
-def load_deck(path: Path, catalog: Catalog, formats: dict[str, Format], format_name: str | None = None,
-              langs: Sequence[str] = ()) -> Deck:
+def load_deck(path: Path, catalog: Catalog, formats: dict[str, Format], format_name: str | None = None, langs: Sequence[str] = ()) -> Deck:
     """Read a deck file and match it to the catalog under a format.
 
     Args:
@@ -85,8 +98,9 @@ def load_deck(path: Path, catalog: Catalog, formats: dict[str, Format], format_n
     return resolve_deck(read_deck(path, header_words(formats)), catalog, formats, format_name, langs)
 
 
-def resolve_deck(deck_list: DeckList, catalog: Catalog, formats: dict[str, Format], format_name: str | None = None,
-                 langs: Sequence[str] = ()) -> Deck:
+def resolve_deck(
+    deck_list: DeckList, catalog: Catalog, formats: dict[str, Format], format_name: str | None = None, langs: Sequence[str] = ()
+) -> Deck:
     """Match a parsed deck list to the catalog under the format given or named (:func:`load_deck`
     without reading the file again: a deck from standard input is read once).
 
@@ -99,11 +113,13 @@ def resolve_deck(deck_list: DeckList, catalog: Catalog, formats: dict[str, Forma
     name = format_name or deck_list.format
     known = ", ".join(sorted(formats)) or "none"
     if not name:
-        bad = next((p for p in deck_list.problems if p.rule == "schema" and deck_list.format_line
-                    and p.pos.line == deck_list.format_line), None)
+        bad = next(
+            (p for p in deck_list.problems if p.rule == "schema" and deck_list.format_line and p.pos.line == deck_list.format_line), None
+        )
         if bad is not None:
-            raise UsageError(f"{bad.pos}: {bad.message}: the format must be a name such as pokemon-base; "
-                             f"fix it or use --format NAME (formats: {known})")
+            raise UsageError(
+                f"{bad.pos}: {bad.message}: the format must be a name such as pokemon-base; fix it or use --format NAME (formats: {known})"
+            )
         raise UsageError(f"{path}: no format given; use --format NAME or a 'Format: NAME' line (formats: {known})")
     deck, _problems, _notes = choose_format(deck_list, catalog, formats, format_name, langs)
     return deck
@@ -131,8 +147,14 @@ def card_index(indexes: dict | None, catalog: Catalog, game: str, langs: Sequenc
     return index
 
 
-def choose_format(deck_list: DeckList, catalog: Catalog, formats: dict[str, Format], format_name: str | None = None,
-                  langs: Sequence[str] = (), indexes: dict | None = None) -> tuple[Deck, list[Problem], list[str]]:
+def choose_format(
+    deck_list: DeckList,
+    catalog: Catalog,
+    formats: dict[str, Format],
+    format_name: str | None = None,
+    langs: Sequence[str] = (),
+    indexes: dict | None = None,
+) -> tuple[Deck, list[Problem], list[str]]:
     """Match a parsed deck list under the format it should be checked against, and check it.
 
     The format is ``format_name`` (any case), else the one the file names, else the format (of any
@@ -191,8 +213,13 @@ class FormatResult:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready: format, legal, cards (main deck size), problems."""
-        return {"format": self.format.name, "title": self.format.title, "legal": self.legal,
-                "cards": self.deck.size("main"), "problems": [p.to_json() for p in self.problems]}
+        return {
+            "format": self.format.name,
+            "title": self.format.title,
+            "legal": self.legal,
+            "cards": self.deck.size("main"),
+            "problems": [p.to_json() for p in self.problems],
+        }
 
 
 @dataclass
@@ -228,12 +255,18 @@ class LegalityReport:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready: file, game, legal (in at least one format), legal_in, formats (each result)."""
-        return {"file": str(self.path), "game": self.game, "legal": self.legal, "legal_in": self.legal_in,
-                "formats": [r.to_json() for r in self.results]}
+        return {
+            "file": str(self.path),
+            "game": self.game,
+            "legal": self.legal,
+            "legal_in": self.legal_in,
+            "formats": [r.to_json() for r in self.results],
+        }
 
 
-def legality(deck_list: DeckList, catalog: Catalog, formats: dict[str, Format], langs: Sequence[str] = (),
-             indexes: dict | None = None) -> LegalityReport:
+def legality(
+    deck_list: DeckList, catalog: Catalog, formats: dict[str, Format], langs: Sequence[str] = (), indexes: dict | None = None
+) -> LegalityReport:
     """Check a deck list under every format of its game ("is this deck legal anywhere?": ``deck
     validate`` without a format, and the web deck page).
 
@@ -302,10 +335,16 @@ class DeckReport:
     def to_json(self) -> dict[str, Any]:
         """JSON-ready: file, format, legal, cards (main deck size), sections, problems."""
         fmt = self.deck.format
-        return {"file": str(self.deck.path), "format": fmt.name, "game": fmt.game, "legal": self.legal,
-                "cards": self.deck.size("main"), "sections": {s.id: self.deck.size(s.id) for s in fmt.sections},
-                "problems": [p.to_json() for p in self.problems],
-                "catalog_problems": [p.to_json() for p in self.deck.catalog_problems]}
+        return {
+            "file": str(self.deck.path),
+            "format": fmt.name,
+            "game": fmt.game,
+            "legal": self.legal,
+            "cards": self.deck.size("main"),
+            "sections": {s.id: self.deck.size(s.id) for s in fmt.sections},
+            "problems": [p.to_json() for p in self.problems],
+            "catalog_problems": [p.to_json() for p in self.deck.catalog_problems],
+        }
 
 
 def open_deck(path: Path, roots: list[Path], format_name: str | None = None, langs: Sequence[str] = ()) -> Deck:
@@ -339,8 +378,7 @@ def _usable_catalog(roots: list[Path]) -> tuple[Any, dict[str, Format]]:
     return result, dict(sorted(result.formats.items()))
 
 
-def _resolve(deck_list: DeckList, result: Any, formats: dict[str, Format], format_name: str | None,
-             langs: Sequence[str]) -> Deck:
+def _resolve(deck_list: DeckList, result: Any, formats: dict[str, Format], format_name: str | None, langs: Sequence[str]) -> Deck:
     """:func:`resolve_deck` on a validated catalog, keeping its problems as the deck's warnings.
 
     Raises:
@@ -383,8 +421,9 @@ def check_file(path: Path, roots: list[Path], format_name: str | None = None, la
     return DeckReport(deck, check_deck(deck))
 
 
-def check_or_survey(path: Path, roots: list[Path], format_name: str | None = None,
-                    langs: Sequence[str] = ()) -> DeckReport | LegalityReport:
+def check_or_survey(
+    path: Path, roots: list[Path], format_name: str | None = None, langs: Sequence[str] = ()
+) -> DeckReport | LegalityReport:
     """Check a deck file against its format, or, when neither ``format_name`` nor the file names
     one, against every format of its game (``cardlab deck validate`` without ``--format``).
 
@@ -398,9 +437,9 @@ def check_or_survey(path: Path, roots: list[Path], format_name: str | None = Non
 
     result, formats = _usable_catalog(list(roots))
     deck_list_ = read_deck(Path(path), header_words(formats))
-    if not (format_name or deck_list_.format) and not any(p.rule == "schema" and deck_list_.format_line
-                                                          and p.pos.line == deck_list_.format_line
-                                                          for p in deck_list_.problems):
+    if not (format_name or deck_list_.format) and not any(
+        p.rule == "schema" and deck_list_.format_line and p.pos.line == deck_list_.format_line for p in deck_list_.problems
+    ):
         report = legality(deck_list_, result.catalog, formats, langs)
         for r in report.results:
             r.deck.catalog_problems = list(result.problems)
@@ -457,6 +496,12 @@ def export_text(deck: Deck, langs: Iterable[str] = (), source_of: Any = None) ->
 def export_json(deck: Deck, langs: Iterable[str] = (), source_of: Any = None) -> dict[str, Any]:
     """Return a matched deck as JSON-ready data: ``{"format", "game", "name", "sections": [{"section",
     "cards": [{"count", "name", "id"}]}]}`` (names in ``langs``, see :func:`deck_list`)."""
-    return {"format": deck.format.name, "game": deck.format.game, "name": deck.name,
-            "sections": [{"section": s, "cards": [{"count": n, "name": name, "id": cid} for n, name, cid in rows]}
-                         for s, rows in deck_list(deck, langs, source_of)]}
+    return {
+        "format": deck.format.name,
+        "game": deck.format.game,
+        "name": deck.name,
+        "sections": [
+            {"section": s, "cards": [{"count": n, "name": name, "id": cid} for n, name, cid in rows]}
+            for s, rows in deck_list(deck, langs, source_of)
+        ],
+    }

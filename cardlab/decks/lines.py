@@ -12,11 +12,11 @@ from cardlab.decks.model import MAX_COUNT
 _COUNT_FIRST = re.compile(r"^(?P<n>[-+]?\d+)(?:\s*[x×])?\s+(?P<rest>\S.*)$", re.IGNORECASE)
 _X_FIRST = re.compile(r"^[x×]\s*(?P<n>[-+]?\d+)\s+(?P<rest>\S.*)$", re.IGNORECASE)
 _COUNT_LAST = re.compile(r"^(?P<rest>\S.*?)(?:\s+[x×]\s*|\s*×\s*)(?P<n>[-+]?\d+)$", re.IGNORECASE)
-_MAI_FIRST = re.compile(r"^(?P<n>[-+]?\d+)\s*枚\s*(?P<rest>\S.*)$")            # 4枚 テストフック
-_MAI_LAST = re.compile(r"^(?P<rest>\S.*?)\s*[x×]?\s*(?P<n>[-+]?\d+)\s*枚$")       # テストフック 4枚, テストフック×4枚
+_MAI_FIRST = re.compile(r"^(?P<n>[-+]?\d+)\s*枚\s*(?P<rest>\S.*)$")  # 4枚 テストフック
+_MAI_LAST = re.compile(r"^(?P<rest>\S.*?)\s*[x×]?\s*(?P<n>[-+]?\d+)\s*枚$")  # テストフック 4枚, テストフック×4枚
 
 
-HUGE = 10 ** 18
+HUGE = 10**18
 """Counts and totals are read up to this; a longer number (5,000 digits) stands as this, so no
 integer conversion limit is ever reached and messages stay short."""
 
@@ -35,9 +35,9 @@ def _shown(n: int) -> str:
 def count_problem(path: Path, line: int, n: int, text: str) -> Problem | None:
     """The ``count`` problem of a line whose count is below 1 or above :data:`MAX_COUNT`, else None."""
     if n < 1:
-        return Problem(SourcePos(path, line), f"{_shown(n)} for \"{text}\": a count is a whole number from 1 to {MAX_COUNT}", "count")
+        return Problem(SourcePos(path, line), f'{_shown(n)} for "{text}": a count is a whole number from 1 to {MAX_COUNT}', "count")
     if n > MAX_COUNT:
-        return Problem(SourcePos(path, line), f"{_shown(n)} for \"{text}\" is too large (at most {MAX_COUNT} on one line)", "count")
+        return Problem(SourcePos(path, line), f'{_shown(n)} for "{text}" is too large (at most {MAX_COUNT} on one line)', "count")
     return None
 
 
@@ -45,10 +45,10 @@ def no_count_message(line: str) -> str:
     """The message for a line with no count: suggest ``1 <line>`` only when the line reads like a
     bare card name (no digit, no brace); point at YAML when it looks like a YAML item."""
     if re.match(r"^(?:[\w-]+:\s*)?[\[{]", line):
-        return f"this line looks like YAML (\"{line}\"); a YAML deck file must be named .yaml or .yml"
+        return f'this line looks like YAML ("{line}"); a YAML deck file must be named .yaml or .yml'
     if re.search(r"[\d{}\[\]]", line):
-        return f"cannot read a count and a card from this line (\"{line}\"); a card line looks like \"4 Pikachu\""
-    return f"no count on this line (\"{line}\"); write it as \"1 {line}\""
+        return f'cannot read a count and a card from this line ("{line}"); a card line looks like "4 Pikachu"'
+    return f'no count on this line ("{line}"); write it as "1 {line}"'
 
 
 def split_count(line: str) -> tuple[int, str] | None:

@@ -22,8 +22,21 @@ MAX_COUNT = 999
 TOTAL_WORDS = frozenset({"total", "total cards", "cards", "total cards in deck", "deck total"})
 """Header words that declare the total of the whole list (``Total Cards: 60``)."""
 
-SIDEBOARD_WORDS = frozenset({"sideboard", "side board", "side deck", "sideboard cards", "maybeboard",
-                             "maybe board", "considering", "reserve", "reserves", "サイドデッキ", "サイド"})
+SIDEBOARD_WORDS = frozenset(
+    {
+        "sideboard",
+        "side board",
+        "side deck",
+        "sideboard cards",
+        "maybeboard",
+        "maybe board",
+        "considering",
+        "reserve",
+        "reserves",
+        "サイドデッキ",
+        "サイド",
+    }
+)
 """Header words (folded) of lines kept beside the deck (a sideboard); no format here has one."""
 
 

@@ -22,8 +22,10 @@ line, ``*** My deck ***`` a title, ``=== Bill`` a line without a count, reported
 _DECO_START = re.compile(r"^(?:\*{3,}|={3,}|-{3,}|_{3,}|~{3,})")
 _DECO_END = re.compile(r"(?:\*{3,}|={3,}|-{3,}|_{3,}|~{3,})$")
 _SIDEBOARD_LINE = re.compile(r"^(?:sb|sideboard)\s*:\s*(?=[-+]?\d|[x×]\s*\d)", re.IGNORECASE)
-_HEADER = re.compile(r"^(?P<label>[^\W\d][^:()]*?)\s*(?:(?P<sep>[:\-–—])\s*(?P<n>[-+]?\d+)?"
-                     r"|\(\s*(?P<n2>\d+)\s*\))?\s*$")
+_HEADER = re.compile(
+    r"^(?P<label>[^\W\d][^:()]*?)\s*(?:(?P<sep>[:\-–—])\s*(?P<n>[-+]?\d+)?"
+    r"|\(\s*(?P<n2>\d+)\s*\))?\s*$"
+)
 
 
 def _undecorated(line: str) -> str:
@@ -88,15 +90,22 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
                 if deck.format is None:
                     deck.format, deck.format_line = value, number
                 elif norm_value(value) != norm_value(deck.format):
-                    deck.problems.append(Problem(SourcePos(deck.path, number), (
-                        f"a second format line names '{value}' but line {deck.format_line} names '{deck.format}' "
-                        f"(that one is used); keep one 'Format:' line"), "format-conflict"))
+                    deck.problems.append(
+                        Problem(
+                            SourcePos(deck.path, number),
+                            (
+                                f"a second format line names '{value}' but line {deck.format_line} names '{deck.format}' "
+                                f"(that one is used); keep one 'Format:' line"
+                            ),
+                            "format-conflict",
+                        )
+                    )
             else:
                 deck.name = value
             continue
         sideboard = None if hashed else _SIDEBOARD_LINE.match(line)
         if sideboard:  # SB: 2 Gust of Wind, as the Sideboard: header
-            line = line[sideboard.end():]
+            line = line[sideboard.end() :]
             deck.headers.append(Header(number, sideboard.group(0).strip(), "sideboard", None, False, True))
             split = split_count(line)
             if split is None:  # cannot happen: the pattern wants a count
@@ -114,8 +123,16 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
             word = fold(m["label"])
             total = m["n"] or m["n2"]
             if word in words or (m["sep"] == ":" and not hashed):
-                deck.headers.append(Header(number, line, word, to_int(total) if total is not None else None, word in TOTAL_WORDS,
-                                           word in SIDEBOARD_WORDS and word not in format_words))
+                deck.headers.append(
+                    Header(
+                        number,
+                        line,
+                        word,
+                        to_int(total) if total is not None else None,
+                        word in TOTAL_WORDS,
+                        word in SIDEBOARD_WORDS and word not in format_words,
+                    )
+                )
                 content = True
                 if word not in TOTAL_WORDS:
                     header = len(deck.headers) - 1

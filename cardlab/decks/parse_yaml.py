@@ -39,10 +39,10 @@ def parse_yaml(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
     Raises:
         InputError: the YAML does not parse, or its top level is not a mapping (exit code 2).
     """
-    from cardlab.decks.lines import count_problem, no_count_message, split_count
-    from cardlab.decks.model import DeckList, Entry
     from cardlab.catalog.filecheck import schema_errors, schema_message
     from cardlab.core.yamlio import LoadError, load, position
+    from cardlab.decks.lines import count_problem, no_count_message, split_count
+    from cardlab.decks.model import DeckList, Entry
 
     path = Path(path)
     deck = DeckList(path=path)
@@ -60,8 +60,10 @@ def parse_yaml(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
     if not isinstance(data, dict):
         kinds: dict[type, str] = {list: "a list", str: "a single text"}
         what = kinds.get(type(data), "a single value")
-        raise InputError(f"{SourcePos(path, 1)}: a YAML deck is a mapping (name:, format:, main: [...]) but this file "
-                         f"holds {what} at its top level; see schema/deck.schema.json")
+        raise InputError(
+            f"{SourcePos(path, 1)}: a YAML deck is a mapping (name:, format:, main: [...]) but this file "
+            f"holds {what} at its top level; see schema/deck.schema.json"
+        )
     lists = {k: v for k, v in data.items() if k not in _YAML_FIELDS}
     if "format" in data:
         deck.format_line = position(tree, ["format"], path).line
@@ -86,8 +88,13 @@ def parse_yaml(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
         if error.validator == "additionalProperties" and not keys:
             for key in data:
                 if key not in _YAML_FIELDS and not _YAML_SECTION.fullmatch(str(key)):
-                    deck.problems.append(Problem(position(tree, [key], path), f"'{key}' is not a deck field nor a section "
-                                                 "(sections are lower-case lists such as main:)", "schema"))
+                    deck.problems.append(
+                        Problem(
+                            position(tree, [key], path),
+                            f"'{key}' is not a deck field nor a section (sections are lower-case lists such as main:)",
+                            "schema",
+                        )
+                    )
             continue
         where = ".".join(str(k) for k in keys)
         deck.problems.append(Problem(position(tree, keys, path), f"{where + ': ' if where else ''}{schema_message(error)}", "schema"))
@@ -108,8 +115,16 @@ def parse_yaml(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
             else:
                 n = item["count"]
                 parts = [item.get("name") or item.get("card") or "", item.get("set") or "", item.get("number") or ""]
-                entry = Entry(line, n, " ".join(p for p in parts if p), section=section, name=item.get("name"),
-                              set_code=item.get("set"), number=item.get("number"), card_id=item.get("card"))
+                entry = Entry(
+                    line,
+                    n,
+                    " ".join(p for p in parts if p),
+                    section=section,
+                    name=item.get("name"),
+                    set_code=item.get("set"),
+                    number=item.get("number"),
+                    card_id=item.get("card"),
+                )
             problem = count_problem(path, line, n, entry.text)
             if problem:
                 deck.problems.append(problem)

@@ -10,7 +10,6 @@ from cardlab.decks.model import MAX_DECK_BYTES, DeckList
 from cardlab.decks.parse_text import parse_text
 from cardlab.decks.parse_yaml import parse_yaml
 
-
 STDIN = "-"
 """The file name that means standard input (``cardlab deck validate - < deck.txt``)."""
 STDIN_NAME = "<stdin>"

@@ -25,17 +25,28 @@ from cardlab.core.text import compact, fold, line_list, pick
 from cardlab.decks.model import Deck, DeckCard
 
 if TYPE_CHECKING:
+    from cardlab.catalog.formats import Format
     from cardlab.catalog.model import Catalog
     from cardlab.decks.model import DeckList, Entry
-    from cardlab.catalog.formats import Format
 
 _SET_NUMBER = re.compile(r"^(?P<name>.+?)\s+\(?(?P<set>[^\W\d][\w.\-]*)\)?\s+\(?#?(?P<num>\d+[a-z]?)\)?$")
 _NUMBER_TOTAL = re.compile(r"^(?P<name>.+?)\s+\(?#?(?P<num>\d+[a-z]?)\s*/\s*(?P<total>\d+)\)?$")  # Pikachu 58/102
 _CARD_ID = re.compile(r"^[a-z0-9][a-z0-9.]*(?:-[a-z0-9.]+)*-[0-9a-z]+$")
 _SET_ONLY = re.compile(r"^\(?(?P<set>[^\W\d][\w.\-]*)\s+#?(?P<num>\d+[a-z]?)\)?$")
 _NAME_ID = re.compile(r"^(?P<name>.+?)\s+\(?(?P<id>[a-z0-9][a-z0-9.]*(?:-[a-z0-9.]+)*-[0-9a-z]+)\)?$")
-_ENERGY_SYMBOLS = {"g": "grass", "r": "fire", "w": "water", "l": "lightning", "p": "psychic", "f": "fighting",
-                   "c": "colorless", "d": "darkness", "m": "metal", "y": "fairy", "n": "dragon"}
+_ENERGY_SYMBOLS = {
+    "g": "grass",
+    "r": "fire",
+    "w": "water",
+    "l": "lightning",
+    "p": "psychic",
+    "f": "fighting",
+    "c": "colorless",
+    "d": "darkness",
+    "m": "metal",
+    "y": "fairy",
+    "n": "dragon",
+}
 _SYMBOL = re.compile(r"\{([a-z])\}")
 """Energy symbols as deck-list exports write them (``{L}``: Pokémon TCG Online and Live); the letters
 are the exports' own convention, so this is the one table kept by hand here."""
@@ -123,8 +134,9 @@ class CardIndex:
         energy symbols such as ``{L}`` are read as their type and ``Basic`` is ignored, every word
         of the card's name is in it (``Basic {L} Energy`` is Lightning Energy)."""
         card = self.catalog.cards[card_id]
-        names = [fold(n) for k, n in [*card["name"].items(), *(card.get("printed_name") or {}).items()]
-                 if k != "_source" and isinstance(n, str)]
+        names = [
+            fold(n) for k, n in [*card["name"].items(), *(card.get("printed_name") or {}).items()] if k != "_source" and isinstance(n, str)
+        ]
         wanted = fold(name)
         if wanted in names:
             return True
@@ -149,7 +161,7 @@ class CardIndex:
         return self.compact.get(key, set()) if key else set()
 
     def _mismatch(self, where: str, card_id: str, name: str) -> str:
-        return f"{where} is \"{self.display_name(card_id)}\", not \"{name}\""
+        return f'{where} is "{self.display_name(card_id)}", not "{name}"'
 
     def _by_number(self, set_code: str, number: str) -> str | None:
         info = self.catalog.find_set(set_code)
@@ -168,8 +180,9 @@ class CardIndex:
             return bool(digits) and ranges[code][0] <= int(digits) <= ranges[code][1]
         return True
 
-    def resolve(self, entry: Entry, allowed_sets: set[str] | None = None, suggest: bool = True,
-                ranges: dict[str, tuple[int, int]] | None = None) -> tuple[str | None, str | None, str]:
+    def resolve(
+        self, entry: Entry, allowed_sets: set[str] | None = None, suggest: bool = True, ranges: dict[str, tuple[int, int]] | None = None
+    ) -> tuple[str | None, str | None, str]:
         """Match a deck line to a card.
 
         Tries, in order: an explicit or written card id (``base1-58``); a name followed by a set code
@@ -196,8 +209,8 @@ class CardIndex:
                     other = self._by_number(entry.set_code, entry.number)
                     if other != text:
                         where = f"{entry.set_code} {entry.number}"
-                        shown = f"\"{self.display_name(other)}\" ({other})" if other else "no card of the catalog"
-                        return None, f"card {text} is \"{self.display_name(text)}\" but {where} is {shown}", "unknown-card"
+                        shown = f'"{self.display_name(other)}" ({other})' if other else "no card of the catalog"
+                        return None, f'card {text} is "{self.display_name(text)}" but {where} is {shown}', "unknown-card"
                 if entry.name and not self._agrees(text, entry.name):
                     return None, self._mismatch(text, text, entry.name), "unknown-card"
             return text, None, ""
@@ -222,7 +235,7 @@ class CardIndex:
         if set_code and number:
             card_id = self._by_number(set_code, number)
             if card_id is None:
-                return None, f"no card {set_code} {number} in the catalog (\"{entry.text}\")", "unknown-card"
+                return None, f'no card {set_code} {number} in the catalog ("{entry.text}")', "unknown-card"
             if name and not _CARD_ID.match(name) and not self._agrees(card_id, name):
                 return None, self._mismatch(f"{set_code} {number}", card_id, name), "unknown-card"
             return card_id, None, ""
@@ -232,14 +245,14 @@ class CardIndex:
             if m and self.catalog.find_set(m["set"]):
                 card_id = self._by_number(m["set"], m["num"])
                 if card_id is None:
-                    return None, f"no card {m['set']} {m['num']} in the catalog (\"{entry.text}\")", "unknown-card"
+                    return None, f'no card {m["set"]} {m["num"]} in the catalog ("{entry.text}")', "unknown-card"
                 return card_id, None, ""
             other = self.other_games.get(fold(name))
             if other:
-                return None, f"\"{name}\" is a {other} card, not a {self.game} card", "unknown-card"
+                return None, f'"{name}" is a {other} card, not a {self.game} card', "unknown-card"
             hint = self.suggestions(name, allowed_sets=allowed_sets) if suggest else []
             more = "; did you mean " + ", ".join(f'"{h}"' for h in hint) + "?" if hint else ""
-            return None, f"unknown card \"{name}\"{more}", "unknown-card"
+            return None, f'unknown card "{name}"{more}', "unknown-card"
         if (allowed_sets or ranges) and len(ids) > 1:
             ids = {i for i in ids if self._allowed(i, allowed_sets, ranges)} or ids
         if len(ids) > 1:
@@ -252,11 +265,16 @@ class CardIndex:
         if len(ids) > 1:
             choices = sorted(ids, key=lambda i: (self.catalog.card_set[i], i))
             shown = ", ".join(f"{self.display_name(i)} {self.catalog.card_set[i]} {self.catalog.cards[i]['number']} ({i})" for i in choices)
-            return None, f"\"{name}\" matches {len(ids)} cards: {shown}; add the set and number, e.g. \"{entry.count} {name} {self.catalog.card_set[choices[0]]} {self.catalog.cards[choices[0]]['number']}\"", "ambiguous-card"
+            return (
+                None,
+                f'"{name}" matches {len(ids)} cards: {shown}; add the set and number, e.g. "{entry.count} {name} {self.catalog.card_set[choices[0]]} {self.catalog.cards[choices[0]]["number"]}"',
+                "ambiguous-card",
+            )
         return next(iter(ids)), None, ""
 
-    def _by_number_total(self, entry: Entry, name: str, number: str, total: int,
-                         allowed_sets: set[str] | None) -> tuple[str | None, str | None, str]:
+    def _by_number_total(
+        self, entry: Entry, name: str, number: str, total: int, allowed_sets: set[str] | None
+    ) -> tuple[str | None, str | None, str]:
         """``Pikachu 58/102``: the card numbered ``number`` in a set of ``total`` printed cards
         (preferring the format's sets) whose name agrees."""
         found = []
@@ -274,16 +292,15 @@ class CardIndex:
         if not agreeing:
             if found:
                 return None, self._mismatch(f"{number}/{total}", found[0], name), "unknown-card"
-            return None, f"no card {number}/{total} in the catalog (\"{entry.text}\")", "unknown-card"
+            return None, f'no card {number}/{total} in the catalog ("{entry.text}")', "unknown-card"
         shown = ", ".join(f"{i}" for i in sorted(agreeing))
-        return None, f"\"{entry.text}\" matches {len(agreeing)} cards: {shown}; add the set code", "ambiguous-card"
+        return None, f'"{entry.text}" matches {len(agreeing)} cards: {shown}; add the set code', "ambiguous-card"
 
     def _is_ours(self, card_id: str) -> bool:
         return card_id in self.catalog.cards and self.catalog.game_of(card_id) == self.game
 
 
-def build_deck(deck_list: DeckList, catalog: Catalog, fmt: Format, index: CardIndex | None = None,
-               langs: Sequence[str] = ()) -> Deck:
+def build_deck(deck_list: DeckList, catalog: Catalog, fmt: Format, index: CardIndex | None = None, langs: Sequence[str] = ()) -> Deck:
     """Place each line in a section of ``fmt`` and match it to a card of the catalog.
 
     Lines under a ``Sideboard:`` header are not part of the deck: one ``unknown-section`` problem
@@ -325,8 +342,13 @@ def build_deck(deck_list: DeckList, catalog: Catalog, fmt: Format, index: CardIn
             outside.setdefault(entry.header or 0, []).append(entry)
             continue
         if section not in known:
-            deck.problems.append(Problem(SourcePos(path, entry.line), f"section '{section}' is not part of {fmt.name} "
-                                         f"(sections: {', '.join(sorted(known))})", "unknown-section"))
+            deck.problems.append(
+                Problem(
+                    SourcePos(path, entry.line),
+                    f"section '{section}' is not part of {fmt.name} (sections: {', '.join(sorted(known))})",
+                    "unknown-section",
+                )
+            )
             continue
         deck.entries.append(entry)
         deck._entry_sections.append(section)
@@ -336,16 +358,26 @@ def build_deck(deck_list: DeckList, catalog: Catalog, fmt: Format, index: CardIn
             deck.problems.append(Problem(SourcePos(path, entry.line), message or "", rule))
             continue
         card = catalog.cards[card_id]
-        deck.cards.append(DeckCard(entry.line, entry.count, card_id, catalog.card_set[card_id], section,
-                                   index.display_name(card_id), index.same_name(card_id), card))
+        deck.cards.append(
+            DeckCard(
+                entry.line,
+                entry.count,
+                card_id,
+                catalog.card_set[card_id],
+                section,
+                index.display_name(card_id),
+                index.same_name(card_id),
+                card,
+            )
+        )
     for i, h in enumerate(deck_list.headers):
         if h.outside:
             lines = outside.get(i, [])
             held = sum(e.count for e in lines)
-            what = (f" ({held} card{'s' if held != 1 else ''} on {line_list([e.line for e in lines])}, not counted)"
-                    if lines else "")
-            deck.problems.append(Problem(SourcePos(path, h.line), f"sideboards are not part of {fmt.name}; "
-                                         f"remove these lines{what}", "unknown-section"))
+            what = f" ({held} card{'s' if held != 1 else ''} on {line_list([e.line for e in lines])}, not counted)" if lines else ""
+            deck.problems.append(
+                Problem(SourcePos(path, h.line), f"sideboards are not part of {fmt.name}; remove these lines{what}", "unknown-section")
+            )
     deck.problems.extend(_total_problems(deck_list, words, main, path))
     return deck
 
@@ -368,9 +400,9 @@ def _total_problems(deck_list: DeckList, words: dict[str, tuple[str, bool]], mai
                 if is_group or not g or headers[j].outside:
                     end = j
                     break
-            held = sum(e.count for e in deck_list.entries
-                       if e.header is not None and i <= e.header < end and h.line < e.line)
+            held = sum(e.count for e in deck_list.entries if e.header is not None and i <= e.header < end and h.line < e.line)
         if held != h.total:
-            problems.append(Problem(SourcePos(path, h.line),
-                                    f"\"{h.label}\" declares {h.total} cards but its lines hold {held}", "section-total"))
+            problems.append(
+                Problem(SourcePos(path, h.line), f'"{h.label}" declares {h.total} cards but its lines hold {held}', "section-total")
+            )
     return problems

@@ -19,8 +19,8 @@ from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.text import line_list
 
 if TYPE_CHECKING:
-    from cardlab.decks.model import Deck, DeckCard
     from cardlab.catalog.formats import Format, RuleSpec
+    from cardlab.decks.model import Deck, DeckCard
 
 RuleCheck = Callable[["Deck", dict], Iterable[tuple[int, str]]]
 
@@ -116,8 +116,10 @@ def check_sets(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
     allowed = params["sets"]
     for card in deck.cards:
         if card.set_code not in allowed:
-            yield card.line, (f'"{card.name}" ({card.card_id}) is from set {card.set_code}; '
-                              f"{deck.format.name} allows only {', '.join(allowed)}")
+            yield (
+                card.line,
+                (f'"{card.name}" ({card.card_id}) is from set {card.set_code}; {deck.format.name} allows only {", ".join(allowed)}'),
+            )
 
 
 def check_section_cards(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
@@ -177,8 +179,13 @@ def check_number_range(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
             continue
         digits = "".join(ch for ch in str(card.card.get("number", "")) if ch.isdigit())
         if not digits or not low <= int(digits) <= high:
-            yield card.line, (f'"{card.name}" ({card.card_id}) is {code} number {card.card.get("number")}; '
-                              f"{deck.format.name} allows only {code} {low} to {high}")
+            yield (
+                card.line,
+                (
+                    f'"{card.name}" ({card.card_id}) is {code} number {card.card.get("number")}; '
+                    f"{deck.format.name} allows only {code} {low} to {high}"
+                ),
+            )
 
 
 RULES: dict[str, RuleCheck] = {

@@ -30,9 +30,9 @@ from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from cardlab.decks import odds as odds
 from cardlab.core.errors import UsageError
 from cardlab.core.text import fold, listify
+from cardlab.decks import odds as odds
 
 if TYPE_CHECKING:
     from cardlab.decks.model import Deck, DeckCard
@@ -66,9 +66,14 @@ class Odds:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready: id, label, kind, value (float or null), exact (``"p/q"`` or null), formula."""
-        return {"id": self.id, "label": self.label, "kind": self.kind,
-                "value": None if self.value is None else float(self.value),
-                "exact": None if self.value is None else str(self.value), "formula": self.formula}
+        return {
+            "id": self.id,
+            "label": self.label,
+            "kind": self.kind,
+            "value": None if self.value is None else float(self.value),
+            "exact": None if self.value is None else str(self.value),
+            "formula": self.formula,
+        }
 
 
 @dataclass
@@ -104,10 +109,21 @@ class DeckStats:
 
     def to_json(self) -> dict[str, Any]:
         """Return the statistics as JSON-ready data."""
-        return {"format": self.format, "game": self.game, "size": self.size, "unmatched": self.unmatched,
-                "hand": self.hand, "sections": self.sections, "by_type": self.by_type,
-                "by_energy": self.by_energy, "energy_label": self.energy_label, "curve": self.curve,
-                "curve_label": self.curve_label, "odds": [o.to_json() for o in self.odds], "notes": self.notes}
+        return {
+            "format": self.format,
+            "game": self.game,
+            "size": self.size,
+            "unmatched": self.unmatched,
+            "hand": self.hand,
+            "sections": self.sections,
+            "by_type": self.by_type,
+            "by_energy": self.by_energy,
+            "energy_label": self.energy_label,
+            "curve": self.curve,
+            "curve_label": self.curve_label,
+            "odds": [o.to_json() for o in self.odds],
+            "notes": self.notes,
+        }
 
 
 def _count(cards: Sequence[DeckCard], keys: Callable[[dict], Sequence[str]]) -> dict[str, int]:
@@ -164,8 +180,14 @@ def _each_kind(stats: DeckStats, cards: Sequence[DeckCard], field_: str, kinds: 
     n, hand = stats.size, stats.hand
     value = odds.p_each_at_least_one(groups, n, hand)
     parts = ", ".join(f"{g} {k}" for g, k in zip(groups, kinds, strict=True))
-    stats.odds.append(Odds("opening-each", f"at least one {' and one '.join(kinds)} in the {hand}-card opening hand", value,
-                           f"inclusion-exclusion over {parts} in {n} cards, {hand} drawn"))
+    stats.odds.append(
+        Odds(
+            "opening-each",
+            f"at least one {' and one '.join(kinds)} in the {hand}-card opening hand",
+            value,
+            f"inclusion-exclusion over {parts} in {n} cards, {hand} drawn",
+        )
+    )
 
 
 def _pokemon(stats: DeckStats, cards: Sequence[DeckCard], need: Sequence[str]) -> None:
@@ -183,10 +205,23 @@ def _pokemon(stats: DeckStats, cards: Sequence[DeckCard], need: Sequence[str]) -
     basics = _held(cards, lambda card: card.get("supertype") == "Pokémon" and card.get("stage") == "Basic")
     n, hand = stats.size, stats.hand
     p = odds.p_at_least(1, basics, n, hand)
-    stats.odds.append(Odds("opening-basic", f"at least one Basic Pokémon in the {stats.hand}-card opening hand", p,
-                           f"1 - C({n - basics},{hand})/C({n},{hand}) with {basics} Basic Pokémon in {n} cards"))
-    stats.odds.append(Odds("mulligans", "expected mulligans before a hand with a Basic Pokémon",
-                           odds.expected_mulligans(p), "(1 - p)/p, p as above (each mulligan is a new shuffle)", "expected"))
+    stats.odds.append(
+        Odds(
+            "opening-basic",
+            f"at least one Basic Pokémon in the {stats.hand}-card opening hand",
+            p,
+            f"1 - C({n - basics},{hand})/C({n},{hand}) with {basics} Basic Pokémon in {n} cards",
+        )
+    )
+    stats.odds.append(
+        Odds(
+            "mulligans",
+            "expected mulligans before a hand with a Basic Pokémon",
+            odds.expected_mulligans(p),
+            "(1 - p)/p, p as above (each mulligan is a new shuffle)",
+            "expected",
+        )
+    )
     if need:
         _each_kind(stats, cards, "supertype", need)
 
@@ -194,8 +229,9 @@ def _pokemon(stats: DeckStats, cards: Sequence[DeckCard], need: Sequence[str]) -
 def _ippo(stats: DeckStats, cards: Sequence[DeckCard], need: Sequence[str]) -> None:
     stats.by_type = _count(cards, lambda card: [card["kind"]])
     stats.energy_label = "cards by attribute (start cost or power generated)"
-    stats.by_energy = _count(cards, lambda card: [*(card.get("start_cost") or {}).get("attributes", []),
-                                                  *(card.get("generates") or {}).get("attributes", [])])
+    stats.by_energy = _count(
+        cards, lambda card: [*(card.get("start_cost") or {}).get("attributes", []), *(card.get("generates") or {}).get("attributes", [])]
+    )
     stats.curve_label = "Blow cards by start cost (attribute + generic)"
 
     def start_cost(card: dict) -> list[int]:
@@ -210,13 +246,23 @@ def _ippo(stats: DeckStats, cards: Sequence[DeckCard], need: Sequence[str]) -> N
     n, hand = stats.size, stats.hand
     defense = _held(cards, lambda card: card.get("kind") == "defense")
     blows = _held(cards, lambda card: card.get("kind") == "blow")
-    stats.odds.append(Odds("mulligan", f"mulligan: the {stats.hand}-card hand holds no Defense card or only Defense cards",
-                           odds.p_none_or_all(defense, n, hand),
-                           f"(C({n - defense},{hand}) + C({defense},{hand}))/C({n},{hand}) with {defense} Defense cards in {n}"))
+    stats.odds.append(
+        Odds(
+            "mulligan",
+            f"mulligan: the {stats.hand}-card hand holds no Defense card or only Defense cards",
+            odds.p_none_or_all(defense, n, hand),
+            f"(C({n - defense},{hand}) + C({defense},{hand}))/C({n},{hand}) with {defense} Defense cards in {n}",
+        )
+    )
     flips = min(KNOCKDOWN_FLIPS, n)
-    stats.odds.append(Odds("get-up", f"getting up from a knock-down within {KNOCKDOWN_FLIPS} cards turned up (a Blow card)",
-                           odds.p_hit_within(blows, n, KNOCKDOWN_FLIPS),
-                           f"1 - C({n - blows},{flips})/C({n},{flips}) with {blows} Blow cards in {n}"))
+    stats.odds.append(
+        Odds(
+            "get-up",
+            f"getting up from a knock-down within {KNOCKDOWN_FLIPS} cards turned up (a Blow card)",
+            odds.p_hit_within(blows, n, KNOCKDOWN_FLIPS),
+            f"1 - C({n - blows},{flips})/C({n},{flips}) with {blows} Blow cards in {n}",
+        )
+    )
     if need:
         _each_kind(stats, cards, "kind", need)
 
@@ -233,8 +279,7 @@ def _monpa(stats: DeckStats, cards: Sequence[DeckCard], need: Sequence[str]) -> 
     _each_kind(stats, cards, "type", kinds)
 
 
-GAMES: dict[str, Callable[[DeckStats, Sequence[DeckCard], Sequence[str]], None]] = {
-    "pokemon": _pokemon, "ippo": _ippo, "monpa": _monpa}
+GAMES: dict[str, Callable[[DeckStats, Sequence[DeckCard], Sequence[str]], None]] = {"pokemon": _pokemon, "ippo": _ippo, "monpa": _monpa}
 """Game -> the function that fills in its counts and odds."""
 
 
@@ -259,9 +304,14 @@ def deck_stats(deck: Deck, need: Sequence[str] = ()) -> DeckStats:
     fmt = deck.format
     cards = deck.in_section("main")
     size = deck.size("main")
-    stats = DeckStats(format=fmt.name, game=fmt.game, size=size, unmatched=size - sum(c.count for c in cards),
-                      hand=fmt.opening_hand or DEFAULT_HAND.get(fmt.game, 7),
-                      sections={s.id: deck.size(s.id) for s in fmt.sections})
+    stats = DeckStats(
+        format=fmt.name,
+        game=fmt.game,
+        size=size,
+        unmatched=size - sum(c.count for c in cards),
+        hand=fmt.opening_hand or DEFAULT_HAND.get(fmt.game, 7),
+        sections={s.id: deck.size(s.id) for s in fmt.sections},
+    )
     if fmt.game not in GAMES:
         raise ValueError(f"no statistics for the game {fmt.game}")
     kinds = need_kinds(fmt.game, need)
@@ -273,8 +323,10 @@ def _too_small(stats: DeckStats) -> bool:
     """True (and a note) when the deck holds fewer cards than the opening hand: no odds then."""
     if stats.size >= stats.hand:
         return False
-    stats.notes.append(f"the deck holds {stats.size} card{'s' if stats.size != 1 else ''}, fewer than the "
-                       f"{stats.hand}-card opening hand: too small for opening odds")
+    stats.notes.append(
+        f"the deck holds {stats.size} card{'s' if stats.size != 1 else ''}, fewer than the "
+        f"{stats.hand}-card opening hand: too small for opening odds"
+    )
     return True
 
 

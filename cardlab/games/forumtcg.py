@@ -83,8 +83,7 @@ def detail(card: dict, langs: Sequence[str] = (), source: str = "fr") -> list[tu
     """Return labelled lines for ``cardlab show``: Value, faction (with its symbol), flavour."""
     code = card.get("faction")
     info = FACTIONS.get(code or "")
-    lines = [("Value", f"[bold]{card.get('value', '?')}[/]"),
-             ("Faction", f"{faction_label(code)} ({info['symbol']})" if info else "?")]
+    lines = [("Value", f"[bold]{card.get('value', '?')}[/]"), ("Faction", f"{faction_label(code)} ({info['symbol']})" if info else "?")]
     if card.get("flavor"):
         lines.append(("Flavor", "[italic]" + pick(card["flavor"], list(langs), source).replace("[", "\\[") + "[/]"))
     return lines
@@ -106,6 +105,8 @@ SKELETON_KINDS = ("card",)
 
 def skeleton(kind: str, source: str = "fr") -> str:
     """Return the forum-TCG-specific YAML lines of a new card (Value, faction, flavour)."""
-    return ("value: null  # the card's Value, a whole number\n"
-            "faction: null  # gotei-13 (lozenge) | acuerdo (circle) | ultima-necat (triangle) | neutral (skull) | independent (cross)\n"
-            f"# flavor: {{{source}: \"\"}}  # optional\n")
+    return (
+        "value: null  # the card's Value, a whole number\n"
+        "faction: null  # gotei-13 (lozenge) | acuerdo (circle) | ultima-necat (triangle) | neutral (skull) | independent (cross)\n"
+        f'# flavor: {{{source}: ""}}  # optional\n'
+    )

@@ -72,17 +72,29 @@ def _terms(**rows: tuple[str, str, str]) -> dict[str, dict[str, str]]:
     return {code.replace("_", "-"): dict(zip(_LANGS, names, strict=True)) for code, names in rows.items()}
 
 
-BLOW_TYPES = _terms(straight=("Straight", "Direct", "ストレート"), hook=("Hook", "Crochet", "フック"),
-                    upper=("Uppercut", "Uppercut", "アッパー"), special=("Special", "Spécial", "スペシャル"))
+BLOW_TYPES = _terms(
+    straight=("Straight", "Direct", "ストレート"),
+    hook=("Hook", "Crochet", "フック"),
+    upper=("Uppercut", "Uppercut", "アッパー"),
+    special=("Special", "Spécial", "スペシャル"),
+)
 """Blow / block types (seed 003 'ブロータイプとディフェンスタイプについて')."""
 
-TIMINGS = _terms(placement=("Placement phase", "Phase de placement", "配置フェイズ"), fast=("Fast", "Rapide", "ファスト"),
-                 boxing=("Boxing", "Boxe", "ボクシング"), interval=("Interval", "Intervalle", "インターバル"),
-                 constant=("Constant", "Permanent", "常動"))
+TIMINGS = _terms(
+    placement=("Placement phase", "Phase de placement", "配置フェイズ"),
+    fast=("Fast", "Rapide", "ファスト"),
+    boxing=("Boxing", "Boxe", "ボクシング"),
+    interval=("Interval", "Intervalle", "インターバル"),
+    constant=("Constant", "Permanent", "常動"),
+)
 """Ability timings (seed 000 'Quand utiliser les capacités')."""
 
-KEYWORDS = _terms(shut_off=("Shut Off", "Shut Off", "シャットオフ"), guard_break=("Guard Break", "Guard Break", "ガードブレイク"),
-                  knock_down=("Knock-down", "Knock-down", "ノックダウン"), round_up=("Round UP", "Round UP", "ラウンドUP"))
+KEYWORDS = _terms(
+    shut_off=("Shut Off", "Shut Off", "シャットオフ"),
+    guard_break=("Guard Break", "Guard Break", "ガードブレイク"),
+    knock_down=("Knock-down", "Knock-down", "ノックダウン"),
+    round_up=("Round UP", "Round UP", "ラウンドUP"),
+)
 """Ability keywords (seed 000 'Particularité de capacité', seed 003)."""
 
 DAMAGE_EFFECT = {"en": "damage effect", "fr": "effet de dégâts", "ja": "ダメージ効果"}
@@ -92,6 +104,7 @@ Row = tuple[str, str | None, float | None]
 
 
 # --- search ----------------------------------------------------------------------------------
+
 
 def _num(field: str, value: Any) -> Iterator[Row]:
     if isinstance(value, int) and not isinstance(value, bool):
@@ -186,6 +199,7 @@ def _facets(card: dict) -> Iterator[Row]:
 
 
 # --- display ---------------------------------------------------------------------------------
+
 
 def _label(labels: dict[str, str], langs: Sequence[str]) -> str:
     return pick(labels, list(langs), "en")
@@ -307,14 +321,18 @@ def detail(card: dict, langs: Sequence[str] = (), source: str = "ja") -> list[tu
         colour, names = KINDS[kind]
         lines.append(("Kind", f"[{colour}]{_both(names, langs)}[/]"))
     if kind == "blow":
-        lines += [("Blow type", _both(BLOW_TYPES.get(str(card.get("blow_type")), {"en": "?", "ja": "?"}), langs)),
-                  ("Start cost", icons(card.get("start_cost"), langs, source)),
-                  ("Blow power", str(card.get("blow_power", "?")))]
+        lines += [
+            ("Blow type", _both(BLOW_TYPES.get(str(card.get("blow_type")), {"en": "?", "ja": "?"}), langs)),
+            ("Start cost", icons(card.get("start_cost"), langs, source)),
+            ("Blow power", str(card.get("blow_power", "?"))),
+        ]
     elif kind == "defense":
         blocked = [BLOW_TYPES[b] for b in card.get("blocks") or [] if b in BLOW_TYPES]
-        lines += [("Blocks", ", ".join(_both(b, langs) for b in blocked)),
-                  ("Defense power", str(card.get("defense_power", "?"))),
-                  ("Generates", icons(card.get("generates"), langs, source))]
+        lines += [
+            ("Blocks", ", ".join(_both(b, langs) for b in blocked)),
+            ("Defense power", str(card.get("defense_power", "?"))),
+            ("Generates", icons(card.get("generates"), langs, source)),
+        ]
     for i, ability in enumerate(card.get("abilities") or [], 1):
         if isinstance(ability, dict):
             lines.append((f"Ability {i}" if len(card["abilities"]) > 1 else "Ability", _ability_line(ability, langs, source)))
@@ -329,6 +347,7 @@ def detail(card: dict, langs: Sequence[str] = (), source: str = "ja") -> list[tu
 
 
 # --- cross-file rules ------------------------------------------------------------------------
+
 
 def check(catalog: Any) -> Iterator[tuple[str, list, str, str]]:
     """Cross-file rules for Ippo cards: none so far.
@@ -382,11 +401,13 @@ generates:  # the power the card generates
   attributes: null  # one entry per icon, e.g. [calm, calm]; [] when none
   generic: 0  # the circled number; 0 when none
 # abilities:  # a special ability, if any
-""" + "\n".join("# " + line for line in _ABILITY.splitlines()) + "\n",
+"""
+    + "\n".join("# " + line for line in _ABILITY.splitlines())
+    + "\n",
     "support": "stars: null  # rarity: how many ★ are printed\nkind: support  # a Support card (purple)\n"
-               "abilities:  # one entry per ability, in the card's order\n" + _ABILITY,
+    "abilities:  # one entry per ability, in the card's order\n" + _ABILITY,
     "fight": "stars: null  # rarity: how many ★ are printed\nkind: fight  # a Fight card (green)\n"
-             "abilities:  # one entry per ability, in the card's order\n" + _ABILITY,
+    "abilities:  # one entry per ability, in the card's order\n" + _ABILITY,
 }
 
 

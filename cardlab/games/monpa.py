@@ -58,6 +58,7 @@ Row = tuple[str, str | None, float | None]
 
 # --- search ----------------------------------------------------------------------------------
 
+
 def _value(field: str, value: Any) -> Iterator[Row]:
     if isinstance(value, bool):
         return
@@ -96,6 +97,7 @@ def facets(card: dict) -> Iterator[Row]:
 
 
 # --- display ---------------------------------------------------------------------------------
+
 
 def _label(labels: dict[str, str], langs: Sequence[str]) -> str:
     return pick(labels, list(langs), "fr")
@@ -203,6 +205,7 @@ def detail(card: dict, langs: Sequence[str] = (), source: str = "fr") -> list[tu
 
 # --- cross-file rules ------------------------------------------------------------------------
 
+
 def check(catalog: Any) -> Iterator[tuple[str, list, str, str]]:
     """Cross-file rules for Monpa cards: none so far.
 
@@ -246,13 +249,14 @@ def skeleton(kind: str, source: str = "fr") -> str:
     Raises:
         KeyError: unknown type.
     """
-    lines = [f"type: {kind}  # {TYPES[kind]['fr'].lower()}; commander | favor | charm | servant | spell",
-             "element: null  # e.g. feu; the rules list no elements yet: write it as printed, lower case"]
+    lines = [
+        f"type: {kind}  # {TYPES[kind]['fr'].lower()}; commander | favor | charm | servant | spell",
+        "element: null  # e.g. feu; the rules list no elements yet: write it as printed, lower case",
+    ]
     if kind in NO_MANA_TYPES:
         lines.append("# no mana cost: commanders and favors have none (which is not a cost of 0)")
     else:
         lines.append("mana: null  # the mana cost: a number, X or ?")
     if kind == "servant":
-        lines += ["attack: null  # a number, or ? when the effect sets it",
-                  "defense: null  # a number, or ? when the effect sets it"]
+        lines += ["attack: null  # a number, or ? when the effect sets it", "defense: null  # a number, or ? when the effect sets it"]
     return "\n".join(lines) + "\n" + _EFFECTS.replace("SRC", source)

@@ -10,9 +10,17 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from cardlab.core.text import fold, pick
 
-ENERGY_SYMBOL = {"Grass": "[green]G[/]", "Fire": "[red]R[/]", "Water": "[blue]W[/]",
-                 "Lightning": "[yellow]L[/]", "Psychic": "[magenta]P[/]", "Fighting": "[dark_orange]F[/]",
-                 "Darkness": "[bright_black]D[/]", "Metal": "[grey70]M[/]", "Colorless": "[white]C[/]"}
+ENERGY_SYMBOL = {
+    "Grass": "[green]G[/]",
+    "Fire": "[red]R[/]",
+    "Water": "[blue]W[/]",
+    "Lightning": "[yellow]L[/]",
+    "Psychic": "[magenta]P[/]",
+    "Fighting": "[dark_orange]F[/]",
+    "Darkness": "[bright_black]D[/]",
+    "Metal": "[grey70]M[/]",
+    "Colorless": "[white]C[/]",
+}
 
 
 def facets(card: dict) -> Iterator[tuple[str, str | None, float | None]]:
@@ -91,6 +99,7 @@ def detail(card: dict, langs: Sequence[str] = (), source: str = "en") -> list[tu
 
     Values may hold rich markup (Energy symbols).
     """
+
     def tr(loc: dict | None) -> str:
         return pick(loc, langs, source)
 

@@ -21,13 +21,13 @@ whose names are re-exported here, loaded on first use.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
-from cardlab.i18n import strings as i18n
 from cardlab.catalog.model import Catalog
 from cardlab.core.errors import DataError, Problem, SourcePos
+from cardlab.i18n import strings as i18n
 
 MAX_PO_BYTES = 50_000_000
 """A PO file larger than this (50 MB) is refused unread."""
@@ -58,9 +58,11 @@ def export(catalog: Catalog, lang: str, sets: list[str] | None = None) -> Any:
     import polib
 
     po = polib.POFile(wrapwidth=78)
-    po.header = ("cardlab translations. Translate each msgstr; keep msgctxt as it is.\n"
-                 "msgctxt is '<card id> <field path>' or '<set code> set.<field path>'.\n"
-                 "A fuzzy entry's source changed after it was translated: review it, then clear the flag.")
+    po.header = (
+        "cardlab translations. Translate each msgstr; keep msgctxt as it is.\n"
+        "msgctxt is '<card id> <field path>' or '<set code> set.<field path>'.\n"
+        "A fuzzy entry's source changed after it was translated: review it, then clear the flag."
+    )
     po.metadata = {
         "Project-Id-Version": f"cardlab {_version()}",
         "Language": lang,
@@ -75,8 +77,16 @@ def export(catalog: Catalog, lang: str, sets: list[str] | None = None) -> Any:
         if s.state == "outdated":
             flags.append("fuzzy")
             comment += "\nThe source text changed after this translation was made: review it."
-        po.append(polib.POEntry(msgctxt=s.context, msgid=s.source, msgstr=s.translation or "",
-                                comment=comment, flags=flags, occurrences=[(_relative(s.file, catalog.roots), "")]))
+        po.append(
+            polib.POEntry(
+                msgctxt=s.context,
+                msgid=s.source,
+                msgstr=s.translation or "",
+                comment=comment,
+                flags=flags,
+                occurrences=[(_relative(s.file, catalog.roots), "")],
+            )
+        )
     return po
 
 
@@ -133,7 +143,7 @@ def save(po: Any, path: Path, overwrite: bool = False, protected: Sequence[Path]
 
 
 _CHARSET = re.compile(rb'"Content-Type:[^"\r\n]*?charset=([A-Za-z0-9_.:+-]+)', re.IGNORECASE)
-_ESCAPE = re.compile(r'\\(.?)', re.DOTALL)
+_ESCAPE = re.compile(r"\\(.?)", re.DOTALL)
 ESCAPES = frozenset('\\"ntrvbf')
 """The escapes a PO string may hold (those polib reads: backslash, quote, n t r v b f)."""
 
@@ -165,14 +175,31 @@ def precheck(text: str, path: Path) -> None:
             rest, col = stripped, indent + 1
         else:
             word = stripped.split()[0] if stripped.split() else stripped
-            raise DataError(Problem(SourcePos(path, number, indent + 1),
-                                    f"PO syntax: unexpected '{word}' (expected msgctxt, msgid, msgstr, a quoted string or a # comment)", "po-syntax"))
+            raise DataError(
+                Problem(
+                    SourcePos(path, number, indent + 1),
+                    f"PO syntax: unexpected '{word}' (expected msgctxt, msgid, msgstr, a quoted string or a # comment)",
+                    "po-syntax",
+                )
+            )
         if not _STRING.fullmatch(rest.rstrip(" \t")):
-            raise DataError(Problem(SourcePos(path, number, col),
-                                    'PO syntax: a string must be one line in double quotes, with \\" for a quote inside it', "po-syntax"))
+            raise DataError(
+                Problem(
+                    SourcePos(path, number, col),
+                    'PO syntax: a string must be one line in double quotes, with \\" for a quote inside it',
+                    "po-syntax",
+                )
+            )
         for esc in _ESCAPE.finditer(rest, 1, len(rest.rstrip(" \t")) - 1):
             if esc.group(1) not in ESCAPES:
                 shown = "\\" + esc.group(1)
-                raise DataError(Problem(SourcePos(path, number, col + esc.start()), (
-                    f"PO syntax: unknown escape '{shown}' (known: \\n \\t \\r \\\" \\\\ \\v \\b \\f); write the character "
-                    "itself, or \\\\ for a backslash"), "po-syntax"))
+                raise DataError(
+                    Problem(
+                        SourcePos(path, number, col + esc.start()),
+                        (
+                            f"PO syntax: unknown escape '{shown}' (known: \\n \\t \\r \\\" \\\\ \\v \\b \\f); write the character "
+                            "itself, or \\\\ for a backslash"
+                        ),
+                        "po-syntax",
+                    )
+                )

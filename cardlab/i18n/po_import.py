@@ -14,14 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardlab.i18n import strings as i18n
-from cardlab.i18n import writeback as i18n_write
-from cardlab.i18n import po_file as _po
 from cardlab.catalog.model import Catalog
 from cardlab.core.errors import CardlabError, DataError, InputError, Problem, SourcePos, UsageError
+from cardlab.i18n import po_file as _po
+from cardlab.i18n import strings as i18n
+from cardlab.i18n import writeback as i18n_write
+from cardlab.i18n.po_file import MAX_PO_BYTES, count
 from cardlab.i18n.strings import TString
 from cardlab.i18n.writeback import Change, Edit
-from cardlab.i18n.po_file import MAX_PO_BYTES, count
 
 
 def read(path: Path) -> tuple[Any, str]:
@@ -72,7 +72,7 @@ def parse(raw: bytes, path: Path) -> tuple[Any, str]:
     except (OSError, ValueError, IndexError, KeyError, TypeError) as err:
         m = re.search(r"\(line (\d+)\)(?::\s*(.*))?", str(err))
         line = int(m.group(1)) if m else 0
-        what = (m.group(2) if m and m.group(2) else "invalid PO file")
+        what = m.group(2) if m and m.group(2) else "invalid PO file"
         raise DataError(Problem(SourcePos(path, line), f"PO syntax: {what}", "po-syntax")) from None
     return po, text
 
@@ -107,14 +107,19 @@ def target_language(po: Any, text: str, path: Path, lang: str | None) -> str:
     try:
         found = normalize_lang(header)
     except UsageError:
-        raise DataError(Problem(SourcePos(path, _header_line(text, "Language")),
-                                f"Language header '{header}' is not a language code", "po-language")) from None
+        raise DataError(
+            Problem(SourcePos(path, _header_line(text, "Language")), f"Language header '{header}' is not a language code", "po-language")
+        ) from None
     if wanted is None:
         return found
     if found != wanted and found.split("-")[0] != wanted:
-        raise DataError(Problem(SourcePos(path, _header_line(text, "Language")),
-                                f"this PO file is for '{header}', not '{wanted}' (its Language header); "
-                                f"pass --lang {found} or use the file for '{wanted}'", "po-language"))
+        raise DataError(
+            Problem(
+                SourcePos(path, _header_line(text, "Language")),
+                f"this PO file is for '{header}', not '{wanted}' (its Language header); pass --lang {found} or use the file for '{wanted}'",
+                "po-language",
+            )
+        )
     return wanted
 
 
@@ -158,9 +163,11 @@ class ImportReport:
         """Return a one-line account: ``fr: imported 3 translations into 3 files; 221 unchanged, ...``."""
         verb = "would import" if self.dry_run else "imported"
         files = len(self.changes) if self.dry_run else len(self.written)
-        return (f"{self.lang}: {verb} {count(len(self.applied), 'translation')} into {count(files, 'file')}; "
-                f"{self.unchanged} unchanged, {len(self.empty)} empty (untranslated), {len(self.warnings)} fuzzy, "
-                f"{count(len(self.problems), 'problem')}" + (" (dry run: nothing written)" if self.dry_run else ""))
+        return (
+            f"{self.lang}: {verb} {count(len(self.applied), 'translation')} into {count(files, 'file')}; "
+            f"{self.unchanged} unchanged, {len(self.empty)} empty (untranslated), {len(self.warnings)} fuzzy, "
+            f"{count(len(self.problems), 'problem')}" + (" (dry run: nothing written)" if self.dry_run else "")
+        )
 
     def diff(self, roots: list[Path] | tuple = ()) -> str:
         """Return the unified diff of every planned change (paths relative to their catalog root)."""
@@ -168,10 +175,20 @@ class ImportReport:
 
     def to_json(self) -> dict:
         """Return a JSON-ready summary with every problem and warning."""
-        return {"lang": self.lang, "dry_run": self.dry_run, "entries": self.entries, "applied": len(self.applied),
-                "unchanged": self.unchanged, "empty": len(self.empty), "fuzzy": len(self.warnings), "held_back": self.held_back,
-                "files": [str(c.path) for c in self.changes], "written": [str(p) for p in self.written],
-                "problems": [p.to_json() for p in self.problems], "warnings": [p.to_json() for p in self.warnings]}
+        return {
+            "lang": self.lang,
+            "dry_run": self.dry_run,
+            "entries": self.entries,
+            "applied": len(self.applied),
+            "unchanged": self.unchanged,
+            "empty": len(self.empty),
+            "fuzzy": len(self.warnings),
+            "held_back": self.held_back,
+            "files": [str(c.path) for c in self.changes],
+            "written": [str(p) for p in self.written],
+            "problems": [p.to_json() for p in self.problems],
+            "warnings": [p.to_json() for p in self.warnings],
+        }
 
 
 def _explain_unknown(catalog: Catalog, context: str, lang: str) -> tuple[str, str]:
@@ -235,7 +252,9 @@ def plan(catalog: Catalog, po: Any, po_path: Path, lang: str, replace: bool = Fa
         pos = SourcePos(po_path, e.linenum)
         ctx = e.msgctxt
         if not ctx:
-            report.problems.append(Problem(pos, f"entry '{_short(e.msgid)}' has no msgctxt; cardlab needs '<card id> <field path>'", "no-context"))
+            report.problems.append(
+                Problem(pos, f"entry '{_short(e.msgid)}' has no msgctxt; cardlab needs '<card id> <field path>'", "no-context")
+            )
             continue
         if counts[ctx] > 1:
             others = [str(n) for n in lines[ctx] if n != e.linenum]
@@ -251,8 +270,14 @@ def plan(catalog: Catalog, po: Any, po_path: Path, lang: str, replace: bool = Fa
             report.problems.append(Problem(pos, f"'{ctx}': {message}", rule))
             continue
         if e.msgid != s.source:
-            report.problems.append(Problem(pos, f"'{ctx}': the source text changed since the export (was '{_short(e.msgid)}', now "
-                                                f"'{_short(s.source)}'); export again and translate the new text", "changed-source"))
+            report.problems.append(
+                Problem(
+                    pos,
+                    f"'{ctx}': the source text changed since the export (was '{_short(e.msgid)}', now "
+                    f"'{_short(s.source)}'); export again and translate the new text",
+                    "changed-source",
+                )
+            )
             continue
         if e.fuzzy:
             report.warnings.append(Problem(pos, f"'{ctx}': fuzzy, not imported; review it and clear the fuzzy flag", "fuzzy"))
@@ -272,10 +297,17 @@ def plan(catalog: Catalog, po: Any, po_path: Path, lang: str, replace: bool = Fa
     if replacing:
         report.problems.extend(replacing)
         report.held_back = sum(len(items) for items in edits.values())
-        report.problems.append(Problem(SourcePos(po_path), (
-            f"nothing imported: {count(len(replacing), 'entry', 'entries')} would replace an existing '{lang}' translation "
-            f"with a different text (listed with their lines); check that this file really is in '{lang}', "
-            "then run again with --replace to replace them"), "would-replace"))
+        report.problems.append(
+            Problem(
+                SourcePos(po_path),
+                (
+                    f"nothing imported: {count(len(replacing), 'entry', 'entries')} would replace an existing '{lang}' translation "
+                    f"with a different text (listed with their lines); check that this file really is in '{lang}', "
+                    "then run again with --replace to replace them"
+                ),
+                "would-replace",
+            )
+        )
         edits = {}
     for path, items in edits.items():
         s0 = items[0][1]
@@ -284,8 +316,10 @@ def plan(catalog: Catalog, po: Any, po_path: Path, lang: str, replace: bool = Fa
             new = i18n_write.render_edits(path, old, [edit for edit, _s, _n in items])
         except DataError as err:
             report.problems.extend(err.problems)
-            report.problems.extend(Problem(SourcePos(po_path, n), f"'{s.context}': not imported, {path.name} cannot be rewritten", "not-applied")
-                                   for _e, s, n in items)
+            report.problems.extend(
+                Problem(SourcePos(po_path, n), f"'{s.context}': not imported, {path.name} cannot be rewritten", "not-applied")
+                for _e, s, n in items
+            )
             continue
         except (LoadError, OSError) as err:
             report.problems.append(err.problem if isinstance(err, LoadError) else Problem(SourcePos(path), str(err), "file"))
@@ -315,7 +349,8 @@ def _refuse_installed(report: ImportReport) -> None:
             raise UsageError(
                 f"{change.path} is in the catalog installed with the cardlab package ({shipped}); translations "
                 "are not written there (an upgrade would lose them). Pass --catalog with the cards/ folder of your "
-                "cardlab checkout (git clone the repository first), e.g. --catalog ~/cardlab/cards; --dry-run shows the diff")
+                "cardlab checkout (git clone the repository first), e.g. --catalog ~/cardlab/cards; --dry-run shows the diff"
+            )
 
 
 def _short(text: str, width: int = 60) -> str:
@@ -323,8 +358,14 @@ def _short(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def import_po(roots: list[Path], po_path: Path, lang: str | None = None, dry_run: bool = False,
-              cache_path: Path | None | str = "default", replace: bool = False) -> ImportReport:
+def import_po(
+    roots: list[Path],
+    po_path: Path,
+    lang: str | None = None,
+    dry_run: bool = False,
+    cache_path: Path | None | str = "default",
+    replace: bool = False,
+) -> ImportReport:
     """Import the translations of a PO file into the catalog's YAML files.
 
     Args:
@@ -365,15 +406,19 @@ def import_po(roots: list[Path], po_path: Path, lang: str | None = None, dry_run
         try:
             report.written, bad_problems = i18n_write.commit(report.changes)
         except OSError as err:
-            raise CardlabError(f"writing the card files failed: {err.strerror or err}"
-                               f"{' (' + str(err.filename) + ')' if err.filename else ''}; every file is either as it was"
-                               " or fully updated: fix the cause and run the import again") from err
+            raise CardlabError(
+                f"writing the card files failed: {err.strerror or err}"
+                f"{' (' + str(err.filename) + ')' if err.filename else ''}; every file is either as it was"
+                " or fully updated: fix the cause and run the import again"
+            ) from err
     if bad_problems:
         bad = {p.pos.path for p in bad_problems}
         report.problems.extend(bad_problems)
         for path in sorted(bad):
             for ctx, n in lines.get(path, []):
-                report.problems.append(Problem(SourcePos(po_path, n), f"'{ctx}': not imported, {path.name} would not validate", "not-applied"))
+                report.problems.append(
+                    Problem(SourcePos(po_path, n), f"'{ctx}': not imported, {path.name} would not validate", "not-applied")
+                )
         refused = {ctx for p in bad for ctx, _n in lines.get(p, [])}
         report.applied = [ctx for ctx in report.applied if ctx not in refused]
         report.changes = [c for c in report.changes if c.path not in bad]

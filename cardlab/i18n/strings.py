@@ -25,14 +25,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardlab.catalog.model import Catalog
-from cardlab.i18n.writeback import Change, Edit, check_change, commit, render_edits
 from cardlab.core.text import localized_fields, pick
+from cardlab.i18n.writeback import Change, Edit, check_change, commit, render_edits
 
 __all__ = [
-    "KINDS", "KIND_LABELS", "SET_PREFIX", "Coverage", "CoverageRow", "TString", "coverage", "field_kind",
-    "languages", "parse_path", "source_hash", "strings",
+    "KINDS",
+    "KIND_LABELS",
+    "SET_PREFIX",
+    "Coverage",
+    "CoverageRow",
+    "TString",
+    "coverage",
+    "field_kind",
+    "languages",
+    "parse_path",
+    "source_hash",
+    "strings",
     # writing (cardlab.i18n.writeback), re-exported
-    "Change", "Edit", "check_change", "commit", "render_edits",
+    "Change",
+    "Edit",
+    "check_change",
+    "commit",
+    "render_edits",
 ]
 
 KINDS = ("name", "attack", "text", "set")
@@ -216,9 +230,19 @@ def _tstring(owner: str, path: str, kind: str, code: str, file: Path, src: str, 
     stored: dict = source_hashes if isinstance(source_hashes, dict) else {}
     h = stored.get(lang)
     text = loc.get(lang)
-    return TString(owner=owner, path=path, kind=kind, set_code=code, file=file, source_lang=src,
-                   source=str(loc.get(src, "")), lang=lang, translation=text if isinstance(text, str) else None,
-                   stored_hash=str(h) if h is not None else None, label=label)
+    return TString(
+        owner=owner,
+        path=path,
+        kind=kind,
+        set_code=code,
+        file=file,
+        source_lang=src,
+        source=str(loc.get(src, "")),
+        lang=lang,
+        translation=text if isinstance(text, str) else None,
+        stored_hash=str(h) if h is not None else None,
+        label=label,
+    )
 
 
 def languages(catalog: Catalog, sets: Iterable[str] | None = None) -> list[str]:
@@ -234,6 +258,7 @@ def languages(catalog: Catalog, sets: Iterable[str] | None = None) -> list[str]:
 
 
 # --- coverage --------------------------------------------------------------------------------
+
 
 @dataclass
 class CoverageRow:
@@ -268,9 +293,16 @@ class CoverageRow:
 
     def to_json(self) -> dict:
         """Return a JSON-ready dict of the counts and the percentage (rounded to 0.1)."""
-        return {"lang": self.lang, "set": self.set_code, "kind": self.kind, "total": self.total,
-                "translated": self.translated, "outdated": self.outdated, "missing": self.missing,
-                "percent": round(self.percent, 1)}
+        return {
+            "lang": self.lang,
+            "set": self.set_code,
+            "kind": self.kind,
+            "total": self.total,
+            "translated": self.translated,
+            "outdated": self.outdated,
+            "missing": self.missing,
+            "percent": round(self.percent, 1),
+        }
 
 
 @dataclass

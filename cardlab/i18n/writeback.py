@@ -21,6 +21,7 @@ from typing import Any, cast
 
 from cardlab.core.errors import DataError, Problem, SourcePos
 
+
 @dataclass(frozen=True)
 class Edit:
     """Set ``lang`` to ``text`` in the localized map at ``keys`` and record ``_source[lang] = hash``."""
@@ -131,9 +132,15 @@ def _faithful_yaml(path: Path, text: str) -> tuple[Any, Any]:
             old, new = split_lines(text), split_lines(out)
             first_diff = next((i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(len(old), len(new)))
     line = (first_diff or 0) + 1
-    raise DataError(Problem(SourcePos(path, line, 1),
-                            "cannot rewrite this file without changing its layout (line wrapping, indentation or"
-                            " spacing from line " f"{line}); edit it by hand or reformat it first", "yaml-layout"))
+    raise DataError(
+        Problem(
+            SourcePos(path, line, 1),
+            "cannot rewrite this file without changing its layout (line wrapping, indentation or"
+            " spacing from line "
+            f"{line}); edit it by hand or reformat it first",
+            "yaml-layout",
+        )
+    )
 
 
 _NEEDS_ESCAPES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]")

@@ -88,6 +88,7 @@ def _card(c: dict) -> dict:
 
 # --- Los Lobos ---------------------------------------------------------------------------------
 
+
 def los_lobos(setup: dict, moves: Sequence[dict], stream: Stream) -> Outcome:
     """Replay a Los Lobos game (seed 002 "Los Lobos").
 
@@ -113,8 +114,15 @@ def los_lobos(setup: dict, moves: Sequence[dict], stream: Stream) -> Outcome:
             out.events.append({"type": "draw", "player": p, "slot": slot, "card": _card(card), "phase": "deal"})
     ranks = {p: rank([c["value"] for c in out.hands[p]]) for p in players}
     for p in players:
-        out.events.append({"type": "hand", "player": p, "class": ranks[p].hand_class, "text": describe(ranks[p]),
-                           "values": [c["value"] for c in out.hands[p]]})
+        out.events.append(
+            {
+                "type": "hand",
+                "player": p,
+                "class": ranks[p].hand_class,
+                "text": describe(ranks[p]),
+                "values": [c["value"] for c in out.hands[p]],
+            }
+        )
     lobos = [p for p in players if ranks[p].hand_class == "los-lobos"]
     if lobos:
         best = winners([ranks[p] for p in lobos])
@@ -137,15 +145,15 @@ def los_lobos(setup: dict, moves: Sequence[dict], stream: Stream) -> Outcome:
                 raise MoveError("the draw pool is empty: no card left to replace with")
             old = out.hands[p][s - 1]
             out.hands[p][s - 1] = _card(card)
-            out.events.append({"type": "draw", "player": p, "slot": s, "card": _card(card), "phase": "replace",
-                               "replaced": old})
+            out.events.append({"type": "draw", "player": p, "slot": s, "card": _card(card), "phase": "replace", "replaced": old})
         if not slots:
             out.events.append({"type": "note", "player": p, "text": f"{p} keeps the hand"})
         done.add(p)
         r = rank([c["value"] for c in out.hands[p]])
         ranks[p] = r
-        out.events.append({"type": "hand", "player": p, "class": r.hand_class, "text": describe(r),
-                           "values": [c["value"] for c in out.hands[p]]})
+        out.events.append(
+            {"type": "hand", "player": p, "class": r.hand_class, "text": describe(r), "values": [c["value"] for c in out.hands[p]]}
+        )
     out.waiting = [p for p in players if p not in done]
     out.scores = {p: describe(ranks[p]) for p in players}
     if not out.waiting:
@@ -160,6 +168,7 @@ def _check_no_moves(moves: Sequence[dict]) -> None:
 
 
 # --- Zangetsu ----------------------------------------------------------------------------------
+
 
 def zangetsu(setup: dict, moves: Sequence[dict], stream: Stream) -> Outcome:
     """Replay a Zangetsu game (seed 002 "Zangetsu"): each player draws exactly 3 Commons and adds
@@ -210,6 +219,7 @@ def zangetsu(setup: dict, moves: Sequence[dict], stream: Stream) -> Outcome:
 
 # --- Doll House --------------------------------------------------------------------------------
 
+
 def doll_house(setup: dict, moves: Sequence[dict], stream: Stream) -> Outcome:
     """Replay a Doll House game (seed 002 "Doll House"). Each player has a list of 10 cards
     (numbered 1-10). The first ``roll`` move is 4d10 for every player, each later one 1d10 for every
@@ -244,15 +254,24 @@ def doll_house(setup: dict, moves: Sequence[dict], stream: Stream) -> Outcome:
                 new = counts and faction not in held[p]
                 if counts:
                     held[p].add(faction)
-                event = {"type": "roll", "player": p, "round": n, "die": number, "card": _card(card),
-                         "new_faction": new, "factions": sorted(held[p])}
+                event = {
+                    "type": "roll",
+                    "player": p,
+                    "round": n,
+                    "die": number,
+                    "card": _card(card),
+                    "new_faction": new,
+                    "factions": sorted(held[p]),
+                }
                 if faction == "independent" and reroll:
                     event["extra_roll"] = True
                     dice += 1
                 out.events.append(event)
         done = [p for p in players if len(held[p]) == len(FOUR_FACTIONS)]
         if done:
-            out.finish(done[0] if len(done) == 1 else None, "Doll House" if len(done) == 1 else "Doll House for several players in the same round")
+            out.finish(
+                done[0] if len(done) == 1 else None, "Doll House" if len(done) == 1 else "Doll House for several players in the same round"
+            )
         elif n >= MAX_ROUNDS:
             out.finish(None, "no Doll House after many rounds")
     out.scores = {p: len(held[p]) for p in players}
@@ -262,6 +281,7 @@ def doll_house(setup: dict, moves: Sequence[dict], stream: Stream) -> Outcome:
 
 
 # --- Ryūjin Jakka ------------------------------------------------------------------------------
+
 
 def ryujin_jakka(setup: dict, moves: Sequence[dict], stream: Stream) -> Outcome:
     """Replay a Ryūjin Jakka game (seed 002 "Ryūjin Jakka"): exactly 2 players with lists of 10
@@ -331,8 +351,13 @@ def ryujin_jakka(setup: dict, moves: Sequence[dict], stream: Stream) -> Outcome:
                 continue
             if winner is not None:
                 manches[winner] += 1
-            out.events.append({"type": "note", "text": f"manche {played}: " + (f"{winner} wins" if winner else "draw, replayed"),
-                               "manches": dict(manches)})
+            out.events.append(
+                {
+                    "type": "note",
+                    "text": f"manche {played}: " + (f"{winner} wins" if winner else "draw, replayed"),
+                    "manches": dict(manches),
+                }
+            )
             if winner is not None and manches[winner] >= need:
                 out.scores = dict(manches)
                 out.finish(winner, f"best of {games}")

@@ -28,10 +28,15 @@ CLASSES = ("none", "pair", "two-pairs", "three", "run-4", "full-house", "run-5",
 """Hand class ids, weakest first (seed 002 "Los Lobos"); the index is the strength."""
 
 CLASS_NAMES = {
-    "none": ("no combination", "aucune combinaison"), "pair": ("pair", "paire"),
-    "two-pairs": ("two pairs", "deux paires"), "three": ("three of a kind", "brelan"),
-    "run-4": ("run of 4", "suite"), "full-house": ("full house", "full"), "run-5": ("run of 5", "quinte"),
-    "four": ("four of a kind", "carré"), "los-lobos": ("Los Lobos", "Los Lobos"),
+    "none": ("no combination", "aucune combinaison"),
+    "pair": ("pair", "paire"),
+    "two-pairs": ("two pairs", "deux paires"),
+    "three": ("three of a kind", "brelan"),
+    "run-4": ("run of 4", "suite"),
+    "full-house": ("full house", "full"),
+    "run-5": ("run of 5", "quinte"),
+    "four": ("four of a kind", "carré"),
+    "los-lobos": ("Los Lobos", "Los Lobos"),
 }
 """Class id -> (English name, the seed's French name)."""
 

@@ -42,10 +42,16 @@ class OddsTable:
 
     def to_json(self) -> dict:
         """Return a JSON-ready dict: each probability as ``"p/q"`` and as a float."""
+
         def fr(x: Fraction | None) -> dict | None:
             return None if x is None else {"fraction": f"{x.numerator}/{x.denominator}", "value": float(x)}
-        return {"title": self.title, "rows": [{"label": k, **(fr(v) or {})} for k, v in self.rows],
-                "extras": [{"label": k, "exact": fr(v)} for k, v in self.extras], "notes": self.notes}
+
+        return {
+            "title": self.title,
+            "rows": [{"label": k, **(fr(v) or {})} for k, v in self.rows],
+            "extras": [{"label": k, "exact": fr(v)} for k, v in self.extras],
+            "notes": self.notes,
+        }
 
 
 def as_text(table: OddsTable) -> str:
@@ -126,8 +132,11 @@ def zangetsu(values: Sequence[int]) -> OddsTable:
     again = sum((p * p for p in single.values()), Fraction(0))
     table = OddsTable(f"Zangetsu: sum of three Commons ({len(values)} Commons, with replacement)")
     table.rows = [(f"sum {s}", dist[s]) for s in sorted(dist)]
-    table.extras = [("P(2 players tie after 3 cards)", tie), ("P(a tie-break draw ties again)", again),
-                    ("expected tie-break draws (2 players)", None if again == 1 else tie / (1 - again))]
+    table.extras = [
+        ("P(2 players tie after 3 cards)", tie),
+        ("P(a tie-break draw ties again)", again),
+        ("expected tie-break draws (2 players)", None if again == 1 else tie / (1 - again)),
+    ]
     return table
 
 

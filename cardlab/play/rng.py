@@ -60,7 +60,7 @@ class Stream:
     """
 
     def __init__(self, seed: bytes, counter: int = 0) -> None:
-        self._mac = hmac.new(seed, _LABEL, hashlib.sha256)     # keyed once; each block copies it
+        self._mac = hmac.new(seed, _LABEL, hashlib.sha256)  # keyed once; each block copies it
         self.counter = counter
         self._words: list[int] = []
 
@@ -76,7 +76,7 @@ class Stream:
         words = self._words
         if not words:
             words = self._words = list(_WORDS(self.block()))
-            words.reverse()                      # popped from the end: first word first
+            words.reverse()  # popped from the end: first word first
         return words.pop()
 
     def below(self, n: int) -> int:

@@ -85,8 +85,10 @@ def check_owned(con: sqlite3.Connection | None, player: str, cards: Sequence[dic
         if have < n:
             missing.append(f"{card_id} (lists {n}, owns {have})")
     if missing:
-        raise SetupError(f"{player}'s list holds cards {player} does not own: {', '.join(missing)}; "
-                         f"add them with 'cardlab collection add --player {player}'")
+        raise SetupError(
+            f"{player}'s list holds cards {player} does not own: {', '.join(missing)}; "
+            f"add them with 'cardlab collection add --player {player}'"
+        )
 
 
 def check_doll_house(lists: dict[str, list[dict]], independent_reroll: bool) -> None:
@@ -101,8 +103,7 @@ def check_doll_house(lists: dict[str, list[dict]], independent_reroll: bool) -> 
         raise SetupError("no list holds the four factions (Gotei 13, Acuerdo, Ultima Necat, neutral): nobody could win")
 
 
-def resolve_stakes(catalog: Catalog, con: sqlite3.Connection | None, players: Sequence[str],
-                   stakes: dict[str, str]) -> dict[str, str]:
+def resolve_stakes(catalog: Catalog, con: sqlite3.Connection | None, players: Sequence[str], stakes: dict[str, str]) -> dict[str, str]:
     """Resolve ``player -> card reference`` stakes (an id, ``SET NUMBER`` or a name, through the
     deck-list matcher) to card ids and check them (:func:`check_stakes`).
 
@@ -139,10 +140,21 @@ def check_stakes(con: sqlite3.Connection | None, players: Sequence[str], stakes:
             raise SetupError(f"{p} stakes {card_id} but does not own it")
 
 
-def build_setup(catalog: Catalog, formats: dict, con: sqlite3.Connection | None, kind: str, players: Sequence[str], *,
-                set_code: str | None = None, lists: dict[str, Path] | None = None, replacement: bool = True,
-                independent_reroll: bool = False, points: int = 3, best_of: int | None = None,
-                burn_out: bool = False) -> dict:
+def build_setup(
+    catalog: Catalog,
+    formats: dict,
+    con: sqlite3.Connection | None,
+    kind: str,
+    players: Sequence[str],
+    *,
+    set_code: str | None = None,
+    lists: dict[str, Path] | None = None,
+    replacement: bool = True,
+    independent_reroll: bool = False,
+    points: int = 3,
+    best_of: int | None = None,
+    burn_out: bool = False,
+) -> dict:
     """Check a new game's parameters against seed 002 and return its setup (:mod:`cardlab.play.engine`).
 
     Args:

@@ -54,8 +54,18 @@ def _now() -> str:
 
 def _row(r: tuple) -> GameRecord:
     gid, kind, created, seed, commitment, setup, moves, stakes, status, result = r
-    return GameRecord(gid, kind, created, commitment, json.loads(setup), json.loads(moves), json.loads(stakes), status,
-                      bytes(seed), json.loads(result) if result else None)
+    return GameRecord(
+        gid,
+        kind,
+        created,
+        commitment,
+        json.loads(setup),
+        json.loads(moves),
+        json.loads(stakes),
+        status,
+        bytes(seed),
+        json.loads(result) if result else None,
+    )
 
 
 def load(con: sqlite3.Connection, game_id: int | str) -> GameRecord:
@@ -63,8 +73,9 @@ def load(con: sqlite3.Connection, game_id: int | str) -> GameRecord:
     text = str(game_id).lstrip("#")
     if not text.isdigit():
         raise UsageError(f"'{game_id}' is not a game number (see 'cardlab play list')")
-    r = con.execute("SELECT id, kind, created, seed, commitment, setup, moves, stakes, status, result FROM game WHERE id = ?",
-                    (int(text),)).fetchone()
+    r = con.execute(
+        "SELECT id, kind, created, seed, commitment, setup, moves, stakes, status, result FROM game WHERE id = ?", (int(text),)
+    ).fetchone()
     if r is None:
         raise GameNotFoundError(f"no game #{text} (see 'cardlab play list')")
     return _row(r)
@@ -72,14 +83,21 @@ def load(con: sqlite3.Connection, game_id: int | str) -> GameRecord:
 
 def games(con: sqlite3.Connection) -> list[GameRecord]:
     """Return every saved game, newest first."""
-    return [_row(r) for r in con.execute(
-        "SELECT id, kind, created, seed, commitment, setup, moves, stakes, status, result FROM game ORDER BY id DESC")]
+    return [
+        _row(r)
+        for r in con.execute("SELECT id, kind, created, seed, commitment, setup, moves, stakes, status, result FROM game ORDER BY id DESC")
+    ]
 
 
 def _settle(con: sqlite3.Connection, rec: GameRecord, out: Outcome) -> dict:
     """The result of a finished game, moving its stakes (inside the caller's transaction)."""
-    result: dict = {"winner": out.winner, "draw": out.draw, "reason": out.events[-1].get("reason", ""), "stakes_moved": [],
-                    "stakes_not_moved": []}
+    result: dict = {
+        "winner": out.winner,
+        "draw": out.draw,
+        "reason": out.events[-1].get("reason", ""),
+        "stakes_moved": [],
+        "stakes_not_moved": [],
+    }
     if out.winner is None:
         return result
     for player, card_id in sorted(rec.stakes.items()):
@@ -93,8 +111,9 @@ def _settle(con: sqlite3.Connection, rec: GameRecord, out: Outcome) -> dict:
     return result
 
 
-def create(con: sqlite3.Connection, setup: dict, stakes: dict[str, str] | None = None,
-           seed: bytes | None = None) -> tuple[GameRecord, Outcome]:
+def create(
+    con: sqlite3.Connection, setup: dict, stakes: dict[str, str] | None = None, seed: bytes | None = None
+) -> tuple[GameRecord, Outcome]:
     """Save a new game and play what needs no move (the deals of Los Lobos, all of Zangetsu); if
     that ends the game, its stakes move in the same transaction.
 
@@ -110,10 +129,11 @@ def create(con: sqlite3.Connection, setup: dict, stakes: dict[str, str] | None =
     out = replay(setup, seed, [])
     now = _now()
     with transaction(con):
-        cur = con.execute("INSERT INTO game (kind, created, updated, seed, commitment, setup, moves, stakes, status) "
-                          "VALUES (?, ?, ?, ?, ?, ?, '[]', ?, 'on')",
-                          (setup["kind"], now, now, seed, rng.commitment(seed), json.dumps(setup, ensure_ascii=False),
-                           json.dumps(stakes)))
+        cur = con.execute(
+            "INSERT INTO game (kind, created, updated, seed, commitment, setup, moves, stakes, status) "
+            "VALUES (?, ?, ?, ?, ?, ?, '[]', ?, 'on')",
+            (setup["kind"], now, now, seed, rng.commitment(seed), json.dumps(setup, ensure_ascii=False), json.dumps(stakes)),
+        )
         rec = GameRecord(cur.lastrowid or 0, setup["kind"], now, rng.commitment(seed), setup, [], stakes, "on", seed)
         if out.over:
             rec.result = _settle(con, rec, out)
@@ -148,9 +168,10 @@ def play_move(con: sqlite3.Connection, game_id: int | str, move: dict, until_ove
         if out.over:
             rec.result = _settle(con, rec, out)
             rec.status = "over"
-        con.execute("UPDATE game SET moves = ?, updated = ?, status = ?, result = ? WHERE id = ?",
-                    (json.dumps(moves, ensure_ascii=False), _now(), rec.status,
-                     json.dumps(rec.result) if rec.result else None, rec.id))
+        con.execute(
+            "UPDATE game SET moves = ?, updated = ?, status = ?, result = ? WHERE id = ?",
+            (json.dumps(moves, ensure_ascii=False), _now(), rec.status, json.dumps(rec.result) if rec.result else None, rec.id),
+        )
     return rec, out
 
 
@@ -198,10 +219,13 @@ def verify(record: dict, seed_hex: str) -> tuple[bool, list[str]]:
     except MoveError as err:
         return False, [f"the record's moves cannot be replayed: {err}"]
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
-        raise UsageError(f"not a valid game record ({type(err).__name__}: {err}); export it with "
-                         "'cardlab play show GAME --output-format json'") from None
+        raise UsageError(
+            f"not a valid game record ({type(err).__name__}: {err}); export it with 'cardlab play show GAME --output-format json'"
+        ) from None
     if not isinstance(events, list) or json.loads(json.dumps(out.events)) != events:
-        first = next((i for i, (a, b) in enumerate(zip(json.loads(json.dumps(out.events)), events, strict=False)) if a != b),
-                     min(len(out.events), len(events)))
+        first = next(
+            (i for i, (a, b) in enumerate(zip(json.loads(json.dumps(out.events)), events, strict=False)) if a != b),
+            min(len(out.events), len(events)),
+        )
         findings.append(f"the replayed events differ from event {first + 1} on")
     return not findings, findings

@@ -14,58 +14,188 @@ from cardlab.proxies.layout import MM, Rect
 from cardlab.proxies.textengine import MUTED, NAME_PT, Block, Pen, Span, draw_body, draw_spans, spans_width
 
 LABELS: dict[str, dict[str, str]] = {
-    "fr": {"Weakness": "Faiblesse", "Resistance": "Résistance", "Retreat": "Retraite", "Pokémon Power": "Pouvoir Pokémon",
-           "Basic": "de base", "Stage 1": "Niveau 1", "Stage 2": "Niveau 2", "evolves from": "évolue de",
-           "Trainer": "Dresseur", "Energy": "Énergie", "basic Energy": "Énergie de base",
-           "special Energy": "Énergie spéciale", "provides": "fournit", "Level": "Niv.",
-           "Grass": "Plante", "Fire": "Feu", "Water": "Eau", "Lightning": "Électrique", "Psychic": "Psy",
-           "Fighting": "Combat", "Darkness": "Obscurité", "Metal": "Métal", "Colorless": "Incolore",
-           "blow": "Carte coup", "defense": "Carte défense", "support": "Carte soutien", "fight": "Carte combat",
-           "blocks": "bloque", "Cost": "Coût", "Start cost": "Coût de démarrage", "Power": "Force",
-           "Defense": "Défense", "Generates": "Génère", "generic": "générique", "tap": "engager",
-           "courage": "courage", "kan": "intuition",
-           "technique": "technique", "calm": "calme",
-           "commander": "Commandant", "favor": "Faveur", "charm": "Charme", "servant": "Serviteur",
-           "spell": "Sort", "rapide": "Rapide", "upkeep": "Entretien", "prediction": "Prédiction",
-           "Token": "Jeton", "element": "élément", "free": "gratuit", "ATK": "ATQ", "DEF": "DÉF",
-           "HP": "PV", "Common": "Commune", "Uncommon": "Peu commune", "Rare": "Rare", "Rare Holo": "Rare Holo"},
-    "de": {"Weakness": "Schwäche", "Resistance": "Resistenz", "Retreat": "Rückzug", "Pokémon Power": "Pokémon-Power",
-           "Basic": "Basis", "Stage 1": "Phase 1", "Stage 2": "Phase 2", "evolves from": "entwickelt sich aus",
-           "Trainer": "Trainer", "Energy": "Energie", "basic Energy": "Basis-Energie", "special Energy": "Spezial-Energie",
-           "provides": "liefert", "Level": "Level", "HP": "KP",
-           "Grass": "Pflanze", "Fire": "Feuer", "Water": "Wasser", "Lightning": "Elektro", "Psychic": "Psycho",
-           "Fighting": "Kampf", "Colorless": "Farblos",
-           "Common": "Häufig", "Uncommon": "Nicht so häufig", "Rare": "Selten", "Rare Holo": "Selten Holo"},
-    "it": {"Weakness": "Debolezza", "Resistance": "Resistenza", "Retreat": "Ritirata", "Pokémon Power": "Potere Pokémon",
-           "Basic": "Base", "Stage 1": "Fase 1", "Stage 2": "Fase 2", "evolves from": "si evolve da",
-           "Trainer": "Allenatore", "Energy": "Energia", "basic Energy": "Energia base", "special Energy": "Energia speciale",
-           "provides": "fornisce", "Level": "Liv.", "HP": "PS",
-           "Grass": "Erba", "Fire": "Fuoco", "Water": "Acqua", "Lightning": "Lampo", "Psychic": "Psico",
-           "Fighting": "Lotta", "Colorless": "Incolore",
-           "Common": "Comune", "Uncommon": "Non comune", "Rare": "Rara", "Rare Holo": "Rara Holo"},
-    "es": {"Weakness": "Debilidad", "Resistance": "Resistencia", "Retreat": "Retirada", "Pokémon Power": "Poké-Poder",
-           "Basic": "Básico", "Stage 1": "Fase 1", "Stage 2": "Fase 2", "evolves from": "evoluciona de",
-           "Trainer": "Entrenador", "Energy": "Energía", "basic Energy": "Energía básica", "special Energy": "Energía especial",
-           "provides": "proporciona", "Level": "Nivel", "HP": "PS",
-           "Grass": "Planta", "Fire": "Fuego", "Water": "Agua", "Lightning": "Rayo", "Psychic": "Psíquico",
-           "Fighting": "Lucha", "Colorless": "Incoloro",
-           "Common": "Común", "Uncommon": "Infrecuente", "Rare": "Rara", "Rare Holo": "Rara Holo"},
+    "fr": {
+        "Weakness": "Faiblesse",
+        "Resistance": "Résistance",
+        "Retreat": "Retraite",
+        "Pokémon Power": "Pouvoir Pokémon",
+        "Basic": "de base",
+        "Stage 1": "Niveau 1",
+        "Stage 2": "Niveau 2",
+        "evolves from": "évolue de",
+        "Trainer": "Dresseur",
+        "Energy": "Énergie",
+        "basic Energy": "Énergie de base",
+        "special Energy": "Énergie spéciale",
+        "provides": "fournit",
+        "Level": "Niv.",
+        "Grass": "Plante",
+        "Fire": "Feu",
+        "Water": "Eau",
+        "Lightning": "Électrique",
+        "Psychic": "Psy",
+        "Fighting": "Combat",
+        "Darkness": "Obscurité",
+        "Metal": "Métal",
+        "Colorless": "Incolore",
+        "blow": "Carte coup",
+        "defense": "Carte défense",
+        "support": "Carte soutien",
+        "fight": "Carte combat",
+        "blocks": "bloque",
+        "Cost": "Coût",
+        "Start cost": "Coût de démarrage",
+        "Power": "Force",
+        "Defense": "Défense",
+        "Generates": "Génère",
+        "generic": "générique",
+        "tap": "engager",
+        "courage": "courage",
+        "kan": "intuition",
+        "technique": "technique",
+        "calm": "calme",
+        "commander": "Commandant",
+        "favor": "Faveur",
+        "charm": "Charme",
+        "servant": "Serviteur",
+        "spell": "Sort",
+        "rapide": "Rapide",
+        "upkeep": "Entretien",
+        "prediction": "Prédiction",
+        "Token": "Jeton",
+        "element": "élément",
+        "free": "gratuit",
+        "ATK": "ATQ",
+        "DEF": "DÉF",
+        "HP": "PV",
+        "Common": "Commune",
+        "Uncommon": "Peu commune",
+        "Rare": "Rare",
+        "Rare Holo": "Rare Holo",
+    },
+    "de": {
+        "Weakness": "Schwäche",
+        "Resistance": "Resistenz",
+        "Retreat": "Rückzug",
+        "Pokémon Power": "Pokémon-Power",
+        "Basic": "Basis",
+        "Stage 1": "Phase 1",
+        "Stage 2": "Phase 2",
+        "evolves from": "entwickelt sich aus",
+        "Trainer": "Trainer",
+        "Energy": "Energie",
+        "basic Energy": "Basis-Energie",
+        "special Energy": "Spezial-Energie",
+        "provides": "liefert",
+        "Level": "Level",
+        "HP": "KP",
+        "Grass": "Pflanze",
+        "Fire": "Feuer",
+        "Water": "Wasser",
+        "Lightning": "Elektro",
+        "Psychic": "Psycho",
+        "Fighting": "Kampf",
+        "Colorless": "Farblos",
+        "Common": "Häufig",
+        "Uncommon": "Nicht so häufig",
+        "Rare": "Selten",
+        "Rare Holo": "Selten Holo",
+    },
+    "it": {
+        "Weakness": "Debolezza",
+        "Resistance": "Resistenza",
+        "Retreat": "Ritirata",
+        "Pokémon Power": "Potere Pokémon",
+        "Basic": "Base",
+        "Stage 1": "Fase 1",
+        "Stage 2": "Fase 2",
+        "evolves from": "si evolve da",
+        "Trainer": "Allenatore",
+        "Energy": "Energia",
+        "basic Energy": "Energia base",
+        "special Energy": "Energia speciale",
+        "provides": "fornisce",
+        "Level": "Liv.",
+        "HP": "PS",
+        "Grass": "Erba",
+        "Fire": "Fuoco",
+        "Water": "Acqua",
+        "Lightning": "Lampo",
+        "Psychic": "Psico",
+        "Fighting": "Lotta",
+        "Colorless": "Incolore",
+        "Common": "Comune",
+        "Uncommon": "Non comune",
+        "Rare": "Rara",
+        "Rare Holo": "Rara Holo",
+    },
+    "es": {
+        "Weakness": "Debilidad",
+        "Resistance": "Resistencia",
+        "Retreat": "Retirada",
+        "Pokémon Power": "Poké-Poder",
+        "Basic": "Básico",
+        "Stage 1": "Fase 1",
+        "Stage 2": "Fase 2",
+        "evolves from": "evoluciona de",
+        "Trainer": "Entrenador",
+        "Energy": "Energía",
+        "basic Energy": "Energía básica",
+        "special Energy": "Energía especial",
+        "provides": "proporciona",
+        "Level": "Nivel",
+        "HP": "PS",
+        "Grass": "Planta",
+        "Fire": "Fuego",
+        "Water": "Agua",
+        "Lightning": "Rayo",
+        "Psychic": "Psíquico",
+        "Fighting": "Lucha",
+        "Colorless": "Incoloro",
+        "Common": "Común",
+        "Uncommon": "Infrecuente",
+        "Rare": "Rara",
+        "Rare Holo": "Rara Holo",
+    },
 }
 """Label translations by language; English is the key itself."""
 
-POKEMON_COLORS = {"Grass": (0.33, 0.65, 0.27), "Fire": (0.86, 0.27, 0.16), "Water": (0.19, 0.5, 0.85),
-                  "Lightning": (0.98, 0.8, 0.15), "Psychic": (0.6, 0.33, 0.7), "Fighting": (0.75, 0.45, 0.2),
-                  "Darkness": (0.25, 0.25, 0.3), "Metal": (0.6, 0.62, 0.66), "Colorless": (0.82, 0.8, 0.75)}
-POKEMON_LETTER = {"Grass": "G", "Fire": "R", "Water": "W", "Lightning": "L", "Psychic": "P",
-                  "Fighting": "F", "Darkness": "D", "Metal": "M", "Colorless": "C"}
+POKEMON_COLORS = {
+    "Grass": (0.33, 0.65, 0.27),
+    "Fire": (0.86, 0.27, 0.16),
+    "Water": (0.19, 0.5, 0.85),
+    "Lightning": (0.98, 0.8, 0.15),
+    "Psychic": (0.6, 0.33, 0.7),
+    "Fighting": (0.75, 0.45, 0.2),
+    "Darkness": (0.25, 0.25, 0.3),
+    "Metal": (0.6, 0.62, 0.66),
+    "Colorless": (0.82, 0.8, 0.75),
+}
+POKEMON_LETTER = {
+    "Grass": "G",
+    "Fire": "R",
+    "Water": "W",
+    "Lightning": "L",
+    "Psychic": "P",
+    "Fighting": "F",
+    "Darkness": "D",
+    "Metal": "M",
+    "Colorless": "C",
+}
 TRAINER_COLOR = (0.55, 0.6, 0.66)
-IPPO_COLORS = {"blow": (0.8, 0.16, 0.16), "defense": (0.08, 0.4, 0.75), "support": (0.45, 0.2, 0.6),
-               "fight": (0.2, 0.55, 0.25)}
-IPPO_ATTR_COLORS = {"courage": (0.8, 0.15, 0.15), "kan": (0.75, 0.6, 0.0), "technique": (0.15, 0.55, 0.2),
-                    "calm": (0.1, 0.35, 0.75)}
-MONPA_ELEMENTS = {"feu": (0.85, 0.3, 0.15), "eau": (0.2, 0.5, 0.85), "terre": (0.55, 0.4, 0.2),
-                  "air": (0.55, 0.75, 0.85), "foudre": (0.95, 0.78, 0.1), "lumière": (0.92, 0.8, 0.4),
-                  "ténèbres": (0.35, 0.25, 0.45), "nature": (0.3, 0.62, 0.3), "plante": (0.3, 0.62, 0.3)}
+IPPO_COLORS = {"blow": (0.8, 0.16, 0.16), "defense": (0.08, 0.4, 0.75), "support": (0.45, 0.2, 0.6), "fight": (0.2, 0.55, 0.25)}
+IPPO_ATTR_COLORS = {"courage": (0.8, 0.15, 0.15), "kan": (0.75, 0.6, 0.0), "technique": (0.15, 0.55, 0.2), "calm": (0.1, 0.35, 0.75)}
+MONPA_ELEMENTS = {
+    "feu": (0.85, 0.3, 0.15),
+    "eau": (0.2, 0.5, 0.85),
+    "terre": (0.55, 0.4, 0.2),
+    "air": (0.55, 0.75, 0.85),
+    "foudre": (0.95, 0.78, 0.1),
+    "lumière": (0.92, 0.8, 0.4),
+    "ténèbres": (0.35, 0.25, 0.45),
+    "nature": (0.3, 0.62, 0.3),
+    "plante": (0.3, 0.62, 0.3),
+}
 NEUTRAL = (0.5, 0.5, 0.55)
 
 
@@ -75,12 +205,12 @@ class _Face:
 
     color: tuple[float, float, float]
     name: str
-    header: list = field(default_factory=list)      # spans drawn right of the name
+    header: list = field(default_factory=list)  # spans drawn right of the name
     type_spans: list = field(default_factory=list)
     body: list[Block] = field(default_factory=list)
-    footer: list = field(default_factory=list)      # columns (label, spans) above the credit line
-    stat: str = ""                                  # big text at the bottom right (atk/def, power)
-    stat_label: str = ""                            # small label above it
+    footer: list = field(default_factory=list)  # columns (label, spans) above the credit line
+    stat: str = ""  # big text at the bottom right (atk/def, power)
+    stat_label: str = ""  # small label above it
     credit: str = ""
 
 
@@ -91,7 +221,7 @@ class Context:
         self.catalog, self.langs = catalog, langs
         self._wanted = next((lang.split("-")[0] for lang in langs if lang.split("-")[0] in (*LABELS, "en")), None)
         self.labels: dict[str, str] = {}
-        self.lang = "en"                    # the language of ``labels``
+        self.lang = "en"  # the language of ``labels``
         self._names: dict[str, str] | None = None
 
     def start(self, card_id: str) -> None:
@@ -145,8 +275,13 @@ def _pokemon(ctx: Context, card_id: str, card: dict) -> _Face:
     if sup == "Pokémon":
         face.header = [(f"{card['hp']} {L('HP')}", "bold", (0.75, 0.1, 0.1)), *(_energy(t) for t in types)]
         stage = card.get("stage", "Basic")
-        face.type_spans = [(f"{L(stage)} Pokémon" if stage == "Basic" and not ctx.labels else
-                            (f"Pokémon {L(stage)}" if stage == "Basic" else L(stage)), "bold", None)]
+        face.type_spans = [
+            (
+                f"{L(stage)} Pokémon" if stage == "Basic" and not ctx.labels else (f"Pokémon {L(stage)}" if stage == "Basic" else L(stage)),
+                "bold",
+                None,
+            )
+        ]
         if card.get("evolves_from"):
             face.type_spans.append((f"· {L('evolves from')} {ctx.pokemon_name(card['evolves_from'])}", "regular", None))
         if card.get("level"):
@@ -158,8 +293,15 @@ def _pokemon(ctx: Context, card_id: str, card: dict) -> _Face:
             body.append(Block("rule"))
         for attack in card.get("attacks") or []:
             cost = [_energy(t) for t in attack.get("cost") or []] or [("(" + L("free") + ")", "italic", MUTED)]
-            body.append(Block("row", [*cost, (ctx.tr(card_id, attack["name"]), "bold", None)],
-                               right=attack.get("damage", ""), scale=1.12, gap=0.05 if attack.get("text") else 0.45))
+            body.append(
+                Block(
+                    "row",
+                    [*cost, (ctx.tr(card_id, attack["name"]), "bold", None)],
+                    right=attack.get("damage", ""),
+                    scale=1.12,
+                    gap=0.05 if attack.get("text") else 0.45,
+                )
+            )
             if attack.get("text"):
                 body.append(Block("para", [(ctx.tr(card_id, attack["text"]), "regular", None)], gap=0.5))
         for label, key in (("Weakness", "weaknesses"), ("Resistance", "resistances")):
@@ -228,15 +370,18 @@ def _ippo(ctx: Context, card_id: str, card: dict) -> _Face:
 
     L = ctx.label
     kind = card["kind"]
-    face = _Face(IPPO_COLORS.get(kind, NEUTRAL), ctx.tr(card_id, card["name"]),
-                 credit=_credit(ctx, card_id, card, "★" * int(card.get("stars", 0))))
+    face = _Face(
+        IPPO_COLORS.get(kind, NEUTRAL), ctx.tr(card_id, card["name"]), credit=_credit(ctx, card_id, card, "★" * int(card.get("stars", 0)))
+    )
     kind_label = L(kind) if ctx.labels else f"{kind.capitalize()} card"
     face.type_spans = [(kind_label, "bold", IPPO_COLORS.get(kind))]
     face.header = [("★" * int(card.get("stars", 0)), "bold", (0.75, 0.55, 0.0))]
     body = face.body
     if kind == "blow":
         face.type_spans.append((f"· {_word(ctx, BLOW_TYPES[card['blow_type']])}", "bold", None))
-        body.append(Block("para", [(L("Start cost") + ":", "regular", MUTED), *_ippo_cost(ctx, card.get("start_cost"), card_id)], scale=1.1))
+        body.append(
+            Block("para", [(L("Start cost") + ":", "regular", MUTED), *_ippo_cost(ctx, card.get("start_cost"), card_id)], scale=1.1)
+        )
         face.stat = f"{L('Power')} {card['blow_power']}"
     elif kind == "defense":
         face.type_spans.append((f"· {L('blocks')} " + ", ".join(_word(ctx, BLOW_TYPES[b]) for b in card.get("blocks", [])), "bold", None))
@@ -274,8 +419,7 @@ def _monpa(ctx: Context, card_id: str, card: dict) -> _Face:
     face = _Face(color, ctx.tr(card_id, card["name"]), credit=_credit(ctx, card_id, card))
     if "mana" in card:
         face.header = [_sym(str(card["mana"]), (0.9, 0.9, 0.88))]
-    face.type_spans = [(L(card["type"]) if ctx.labels else card["type"].capitalize(), "bold", None),
-                       (f"· {element}", "bold", color)]
+    face.type_spans = [(L(card["type"]) if ctx.labels else card["type"].capitalize(), "bold", None), (f"· {element}", "bold", color)]
     for effect in card.get("effects") or []:
         spans: list = []
         kw = effect.get("keyword")
@@ -298,8 +442,10 @@ def _monpa(ctx: Context, card_id: str, card: dict) -> _Face:
         face.body.append(Block("para", spans, scale=1.05))
     for token in card.get("tokens") or []:
         stats = f" {token['attack']}/{token['defense']}" if "attack" in token else ""
-        spans = [(f"{L('Token')}: {ctx.tr(card_id, token['name'])}", "bold", None),
-                 (f"({L(token['type']).lower()}{stats})", "regular", MUTED)]
+        spans = [
+            (f"{L('Token')}: {ctx.tr(card_id, token['name'])}", "bold", None),
+            (f"({L(token['type']).lower()}{stats})", "regular", MUTED),
+        ]
         if token.get("text"):
             spans.append((ctx.tr(card_id, token["text"]), "regular", None))
         face.body.append(Block("para", spans))

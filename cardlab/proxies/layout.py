@@ -69,8 +69,7 @@ class Rect:
 
     def overlaps(self, other: Rect) -> bool:
         """True when the two rectangles share interior area."""
-        return (self.x < other.x + other.w and other.x < self.x + self.w
-                and self.y < other.y + other.h and other.y < self.y + self.h)
+        return self.x < other.x + other.w and other.x < self.x + self.w and self.y < other.y + other.h and other.y < self.y + self.h
 
 
 @dataclass(frozen=True)
@@ -177,8 +176,13 @@ def _axis(page: float, card: float, n_max: int, bleed: float) -> tuple[int, floa
     return n, (page - block) / 2, gutter, outer
 
 
-def compute_layout(paper: str = "a4", card_mm: tuple[float, float] = DEFAULT_CARD_MM,
-                   bleed_mm: float = 0.0, cut_marks: bool = True, grid: tuple[int, int] | None = None) -> Layout:
+def compute_layout(
+    paper: str = "a4",
+    card_mm: tuple[float, float] = DEFAULT_CARD_MM,
+    bleed_mm: float = 0.0,
+    cut_marks: bool = True,
+    grid: tuple[int, int] | None = None,
+) -> Layout:
     """Compute the page and card rectangles for one page of proxies.
 
     The grid of cut rectangles is centred on the page. Gutters are 0 without bleed, else ``2 x bleed``
@@ -210,7 +214,7 @@ def compute_layout(paper: str = "a4", card_mm: tuple[float, float] = DEFAULT_CAR
         raise UsageError(f"a {cw:g} x {ch:g} mm card does not fit on {paper} paper")
     cards, bleeds = [], []
     for r in range(rows):
-        y = page_h - y0 - ch - r * (ch + gy)        # rows counted from the top
+        y = page_h - y0 - ch - r * (ch + gy)  # rows counted from the top
         for c in range(cols):
             x = x0 + c * (cw + gx)
             cards.append(Rect(x, y, cw, ch))
@@ -222,19 +226,21 @@ def compute_layout(paper: str = "a4", card_mm: tuple[float, float] = DEFAULT_CAR
     notes = []
     usual = grid or GRID
     if cols * rows < usual[0] * usual[1]:
-        notes.append(f"{cw:g} x {ch:g} mm cards: {cols * rows} per page ({cols} across, {rows} down) fit on "
-                     f"{paper} paper, not {usual[0] * usual[1]}")
+        notes.append(
+            f"{cw:g} x {ch:g} mm cards: {cols * rows} per page ({cols} across, {rows} down) fit on {paper} paper, not {usual[0] * usual[1]}"
+        )
     for axis, gap, out in (("across", gx, ox), ("down", gy, oy)):
         if bleed_mm > 0 and (gap < 2 * bleed_mm - 1e-9 or out < bleed_mm - 1e-9):
-            notes.append(f"{bleed_mm:g} mm bleed does not fully fit {paper} paper {axis}: neighbouring cards "
-                         f"share a {gap:.1f} mm gutter ({gap / 2:.2f} mm bleed on inner edges, "
-                         f"{out:.1f} mm on outer edges)")
+            notes.append(
+                f"{bleed_mm:g} mm bleed does not fully fit {paper} paper {axis}: neighbouring cards "
+                f"share a {gap:.1f} mm gutter ({gap / 2:.2f} mm bleed on inner edges, "
+                f"{out:.1f} mm on outer edges)"
+            )
     marks = _crop_marks(cards, bleeds, (page_w, page_h)) if cut_marks else []
     return Layout(paper, (page_w, page_h), (cw, ch), cols, rows, cards, bleeds, bleed_mm, (gx, gy), marks, notes)
 
 
-def _crop_marks(cards: list[Rect], bleeds: list[Rect], page: tuple[float, float]
-                ) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+def _crop_marks(cards: list[Rect], bleeds: list[Rect], page: tuple[float, float]) -> list[tuple[tuple[float, float], tuple[float, float]]]:
     """Crop marks at every cut line, in the margins beyond the outer bleed (never over a card)."""
     left = min(b.x for b in bleeds)
     right = max(b.x + b.w for b in bleeds)

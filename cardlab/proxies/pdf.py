@@ -30,23 +30,59 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardlab.core.errors import CardlabError, DataError, UsageError
-from cardlab.proxies.faces import Context, draw_face
-from cardlab.proxies.layout import (DEFAULT_CARD_MM, GRID, LETTER_TERRITORIES, MARK_LENGTH_MM, MARK_OFFSET_MM,
-                                  MAX_BLEED_MM, MIN_MARGIN_MM, MM, PAPERS, Layout, Rect, compute_layout,
-                                  default_paper, paper_size, parse_card_size)
 from cardlab.core.fs import atomic_write, check_output
+from cardlab.proxies.faces import Context, draw_face
+from cardlab.proxies.layout import (
+    DEFAULT_CARD_MM,
+    GRID,
+    LETTER_TERRITORIES,
+    MARK_LENGTH_MM,
+    MARK_OFFSET_MM,
+    MAX_BLEED_MM,
+    MIN_MARGIN_MM,
+    MM,
+    PAPERS,
+    Layout,
+    Rect,
+    compute_layout,
+    default_paper,
+    paper_size,
+    parse_card_size,
+)
 from cardlab.proxies.textengine import FONTS, Pen, register_fonts
 
 __all__ = [
     # layout (cardlab.proxies.layout), re-exported
-    "DEFAULT_CARD_MM", "GRID", "LETTER_TERRITORIES", "MARK_LENGTH_MM", "MARK_OFFSET_MM", "MAX_BLEED_MM",
-    "MIN_MARGIN_MM", "MM", "PAPERS", "Layout", "Rect", "compute_layout", "default_paper", "paper_size",
+    "DEFAULT_CARD_MM",
+    "GRID",
+    "LETTER_TERRITORIES",
+    "MARK_LENGTH_MM",
+    "MARK_OFFSET_MM",
+    "MAX_BLEED_MM",
+    "MIN_MARGIN_MM",
+    "MM",
+    "PAPERS",
+    "Layout",
+    "Rect",
+    "compute_layout",
+    "default_paper",
+    "paper_size",
     "parse_card_size",
     # choosing the cards
-    "DeckProblemsError", "ProxyOptions", "ProxyReport", "Selection", "card_size", "deck_cards", "expand",
-    "is_basic_energy", "named_card", "query_cards", "select",
+    "DeckProblemsError",
+    "ProxyOptions",
+    "ProxyReport",
+    "Selection",
+    "card_size",
+    "deck_cards",
+    "expand",
+    "is_basic_energy",
+    "named_card",
+    "query_cards",
+    "select",
     # output
-    "make_proxies", "render_pdf",
+    "make_proxies",
+    "render_pdf",
 ]
 
 
@@ -65,11 +101,11 @@ class DeckProblemsError(DataError):
 
     def __str__(self) -> str:
         n = len(self.problems)
-        return (f"the deck has {n} problem{'s' if n != 1 else ''}; "
-                "fix them or use --force to print what can be printed")
+        return f"the deck has {n} problem{'s' if n != 1 else ''}; fix them or use --force to print what can be printed"
 
 
 # --- choosing the cards ----------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class ProxyOptions:
@@ -154,8 +190,13 @@ class Selection:
     notes: list[str] = field(default_factory=list)
 
 
-def deck_cards(path: Path, catalog, roots: Sequence[Path], format_name: str | None = None,  # noqa: ANN001
-               force: bool = False) -> Selection:
+def deck_cards(
+    path: Path,
+    catalog,
+    roots: Sequence[Path],
+    format_name: str | None = None,  # noqa: ANN001
+    force: bool = False,
+) -> Selection:
     """Read a deck list, match it to the catalog and check it against its format.
 
     The format is ``format_name``, else the one the file names, else the format (of any game) under
@@ -235,8 +276,8 @@ _ID_LIKE = re.compile(r"(?P<set>[^\s-]+)(?:-|\s+)#?(?P<number>\w+)")
 def _not_found(catalog, ref: str, langs: Sequence[str]) -> CardlabError:  # noqa: ANN001
     """The error for a card reference matching nothing, worded from the catalog (see :func:`named_card`)."""
     from cardlab.core.fuzzy import suggest
-    from cardlab.search.engine import CardNotFoundError
     from cardlab.core.text import fold
+    from cardlab.search.engine import CardNotFoundError
 
     text = ref.strip()
     m = _ID_LIKE.fullmatch(text)
@@ -250,15 +291,15 @@ def _not_found(catalog, ref: str, langs: Sequence[str]) -> CardlabError:  # noqa
         err = CardNotFoundError(ref, [])
         err.args = (f"no card {text}: there is no set '{m.group('set')}' (sets: {', '.join(sorted(catalog.sets))})",)
         return err
-    shown: dict[str, str] = {}                 # name in the preferred language -> itself
-    every: dict[str, set[str]] = {}            # name in any language -> card ids
+    shown: dict[str, str] = {}  # name in the preferred language -> itself
+    every: dict[str, set[str]] = {}  # name in any language -> card ids
     for card_id, card in catalog.cards.items():
         shown.setdefault(catalog.name_of(card_id, langs), card_id)
         for lang, name in (card.get("name") or {}).items():
             if lang != "_source" and isinstance(name, str):
                 every.setdefault(name, set()).add(card_id)
     close = suggest(text, shown)
-    if not close:                              # a name in another language: show it with the preferred one
+    if not close:  # a name in another language: show it with the preferred one
         for other in suggest(text, every):
             mine = catalog.name_of(min(every[other]), langs)
             label = mine if fold(mine) == fold(other) else f"{mine} ({other})"
@@ -270,9 +311,16 @@ def _not_found(catalog, ref: str, langs: Sequence[str]) -> CardlabError:  # noqa
     return err
 
 
-def select(roots: Sequence[Path], db: Path | None, deck: Path | None = None, queries: Sequence[str] = (),
-           cards: Sequence[str] = (), format_name: str | None = None, force: bool = False,
-           langs: Sequence[str] = ()) -> Selection:
+def select(
+    roots: Sequence[Path],
+    db: Path | None,
+    deck: Path | None = None,
+    queries: Sequence[str] = (),
+    cards: Sequence[str] = (),
+    format_name: str | None = None,
+    force: bool = False,
+    langs: Sequence[str] = (),
+) -> Selection:
     """Load the catalog and gather the cards to print: a deck's cards, then each query's, then each card's.
 
     Args:
@@ -302,7 +350,7 @@ def select(roots: Sequence[Path], db: Path | None, deck: Path | None = None, que
             db = default_db(list(roots))
         con = open_index(list(roots), db)
         try:
-            for q in dict.fromkeys(queries):         # a query given twice prints its cards once
+            for q in dict.fromkeys(queries):  # a query given twice prints its cards once
                 found = query_cards(con, q)
                 if not found:
                     raise UsageError(f"no card matches the query '{q}'")
@@ -323,8 +371,13 @@ def select(roots: Sequence[Path], db: Path | None, deck: Path | None = None, que
 
 # --- output ----------------------------------------------------------------------------------
 
-def render_pdf(catalog, card_ids: Sequence[str], options: ProxyOptions = ProxyOptions(),  # noqa: ANN001
-               title: str = "cardlab proxies") -> tuple[bytes, ProxyReport]:
+
+def render_pdf(
+    catalog,
+    card_ids: Sequence[str],
+    options: ProxyOptions = ProxyOptions(),  # noqa: ANN001
+    title: str = "cardlab proxies",
+) -> tuple[bytes, ProxyReport]:
     """Draw one proxy per entry of ``card_ids`` and return the PDF bytes and a report.
 
     Cards are printed in the order given; a change of card size (two games in one print) starts a
@@ -383,7 +436,7 @@ def render_pdf(catalog, card_ids: Sequence[str], options: ProxyOptions = ProxyOp
             current, slot = layout, 0
             report.pages += 1
         key = (card_id, size)
-        if key not in forms:            # each distinct card is drawn once, as a form placed per copy
+        if key not in forms:  # each distinct card is drawn once, as a form placed per copy
             name = f"card{len(forms)}"
             canvas.beginForm(name, 0, 0, size[0] * MM, size[1] * MM)
             color, message = draw_face(pen, ctx, card_id, Rect(0, 0, size[0], size[1]))
@@ -410,8 +463,15 @@ def render_pdf(catalog, card_ids: Sequence[str], options: ProxyOptions = ProxyOp
     return data, report
 
 
-def make_proxies(catalog, card_ids: Sequence[str], out: Path | str, options: ProxyOptions = ProxyOptions(),  # noqa: ANN001
-                 overwrite: bool = False, title: str = "cardlab proxies", protected: Sequence[Path] = ()) -> ProxyReport:
+def make_proxies(
+    catalog,
+    card_ids: Sequence[str],
+    out: Path | str,
+    options: ProxyOptions = ProxyOptions(),  # noqa: ANN001
+    overwrite: bool = False,
+    title: str = "cardlab proxies",
+    protected: Sequence[Path] = (),
+) -> ProxyReport:
     """Render proxies for ``card_ids`` (one per copy) and write the PDF to ``out`` atomically.
 
     The output is checked first (fails fast, before any drawing) and written through a temporary

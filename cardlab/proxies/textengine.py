@@ -26,8 +26,12 @@ CJK_FONT = "IPAexGothic"
 """The Japanese font (IPAex Gothic, ``fonts/ipaexg.ttf``), embedded as a subset."""
 FONTS = {"regular": "LiberationSans", "bold": "LiberationSans-Bold", "italic": "LiberationSans-Italic"}
 """The Latin font of each style (Liberation Sans, ``fonts/``), embedded as subsets."""
-_FONT_FILES = {"LiberationSans": "LiberationSans-Regular.ttf", "LiberationSans-Bold": "LiberationSans-Bold.ttf",
-               "LiberationSans-Italic": "LiberationSans-Italic.ttf", CJK_FONT: "ipaexg.ttf"}
+_FONT_FILES = {
+    "LiberationSans": "LiberationSans-Regular.ttf",
+    "LiberationSans-Bold": "LiberationSans-Bold.ttf",
+    "LiberationSans-Italic": "LiberationSans-Italic.ttf",
+    CJK_FONT: "ipaexg.ttf",
+}
 
 
 def register_fonts() -> None:
@@ -54,6 +58,8 @@ def _latin_chars() -> frozenset[int]:
         register_fonts()
         _LATIN_CHARS = frozenset(pdfmetrics.getFont(FONTS["regular"]).face.charToGlyph)
     return _LATIN_CHARS
+
+
 BODY_MAX_PT = 8.5
 BODY_MIN_PT = 6.0
 """Rules text starts at BODY_MAX_PT and shrinks in 0.25 pt steps, never below BODY_MIN_PT (legible
@@ -94,7 +100,7 @@ class Pen:
         self.canvas = canvas
         self.metrics = pdfmetrics
         self._cjk = False
-        self._text = None          # the open text object of :meth:`line`, if any
+        self._text = None  # the open text object of :meth:`line`, if any
         self._unit: dict[tuple[str, str], float] = {}
 
     def _cjk_font(self) -> str:
@@ -105,8 +111,7 @@ class Pen:
 
     def width(self, text: str, size: float, style: str = "regular") -> float:
         """Width of ``text`` in points at ``size`` points."""
-        return sum(self.metrics.stringWidth(run, FONTS[style] if lat else self._cjk_font(), size)
-                   for run, lat in _runs(text))
+        return sum(self.metrics.stringWidth(run, FONTS[style] if lat else self._cjk_font(), size) for run, lat in _runs(text))
 
     def char_width(self, ch: str, size: float, style: str = "regular") -> float:
         """Width of one character in points at ``size`` points (cached per character and style)."""
@@ -125,7 +130,7 @@ class Pen:
         lines of their own. Positions, fonts and colours are the same as drawing piece by piece;
         the text object sits inside its own graphics state so nothing leaks to later drawing.
         """
-        if self._text is not None:          # already inside a line
+        if self._text is not None:  # already inside a line
             yield
             return
         self._text = self.canvas.beginText()
@@ -137,8 +142,7 @@ class Pen:
             self.canvas.drawText(text)
             self.canvas.restoreState()
 
-    def draw(self, x: float, y: float, text: str, size: float, style: str = "regular",
-             color: tuple[float, float, float] = INK) -> float:
+    def draw(self, x: float, y: float, text: str, size: float, style: str = "regular", color: tuple[float, float, float] = INK) -> float:
         """Draw ``text`` with its baseline at ``(x, y)`` points; return the width drawn."""
         if self._text is not None:
             t = self._text
@@ -180,7 +184,7 @@ class Block:
     spans: list = field(default_factory=list)
     right: str = ""
     scale: float = 1.0
-    gap: float = 0.35          # space after, in lines of body text
+    gap: float = 0.35  # space after, in lines of body text
 
 
 def _tokens(spans: list) -> list[tuple[str, str, object, bool]]:
@@ -188,7 +192,7 @@ def _tokens(spans: list) -> list[tuple[str, str, object, bool]]:
     each symbol is its own token."""
     out: list = []
     for text, style, color in spans:
-        space = bool(out)                 # spans are separated by a space
+        space = bool(out)  # spans are separated by a space
         if text == "@sym":
             out.append((style, "@sym", color, space))
             continue
@@ -196,7 +200,7 @@ def _tokens(spans: list) -> list[tuple[str, str, object, bool]]:
             space = space or bool(m.group(1))
             word = m.group(2)
             start = 0
-            if not word.isascii():        # each wide (CJK) character is a token of its own
+            if not word.isascii():  # each wide (CJK) character is a token of its own
                 for i, ch in enumerate(word):
                     if _wide(ch):
                         if i > start:
@@ -243,7 +247,7 @@ class _Body:
                 if items and w > room and not (breakable and w > self.width and room >= 4 * s):
                     out.append((lh, items, block))
                     x, items, sp, reserve = 0.0, [], 0.0, 0.0
-                if breakable and x + sp + w > self.width - reserve:     # break it inside the word
+                if breakable and x + sp + w > self.width - reserve:  # break it inside the word
                     start = 0
                     while len(text) - start > 1 and x + sp + w > self.width - reserve:
                         end, hw = self._fit(text, start, s, style, self.width - reserve - x - sp)
@@ -269,8 +273,7 @@ class _Body:
         return len(word), used
 
 
-def draw_symbol(pen: Pen, x: float, baseline: float, label: str, size: float,
-                 color: tuple[float, float, float]) -> None:
+def draw_symbol(pen: Pen, x: float, baseline: float, label: str, size: float, color: tuple[float, float, float]) -> None:
     c = pen.canvas
     w = sym_width(label, size)
     h = size * 1.0
@@ -309,8 +312,13 @@ def draw_body(pen: Pen, box: tuple[float, float, float, float], blocks: list[Blo
             used += line[0]
         hidden = len(lines) - len(kept)
         overflow = f"text too long: {hidden} line(s) at {BODY_MIN_PT:g} pt did not fit"
-        lines = kept + [(BODY_MIN_PT * 1.3, [(0.0, ("[…] text continues: see the real card", "italic", (0.7, 0, 0), False),
-                                              BODY_MIN_PT)], Block("para"))]
+        lines = kept + [
+            (
+                BODY_MIN_PT * 1.3,
+                [(0.0, ("[…] text continues: see the real card", "italic", (0.7, 0, 0), False), BODY_MIN_PT)],
+                Block("para"),
+            )
+        ]
     y = y0 + h
     seen_rows: set[int] = set()
     for lh, items, block in lines:
@@ -350,7 +358,9 @@ def _pieces(pen: Pen, items: list) -> list[tuple[float, tuple[str, str, object],
         if out and style != "@sym":
             px, (ptext, pstyle, pcolor), pts = out[-1]
             joined = ptext + (" " if space else "") + text
-            if (pstyle, pcolor, pts) == (style, color, ts) and abs(px + pen.width(joined[:len(joined) - len(text)], ts, style) - ix) < 0.01:
+            if (pstyle, pcolor, pts) == (style, color, ts) and abs(
+                px + pen.width(joined[: len(joined) - len(text)], ts, style) - ix
+            ) < 0.01:
                 out[-1] = (px, (joined, style, color), ts)
                 continue
         out.append((ix, (text, style, color), ts))

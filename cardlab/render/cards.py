@@ -55,8 +55,8 @@ def hits(rows: Sequence, console: Console) -> None:
 
 def card(view, console: Console, langs: Sequence[str] = ()) -> None:  # noqa: ANN001 - search.CardView
     """Print a whole card as a panel: names, type line, the game's details, set and number."""
-    from cardlab.games import game_module
     from cardlab.core.text import pick
+    from cardlab.games import game_module
 
     game = game_module(view.game)
     data, src = view.data, view.set_data.get("source_language", "en")
@@ -76,8 +76,11 @@ def card(view, console: Console, langs: Sequence[str] = ()) -> None:  # noqa: AN
     if data.get("printed_name"):
         table.add_row("Printed as", escape(pick(data["printed_name"], langs, src)))
     if len(getattr(view, "printings", ())) > 1:
-        shown = [f"{escape(pid)}{' (this one)' if pid == view.id else ''} · {escape(code)} {escape(number)}"
-                 f"{' · ' + escape(rarity) if rarity else ''}" for pid, code, number, rarity in view.printings]
+        shown = [
+            f"{escape(pid)}{' (this one)' if pid == view.id else ''} · {escape(code)} {escape(number)}"
+            f"{' · ' + escape(rarity) if rarity else ''}"
+            for pid, code, number, rarity in view.printings
+        ]
         table.add_row("Printings", "\n".join(shown))
     title = f"[bold]{escape(pick(data['name'], langs, src))}[/]  [dim]{escape(view.id)}[/]"
     console.print(Panel(table, title=title, title_align="left", expand=False))

@@ -14,9 +14,9 @@ from rich.table import Table
 from cardlab.decks.rules import describe
 
 if TYPE_CHECKING:
-    from cardlab.decks.check import DeckReport, LegalityReport
-    from cardlab.core.errors import Problem
     from cardlab.catalog.formats import Format
+    from cardlab.core.errors import Problem
+    from cardlab.decks.check import DeckReport, LegalityReport
     from cardlab.decks.stats import DeckStats
 
 
@@ -24,8 +24,11 @@ def print_problems(problems: Sequence[Problem], err: Console) -> None:
     """Print each problem as ``path:line: rule: message`` on ``err`` (never wrapped; one print
     call, as thousands of separate ones are slow)."""
     if problems:
-        err.print("\n".join(f"{escape(str(p.pos))}: [red]{escape(p.rule)}[/]: {escape(p.message)}" for p in problems),
-                  highlight=False, soft_wrap=True)
+        err.print(
+            "\n".join(f"{escape(str(p.pos))}: [red]{escape(p.rule)}[/]: {escape(p.message)}" for p in problems),
+            highlight=False,
+            soft_wrap=True,
+        )
 
 
 def print_catalog_warnings(problems: Sequence[Problem], err: Console) -> None:
@@ -33,8 +36,12 @@ def print_catalog_warnings(problems: Sequence[Problem], err: Console) -> None:
     if problems:
         print_problems(problems, err)
         files = len({p.pos.path for p in problems})
-        err.print(f"[yellow]warning[/]: {len(problems)} problem(s) in {files} catalog file(s) (run 'cardlab validate');"
-                  " the deck was checked against the valid cards", highlight=False, soft_wrap=True)
+        err.print(
+            f"[yellow]warning[/]: {len(problems)} problem(s) in {files} catalog file(s) (run 'cardlab validate');"
+            " the deck was checked against the valid cards",
+            highlight=False,
+            soft_wrap=True,
+        )
 
 
 def print_report(report: DeckReport, out: Console, err: Console) -> None:
@@ -46,8 +53,11 @@ def print_report(report: DeckReport, out: Console, err: Console) -> None:
         out.print(f"[green]legal[/]: {escape(str(report.deck.path))} under {fmt.name} ({n} cards)", highlight=False, soft_wrap=True)
     else:
         k = len(report.problems)
-        err.print(f"[red]not legal[/]: {k} problem{'s' if k != 1 else ''} in {escape(str(report.deck.path))} under {fmt.name}",
-                  highlight=False, soft_wrap=True)
+        err.print(
+            f"[red]not legal[/]: {k} problem{'s' if k != 1 else ''} in {escape(str(report.deck.path))} under {fmt.name}",
+            highlight=False,
+            soft_wrap=True,
+        )
 
 
 FIRST_PROBLEMS = 3
@@ -71,22 +81,28 @@ def print_legality(report: LegalityReport, out: Console) -> None:
             shown.append(f"and {more} more")
         k = len(r.problems)
         table.add_row(escape(r.format.name), f"[red]not legal[/] ({k} problem{'s' if k != 1 else ''})", escape("\n".join(shown)))
-    out.print(f"{escape(str(report.path))}: no format named; legality in every {report.game} format", highlight=False,
-              soft_wrap=True)
+    out.print(f"{escape(str(report.path))}: no format named; legality in every {report.game} format", highlight=False, soft_wrap=True)
     out.print(table, soft_wrap=not out.is_terminal)
     n = len(report.results)
     if report.legal:
-        out.print(f"[green]legal[/] in {len(report.legal_in)} of {n} {report.game} formats: {', '.join(report.legal_in)}",
-                  highlight=False, soft_wrap=True)
+        out.print(
+            f"[green]legal[/] in {len(report.legal_in)} of {n} {report.game} formats: {', '.join(report.legal_in)}",
+            highlight=False,
+            soft_wrap=True,
+        )
     else:
         out.print(f"[red]not legal[/] in any of the {n} {report.game} formats", highlight=False, soft_wrap=True)
 
 
 def print_stats(stats: DeckStats, out: Console) -> None:
     """Print deck statistics as small tables and the odds as percentages with their formulas."""
-    out.print(f"[bold]{stats.format}[/]: {stats.size} cards in the deck"
-              + (f" ({stats.unmatched} on lines that matched no card)" if stats.unmatched else "")
-              + "".join(f", {n} in {s}" for s, n in stats.sections.items() if s != "main"), highlight=False, soft_wrap=True)
+    out.print(
+        f"[bold]{stats.format}[/]: {stats.size} cards in the deck"
+        + (f" ({stats.unmatched} on lines that matched no card)" if stats.unmatched else "")
+        + "".join(f", {n} in {s}" for s, n in stats.sections.items() if s != "main"),
+        highlight=False,
+        soft_wrap=True,
+    )
     for title, data in (("card type", stats.by_type), (stats.energy_label, stats.by_energy), (stats.curve_label, stats.curve)):
         if not data:
             continue

@@ -13,11 +13,23 @@ TITLES = {"los-lobos": "Los Lobos", "doll-house": "Doll House", "ryujin-jakka": 
 def game_json(rec: Any, out: Any) -> dict:
     """Return a game as a JSON-ready dict: id, kind, players, commitment, seed (once over, else
     None), setup, moves, stakes, events, status, waiting, result. ``cardlab play verify`` reads it."""
-    return {"id": rec.id, "kind": rec.kind, "players": rec.setup["players"], "created": rec.created,
-            "algorithm": "hmac-sha256-ctr-v1", "commitment": rec.commitment,
-            "seed": rec.seed.hex() if rec.revealed else None, "setup": rec.setup, "moves": rec.moves,
-            "stakes": rec.stakes, "events": out.events, "status": rec.status, "waiting": out.waiting,
-            "scores": out.scores, "result": rec.result}
+    return {
+        "id": rec.id,
+        "kind": rec.kind,
+        "players": rec.setup["players"],
+        "created": rec.created,
+        "algorithm": "hmac-sha256-ctr-v1",
+        "commitment": rec.commitment,
+        "seed": rec.seed.hex() if rec.revealed else None,
+        "setup": rec.setup,
+        "moves": rec.moves,
+        "stakes": rec.stakes,
+        "events": out.events,
+        "status": rec.status,
+        "waiting": out.waiting,
+        "scores": out.scores,
+        "result": rec.result,
+    }
 
 
 def _card(c: dict) -> str:
@@ -72,8 +84,9 @@ def _lines(rec: Any, out: Any) -> list[tuple[str, str]]:
         how = "with replacement" if setup.get("replacement", True) else "without replacement"
         lines.append(("meta", f"Draw pool: {len(setup['pool'])} Commons of {setup.get('set', '?')}, {how}"))
     for p, cards in (setup.get("lists") or {}).items():
-        lines.append(("meta", f"{p}'s list: " + "; ".join(f"{i}. {c['name']} ({c['value']}, {c.get('faction')})"
-                                                          for i, c in enumerate(cards, 1))))
+        lines.append(
+            ("meta", f"{p}'s list: " + "; ".join(f"{i}. {c['name']} ({c['value']}, {c.get('faction')})" for i, c in enumerate(cards, 1)))
+        )
     opts = setup.get("options") or {}
     if opts:
         lines.append(("meta", "Options: " + ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted(opts.items()))))
@@ -116,7 +129,9 @@ def render(rec: Any, out: Any, fmt: str = "text") -> str:
             rows.append("[/list]" if fmt == "bbcode" else "")
             in_list = False
         if kind == "title":
-            rows.append({"text": text + "\n" + "=" * len(text), "markdown": f"### {text}", "bbcode": f"[size=150][b]{text}[/b][/size]"}[fmt])
+            rows.append(
+                {"text": text + "\n" + "=" * len(text), "markdown": f"### {text}", "bbcode": f"[size=150][b]{text}[/b][/size]"}[fmt]
+            )
         elif kind == "meta":
             rows.append({"text": text, "markdown": f"{text}  ", "bbcode": f"[i]{text}[/i]"}[fmt])
         elif kind == "section":

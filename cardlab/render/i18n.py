@@ -27,8 +27,15 @@ def coverage(cov, console: Console | None = None) -> None:  # noqa: ANN001 - car
             table.add_column(name, justify="right", no_wrap=True)
         previous = None
         for r in [r for r in cov.rows if r.lang == code]:
-            table.add_row(r.set_code if r.set_code != previous else "", KIND_LABELS[r.kind], str(r.total), str(r.translated),
-                          f"[yellow]{r.outdated}[/]" if r.outdated else "0", str(r.missing), f"{r.percent:.1f}")
+            table.add_row(
+                r.set_code if r.set_code != previous else "",
+                KIND_LABELS[r.kind],
+                str(r.total),
+                str(r.translated),
+                f"[yellow]{r.outdated}[/]" if r.outdated else "0",
+                str(r.missing),
+                f"{r.percent:.1f}",
+            )
             previous = r.set_code
         t = cov.total(code)
         table.add_section()

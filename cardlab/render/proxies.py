@@ -47,5 +47,8 @@ def written(report, err: Console | None = None) -> None:  # noqa: ANN001 - proxi
     for card_id, message in report.overflow:
         messages.warning(f"{card_id}: {message}", err)
     skipped = f", {len(report.skipped)} basic Energy left out" if report.skipped else ""
-    err.print(f"wrote {report.path}: {report.cards} cards on {report.pages} page(s), {report.paper}, "
-              f"{report.bytes / 1024:.0f} kB{skipped}", highlight=False, markup=False)
+    err.print(
+        f"wrote {report.path}: {report.cards} cards on {report.pages} page(s), {report.paper}, {report.bytes / 1024:.0f} kB{skipped}",
+        highlight=False,
+        markup=False,
+    )

@@ -26,8 +26,24 @@ SORTS = {
 """Sort keys for ``--sort``: name -> SQL ORDER BY expression. ``rarity`` follows each set's
 ``rarities`` list (commonest first); ``name`` sorts by the name shown (``--lang``), folded."""
 
-CLOSED_FIELDS = ("game", "set", "rarity", "supertype", "type", "stage", "weakness", "resistance", "energy",
-                 "kind", "blow", "blocks", "attr", "timing", "element", "kw")
+CLOSED_FIELDS = (
+    "game",
+    "set",
+    "rarity",
+    "supertype",
+    "type",
+    "stage",
+    "weakness",
+    "resistance",
+    "energy",
+    "kind",
+    "blow",
+    "blocks",
+    "attr",
+    "timing",
+    "element",
+    "kw",
+)
 """Fields whose values form a closed vocabulary (the values the catalog holds): any other value is
 a query error with a caret and did-you-mean, never a silent empty result."""
 
@@ -107,7 +123,7 @@ def open_index(roots: list[Path], db: Path) -> sqlite3.Connection:
 def _names(con: sqlite3.Connection, ids: list[str]) -> dict[str, dict]:
     out: dict[str, dict] = {i: {} for i in ids}
     for chunk in range(0, len(ids), 900):
-        part = ids[chunk:chunk + 900]
+        part = ids[chunk : chunk + 900]
         marks = ",".join("?" * len(part))
         for cid, lang, name in con.execute(f"SELECT card_id, lang, name FROM card_name WHERE card_id IN ({marks})", part):
             out[cid][lang] = name
@@ -230,16 +246,34 @@ UNIQUE = ("prints", "cards")
 """``--unique`` choices: every printing, or one hit per card (its printings collapsed)."""
 
 
-def search(con: sqlite3.Connection, query: str, *, langs: tuple[str, ...] | list[str] = (), sort: str = "number",
-           reverse: bool = False, limit: int | None = None, offset: int = 0, timeout: float | None = None,
-           unique: str = "prints") -> list[Hit]:
+def search(
+    con: sqlite3.Connection,
+    query: str,
+    *,
+    langs: tuple[str, ...] | list[str] = (),
+    sort: str = "number",
+    reverse: bool = False,
+    limit: int | None = None,
+    offset: int = 0,
+    timeout: float | None = None,
+    unique: str = "prints",
+) -> list[Hit]:
     """Return the cards matching ``query``, sorted (arguments and errors as :func:`search_page`)."""
     return _search(con, query, langs, sort, reverse, limit, offset, timeout, False, unique)[1]
 
 
-def search_page(con: sqlite3.Connection, query: str, *, langs: tuple[str, ...] | list[str] = (), sort: str = "number",
-                reverse: bool = False, limit: int | None = None, offset: int = 0,
-                timeout: float | None = None, unique: str = "prints") -> tuple[int, list[Hit]]:
+def search_page(
+    con: sqlite3.Connection,
+    query: str,
+    *,
+    langs: tuple[str, ...] | list[str] = (),
+    sort: str = "number",
+    reverse: bool = False,
+    limit: int | None = None,
+    offset: int = 0,
+    timeout: float | None = None,
+    unique: str = "prints",
+) -> tuple[int, list[Hit]]:
     """Return ``(how many cards match in all, the hits from offset to offset + limit)`` in one pass
     over the index (the total is a window count, not a second query), sorted.
 
@@ -267,9 +301,18 @@ def search_page(con: sqlite3.Connection, query: str, *, langs: tuple[str, ...] |
     return total, hits
 
 
-def _search(con: sqlite3.Connection, query: str, langs: tuple[str, ...] | list[str], sort: str, reverse: bool,
-            limit: int | None, offset: int, timeout: float | None, with_total: bool,
-            unique: str = "prints") -> tuple[int | None, list[Hit]]:
+def _search(
+    con: sqlite3.Connection,
+    query: str,
+    langs: tuple[str, ...] | list[str],
+    sort: str,
+    reverse: bool,
+    limit: int | None,
+    offset: int,
+    timeout: float | None,
+    with_total: bool,
+    unique: str = "prints",
+) -> tuple[int | None, list[Hit]]:
     """:func:`search` and :func:`search_page`: ``(total or None, hits)``; the total is None unless
     ``with_total`` and at least one card matched.
 
@@ -298,8 +341,10 @@ def _search(con: sqlite3.Connection, query: str, langs: tuple[str, ...] | list[s
         exact = [compact(" ".join(t.value for t in words))]
     in_sql = sort != "name" and unique == "prints"
     columns = "c.id, c.game, c.set_code, c.number, c.name, c.source_language, c.type_line, c.stats, c.rarity, c.data, c.oracle_id"
-    sql = (f"SELECT {columns}{', COUNT(*) OVER ()' if with_total and in_sql else ''}"
-           f" FROM card c LEFT JOIN card_set s ON s.code = c.set_code WHERE {where} ORDER BY {', '.join(order)}")
+    sql = (
+        f"SELECT {columns}{', COUNT(*) OVER ()' if with_total and in_sql else ''}"
+        f" FROM card c LEFT JOIN card_set s ON s.code = c.set_code WHERE {where} ORDER BY {', '.join(order)}"
+    )
     params = [*params, *exact]
     if in_sql and (limit is not None or offset):
         sql += " LIMIT ? OFFSET ?"
@@ -343,7 +388,7 @@ def _search(con: sqlite3.Connection, query: str, langs: tuple[str, ...] | list[s
         hits.sort(key=lambda h: h.id not in first)
     if not in_sql:
         start = max(int(offset), 0)
-        hits = hits[start:start + limit] if limit is not None else hits[start:]
+        hits = hits[start : start + limit] if limit is not None else hits[start:]
     return total, hits
 
 
@@ -366,7 +411,7 @@ def plain(hits: list[Hit], fmt: str = "table") -> str:
         return buf.getvalue()
     rows = [("Id", "Name", "Type", "Stats", "Rarity")] + [(h.id, h.name, h.type_line, h.stats, h.rarity or "") for h in hits]
     widths = [max(_width(r[i]) for r in rows) for i in range(5)]
-    lines = ["  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(r, widths)).rstrip() for r in rows]
+    lines = ["  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows]
     lines.append(f"{len(hits)} card{'s' if len(hits) != 1 else ''}")
     return "\n".join(lines) + "\n"
 
@@ -409,9 +454,13 @@ def get_card(con: sqlite3.Connection, ref: str) -> CardView:
         if len(parts) == 2:
             from cardlab.core.text import norm_value
 
-            ids = [r[0] for r in con.execute(
-                "SELECT c.id FROM card c JOIN facet f ON f.card_id = c.id AND f.field = 'set' AND f.text = ?"
-                " WHERE c.number = ?", (norm_value(parts[0]), parts[1]))]
+            ids = [
+                r[0]
+                for r in con.execute(
+                    "SELECT c.id FROM card c JOIN facet f ON f.card_id = c.id AND f.field = 'set' AND f.text = ? WHERE c.number = ?",
+                    (norm_value(parts[0]), parts[1]),
+                )
+            ]
     if not ids:
         ids = [r[0] for r in con.execute("SELECT DISTINCT card_id FROM card_name WHERE folded = ?", (fold(ref_s),))]
     if not ids and compact(ref_s):  # typed without spaces or punctuation: farfetchd
@@ -428,12 +477,17 @@ def get_card(con: sqlite3.Connection, ref: str) -> CardView:
             oracle = oracles.pop()
             ids = [oracle] if oracle in ids else sorted(ids)[:1]
     if len(ids) > 1:
-        choices = [tuple(r) for r in con.execute(
-            f"SELECT id, name, set_code FROM card WHERE id IN ({','.join('?' * len(ids))}) ORDER BY set_code, number_int", ids)]
+        choices = [
+            tuple(r)
+            for r in con.execute(
+                f"SELECT id, name, set_code FROM card WHERE id IN ({','.join('?' * len(ids))}) ORDER BY set_code, number_int", ids
+            )
+        ]
         raise AmbiguousCardError(ref, choices)
     cid, game, data, path, set_data, oracle = con.execute(
-        "SELECT c.id, c.game, c.data, c.path, s.data, c.oracle_id FROM card c JOIN card_set s ON s.code = c.set_code"
-        " WHERE c.id = ?", (ids[0],)).fetchone()
+        "SELECT c.id, c.game, c.data, c.path, s.data, c.oracle_id FROM card c JOIN card_set s ON s.code = c.set_code WHERE c.id = ?",
+        (ids[0],),
+    ).fetchone()
     return CardView(cid, game, json.loads(data), json.loads(set_data), path, _printings(con, oracle))
 
 
@@ -452,9 +506,14 @@ def printings(con: sqlite3.Connection, card_id: str) -> list[tuple[str, str, str
 
 
 def _printings(con: sqlite3.Connection, oracle: str) -> list[tuple[str, str, str, str | None]]:
-    return [tuple(r) for r in con.execute(
-        "SELECT c.id, c.set_code, c.number, c.rarity FROM card c LEFT JOIN card_set s ON s.code = c.set_code"
-        " WHERE c.oracle_id = ? ORDER BY c.id != c.oracle_id, s.release_date, c.set_code, c.number_int", (oracle,))]
+    return [
+        tuple(r)
+        for r in con.execute(
+            "SELECT c.id, c.set_code, c.number, c.rarity FROM card c LEFT JOIN card_set s ON s.code = c.set_code"
+            " WHERE c.oracle_id = ? ORDER BY c.id != c.oracle_id, s.release_date, c.set_code, c.number_int",
+            (oracle,),
+        )
+    ]
 
 
 def languages(con: sqlite3.Connection) -> list[str]:

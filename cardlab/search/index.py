@@ -35,8 +35,10 @@ class IndexWriteError(CardlabError):
 
     def __init__(self, db: Path, err: BaseException) -> None:
         reason = getattr(err, "strerror", None) or str(err)
-        super().__init__(f"cannot write the search index {db}: {reason}; free some space or make the folder writable,"
-                         " or choose another index file with --db or CARDLAB_DB")
+        super().__init__(
+            f"cannot write the search index {db}: {reason}; free some space or make the folder writable,"
+            " or choose another index file with --db or CARDLAB_DB"
+        )
 
 
 @dataclass
@@ -110,8 +112,10 @@ def check_db_path(db: Path) -> None:
         from cardlab.core.paths import cache_dir
 
         if db.parent == cache_dir():
-            raise InputError(f"{db.parent}: cardlab's cache folder cannot be created (is a file in the way, or the disk"
-                             " read-only?); set CARDLAB_CACHE_DIR, or give the index a file with --db")
+            raise InputError(
+                f"{db.parent}: cardlab's cache folder cannot be created (is a file in the way, or the disk"
+                " read-only?); set CARDLAB_CACHE_DIR, or give the index a file with --db"
+            )
         raise InputError(f"{db.parent}: folder not found (for the index {db.name})")
 
 
@@ -123,7 +127,7 @@ def _clean_stale_temp(db: Path) -> None:
     ``.<name>.tmp-<pid>`` files and their ``-journal``, ``-wal`` and ``-shm`` companions."""
     prefix = f".{db.name}"
     for tmp in db.parent.glob(f".{glob.escape(db.name)}.tmp-*"):
-        m = _TEMP.fullmatch(tmp.name[len(prefix):])
+        m = _TEMP.fullmatch(tmp.name[len(prefix) :])
         if m and not _alive(int(m.group(1))):
             tmp.unlink(missing_ok=True)
 
@@ -144,8 +148,11 @@ def is_own_cache_file(db: Path) -> bool:
     from cardlab.core.paths import cache_dir
 
     try:
-        return (re.fullmatch(r"index-[0-9a-f]{12}\.sqlite", db.name) is not None and not db.is_symlink()
-                and db.parent.resolve() == cache_dir().resolve())
+        return (
+            re.fullmatch(r"index-[0-9a-f]{12}\.sqlite", db.name) is not None
+            and not db.is_symlink()
+            and db.parent.resolve() == cache_dir().resolve()
+        )
     except OSError:
         return False
 
@@ -197,8 +204,7 @@ def ensure_index(roots: list[Path], db: Path) -> BuildReport | None:
 
 
 FTS_DDL = [
-    "CREATE VIRTUAL TABLE card_fts USING fts5(card_id UNINDEXED, names, body,"
-    " tokenize = \"unicode61 remove_diacritics 2\")",
+    'CREATE VIRTUAL TABLE card_fts USING fts5(card_id UNINDEXED, names, body, tokenize = "unicode61 remove_diacritics 2")',
     "CREATE VIRTUAL TABLE card_tri USING fts5(card_id UNINDEXED, names, body, tokenize = 'trigram')",
     # rules-text words stemmed by their text's language, each as <lang>_<stem> (en_paralyz)
     "CREATE VIRTUAL TABLE card_stem USING fts5(card_id UNINDEXED, stems, tokenize = \"unicode61 tokenchars '_'\")",
@@ -293,15 +299,14 @@ def build_index(roots: list[Path], db: Path, fp: str | None = None) -> BuildRepo
             db.with_name(tmp.name + "-journal").unlink(missing_ok=True)
     except (OSError, sqlite3.Error) as err:
         raise IndexWriteError(db, err) from None
-    return BuildReport(db=db, cards=len(result.catalog.cards), sets=len(result.catalog.sets),
-                       seconds=time.perf_counter() - start)
+    return BuildReport(db=db, cards=len(result.catalog.cards), sets=len(result.catalog.sets), seconds=time.perf_counter() - start)
 
 
 def _write(cat: Catalog, path: Path, fp: str) -> None:
     from sqlalchemy import create_engine
 
-    from cardlab.search import tables  # importing it registers the tables on SQLModel.metadata
     from cardlab.games import game_module
+    from cardlab.search import tables  # importing it registers the tables on SQLModel.metadata
 
     engine = create_engine(f"sqlite:///{path}")
     tables.SQLModel.metadata.create_all(engine)
@@ -316,8 +321,18 @@ def _write(cat: Catalog, path: Path, fp: str) -> None:
         set_rows = []
         for info in cat.sets.values():
             d = info.data
-            set_rows.append((info.code, info.game, json.dumps(d.get("name"), ensure_ascii=False), info.source_language,
-                             info.printed_total, d.get("release_date"), json.dumps(info.aliases), json.dumps(d, ensure_ascii=False, default=str)))
+            set_rows.append(
+                (
+                    info.code,
+                    info.game,
+                    json.dumps(d.get("name"), ensure_ascii=False),
+                    info.source_language,
+                    info.printed_total,
+                    d.get("release_date"),
+                    json.dumps(info.aliases),
+                    json.dumps(d, ensure_ascii=False, default=str),
+                )
+            )
         con.executemany("INSERT INTO card_set VALUES (?, ?, ?, ?, ?, ?, ?, ?)", set_rows)
         cards: list = []
         names: list = []
@@ -329,12 +344,26 @@ def _write(cat: Catalog, path: Path, fp: str) -> None:
             game = game_module(info.game)
             src = info.source_language
             digits = "".join(ch for ch in card["number"] if ch.isdigit())
-            cards.append((card_id, info.game, info.code, card["number"], int(digits) if digits else None,
-                          pick(card["name"], (), src), src, game.type_line(card, ()), game.key_stats(card),
-                          card.get("rarity"), _rarity_rank(card.get("rarity"), info.data), card.get("illustrator"),
-                          info.data.get("release_date"),
-                          json.dumps(card, ensure_ascii=False, default=str), str(cat.paths[card_id]),
-                          cat.oracle_of(card_id)))
+            cards.append(
+                (
+                    card_id,
+                    info.game,
+                    info.code,
+                    card["number"],
+                    int(digits) if digits else None,
+                    pick(card["name"], (), src),
+                    src,
+                    game.type_line(card, ()),
+                    game.key_stats(card),
+                    card.get("rarity"),
+                    _rarity_rank(card.get("rarity"), info.data),
+                    card.get("illustrator"),
+                    info.data.get("release_date"),
+                    json.dumps(card, ensure_ascii=False, default=str),
+                    str(cat.paths[card_id]),
+                    cat.oracle_of(card_id),
+                )
+            )
             for lang, name in card["name"].items():
                 if lang != "_source":
                     names.append((card_id, lang, name, fold(name), compact(name)))
@@ -344,15 +373,20 @@ def _write(cat: Catalog, path: Path, fp: str) -> None:
             fts.append((card_id, folded_names, body))
             stems.append((card_id, stemmed))
         _evolves_any_language(cat, facets)
-        con.executemany("INSERT INTO card (id, game, set_code, number, number_int, name, source_language, type_line,"
-                        " stats, rarity, rarity_rank, illustrator, release_date, data, path, oracle_id) VALUES"
-                        " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", cards)
+        con.executemany(
+            "INSERT INTO card (id, game, set_code, number, number_int, name, source_language, type_line,"
+            " stats, rarity, rarity_rank, illustrator, release_date, data, path, oracle_id) VALUES"
+            " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            cards,
+        )
         con.executemany("INSERT INTO card_name (card_id, lang, name, folded, compact) VALUES (?, ?, ?, ?, ?)", names)
         # filling the facet table before indexing it is about twice as fast
-        indexes = [r[0] for r in con.execute("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'facet'"
-                                             " AND sql IS NOT NULL")]
-        for name, in con.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'facet'"
-                                 " AND sql IS NOT NULL").fetchall():
+        indexes = [
+            r[0] for r in con.execute("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'facet' AND sql IS NOT NULL")
+        ]
+        for (name,) in con.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'facet' AND sql IS NOT NULL"
+        ).fetchall():
             con.execute(f'DROP INDEX "{name}"')
         con.executemany("INSERT INTO facet (card_id, field, text, num) VALUES (?, ?, ?, ?)", facets)
         for sql in indexes:
@@ -361,9 +395,15 @@ def _write(cat: Catalog, path: Path, fp: str) -> None:
         con.executemany("INSERT INTO card_tri (card_id, names, body) VALUES (?, ?, ?)", fts)
         con.executemany("INSERT INTO card_stem (card_id, stems) VALUES (?, ?)", stems)
         stem_langs = sorted({w.split("_", 1)[0] for _cid, text in stems for w in text.split() if "_" in w})
-        con.executemany("INSERT INTO meta VALUES (?, ?)", [("fingerprint", fp), ("version", INDEX_VERSION),
-                                                           ("stem_languages", json.dumps(stem_langs)),
-                                                           ("roots", json.dumps([str(r) for r in cat.roots]))])
+        con.executemany(
+            "INSERT INTO meta VALUES (?, ?)",
+            [
+                ("fingerprint", fp),
+                ("version", INDEX_VERSION),
+                ("stem_languages", json.dumps(stem_langs)),
+                ("roots", json.dumps([str(r) for r in cat.roots])),
+            ],
+        )
         con.commit()
     finally:
         con.close()

@@ -43,15 +43,18 @@ FIELDS: dict[str, tuple[str, str]] = {
     "artist": ("like", "illustrator, substring (artist:arita)"),
     # Pokémon
     "supertype": ("facet", "Pokémon: pokemon, trainer or energy"),
-    "type": ("facet", "Pokémon: the Pokémon's type, or the Energy an Energy card provides (type:fire); Monpa: card type (type:servant, type:serviteur)"),
-    "stage": ("facet", "Pokémon: basic, \"stage 1\", \"stage 2\""),
+    "type": (
+        "facet",
+        "Pokémon: the Pokémon's type, or the Energy an Energy card provides (type:fire); Monpa: card type (type:servant, type:serviteur)",
+    ),
+    "stage": ("facet", 'Pokémon: basic, "stage 1", "stage 2"'),
     "hp": ("num", "Pokémon: hit points (hp>=80)"),
     "retreat": ("num", "Pokémon: retreat cost (retreat<=1)"),
     "cost": ("num", "Pokémon: converted Energy cost of an attack (cost<=2); Ippo: total cost"),
     "damage": ("num", "Pokémon: base damage of an attack (damage>=50)"),
     "weakness": ("facet", "Pokémon: weakness type (weakness:water)"),
     "resistance": ("facet", "Pokémon: resistance type (resistance:psychic)"),
-    "attack": ("like", "Pokémon: attack or Pokémon Power name, substring, any language (attack:\"fire spin\")"),
+    "attack": ("like", 'Pokémon: attack or Pokémon Power name, substring, any language (attack:"fire spin")'),
     "evolves": ("facet", "Pokémon: the name it evolves from (evolves:charmeleon)"),
     "energy": ("facet", "Pokémon: Energy card kind, basic or special"),
     "level": ("num", "Pokémon: level printed on the card"),
@@ -63,7 +66,7 @@ FIELDS: dict[str, tuple[str, str]] = {
     "attr": ("facet", "Ippo: attribute icon (courage, kan, technique, calm, generic)"),
     "power": ("num", "Ippo: blow power"),
     "def": ("num", "Ippo: defense power; Monpa: a servant's defense"),
-    "kw": ("facet", "keyword (Ippo: \"guard break\", \"shut off\", knock-down, \"round up\"; Monpa: rapide, upkeep, prediction)"),
+    "kw": ("facet", 'keyword (Ippo: "guard break", "shut off", knock-down, "round up"; Monpa: rapide, upkeep, prediction)'),
     "timing": ("facet", "Ippo: ability timing (placement, fast, boxing, interval, constant)"),
     "stars": ("num", "Ippo: rarity in stars"),
     # Monpa
@@ -74,8 +77,21 @@ FIELDS: dict[str, tuple[str, str]] = {
     "value": ("num", "forum TCG: the card's Value (value>=4)"),
     "faction": ("facet", "forum TCG: faction code, name or symbol (faction:gotei-13, faction:lozenge, faction:skull)"),
 }
-ALIASES = {"t": "type", "s": "set", "e": "set", "r": "rarity", "a": "artist", "o": "text", "cn": "number",
-           "n": "name", "hp": "hp", "illustrator": "artist", "keyword": "kw", "attribute": "attr", "k": "kind"}
+ALIASES = {
+    "t": "type",
+    "s": "set",
+    "e": "set",
+    "r": "rarity",
+    "a": "artist",
+    "o": "text",
+    "cn": "number",
+    "n": "name",
+    "hp": "hp",
+    "illustrator": "artist",
+    "keyword": "kw",
+    "attribute": "attr",
+    "k": "kind",
+}
 _TEXT_OPS = (":", "=", "!=")
 _OPS = ("<=", ">=", "!=", ":", "=", "<", ">")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\uac00-\ud7af]")
@@ -130,11 +146,12 @@ class QueryError(UsageError):
         characters such as Japanese take two columns)."""
         import unicodedata
 
-        width = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in self.query[:self.pos])
+        width = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in self.query[: self.pos])
         return f"{self.query}\n{' ' * width}^"
 
 
 # --- tokens ----------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class _Tok:
@@ -147,7 +164,7 @@ def _read_quoted(q: str, i: int) -> tuple[str, int]:
     end = q.find('"', i + 1)
     if end < 0:
         raise QueryError(q, i, "this quote is never closed")
-    return q[i + 1:end], end + 1
+    return q[i + 1 : end], end + 1
 
 
 MAX_QUERY_CHARS = 1000
@@ -191,18 +208,27 @@ def _tokens_of(q: str) -> list[_Tok]:
         if ch.isspace():
             i += 1
         elif ch == "(":
-            toks.append(_Tok("lparen", i)); i += 1
+            toks.append(_Tok("lparen", i))
+            i += 1
         elif ch == ")":
-            toks.append(_Tok("rparen", i)); i += 1
+            toks.append(_Tok("rparen", i))
+            i += 1
         elif ch == "-" and (i + 1 >= n or q[i + 1].isspace()):
             raise QueryError(q, i, "'-' needs a term right after it (-type:fire)")
-        elif ch == "-" and i + 1 < n and not q[i + 1].isspace() and (not toks or toks[-1].kind != "term" or q[i - 1].isspace() or q[i - 1] == "("):
-            toks.append(_Tok("not", i)); i += 1
+        elif (
+            ch == "-"
+            and i + 1 < n
+            and not q[i + 1].isspace()
+            and (not toks or toks[-1].kind != "term" or q[i - 1].isspace() or q[i - 1] == "(")
+        ):
+            toks.append(_Tok("not", i))
+            i += 1
         elif ch == '"':
             value, j = _read_quoted(q, i)
             if not re.search(r"\w", fold(value)):
                 raise QueryError(q, i, "this phrase has no letters or digits to search for")
-            toks.append(_Tok("term", i, Term(None, ":", value, i + 1, True))); i = j
+            toks.append(_Tok("term", i, Term(None, ":", value, i + 1, True)))
+            i = j
         else:
             j = i
             while j < n and not q[j].isspace() and q[j] not in '()"':
@@ -212,7 +238,7 @@ def _tokens_of(q: str) -> list[_Tok]:
             if m:
                 field_raw, op = m.group(1), m.group(2)
                 vpos = i + m.end()
-                value = word[m.end():]
+                value = word[m.end() :]
                 quoted = False
                 if not value and j < n and q[j] == '"':
                     value, j = _read_quoted(q, j)
@@ -235,7 +261,7 @@ def _tokens_of(q: str) -> list[_Tok]:
                 toks.append(_Tok("and", i))
             elif word.lower() == "not":
                 toks.append(_Tok("not", i))
-            elif word[0] in ":=<>!" :
+            elif word[0] in ":=<>!":
                 raise QueryError(q, i, f"'{word[0]}' needs a field name before it (e.g. type{word[0]}...)")
             else:
                 if not re.search(r"\w", fold(word)):
@@ -244,13 +270,16 @@ def _tokens_of(q: str) -> list[_Tok]:
             i = j
     terms = [t for t in toks if t.kind == "term"]
     if len(terms) > MAX_TERMS:
-        raise QueryError(q, terms[MAX_TERMS].pos, f"too many terms: {len(terms)} words, phrases and field:value terms (at most {MAX_TERMS})")
+        raise QueryError(
+            q, terms[MAX_TERMS].pos, f"too many terms: {len(terms)} words, phrases and field:value terms (at most {MAX_TERMS})"
+        )
     if len(toks) > MAX_TOKENS:
         raise QueryError(q, toks[MAX_TOKENS].pos, f"too many terms, operators and parentheses: {len(toks)} (at most {MAX_TOKENS})")
     return toks
 
 
 # --- parser ----------------------------------------------------------------------------------
+
 
 def parse(query: str) -> Node | None:
     """Parse a query into a tree of :class:`Term`, :class:`Not`, :class:`And`, :class:`Or`.
@@ -431,8 +460,10 @@ def _with_run_together(node: And, sql: str, params: list) -> tuple[str, list]:
     joined = compact("".join(words))
     if not joined:
         return sql, params
-    return (f"({sql} OR c.id IN (SELECT card_id FROM card_name WHERE compact = ? OR compact LIKE ? ESCAPE '\\'))",
-            [*params, joined, _like(joined)[1:]])
+    return (
+        f"({sql} OR c.id IN (SELECT card_id FROM card_name WHERE compact = ? OR compact LIKE ? ESCAPE '\\'))",
+        [*params, joined, _like(joined)[1:]],
+    )
 
 
 def _term_sql(t: Term, stem_langs: tuple[str, ...] | None = None) -> tuple[str, list]:
@@ -477,11 +508,12 @@ def _positive_term_sql(t: Term, stem_langs: tuple[str, ...] | None = None) -> tu
             return "c.id IN (SELECT card_id FROM card_name WHERE folded = ? OR compact = ?)", [fold(t.value), joined or fold(t.value)]
         if _symbol_only(t.value) or not joined:
             return "c.id IN (SELECT card_id FROM card_name WHERE folded LIKE ? ESCAPE '\\')", [_like(fold(t.value))]
-        return ("c.id IN (SELECT card_id FROM card_name WHERE folded LIKE ? ESCAPE '\\' OR compact LIKE ? ESCAPE '\\')",
-                [_like(fold(t.value)), _like(joined)])
+        return (
+            "c.id IN (SELECT card_id FROM card_name WHERE folded LIKE ? ESCAPE '\\' OR compact LIKE ? ESCAPE '\\')",
+            [_like(fold(t.value)), _like(joined)],
+        )
     if kind == "like":
-        return ("c.id IN (SELECT card_id FROM facet WHERE field = ? AND text LIKE ? ESCAPE '\\')",
-                [t.field, _like(norm_value(t.value))])
+        return ("c.id IN (SELECT card_id FROM facet WHERE field = ? AND text LIKE ? ESCAPE '\\')", [t.field, _like(norm_value(t.value))])
     if kind == "num" and not _NUMBER.match(t.value):  # mana:x, atk:?
         return "c.id IN (SELECT card_id FROM facet WHERE field = ? AND text = ?)", [t.field, fold(t.value.strip())]
     if kind == "num" or (kind == "number" and t.op not in _TEXT_OPS):

@@ -165,6 +165,7 @@ def safe_filename(name: str | None, default: str = "deck") -> str:
 
 # --- searches -------------------------------------------------------------------------------
 
+
 def run_search(site: Site, q: str, sort: str, reverse: bool, langs: Sequence[str], page: int) -> tuple[int, list]:
     """Return ``(total, hits of the page)`` for a query (library :func:`cardlab.search.engine.search_page`).
 
@@ -176,8 +177,16 @@ def run_search(site: Site, q: str, sort: str, reverse: bool, langs: Sequence[str
     if page < 1 or page > MAX_PAGE:
         raise WebError(400, "bad_parameter", f"page: a number from 1 to {MAX_PAGE}")
     try:
-        total, hits = engine.search_page(site.con(), q, langs=list(langs), sort=sort, reverse=reverse, limit=PER_PAGE,
-                                         offset=(page - 1) * PER_PAGE, timeout=site.search_timeout)
+        total, hits = engine.search_page(
+            site.con(),
+            q,
+            langs=list(langs),
+            sort=sort,
+            reverse=reverse,
+            limit=PER_PAGE,
+            offset=(page - 1) * PER_PAGE,
+            timeout=site.search_timeout,
+        )
     except CardlabError as err:
         raise web_error(err) from None
     return total, hits
@@ -192,19 +201,31 @@ def card_json(site: Site, view, langs: Sequence[str]) -> dict[str, Any]:  # noqa
     src = view.set_data.get("source_language", "en")
     data = view.data
     return {
-        "object": "card", "id": view.id, "game": view.game,
-        "name": pick(data.get("name"), list(langs), src), "names": {k: v for k, v in data.get("name", {}).items() if k != "_source"},
-        "set": {"code": view.set_data.get("code"), "name": pick(view.set_data.get("name"), list(langs), src),
-                "printed_total": view.set_data.get("printed_total")},
-        "number": data.get("number"), "source_language": src,
+        "object": "card",
+        "id": view.id,
+        "game": view.game,
+        "name": pick(data.get("name"), list(langs), src),
+        "names": {k: v for k, v in data.get("name", {}).items() if k != "_source"},
+        "set": {
+            "code": view.set_data.get("code"),
+            "name": pick(view.set_data.get("name"), list(langs), src),
+            "printed_total": view.set_data.get("printed_total"),
+        },
+        "number": data.get("number"),
+        "source_language": src,
         "printings": [{"id": i, "set": s, "number": n, "rarity": r} for i, s, n, r in view.printings],
-        "legalities": {f.name: ("legal" if ok else "not_legal") for f, ok, _why in
-                       card_legality(site.catalog.card_set.get(view.id, ""), [f for f in site.formats.values() if f.game == view.game])},
+        "legalities": {
+            f.name: ("legal" if ok else "not_legal")
+            for f, ok, _why in card_legality(
+                site.catalog.card_set.get(view.id, ""), [f for f in site.formats.values() if f.game == view.game]
+            )
+        },
         "data": data,
     }
 
 
 # --- decks ----------------------------------------------------------------------------------
+
 
 def check_deck_text(site: Site, text: str, name: str, format_name: str | None, langs: Sequence[str]) -> dict[str, Any]:
     """Check a pasted deck list: against ``format_name``, else against every format of its game.
@@ -288,12 +309,12 @@ async def read_deck_form(text: str, upload: UploadFile | None) -> tuple[str, str
 
 # --- the app --------------------------------------------------------------------------------
 
+
 def _templates() -> Jinja2Templates:
     """Jinja2 templates from ``templates/``, every one autoescaped."""
     import jinja2
 
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")), autoescape=True,
-                             trim_blocks=True, lstrip_blocks=True)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")), autoescape=True, trim_blocks=True, lstrip_blocks=True)
     return Jinja2Templates(env=env)
 
 
@@ -316,10 +337,14 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
     roots = catalog_roots(roots)
     site = Site(roots, default_db(roots, db), search_timeout)
     templates = _templates()
-    api = FastAPI(title="cardlab", version=_version(), docs_url=None, redoc_url=None,
-                  openapi_url="/api/openapi.json",
-                  description="Cards, sets and deck checks of the cardlab catalog (read-only). "
-                              "Errors are objects with status, code and details.")
+    api = FastAPI(
+        title="cardlab",
+        version=_version(),
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+        description="Cards, sets and deck checks of the cardlab catalog (read-only). Errors are objects with status, code and details.",
+    )
     api.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
     def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
@@ -359,15 +384,22 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
         return RedirectResponse("/search", status_code=302)
 
     @api.get("/search", response_class=HTMLResponse, include_in_schema=False)
-    def search_page(request: Request, q: str = "", sort: str = "number", lang: str = "", page_: int = Query(1, alias="page"),
-                    reverse: bool = False) -> HTMLResponse:
+    def search_page(
+        request: Request, q: str = "", sort: str = "number", lang: str = "", page_: int = Query(1, alias="page"), reverse: bool = False
+    ) -> HTMLResponse:
         """``/search``: the form; with ``q``, one page of results (``page``, ``sort``, ``reverse``, names in
         ``lang``), or the query error with its caret (400). Every result page is a permalink."""
         from cardlab.search.engine import SORTS
 
         langs = langs_param(lang)
-        context: dict[str, Any] = {"q": q, "sort": sort, "lang": lang, "reverse": reverse, "sorts": list(SORTS),
-                                   "title": f"{q} · cardlab" if q else "cardlab search"}
+        context: dict[str, Any] = {
+            "q": q,
+            "sort": sort,
+            "lang": lang,
+            "reverse": reverse,
+            "sorts": list(SORTS),
+            "title": f"{q} · cardlab" if q else "cardlab search",
+        }
         if not q.strip():
             return page(request, "search.html", **context, searched=False)
         try:
@@ -383,9 +415,20 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
                 params["reverse"] = "true"
             return "/search?" + urlencode({k: v for k, v in params.items() if v not in ("", None)})
 
-        return page(request, "search.html", **context, searched=True, total=total, hits=hits, page=page_, pages=pages,
-                    prev_link=link(page_ - 1) if page_ > 1 else None, next_link=link(page_ + 1) if page_ < pages else None,
-                    first=(page_ - 1) * PER_PAGE + 1, lang_link=lambda code: link(page_, code))
+        return page(
+            request,
+            "search.html",
+            **context,
+            searched=True,
+            total=total,
+            hits=hits,
+            page=page_,
+            pages=pages,
+            prev_link=link(page_ - 1) if page_ > 1 else None,
+            next_link=link(page_ + 1) if page_ < pages else None,
+            first=(page_ - 1) * PER_PAGE + 1,
+            lang_link=lambda code: link(page_, code),
+        )
 
     @api.get("/search/help", response_class=HTMLResponse, include_in_schema=False)
     def search_help(request: Request) -> HTMLResponse:
@@ -393,8 +436,14 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
         from cardlab.search.engine import SORTS
         from cardlab.search.query import ALIASES, FIELDS
 
-        return page(request, "help.html", title="Search syntax · cardlab", fields=[(k, v[1]) for k, v in FIELDS.items()],
-                    aliases=[(k, v) for k, v in ALIASES.items() if k != v], sorts=list(SORTS))
+        return page(
+            request,
+            "help.html",
+            title="Search syntax · cardlab",
+            fields=[(k, v[1]) for k, v in FIELDS.items()],
+            aliases=[(k, v) for k, v in ALIASES.items() if k != v],
+            sorts=list(SORTS),
+        )
 
     @api.get("/card/{card_id}", response_class=HTMLResponse, include_in_schema=False)
     def card_page(request: Request, card_id: str, lang: str = "") -> Response:
@@ -429,8 +478,14 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
         return page(request, "deck.html", title="Deck check · cardlab", text="", format_name="", seed=1, lang="", result=None)
 
     @api.post("/deck", response_class=HTMLResponse, include_in_schema=False)
-    async def deck_page(request: Request, text: str = Form(""), fmt: str = Form("", alias="format"), seed: int = Form(1),
-                        lang: str = Form(""), upload: UploadFile | None = File(None, alias="file")) -> HTMLResponse:
+    async def deck_page(
+        request: Request,
+        text: str = Form(""),
+        fmt: str = Form("", alias="format"),
+        seed: int = Form(1),
+        lang: str = Form(""),
+        upload: UploadFile | None = File(None, alias="file"),
+    ) -> HTMLResponse:
         """``POST /deck``: check the pasted or uploaded list (:func:`deck_view`) and show the verdicts, each
         problem beside its line, statistics, a sample hand for ``seed`` and the export buttons."""
         langs = langs_param(lang)
@@ -443,54 +498,78 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
         return page(request, "deck.html", **context, result=result)
 
     @api.post("/deck/export.txt", include_in_schema=False)
-    async def deck_export_text(text: str = Form(""), fmt: str = Form("", alias="format"), lang: str = Form(""),
-                               upload: UploadFile | None = File(None, alias="file")) -> Response:
+    async def deck_export_text(
+        text: str = Form(""),
+        fmt: str = Form("", alias="format"),
+        lang: str = Form(""),
+        upload: UploadFile | None = File(None, alias="file"),
+    ) -> Response:
         """``POST /deck/export.txt``: the matched deck as a plain-text list (a download) that reads back."""
         from cardlab.decks.check import export_text
 
         content, name = await read_deck_form(text, upload)
         checked = check_deck_text(site, content, name, fmt or None, langs_param(lang))
         body = export_text(checked["deck"], langs_param(lang), site.source_of)
-        return Response(body, media_type="text/plain; charset=utf-8",
-                        headers={"content-disposition": f'attachment; filename="{safe_filename(name)}.txt"'})
+        return Response(
+            body,
+            media_type="text/plain; charset=utf-8",
+            headers={"content-disposition": f'attachment; filename="{safe_filename(name)}.txt"'},
+        )
 
     @api.post("/deck/export.json", include_in_schema=False)
-    async def deck_export_json(text: str = Form(""), fmt: str = Form("", alias="format"), lang: str = Form(""),
-                               upload: UploadFile | None = File(None, alias="file")) -> Response:
+    async def deck_export_json(
+        text: str = Form(""),
+        fmt: str = Form("", alias="format"),
+        lang: str = Form(""),
+        upload: UploadFile | None = File(None, alias="file"),
+    ) -> Response:
         """``POST /deck/export.json``: the matched deck as JSON (a download)."""
         from cardlab.decks.check import export_json
 
         content, name = await read_deck_form(text, upload)
         checked = check_deck_text(site, content, name, fmt or None, langs_param(lang))
-        return JSONResponse(export_json(checked["deck"], langs_param(lang), site.source_of),
-                            headers={"content-disposition": f'attachment; filename="{safe_filename(name)}.json"'})
+        return JSONResponse(
+            export_json(checked["deck"], langs_param(lang), site.source_of),
+            headers={"content-disposition": f'attachment; filename="{safe_filename(name)}.json"'},
+        )
 
     @api.post("/deck/proxies.pdf", include_in_schema=False)
-    async def deck_proxies(text: str = Form(""), fmt: str = Form("", alias="format"), lang: str = Form(""),
-                           paper: str = Form("a4"), force: bool = Form(False),
-                           upload: UploadFile | None = File(None, alias="file")) -> Response:
+    async def deck_proxies(
+        text: str = Form(""),
+        fmt: str = Form("", alias="format"),
+        lang: str = Form(""),
+        paper: str = Form("a4"),
+        force: bool = Form(False),
+        upload: UploadFile | None = File(None, alias="file"),
+    ) -> Response:
         """``POST /deck/proxies.pdf``: the deck's proxies on ``paper`` (:func:`proxies_pdf`), a download;
         400 when the deck has problems unless ``force``."""
         content, name = await read_deck_form(text, upload)
         langs = langs_param(lang)
         data = await run_in_threadpool(proxies_pdf, site, content, name, fmt or None, langs, paper, force)
-        return Response(data, media_type="application/pdf",
-                        headers={"content-disposition": f'attachment; filename="{safe_filename(name)}-proxies.pdf"'})
+        return Response(
+            data, media_type="application/pdf", headers={"content-disposition": f'attachment; filename="{safe_filename(name)}-proxies.pdf"'}
+        )
 
     # --- API ---
 
     @api.get("/api/cards/search", tags=["cards"])
-    def api_search(request: Request, q: str = "", sort: str = "number", reverse: bool = False, lang: str = "",
-                   page_: int = Query(1, alias="page")) -> dict:
+    def api_search(
+        request: Request, q: str = "", sort: str = "number", reverse: bool = False, lang: str = "", page_: int = Query(1, alias="page")
+    ) -> dict:
         """Cards matching a query in cardlab's query language (as ``cardlab search``), a page of
         50 at a time: a list object with ``data``, ``total_cards``, ``has_more``, ``next_page``."""
         total, hits = run_search(site, q, sort, reverse, langs_param(lang), page_)
         more = page_ * PER_PAGE < total
         params = {k: v for k, v in request.query_params.items() if k != "page"}
         base = str(request.url_for("api_search"))
-        return {"object": "list", "total_cards": total, "has_more": more,
-                "next_page": f"{base}?{urlencode({**params, 'page': page_ + 1})}" if more else None,
-                "data": [{"object": "card", **h.to_json(), "name": h.name, "names": h.names} for h in hits]}
+        return {
+            "object": "list",
+            "total_cards": total,
+            "has_more": more,
+            "next_page": f"{base}?{urlencode({**params, 'page': page_ + 1})}" if more else None,
+            "data": [{"object": "card", **h.to_json(), "name": h.name, "names": h.names} for h in hits],
+        }
 
     @api.get("/api/cards/{card_id}", tags=["cards"])
     def api_card(card_id: str, lang: str = "") -> dict:
@@ -513,13 +592,28 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
         from cardlab.contrib.new_card import missing_text, set_statuses
 
         langs = langs_param(lang)
-        return {"object": "list", "has_more": False,
-                "data": [{"object": "set", "code": s.info.code, "game": s.info.game, "name": s.info.name(langs),
-                          "recorded": s.recorded, "printed_total": s.info.printed_total,
-                          "missing": missing_text(s) if s.missing is not None else None} for s in set_statuses(site.catalog)]}
+        return {
+            "object": "list",
+            "has_more": False,
+            "data": [
+                {
+                    "object": "set",
+                    "code": s.info.code,
+                    "game": s.info.game,
+                    "name": s.info.name(langs),
+                    "recorded": s.recorded,
+                    "printed_total": s.info.printed_total,
+                    "missing": missing_text(s) if s.missing is not None else None,
+                }
+                for s in set_statuses(site.catalog)
+            ],
+        }
 
-    @api.post("/api/decks/validate", tags=["decks"],
-              openapi_extra={"requestBody": {"required": True, "content": {"text/plain": {"schema": {"type": "string"}}}}})
+    @api.post(
+        "/api/decks/validate",
+        tags=["decks"],
+        openapi_extra={"requestBody": {"required": True, "content": {"text/plain": {"schema": {"type": "string"}}}}},
+    )
     async def api_validate(request: Request, fmt: str | None = Query(None, alias="format"), lang: str = "") -> dict:
         """Check a deck list sent as the ``text/plain`` body. With ``format``: that format's verdict
         (``deck_report``); without: legality in every format of its game (``legality``). Each problem
@@ -537,9 +631,12 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
         if fmt:
             return report_json(checked["reports"][0])
         reports = checked["reports"]
-        return {"object": "legality", "game": reports[0].deck.format.game if reports else None,
-                "legal_in": [r.deck.format.name for r in reports if r.legal],
-                "formats": [report_json(r) for r in reports]}
+        return {
+            "object": "legality",
+            "game": reports[0].deck.format.game if reports else None,
+            "legal_in": [r.deck.format.name for r in reports if r.legal],
+            "formats": [report_json(r) for r in reports],
+        }
 
     app = Guard(api, MAX_BODY)
     app.app, app.site = api, site  # type: ignore[attr-defined]
@@ -578,8 +675,15 @@ def deck_view(site: Site, text: str, name: str, format_name: str | None, langs: 
     except (CardlabError, ValueError):
         stats = None
     hand = [(c, site.catalog.name_of(c.card_id, langs)) for c in sample_hand(deck, seed)]
-    return {**checked, "rows": rows, "loose": loose, "stats": stats, "hand": hand, "seed": seed,
-            "listing": deck_list(deck, langs, site.source_of)}
+    return {
+        **checked,
+        "rows": rows,
+        "loose": loose,
+        "stats": stats,
+        "hand": hand,
+        "seed": seed,
+        "listing": deck_list(deck, langs, site.source_of),
+    }
 
 
 def proxies_pdf(site: Site, text: str, name: str, format_name: str | None, langs: Sequence[str], paper: str, force: bool) -> bytes:
@@ -595,13 +699,20 @@ def proxies_pdf(site: Site, text: str, name: str, format_name: str | None, langs
     deck = checked["deck"]
     report = next(r for r in checked["reports"] if r.deck is deck) if checked["reports"] else None
     if report is not None and report.problems and not force:
-        raise WebError(400, "deck_problems", f"the deck has {len(report.problems)} problem(s) under {deck.format.name}; "
-                                             "fix them or tick 'print anyway'")
+        raise WebError(
+            400,
+            "deck_problems",
+            f"the deck has {len(report.problems)} problem(s) under {deck.format.name}; fix them or tick 'print anyway'",
+        )
     if paper not in px.PAPERS:
         raise WebError(400, "bad_parameter", f"paper: one of {', '.join(px.PAPERS)}")
     try:
-        data, _report = px.render_pdf(site.catalog, px.expand((c.card_id, c.count) for c in deck.cards),
-                                      px.ProxyOptions(paper=paper, langs=tuple(langs)), title=deck.name or "cardlab proxies")
+        data, _report = px.render_pdf(
+            site.catalog,
+            px.expand((c.card_id, c.count) for c in deck.cards),
+            px.ProxyOptions(paper=paper, langs=tuple(langs)),
+            title=deck.name or "cardlab proxies",
+        )
     except CardlabError as err:
         raise web_error(err) from None
     return data

@@ -15,8 +15,7 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
-CSP = ("default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; "
-       "frame-ancestors 'none'; base-uri 'none'")
+CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 """Content-Security-Policy of every response: no script at all, styles and images from this site only,
 forms post here only, never framed."""
 
@@ -102,7 +101,11 @@ class Guard:
         else:
             body = f"413: {details}\n".encode()
             ctype = b"text/plain; charset=utf-8"
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", ctype), (b"content-length", str(len(body)).encode()),
-                                (b"connection", b"close")]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [(b"content-type", ctype), (b"content-length", str(len(body)).encode()), (b"connection", b"close")],
+            }
+        )
         await send({"type": "http.response.body", "body": body})

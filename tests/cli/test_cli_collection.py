@@ -55,14 +55,14 @@ def test_export_to_file_is_a_backup_that_import_restores(runner, env, tmp_path):
     run(runner, "collection", "add", "ftcg-test-5")
     backup = tmp_path / "backup.csv"
     assert run(runner, "collection", "export", "--all-players", "-o", str(backup)).exit_code == 0
-    assert run(runner, "collection", "export", "--all-players", "-o", str(backup)).exit_code == 2   # no --overwrite
+    assert run(runner, "collection", "export", "--all-players", "-o", str(backup)).exit_code == 2  # no --overwrite
     run(runner, "collection", "set", "ftcg-test-5", "0")
     assert run(runner, "collection", "import", str(backup), "--replace").exit_code == 0
     assert run(runner, "collection", "export", "--all-players").stdout == backup.read_text()
 
 
 def test_deck_have(runner, env, tmp_path, monkeypatch, forum_roots):
-    monkeypatch.setenv("CARDLAB_CATALOG", forum_roots)          # the shipped forumtcg-list format
+    monkeypatch.setenv("CARDLAB_CATALOG", forum_roots)  # the shipped forumtcg-list format
     deck = tmp_path / "list.txt"
     deck.write_text("2 Lame errante\n1 FT 3\n7 ftcg-test-4\n")
     run(runner, "collection", "add", "ftcg-test-1", "-n", "2")
@@ -70,7 +70,10 @@ def test_deck_have(runner, env, tmp_path, monkeypatch, forum_roots):
     data = json.loads(out.stdout)
     assert out.exit_code == 1
     assert [(c["id"], c["need"], c["own"], c["missing"]) for c in data["cards"]] == [
-        ("ftcg-test-1", 2, 2, 0), ("ftcg-test-3", 1, 0, 1), ("ftcg-test-4", 7, 0, 7)]
+        ("ftcg-test-1", 2, 2, 0),
+        ("ftcg-test-3", 1, 0, 1),
+        ("ftcg-test-4", 7, 0, 7),
+    ]
     run(runner, "collection", "add", "ftcg-test-3")
     run(runner, "collection", "add", "ftcg-test-4", "-n", "7")
     assert run(runner, "deck", "have", str(deck)).exit_code == 0
@@ -95,5 +98,5 @@ def test_read_only_data_dir_is_a_clear_error(runner, env, monkeypatch, tmp_path)
     out = run(runner, "collection", "add", "ftcg-test-1")
     assert out.exit_code == 1 and "read-only" in out.stderr and "CARDLAB_DATA" in out.stderr
     assert "Traceback" not in out.stderr
-    listed = run(runner, "collection", "list")             # reading needs no write access
+    listed = run(runner, "collection", "list")  # reading needs no write access
     assert listed.exit_code == 0 and "0 cards" in listed.stdout

@@ -20,37 +20,52 @@ def _card(number: int) -> dict:
 
 
 def _ids(runner, tmp_path, query: str) -> list[str]:  # noqa: ANN001
-    result = runner.invoke(app, ["search", query, "--catalog", str(CATALOG), "--db", str(tmp_path / "index.sqlite"),
-                                 "-O", "ids"])
+    result = runner.invoke(app, ["search", query, "--catalog", str(CATALOG), "--db", str(tmp_path / "index.sqlite"), "-O", "ids"])
     assert result.exit_code == 0, result.output
     return sorted(result.stdout.split())
 
 
 # --- search synonyms -------------------------------------------------------------------------
 
+
 def test_facets_add_the_shown_names_and_keep_the_codes():
     uppercut = set(ippo.facets(_card(4)))
-    assert {("blow", "upper", None), ("blow", "uppercut", None), ("blow", "アッパー", None),
-            ("kind", "blow", None), ("kind", "ブロー", None), ("attr", "courage", None), ("attr", "勇気", None)} <= uppercut
+    assert {
+        ("blow", "upper", None),
+        ("blow", "uppercut", None),
+        ("blow", "アッパー", None),
+        ("kind", "blow", None),
+        ("kind", "ブロー", None),
+        ("attr", "courage", None),
+        ("attr", "勇気", None),
+    } <= uppercut
     hook = set(ippo.facets(_card(3)))
     assert {("attr", "kan", None), ("attr", "intuition", None), ("attr", "カン", None)} <= hook
     weave = set(ippo.facets(_card(9)))
-    assert {("blocks", "upper", None), ("blocks", "uppercut", None), ("blocks", "hook", None),
-            ("timing", "boxing", None), ("timing", "ボクシング", None)} <= weave
+    assert {
+        ("blocks", "upper", None),
+        ("blocks", "uppercut", None),
+        ("blocks", "hook", None),
+        ("timing", "boxing", None),
+        ("timing", "ボクシング", None),
+    } <= weave
 
 
-@pytest.mark.parametrize(("query", "same_as"), [
-    ("blow:uppercut", "blow:upper"),
-    ("blocks:uppercut", "blocks:upper"),
-    ("blow:アッパー", "blow:upper"),
-    ("attr:intuition", "attr:kan"),
-    ("attr:カン", "attr:kan"),
-    ("attr:勇気", "attr:courage"),
-    ("attr:技術", "attr:technique"),
-    ("attr:冷静", "attr:calm"),
-    ("kind:ディフェンス", "kind:defense"),
-    ("timing:配置フェイズ", "timing:placement"),
-])
+@pytest.mark.parametrize(
+    ("query", "same_as"),
+    [
+        ("blow:uppercut", "blow:upper"),
+        ("blocks:uppercut", "blocks:upper"),
+        ("blow:アッパー", "blow:upper"),
+        ("attr:intuition", "attr:kan"),
+        ("attr:カン", "attr:kan"),
+        ("attr:勇気", "attr:courage"),
+        ("attr:技術", "attr:technique"),
+        ("attr:冷静", "attr:calm"),
+        ("kind:ディフェンス", "kind:defense"),
+        ("timing:配置フェイズ", "timing:placement"),
+    ],
+)
 def test_search_by_shown_names(runner, tmp_path, query, same_as):
     expected = _ids(runner, tmp_path, same_as)
     assert expected  # the fixtures have such cards
@@ -58,6 +73,7 @@ def test_search_by_shown_names(runner, tmp_path, query, same_as):
 
 
 # --- display without colour ------------------------------------------------------------------
+
 
 def test_attribute_icons_differ_in_shape():
     assert len(set(ippo.ATTRIBUTE_SYMBOLS.values())) == len(ippo.ATTRIBUTES) == len(ippo.ATTRIBUTE_SYMBOLS)

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from cardlab.catalog.validate import validate
+from cardlab.cli.app import app
 from cardlab.contrib import new_card as contrib
 from cardlab.core import paths as paths
-from cardlab.cli.app import app
 from cardlab.core.errors import UsageError
-from cardlab.catalog.validate import validate
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "catalog"
 
@@ -43,6 +43,7 @@ def _new(runner, *args: str):  # noqa: ANN202 - a click Result
 
 # --- 1. never into an installed package ---------------------------------------------------------
 
+
 def test_card_new_refuses_the_catalog_of_an_installed_package(runner, installed):
     result = _new(runner, "--set", "ippo-test", "--number", "20", "--slug", "test-wall")
     assert result.exit_code == 2, result.output
@@ -65,6 +66,7 @@ def test_card_new_into_a_checkout_and_with_catalog_still_works(runner, tmp_path,
 
 # --- 2. the Pokémon skeleton, and what an untouched skeleton reports ------------------------------
 
+
 @pytest.mark.parametrize("kind", ["pokemon", "trainer", "energy"])
 def test_pokemon_skeleton_has_the_real_fields_each_with_a_comment(kind):
     text = contrib.skeleton("pokemon", kind, card_id="base1-200", number="200", source="en")
@@ -75,8 +77,7 @@ def test_pokemon_skeleton_has_the_real_fields_each_with_a_comment(kind):
     fields = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     assert [ln for ln in fields if "#" not in ln] == []  # every field says what goes there
     if kind == "pokemon":
-        assert {"stage", "hp", "types", "attacks", "weaknesses", "resistances", "retreat_cost", "rarity",
-                "illustrator"} <= set(data)
+        assert {"stage", "hp", "types", "attacks", "weaknesses", "resistances", "retreat_cost", "rarity", "illustrator"} <= set(data)
         assert set(data["attacks"][0]) == {"name", "cost", "damage", "text"}
 
 
@@ -92,15 +93,31 @@ def test_untouched_pokemon_skeleton_gives_positioned_problems(runner, catalog_co
     assert "(schema)" in checked.stderr and "Traceback" not in checked.output
 
 
-@pytest.mark.parametrize(("kind", "fill"), [
-    ("pokemon", {"name.en": "Newmon", "stage": "Basic", "hp": 50, "types": ["Water"],
-                 "attacks.0.name.en": "Splash", "attacks.0.cost": ["Water"], "attacks.0.damage": "10",
-                 "attacks.0.text.en": "Nothing else happens.", "weaknesses": [], "resistances": [],
-                 "retreat_cost": 1, "rarity": "Common", "illustrator": "Nobody Real"}),
-    ("trainer", {"name.en": "Test Tool", "text.en": "Draw a card.", "rarity": "Uncommon",
-                 "illustrator": "Nobody Real"}),
-    ("energy", {"name.en": "Test Water Energy", "energy_type": "basic", "provides": ["Water"]}),
-])
+@pytest.mark.parametrize(
+    ("kind", "fill"),
+    [
+        (
+            "pokemon",
+            {
+                "name.en": "Newmon",
+                "stage": "Basic",
+                "hp": 50,
+                "types": ["Water"],
+                "attacks.0.name.en": "Splash",
+                "attacks.0.cost": ["Water"],
+                "attacks.0.damage": "10",
+                "attacks.0.text.en": "Nothing else happens.",
+                "weaknesses": [],
+                "resistances": [],
+                "retreat_cost": 1,
+                "rarity": "Common",
+                "illustrator": "Nobody Real",
+            },
+        ),
+        ("trainer", {"name.en": "Test Tool", "text.en": "Draw a card.", "rarity": "Uncommon", "illustrator": "Nobody Real"}),
+        ("energy", {"name.en": "Test Water Energy", "energy_type": "basic", "provides": ["Water"]}),
+    ],
+)
 def test_filled_in_pokemon_skeleton_validates(catalog_copy, kind, fill):
     from ruamel.yaml import YAML
 
@@ -118,6 +135,7 @@ def test_filled_in_pokemon_skeleton_validates(catalog_copy, kind, fill):
 
 
 # --- 3. the default kind is said --------------------------------------------------------------
+
 
 def test_help_shows_the_default_kinds(runner):
     result = runner.invoke(app, ["card", "new", "--help"])
@@ -138,6 +156,7 @@ def test_skeleton_says_which_kind_was_taken_by_default(catalog_copy):
 
 # --- 4. names without Latin letters ----------------------------------------------------------
 
+
 def test_japanese_name_without_slug_is_refused(runner, catalog_copy):
     result = _new(runner, "--catalog", str(catalog_copy), "--set", "ippo-test", "--number", "20", "--name", "テストジャブ")
     assert result.exit_code == 2
@@ -145,14 +164,16 @@ def test_japanese_name_without_slug_is_refused(runner, catalog_copy):
     assert not list((catalog_copy / "ippo" / "ippo-test").glob("20-*"))
     with pytest.raises(UsageError, match="--slug"):
         contrib.new_card(contrib.load([catalog_copy]), "ippo-test", "20", name="テスト", slug="テスト")
-    result = _new(runner, "--catalog", str(catalog_copy), "--set", "ippo-test", "--number", "20",
-                  "--name", "テストジャブ", "--slug", "test-jab")
+    result = _new(
+        runner, "--catalog", str(catalog_copy), "--set", "ippo-test", "--number", "20", "--name", "テストジャブ", "--slug", "test-jab"
+    )
     assert result.exit_code == 0, result.output
     path = catalog_copy / "ippo" / "ippo-test" / "20-test-jab.yaml"
     assert yaml.safe_load(path.read_text(encoding="utf-8"))["name"] == {"ja": "テストジャブ"}
 
 
 # --- 5. wording ------------------------------------------------------------------------------
+
 
 def test_messages_name_the_game_and_cite_no_seed(catalog_copy):
     cat = contrib.load([catalog_copy])
@@ -164,8 +185,7 @@ def test_messages_name_the_game_and_cite_no_seed(catalog_copy):
         contrib.new_card(cat, "monpa-test", "20", kind="blow")
 
 
-@pytest.mark.parametrize(("game", "kind"), [(g, k) for g in ("ippo", "monpa", "pokemon")
-                                            for k in contrib.skeleton_kinds(g)])
+@pytest.mark.parametrize(("game", "kind"), [(g, k) for g in ("ippo", "monpa", "pokemon") for k in contrib.skeleton_kinds(g)])
 def test_skeletons_cite_no_seed(game, kind):
     text = contrib.skeleton(game, kind, card_id="x-1", number="1", source="en")
     assert "seed" not in text.lower()

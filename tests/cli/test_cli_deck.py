@@ -73,8 +73,15 @@ def test_json_output(runner):
     data = json.loads(result.stdout)
     assert data["legal"] is False and data["format"] == "monpa"
     assert data["sections"] == {"main": 40, "commander": 1, "favor": 1}
-    assert data["problems"] == [{"path": str(path), "line": 27, "column": 0, "rule": "section-cards",
-                                 "message": '"Test Commander" (commander) is in the deck; commanders and favors may not be in the main deck'}]
+    assert data["problems"] == [
+        {
+            "path": str(path),
+            "line": 27,
+            "column": 0,
+            "rule": "section-cards",
+            "message": '"Test Commander" (commander) is in the deck; commanders and favors may not be in the main deck',
+        }
+    ]
     ok = runner.invoke(app, ["deck", "validate", str(DECKS / "monpa" / "legal.txt"), "-O", "json", *TEST_ROOTS])
     assert ok.exit_code == 0 and json.loads(ok.stdout)["legal"] is True
 
@@ -122,14 +129,17 @@ def test_missing_file(runner, tmp_path):
     assert result.exit_code == 2 and "cannot read file" in result.stderr
 
 
-@pytest.mark.parametrize(("name", "expected"), [
-    ("no-count.txt", ':4: no-count: no count on this line ("Bill"); write it as "1 Bill"'),
-    ("count-zero.txt", ':4: count: count 0 for "Bill": a count is a whole number from 1 to 999'),
-    ("count-negative.txt", ':4: count: count -1 for "Bill"'),
-    ("count-huge.txt", ':4: count: count 10000 for "Bill" is too large (at most 999 on one line)'),
-    ("section-total.txt", ':2: section-total: "Pokémon: 12" declares 12 cards but its lines hold 11'),
-    ("unknown-card.txt", ':3: unknown-card: unknown card "Pikachoo"; did you mean "Pikachu"?'),
-])
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("no-count.txt", ':4: no-count: no count on this line ("Bill"); write it as "1 Bill"'),
+        ("count-zero.txt", ':4: count: count 0 for "Bill": a count is a whole number from 1 to 999'),
+        ("count-negative.txt", ':4: count: count -1 for "Bill"'),
+        ("count-huge.txt", ':4: count: count 10000 for "Bill" is too large (at most 999 on one line)'),
+        ("section-total.txt", ':2: section-total: "Pokémon: 12" declares 12 cards but its lines hold 11'),
+        ("unknown-card.txt", ':3: unknown-card: unknown card "Pikachoo"; did you mean "Pikachu"?'),
+    ],
+)
 def test_bad_lines(runner, name, expected):
     path = DECKS / "bad" / name
     result = runner.invoke(app, ["deck", "validate", str(path)])
@@ -140,8 +150,19 @@ def test_bad_lines(runner, name, expected):
 
 def test_ambiguous_name(runner, base_only):
     path = DECKS / "bad" / "ambiguous.txt"
-    result = runner.invoke(app, ["deck", "validate", str(path), *base_only, "--catalog", str(REPO / "tests" / "fixtures" / "catalog"),
-                                 "--catalog", str(DECKS / "catalog")])
+    result = runner.invoke(
+        app,
+        [
+            "deck",
+            "validate",
+            str(path),
+            *base_only,
+            "--catalog",
+            str(REPO / "tests" / "fixtures" / "catalog"),
+            "--catalog",
+            str(DECKS / "catalog"),
+        ],
+    )
     assert result.exit_code == 1
     assert f'{path}:4: ambiguous-card: "Pikachu" matches 2 cards: Pikachu base1 58 (base1-58), Pikachu reprint 1' in result.stderr
 
@@ -150,7 +171,10 @@ def test_commander_in_main_deck(runner):
     path = DECKS / "monpa" / "commander-in-main.txt"
     result = runner.invoke(app, ["deck", "validate", str(path), *TEST_ROOTS])
     assert result.exit_code == 1
-    assert f'{path}:27: section-cards: "Test Commander" (commander) is in the deck; commanders and favors may not be in the main deck' in result.stderr
+    assert (
+        f'{path}:27: section-cards: "Test Commander" (commander) is in the deck; commanders and favors may not be in the main deck'
+        in result.stderr
+    )
 
 
 def test_no_format_lists_the_formats(runner):
@@ -158,9 +182,11 @@ def test_no_format_lists_the_formats(runner):
     # deck stats needs one format
     result = runner.invoke(app, ["deck", "stats", str(DECKS / "bad" / "no-format.txt")])
     assert result.exit_code == 2
-    assert "no format given; use --format NAME or a 'Format: NAME' line (formats: forumtcg-list, ippo-10-rounds, ippo-4-rounds, " \
-           "monpa, pokemon-base, pokemon-base-fossil, pokemon-base-gym, pokemon-base-jungle, pokemon-base-rocket, " \
-           "pokemon-prop-15-3, pokemon-unlimited)" in result.stderr
+    assert (
+        "no format given; use --format NAME or a 'Format: NAME' line (formats: forumtcg-list, ippo-10-rounds, ippo-4-rounds, "
+        "monpa, pokemon-base, pokemon-base-fossil, pokemon-base-gym, pokemon-base-jungle, pokemon-base-rocket, "
+        "pokemon-prop-15-3, pokemon-unlimited)" in result.stderr
+    )
     result = runner.invoke(app, ["deck", "validate", str(DECKS / "pokemon" / "legal.txt"), "--format", "standard"])
     assert result.exit_code == 2 and "unknown format 'standard'" in result.stderr
 
@@ -205,5 +231,5 @@ def test_help_texts(runner):
     for args in (["deck", "--help"], ["deck", "validate", "--help"], ["deck", "stats", "--help"], ["formats", "--help"]):
         result = runner.invoke(app, args)
         assert result.exit_code == 0, result.output
-        if args != ["deck", "--help"]:                  # the group's help lists commands, each command shows an example
+        if args != ["deck", "--help"]:  # the group's help lists commands, each command shows an example
             assert "Example" in result.stdout

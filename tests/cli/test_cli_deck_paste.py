@@ -36,15 +36,15 @@ def test_standard_input(runner, catalog_copy):
 def test_a_draft_card_in_the_catalog_is_a_warning(runner, catalog_copy, command):
     """Kind F: an invalid catalog file (a draft from card new) is a warning; the deck is checked
     against the valid cards and its own verdict sets the exit code."""
-    (catalog_copy / "pokemon" / "base1" / "103-draft.yaml").write_text("id: base1-103\nnumber: \"103\"\nname: {en: Draft}\n",
-                                                                      encoding="utf-8")
+    (catalog_copy / "pokemon" / "base1" / "103-draft.yaml").write_text(
+        'id: base1-103\nnumber: "103"\nname: {en: Draft}\n', encoding="utf-8"
+    )
     result = runner.invoke(app, [*command, str(ZAP), "--format", "pokemon-base", "--catalog", str(catalog_copy)])
     assert result.exit_code == 0, result.stderr
     assert "103-draft.yaml" in result.stderr and "warning" in result.stderr
 
 
-@pytest.mark.parametrize("command", [["deck", "stats"], ["deck", "list"], ["deck", "list", "-o", "json"],
-                                     ["deck", "stats", "-o", "json"]])
+@pytest.mark.parametrize("command", [["deck", "stats"], ["deck", "list"], ["deck", "list", "-o", "json"], ["deck", "stats", "-o", "json"]])
 def test_stats_and_list_exit_1_for_an_illegal_deck(runner, catalog_copy, tmp_path, command):
     """Kind F: deck stats and deck list follow the documented exit codes (1: not legal)."""
     deck = tmp_path / "short.txt"

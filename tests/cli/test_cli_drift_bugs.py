@@ -23,8 +23,9 @@ def test_proxies_accepts_a_format_name_in_any_case_as_deck_validate_does(runner,
     made = runner.invoke(app, ["proxies", str(ZAP), "--format", "POKEMON-BASE", "-o", str(out), "--catalog", str(POKEMON)])
     assert made.exit_code == 0, made.stderr
     assert out.read_bytes().startswith(b"%PDF")
-    unknown = runner.invoke(app, ["proxies", str(ZAP), "--format", "pokemon-modern", "-o", str(out), "--overwrite",
-                                  "--catalog", str(POKEMON)])
+    unknown = runner.invoke(
+        app, ["proxies", str(ZAP), "--format", "pokemon-modern", "-o", str(out), "--overwrite", "--catalog", str(POKEMON)]
+    )
     assert unknown.exit_code == 2 and "unknown format 'pokemon-modern'" in unknown.stderr
 
 
@@ -33,8 +34,7 @@ def test_card_new_writes_with_the_umask_like_every_other_writer(runner, tmp_path
     shutil.copytree(FIXTURES / "ippo", root / "ippo")
     old = os.umask(0o022)
     try:
-        result = runner.invoke(app, ["card", "new", "--catalog", str(root), "--set", "ippo-test", "--number", "20",
-                                     "--slug", "test-wall"])
+        result = runner.invoke(app, ["card", "new", "--catalog", str(root), "--set", "ippo-test", "--number", "20", "--slug", "test-wall"])
     finally:
         os.umask(old)
     assert result.exit_code == 0, result.stderr

@@ -34,8 +34,10 @@ def base1(tmp_path) -> Path:
 
 def test_a_device_is_never_replaced_even_with_overwrite(runner, deck, base1):
     """Kind: output paths that are not regular files."""
-    for args in (["proxies", str(deck), "--catalog", str(POKEMON), "-o", os.devnull, "--overwrite"],
-                 ["i18n", "export", "--lang", "fr", "--catalog", str(base1), "-o", os.devnull, "--overwrite"]):
+    for args in (
+        ["proxies", str(deck), "--catalog", str(POKEMON), "-o", os.devnull, "--overwrite"],
+        ["i18n", "export", "--lang", "fr", "--catalog", str(base1), "-o", os.devnull, "--overwrite"],
+    ):
         result = runner.invoke(app, args)
         assert result.exit_code == 2, args
         assert f"{os.devnull} is not a regular file" in result.stderr
@@ -55,10 +57,13 @@ def test_an_input_is_never_the_output(runner, deck, base1):
     assert card.read_bytes() == before
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["-o", ""], "the output path is empty"),
-    (["-o", "out.pdf/"], "ends with a slash, so it names a folder"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-o", ""], "the output path is empty"),
+        (["-o", "out.pdf/"], "ends with a slash, so it names a folder"),
+    ],
+)
 def test_bad_output_names(runner, deck, tmp_path, args, message):
     """Kind: output names that are not file names (empty, a folder's)."""
     result = runner.invoke(app, ["proxies", str(deck), "--catalog", str(POKEMON), *args])
@@ -66,13 +71,16 @@ def test_bad_output_names(runner, deck, tmp_path, args, message):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["zap.txt"]
 
 
-@pytest.mark.parametrize("args", [
-    ["search", "charizard", "-f", "json", "-O", "csv"],
-    ["show", "base1-4", "-f", "text", "-O", "json"],
-    ["validate", str(POKEMON), "-f", "json", "-O", "json"],
-    ["deck", "validate", str(ZAP), "-o", "text", "-O", "json"],
-    ["formats", "-o", "json", "-O", "json"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["search", "charizard", "-f", "json", "-O", "csv"],
+        ["show", "base1-4", "-f", "text", "-O", "json"],
+        ["validate", str(POKEMON), "-f", "json", "-O", "json"],
+        ["deck", "validate", str(ZAP), "-o", "text", "-O", "json"],
+        ["formats", "-o", "json", "-O", "json"],
+    ],
+)
 def test_old_and_new_output_spellings_together(runner, args):
     """Kind: a deprecated spelling and the new one both given is a usage error (not a silent choice)."""
     result = runner.invoke(app, [*args, "--catalog", str(POKEMON)])
@@ -85,10 +93,12 @@ def test_card_new_refuses_what_would_never_validate(runner, tmp_path):
     root = tmp_path / "catalog"
     shutil.copytree(REPO / "tests" / "fixtures" / "catalog" / "ippo", root / "ippo")
     base = ["card", "new", "--catalog", str(root), "--set", "ippo-test", "--number", "30"]
-    cases = [(["--name", "Jab", "--name-lang", "../x"], "'../x' is not a language code"),
-             (["--name", "x\ny"], "--name must be one line"),
-             (["--slug", "x" * 300], "File name too long"),
-             (["--kind", ""], "--kind is empty")]
+    cases = [
+        (["--name", "Jab", "--name-lang", "../x"], "'../x' is not a language code"),
+        (["--name", "x\ny"], "--name must be one line"),
+        (["--slug", "x" * 300], "File name too long"),
+        (["--kind", ""], "--kind is empty"),
+    ]
     for extra, message in cases:
         result = runner.invoke(app, [*base, *extra])
         assert result.exit_code == 2, extra
@@ -107,7 +117,7 @@ def test_user_text_is_printed_as_written(runner, tmp_path):
     deck.write_text("Format: pokemon-base\n4 :x: Pika\n", encoding="utf-8")
     result = runner.invoke(app, ["deck", "validate", str(deck), "--catalog", str(POKEMON)])
     assert result.exit_code == 1
-    assert "[bold]:smile:.txt:2" in result.stderr and ':x: Pika' in result.stderr
+    assert "[bold]:smile:.txt:2" in result.stderr and ":x: Pika" in result.stderr
     assert "😄" not in result.stderr and "❌" not in result.stderr
 
 
@@ -123,8 +133,13 @@ def test_process_edges(tmp_path):
     done = _cardlab(b"show", b"\xff", env=env)
     assert done.returncode == 2 and b"is not valid text" in done.stderr and b"Traceback" not in done.stderr
     with open("/dev/full", "wb") as full:
-        done = subprocess.run([sys.executable, "-m", "cardlab", "search", "", "-O", "ids", "--catalog", str(POKEMON)],
-                              stdout=full, stderr=subprocess.PIPE, env=env, timeout=60)
+        done = subprocess.run(
+            [sys.executable, "-m", "cardlab", "search", "", "-O", "ids", "--catalog", str(POKEMON)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            env=env,
+            timeout=60,
+        )
     assert done.returncode == 2 and b"cannot write the output: No space left on device" in done.stderr
     blocker = tmp_path / "a-file"
     blocker.write_text("x", encoding="utf-8")

@@ -7,12 +7,11 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from conftest import FIXTURES, REPO
+from test_cli_flags import COMMANDS
 
 from cardlab.cli.app import app
 from cardlab.core.errors import ExitStatus
-
-from conftest import FIXTURES, REPO
-from test_cli_flags import COMMANDS
 
 OK, CHECK, USAGE = ExitStatus.OK, ExitStatus.CHECK_FAILED, ExitStatus.USAGE
 ZAP = str(REPO / "examples" / "decks" / "zap-theme-deck.txt")
@@ -23,31 +22,46 @@ FR = ["--lang", "fr"]
 # {badfmt} one with a bad format file, {tmp} an empty folder, {po} a PO export of {cat},
 # {unknown_po} a PO file naming a card that does not exist.
 TABLE: dict[str, dict[ExitStatus, list[str]]] = {
-    "search": {OK: ["charizard"], CHECK: ["testmon", "--catalog", "{broken}", "--db", "{tmp}/i.sqlite"],
-               USAGE: ["hp>>80"]},
+    "search": {OK: ["charizard"], CHECK: ["testmon", "--catalog", "{broken}", "--db", "{tmp}/i.sqlite"], USAGE: ["hp>>80"]},
     "show": {OK: ["base1-4"], CHECK: ["no such card"], USAGE: ["base1-4", "-O", "yaml"]},
     "validate": {OK: ["{cat}"], CHECK: ["{broken}"], USAGE: ["{tmp}/missing"]},
-    "index": {OK: ["--catalog", "{cat}", "--db", "{tmp}/i.sqlite"], CHECK: ["--catalog", "{broken}", "--db", "{tmp}/i.sqlite"],
-              USAGE: ["--catalog", "{cat}", "--db", "{tmp}"]},
+    "index": {
+        OK: ["--catalog", "{cat}", "--db", "{tmp}/i.sqlite"],
+        CHECK: ["--catalog", "{broken}", "--db", "{tmp}/i.sqlite"],
+        USAGE: ["--catalog", "{cat}", "--db", "{tmp}"],
+    },
     "formats": {OK: [], CHECK: ["--catalog", "{badfmt}"], USAGE: ["--game", "chess"]},
-    "deck validate": {OK: [ZAP, "-f", "pokemon-base"], CHECK: [HAYMAKER, "-f", "pokemon-base"],
-                      USAGE: ["{tmp}/missing.txt", "-f", "pokemon-base"]},
-    "deck stats": {OK: [ZAP, "-f", "pokemon-base"], CHECK: [HAYMAKER, "-f", "pokemon-base"],
-                   USAGE: [ZAP, "-f", "pokemon-base", "--need", "dragons"]},
-    "deck list": {OK: [ZAP, "-f", "pokemon-base"], CHECK: [HAYMAKER, "-f", "pokemon-base"],
-                  USAGE: [ZAP, "-f", "no-such-format"]},
-    "proxies": {OK: [ZAP, "-o", "{tmp}/zap.pdf"], CHECK: [HAYMAKER, "-f", "pokemon-base", "-o", "{tmp}/haymaker.pdf"],
-                USAGE: ["-o", "{tmp}/nothing.pdf"]},
+    "deck validate": {
+        OK: [ZAP, "-f", "pokemon-base"],
+        CHECK: [HAYMAKER, "-f", "pokemon-base"],
+        USAGE: ["{tmp}/missing.txt", "-f", "pokemon-base"],
+    },
+    "deck stats": {
+        OK: [ZAP, "-f", "pokemon-base"],
+        CHECK: [HAYMAKER, "-f", "pokemon-base"],
+        USAGE: [ZAP, "-f", "pokemon-base", "--need", "dragons"],
+    },
+    "deck list": {OK: [ZAP, "-f", "pokemon-base"], CHECK: [HAYMAKER, "-f", "pokemon-base"], USAGE: [ZAP, "-f", "no-such-format"]},
+    "proxies": {
+        OK: [ZAP, "-o", "{tmp}/zap.pdf"],
+        CHECK: [HAYMAKER, "-f", "pokemon-base", "-o", "{tmp}/haymaker.pdf"],
+        USAGE: ["-o", "{tmp}/nothing.pdf"],
+    },
     "i18n status": {OK: FR, CHECK: [*FR, "--fail-under", "100"], USAGE: [*FR, "--fail-under", "200"]},
     "i18n export": {OK: [*FR, "--set", "base1", "-o", "{tmp}/fr.po"], USAGE: [*FR, "-o", "{tmp}"]},
-    "i18n import": {OK: ["{po}", "--catalog", "{cat}", "--dry-run"], CHECK: ["{unknown_po}", "--catalog", "{cat}", "--dry-run"],
-                    USAGE: ["{tmp}/missing.po", "--catalog", "{cat}"]},
+    "i18n import": {
+        OK: ["{po}", "--catalog", "{cat}", "--dry-run"],
+        CHECK: ["{unknown_po}", "--catalog", "{cat}", "--dry-run"],
+        USAGE: ["{tmp}/missing.po", "--catalog", "{cat}"],
+    },
     "i18n hash": {OK: ["Fire Spin"], USAGE: []},
     "sets": {OK: [], USAGE: ["no-such-set"]},
     "serve": {CHECK: ["--catalog", "{broken}"], USAGE: ["--port", "0"]},
-    "card new": {OK: ["--set", "test1", "--number", "9", "--catalog", "{cat}"],
-                 CHECK: ["--set", "test1", "--number", "1", "--catalog", "{cat}"],
-                 USAGE: ["--set", "no-such-set", "--number", "9", "--catalog", "{cat}"]},
+    "card new": {
+        OK: ["--set", "test1", "--number", "9", "--catalog", "{cat}"],
+        CHECK: ["--set", "test1", "--number", "1", "--catalog", "{cat}"],
+        USAGE: ["--set", "no-such-set", "--number", "9", "--catalog", "{cat}"],
+    },
 }
 NO_CHECK = {  # commands that check nothing, so cannot fail a check
     "i18n export": "exports whatever the catalog holds",
@@ -73,10 +87,17 @@ def world(tmp_path) -> dict[str, str]:
 
     po = cardlab.export_po(cardlab.load_catalog([cat]), "fr")
     po.save(str(tmp_path / "fr.po"))
-    (tmp_path / "unknown.po").write_text('msgid ""\nmsgstr ""\n"Language: fr\\n"\n\nmsgctxt "test1-99 name"\nmsgid "X"\nmsgstr "Y"\n',
-                                         encoding="utf-8")
-    return {"cat": str(cat), "broken": str(broken), "badfmt": str(badfmt), "tmp": str(tmp),
-            "po": str(tmp_path / "fr.po"), "unknown_po": str(tmp_path / "unknown.po")}
+    (tmp_path / "unknown.po").write_text(
+        'msgid ""\nmsgstr ""\n"Language: fr\\n"\n\nmsgctxt "test1-99 name"\nmsgid "X"\nmsgstr "Y"\n', encoding="utf-8"
+    )
+    return {
+        "cat": str(cat),
+        "broken": str(broken),
+        "badfmt": str(badfmt),
+        "tmp": str(tmp),
+        "po": str(tmp_path / "fr.po"),
+        "unknown_po": str(tmp_path / "unknown.po"),
+    }
 
 
 def test_the_table_covers_every_command():

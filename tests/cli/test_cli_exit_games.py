@@ -27,37 +27,62 @@ TABLE: dict[str, dict[ExitStatus, tuple[list[list[str]], list[str]]]] = {
     "collection export": {OK: ([OWN], ["-o", "{tmp}/backup.csv"]), USAGE: ([], ["-o", "{tmp}"])},
     "collection import": {OK: ([], ["{own}"]), CHECK: ([], ["{bad_csv}"]), USAGE: ([], ["{tmp}/missing.csv"])},
     "deck have": {OK: ([OWN], ["{list10}"]), CHECK: ([], ["{list10}"]), USAGE: ([], ["{tmp}/missing.txt"])},
-    "import csv": {OK: ([], ["{new_csv}", "--set", "ftcg-test"]), CHECK: ([], ["{bad_new_csv}", "--set", "ftcg-test"]),
-                   USAGE: ([], ["{new_csv}", "--set", "no-such-set"])},
-    "play new": {OK: ([], NEW_LOBOS[2:]), CHECK: ([], ["doll-house", "-p", "alice", "-p", "bob", *DOLL]),
-                 USAGE: ([], ["chess", "-p", "alice", "-p", "bob"])},
+    "import csv": {
+        OK: ([], ["{new_csv}", "--set", "ftcg-test"]),
+        CHECK: ([], ["{bad_new_csv}", "--set", "ftcg-test"]),
+        USAGE: ([], ["{new_csv}", "--set", "no-such-set"]),
+    },
+    "play new": {
+        OK: ([], NEW_LOBOS[2:]),
+        CHECK: ([], ["doll-house", "-p", "alice", "-p", "bob", *DOLL]),
+        USAGE: ([], ["chess", "-p", "alice", "-p", "bob"]),
+    },
     "play los-lobos": {OK: ([], NEW_LOBOS[3:]), USAGE: ([], ["-p", "alice"])},
     "play zangetsu": {OK: ([], NEW_ZANGETSU[3:]), USAGE: ([], ["-p", "alice", "-p", "bob", "--set", "nope"])},
-    "play doll-house": {OK: ([OWN, OWN_BOB], ["-p", "alice", "-p", "bob", *DOLL]), CHECK: ([], ["-p", "alice", "-p", "bob", *DOLL]),
-                        USAGE: ([], ["-p", "alice"])},
-    "play ryujin-jakka": {OK: ([OWN, OWN_BOB], ["-p", "alice", "-p", "bob", *DOLL]),
-                          CHECK: ([], ["-p", "alice", "-p", "bob", *DOLL]), USAGE: ([], ["-p", "a", "-p", "b", "-p", "c"])},
-    "play replace": {OK: ([NEW_LOBOS], ["1", "-p", "alice", "--keep"]),
-                     CHECK: ([NEW_LOBOS, ["play", "replace", "1", "-p", "alice", "--keep"]], ["1", "-p", "alice", "--keep"]),
-                     USAGE: ([NEW_LOBOS], ["1", "-p", "alice", "--cards", "9"])},
-    "play roll": {OK: ([OWN, OWN_BOB, ["play", "new", "doll-house", "-p", "alice", "-p", "bob", *DOLL]], ["1"]),
-                  CHECK: ([OWN, OWN_BOB, ["play", "new", "doll-house", "-p", "alice", "-p", "bob", *DOLL],
-                           ["play", "roll", "1", "--to-end"]], ["1"]),          # the game is over
-                  USAGE: ([NEW_ZANGETSU], ["1"])},                              # rolls are not Zangetsu moves
+    "play doll-house": {
+        OK: ([OWN, OWN_BOB], ["-p", "alice", "-p", "bob", *DOLL]),
+        CHECK: ([], ["-p", "alice", "-p", "bob", *DOLL]),
+        USAGE: ([], ["-p", "alice"]),
+    },
+    "play ryujin-jakka": {
+        OK: ([OWN, OWN_BOB], ["-p", "alice", "-p", "bob", *DOLL]),
+        CHECK: ([], ["-p", "alice", "-p", "bob", *DOLL]),
+        USAGE: ([], ["-p", "a", "-p", "b", "-p", "c"]),
+    },
+    "play replace": {
+        OK: ([NEW_LOBOS], ["1", "-p", "alice", "--keep"]),
+        CHECK: ([NEW_LOBOS, ["play", "replace", "1", "-p", "alice", "--keep"]], ["1", "-p", "alice", "--keep"]),
+        USAGE: ([NEW_LOBOS], ["1", "-p", "alice", "--cards", "9"]),
+    },
+    "play roll": {
+        OK: ([OWN, OWN_BOB, ["play", "new", "doll-house", "-p", "alice", "-p", "bob", *DOLL]], ["1"]),
+        CHECK: (
+            [OWN, OWN_BOB, ["play", "new", "doll-house", "-p", "alice", "-p", "bob", *DOLL], ["play", "roll", "1", "--to-end"]],
+            ["1"],
+        ),  # the game is over
+        USAGE: ([NEW_ZANGETSU], ["1"]),
+    },  # rolls are not Zangetsu moves
     "play show": {OK: ([NEW_ZANGETSU], ["1", "-O", "bbcode"]), CHECK: ([], ["9"]), USAGE: ([NEW_ZANGETSU], ["1", "-O", "html"])},
     "play reveal": {OK: ([NEW_ZANGETSU], ["1"]), CHECK: ([NEW_LOBOS], ["1"]), USAGE: ([], ["x"])},
-    "play verify": {OK: ([NEW_ZANGETSU, ["play", "show", "1", "-O", "json", "-o", "{tmp}/g.json"]], ["{tmp}/g.json", "--seed", "11" * 32]),
-                    CHECK: ([NEW_ZANGETSU, ["play", "show", "1", "-O", "json", "-o", "{tmp}/g.json"]], ["{tmp}/g.json", "--seed", "22" * 32]),
-                    USAGE: ([], ["{tmp}/missing.json", "--seed", "11" * 32])},
+    "play verify": {
+        OK: ([NEW_ZANGETSU, ["play", "show", "1", "-O", "json", "-o", "{tmp}/g.json"]], ["{tmp}/g.json", "--seed", "11" * 32]),
+        CHECK: ([NEW_ZANGETSU, ["play", "show", "1", "-O", "json", "-o", "{tmp}/g.json"]], ["{tmp}/g.json", "--seed", "22" * 32]),
+        USAGE: ([], ["{tmp}/missing.json", "--seed", "11" * 32]),
+    },
     "play list": {OK: ([], []), USAGE: ([], ["--bogus"])},
     "odds los-lobos": {OK: ([], ["--set", "ftcg-test"]), USAGE: ([], ["--set", "nope"])},
     "odds zangetsu": {OK: ([], ["--set", "ftcg-test"]), USAGE: ([], ["--set", "nope"])},
     "odds doll-house": {OK: ([], ["--list", "{list10}"]), USAGE: ([], ["--list", "{tmp}/missing.txt"])},
 }
 NO_CHECK = {
-    "collection list": "lists what is owned", "collection export": "writes what is owned",
-    "play los-lobos": "a game always ends in a result", "play zangetsu": "a game always ends in a result",
-    "play list": "lists games", "odds los-lobos": "computes", "odds zangetsu": "computes", "odds doll-house": "computes",
+    "collection list": "lists what is owned",
+    "collection export": "writes what is owned",
+    "play los-lobos": "a game always ends in a result",
+    "play zangetsu": "a game always ends in a result",
+    "play list": "lists games",
+    "odds los-lobos": "computes",
+    "odds zangetsu": "computes",
+    "odds doll-house": "computes",
 }
 
 
@@ -65,7 +90,7 @@ NO_CHECK = {
 def world(monkeypatch, forum_roots, tmp_path) -> dict[str, str]:
     import shutil
 
-    catalog = tmp_path / "catalog"                      # a private copy: import csv writes into it
+    catalog = tmp_path / "catalog"  # a private copy: import csv writes into it
     shutil.copytree(forum_roots, catalog)
     monkeypatch.setenv("CARDLAB_CATALOG", str(catalog))
     monkeypatch.setenv("CARDLAB_PLAYER", "alice")
@@ -81,8 +106,14 @@ def world(monkeypatch, forum_roots, tmp_path) -> dict[str, str]:
     new_csv.write_text("number,name,value,faction,rarity\n40,Carte de test,3,acuerdo,Commune\n", encoding="utf-8")
     bad_new_csv = tmp_path / "bad-new.csv"
     bad_new_csv.write_text("number,name,value,faction,rarity\n41,Autre carte,trois,acuerdo,Commune\n", encoding="utf-8")
-    return {"tmp": str(tmp), "own": str(own), "bad_csv": str(bad_csv), "list10": str(list10), "new_csv": str(new_csv),
-            "bad_new_csv": str(bad_new_csv)}
+    return {
+        "tmp": str(tmp),
+        "own": str(own),
+        "bad_csv": str(bad_csv),
+        "list10": str(list10),
+        "new_csv": str(new_csv),
+        "bad_new_csv": str(bad_new_csv),
+    }
 
 
 def test_the_table_covers_every_game_command():

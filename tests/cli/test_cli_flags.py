@@ -7,10 +7,9 @@ import json
 
 import pytest
 import typer.main
+from conftest import REPO
 
 from cardlab.cli.app import app
-
-from conftest import REPO
 
 ZAP = REPO / "examples" / "decks" / "zap-theme-deck.txt"
 SHIPPED = ["--catalog", str(REPO / "cards")]
@@ -29,12 +28,45 @@ COMMANDS = dict(_commands(typer.main.get_command(app)))
 
 def test_every_command_is_seen():
     assert sorted(COMMANDS) == [
-        "card new", "collection add", "collection export", "collection import", "collection list", "collection remove",
-        "collection set", "deck have", "deck list", "deck stats", "deck validate", "formats", "i18n export", "i18n hash",
-        "i18n import", "i18n status", "import csv", "index", "odds doll-house", "odds los-lobos", "odds zangetsu",
-        "play doll-house", "play list", "play los-lobos", "play new", "play replace", "play reveal", "play roll",
-        "play ryujin-jakka", "play show", "play verify", "play zangetsu", "proxies", "search", "serve", "sets", "show",
-        "validate"]
+        "card new",
+        "collection add",
+        "collection export",
+        "collection import",
+        "collection list",
+        "collection remove",
+        "collection set",
+        "deck have",
+        "deck list",
+        "deck stats",
+        "deck validate",
+        "formats",
+        "i18n export",
+        "i18n hash",
+        "i18n import",
+        "i18n status",
+        "import csv",
+        "index",
+        "odds doll-house",
+        "odds los-lobos",
+        "odds zangetsu",
+        "play doll-house",
+        "play list",
+        "play los-lobos",
+        "play new",
+        "play replace",
+        "play reveal",
+        "play roll",
+        "play ryujin-jakka",
+        "play show",
+        "play verify",
+        "play zangetsu",
+        "proxies",
+        "search",
+        "serve",
+        "sets",
+        "show",
+        "validate",
+    ]
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
@@ -60,8 +92,7 @@ def test_flags_where_they_belong():
 
     for name in ("deck validate", "deck stats", "deck list", "proxies"):
         assert "-f" in visible(name), name
-    for name in ("search", "show", "validate", "formats", "deck validate", "deck stats", "deck list",
-                 "i18n status", "i18n import"):
+    for name in ("search", "show", "validate", "formats", "deck validate", "deck stats", "deck list", "i18n status", "i18n import"):
         assert "-O" in visible(name), name
     for name in ("proxies", "i18n export"):
         assert "-o" in visible(name), name
@@ -78,24 +109,47 @@ def test_deprecated_options_are_hidden_from_help(runner):
 
 # (old arguments, new arguments, the warning line)
 DEPRECATED = [
-    (["search", "charizard", "--format", "ids"], ["search", "charizard", "-O", "ids"],
-     "warning: 'search --format ids' is deprecated; use --output-format ids"),
-    (["search", "charizard", "-f", "json"], ["search", "charizard", "--output-format", "json"],
-     "warning: 'search --format json' is deprecated; use --output-format json"),
-    (["show", "base1-4", "--format", "json"], ["show", "base1-4", "-O", "json"],
-     "warning: 'show --format json' is deprecated; use --output-format json"),
-    (["validate", "-f", "json", *SHIPPED], ["validate", "-O", "json", *SHIPPED],
-     "warning: 'validate --format json' is deprecated; use --output-format json"),
-    (["formats", "-o", "json"], ["formats", "-O", "json"],
-     "warning: 'formats --output json' is deprecated; use --output-format json"),
-    (["deck", "validate", str(ZAP), "-f", "pokemon-base", "-o", "json"], ["deck", "validate", str(ZAP), "-f", "pokemon-base", "-O", "json"],
-     "warning: 'deck validate --output json' is deprecated; use --output-format json"),
-    (["deck", "stats", str(ZAP), "-f", "pokemon-base", "--output", "json"], ["deck", "stats", str(ZAP), "-f", "pokemon-base", "-O", "json"],
-     "warning: 'deck stats --output json' is deprecated; use --output-format json"),
-    (["deck", "list", str(ZAP), "-f", "pokemon-base", "-o", "JSON"], ["deck", "list", str(ZAP), "-f", "pokemon-base", "-O", "json"],
-     "warning: 'deck list --output JSON' is deprecated; use --output-format json"),
-    (["i18n", "status", "--lang", "fr", "--format", "json", *SHIPPED], ["i18n", "status", "--lang", "fr", "-O", "json", *SHIPPED],
-     "warning: 'i18n status --format json' is deprecated; use --output-format json"),
+    (
+        ["search", "charizard", "--format", "ids"],
+        ["search", "charizard", "-O", "ids"],
+        "warning: 'search --format ids' is deprecated; use --output-format ids",
+    ),
+    (
+        ["search", "charizard", "-f", "json"],
+        ["search", "charizard", "--output-format", "json"],
+        "warning: 'search --format json' is deprecated; use --output-format json",
+    ),
+    (
+        ["show", "base1-4", "--format", "json"],
+        ["show", "base1-4", "-O", "json"],
+        "warning: 'show --format json' is deprecated; use --output-format json",
+    ),
+    (
+        ["validate", "-f", "json", *SHIPPED],
+        ["validate", "-O", "json", *SHIPPED],
+        "warning: 'validate --format json' is deprecated; use --output-format json",
+    ),
+    (["formats", "-o", "json"], ["formats", "-O", "json"], "warning: 'formats --output json' is deprecated; use --output-format json"),
+    (
+        ["deck", "validate", str(ZAP), "-f", "pokemon-base", "-o", "json"],
+        ["deck", "validate", str(ZAP), "-f", "pokemon-base", "-O", "json"],
+        "warning: 'deck validate --output json' is deprecated; use --output-format json",
+    ),
+    (
+        ["deck", "stats", str(ZAP), "-f", "pokemon-base", "--output", "json"],
+        ["deck", "stats", str(ZAP), "-f", "pokemon-base", "-O", "json"],
+        "warning: 'deck stats --output json' is deprecated; use --output-format json",
+    ),
+    (
+        ["deck", "list", str(ZAP), "-f", "pokemon-base", "-o", "JSON"],
+        ["deck", "list", str(ZAP), "-f", "pokemon-base", "-O", "json"],
+        "warning: 'deck list --output JSON' is deprecated; use --output-format json",
+    ),
+    (
+        ["i18n", "status", "--lang", "fr", "--format", "json", *SHIPPED],
+        ["i18n", "status", "--lang", "fr", "-O", "json", *SHIPPED],
+        "warning: 'i18n status --format json' is deprecated; use --output-format json",
+    ),
 ]
 
 
@@ -120,9 +174,14 @@ def test_deprecated_i18n_import_format(runner, tmp_path):
     assert data["lang"] == "fr" and data["dry_run"] is True and data["problems"] == []
 
 
-@pytest.mark.parametrize("args", [["search", "charizard", "--format", "pokemon-base"],
-                                  ["deck", "validate", str(ZAP), "-o", "out.txt"],
-                                  ["search", "charizard", "-O", "yaml"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["search", "charizard", "--format", "pokemon-base"],
+        ["deck", "validate", str(ZAP), "-o", "out.txt"],
+        ["search", "charizard", "-O", "yaml"],
+    ],
+)
 def test_a_bad_output_format_is_a_usage_error(runner, args):
     result = runner.invoke(app, args)
     assert result.exit_code == 2 and "deprecated; use" not in result.stderr

@@ -32,6 +32,7 @@ def _search(runner, test_set, db, query="testmon"):
 
 # --- A. tracebacks on hostile input -----------------------------------------------------------
 
+
 @pytest.mark.parametrize("query", ["t:\udcff", "\udcffpikachu", "name:\udce9"])
 def test_search_with_invalid_utf8(query, runner, test_set, tmp_path):
     """Kind: text arguments that are not UTF-8 (lone surrogates reached SQLite): a usage error."""
@@ -55,7 +56,7 @@ CARD_CASES = [  # (old, new) in the fixture card, expected fragment; None: the f
     (("hp: 60", "hp: 1_00"), "1-testmon.yaml:6:5: '1_00': YAML 1.1 reads a number, YAML 1.2 text"),
     (("hp: 60", "hp: yes"), '1-testmon.yaml:6:5: hp: expected an integer, found "yes" (text)'),
     (("hp: 60", "hp: true"), "1-testmon.yaml:6:5: hp: expected an integer, found true (a YAML boolean)"),
-    (("illustrator: Nobody Real", "illustrator: 2000-01-01"), "(a YAML date): YAML reads this as a date; quote it: \"2000-01-01\""),
+    (("illustrator: Nobody Real", "illustrator: 2000-01-01"), '(a YAML date): YAML reads this as a date; quote it: "2000-01-01"'),
 ]
 
 
@@ -121,7 +122,10 @@ def test_yaml_deck_float_count(runner, tmp_path):
     path.write_text("format: pokemon-base\nmain:\n  - {count: 4.0, name: Pikachu}\n  - 56 Fire Energy\n", encoding="utf-8")
     result = runner.invoke(app, ["deck", "validate", str(path)])
     _clean(result)
-    assert result.exit_code == 1 and "d.yaml:3:13: schema: main.0.count: expected an integer, found 4.0 (a YAML number)" in result.stdout + result.stderr
+    assert (
+        result.exit_code == 1
+        and "d.yaml:3:13: schema: main.0.count: expected an integer, found 4.0 (a YAML number)" in result.stdout + result.stderr
+    )
     result = runner.invoke(app, ["deck", "stats", str(path)])
     _clean(result)
     assert "56" in result.stdout
@@ -156,6 +160,7 @@ def _fifo(path: Path) -> Path:
 def test_special_files_as_inputs(special, runner, tmp_path, test_set):
     """Kind: reading without limit: /dev/zero or an endless FIFO as a deck, PO or catalog file is
     refused after the size limit + 1 byte (exit 2; a catalog file is a problem, exit 1)."""
+
     def source(name):
         return special if special == "/dev/zero" else str(_fifo(tmp_path / name))
 
@@ -211,7 +216,7 @@ def test_damaged_index_in_own_cache_is_rebuilt(damage, runner, test_set, tmp_pat
     elif damage == "truncated":
         db.write_bytes(data[: len(data) // 2])
     elif damage == "pages":  # the header and the meta table intact, later pages overwritten
-        db.write_bytes(data[:4096 * 2] + b"\xde\xad" * ((len(data) - 4096 * 2) // 2) + data[len(data) - (len(data) - 4096 * 2) % 2:])
+        db.write_bytes(data[: 4096 * 2] + b"\xde\xad" * ((len(data) - 4096 * 2) // 2) + data[len(data) - (len(data) - 4096 * 2) % 2 :])
         assert len(db.read_bytes()) == len(data)
     else:
         con = sqlite3.connect(db)
@@ -233,9 +238,8 @@ def test_leftover_journal_files_are_cleaned(test_set, tmp_path):
     """Kind: leftovers of killed builds: the temporary file and its -journal (whose name the
     cleanup misread) are removed when their process is gone; a live build's are kept."""
     db = tmp_path / "i.sqlite"
-    dead = 2 ** 22 + 7  # above Linux's pid_max: no such process
-    stale = [tmp_path / f".i.sqlite.tmp-{dead}", tmp_path / f".i.sqlite.tmp-{dead}-journal",
-             tmp_path / f".i.sqlite.tmp-{dead}-wal"]
+    dead = 2**22 + 7  # above Linux's pid_max: no such process
+    stale = [tmp_path / f".i.sqlite.tmp-{dead}", tmp_path / f".i.sqlite.tmp-{dead}-journal", tmp_path / f".i.sqlite.tmp-{dead}-wal"]
     live = tmp_path / f".i.sqlite.tmp-{os.getppid()}-journal"
     for p in [*stale, live]:
         p.write_bytes(b"half")
@@ -290,6 +294,7 @@ def test_same_size_replacement_by_rename_is_noticed(test_set, tmp_path):
 
 # --- G. files and caches ----------------------------------------------------------------------
 
+
 def test_i18n_import_refuses_the_installed_package(runner, tmp_path, monkeypatch):
     """Kind: writing into an installed package: i18n import refuses it as card new does."""
     shipped = tmp_path / "site-packages" / "cardlab" / "_data" / "cards"
@@ -300,7 +305,7 @@ def test_i18n_import_refuses_the_installed_package(runner, tmp_path, monkeypatch
     text = po_path.read_text(encoding="utf-8")
     i = text.index('msgctxt "base1-88 text"')
     j = text.index('msgstr ""', i)
-    po_path.write_text(text[:j] + 'msgstr "Défaussez votre main."' + text[j + len('msgstr ""'):], encoding="utf-8")
+    po_path.write_text(text[:j] + 'msgstr "Défaussez votre main."' + text[j + len('msgstr ""') :], encoding="utf-8")
     before = {p: p.read_bytes() for p in shipped.rglob("*.yaml")}
     result = runner.invoke(app, ["i18n", "import", str(po_path)])
     _clean(result)

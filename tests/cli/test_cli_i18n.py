@@ -72,7 +72,9 @@ def test_export_translate_import(runner, base1, tmp_path):
     assert result.exit_code == 0, result.stderr
     assert result.stdout.startswith("--- a/pokemon/base1/94-potion.yaml\n+++ b/pokemon/base1/94-potion.yaml\n")
     assert "+  fr: Un de vos Pokémon perd jusqu'à 2 marqueurs de dégâts.\n" in result.stdout
-    assert "fr: would import 1 translation into 1 file; 223 unchanged, 115 empty (untranslated), 0 fuzzy, 0 problems (dry run" in result.stderr
+    assert (
+        "fr: would import 1 translation into 1 file; 223 unchanged, 115 empty (untranslated), 0 fuzzy, 0 problems (dry run" in result.stderr
+    )
     assert "fr: Un de vos" not in (base1 / "pokemon" / "base1" / "94-potion.yaml").read_text(encoding="utf-8")
 
     result = runner.invoke(app, ["i18n", "import", str(po_path), "--catalog", str(base1)])
@@ -134,6 +136,7 @@ def test_every_command_has_help(runner, command):
 
 
 # --- hostile input (issue 5 follow-up) -------------------------------------------------------
+
 
 def export_args(base1: Path, *more: str) -> list[str]:
     return ["i18n", "export", "--lang", "fr", "--catalog", str(base1), *more]
@@ -219,8 +222,10 @@ def test_mislabelled_po_file_does_not_replace_official_names(runner, base1, tmp_
 
 def test_a_name_with_a_line_break_is_reported_not_imported(runner, base1, tmp_path):
     po_path = tmp_path / "es.po"
-    po_path.write_text('msgid ""\nmsgstr ""\n"Language: es\\n"\n\n'
-                       'msgctxt "base1-4 name"\nmsgid "Charizard"\nmsgstr "Energía\\nCombate"\n', encoding="utf-8")
+    po_path.write_text(
+        'msgid ""\nmsgstr ""\n"Language: es\\n"\n\nmsgctxt "base1-4 name"\nmsgid "Charizard"\nmsgstr "Energía\\nCombate"\n',
+        encoding="utf-8",
+    )
     charizard = base1 / "pokemon" / "base1" / "4-charizard.yaml"
     old = charizard.read_bytes()
     result = runner.invoke(app, ["i18n", "import", str(po_path), "--catalog", str(base1)])

@@ -35,7 +35,7 @@ def verify(runner, game, tmp_path):
     data = json.loads(record.read_text())
     assert data["seed"] == seed
     forged = json.loads(json.dumps(data))
-    next(e for e in forged["events"] if "card" in e)["card"]["value"] += 1      # a forged draw is caught
+    next(e for e in forged["events"] if "card" in e)["card"]["value"] += 1  # a forged draw is caught
     record.write_text(json.dumps(forged))
     assert "differ" in run(runner, "play", "verify", str(record), "--seed", seed, code=1).stderr
     bbcode = run(runner, "play", "show", str(game), "-O", "bbcode").stdout
@@ -44,13 +44,12 @@ def verify(runner, game, tmp_path):
 
 
 def test_los_lobos_with_one_replacement(runner, env, tmp_path):
-    out = run(runner, "play", "new", "los-lobos", "-p", "alice", "-p", "bob", "--set", "ftcg-test", "--commit",
-              "--seed", "11" * 32)
+    out = run(runner, "play", "new", "los-lobos", "-p", "alice", "-p", "bob", "--set", "ftcg-test", "--commit", "--seed", "11" * 32)
     assert out.stdout.startswith("commitment (SHA-256 of the seed): ")
     commitment = out.stdout.split(": ")[1].split()[0]
-    run(runner, "play", "reveal", "1", code=1)                       # not before the end
+    run(runner, "play", "reveal", "1", code=1)  # not before the end
     run(runner, "play", "replace", "1", "-p", "alice", "--cards", "2,5")
-    run(runner, "play", "replace", "1", "-p", "alice", "--keep", code=1)   # once only
+    run(runner, "play", "replace", "1", "-p", "alice", "--keep", code=1)  # once only
     last = run(runner, "play", "replace", "1", "-p", "bob", "--keep").stdout
     assert "Result:" in last
     data = verify(runner, 1, tmp_path)
@@ -75,8 +74,26 @@ def test_doll_house_with_stakes(runner, env, tmp_path):
     _own(runner, "bob", tmp_path)
     la = _list(tmp_path, "a.txt", ["2 FT 1", "2 FT 2", "2 FT 3", "2 FT 4", "1 FT 5", "1 FT 26"])
     lb = _list(tmp_path, "b.txt", [f"1 FT {i}" for i in range(6, 16)])
-    run(runner, "play", "new", "doll-house", "-p", "alice", "-p", "bob", "--list", f"alice:{la}", "--list", f"bob:{lb}",
-        "--stake", "alice:ftcg-test-30", "--stake", "bob:Perle pâle", "--seed", "22" * 32)
+    run(
+        runner,
+        "play",
+        "new",
+        "doll-house",
+        "-p",
+        "alice",
+        "-p",
+        "bob",
+        "--list",
+        f"alice:{la}",
+        "--list",
+        f"bob:{lb}",
+        "--stake",
+        "alice:ftcg-test-30",
+        "--stake",
+        "bob:Perle pâle",
+        "--seed",
+        "22" * 32,
+    )
     run(runner, "play", "roll", "1")
     run(runner, "play", "roll", "1", "--to-end")
     data = verify(runner, 1, tmp_path)
@@ -97,8 +114,25 @@ def test_doll_house_refuses_unowned_lists_and_stakes(runner, env, tmp_path):
     assert "does not own" in out.stderr
     _own(runner, "alice", tmp_path)
     _own(runner, "bob", tmp_path)
-    out = run(runner, "play", "new", "doll-house", "-p", "alice", "-p", "bob", "--list", f"alice:{la}", "--list", f"bob:{la}",
-              "--stake", "alice:ftcg-test-30", "--stake", "alice:ftcg-test-31", code=2)
+    out = run(
+        runner,
+        "play",
+        "new",
+        "doll-house",
+        "-p",
+        "alice",
+        "-p",
+        "bob",
+        "--list",
+        f"alice:{la}",
+        "--list",
+        f"bob:{la}",
+        "--stake",
+        "alice:ftcg-test-30",
+        "--stake",
+        "alice:ftcg-test-31",
+        code=2,
+    )
     assert "one per player" in out.stderr
 
 
@@ -107,8 +141,22 @@ def test_ryujin_jakka_to_three_points(runner, env, tmp_path):
     _own(runner, "bob", tmp_path)
     la = _list(tmp_path, "a.txt", ["2 FT 1", "2 FT 7", "2 FT 13", "2 FT 19", "2 FT 25"])
     lb = _list(tmp_path, "b.txt", [f"1 FT {i}" for i in range(6, 16)])
-    run(runner, "play", "new", "ryujin-jakka", "-p", "alice", "-p", "bob", "--list", f"alice:{la}", "--list", f"bob:{lb}",
-        "--seed", "33" * 32)
+    run(
+        runner,
+        "play",
+        "new",
+        "ryujin-jakka",
+        "-p",
+        "alice",
+        "-p",
+        "bob",
+        "--list",
+        f"alice:{la}",
+        "--list",
+        f"bob:{lb}",
+        "--seed",
+        "33" * 32,
+    )
     run(runner, "play", "roll", "1", "--to-end")
     data = verify(runner, 1, tmp_path)
     assert max(data["scores"].values()) == 3
@@ -125,8 +173,7 @@ def test_ryujin_jakka_is_for_two(runner, env, tmp_path):
 def test_zangetsu_with_a_tie(runner, env, forum_catalog, tmp_path):
     pool = draw_pool(load_catalog([forum_catalog]), "ftcg-test")
     setup = {"kind": "zangetsu", "players": ["alice", "bob"], "pool": pool, "replacement": True}
-    seed = next(bytes([i]) * 32 for i in range(256)
-                if any(e["type"] == "round" for e in engine.replay(setup, bytes([i]) * 32, []).events))
+    seed = next(bytes([i]) * 32 for i in range(256) if any(e["type"] == "round" for e in engine.replay(setup, bytes([i]) * 32, []).events))
     out = run(runner, "play", "new", "zangetsu", "-p", "alice", "-p", "bob", "--set", "FT", "--seed", seed.hex())
     assert "draw again" in out.stdout and "Result: " in out.stdout
     verify(runner, 1, tmp_path)
@@ -143,7 +190,7 @@ def test_markdown_and_text_output(runner, env, tmp_path):
 
 def test_odds_commands(runner, env, tmp_path):
     out = run(runner, "odds", "los-lobos", "--set", "ftcg-test")
-    assert "Los Lobos" in out.stdout and "1/625" in out.stdout      # 5 Values, 5 Commons each: 5·(1/5)^5
+    assert "Los Lobos" in out.stdout and "1/625" in out.stdout  # 5 Values, 5 Commons each: 5·(1/5)^5
     data = json.loads(run(runner, "odds", "zangetsu", "--set", "ftcg-test", "-O", "json").stdout)
     assert data["rows"][0] == {"label": "sum 3", "fraction": "1/125", "value": 0.008}
     la = _list(tmp_path, "a.txt", ["2 FT 1", "2 FT 2", "2 FT 3", "2 FT 4", "1 FT 5", "1 FT 26"])
@@ -151,8 +198,14 @@ def test_odds_commands(runner, env, tmp_path):
     run(runner, "odds", "los-lobos", "--set", "nope", code=2)
 
 
-@pytest.mark.parametrize("record", ['[1, 2]', '{"setup": {"kind": "los-lobos", "players": ["a", "b"], "pool": [{"x": 1}]}, '
-                                    '"moves": [], "events": [], "commitment": "00"}', 'not json'])
+@pytest.mark.parametrize(
+    "record",
+    [
+        "[1, 2]",
+        '{"setup": {"kind": "los-lobos", "players": ["a", "b"], "pool": [{"x": 1}]}, "moves": [], "events": [], "commitment": "00"}',
+        "not json",
+    ],
+)
 def test_verify_hostile_records_exit_2(runner, env, tmp_path, record):
     f = tmp_path / "bad.json"
     f.write_text(record)

@@ -31,8 +31,12 @@ def test_serve_help(runner):
 def test_serve_starts_and_answers(tmp_path):
     port = _free_port()
     env = {**os.environ, "CARDLAB_CACHE_DIR": str(tmp_path / "cache")}
-    proc = subprocess.Popen([sys.executable, "-m", "cardlab", "serve", "--port", str(port), "--workers", "2"], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cardlab", "serve", "--port", str(port), "--workers", "2"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         deadline = time.monotonic() + 60
         body = None
@@ -61,7 +65,8 @@ def test_serve_refuses_a_broken_catalog(runner, test_set, fixtures):
 
 
 def test_cli_start_up_imports_no_web_framework():
-    code = ("import sys, cardlab.cli.app; "
-            "print([m for m in ('fastapi', 'starlette', 'uvicorn', 'jinja2', 'cardlab.web') if m in sys.modules])")
+    code = (
+        "import sys, cardlab.cli.app; print([m for m in ('fastapi', 'starlette', 'uvicorn', 'jinja2', 'cardlab.web') if m in sys.modules])"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -5,6 +5,7 @@ Spot checks of the Base Set always run. When the reference data sits beside the 
 Base Set 2 reprint after the merge with its original (``printed_name`` gives its printed name), so
 the reprint's reference entry checks the original's facts too.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -105,8 +106,7 @@ def test_double_colorless_energy_is_special():
 
 
 def test_six_basic_energies_provide_their_type():
-    basics = {c["name"]["en"]: c for c in cards_by_number().values()
-              if c["supertype"] == "Energy" and c["energy_type"] == "basic"}
+    basics = {c["name"]["en"]: c for c in cards_by_number().values() if c["supertype"] == "Energy" and c["energy_type"] == "basic"}
     assert sorted(basics) == [f"{t} Energy" for t in ENERGY_TYPES]
     for energy_type in ENERGY_TYPES:
         c = basics[f"{energy_type} Energy"]
@@ -130,9 +130,7 @@ def test_every_file_matches_its_schema():
     from referencing import Registry, Resource
 
     schemas = {p.name: json.loads(p.read_text(encoding="utf-8")) for p in SCHEMA_DIR.glob("*.schema.json")}
-    registry = Registry().with_resources(
-        (s["$id"], Resource.from_contents(s)) for s in schemas.values()
-    )
+    registry = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in schemas.values())
     card_schema = Draft202012Validator(schemas["pokemon.card.schema.json"], registry=registry)
     set_schema = Draft202012Validator(schemas["set.schema.json"], registry=registry)
     problems = []
@@ -145,8 +143,12 @@ def test_every_file_matches_its_schema():
 # --- every fact of every set against the reference data (only beside ../shared) -----------------
 
 TEXT = "<own words>"
-SPECIAL_ENERGY = {"Double Colorless Energy": ["Colorless", "Colorless"], "Rainbow Energy": ["Any"],
-                  "Full Heal Energy": ["Colorless"], "Potion Energy": ["Colorless"]}
+SPECIAL_ENERGY = {
+    "Double Colorless Energy": ["Colorless", "Colorless"],
+    "Rainbow Energy": ["Any"],
+    "Full Heal Energy": ["Colorless"],
+    "Potion Energy": ["Colorless"],
+}
 """What each special Energy of the era provides (printed on the card; not a field of the reference data)."""
 
 
@@ -188,6 +190,7 @@ BAD_ML_NAMES = {"basep-24": "de"}
 def _expected(code: str, src: dict[str, Any], ml: dict[str, Any], reprint: bool = False) -> dict[str, Any]:
     """The card as cardlab should hold it, rules texts replaced by a placeholder. For a reprint
     only the English names are compared (the other languages are the original's)."""
+
     def names(ml_names: dict[str, str], en: str) -> dict[str, str]:
         return {"en": en} if reprint else _names(ml_names, en)
 
@@ -195,8 +198,12 @@ def _expected(code: str, src: dict[str, Any], ml: dict[str, Any], reprint: bool 
     card_names = dict(ml["name"])
     if f"{code}-{number}" in BAD_ML_NAMES:
         card_names.pop(BAD_ML_NAMES[f"{code}-{number}"])
-    exp: dict[str, Any] = {"id": f"{code}-{number}", "number": number, "name": names(card_names, src["name"]),
-                           "supertype": src["supertype"]}
+    exp: dict[str, Any] = {
+        "id": f"{code}-{number}",
+        "number": number,
+        "name": names(card_names, src["name"]),
+        "supertype": src["supertype"],
+    }
     subtypes = src.get("subtypes") or []
     if src["supertype"] == "Pokémon":
         exp["stage"] = subtypes[0]
@@ -336,9 +343,12 @@ def _own_texts(data: Any):
 def test_rules_texts_are_our_own_words(code):
     src_cards, _, _, _ = reference(code)
     norm = lambda s: re.sub(r"\s+", " ", s.strip().lower())  # noqa: E731
-    sentences = [norm(t) for c in src_cards.values()
-                 for t in [x.get("text") for x in c.get("attacks", []) + c.get("abilities", [])] + c.get("rules", [])
-                 if t]
+    sentences = [
+        norm(t)
+        for c in src_cards.values()
+        for t in [x.get("text") for x in c.get("attacks", []) + c.get("abilities", [])] + c.get("rules", [])
+        if t
+    ]
     copied = []
     for path in sorted((POKEMON / code).glob("*.yaml")):
         if path.name == "set.yaml":

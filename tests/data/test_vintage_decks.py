@@ -23,13 +23,21 @@ from cardlab.decks.rules import check_deck
 
 REPO = Path(__file__).resolve().parents[2]
 VINTAGE = REPO / "examples" / "decks" / "vintage"
-RELEASE_FORMAT = {"base1": "pokemon-base", "base2": "pokemon-base-jungle", "base3": "pokemon-base-fossil",
-                  "base4": "pokemon-base-fossil", "base5": "pokemon-base-rocket", "gym1": "pokemon-base-gym",
-                  "gym2": "pokemon-base-gym"}
-TOURNAMENT = {"1999-10-berkeley-the-better-haymaker.txt": "pokemon-base-fossil",
-              "2000-02-atlanta-electrode-zapdos.txt": "pokemon-base-fossil",
-              "2000-07-sheffield-babes-and-wiggles.txt": "pokemon-base-rocket",
-              "base-fossil-ptcgarchive-rain-dance.txt": "pokemon-base-fossil"}
+RELEASE_FORMAT = {
+    "base1": "pokemon-base",
+    "base2": "pokemon-base-jungle",
+    "base3": "pokemon-base-fossil",
+    "base4": "pokemon-base-fossil",
+    "base5": "pokemon-base-rocket",
+    "gym1": "pokemon-base-gym",
+    "gym2": "pokemon-base-gym",
+}
+TOURNAMENT = {
+    "1999-10-berkeley-the-better-haymaker.txt": "pokemon-base-fossil",
+    "2000-02-atlanta-electrode-zapdos.txt": "pokemon-base-fossil",
+    "2000-07-sheffield-babes-and-wiggles.txt": "pokemon-base-rocket",
+    "base-fossil-ptcgarchive-rain-dance.txt": "pokemon-base-fossil",
+}
 THEMES = sorted(p.name for p in VINTAGE.glob("theme-*.txt"))
 STARTERS = {"theme-base1-2-player-starter-set.txt", "theme-base4-2-player-cd-rom-starter-set.txt"}
 # filed under base4 by pokemon-tcg-data, but it holds Gym Heroes and Team Rocket cards
@@ -116,20 +124,28 @@ def test_starter_sets_are_reported_as_61_cards(catalog, formats, tmp_path, name)
     path = VINTAGE / name
     fmt = RELEASE_FORMAT[name.split("-")[1]]
     assert _problems(with_printings(path, catalog, formats, fmt, tmp_path), catalog, formats, fmt) == [
-        (6, "deck-size", "the deck holds 61 cards; exactly 60 needed")]
+        (6, "deck-size", "the deck holds 61 cards; exactly 60 needed")
+    ]
 
 
 def test_thunderstorm_is_not_a_base_fossil_deck(catalog, formats, tmp_path):
     path = VINTAGE / "theme-base4-thunderstorm.txt"
     written = with_printings(path, catalog, formats, "pokemon-base-fossil", tmp_path)
     assert _problems(written, catalog, formats, "pokemon-base-fossil") == [
-        (line, "allowed-sets", f'"{name}" ({cid}) is from set {cid.split("-")[0]}; pokemon-base-fossil allows only '
-                               "base1, base2, base3, base4, basep")
-        for line, name, cid in [(7, "Lt. Surge's Voltorb", "gym1-84"), (12, "Misty's Poliwag", "gym1-87"),
-                                (24, "Misty's Wrath", "gym1-114"), (32, "Full Heal Energy", "base5-81"),
-                                (33, "Potion Energy", "base5-82")]]
-    assert _problems(with_printings(path, catalog, formats, "pokemon-base-gym", tmp_path), catalog, formats,
-                     "pokemon-base-gym") == []
+        (
+            line,
+            "allowed-sets",
+            f'"{name}" ({cid}) is from set {cid.split("-")[0]}; pokemon-base-fossil allows only base1, base2, base3, base4, basep',
+        )
+        for line, name, cid in [
+            (7, "Lt. Surge's Voltorb", "gym1-84"),
+            (12, "Misty's Poliwag", "gym1-87"),
+            (24, "Misty's Wrath", "gym1-114"),
+            (32, "Full Heal Energy", "base5-81"),
+            (33, "Potion Energy", "base5-82"),
+        ]
+    ]
+    assert _problems(with_printings(path, catalog, formats, "pokemon-base-gym", tmp_path), catalog, formats, "pokemon-base-gym") == []
 
 
 @pytest.mark.parametrize(("name", "fmt"), sorted(TOURNAMENT.items()))
@@ -165,12 +181,22 @@ def test_haymaker_lines(catalog, formats, line, card_id):
     assert (card.count, card.card_id) == (int(count), card_id)
 
 
-@pytest.mark.parametrize(("text", "card_id", "message"), [
-    ("12 Electric Energy", None, 'unknown card "Electric Energy"; did you mean "Lightning Energy", "Double Colorless Energy", "Zapdos"?'),
-    ("x4 Pluspower", "base1-84", None), ("4 Pluspower", "base1-84", None), ("4 PLUSPOWER", "base1-84", None),
-    ("4 Plus Power", "base1-84", None),  # typed without its space: the one folding finds it
-    ("4 Pokemon Trader", "base1-77", None), ("2 Farfetchd", "base1-27", None),
-])
+@pytest.mark.parametrize(
+    ("text", "card_id", "message"),
+    [
+        (
+            "12 Electric Energy",
+            None,
+            'unknown card "Electric Energy"; did you mean "Lightning Energy", "Double Colorless Energy", "Zapdos"?',
+        ),
+        ("x4 Pluspower", "base1-84", None),
+        ("4 Pluspower", "base1-84", None),
+        ("4 PLUSPOWER", "base1-84", None),
+        ("4 Plus Power", "base1-84", None),  # typed without its space: the one folding finds it
+        ("4 Pokemon Trader", "base1-77", None),
+        ("2 Farfetchd", "base1-27", None),
+    ],
+)
 def test_loosely_written_lines(catalog, formats, tmp_path, text, card_id, message):
     path = tmp_path / "deck.txt"
     path.write_text(text + "\n", encoding="utf-8")
@@ -186,5 +212,7 @@ def test_cli_reports_the_ambiguous_line_with_a_suggestion(runner):
     result = runner.invoke(app, ["deck", "validate", str(path), "--format", "pokemon-base-fossil"])
     assert result.exit_code == 1
     # Fossil's holo and plain Lapras differ in level: two cards (Articuno resolves: promo 22 is not Base-Fossil)
-    assert (f'{path}:16: ambiguous-card: "Lapras" matches 2 cards: Lapras base3 10 (base3-10), Lapras base3 25 '
-            f'(base3-25); add the set and number, e.g. "1 Lapras base3 10"') in result.stderr
+    assert (
+        f'{path}:16: ambiguous-card: "Lapras" matches 2 cards: Lapras base3 10 (base3-10), Lapras base3 25 '
+        f'(base3-25); add the set and number, e.g. "1 Lapras base3 10"'
+    ) in result.stderr

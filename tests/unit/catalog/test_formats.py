@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.core.errors import DataError
 from cardlab.catalog.validate import check_formats, load_format, load_formats
+from cardlab.core.errors import DataError
 from cardlab.core.paths import shipped_catalog
 from cardlab.decks.rules import RULES, describe
 
@@ -16,9 +16,19 @@ def formats():
 
 
 def test_shipped_formats(formats):
-    assert list(formats) == ["forumtcg-list", "ippo-10-rounds", "ippo-4-rounds", "monpa", "pokemon-base", "pokemon-base-fossil",
-                             "pokemon-base-gym", "pokemon-base-jungle", "pokemon-base-rocket", "pokemon-prop-15-3",
-                             "pokemon-unlimited"]
+    assert list(formats) == [
+        "forumtcg-list",
+        "ippo-10-rounds",
+        "ippo-4-rounds",
+        "monpa",
+        "pokemon-base",
+        "pokemon-base-fossil",
+        "pokemon-base-gym",
+        "pokemon-base-jungle",
+        "pokemon-base-rocket",
+        "pokemon-prop-15-3",
+        "pokemon-unlimited",
+    ]
     assert {f.game for f in formats.values()} == {"pokemon", "ippo", "monpa", "forumtcg"}
 
 
@@ -41,13 +51,16 @@ def test_pokemon_formats(formats):
     assert formats["pokemon-unlimited"].allowed_sets is None
 
 
-@pytest.mark.parametrize(("name", "sets", "ranges", "copies"), [
-    ("pokemon-base-jungle", {"base1", "base2"}, {}, 4),
-    ("pokemon-base-fossil", {"base1", "base2", "base3", "base4", "basep"}, {"basep": (1, 9)}, 4),
-    ("pokemon-base-rocket", {"base1", "base2", "base3", "base4", "base5", "basep"}, {}, 4),
-    ("pokemon-base-gym", {"base1", "base2", "base3", "base4", "base5", "gym1", "gym2", "basep"}, {}, 4),
-    ("pokemon-prop-15-3", {"base1", "base2", "base3", "base4", "base5", "gym1", "gym2", "basep"}, {"basep": (1, 24)}, 3),
-])
+@pytest.mark.parametrize(
+    ("name", "sets", "ranges", "copies"),
+    [
+        ("pokemon-base-jungle", {"base1", "base2"}, {}, 4),
+        ("pokemon-base-fossil", {"base1", "base2", "base3", "base4", "basep"}, {"basep": (1, 9)}, 4),
+        ("pokemon-base-rocket", {"base1", "base2", "base3", "base4", "base5", "basep"}, {}, 4),
+        ("pokemon-base-gym", {"base1", "base2", "base3", "base4", "base5", "gym1", "gym2", "basep"}, {}, 4),
+        ("pokemon-prop-15-3", {"base1", "base2", "base3", "base4", "base5", "gym1", "gym2", "basep"}, {"basep": (1, 24)}, 3),
+    ],
+)
 def test_vintage_formats(formats, name, sets, ranges, copies):
     fmt = formats[name]
     assert fmt.allowed_sets == sets and fmt.number_ranges == ranges
@@ -67,7 +80,8 @@ def test_vintage_bans_and_caps(formats):
     assert describe(_rule(formats["pokemon-prop-15-3"], "max-cards")) == "at most 15 Trainer cards (supertype Trainer) in main"
     assert describe(_rule(formats["pokemon-base-fossil"], "number-range")) == "basep cards only numbered 1 to 9"
     assert describe(_rule(formats["pokemon-base-gym"], "banned")) == (
-        "not legal: basep-24 (Birthday Pikachu, banned upon its release in September 2000)")
+        "not legal: basep-24 (Birthday Pikachu, banned upon its release in September 2000)"
+    )
     for name in ("pokemon-base-fossil", "pokemon-base-rocket", "pokemon-base-jungle", "pokemon-prop-15-3", "pokemon-unlimited"):
         assert not [r for r in formats[name].rules if r.rule == "banned"]
 
@@ -129,15 +143,18 @@ def test_a_new_format_is_a_file(tmp_path):
     assert found["mini"].rules[0].params == {"size": 30}
 
 
-@pytest.mark.parametrize(("text", "line", "col", "rule", "message"), [
-    (GOOD.replace("size: 30", "size: thirty"), 8, 11, "schema", "rules.0.size: expected an integer, found \"thirty\" (text)"),
-    (GOOD.replace("rule: deck-size", "rule: max-copies"), 7, 11, "schema", "rules.0.rule: \"max-copies\" is not one of"),
-    (GOOD.replace("name: mini", "name: other"), 1, 7, "format-name", "name 'other' should be the file name 'mini'"),
-    (GOOD.replace("game: pokemon", "game: ippo"), 2, 7, "format-game", "game 'ippo' does not match the folder 'pokemon'"),
-    (GOOD.replace("size: 30", "size: 30\n    section: sideboard"), 9, 14, "format-section", "no section 'sideboard'"),
-    (GOOD.replace("  - id: main", "  - id: deck"), 5, 9, "format-section", "the first section is the main deck"),
-    (GOOD + "  - rule: copy-limit\n    max: 4\n", 9, 5, "schema", "missing field 'same'"),
-])
+@pytest.mark.parametrize(
+    ("text", "line", "col", "rule", "message"),
+    [
+        (GOOD.replace("size: 30", "size: thirty"), 8, 11, "schema", 'rules.0.size: expected an integer, found "thirty" (text)'),
+        (GOOD.replace("rule: deck-size", "rule: max-copies"), 7, 11, "schema", 'rules.0.rule: "max-copies" is not one of'),
+        (GOOD.replace("name: mini", "name: other"), 1, 7, "format-name", "name 'other' should be the file name 'mini'"),
+        (GOOD.replace("game: pokemon", "game: ippo"), 2, 7, "format-game", "game 'ippo' does not match the folder 'pokemon'"),
+        (GOOD.replace("size: 30", "size: 30\n    section: sideboard"), 9, 14, "format-section", "no section 'sideboard'"),
+        (GOOD.replace("  - id: main", "  - id: deck"), 5, 9, "format-section", "the first section is the main deck"),
+        (GOOD + "  - rule: copy-limit\n    max: 4\n", 9, 5, "schema", "missing field 'same'"),
+    ],
+)
 def test_bad_format_files(tmp_path, text, line, col, rule, message):
     path = _write(tmp_path, "mini", text)
     fmt, problems = load_format(path, "pokemon")

@@ -22,8 +22,8 @@ def test_an_unknown_rule_id_is_a_schema_problem(tmp_path):
     folder = tmp_path / "pokemon" / "formats"
     folder.mkdir(parents=True)
     (folder / "odd.yaml").write_text(
-        "name: odd\ngame: pokemon\ntitle: Odd\nsections: [{id: main}]\nrules:\n  - rule: deck-sise\n    size: 60\n",
-        encoding="utf-8")
+        "name: odd\ngame: pokemon\ntitle: Odd\nsections: [{id: main}]\nrules:\n  - rule: deck-sise\n    size: 60\n", encoding="utf-8"
+    )
     found, problems = check_formats([tmp_path])
     assert found == {}
     assert [(p.pos.line, p.rule) for p in problems] == [(6, "schema")]

@@ -39,8 +39,31 @@ def _patterns() -> list[tuple[str, str]]:
 
 
 PATTERNS = _patterns()
-SAMPLES = ["base1", "fr", "pt-BR", "1", "58", "1a", "162", "pokemon-base", "main", "X", "?", "×2", "30+", "-10",
-           "2000-01-01", "1999", "0123abcd", "base1-4", "Pikachu", "Name with spaces", "", "a\tb", "x\x1b]0;y"]
+SAMPLES = [
+    "base1",
+    "fr",
+    "pt-BR",
+    "1",
+    "58",
+    "1a",
+    "162",
+    "pokemon-base",
+    "main",
+    "X",
+    "?",
+    "×2",
+    "30+",
+    "-10",
+    "2000-01-01",
+    "1999",
+    "0123abcd",
+    "base1-4",
+    "Pikachu",
+    "Name with spaces",
+    "",
+    "a\tb",
+    "x\x1b]0;y",
+]
 
 
 @pytest.mark.parametrize(("where", "pattern"), PATTERNS)
@@ -113,15 +136,19 @@ MESSAGES = [  # replacement in the fixture card, line:col, message
     (("hp: 60", "hp: null"), "6:5", "hp: expected an integer, found null (a YAML null)"),
     (("hp: 60", "hp: 60.0"), "6:5", "hp: expected an integer, found 60.0 (a YAML number)"),
     (("hp: 60", "hp: [60]"), "6:5", "hp: expected an integer, found [60] (a list)"),
-    (("hp: 60", "hp: 2000-01-01"), "6:5", "(a YAML date): YAML reads this as a date; quote it: \"2000-01-01\""),
+    (("hp: 60", "hp: 2000-01-01"), "6:5", '(a YAML date): YAML reads this as a date; quote it: "2000-01-01"'),
     (("hp: 60", "hp: -10"), "6:5", "hp: -10 is out of range: must be at least"),
     (("hp: 60", "hp: 65"), "6:5", "hp: 65 is not a multiple of 10"),
-    (("number: \"1\"", "number: 1"), "2:9", 'number: expected text, found 1 (a YAML integer)'),
-    (("number: \"1\"", "number: no"), "2:9", 'number: "no" does not have the expected form'),
+    (('number: "1"', "number: 1"), "2:9", "number: expected text, found 1 (a YAML integer)"),
+    (('number: "1"', "number: no"), "2:9", 'number: "no" does not have the expected form'),
     (("stage: Basic", "stage: yes"), "5:8", 'stage: "yes" is not one of'),
-    (("stage: Basic", "stage: true"), "5:8", 'stage: true (a YAML boolean) is not one of'),
+    (("stage: Basic", "stage: true"), "5:8", "stage: true (a YAML boolean) is not one of"),
     (("rarity: Common", "rarity: true"), "15:9", "rarity: expected text, found true (a YAML boolean)"),
-    (("illustrator: Nobody Real", "illustrator: 1999-01-09"), "16:14", "found 1999-01-09 (a YAML date): YAML reads this as a date; quote it: \"1999-01-09\""),
+    (
+        ("illustrator: Nobody Real", "illustrator: 1999-01-09"),
+        "16:14",
+        'found 1999-01-09 (a YAML date): YAML reads this as a date; quote it: "1999-01-09"',
+    ),
     (("types: [Fire]", "types: []"), "7:8", "a list of 0 item(s); it must have at least 1"),
     (("id: test1-1\n", ""), "1:1", "missing field 'id'"),
 ]
@@ -136,10 +163,37 @@ def test_messages_speak_yaml(change, where, message, tmp_path):
     assert any(s.startswith(where) and message in s for s in shown), shown
 
 
-PYTHON_WORDS = re.compile(r"\bTrue\b|\bFalse\b|\bNone\b|is not of type|required property|is less than|is greater than|"
-                          r"should be non-empty|is too short|is too long|datetime|\bdict\b|(?<!!!)\bint\b|\bstr\b|\bfloat\b|\bNoneType\b")
-SCALARS = ["true", "false", "yes", "no", "~", "null", "1", "-1", "0", "4.0", ".inf", "1e3", "2000-01-01", "'x'", '""',
-           "[]", "{}", "[1, a]", "{a: 1}", "Fire", "Pokémon", "0o17", "017", "0x10", '"\\n"']
+PYTHON_WORDS = re.compile(
+    r"\bTrue\b|\bFalse\b|\bNone\b|is not of type|required property|is less than|is greater than|"
+    r"should be non-empty|is too short|is too long|datetime|\bdict\b|(?<!!!)\bint\b|\bstr\b|\bfloat\b|\bNoneType\b"
+)
+SCALARS = [
+    "true",
+    "false",
+    "yes",
+    "no",
+    "~",
+    "null",
+    "1",
+    "-1",
+    "0",
+    "4.0",
+    ".inf",
+    "1e3",
+    "2000-01-01",
+    "'x'",
+    '""',
+    "[]",
+    "{}",
+    "[1, a]",
+    "{a: 1}",
+    "Fire",
+    "Pokémon",
+    "0o17",
+    "017",
+    "0x10",
+    '"\\n"',
+]
 
 
 @settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -157,8 +211,24 @@ def test_card_yaml_never_crashes_and_speaks_yaml(data, tmp_path):
     elif how == "key":
         lines.insert(i, f"{scalar}: x")
     else:
-        lines.insert(i, data.draw(st.sampled_from(["colour: red", "  - 1", "hp: " + "9" * 2000, "a: " + "[" * 100 + "]" * 100,
-                                                   "name: {e,1}", "? []\n: 1", "x: !!int y", "notes: 'a\u2028b'", "\t"])))
+        lines.insert(
+            i,
+            data.draw(
+                st.sampled_from(
+                    [
+                        "colour: red",
+                        "  - 1",
+                        "hp: " + "9" * 2000,
+                        "a: " + "[" * 100 + "]" * 100,
+                        "name: {e,1}",
+                        "? []\n: 1",
+                        "x: !!int y",
+                        "notes: 'a\u2028b'",
+                        "\t",
+                    ]
+                )
+            ),
+        )
     sep = data.draw(st.sampled_from(["\n", "\r\n", "\r"]))
     text = sep.join(lines) + sep
     _d, problems = check_text(tmp_path / "1-x.yaml", text, "card", "pokemon", "en")

@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from cardlab.cli.app import app
 from cardlab.catalog.validate import validate
+from cardlab.cli.app import app
 
 # bad fixture -> (file name it takes in the set, expected "line:col: message" fragment, rule)
 BAD = {
@@ -92,29 +92,49 @@ def test_cache_rechecks_only_changed_files(test_set, tmp_path):
 
 def test_validate_as_a_real_process(tmp_path, fixtures, test_set):
     shutil.copy(fixtures / "bad" / "pokemon" / "wrong-type.yaml", test_set / "pokemon" / "test1" / "5-x.yaml")
-    proc = subprocess.run([sys.executable, "-m", "cardlab", "validate", str(test_set)],
-                          capture_output=True, text=True, encoding="utf-8", timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "cardlab", "validate", str(test_set)], capture_output=True, text=True, encoding="utf-8", timeout=120
+    )
     assert proc.returncode == 1
     assert '5-x.yaml:6:5: hp: expected an integer, found "lots" (text)' in proc.stderr
     assert "Traceback" not in proc.stderr
 
 
-@pytest.mark.parametrize("text,expected", [
-    ('id: test1-5\nnumber: "5"\nname: {en: Twice}\nsupertype: Trainer\ntext: {en: A.}\nname: {en: Again}\n',
-     "5-x.yaml:6:1: YAML syntax: the key 'name' is given twice (first on line 3)"),
-    ('id: test1-5\nnumber: "5"\nname: Plainname\nsupertype: Trainer\ntext: {en: A.}\n',
-     '5-x.yaml:3:7: name: expected a map of fields, found "Plainname" (text)'),
-    ('id: test1-5\nnumber: "5"\nname:\nsupertype: Trainer\ntext: {en: A.}\n', "5-x.yaml:"),
-    ('id: test1-5\nnumber: "5"\nname: {en: 5}\nsupertype: Trainer\ntext: {en: A.}\n', "name.en: expected text, found 5 (a YAML integer)"),
-    ('id: test1-5\nnumber: "5"\nname: {en: Evil\x07name}\nsupertype: Trainer\ntext: {en: A.}\n',
-     "5-x.yaml:3:16: control character 0x07 is not allowed"),
-    ('id: test1-5\nnumber: "5"\nname: {en: "Evil\\x1b]0;x\\x07"}\nsupertype: Trainer\ntext: {en: A.}\n',
-     "5-x.yaml:3:12: name.en: \"Evil\\u001b]0;x\\u0007\" does not have the expected form (one line of text, without control characters"),
-    ('id: test1-5\nnumber: "5"\nname: {en: X}\nsupertype: Pokemon\n', '5-x.yaml:4:12: supertype: "Pokemon" is not one of "Pokémon", "Trainer", "Energy"'),
-    ('id: test1-5\nnumber: "5"\nname: {en: X}\nsupertype: Trainer\ntext: {en: A.}\n---\nid: x\n',
-     "5-x.yaml:6:1: YAML syntax: a second YAML document"),
-    ('id: test1-5\nnumber: "5"\nname: {en: X\x00}\n', "5-x.yaml:3:13: a NUL byte"),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        (
+            'id: test1-5\nnumber: "5"\nname: {en: Twice}\nsupertype: Trainer\ntext: {en: A.}\nname: {en: Again}\n',
+            "5-x.yaml:6:1: YAML syntax: the key 'name' is given twice (first on line 3)",
+        ),
+        (
+            'id: test1-5\nnumber: "5"\nname: Plainname\nsupertype: Trainer\ntext: {en: A.}\n',
+            '5-x.yaml:3:7: name: expected a map of fields, found "Plainname" (text)',
+        ),
+        ('id: test1-5\nnumber: "5"\nname:\nsupertype: Trainer\ntext: {en: A.}\n', "5-x.yaml:"),
+        (
+            'id: test1-5\nnumber: "5"\nname: {en: 5}\nsupertype: Trainer\ntext: {en: A.}\n',
+            "name.en: expected text, found 5 (a YAML integer)",
+        ),
+        (
+            'id: test1-5\nnumber: "5"\nname: {en: Evil\x07name}\nsupertype: Trainer\ntext: {en: A.}\n',
+            "5-x.yaml:3:16: control character 0x07 is not allowed",
+        ),
+        (
+            'id: test1-5\nnumber: "5"\nname: {en: "Evil\\x1b]0;x\\x07"}\nsupertype: Trainer\ntext: {en: A.}\n',
+            '5-x.yaml:3:12: name.en: "Evil\\u001b]0;x\\u0007" does not have the expected form (one line of text, without control characters',
+        ),
+        (
+            'id: test1-5\nnumber: "5"\nname: {en: X}\nsupertype: Pokemon\n',
+            '5-x.yaml:4:12: supertype: "Pokemon" is not one of "Pokémon", "Trainer", "Energy"',
+        ),
+        (
+            'id: test1-5\nnumber: "5"\nname: {en: X}\nsupertype: Trainer\ntext: {en: A.}\n---\nid: x\n',
+            "5-x.yaml:6:1: YAML syntax: a second YAML document",
+        ),
+        ('id: test1-5\nnumber: "5"\nname: {en: X\x00}\n', "5-x.yaml:3:13: a NUL byte"),
+    ],
+)
 def test_more_bad_cards_never_crash(text, expected, runner, test_set):
     (test_set / "pokemon" / "test1" / "5-x.yaml").write_bytes(text.encode("utf-8"))
     for args in (["validate", str(test_set)], ["search", "testmon", "--catalog", str(test_set)]):
@@ -126,7 +146,8 @@ def test_more_bad_cards_never_crash(text, expected, runner, test_set):
 
 def test_bad_language_key_reports_only_itself(runner, test_set):
     (test_set / "pokemon" / "test1" / "5-x.yaml").write_text(
-        'id: test1-5\nnumber: "5"\nname: {en: X, "bad lang": Y}\nsupertype: Trainer\ntext: {en: A.}\n', encoding="utf-8")
+        'id: test1-5\nnumber: "5"\nname: {en: X, "bad lang": Y}\nsupertype: Trainer\ntext: {en: A.}\n', encoding="utf-8"
+    )
     result = runner.invoke(app, ["validate", str(test_set)])
     lines = [ln for ln in result.stderr.splitlines() if "5-x.yaml" in ln]
     assert len(lines) == 1 and "unknown field 'bad lang'" in lines[0]
@@ -150,7 +171,8 @@ def test_missing_set_file_is_reported_once(runner, test_set):
 def test_names_are_one_line(runner, test_set):
     (test_set / "pokemon" / "test1" / "5-x.yaml").write_text(
         'id: test1-5\nnumber: "5"\nname: {en: "Two\\nLines"}\nsupertype: Trainer\ntext: {en: "Rules may\\nbreak lines."}\n',
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     result = runner.invoke(app, ["validate", str(test_set)])
     assert result.exit_code == 1
     [line] = [ln for ln in result.stderr.splitlines() if "5-x.yaml" in ln]

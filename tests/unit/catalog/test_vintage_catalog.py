@@ -29,7 +29,7 @@ def _write(test_set: Path, name: str, text: str) -> Path:
 
 def test_sets_and_counts(catalog):
     counts = {}
-    for card_id, code in catalog.card_set.items():
+    for code in catalog.card_set.values():
         if catalog.sets[code].game == "pokemon":
             counts[code] = counts.get(code, 0) + 1
     assert counts == {"base1": 102, "base2": 64, "base3": 62, "base4": 130, "base5": 83, "basep": 53, "gym1": 132, "gym2": 132}
@@ -43,9 +43,15 @@ def test_reprint_takes_every_field_of_the_original(catalog):
     assert oak["printed_name"] == {"en": "Imposter Professor Oak"}
     assert oak["supertype"] == "Trainer" and oak["text"] == original["text"]
     assert (oak["rarity"], oak["illustrator"]) == ("Rare", "Ken Sugimori")
-    assert catalog.file_data("base4-102") == {"id": "base4-102", "number": "102", "name": {"en": "Impostor Professor Oak"},
-                                              "printed_name": {"en": "Imposter Professor Oak"}, "reprint_of": "base1-73",
-                                              "rarity": "Rare", "illustrator": "Ken Sugimori"}
+    assert catalog.file_data("base4-102") == {
+        "id": "base4-102",
+        "number": "102",
+        "name": {"en": "Impostor Professor Oak"},
+        "printed_name": {"en": "Imposter Professor Oak"},
+        "reprint_of": "base1-73",
+        "rarity": "Rare",
+        "illustrator": "Ken Sugimori",
+    }
     zard = catalog.cards["base4-4"]
     assert (zard["hp"], zard["evolves_from"], zard["name"]["fr"]) == (120, "Charmeleon", "Dracaufeu")
     assert zard["attacks"] == catalog.cards["base1-4"]["attacks"]
@@ -55,11 +61,25 @@ def test_reprint_takes_every_field_of_the_original(catalog):
 
 
 def test_merge_keeps_only_the_reprints_printing_fields():
-    original = {"id": "a-1", "number": "1", "name": {"en": "X"}, "hp": 50, "rarity": "Rare", "notes": "about a-1",
-                "illustrator": "A", "printed_name": {"en": "Xx"}}
+    original = {
+        "id": "a-1",
+        "number": "1",
+        "name": {"en": "X"},
+        "hp": 50,
+        "rarity": "Rare",
+        "notes": "about a-1",
+        "illustrator": "A",
+        "printed_name": {"en": "Xx"},
+    }
     reprint = {"id": "b-9", "number": "9", "name": {"en": "X"}, "reprint_of": "a-1", "rarity": "Common"}
-    assert merge_reprint(reprint, original) == {"id": "b-9", "number": "9", "name": {"en": "X"}, "hp": 50,
-                                                "rarity": "Common", "reprint_of": "a-1"}
+    assert merge_reprint(reprint, original) == {
+        "id": "b-9",
+        "number": "9",
+        "name": {"en": "X"},
+        "hp": 50,
+        "rarity": "Common",
+        "reprint_of": "a-1",
+    }
     assert set(PRINTING_FIELDS) == {"id", "number", "rarity", "illustrator", "notes", "printed_name"}
 
 
@@ -82,21 +102,28 @@ def test_reprint_of_a_reprint_is_positioned(runner, test_set):
     path = _write(test_set, "6-testmon.yaml", 'id: test1-6\nnumber: "6"\nname: {en: Testmon}\nreprint_of: test1-5\n')
     result = runner.invoke(app, ["validate", str(test_set)])
     assert result.exit_code == 1
-    assert (f"{path}:4:13: reprint_of 'test1-5' names a reprint (of test1-1); name the original card (reprint-of)"
-            in result.stderr)
+    assert f"{path}:4:13: reprint_of 'test1-5' names a reprint (of test1-1); name the original card (reprint-of)" in result.stderr
     assert "5-testmon.yaml" not in result.stderr
     cat = validate([test_set], cache_path=None).catalog
     assert cat.cards["test1-5"]["hp"] == 60 and "hp" not in cat.cards["test1-6"]
 
 
 def test_evolves_from_a_trainer_played_as_a_basic_pokemon(runner, test_set):
-    _write(test_set, "5-odd-fossil.yaml", 'id: test1-5\nnumber: "5"\nname: {en: Odd Fossil}\nsupertype: Trainer\nhp: 10\n'
-                                          'text: {en: Play this card as a Basic Pokémon.}\n')
-    _write(test_set, "6-fossilmon.yaml", 'id: test1-6\nnumber: "6"\nname: {en: Fossilmon}\nsupertype: Pokémon\n'
-                                         'stage: Stage 1\nhp: 60\ntypes: [Fighting]\nevolves_from: Odd Fossil\nattacks: []\n')
+    _write(
+        test_set,
+        "5-odd-fossil.yaml",
+        'id: test1-5\nnumber: "5"\nname: {en: Odd Fossil}\nsupertype: Trainer\nhp: 10\ntext: {en: Play this card as a Basic Pokémon.}\n',
+    )
+    _write(
+        test_set,
+        "6-fossilmon.yaml",
+        'id: test1-6\nnumber: "6"\nname: {en: Fossilmon}\nsupertype: Pokémon\n'
+        "stage: Stage 1\nhp: 60\ntypes: [Fighting]\nevolves_from: Odd Fossil\nattacks: []\n",
+    )
     assert runner.invoke(app, ["validate", str(test_set)]).exit_code == 0
-    _write(test_set, "5-odd-fossil.yaml", 'id: test1-5\nnumber: "5"\nname: {en: Odd Fossil}\nsupertype: Trainer\n'
-                                          'text: {en: Just a Trainer.}\n')
+    _write(
+        test_set, "5-odd-fossil.yaml", 'id: test1-5\nnumber: "5"\nname: {en: Odd Fossil}\nsupertype: Trainer\ntext: {en: Just a Trainer.}\n'
+    )
     result = runner.invoke(app, ["validate", str(test_set)])
     assert result.exit_code == 1
     assert "6-fossilmon.yaml:8:15: evolves_from 'Odd Fossil' names no Pokémon in the catalog (evolves-from)" in result.stderr
@@ -109,9 +136,13 @@ def test_fossil_evolutions_are_valid(catalog):
 
 def test_metal_and_darkness_types(runner, catalog, test_set):
     assert catalog.cards["basep-33"]["types"] == ["Metal"]
-    _write(test_set, "5-darkmon.yaml", 'id: test1-5\nnumber: "5"\nname: {en: Darkmon}\nsupertype: Pokémon\nstage: Basic\n'
-                                       'hp: 50\ntypes: [Darkness]\nattacks:\n  - name: {en: Bite}\n    cost: [Darkness, Metal]\n'
-                                       '    damage: "20"\n')
+    _write(
+        test_set,
+        "5-darkmon.yaml",
+        'id: test1-5\nnumber: "5"\nname: {en: Darkmon}\nsupertype: Pokémon\nstage: Basic\n'
+        "hp: 50\ntypes: [Darkness]\nattacks:\n  - name: {en: Bite}\n    cost: [Darkness, Metal]\n"
+        '    damage: "20"\n',
+    )
     assert runner.invoke(app, ["validate", str(test_set)]).exit_code == 0
 
 
@@ -125,15 +156,18 @@ def test_translations_of_a_reprint_stay_with_its_original(catalog):
     assert zard[0].translation == "Dracaufeu"  # translated once, on the original
 
 
-@pytest.mark.parametrize(("alias", "code"), [("BS", "base1"), ("JU", "base2"), ("FO", "base3"), ("B2", "base4"),
-                                             ("TR", "base5"), ("PR", "basep"), ("G1", "gym1")])
+@pytest.mark.parametrize(
+    ("alias", "code"),
+    [("BS", "base1"), ("JU", "base2"), ("FO", "base3"), ("B2", "base4"), ("TR", "base5"), ("PR", "basep"), ("G1", "gym1")],
+)
 def test_ptcgo_codes(catalog, alias, code):
     assert catalog.find_set(alias).code == code
     assert catalog.find_set(alias.lower()).code == code
 
 
-@pytest.mark.parametrize("target", ["cards/pokemon/base4", "cards/pokemon/base2", "cards/pokemon/base4/1-alakazam.yaml",
-                                    "cards/pokemon/base3/1-aerodactyl.yaml"])
+@pytest.mark.parametrize(
+    "target", ["cards/pokemon/base4", "cards/pokemon/base2", "cards/pokemon/base4/1-alakazam.yaml", "cards/pokemon/base3/1-aerodactyl.yaml"]
+)
 def test_a_set_or_file_of_the_catalog_is_checked_with_the_whole_catalog(runner, target):
     # a reprint's original and an evolution's Pokémon are in other sets
     result = runner.invoke(app, ["validate", str(REPO / target), "--catalog", str(REPO / "cards")])
@@ -151,12 +185,22 @@ def test_a_problem_elsewhere_is_not_reported_for_the_named_set(runner, test_set)
 
 
 def test_proxies_print_a_reprint_whole_and_metal_energy(catalog):
-    from cardlab.proxies import pdf as px
-    from pypdf import PdfReader
     import io
+
+    from pypdf import PdfReader
+
+    from cardlab.proxies import pdf as px
 
     data, _ = px.render_pdf(catalog, ["base4-4", "basep-33", "base4-102"], px.ProxyOptions())
     text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(data)).pages)
-    for part in ("Charizard", "120 HP", "Energy Burn", "Fire Spin", "base4 · 4/130 · Rare Holo", "Scizor", "Metal",
-                 "Impostor Professor Oak"):
+    for part in (
+        "Charizard",
+        "120 HP",
+        "Energy Burn",
+        "Fire Spin",
+        "base4 · 4/130 · Rare Holo",
+        "Scizor",
+        "Metal",
+        "Impostor Professor Oak",
+    ):
         assert part in text, part

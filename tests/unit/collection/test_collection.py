@@ -41,7 +41,7 @@ def test_migrations_are_ordered_and_recorded(con):
     rows = con.execute("SELECT version FROM schema_version ORDER BY version").fetchall()
     assert [r[0] for r in rows] == [m[0] for m in db.MIGRATIONS]
     assert db.version(con) == db.SCHEMA_VERSION
-    assert db.migrate(con) == []          # opening again applies nothing
+    assert db.migrate(con) == []  # opening again applies nothing
 
 
 def test_a_database_from_a_newer_cardlab_is_refused(con):
@@ -75,7 +75,7 @@ def test_removing_more_than_owned_is_refused_and_changes_nothing(con):
     owned.change(con, "alice", [("add", "ftcg-test-1", 2)])
     with pytest.raises(owned.NotOwnedError, match="owns 2"):
         owned.change(con, "alice", [("add", "ftcg-test-2", 1), ("remove", "ftcg-test-1", 3)])
-    assert owned.counts(con, "alice") == {"ftcg-test-1": 2}     # the add in the same transaction is rolled back
+    assert owned.counts(con, "alice") == {"ftcg-test-1": 2}  # the add in the same transaction is rolled back
 
 
 @pytest.mark.parametrize("text", ["-1", "1.5", "x", "", "٣", "10000000", "--1", "+-2"])
@@ -154,7 +154,7 @@ def test_index_rebuild_and_deletion_never_touch_the_collection(con, forum_catalo
 
     owned.change(con, "alice", [("add", "ftcg-test-1", 2)])
     index = tmp_path / "index.sqlite"
-    build_index([forum_catalog], index)        # a fresh build over an existing index
+    build_index([forum_catalog], index)  # a fresh build over an existing index
     index.unlink()
     assert owned.counts(db.connect(), "alice") == {"ftcg-test-1": 2}
 
@@ -199,7 +199,7 @@ def test_kill_9_during_an_import_leaves_the_old_collection_whole(con, forum_cata
 
 
 def test_csv_player_column(con, resolver, tmp_path):
-    text = "player,card_id,count\nbob,ftcg-test-1,2\n,ftcg-test-2,1\n\"bad\x01name\",ftcg-test-3,1\n"
+    text = 'player,card_id,count\nbob,ftcg-test-1,2\n,ftcg-test-2,1\n"bad\x01name",ftcg-test-3,1\n'
     with pytest.raises(DataError) as err:
         owned.import_csv(con, _table(text, tmp_path), resolver, "alice")
     assert [(p.pos.line, p.pos.col, p.rule) for p in err.value.problems] == [(4, 1, "player")]

@@ -46,22 +46,28 @@ def test_import_writes_valid_cards_and_refuses_to_overwrite(forum_copy, tmp_path
 
 
 def test_every_bad_cell_at_row_and_column_and_nothing_written(forum_copy, tmp_path):
-    text = ("number,name,value,faction,rarity\n1,A,x,gotei-13,Commune\n2,B,2,gotei,Commune\n"
-            "3,C,2,neutral,Rare\n1,D,1,neutral,Commune\n")
+    text = "number,name,value,faction,rarity\n1,A,x,gotei-13,Commune\n2,B,2,gotei,Commune\n3,C,2,neutral,Rare\n1,D,1,neutral,Commune\n"
     with pytest.raises(DataError) as err:
         import_cards(load_catalog([forum_copy]), _table(text, tmp_path), "ftcg-base")
     assert [(p.pos.line, p.pos.col, p.rule) for p in err.value.problems] == [
-        (2, 3, "cell"), (3, 4, "schema"), (4, 5, "rarity"), (5, 1, "unique-id")]
+        (2, 3, "cell"),
+        (3, 4, "schema"),
+        (4, 5, "rarity"),
+        (5, 1, "unique-id"),
+    ]
     assert sorted(p.name for p in (forum_copy / "forumtcg" / "ftcg-base").iterdir()) == ["set.yaml"]
 
 
-@pytest.mark.parametrize(("header", "needle"), [
-    ("numbr,name", "did you mean number"),
-    ("number,attacks", "not a field"),
-    ("name,value", "'number' column"),
-    ("number,value.en", "only localized"),
-    ("number,name,name", "twice"),
-])
+@pytest.mark.parametrize(
+    ("header", "needle"),
+    [
+        ("numbr,name", "did you mean number"),
+        ("number,attacks", "not a field"),
+        ("name,value", "'number' column"),
+        ("number,value.en", "only localized"),
+        ("number,name,name", "twice"),
+    ],
+)
 def test_bad_headers_are_usage_errors(forum_copy, tmp_path, header, needle):
     with pytest.raises(UsageError, match=needle):
         import_cards(load_catalog([forum_copy]), _table(header + "\n", tmp_path), "ftcg-base")
@@ -76,7 +82,7 @@ def test_other_games_columns():
 def test_import_into_a_pokemon_set(test_set, tmp_path):
     text = "number,name,supertype,rarity,hp,types,stage\n90,Testmon,Pokémon,Common,40,,Basic\n"
     cat = load_catalog([test_set])
-    with pytest.raises(UsageError, match="types"):          # a list column is refused
+    with pytest.raises(UsageError, match="types"):  # a list column is refused
         import_cards(cat, _table(text, tmp_path), "test1")
 
 
@@ -100,7 +106,7 @@ cells = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_c
 @settings(max_examples=60, deadline=None)
 def test_written_rows_read_back(rows):
     buf = io.StringIO()
-    w = csv.writer(buf)                   # \r\n line ends: a \r or \n in a cell is quoted
+    w = csv.writer(buf)  # \r\n line ends: a \r or \n in a cell is quoted
     w.writerow(["a", "b", "c"])
     w.writerows(rows)
     table = parse_csv(buf.getvalue(), Path("t.csv"))
@@ -121,10 +127,14 @@ def test_any_text_reads_or_fails_cleanly(text):
         assert all(len(r.cells) == len(table.header) for r in table.rows)
 
 
-names = st.text(alphabet=st.characters(whitelist_categories=("Lu", "Ll", "Nd"), whitelist_characters=" '-"), min_size=1,
-                max_size=20).filter(lambda s: s.strip() and s == s.strip())
-card_rows = st.lists(st.tuples(names, st.integers(-50, 50), st.sampled_from(["gotei-13", "acuerdo", "ultima-necat", "neutral", "independent"])),
-                     min_size=1, max_size=10)
+names = st.text(
+    alphabet=st.characters(whitelist_categories=("Lu", "Ll", "Nd"), whitelist_characters=" '-"), min_size=1, max_size=20
+).filter(lambda s: s.strip() and s == s.strip())
+card_rows = st.lists(
+    st.tuples(names, st.integers(-50, 50), st.sampled_from(["gotei-13", "acuerdo", "ultima-necat", "neutral", "independent"])),
+    min_size=1,
+    max_size=10,
+)
 
 
 @given(card_rows)
@@ -136,8 +146,10 @@ def test_generated_cards_plan_exactly(repo, rows):
     w.writerow(["number", "name", "value", "faction", "rarity"])
     w.writerows([str(i), n, v, f, "Commune"] for i, (n, v, f) in enumerate(rows, 1))
     planned = [card for _line, card in plan_cards(parse_csv(buf.getvalue(), Path("g.csv")), info)]
-    assert planned == [{"id": f"ftcg-base-{i}", "number": str(i), "name": {"fr": n}, "value": v, "faction": f, "rarity": "Commune"}
-                       for i, (n, v, f) in enumerate(rows, 1)]
+    assert planned == [
+        {"id": f"ftcg-base-{i}", "number": str(i), "name": {"fr": n}, "value": v, "faction": f, "rarity": "Commune"}
+        for i, (n, v, f) in enumerate(rows, 1)
+    ]
 
 
 @given(st.text(alphabet="0123456789-+.x eé", min_size=1, max_size=6))
@@ -146,7 +158,7 @@ def test_value_cells_are_whole_numbers_or_a_positioned_problem(repo, cell):
     info = load_catalog([repo / "cards"]).require_set("ftcg-base")
     table = parse_csv(f"number,name,value,faction,rarity\n1,A,{cell},neutral,Commune\n", Path("v.csv"))
     try:
-        (_line, card), = plan_cards(table, info)
+        ((_line, card),) = plan_cards(table, info)
     except DataError as err:
         assert [(p.pos.line, p.pos.col) for p in err.problems] == [(2, 3)]
     else:

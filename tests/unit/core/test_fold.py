@@ -12,25 +12,28 @@ from hypothesis import strategies as st
 from cardlab.core.text import compact, fold, is_quote
 
 
-@pytest.mark.parametrize(("typed", "stored"), [
-    ("Ｐｉｋａｃｈｕ", "Pikachu"),            # full width (NFKC)
-    ("PIKACHU", "Pikachu"),                # case
-    ("pokemon breeder", "Pokémon Breeder"),  # accents
-    ("coeur", "Cœur"),                     # a letter that does not decompose
-    ("aerodactyl", "Ærodactyl"),
-    ("strasse", "Straße"),
-    ("farfetch'd", "Farfetch’d"),          # apostrophes
-    ("farfetch'd", "Farfetch`d"),
-    ("farfetch'd", "Farfetchʼd"),
-    ("ho-oh", "Ho–Oh"),                    # dashes
-    ("ho-oh", "Ho—Oh"),
-    ("ho-oh", "Ho‐Oh"),
-    ("nidoran m", "Nidoran♂"),
-    ("nidoran f", "Nidoran ♀"),
-    ("ピカチュウ", "ぴかちゅう"),                # hiragana finds katakana and the reverse
-    ("テスト", "ﾃｽﾄ"),                       # half-width katakana
-    ("mr. mime", "Mr.\u00a0Mime"),          # no-break space
-])
+@pytest.mark.parametrize(
+    ("typed", "stored"),
+    [
+        ("Ｐｉｋａｃｈｕ", "Pikachu"),  # full width (NFKC)
+        ("PIKACHU", "Pikachu"),  # case
+        ("pokemon breeder", "Pokémon Breeder"),  # accents
+        ("coeur", "Cœur"),  # a letter that does not decompose
+        ("aerodactyl", "Ærodactyl"),
+        ("strasse", "Straße"),
+        ("farfetch'd", "Farfetch’d"),  # apostrophes
+        ("farfetch'd", "Farfetch`d"),
+        ("farfetch'd", "Farfetchʼd"),
+        ("ho-oh", "Ho–Oh"),  # dashes
+        ("ho-oh", "Ho—Oh"),
+        ("ho-oh", "Ho‐Oh"),
+        ("nidoran m", "Nidoran♂"),
+        ("nidoran f", "Nidoran ♀"),
+        ("ピカチュウ", "ぴかちゅう"),  # hiragana finds katakana and the reverse
+        ("テスト", "ﾃｽﾄ"),  # half-width katakana
+        ("mr. mime", "Mr.\u00a0Mime"),  # no-break space
+    ],
+)
 def test_fold_equates_what_users_type_with_stored_names(typed, stored):
     """Kind D (one folding): each pair is one name."""
     assert fold(typed) == fold(stored)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.core import config as config
 from cardlab.cli.app import app
+from cardlab.core import config as config
 from cardlab.core.errors import DataError, UsageError
 
 
@@ -30,12 +30,15 @@ def test_nothing_configured_gives_an_empty_list():
     assert config.preferred_languages("") == []
 
 
-@pytest.mark.parametrize(("option", "langs"), [
-    ("fr", ["fr"]),
-    ("fr,de", ["fr", "de"]),
-    (" FR , de,fr ", ["fr", "de"]),
-    ("pt_br,ja", ["pt-BR", "ja"]),
-])
+@pytest.mark.parametrize(
+    ("option", "langs"),
+    [
+        ("fr", ["fr"]),
+        ("fr,de", ["fr", "de"]),
+        (" FR , de,fr ", ["fr", "de"]),
+        ("pt_br,ja", ["pt-BR", "ja"]),
+    ],
+)
 def test_option(option, langs):
     assert config.preferred_languages(option) == langs
 
@@ -69,17 +72,20 @@ def test_config_file_accepts_a_comma_string(monkeypatch, tmp_path):
 
 
 def test_config_file_without_languages(monkeypatch, tmp_path):
-    write_config(monkeypatch, tmp_path, '# nothing set\n')
+    write_config(monkeypatch, tmp_path, "# nothing set\n")
     assert config.preferred_languages(None) == []
 
 
-@pytest.mark.parametrize(("text", "where", "fragment"), [
-    ('theme = "dark"\n', "1:1", "unknown setting 'theme'"),
-    ('languages = ["fr"]\nlanguage = "de"\n', "2:1", "unknown setting 'language'; did you mean 'languages'?"),
-    ('# c\u2028still a comment\n  Languages = ["fr"]\n', "2:3", "unknown setting 'Languages'; did you mean 'languages'?"),
-    ('[languages2]\nx = 1\n', "1:2", "unknown setting 'languages2'"),
-    ('"lang uages" = 1\n', "1:1", "unknown setting 'lang uages'"),
-])
+@pytest.mark.parametrize(
+    ("text", "where", "fragment"),
+    [
+        ('theme = "dark"\n', "1:1", "unknown setting 'theme'"),
+        ('languages = ["fr"]\nlanguage = "de"\n', "2:1", "unknown setting 'language'; did you mean 'languages'?"),
+        ('# c\u2028still a comment\n  Languages = ["fr"]\n', "2:3", "unknown setting 'Languages'; did you mean 'languages'?"),
+        ("[languages2]\nx = 1\n", "1:2", "unknown setting 'languages2'"),
+        ('"lang uages" = 1\n', "1:1", "unknown setting 'lang uages'"),
+    ],
+)
 def test_config_unknown_keys_are_reported(monkeypatch, tmp_path, text, where, fragment):
     """Kind: config settings ignored silently (a typo): every unknown key is reported at its line
     and column, lines counted as editors count them."""
@@ -140,11 +146,14 @@ def test_config_file_syntax_error_has_its_position(monkeypatch, tmp_path):
     assert problem.message.startswith("TOML syntax: ")
 
 
-@pytest.mark.parametrize(("text", "where", "words"), [
-    ('languages = [\n', ":2:1: ", "TOML syntax: "),
-    ('\nlanguages = ["fr", 3]\n', ":2: ", "languages must be a list of language codes"),
-    ('languages = ["f r"]\n', ":1: ", "'f r' is not a language code"),
-])
+@pytest.mark.parametrize(
+    ("text", "where", "words"),
+    [
+        ("languages = [\n", ":2:1: ", "TOML syntax: "),
+        ('\nlanguages = ["fr", 3]\n', ":2: ", "languages must be a list of language codes"),
+        ('languages = ["f r"]\n', ":1: ", "'f r' is not a language code"),
+    ],
+)
 def test_config_file_problems_are_usage_errors_with_the_file_and_line(monkeypatch, tmp_path, text, where, words):
     path = write_config(monkeypatch, tmp_path, text)
     with pytest.raises(UsageError) as err:
@@ -160,17 +169,20 @@ def test_config_file_that_is_a_folder_is_a_usage_error(monkeypatch, tmp_path):
 
 
 def test_broken_config_through_the_cli_is_a_plain_message(runner, monkeypatch, tmp_path):
-    path = write_config(monkeypatch, tmp_path, 'languages = [\n')
+    path = write_config(monkeypatch, tmp_path, "languages = [\n")
     result = runner.invoke(app, ["i18n", "export"])
     assert result.exit_code == 2
     assert f"error: {path}:2:1: TOML syntax: " in result.stderr
     assert "problem" not in result.stderr and "nothing was changed" not in result.stderr
 
 
-@pytest.mark.parametrize(("env", "option", "words"), [
-    ("bad lang", None, "CARDLAB_LANG: 'bad lang' is not a language code"),
-    (None, "f r", "'f r' is not a language code"),
-])
+@pytest.mark.parametrize(
+    ("env", "option", "words"),
+    [
+        ("bad lang", None, "CARDLAB_LANG: 'bad lang' is not a language code"),
+        (None, "f r", "'f r' is not a language code"),
+    ],
+)
 def test_bad_language_through_the_cli_is_a_usage_error(runner, monkeypatch, env, option, words):
     if env is not None:
         monkeypatch.setenv("CARDLAB_LANG", env)
@@ -179,10 +191,13 @@ def test_bad_language_through_the_cli_is_a_usage_error(runner, monkeypatch, env,
     assert f"error: {words}" in result.stderr
 
 
-@pytest.mark.parametrize(("text", "words"), [
-    ("\n\nlanguages = 3\n", "languages must be a list of language codes"),
-    ('\n\nlanguages = ["fr", "french"]\n', "'french' is not a language code"),
-])
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("\n\nlanguages = 3\n", "languages must be a list of language codes"),
+        ('\n\nlanguages = ["fr", "french"]\n', "'french' is not a language code"),
+    ],
+)
 def test_config_file_bad_languages(monkeypatch, tmp_path, text, words):
     path = write_config(monkeypatch, tmp_path, text)
     with pytest.raises(config.ConfigError) as err:

@@ -38,8 +38,7 @@ def test_special_files_are_read_up_to_the_limit(kind, tmp_path):
         path = tmp_path / "deck.txt"
         _endless_fifo(path)
     elif kind == "pipe":
-        proc = subprocess.Popen([sys.executable, "-c", "import sys\nwhile True: sys.stdout.write('x' * 65536)"],
-                                stdout=subprocess.PIPE)
+        proc = subprocess.Popen([sys.executable, "-c", "import sys\nwhile True: sys.stdout.write('x' * 65536)"], stdout=subprocess.PIPE)
         path = f"/proc/self/fd/{proc.stdout.fileno()}"
     else:
         path = kind
@@ -76,8 +75,16 @@ def test_unreadable(make, fragment, tmp_path):
     assert info.value.problem.rule == "file"
 
 
-@pytest.mark.parametrize(("data", "where"), [(b"ab\ncd\xffe", (2, 3)), (b"a\xe2\x80\xa8b\n\xff", (2, 1)),
-                                             (b"a\xc2\x85b\r\xff", (2, 1)), (b"ok\r\nx\x00", (2, 2)), (b"\x0cz\n\xc3", (2, 1))])
+@pytest.mark.parametrize(
+    ("data", "where"),
+    [
+        (b"ab\ncd\xffe", (2, 3)),
+        (b"a\xe2\x80\xa8b\n\xff", (2, 1)),
+        (b"a\xc2\x85b\r\xff", (2, 1)),
+        (b"ok\r\nx\x00", (2, 2)),
+        (b"\x0cz\n\xc3", (2, 1)),
+    ],
+)
 def test_bad_bytes_positioned_as_editors_count(data, where, tmp_path):
     """Kind: lines as editors count them, in decoding errors (U+2028, NEL, form feed do not start lines)."""
     path = tmp_path / "x"
@@ -87,9 +94,21 @@ def test_bad_bytes_positioned_as_editors_count(data, where, tmp_path):
     assert (info.value.problem.pos.line, info.value.problem.pos.col) == where
 
 
-SPLITS = [("a\nb", ["a", "b"]), ("a\r\nb\r\n", ["a", "b"]), ("a\rb", ["a", "b"]), ("a\n\nb", ["a", "", "b"]),
-          ("a\u2028b", ["a\u2028b"]), ("a\u2029b", ["a\u2029b"]), ("a\x85b", ["a\x85b"]), ("a\x0cb", ["a\x0cb"]),
-          ("a\x0bb", ["a\x0bb"]), ("a\x1cb\x1dc\x1ed", ["a\x1cb\x1dc\x1ed"]), ("", []), ("\n", [""]), ("\r\r\n", ["", ""])]
+SPLITS = [
+    ("a\nb", ["a", "b"]),
+    ("a\r\nb\r\n", ["a", "b"]),
+    ("a\rb", ["a", "b"]),
+    ("a\n\nb", ["a", "", "b"]),
+    ("a\u2028b", ["a\u2028b"]),
+    ("a\u2029b", ["a\u2029b"]),
+    ("a\x85b", ["a\x85b"]),
+    ("a\x0cb", ["a\x0cb"]),
+    ("a\x0bb", ["a\x0bb"]),
+    ("a\x1cb\x1dc\x1ed", ["a\x1cb\x1dc\x1ed"]),
+    ("", []),
+    ("\n", [""]),
+    ("\r\r\n", ["", ""]),
+]
 
 
 @pytest.mark.parametrize(("text", "lines"), SPLITS)
@@ -109,14 +128,15 @@ def test_line_numbers_agree(text):
     for i in range(len(text) + 1):
         line, col = line_col(text, i)
         assert index.line_col(i) == (line, col)
-        if text[i - 1:i + 1] == "\r\n":  # the \n of a \r\n ends the line before
+        if text[i - 1 : i + 1] == "\r\n":  # the \n of a \r\n ends the line before
             continue
         before = split_lines(text[:i] + "x", keepends=True)
         assert line == len(before) and col == len(before[-1].rstrip("\r\n"))
 
 
-@pytest.mark.parametrize(("arg", "fragment"), [("t:\udcff", "(byte 0xff) at character 3"), ("\udce9t\udce9", "byte 0xe9"),
-                                               ("x\ud800", "not UTF-8")])
+@pytest.mark.parametrize(
+    ("arg", "fragment"), [("t:\udcff", "(byte 0xff) at character 3"), ("\udce9t\udce9", "byte 0xe9"), ("x\ud800", "not UTF-8")]
+)
 def test_text_argument(arg, fragment):
     """Kind: command-line text that is not UTF-8 (lone surrogates reached SQLite): a usage error."""
     with pytest.raises(UsageError, match=fragment.replace("(", r"\(").replace(")", r"\)")):

@@ -21,10 +21,30 @@ def _load(text, tmp_path):
 # --- kind: scalars the two YAML dialects (1.1 and 1.2) read differently ------------------------
 
 DIALECT = [  # plain scalar -> what YAML 1.2 (ruamel.yaml, the writer) reads
-    ("yes", "yes"), ("no", "no"), ("on", "on"), ("off", "off"), ("y", "y"), ("n", "n"), ("Yes", "Yes"),
-    ("NO", "NO"), ("Off", "Off"), ("true", True), ("False", False), ("017", 17), ("0o17", 15), ("0x1F", 31),
-    ("-0o17", -15), ("1:20", "1:20"), ("~", None), ("null", None), ("Null", None), ("", None),
-    ("2000-01-01", datetime.date(2000, 1, 1)), (".5", 0.5), ("1e3", 1000.0), ("+1", 1),
+    ("yes", "yes"),
+    ("no", "no"),
+    ("on", "on"),
+    ("off", "off"),
+    ("y", "y"),
+    ("n", "n"),
+    ("Yes", "Yes"),
+    ("NO", "NO"),
+    ("Off", "Off"),
+    ("true", True),
+    ("False", False),
+    ("017", 17),
+    ("0o17", 15),
+    ("0x1F", 31),
+    ("-0o17", -15),
+    ("1:20", "1:20"),
+    ("~", None),
+    ("null", None),
+    ("Null", None),
+    ("", None),
+    ("2000-01-01", datetime.date(2000, 1, 1)),
+    (".5", 0.5),
+    ("1e3", 1000.0),
+    ("+1", 1),
 ]
 
 
@@ -47,10 +67,47 @@ def test_yaml_12_special_floats(plain, tmp_path):
         assert v == (math.inf if plain == ".inf" else -math.inf)
 
 
-@pytest.mark.parametrize("text", ["yes", "no", "on", "off", "y", "n", "Y", "N", "1_00", "0o17", "017", "0b11",
-                                  "2000-01-01", ".inf", "~", "null", "true", "1:20", "1e3", "=", "<<", "0x1F",
-                                  "12:30:00", "2001-12-14t21:59:43.10-05:00", "a\u2028b", "a\x85b", " lead",
-                                  "trail ", "a\r\nb", "-", "?", "#x", "x #y", "", "'", '"'])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "yes",
+        "no",
+        "on",
+        "off",
+        "y",
+        "n",
+        "Y",
+        "N",
+        "1_00",
+        "0o17",
+        "017",
+        "0b11",
+        "2000-01-01",
+        ".inf",
+        "~",
+        "null",
+        "true",
+        "1:20",
+        "1e3",
+        "=",
+        "<<",
+        "0x1F",
+        "12:30:00",
+        "2001-12-14t21:59:43.10-05:00",
+        "a\u2028b",
+        "a\x85b",
+        " lead",
+        "trail ",
+        "a\r\nb",
+        "-",
+        "?",
+        "#x",
+        "x #y",
+        "",
+        "'",
+        '"',
+    ],
+)
 def test_writer_round_trip(text, tmp_path):
     """Kind: what the translation writer (ruamel.yaml) writes reads back as the same text."""
     assert _write_read(text, "name: {en: Testmon}\n") == text
@@ -115,7 +172,7 @@ HOSTILE = [  # text, (line, column), message fragment
     ("a: 1\n---\nb: 2\n", (2, 1), "a second YAML document"),
     ("a:\n\tb: 1\n", (2, 1), "a tab character"),
     ("a: 1\t\nb: [1, @]\n", (2, 8), "YAML syntax"),
-    ("a: \"x\u2028y\u2028z\"\nb: [1, @]\n", (2, 8), "YAML syntax"),
+    ('a: "x\u2028y\u2028z"\nb: [1, @]\n', (2, 8), "YAML syntax"),
     ("a: x\u0085y\u2029w\nb: [1, @]\n", (2, 8), "YAML syntax"),
     ("a: x\u0085y\fz\n", (1, 7), "control character 0x0c"),
     ("a: x\rb: [1, @]\r", (2, 8), "YAML syntax"),
@@ -148,10 +205,64 @@ def test_positions_count_lines_as_editors(tmp_path):
     assert len(split_lines(text)) == 5
 
 
-YAML_TOKENS = ["a", "b", "no", "yes", "~", "null", "1", "1_0", "4.0", "0o7", "017", "2000-01-01", "!!int", "!!str",
-               "!!bool", "!x", "&a", "*a", ":", ": ", "- ", "? ", "[", "]", "{", "}", ",", "#", "'", '"', "|", ">",
-               "\n", "\n  ", "\r\n", "\r", "\t", " ", "\u2028", "\x85", "\x0c", "---", "...", "%YAML 1.2", "\\",
-               "é", "テ", "\x00", "\x1b", "99999999999999999999999", ".inf", "<<", "=", "@", "`", "%"]
+YAML_TOKENS = [
+    "a",
+    "b",
+    "no",
+    "yes",
+    "~",
+    "null",
+    "1",
+    "1_0",
+    "4.0",
+    "0o7",
+    "017",
+    "2000-01-01",
+    "!!int",
+    "!!str",
+    "!!bool",
+    "!x",
+    "&a",
+    "*a",
+    ":",
+    ": ",
+    "- ",
+    "? ",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    "#",
+    "'",
+    '"',
+    "|",
+    ">",
+    "\n",
+    "\n  ",
+    "\r\n",
+    "\r",
+    "\t",
+    " ",
+    "\u2028",
+    "\x85",
+    "\x0c",
+    "---",
+    "...",
+    "%YAML 1.2",
+    "\\",
+    "é",
+    "テ",
+    "\x00",
+    "\x1b",
+    "99999999999999999999999",
+    ".inf",
+    "<<",
+    "=",
+    "@",
+    "`",
+    "%",
+]
 
 
 @settings(max_examples=2000, deadline=None)
@@ -172,8 +283,14 @@ def test_any_yaml_loads_or_is_positioned(tokens):
 
 
 @settings(max_examples=1000, deadline=None)
-@given(st.one_of(st.text(st.sampled_from("0123456789._+-eExobXOB:antrufslyTFNL~ "), min_size=1, max_size=9),
-                st.from_regex(r"\A[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt ][0-9]{1,2}:[0-9]{2}:[0-9]{2}(\.[0-9]*)?( ?(Z|[-+][0-9]{1,2}(:[0-9]{2})?))?)?\Z")))
+@given(
+    st.one_of(
+        st.text(st.sampled_from("0123456789._+-eExobXOB:antrufslyTFNL~ "), min_size=1, max_size=9),
+        st.from_regex(
+            r"\A[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt ][0-9]{1,2}:[0-9]{2}:[0-9]{2}(\.[0-9]*)?( ?(Z|[-+][0-9]{1,2}(:[0-9]{2})?))?)?\Z"
+        ),
+    )
+)
 def test_plain_scalars_read_as_ruamel_reads_them(plain):
     """Kind: dialect scalars (property): every plain scalar cardlab accepts is read as ruamel.yaml's
     YAML 1.2 loader (the writer's dialect) reads it: same type, same value."""

@@ -5,14 +5,14 @@ from pathlib import Path
 import pytest
 
 from cardlab.catalog.validate import validate
+from cardlab.core.errors import InputError, UsageError
+from cardlab.core.paths import shipped_catalog
 from cardlab.decks.check import load_deck
 from cardlab.decks.lines import split_count
 from cardlab.decks.model import MAX_DECK_BYTES, Entry
 from cardlab.decks.parse_text import parse_text
 from cardlab.decks.read import read_deck
 from cardlab.decks.resolve import CardIndex, build_deck
-from cardlab.core.errors import InputError, UsageError
-from cardlab.core.paths import shipped_catalog
 from cardlab.decks.rules import check_deck
 
 REPO = Path(__file__).resolve().parents[3]
@@ -44,36 +44,48 @@ def deck_of(text: str, catalog, formats, fmt: str = "pokemon-base", path: Path =
 
 # --- counts ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("line", "expected"), [
-    ("4 Pikachu", (4, "Pikachu")),
-    ("4x Pikachu", (4, "Pikachu")),
-    ("4X Pikachu", (4, "Pikachu")),
-    ("4 x Bill", (4, "Bill")),
-    ("x4 Bill", (4, "Bill")),
-    ("Pikachu x4", (4, "Pikachu")),
-    ("Bill ×4", (4, "Bill")),
-    ("Bill×4", (4, "Bill")),
-    ("4 Pikachu BS 58", (4, "Pikachu BS 58")),
-    ("4 base1-58", (4, "base1-58")),
-    ("4 Xatu", (4, "Xatu")),
-    ("1 Energy Removal", (1, "Energy Removal")),
-    ("-1 Bill", (-1, "Bill")),
-    ("Pikachu", None),
-])
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("4 Pikachu", (4, "Pikachu")),
+        ("4x Pikachu", (4, "Pikachu")),
+        ("4X Pikachu", (4, "Pikachu")),
+        ("4 x Bill", (4, "Bill")),
+        ("x4 Bill", (4, "Bill")),
+        ("Pikachu x4", (4, "Pikachu")),
+        ("Bill ×4", (4, "Bill")),
+        ("Bill×4", (4, "Bill")),
+        ("4 Pikachu BS 58", (4, "Pikachu BS 58")),
+        ("4 base1-58", (4, "base1-58")),
+        ("4 Xatu", (4, "Xatu")),
+        ("1 Energy Removal", (1, "Energy Removal")),
+        ("-1 Bill", (-1, "Bill")),
+        ("Pikachu", None),
+    ],
+)
 def test_split_count(line, expected):
     assert split_count(line) == expected
 
 
 # --- headers, comments, traps ----------------------------------------------------------------
 
+
 def test_headers_are_not_cards_and_cards_are_not_headers():
-    text = ("##Pokémon - 4\n4 Pikachu\nTrainer: 3\n1 Energy Removal\n2 Energy Retrieval\n"
-            "Energy:\n56 Lightning Energy\nTotal Cards: 63\n")
+    text = "##Pokémon - 4\n4 Pikachu\nTrainer: 3\n1 Energy Removal\n2 Energy Retrieval\nEnergy:\n56 Lightning Energy\nTotal Cards: 63\n"
     deck = parse_text(text, Path("d.txt"), {"pokemon", "trainer", "energy"})
     assert [(e.line, e.count, e.text) for e in deck.entries] == [
-        (2, 4, "Pikachu"), (4, 1, "Energy Removal"), (5, 2, "Energy Retrieval"), (7, 56, "Lightning Energy")]
+        (2, 4, "Pikachu"),
+        (4, 1, "Energy Removal"),
+        (5, 2, "Energy Retrieval"),
+        (7, 56, "Lightning Energy"),
+    ]
     assert [(h.line, h.word, h.total, h.is_total) for h in deck.headers] == [
-        (1, "pokemon", 4, False), (3, "trainer", 3, False), (6, "energy", None, False), (8, "total cards", 63, True)]
+        (1, "pokemon", 4, False),
+        (3, "trainer", 3, False),
+        (6, "energy", None, False),
+        (8, "total cards", 63, True),
+    ]
     assert deck.problems == []
 
 
@@ -110,14 +122,31 @@ def test_dialects_file_reads_as_the_zap_deck(tmp_path, catalog, formats):
 
 # --- names -----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("text", "card_id"), [
-    ("Farfetch'd", "base1-27"), ("Farfetch’d", "base1-27"), ("FARFETCH'D", "base1-27"),
-    ("Pokemon Center", "base1-85"), ("Pokémon Center", "base1-85"), ("pokémon center", "base1-85"),
-    ("Dracaufeu", "base1-4"), ("Glurak", "base1-4"), ("Énergie Psy", "base1-101"), ("Energie Psy", "base1-101"),
-    ("Nidoran♂", "base1-55"), ("Nidoran ♂", "base1-55"), ("Nidoran M", "base1-55"), ("nidoran m", "base1-55"),
-    ("Pikachu BS 58", "base1-58"), ("Pikachu base1 58", "base1-58"), ("Pikachu (BS 58)", "base1-58"),
-    ("base1-58", "base1-58"), ("Léo", "base1-91"),
-])
+
+@pytest.mark.parametrize(
+    ("text", "card_id"),
+    [
+        ("Farfetch'd", "base1-27"),
+        ("Farfetch’d", "base1-27"),
+        ("FARFETCH'D", "base1-27"),
+        ("Pokemon Center", "base1-85"),
+        ("Pokémon Center", "base1-85"),
+        ("pokémon center", "base1-85"),
+        ("Dracaufeu", "base1-4"),
+        ("Glurak", "base1-4"),
+        ("Énergie Psy", "base1-101"),
+        ("Energie Psy", "base1-101"),
+        ("Nidoran♂", "base1-55"),
+        ("Nidoran ♂", "base1-55"),
+        ("Nidoran M", "base1-55"),
+        ("nidoran m", "base1-55"),
+        ("Pikachu BS 58", "base1-58"),
+        ("Pikachu base1 58", "base1-58"),
+        ("Pikachu (BS 58)", "base1-58"),
+        ("base1-58", "base1-58"),
+        ("Léo", "base1-91"),
+    ],
+)
 def test_names_match(index, text, card_id):
     assert index.resolve(Entry(1, 1, text), {"base1"}) == (card_id, None, "")
 
@@ -155,8 +184,10 @@ def test_ambiguous_name_lists_choices(base_index):
     index = base_index
     card_id, message, rule = index.resolve(Entry(3, 4, "Pikachu"), None)
     assert (card_id, rule) == (None, "ambiguous-card")
-    assert message == ('"Pikachu" matches 2 cards: Pikachu base1 58 (base1-58), Pikachu reprint 1 (reprint-1); '
-                       'add the set and number, e.g. "4 Pikachu base1 58"')
+    assert message == (
+        '"Pikachu" matches 2 cards: Pikachu base1 58 (base1-58), Pikachu reprint 1 (reprint-1); '
+        'add the set and number, e.g. "4 Pikachu base1 58"'
+    )
     assert index.resolve(Entry(3, 4, "Pikachu RPT 1"), None)[0] == "reprint-1"
     assert index.resolve(Entry(3, 4, "Pikachu"), {"base1"})[0] == "base1-58"
 
@@ -171,14 +202,14 @@ def test_set_and_number_must_agree_with_the_name(index):
 def test_same_name_on_two_lines_counts_once(catalog, formats):
     deck = deck_of("3 Pokémon Breeder\n2 Pokemon Breeder\n4 Pikachu\n51 Fire Energy\n", catalog, formats)
     problems = check_deck(deck)
-    assert [(p.pos.line, p.rule, p.message) for p in problems] == [
-        (2, "copy-limit", '5 copies of "Pokémon Breeder" (limit 4; lines 1, 2)')]
+    assert [(p.pos.line, p.rule, p.message) for p in problems] == [(2, "copy-limit", '5 copies of "Pokémon Breeder" (limit 4; lines 1, 2)')]
 
 
 def test_basic_energy_is_decided_by_data_not_name(catalog, formats):
     deck = deck_of("4 Pikachu\n5 Double Colorless Energy\n51 Fire Energy\n", catalog, formats)
     assert [(p.pos.line, p.rule, p.message) for p in check_deck(deck)] == [
-        (2, "copy-limit", '5 copies of "Double Colorless Energy" (limit 4)')]
+        (2, "copy-limit", '5 copies of "Double Colorless Energy" (limit 4)')
+    ]
 
 
 def test_yaml_deck(catalog, formats):
@@ -209,6 +240,7 @@ def test_yaml_unknown_section(tmp_path, catalog, formats):
 
 
 # --- bad input -------------------------------------------------------------------------------
+
 
 def test_empty_file_is_refused(tmp_path):
     for text in ("", "\n\n", "# only a comment\n// and another\n"):
@@ -244,16 +276,24 @@ def test_missing_file(tmp_path):
         read_deck(tmp_path / "nope.txt")
 
 
-@pytest.mark.parametrize(("name", "line", "rule", "message"), [
-    ("no-count.txt", 4, "no-count", 'no count on this line ("Bill"); write it as "1 Bill"'),
-    ("count-zero.txt", 4, "count", 'count 0 for "Bill": a count is a whole number from 1 to 999'),
-    ("count-negative.txt", 4, "count", 'count -1 for "Bill": a count is a whole number from 1 to 999'),
-    ("count-huge.txt", 4, "count", 'count 10000 for "Bill" is too large (at most 999 on one line)'),
-    ("section-total.txt", 2, "section-total", '"Pokémon: 12" declares 12 cards but its lines hold 11'),
-    ("unknown-card.txt", 3, "unknown-card", 'unknown card "Pikachoo"; did you mean "Pikachu"?'),
-    ("ambiguous.txt", 4, "ambiguous-card", '"Pikachu" matches 2 cards: Pikachu base1 58 (base1-58), Pikachu reprint 1 '
-                                           '(reprint-1); add the set and number, e.g. "4 Pikachu base1 58"'),
-])
+@pytest.mark.parametrize(
+    ("name", "line", "rule", "message"),
+    [
+        ("no-count.txt", 4, "no-count", 'no count on this line ("Bill"); write it as "1 Bill"'),
+        ("count-zero.txt", 4, "count", 'count 0 for "Bill": a count is a whole number from 1 to 999'),
+        ("count-negative.txt", 4, "count", 'count -1 for "Bill": a count is a whole number from 1 to 999'),
+        ("count-huge.txt", 4, "count", 'count 10000 for "Bill" is too large (at most 999 on one line)'),
+        ("section-total.txt", 2, "section-total", '"Pokémon: 12" declares 12 cards but its lines hold 11'),
+        ("unknown-card.txt", 3, "unknown-card", 'unknown card "Pikachoo"; did you mean "Pikachu"?'),
+        (
+            "ambiguous.txt",
+            4,
+            "ambiguous-card",
+            '"Pikachu" matches 2 cards: Pikachu base1 58 (base1-58), Pikachu reprint 1 '
+            '(reprint-1); add the set and number, e.g. "4 Pikachu base1 58"',
+        ),
+    ],
+)
 def test_bad_lines(base_catalog, formats, name, line, rule, message):
     deck = load_deck(DECKS / "bad" / name, base_catalog, formats)
     assert [(p.pos.line, p.rule, p.message) for p in check_deck(deck)] == [(line, rule, message)]
@@ -263,7 +303,9 @@ def test_no_format_and_unknown_format(catalog, formats):
     with pytest.raises(UsageError, match="no format given; use --format NAME") as err:
         load_deck(DECKS / "bad" / "no-format.txt", catalog, formats)
     assert "pokemon-base" in str(err.value) and err.value.exit_code == 2
-    with pytest.raises(UsageError, match=r"unknown-format\.txt:1: unknown format 'pokemon-modern' \(formats: forumtcg-list, ippo-10-rounds"):
+    with pytest.raises(
+        UsageError, match=r"unknown-format\.txt:1: unknown format 'pokemon-modern' \(formats: forumtcg-list, ippo-10-rounds"
+    ):
         load_deck(DECKS / "bad" / "unknown-format.txt", catalog, formats)
     with pytest.raises(UsageError, match="unknown format 'nope'"):
         load_deck(DECKS / "pokemon" / "legal.txt", catalog, formats, "nope")
@@ -279,7 +321,8 @@ def test_section_totals_nest(catalog, formats):
     # Charm/Servants/Spell; "Total: 42" counts every section.
     deck = load_deck(DECKS / "bad" / "nested-totals.txt", catalog, formats)
     assert [(p.pos.line, p.rule, p.message) for p in check_deck(deck)] == [
-        (10, "section-total", '"Servants: 20" declares 20 cards but its lines hold 21')]
+        (10, "section-total", '"Servants: 20" declares 20 cards but its lines hold 21')
+    ]
 
 
 def test_yaml_deck_with_no_cards(tmp_path, catalog, formats):

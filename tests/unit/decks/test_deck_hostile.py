@@ -13,14 +13,14 @@ import pytest
 from rich.console import Console
 
 from cardlab.cli.app import app
+from cardlab.core.errors import InputError, UsageError
+from cardlab.core.paths import shipped_catalog
 from cardlab.decks.check import load_deck
 from cardlab.decks.lines import split_count
 from cardlab.decks.model import Entry
 from cardlab.decks.parse_text import parse_text
 from cardlab.decks.read import read_deck
 from cardlab.decks.resolve import CardIndex, build_deck
-from cardlab.core.errors import InputError, UsageError
-from cardlab.core.paths import shipped_catalog
 from cardlab.decks.rules import check_deck, line_list
 from cardlab.decks.stats import KINDS, deck_stats, need_kinds
 
@@ -52,6 +52,7 @@ def _no_traceback(result):
 
 
 # --- 1, 2: --need kinds ----------------------------------------------------------------------
+
 
 def test_need_twice_counts_once(catalog, formats):
     deck = load_deck(MONPA, catalog, formats)
@@ -102,6 +103,7 @@ def test_cli_need(runner):
 
 # --- 3: decks smaller than the hand, no kinds ------------------------------------------------
 
+
 def test_empty_monpa_main_deck_has_no_odds(catalog, formats, tmp_path):
     path = _write(tmp_path, "m.txt", "Format: monpa\nCommander:\n1 Test Commander\nFavor:\n1 Faveur Test\nDeck:\n")
     stats = deck_stats(load_deck(path, catalog, formats))
@@ -132,28 +134,36 @@ def test_cli_small_deck_says_so(runner, tmp_path):
 
 # --- 5: YAML decks ---------------------------------------------------------------------------
 
+
 def test_yaml_bad_item_is_reported_and_the_others_checked(catalog, formats, tmp_path):
     path = _write(tmp_path, "d.yaml", 'format: pokemon-base\nmain:\n  - 4 Pikachu\n  - {count: "4", name: Bill}\n  - 52 Fire Energy\n')
     deck = load_deck(path, catalog, formats)
     assert [(c.line, c.card_id) for c in deck.cards] == [(3, "base1-58"), (5, "base1-98")]
-    assert _problems(deck) == [(3, "deck-size", "the deck holds 56 cards; exactly 60 needed"),
-                               (4, "schema", 'main.1.count: expected an integer, found "4" (text)')]
+    assert _problems(deck) == [
+        (3, "deck-size", "the deck holds 56 cards; exactly 60 needed"),
+        (4, "schema", 'main.1.count: expected an integer, found "4" (text)'),
+    ]
 
 
 def test_yaml_format_must_be_a_name(catalog, formats, tmp_path):
     path = _write(tmp_path, "d.yaml", "format: [pokemon-base]\nmain:\n  - 4 Pikachu\n  - 56 Fire Energy\n")
-    with pytest.raises(UsageError, match=r'd\.yaml:1:9: format: expected text, found \["pokemon-base"\] \(a list\): the format must be a name'):
+    with pytest.raises(
+        UsageError, match=r'd\.yaml:1:9: format: expected text, found \["pokemon-base"\] \(a list\): the format must be a name'
+    ):
         load_deck(path, catalog, formats)
     deck = load_deck(path, catalog, formats, "pokemon-base")
     assert _problems(deck) == [(1, "schema", 'format: expected text, found ["pokemon-base"] (a list)')]
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("- 4 Pikachu\n", "d.yaml:1: a YAML deck is a mapping (name:, format:, main: [...]) but this file holds a list"),
-    ("---\n", "d.yaml:1: the file is empty: the deck list holds no cards"),
-    ("", "d.yaml:1: the file is empty: the deck list holds no cards"),
-    ("format: pokemon-base\n", "d.yaml:1: the deck list holds no cards"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("- 4 Pikachu\n", "d.yaml:1: a YAML deck is a mapping (name:, format:, main: [...]) but this file holds a list"),
+        ("---\n", "d.yaml:1: the file is empty: the deck list holds no cards"),
+        ("", "d.yaml:1: the file is empty: the deck list holds no cards"),
+        ("format: pokemon-base\n", "d.yaml:1: the deck list holds no cards"),
+    ],
+)
 def test_unreadable_yaml_decks_exit_2(tmp_path, text, message):
     with pytest.raises(InputError) as err:
         read_deck(_write(tmp_path, "d.yaml", text))
@@ -161,26 +171,32 @@ def test_unreadable_yaml_decks_exit_2(tmp_path, text, message):
 
 
 def test_yaml_card_and_name_must_agree(catalog, formats, tmp_path):
-    path = _write(tmp_path, "d.yaml", "format: pokemon-base\nmain:\n  - {count: 1, name: Mewtwo, card: base1-58}\n"
-                                      "  - {count: 1, card: base1-58, set: BS, number: '10'}\n"
-                                      "  - {count: 4, name: Pikachu, card: base1-58}\n  - 54 Fire Energy\n")
+    path = _write(
+        tmp_path,
+        "d.yaml",
+        "format: pokemon-base\nmain:\n  - {count: 1, name: Mewtwo, card: base1-58}\n"
+        "  - {count: 1, card: base1-58, set: BS, number: '10'}\n"
+        "  - {count: 4, name: Pikachu, card: base1-58}\n  - 54 Fire Energy\n",
+    )
     deck = load_deck(path, catalog, formats)
     assert [p for p in _problems(deck) if p[1] == "unknown-card"] == [
         (3, "unknown-card", 'base1-58 is "Pikachu", not "Mewtwo"'),
-        (4, "unknown-card", 'card base1-58 is "Pikachu" but BS 10 is "Mewtwo" (base1-10)')]
+        (4, "unknown-card", 'card base1-58 is "Pikachu" but BS 10 is "Mewtwo" (base1-10)'),
+    ]
     assert [c.card_id for c in deck.cards] == ["base1-58", "base1-98"]
 
 
 def test_yaml_unknown_top_level_key_has_its_line(catalog, formats, tmp_path):
     path = _write(tmp_path, "d.yaml", "format: pokemon-base\nmain: [4 Pikachu, 56 Fire Energy]\nMain: [4 Bill]\n")
     assert _problems(load_deck(path, catalog, formats)) == [
-        (3, "schema", "'Main' is not a deck field nor a section (sections are lower-case lists such as main:)")]
+        (3, "schema", "'Main' is not a deck field nor a section (sections are lower-case lists such as main:)")
+    ]
 
 
 # --- 6: empty decks --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text", ["Format: pokemon-base\n", "Format: pokemon-base\nTotal Cards: 0\n",
-                                  "Pokémon: 0\nTrainer:\n"])
+
+@pytest.mark.parametrize("text", ["Format: pokemon-base\n", "Format: pokemon-base\nTotal Cards: 0\n", "Pokémon: 0\nTrainer:\n"])
 def test_a_list_with_no_card_cannot_be_read(tmp_path, text):
     with pytest.raises(InputError, match=r"deck\.txt:1: the deck list holds no cards") as err:
         read_deck(_write(tmp_path, "deck.txt", text))
@@ -197,60 +213,87 @@ def test_cli_empty_decks_exit_2(runner, tmp_path):
 
 # --- 7: sideboards ---------------------------------------------------------------------------
 
+
 def test_sideboard_is_reported_and_not_counted(catalog, formats, tmp_path):
-    path = _write(tmp_path, "deck.txt", "Format: pokemon-base\n56 Lightning Energy\n4 Pikachu\n"
-                                        "Sideboard:\n4 Bill\n2 Pikachu\nTotal Cards: 60\n")
+    path = _write(
+        tmp_path, "deck.txt", "Format: pokemon-base\n56 Lightning Energy\n4 Pikachu\nSideboard:\n4 Bill\n2 Pikachu\nTotal Cards: 60\n"
+    )
     deck = load_deck(path, catalog, formats)
     assert deck.size() == 60
-    assert _problems(deck) == [(4, "unknown-section", "sideboards are not part of pokemon-base; remove these lines "
-                                                      "(6 cards on lines 5, 6, not counted)")]
+    assert _problems(deck) == [
+        (4, "unknown-section", "sideboards are not part of pokemon-base; remove these lines (6 cards on lines 5, 6, not counted)")
+    ]
 
 
 # --- 8: two formats --------------------------------------------------------------------------
+
 
 def test_conflicting_format_lines(tmp_path):
     deck = parse_text("Format: pokemon-base\nFormat: POKEMON-BASE\n4 Pikachu\nFormat: pokemon-unlimited\n", Path("d.txt"))
     assert deck.format == "pokemon-base"
     assert [(p.pos.line, p.rule, p.message) for p in deck.problems] == [
-        (4, "format-conflict", "a second format line names 'pokemon-unlimited' but line 1 names 'pokemon-base' "
-                               "(that one is used); keep one 'Format:' line")]
+        (
+            4,
+            "format-conflict",
+            "a second format line names 'pokemon-unlimited' but line 1 names 'pokemon-base' (that one is used); keep one 'Format:' line",
+        )
+    ]
 
 
 # --- 12: hints and dialects ------------------------------------------------------------------
 
-@pytest.mark.parametrize(("line", "message"), [
-    ("4x", 'cannot read a count and a card from this line ("4x"); a card line looks like "4 Pikachu"'),
-    ("4枚", 'cannot read a count and a card from this line ("4枚"); a card line looks like "4 Pikachu"'),
-    ("- {count: 3, name: Bill}", 'this line looks like YAML ("{count: 3, name: Bill}"); a YAML deck file must be named .yaml or .yml'),
-    ("Bill", 'no count on this line ("Bill"); write it as "1 Bill"'),
-])
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("4x", 'cannot read a count and a card from this line ("4x"); a card line looks like "4 Pikachu"'),
+        ("4枚", 'cannot read a count and a card from this line ("4枚"); a card line looks like "4 Pikachu"'),
+        ("- {count: 3, name: Bill}", 'this line looks like YAML ("{count: 3, name: Bill}"); a YAML deck file must be named .yaml or .yml'),
+        ("Bill", 'no count on this line ("Bill"); write it as "1 Bill"'),
+    ],
+)
 def test_no_count_hints(line, message):
     deck = parse_text(f"4 Pikachu\n{line}\n", Path("d.txt"))
     assert [(p.pos.line, p.rule, p.message) for p in deck.problems] == [(2, "no-count", message)]
 
 
-@pytest.mark.parametrize(("line", "expected"), [
-    ("4枚 テストフック", (4, "テストフック")), ("テストフック 4枚", (4, "テストフック")),
-    ("テストフック×4枚", (4, "テストフック")), ("4枚テストフック", (4, "テストフック")),
-])
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("4枚 テストフック", (4, "テストフック")),
+        ("テストフック 4枚", (4, "テストフック")),
+        ("テストフック×4枚", (4, "テストフック")),
+        ("4枚テストフック", (4, "テストフック")),
+    ],
+)
 def test_japanese_counter(line, expected):
     assert split_count(line) == expected
 
 
-@pytest.mark.parametrize(("text", "card_id"), [
-    ("BS 58", "base1-58"), ("base1 58", "base1-58"), ("Pikachu base1-58", "base1-58"), ("Pikachu (base1-58)", "base1-58"),
-    ("Basic {L} Energy BS 100", "base1-100"), ("Basic Lightning Energy BS 100", "base1-100"),
-])
+@pytest.mark.parametrize(
+    ("text", "card_id"),
+    [
+        ("BS 58", "base1-58"),
+        ("base1 58", "base1-58"),
+        ("Pikachu base1-58", "base1-58"),
+        ("Pikachu (base1-58)", "base1-58"),
+        ("Basic {L} Energy BS 100", "base1-100"),
+        ("Basic Lightning Energy BS 100", "base1-100"),
+    ],
+)
 def test_set_number_and_id_dialects(catalog, text, card_id):
     assert CardIndex(catalog, "pokemon").resolve(Entry(1, 1, text), {"base1"}) == (card_id, None, "")
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("Pikachu base1-10", 'base1-10 is "Mewtwo", not "Pikachu"'),
-    ("Energy BS 96", 'BS 96 is "Double Colorless Energy", not "Energy"'),
-    ("Basic {R} Energy BS 100", 'BS 100 is "Lightning Energy", not "Basic {R} Energy"'),
-    ("BS 999", 'no card BS 999 in the catalog ("BS 999")'),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("Pikachu base1-10", 'base1-10 is "Mewtwo", not "Pikachu"'),
+        ("Energy BS 96", 'BS 96 is "Double Colorless Energy", not "Energy"'),
+        ("Basic {R} Energy BS 100", 'BS 100 is "Lightning Energy", not "Basic {R} Energy"'),
+        ("BS 999", 'no card BS 999 in the catalog ("BS 999")'),
+    ],
+)
 def test_loose_names_still_disagree(catalog, text, message):
     assert CardIndex(catalog, "pokemon").resolve(Entry(1, 1, text), {"base1"}) == (None, message, "unknown-card")
 
@@ -262,6 +305,7 @@ def test_japanese_list_validates(catalog, formats, tmp_path):
 
 
 # --- 13: hostile sizes -----------------------------------------------------------------------
+
 
 def test_suggestions_only_for_the_first_unknown_lines(catalog, formats, monkeypatch):
     import rapidfuzz.process
@@ -286,6 +330,7 @@ def test_copy_limit_lists_ten_lines_at_most(catalog, formats):
 
 
 # --- 4, 9, 10, 11, 14: the CLI ---------------------------------------------------------------
+
 
 def test_deck_list_prints_the_problems(runner, tmp_path):
     path = _write(tmp_path, "deck.txt", "Format: pokemon-base\n52 Lightning Energy\n4 Pikachu\n4 Pikachoo\n")
@@ -321,9 +366,15 @@ def test_format_name_any_case(runner, catalog, formats):
     assert "under pokemon-base" in result.stdout
 
 
-@pytest.mark.parametrize(("command", "name", "code"), [
-    ("validate", "nope.txt", 2), ("stats", "nope.txt", 2), ("list", "nope.txt", 2), ("validate", "empty.txt", 2),
-])
+@pytest.mark.parametrize(
+    ("command", "name", "code"),
+    [
+        ("validate", "nope.txt", 2),
+        ("stats", "nope.txt", 2),
+        ("list", "nope.txt", 2),
+        ("validate", "empty.txt", 2),
+    ],
+)
 def test_json_errors(runner, tmp_path, command, name, code):
     _write(tmp_path, "empty.txt", "")
     result = runner.invoke(app, ["deck", command, str(tmp_path / name), "-f", "pokemon-base", "--output-format", "json", *TEST_ROOTS])

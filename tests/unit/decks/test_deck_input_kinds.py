@@ -41,10 +41,20 @@ def test_deck_lines_as_editors_count_them(sep, eol):
 
 # --- kind: a deck line is counted, a header, a comment, or reported ---------------------------
 
-@pytest.mark.parametrize(("line", "count", "text"), [
-    ("===4 Bill", 4, "Bill"), ("***4 Bill", 4, "Bill"), ("---4 Bill", 4, "Bill"), ("___4 Bill", 4, "Bill"),
-    ("=== 4 Bill", 4, "Bill"), ("4 Bill ===", 4, "Bill"), ("--- 4 Bill ---", 4, "Bill"), ("~~~ 2 Potion", 2, "Potion"),
-])
+
+@pytest.mark.parametrize(
+    ("line", "count", "text"),
+    [
+        ("===4 Bill", 4, "Bill"),
+        ("***4 Bill", 4, "Bill"),
+        ("---4 Bill", 4, "Bill"),
+        ("___4 Bill", 4, "Bill"),
+        ("=== 4 Bill", 4, "Bill"),
+        ("4 Bill ===", 4, "Bill"),
+        ("--- 4 Bill ---", 4, "Bill"),
+        ("~~~ 2 Potion", 2, "Potion"),
+    ],
+)
 def test_decorated_card_line_is_counted(line, count, text):
     """Kind: dropped deck lines: a card line after a decoration run is counted, not dropped."""
     deck = parse_text(f"{line}\n56 Fire Energy\n", P)
@@ -68,8 +78,10 @@ def test_decorations_titles_and_headers():
 
 # --- kind: numbers beyond Python's int-conversion limit ----------------------------------------
 
-@pytest.mark.parametrize("line", ["9" * 5000 + " Bill", "Bill x" + "9" * 5000, "-" + "9" * 5000 + " Bill",
-                                  "9" * 5000 + "枚 Bill", "0" * 5000 + "4 Bill"])
+
+@pytest.mark.parametrize(
+    "line", ["9" * 5000 + " Bill", "Bill x" + "9" * 5000, "-" + "9" * 5000 + " Bill", "9" * 5000 + "枚 Bill", "0" * 5000 + "4 Bill"]
+)
 def test_huge_count_is_reported(line):
     """Kind: huge numbers in deck counts (5,000 digits): a count problem, not a ValueError."""
     deck = parse_text(line + "\n", P)
@@ -94,14 +106,17 @@ def test_yaml_float_count_is_a_schema_problem():
     assert [e.count for e in deck.entries] == [56]
 
 
-@pytest.mark.parametrize(("text", "fragment"), [
-    ("main: [4 Pikachu]\nnull: x\n", "d.yaml:2:1: a key must be text"),
-    ("main: [4 Pikachu]\n? []\n: 1\n", "d.yaml:2:3: a key must be text, not a list"),
-    ("main: [{count: !!int x, name: Bill}]\n", "d.yaml:1:16: !!int 'x' is not a YAML integer"),
-    ("main: [{count: " + "9" * 4000 + ", name: Bill}]\n", "d.yaml:1:16: a number of 4,000 digits"),
-    ("main: " + "[" * 250 + "]" * 250 + "\n", "nested too deep"),
-    ("main: [4 Pikachu]\nname: {no: x}\n", None),
-])
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("main: [4 Pikachu]\nnull: x\n", "d.yaml:2:1: a key must be text"),
+        ("main: [4 Pikachu]\n? []\n: 1\n", "d.yaml:2:3: a key must be text, not a list"),
+        ("main: [{count: !!int x, name: Bill}]\n", "d.yaml:1:16: !!int 'x' is not a YAML integer"),
+        ("main: [{count: " + "9" * 4000 + ", name: Bill}]\n", "d.yaml:1:16: a number of 4,000 digits"),
+        ("main: " + "[" * 250 + "]" * 250 + "\n", "nested too deep"),
+        ("main: [4 Pikachu]\nname: {no: x}\n", None),
+    ],
+)
 def test_hostile_yaml_deck(text, fragment):
     """Kind: hostile YAML decks: an input error with a position (exit 2), or problems; never a traceback."""
     if fragment is None:
@@ -114,15 +129,61 @@ def test_hostile_yaml_deck(text, fragment):
 
 # --- properties ------------------------------------------------------------------------------
 
-LINE_PARTS = ["4", "0", "-1", "x4", "4x", "×2", "99999999999999999999999", "9" * 40, "Pikachu", "Bill", "Fire Energy",
-              "base1-58", "BS 58", "(BS #58)", "58/102", "Pokémon:", "Trainers - 12", "Sideboard:", "Format: pokemon-base",
-              "Name: Zap", "#", "//", "* ", "- ", "• ", "===", "***", "---", "___", "~~~", "枚", "テスト", "{L}", "[", "]",
-              ":", "(", ")", " ", "\t", "\u2028", "\x85", "\x0c", "\x0b", "\u00a0", "\u3000", "é", "\ufeff", "٤"]
+LINE_PARTS = [
+    "4",
+    "0",
+    "-1",
+    "x4",
+    "4x",
+    "×2",
+    "99999999999999999999999",
+    "9" * 40,
+    "Pikachu",
+    "Bill",
+    "Fire Energy",
+    "base1-58",
+    "BS 58",
+    "(BS #58)",
+    "58/102",
+    "Pokémon:",
+    "Trainers - 12",
+    "Sideboard:",
+    "Format: pokemon-base",
+    "Name: Zap",
+    "#",
+    "//",
+    "* ",
+    "- ",
+    "• ",
+    "===",
+    "***",
+    "---",
+    "___",
+    "~~~",
+    "枚",
+    "テスト",
+    "{L}",
+    "[",
+    "]",
+    ":",
+    "(",
+    ")",
+    " ",
+    "\t",
+    "\u2028",
+    "\x85",
+    "\x0c",
+    "\x0b",
+    "\u00a0",
+    "\u3000",
+    "é",
+    "\ufeff",
+    "٤",
+]
 
 
 @settings(max_examples=2000, deadline=None)
-@given(st.lists(st.lists(st.sampled_from(LINE_PARTS), max_size=6).map("".join), max_size=12),
-       st.sampled_from(["\n", "\r\n", "\r"]))
+@given(st.lists(st.lists(st.sampled_from(LINE_PARTS), max_size=6).map("".join), max_size=12), st.sampled_from(["\n", "\r\n", "\r"]))
 def test_text_deck_never_drops_a_line(lines, eol):
     """Kind: deck text (property, 2,000 lists): parse_text never raises; every line that is not
     blank, a comment or a decoration is counted, a header, the format line or reported, at the line
@@ -132,23 +193,67 @@ def test_text_deck_never_drops_a_line(lines, eol):
     accounted = _accounted(deck)
     for number, raw in enumerate(lines, 1):
         line = " ".join(raw.replace("\t", " ").split()).removeprefix("\ufeff").strip()
-        bare = _undecorated(line)   # every decoration around the line, as the parser strips them
+        bare = _undecorated(line)  # every decoration around the line, as the parser strips them
         ends = 2 if bare != line and _DECO_START.match(line) and _DECO_END.search(line) else 0
         if bare.startswith(("* ", "- ", "• ")):
             bare = bare[2:].strip()
-        ignorable = (not bare or line.startswith(("#", "//")) or bare.startswith(("#", "//"))
-                     or re.match(r"^(?:name|deck name|title)\s*:", bare, re.I)
-                     or re.match(r"^(?:format)\s*:", bare, re.I)
-                     or ends == 2)  # a *** title ***
+        ignorable = (
+            not bare
+            or line.startswith(("#", "//"))
+            or bare.startswith(("#", "//"))
+            or re.match(r"^(?:name|deck name|title)\s*:", bare, re.I)
+            or re.match(r"^(?:format)\s*:", bare, re.I)
+            or ends == 2
+        )  # a *** title ***
         if not ignorable:
             assert number in accounted, (number, raw, deck)
     for p in deck.problems:
         assert 1 <= p.pos.line <= max(len(lines), 1)
 
 
-YAML_PARTS = ["main:", "commander:", "format:", "name:", "notes:", "\n", "\n  ", "\n  - ", "- ", "4 Pikachu", "count: ",
-              "name: ", "card: ", "set: ", "number: ", "4", "4.0", "-1", "true", "no", "~", "[", "]", "{", "}", ", ", "'",
-              '"', "base1-58", "BS", "58", "!!int", "&a", "*a", "? ", "#", "\t", "\u2028", "1_00", "2000-01-01", "9" * 30]
+YAML_PARTS = [
+    "main:",
+    "commander:",
+    "format:",
+    "name:",
+    "notes:",
+    "\n",
+    "\n  ",
+    "\n  - ",
+    "- ",
+    "4 Pikachu",
+    "count: ",
+    "name: ",
+    "card: ",
+    "set: ",
+    "number: ",
+    "4",
+    "4.0",
+    "-1",
+    "true",
+    "no",
+    "~",
+    "[",
+    "]",
+    "{",
+    "}",
+    ", ",
+    "'",
+    '"',
+    "base1-58",
+    "BS",
+    "58",
+    "!!int",
+    "&a",
+    "*a",
+    "? ",
+    "#",
+    "\t",
+    "\u2028",
+    "1_00",
+    "2000-01-01",
+    "9" * 30,
+]
 
 
 @settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])

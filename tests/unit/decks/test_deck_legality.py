@@ -19,8 +19,15 @@ DECKS = REPO / "tests" / "fixtures" / "decks"
 VINTAGE = DECKS / "vintage"
 ROOTS = [shipped_catalog(), REPO / "tests" / "fixtures" / "catalog"]
 CATALOG = ["--catalog", str(REPO / "cards"), "--catalog", str(REPO / "tests" / "fixtures" / "catalog")]
-POKEMON_FORMATS = ["pokemon-base", "pokemon-base-fossil", "pokemon-base-gym", "pokemon-base-jungle", "pokemon-base-rocket",
-                   "pokemon-prop-15-3", "pokemon-unlimited"]
+POKEMON_FORMATS = [
+    "pokemon-base",
+    "pokemon-base-fossil",
+    "pokemon-base-gym",
+    "pokemon-base-jungle",
+    "pokemon-base-rocket",
+    "pokemon-prop-15-3",
+    "pokemon-unlimited",
+]
 
 
 @pytest.fixture(scope="module")
@@ -50,11 +57,14 @@ def test_each_format_its_own_problems(catalog, formats):
     assert report.legal_in == [f for f in POKEMON_FORMATS if f != "pokemon-prop-15-3"]
     [prop] = [r for r in report.results if r.format.name == "pokemon-prop-15-3"]
     assert [(p.pos.line, p.rule, p.message) for p in prop.problems] == [
-        (12, "max-cards", "16 Trainer cards in the deck (limit 15; lines 7, 8, 9, 10, 11, 12)")]
+        (12, "max-cards", "16 Trainer cards in the deck (limit 15; lines 7, 8, 9, 10, 11, 12)")
+    ]
     report = _legality(VINTAGE / "copy-limit.txt", catalog, formats)
     assert not report.legal and report.legal_in == []
     assert {r.format.name: [p.rule for p in r.problems] for r in report.results} == {
-        "pokemon-base": ["allowed-sets", "copy-limit"], **{f: ["copy-limit"] for f in POKEMON_FORMATS[1:]}}  # in line order
+        "pokemon-base": ["allowed-sets", "copy-limit"],
+        **{f: ["copy-limit"] for f in POKEMON_FORMATS[1:]},
+    }  # in line order
 
 
 def test_the_game_comes_from_the_cards(catalog, formats, tmp_path):
@@ -63,7 +73,9 @@ def test_the_game_comes_from_the_cards(catalog, formats, tmp_path):
     report = _legality(path, catalog, formats)
     assert report.game == "ippo" and [r.format.name for r in report.results] == ["ippo-10-rounds", "ippo-4-rounds"]
     assert [[p.message for p in r.problems] for r in report.results] == [
-        ["the deck holds 4 cards; exactly 60 needed"], ["the deck holds 4 cards; exactly 40 needed"]]
+        ["the deck holds 4 cards; exactly 60 needed"],
+        ["the deck holds 4 cards; exactly 40 needed"],
+    ]
 
 
 def test_cli_table_and_exit_0_when_legal_somewhere(runner):
@@ -75,10 +87,13 @@ def test_cli_table_and_exit_0_when_legal_somewhere(runner):
     assert lines[1].split() == ["Format", "Verdict", "First", "problems"]
     assert lines[2].split() == ["pokemon-base", "legal", "(60", "cards)"]
     [prop] = [ln for ln in lines if ln.startswith("pokemon-prop-15-3")]
-    assert prop.split(None, 1)[1].rstrip() == ("not legal (1 problem)  line 12: max-cards: 16 Trainer cards in the deck "
-                                               "(limit 15; lines 7, 8, 9, 10, 11, 12)")
-    assert lines[-1] == ("legal in 6 of 7 pokemon formats: pokemon-base, pokemon-base-fossil, pokemon-base-gym, "
-                         "pokemon-base-jungle, pokemon-base-rocket, pokemon-unlimited")
+    assert prop.split(None, 1)[1].rstrip() == (
+        "not legal (1 problem)  line 12: max-cards: 16 Trainer cards in the deck (limit 15; lines 7, 8, 9, 10, 11, 12)"
+    )
+    assert lines[-1] == (
+        "legal in 6 of 7 pokemon formats: pokemon-base, pokemon-base-fossil, pokemon-base-gym, "
+        "pokemon-base-jungle, pokemon-base-rocket, pokemon-unlimited"
+    )
 
 
 def test_cli_exit_1_when_legal_nowhere(runner):

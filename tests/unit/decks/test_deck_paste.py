@@ -37,24 +37,45 @@ def _one(index, text):
     return index.resolve(deck.entries[0], {"base1"})
 
 
-@pytest.mark.parametrize(("line", "card_id"), [
-    ("4 Pikachu (BS #58)", "base1-58"), ("4 Pikachu BS 58", "base1-58"), ("4 Pikachu 58/102", "base1-58"),
-    ("4 Pikachu BS #58", "base1-58"), ("4 Pikachu ＢＳ ５８", "base1-58"), ("4 Pikachu bs 58", "base1-58"), ("4 Pikachu (BS 58)", "base1-58"), ("4 Pikachu #58/102", "base1-58"),
-    ("4 {L} Energy", "base1-100"), ("4 Basic {L} Energy", "base1-100"), ("4 Basic Lightning Energy", "base1-100"),
-    ("4 {P} Energy", "base1-101"), ("10 Basic {W} Energy", "base1-102"),
-    # kind D on deck lines: the one folding
-    ("2 farfetchd", "base1-27"), ("2 Farfetch’d", "base1-27"), ("1 itemfinder", "base1-74"), ("1 plus power", "base1-84"),
-    ("1 Ｒａｉｃｈｕ", "base1-14"), ("1 POKÉMON BREEDER", "base1-76"), ("1 pokemon breeder", "base1-76"),
-    ("1 Nidoran M", "base1-55"), ("1 Nidoran♂", "base1-55"),
-    ("4 Raichu  # my favourite", "base1-14"), ("4 Raichu BS 14 // one", "base1-14"),
-])
+@pytest.mark.parametrize(
+    ("line", "card_id"),
+    [
+        ("4 Pikachu (BS #58)", "base1-58"),
+        ("4 Pikachu BS 58", "base1-58"),
+        ("4 Pikachu 58/102", "base1-58"),
+        ("4 Pikachu BS #58", "base1-58"),
+        ("4 Pikachu ＢＳ ５８", "base1-58"),
+        ("4 Pikachu bs 58", "base1-58"),
+        ("4 Pikachu (BS 58)", "base1-58"),
+        ("4 Pikachu #58/102", "base1-58"),
+        ("4 {L} Energy", "base1-100"),
+        ("4 Basic {L} Energy", "base1-100"),
+        ("4 Basic Lightning Energy", "base1-100"),
+        ("4 {P} Energy", "base1-101"),
+        ("10 Basic {W} Energy", "base1-102"),
+        # kind D on deck lines: the one folding
+        ("2 farfetchd", "base1-27"),
+        ("2 Farfetch’d", "base1-27"),
+        ("1 itemfinder", "base1-74"),
+        ("1 plus power", "base1-84"),
+        ("1 Ｒａｉｃｈｕ", "base1-14"),
+        ("1 POKÉMON BREEDER", "base1-76"),
+        ("1 pokemon breeder", "base1-76"),
+        ("1 Nidoran M", "base1-55"),
+        ("1 Nidoran♂", "base1-55"),
+        ("4 Raichu  # my favourite", "base1-14"),
+        ("4 Raichu BS 14 // one", "base1-14"),
+    ],
+)
 def test_pasted_lines_find_their_card(index, line, card_id):
     """Kind F (deck lists as people paste them) and D (one folding) on deck lines."""
     assert _one(index, line) == (card_id, None, "")
 
 
-@pytest.mark.parametrize(("line", "never"), [("4 Raichu 58/102", "base1-58"), ("4 Pikachu 58/999", "base1-58"),
-                                             ("4 Nidoran F", "base1-55"), ("4 Nidoran ♀", "base1-55")])
+@pytest.mark.parametrize(
+    ("line", "never"),
+    [("4 Raichu 58/102", "base1-58"), ("4 Pikachu 58/999", "base1-58"), ("4 Nidoran F", "base1-55"), ("4 Nidoran ♀", "base1-55")],
+)
 def test_lines_that_name_another_card_are_refused(index, line, never):
     """Kind F: a name that disagrees with its number, and ♀ for ♂, never match the other card (they
     are unknown cards, or Nidoran ♀ once a set with her is in the catalog)."""
@@ -74,14 +95,17 @@ def test_sideboard_line_is_like_the_sideboard_header(catalog, formats):
     assert [p.pos.line for p in sideboard] == [3, 4]
 
 
-@pytest.mark.parametrize(("text", "name", "fmt"), [
-    ("Deck: Zap\n4 Pikachu\n", "Zap", None),
-    ("Name: Zap\n4 Pikachu\n", "Zap", None),
-    ("Deck name: Zap!\n4 Pikachu\n", "Zap!", None),
-    ("Format: pokemon-base  # comment\n4 Pikachu\n", None, "pokemon-base"),
-    ("Format: pokemon-base // comment\n4 Pikachu\n", None, "pokemon-base"),
-    ("Name:\nDeck: 4\n4 Pikachu\n", None, None),
-])
+@pytest.mark.parametrize(
+    ("text", "name", "fmt"),
+    [
+        ("Deck: Zap\n4 Pikachu\n", "Zap", None),
+        ("Name: Zap\n4 Pikachu\n", "Zap", None),
+        ("Deck name: Zap!\n4 Pikachu\n", "Zap!", None),
+        ("Format: pokemon-base  # comment\n4 Pikachu\n", None, "pokemon-base"),
+        ("Format: pokemon-base // comment\n4 Pikachu\n", None, "pokemon-base"),
+        ("Name:\nDeck: 4\n4 Pikachu\n", None, None),
+    ],
+)
 def test_name_and_format_lines(text, name, fmt):
     """Kind F: Deck:/Name: give the deck's name; a Format line may carry a comment."""
     deck = parse_text(text, P)
@@ -124,9 +148,17 @@ def test_standard_input(monkeypatch):
     assert Endless.read_so_far <= MAX_DECK_BYTES + 2 * io.DEFAULT_BUFFER_SIZE
 
 
-@pytest.mark.parametrize(("line", "count", "text"), [("===4 Bill", 4, "Bill"), ("***4 Bill", 4, "Bill"), ("===***---4 Bill", 4, "Bill"),
-                                                     ("---4 Bill", 4, "Bill"), ("___4 Bill", 4, "Bill"),
-                                                     ("=== 4 Bill ===", 4, "Bill")])
+@pytest.mark.parametrize(
+    ("line", "count", "text"),
+    [
+        ("===4 Bill", 4, "Bill"),
+        ("***4 Bill", 4, "Bill"),
+        ("===***---4 Bill", 4, "Bill"),
+        ("---4 Bill", 4, "Bill"),
+        ("___4 Bill", 4, "Bill"),
+        ("=== 4 Bill ===", 4, "Bill"),
+    ],
+)
 def test_decorated_card_lines_are_cards(line, count, text):
     """Kind F (no dropped line): a decoration before a card does not hide the card."""
     deck = parse_text(line + "\n", P)
@@ -136,10 +168,13 @@ def test_decorated_card_lines_are_cards(line, count, text):
 def test_zap_deck_with_pasted_dialects_is_legal(catalog, formats, tmp_path):
     """Kind F: the Zap! deck written with every new dialect line is still the legal Zap! deck."""
     path = tmp_path / "zap.txt"
-    path.write_text("Deck: Zap!\nFormat: Pokemon Base  # Base Set only\n"
-                    "4 Pikachu (BS #58)\n3 Magnemite 53/102\n3 Abra BS 43\n1 Kadabra\n3 Gastly\n2 Haunter\n2 Drowzee\n"
-                    "2 Jynx\n1 Mewtwo\n2 Bill\n1 Computer Search\n1 Defender\n2 Gust of Wind\n1 Potion\n"
-                    "1 Professor Oak\n1 Super Potion\n2 Switch\n12 {L} Energy\n16 Basic {P} Energy\n", encoding="utf-8")
+    path.write_text(
+        "Deck: Zap!\nFormat: Pokemon Base  # Base Set only\n"
+        "4 Pikachu (BS #58)\n3 Magnemite 53/102\n3 Abra BS 43\n1 Kadabra\n3 Gastly\n2 Haunter\n2 Drowzee\n"
+        "2 Jynx\n1 Mewtwo\n2 Bill\n1 Computer Search\n1 Defender\n2 Gust of Wind\n1 Potion\n"
+        "1 Professor Oak\n1 Super Potion\n2 Switch\n12 {L} Energy\n16 Basic {P} Energy\n",
+        encoding="utf-8",
+    )
     deck = load_deck(path, catalog, formats)
     assert check_deck(deck) == [] and deck.name == "Zap!" and deck.size("main") == 60
 
@@ -149,10 +184,60 @@ def test_zap_deck_with_pasted_dialects_is_legal(catalog, formats, tmp_path):
 _BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"  # kind C (line splitting) is another branch's
 _DECO = re.compile(r"^(?:\*{3,}|={3,}|-{3,}|_{3,})")
 _DECO_END = re.compile(r"(?:\*{3,}|={3,}|-{3,}|_{3,})$")
-_PIECES = ["4", "2x", "x3", "×4", "0", "-1", "1000", "4枚", "枚", " ", " ", "Pikachu", "Bill", "Farfetch’d", "{L}",
-           "Energy", "Basic", "(BS #58)", "BS", "58", "/102", "58/102", "base1-58", "SB:", "Sideboard:", "Format:",
-           "pokemon-base", "Name:", "Deck:", "Deck", "Total Cards:", "60", "Pokémon:", "Trainer - 11", "##", "#",
-           "//", "# c", "===", "***", "---", "___", "* ", "- ", "• ", "\t", ":", "(", ")", "テストフック", "x", "ｘ４"]
+_PIECES = [
+    "4",
+    "2x",
+    "x3",
+    "×4",
+    "0",
+    "-1",
+    "1000",
+    "4枚",
+    "枚",
+    " ",
+    " ",
+    "Pikachu",
+    "Bill",
+    "Farfetch’d",
+    "{L}",
+    "Energy",
+    "Basic",
+    "(BS #58)",
+    "BS",
+    "58",
+    "/102",
+    "58/102",
+    "base1-58",
+    "SB:",
+    "Sideboard:",
+    "Format:",
+    "pokemon-base",
+    "Name:",
+    "Deck:",
+    "Deck",
+    "Total Cards:",
+    "60",
+    "Pokémon:",
+    "Trainer - 11",
+    "##",
+    "#",
+    "//",
+    "# c",
+    "===",
+    "***",
+    "---",
+    "___",
+    "* ",
+    "- ",
+    "• ",
+    "\t",
+    ":",
+    "(",
+    ")",
+    "テストフック",
+    "x",
+    "ｘ４",
+]
 
 
 def _lines():
@@ -175,16 +260,19 @@ def _comment(raw: str) -> bool:
     return not bare or bare.startswith("#") or (bool(_DECO.match(s)) and bool(_DECO_END.search(s)) and split_count(bare) is None)
 
 
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                    HealthCheck.too_slow])
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(_lines())
 def test_no_deck_line_is_dropped(catalog, formats, index, lines):
     """Kind F (property, 2,000 lists): parsing and matching never raise, and every line is counted,
     a header, a comment, or reported."""
     text = "\n".join(lines)
     deck_list = parse_text(text, P)
-    accounted = ({e.line for e in deck_list.entries} | {h.line for h in deck_list.headers}
-                 | {p.pos.line for p in deck_list.problems} | set(deck_list.meta_lines))
+    accounted = (
+        {e.line for e in deck_list.entries}
+        | {h.line for h in deck_list.headers}
+        | {p.pos.line for p in deck_list.problems}
+        | set(deck_list.meta_lines)
+    )
     for number, raw in enumerate(lines, start=1):
         if not _comment(raw):
             assert number in accounted, (number, raw, text)
@@ -194,9 +282,17 @@ def test_no_deck_line_is_dropped(catalog, formats, index, lines):
     check_deck(deck)
 
 
-@pytest.mark.parametrize(("text", "card_id"), [("てすとふっく", "ippo-test-3"), ("ﾃｽﾄﾌｯｸ", "ippo-test-3"),
-                                               ("テストフック", "ippo-test-3"), ("test hook", "ippo-test-3"),
-                                               ("testhook", "ippo-test-3"), ("Crochet de test", "ippo-test-3")])
+@pytest.mark.parametrize(
+    ("text", "card_id"),
+    [
+        ("てすとふっく", "ippo-test-3"),
+        ("ﾃｽﾄﾌｯｸ", "ippo-test-3"),
+        ("テストフック", "ippo-test-3"),
+        ("test hook", "ippo-test-3"),
+        ("testhook", "ippo-test-3"),
+        ("Crochet de test", "ippo-test-3"),
+    ],
+)
 def test_japanese_deck_lines_fold_kana_and_width(catalog, text, card_id):
     """Kind D on deck lines: hiragana finds the katakana name, half width finds full width."""
     assert CardIndex(catalog, "ippo").resolve(Entry(1, 4, text)) == (card_id, None, "")

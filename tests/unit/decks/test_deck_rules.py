@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.decks.check import load_deck
-from cardlab.core.paths import shipped_catalog
-from cardlab.decks.rules import RULES, check_deck, matches
 from cardlab.catalog.validate import validate
+from cardlab.core.paths import shipped_catalog
+from cardlab.decks.check import load_deck
+from cardlab.decks.rules import RULES, check_deck, matches
 
 REPO = Path(__file__).resolve().parents[3]
 DECKS = REPO / "tests" / "fixtures" / "decks"
@@ -34,10 +34,14 @@ def _catalog(fmt, catalog, plain_catalog, name=""):
 
 
 LEGAL = [
-    ("pokemon/legal.txt", None), ("pokemon/zap.yaml", None), ("pokemon/dialects.txt", "pokemon-base"),
+    ("pokemon/legal.txt", None),
+    ("pokemon/zap.yaml", None),
+    ("pokemon/dialects.txt", "pokemon-base"),
     ("pokemon/allowed-sets.txt", "pokemon-unlimited"),
-    ("ippo/legal-10-rounds.txt", None), ("ippo/legal-4-rounds.yaml", None),
-    ("monpa/legal.txt", None), ("monpa/legal.yaml", None),
+    ("ippo/legal-10-rounds.txt", None),
+    ("ippo/legal-4-rounds.yaml", None),
+    ("monpa/legal.txt", None),
+    ("monpa/legal.yaml", None),
 ]
 
 
@@ -47,29 +51,60 @@ def test_legal_decks(catalog, plain_catalog, formats, name, fmt):
     assert check_deck(deck) == []
 
 
-VINTAGE_FORMATS = ["pokemon-base", "pokemon-base-jungle", "pokemon-base-fossil", "pokemon-base-rocket", "pokemon-base-gym",
-                   "pokemon-prop-15-3", "pokemon-unlimited"]
-VINTAGE_SETS = {"pokemon-base": "base1", "pokemon-base-jungle": "base1, base2",
-                "pokemon-base-fossil": "base1, base2, base3, base4, basep",
-                "pokemon-base-rocket": "base1, base2, base3, base4, base5, basep",
-                "pokemon-base-gym": "base1, base2, base3, base4, base5, gym1, gym2, basep",
-                "pokemon-prop-15-3": "base1, base2, base3, base4, base5, gym1, gym2, basep"}
+VINTAGE_FORMATS = [
+    "pokemon-base",
+    "pokemon-base-jungle",
+    "pokemon-base-fossil",
+    "pokemon-base-rocket",
+    "pokemon-base-gym",
+    "pokemon-prop-15-3",
+    "pokemon-unlimited",
+]
+VINTAGE_SETS = {
+    "pokemon-base": "base1",
+    "pokemon-base-jungle": "base1, base2",
+    "pokemon-base-fossil": "base1, base2, base3, base4, basep",
+    "pokemon-base-rocket": "base1, base2, base3, base4, base5, basep",
+    "pokemon-base-gym": "base1, base2, base3, base4, base5, gym1, gym2, basep",
+    "pokemon-prop-15-3": "base1, base2, base3, base4, base5, gym1, gym2, basep",
+}
 VINTAGE = [
     # the vintage fixtures (tests/fixtures/decks/vintage/) name no format: one entry per format
     *[("vintage/deck-size.txt", f, 2, "deck-size", "the deck holds 59 cards; exactly 60 needed") for f in VINTAGE_FORMATS],
     *[("vintage/require.txt", f, 2, "require", "no Basic Pokémon in the deck (at least 1 needed)") for f in VINTAGE_FORMATS],
-    *[("vintage/copy-limit.txt", f, 3, "copy-limit", '5 copies of "Pikachu" (limit 4; lines 2, 3)')
-      for f in VINTAGE_FORMATS[1:] if f != "pokemon-prop-15-3"],
+    *[
+        ("vintage/copy-limit.txt", f, 3, "copy-limit", '5 copies of "Pikachu" (limit 4; lines 2, 3)')
+        for f in VINTAGE_FORMATS[1:]
+        if f != "pokemon-prop-15-3"
+    ],
     ("vintage/copy-limit.txt", "pokemon-prop-15-3", 2, "copy-limit", '5 copies of "Pikachu" (limit 3; lines 2, 3)'),
     ("vintage/copy-limit-3.txt", "pokemon-prop-15-3", 7, "copy-limit", '4 copies of "Bill" (limit 3)'),
-    *[("vintage/allowed-sets.txt", f, 13, "allowed-sets", f'"Testmon" (test1-1) is from set test1; {f} allows only {sets}')
-      for f, sets in VINTAGE_SETS.items() if f != "pokemon-base"],
-    ("vintage/promo-12.txt", "pokemon-base-fossil", 13, "number-range",
-     '"Mewtwo" (basep-12) is basep number 12; pokemon-base-fossil allows only basep 1 to 9'),
-    ("vintage/promo-25.txt", "pokemon-prop-15-3", 13, "number-range",
-     '"Flying Pikachu" (basep-25) is basep number 25; pokemon-prop-15-3 allows only basep 1 to 24'),
-    ("vintage/banned.txt", "pokemon-base-gym", 13, "banned",
-     '"_____\'s Pikachu" (basep-24) is banned in pokemon-base-gym (Birthday Pikachu, banned upon its release in September 2000)'),
+    *[
+        ("vintage/allowed-sets.txt", f, 13, "allowed-sets", f'"Testmon" (test1-1) is from set test1; {f} allows only {sets}')
+        for f, sets in VINTAGE_SETS.items()
+        if f != "pokemon-base"
+    ],
+    (
+        "vintage/promo-12.txt",
+        "pokemon-base-fossil",
+        13,
+        "number-range",
+        '"Mewtwo" (basep-12) is basep number 12; pokemon-base-fossil allows only basep 1 to 9',
+    ),
+    (
+        "vintage/promo-25.txt",
+        "pokemon-prop-15-3",
+        13,
+        "number-range",
+        '"Flying Pikachu" (basep-25) is basep number 25; pokemon-prop-15-3 allows only basep 1 to 24',
+    ),
+    (
+        "vintage/banned.txt",
+        "pokemon-base-gym",
+        13,
+        "banned",
+        '"_____\'s Pikachu" (basep-24) is banned in pokemon-base-gym (Birthday Pikachu, banned upon its release in September 2000)',
+    ),
     ("vintage/max-cards.txt", "pokemon-prop-15-3", 12, "max-cards", "16 Trainer cards in the deck (limit 15; lines 7, 8, 9, 10, 11, 12)"),
 ]
 
@@ -95,10 +130,20 @@ BROKEN = [
     ("monpa/section-size-commander.txt", None, 4, "section-size", "the Commander section holds 2 cards; exactly 1 needed"),
     ("monpa/section-size-favor.txt", None, 5, "section-size", "the Favor section holds 0 cards; exactly 1 needed"),
     ("monpa/copy-limit.txt", None, 16, "copy-limit", '4 copies of "Test Servant" (limit 3)'),
-    ("monpa/commander-in-main.txt", None, 27, "section-cards",
-     '"Test Commander" (commander) is in the deck; commanders and favors may not be in the main deck'),
-    ("monpa/servant-as-commander.txt", None, 5, "section-cards",
-     '"Test Giant" (servant) is in the Commander section, which holds only a commander'),
+    (
+        "monpa/commander-in-main.txt",
+        None,
+        27,
+        "section-cards",
+        '"Test Commander" (commander) is in the deck; commanders and favors may not be in the main deck',
+    ),
+    (
+        "monpa/servant-as-commander.txt",
+        None,
+        5,
+        "section-cards",
+        '"Test Giant" (servant) is in the Commander section, which holds only a commander',
+    ),
     ("monpa/charm-as-favor.txt", None, 8, "section-cards", '"Test Charm" (charm) is in the Favor section, which holds only a favor'),
 ]
 
@@ -113,8 +158,9 @@ def test_each_rule_broken_alone(catalog, plain_catalog, formats, name, fmt, line
 def test_every_rule_of_every_format_is_broken_by_a_test_deck(formats):
     broken = set()
     for name, fmt, _line, rule, message in BROKEN:
-        fmt_name = fmt or next(ln.split(":", 1)[1].strip() for ln in (DECKS / name).read_text().splitlines()
-                               if ln.lower().startswith("format:"))
+        fmt_name = fmt or next(
+            ln.split(":", 1)[1].strip() for ln in (DECKS / name).read_text().splitlines() if ln.lower().startswith("format:")
+        )
         broken.add((fmt_name, rule, message.split(" ")[1] if rule == "section-size" else None))
     for fmt in formats.values():
         for spec in fmt.rules:
@@ -127,8 +173,17 @@ def _section_word(spec):
 
 
 def test_registry_ids():
-    assert set(RULES) == {"deck-size", "section-size", "copy-limit", "require", "allowed-sets", "section-cards",
-                          "max-cards", "banned", "number-range"}
+    assert set(RULES) == {
+        "deck-size",
+        "section-size",
+        "copy-limit",
+        "require",
+        "allowed-sets",
+        "section-cards",
+        "max-cards",
+        "banned",
+        "number-range",
+    }
 
 
 def test_registry_is_the_schema_enum():
@@ -145,29 +200,40 @@ def test_vintage_legal_deck_is_legal_everywhere(catalog, formats, fmt):
     assert check_deck(load_deck(DECKS / "vintage" / "legal.txt", catalog, formats, fmt)) == []
 
 
-@pytest.mark.parametrize(("name", "fmt"), [("vintage/max-cards.txt", f) for f in VINTAGE_FORMATS[:-2]]
-                         + [("vintage/copy-limit-3.txt", f) for f in VINTAGE_FORMATS if f != "pokemon-prop-15-3"]
-                         + [("vintage/banned.txt", "pokemon-base-rocket"), ("vintage/banned.txt", "pokemon-prop-15-3"),
-                            ("vintage/promo-12.txt", "pokemon-base-gym"), ("vintage/promo-12.txt", "pokemon-prop-15-3")])
+@pytest.mark.parametrize(
+    ("name", "fmt"),
+    [("vintage/max-cards.txt", f) for f in VINTAGE_FORMATS[:-2]]
+    + [("vintage/copy-limit-3.txt", f) for f in VINTAGE_FORMATS if f != "pokemon-prop-15-3"]
+    + [
+        ("vintage/banned.txt", "pokemon-base-rocket"),
+        ("vintage/banned.txt", "pokemon-prop-15-3"),
+        ("vintage/promo-12.txt", "pokemon-base-gym"),
+        ("vintage/promo-12.txt", "pokemon-prop-15-3"),
+    ],
+)
 def test_vintage_decks_legal_where_the_rule_does_not_apply(catalog, formats, name, fmt):
     assert check_deck(load_deck(DECKS / name, catalog, formats, fmt)) == []
 
 
 def test_copy_limit_names_pikachu_across_sets_and_dark_pokemon_apart(catalog, formats, tmp_path):
     path = tmp_path / "deck.txt"
-    path.write_text("4 Pikachu BS 58\n1 Pikachu JU 60\n4 Charizard BS 4\n4 Dark Charizard TR 4\n"
-                    "4 Charmander BS 46\n43 Fire Energy BS 98\n", encoding="utf-8")
+    path.write_text(
+        "4 Pikachu BS 58\n1 Pikachu JU 60\n4 Charizard BS 4\n4 Dark Charizard TR 4\n4 Charmander BS 46\n43 Fire Energy BS 98\n",
+        encoding="utf-8",
+    )
     problems = check_deck(load_deck(path, catalog, formats, "pokemon-base-rocket"))
     assert [(p.pos.line, p.rule, p.message) for p in problems] == [(2, "copy-limit", '5 copies of "Pikachu" (limit 4; lines 1, 2)')]
 
 
 def test_reprints_count_under_the_originals_name(catalog, formats, tmp_path):
     path = tmp_path / "deck.txt"
-    path.write_text("3 Impostor Professor Oak BS 73\n2 Imposter Professor Oak B2 102\n4 Pikachu BS 58\n51 Lightning Energy BS 100\n",
-                    encoding="utf-8")
+    path.write_text(
+        "3 Impostor Professor Oak BS 73\n2 Imposter Professor Oak B2 102\n4 Pikachu BS 58\n51 Lightning Energy BS 100\n", encoding="utf-8"
+    )
     problems = check_deck(load_deck(path, catalog, formats, "pokemon-base-fossil"))
     assert [(p.pos.line, p.rule, p.message) for p in problems] == [
-        (2, "copy-limit", '5 copies of "Impostor Professor Oak" (limit 4; lines 1, 2)')]
+        (2, "copy-limit", '5 copies of "Impostor Professor Oak" (limit 4; lines 1, 2)')
+    ]
 
 
 def test_ptcgo_codes_in_deck_lines(catalog, formats, tmp_path):
@@ -178,14 +244,17 @@ def test_ptcgo_codes_in_deck_lines(catalog, formats, tmp_path):
     assert check_deck(deck) == []
 
 
-@pytest.mark.parametrize(("card", "condition", "expected"), [
-    ({"supertype": "Pokémon", "stage": "Basic"}, {"supertype": "Pokémon", "stage": "Basic"}, True),
-    ({"supertype": "Pokémon", "stage": "Stage 1"}, {"supertype": "Pokémon", "stage": "Basic"}, False),
-    ({"type": "favor"}, {"type": ["commander", "favor"]}, True),
-    ({"type": "servant"}, {"type": ["commander", "favor"]}, False),
-    ({"types": ["Fire", "Water"]}, {"types": "Water"}, True),
-    ({"name": "x"}, {"energy_type": "basic"}, False),
-])
+@pytest.mark.parametrize(
+    ("card", "condition", "expected"),
+    [
+        ({"supertype": "Pokémon", "stage": "Basic"}, {"supertype": "Pokémon", "stage": "Basic"}, True),
+        ({"supertype": "Pokémon", "stage": "Stage 1"}, {"supertype": "Pokémon", "stage": "Basic"}, False),
+        ({"type": "favor"}, {"type": ["commander", "favor"]}, True),
+        ({"type": "servant"}, {"type": ["commander", "favor"]}, False),
+        ({"types": ["Fire", "Water"]}, {"types": "Water"}, True),
+        ({"name": "x"}, {"energy_type": "basic"}, False),
+    ],
+)
 def test_matches(card, condition, expected):
     assert matches(card, condition) is expected
 

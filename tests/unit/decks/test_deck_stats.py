@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.decks.check import load_deck
 from cardlab.core.paths import shipped_catalog
+from cardlab.decks.check import load_deck
 from cardlab.decks.stats import deck_stats
 
 REPO = Path(__file__).resolve().parents[3]

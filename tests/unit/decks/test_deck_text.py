@@ -48,9 +48,15 @@ def test_every_format_of_the_game(shipped):
     text = ZAP.read_text(encoding="utf-8").replace("2 Bill", "5 Bill")
     every = legality(parse_deck_text(text, "deck.txt", header_words(formats)), catalog, formats)
     reports = every.results
-    assert [r.format.name for r in reports] == ["pokemon-base", "pokemon-base-fossil", "pokemon-base-gym",
-                                               "pokemon-base-jungle", "pokemon-base-rocket", "pokemon-prop-15-3",
-                                               "pokemon-unlimited"]
+    assert [r.format.name for r in reports] == [
+        "pokemon-base",
+        "pokemon-base-fossil",
+        "pokemon-base-gym",
+        "pokemon-base-jungle",
+        "pokemon-base-rocket",
+        "pokemon-prop-15-3",
+        "pokemon-unlimited",
+    ]
     assert every.best.format.name == "pokemon-base"  # the best fit: Zap is a Base Set theme deck
     for report in reports:
         # 3 more cards: 63, and 5 copies of Bill on line 10
@@ -82,7 +88,8 @@ def test_sample_hand_is_seeded(shipped):
     assert len(sample_hand(deck, 1, size=100)) == 60
     drawn = sample_hand(deck, 3, size=60)  # the whole deck: every copy exactly once
     assert sorted((c.card_id, n) for c in deck.cards for n in [sum(d is c for d in drawn)]) == sorted(
-        (c.card_id, c.count) for c in deck.cards)
+        (c.card_id, c.count) for c in deck.cards
+    )
 
 
 def test_sample_hand_of_a_huge_deck_lists_no_copies(shipped):
@@ -96,7 +103,9 @@ def test_sample_hand_of_a_huge_deck_lists_no_copies(shipped):
 def test_card_legality(formats):
     pokemon = [formats["pokemon-base"], formats["pokemon-unlimited"]]
     assert [(f.name, ok, why) for f, ok, why in card_legality("base1", pokemon)] == [
-        ("pokemon-base", True, ""), ("pokemon-unlimited", True, "")]
+        ("pokemon-base", True, ""),
+        ("pokemon-unlimited", True, ""),
+    ]
     assert [(ok, why) for _f, ok, why in card_legality("test1", pokemon)] == [(False, "only the sets base1"), (True, "")]
 
 

@@ -13,7 +13,12 @@ from cardlab.search.engine import open_index, search
 
 def test_factions_and_symbols():
     assert {c: f["symbol"] for c, f in FACTIONS.items()} == {
-        "gotei-13": "lozenge", "acuerdo": "circle", "ultima-necat": "triangle", "neutral": "skull", "independent": "cross"}
+        "gotei-13": "lozenge",
+        "acuerdo": "circle",
+        "ultima-necat": "triangle",
+        "neutral": "skull",
+        "independent": "cross",
+    }
     assert FOUR_FACTIONS == ("gotei-13", "acuerdo", "ultima-necat", "neutral")
 
 
@@ -36,9 +41,19 @@ def index(tmp_path_factory):
     return open_index([fixtures / "forumtcg"], tmp_path_factory.mktemp("forum-index") / "index.sqlite")
 
 
-@pytest.mark.parametrize(("query", "count"), [
-    ("value=3", 5), ("value>=10", 3), ("faction:gotei-13", 8), ("faction:lozenge", 8), ("faction:losange", 8),
-    ("faction:cross", 2), ("rarity:commune", 25), ("rarity:rare", 3), ("faction:skull value<=2", 2),
-])
+@pytest.mark.parametrize(
+    ("query", "count"),
+    [
+        ("value=3", 5),
+        ("value>=10", 3),
+        ("faction:gotei-13", 8),
+        ("faction:lozenge", 8),
+        ("faction:losange", 8),
+        ("faction:cross", 2),
+        ("rarity:commune", 25),
+        ("rarity:rare", 3),
+        ("faction:skull value<=2", 2),
+    ],
+)
 def test_search_fields(index, query, count):
     assert len(search(index, query)) == count

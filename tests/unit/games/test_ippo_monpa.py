@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cardlab.contrib import new_card as contrib
-from cardlab.cli.app import app
-from cardlab.games import ippo, monpa
 from cardlab.catalog.validate import validate
+from cardlab.cli.app import app
+from cardlab.contrib import new_card as contrib
+from cardlab.games import ippo, monpa
 
 REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO / "tests" / "fixtures"
@@ -21,10 +21,10 @@ BAD = FIXTURES / "bad"
 
 # bad fixture set (tests/fixtures/bad/<game>/<case>) -> expected "file:line:col: message" fragment
 BAD_CASES = {
-    "ippo/number-0": "0-bad-test.yaml:2:9: number: \"0\" does not have the expected form (a whole number from 1 to 162",
-    "ippo/number-163": "163-bad-test.yaml:2:9: number: \"163\" does not have the expected form (a whole number from 1 to 162",
-    "ippo/unknown-attribute": "1-bad-test.yaml:8:25: start_cost.attributes.1: \"fire\" is not one of \"courage\", \"kan\", \"technique\", \"calm\"",
-    "ippo/unknown-timing": "1-bad-test.yaml:11:13: abilities.0.timing: \"always\" is not one of \"placement\", \"fast\", \"boxing\"",
+    "ippo/number-0": '0-bad-test.yaml:2:9: number: "0" does not have the expected form (a whole number from 1 to 162',
+    "ippo/number-163": '163-bad-test.yaml:2:9: number: "163" does not have the expected form (a whole number from 1 to 162',
+    "ippo/unknown-attribute": '1-bad-test.yaml:8:25: start_cost.attributes.1: "fire" is not one of "courage", "kan", "technique", "calm"',
+    "ippo/unknown-timing": '1-bad-test.yaml:11:13: abilities.0.timing: "always" is not one of "placement", "fast", "boxing"',
     "ippo/blow-without-type": "1-bad-test.yaml:1:1: missing field 'blow_type'",
     "ippo/defense-with-blow-power": "1-bad-test.yaml:8:1: unknown field 'blow_power'",
     "monpa/servant-without-attack": "1-bad-test.yaml:1:1: missing field 'attack'",
@@ -44,6 +44,7 @@ def _rows(card: dict, game_module) -> set[tuple]:  # noqa: ANN001
 
 
 # --- data ------------------------------------------------------------------------------------
+
 
 def test_fixture_catalogs_are_valid():
     result = validate([GOOD / "ippo", GOOD / "monpa"], cache_path=None)
@@ -100,20 +101,37 @@ def test_tap_only_cost_is_not_a_localized_map(tmp_path):
 
 # --- facets and display ----------------------------------------------------------------------
 
+
 def test_ippo_blow_facets():
     rows = _rows(_card("ippo", 5), ippo)  # Test Finisher: special, calm calm courage + 2, power 6
-    assert {("kind", "blow", None), ("blow", "special", None), ("attr", "calm", None),
-            ("attr", "courage", None), ("attr", "generic", None), ("power", "6", 6.0),
-            ("stars", "4", 4.0), ("cost", "5", 5.0), ("kw", "knock down", None),
-            ("kw", "guard break", None), ("kw", "ノックダウン", None)} <= rows
+    assert {
+        ("kind", "blow", None),
+        ("blow", "special", None),
+        ("attr", "calm", None),
+        ("attr", "courage", None),
+        ("attr", "generic", None),
+        ("power", "6", 6.0),
+        ("stars", "4", 4.0),
+        ("cost", "5", 5.0),
+        ("kw", "knock down", None),
+        ("kw", "guard break", None),
+        ("kw", "ノックダウン", None),
+    } <= rows
     assert not any(f in ("def", "blocks", "timing") for f, _, _ in rows)
 
 
 def test_ippo_defense_support_fight_facets():
     weave = _rows(_card("ippo", 9), ippo)
-    assert {("kind", "defense", None), ("blocks", "hook", None), ("blocks", "upper", None),
-            ("def", "4", 4.0), ("kw", "shut off", None), ("timing", "boxing", None),
-            ("attr", "generic", None), ("cost", "0", 0.0)} <= weave
+    assert {
+        ("kind", "defense", None),
+        ("blocks", "hook", None),
+        ("blocks", "upper", None),
+        ("def", "4", 4.0),
+        ("kw", "shut off", None),
+        ("timing", "boxing", None),
+        ("attr", "generic", None),
+        ("cost", "0", 0.0),
+    } <= weave
     assert not any(f in ("power", "blow") for f, _, _ in weave)
     talk = _rows(_card("ippo", 12), ippo)
     assert {("kind", "support", None), ("timing", "placement", None), ("cost", "1", 1.0)} <= talk
@@ -123,8 +141,15 @@ def test_ippo_defense_support_fight_facets():
 
 def test_monpa_facets():
     spell = _rows(_card("monpa", 5), monpa)  # Sort Test: X mana, Rapide, Prédiction 2
-    assert {("type", "spell", None), ("type", "sort", None), ("element", "eau", None), ("mana", "x", None),
-            ("kw", "rapide", None), ("kw", "fast", None), ("kw", "prediction", 2.0)} <= spell
+    assert {
+        ("type", "spell", None),
+        ("type", "sort", None),
+        ("element", "eau", None),
+        ("mana", "x", None),
+        ("kw", "rapide", None),
+        ("kw", "fast", None),
+        ("kw", "prediction", 2.0),
+    } <= spell
     assert not any(f == "mana" and n is not None for f, _, n in spell)
     commander = _rows(_card("monpa", 1), monpa)
     assert not any(f in ("mana", "atk", "def") for f, _, _ in commander)
@@ -167,6 +192,7 @@ def test_every_fixture_card_renders():
 
 
 # --- contributor workflow --------------------------------------------------------------------
+
 
 def test_compact_ranges():
     assert contrib.compact_ranges([]) == ""
@@ -219,8 +245,20 @@ def _fill(path: Path, **values) -> None:
 
 
 def test_card_new_edit_validate_round_trip(runner, catalog_copy):
-    args = ["card", "new", "--catalog", str(catalog_copy), "--set", "ippo-test", "--number", "20",
-            "--kind", "defense", "--slug", "test-wall"]
+    args = [
+        "card",
+        "new",
+        "--catalog",
+        str(catalog_copy),
+        "--set",
+        "ippo-test",
+        "--number",
+        "20",
+        "--kind",
+        "defense",
+        "--slug",
+        "test-wall",
+    ]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     path = catalog_copy / "ippo" / "ippo-test" / "20-test-wall.yaml"
@@ -230,8 +268,17 @@ def test_card_new_edit_validate_round_trip(runner, catalog_copy):
     before = runner.invoke(app, ["validate", "--catalog", str(catalog_copy), str(path)])
     assert before.exit_code == 1  # the skeleton's nulls must be filled in
     assert "20-test-wall.yaml:9:7: name.ja: " in before.stderr  # the empty "" placeholder
-    _fill(path, **{"name.ja": "テストウォール", "notes": "fictional test card", "stars": 2,
-                   "blocks": ["straight"], "defense_power": 3, "generates.attributes": ["calm"]})
+    _fill(
+        path,
+        **{
+            "name.ja": "テストウォール",
+            "notes": "fictional test card",
+            "stars": 2,
+            "blocks": ["straight"],
+            "defense_power": 3,
+            "generates.attributes": ["calm"],
+        },
+    )
     after = runner.invoke(app, ["validate", "--catalog", str(catalog_copy), str(path)])
     assert after.exit_code == 0, after.output
     again = runner.invoke(app, args)
@@ -280,16 +327,19 @@ def test_card_new_refuses_bad_input(catalog_copy):
         contrib.new_card(cat, "ippo-test", "1")
 
 
-@pytest.mark.parametrize(("query", "expected"), [
-    ('kw:"guard break"', ["ippo-test-3", "ippo-test-5"]),
-    ("kw:knock-down", ["ippo-test-4", "ippo-test-5"]),
-    ("attr:courage power>=4", ["ippo-test-2", "ippo-test-4", "ippo-test-5"]),
-    ("blocks:upper", ["ippo-test-9", "ippo-test-10"]),
-    ("ジャブ", ["ippo-test-1"]),
-    ("type:serviteur atk>=3", ["monpa-test-4", "monpa-test-11", "monpa-test-16"]),
-    ("mana=0", ["monpa-test-12"]),
-    ("kw:entretien", ["monpa-test-7", "monpa-test-16"]),
-])
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ('kw:"guard break"', ["ippo-test-3", "ippo-test-5"]),
+        ("kw:knock-down", ["ippo-test-4", "ippo-test-5"]),
+        ("attr:courage power>=4", ["ippo-test-2", "ippo-test-4", "ippo-test-5"]),
+        ("blocks:upper", ["ippo-test-9", "ippo-test-10"]),
+        ("ジャブ", ["ippo-test-1"]),
+        ("type:serviteur atk>=3", ["monpa-test-4", "monpa-test-11", "monpa-test-16"]),
+        ("mana=0", ["monpa-test-12"]),
+        ("kw:entretien", ["monpa-test-7", "monpa-test-16"]),
+    ],
+)
 def test_search_by_game_fields(runner, tmp_path, query, expected):
     db = tmp_path / "index.sqlite"
     result = runner.invoke(app, ["search", query, "--catalog", str(GOOD), "--db", str(db), "--output-format", "ids"])

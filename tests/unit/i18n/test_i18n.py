@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from cardlab.catalog.validate import validate
+from cardlab.core.errors import DataError
 from cardlab.i18n import strings as i18n
 from cardlab.i18n import writeback as i18n_write
-from cardlab.core.errors import DataError
 from cardlab.i18n.strings import Edit
-from cardlab.catalog.validate import validate
 
 REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO / "tests" / "fixtures" / "catalog"
@@ -34,6 +34,7 @@ def copy_ippo(tmp_path: Path) -> Path:
 
 # --- hashes and paths ------------------------------------------------------------------------
 
+
 def test_source_hash_is_sha1_prefix_of_the_normalized_text():
     assert i18n.source_hash("Charizard") == hashlib.sha1(b"Charizard").hexdigest()[:8] == "f474e615"
     assert i18n.source_hash("  Fire\n  Spin ") == i18n.source_hash("Fire Spin")
@@ -41,12 +42,15 @@ def test_source_hash_is_sha1_prefix_of_the_normalized_text():
     assert i18n.source_hash("Fire Spin") != i18n.source_hash("Fire spin")
 
 
-@pytest.mark.parametrize(("path", "keys"), [
-    ("name", ["name"]),
-    ("attacks[0].name", ["attacks", 0, "name"]),
-    ("abilities[1].cost.other", ["abilities", 1, "cost", "other"]),
-    ("products[10].name", ["products", 10, "name"]),
-])
+@pytest.mark.parametrize(
+    ("path", "keys"),
+    [
+        ("name", ["name"]),
+        ("attacks[0].name", ["attacks", 0, "name"]),
+        ("abilities[1].cost.other", ["abilities", 1, "cost", "other"]),
+        ("products[10].name", ["products", 10, "name"]),
+    ],
+)
 def test_parse_path(path, keys):
     assert i18n.parse_path(path) == keys
 
@@ -68,12 +72,17 @@ def test_field_kinds():
 
 # --- strings and coverage --------------------------------------------------------------------
 
+
 def test_base1_strings_for_french(tmp_path):
     cat = validate([copy_base1(tmp_path)], cache_path=None).catalog
     found = list(i18n.strings(cat, "fr"))
     assert [s.context for s in found[:5]] == [
-        "base1 set.name", "base1-1 name", "base1-1 pokemon_power.name", "base1-1 pokemon_power.text",
-        "base1-1 attacks[0].name"]
+        "base1 set.name",
+        "base1-1 name",
+        "base1-1 pokemon_power.name",
+        "base1-1 pokemon_power.text",
+        "base1-1 attacks[0].name",
+    ]
     by_ctx = {s.context: s for s in found}
     fire_spin = by_ctx["base1-4 attacks[0].name"]
     assert (fire_spin.source, fire_spin.translation, fire_spin.state) == ("Fire Spin", "Danseflamme", "current")
@@ -95,8 +104,15 @@ def test_base1_french_coverage(tmp_path):
     assert round(total.percent, 1) == 65.8
     assert cov.below(70) == ["fr"] and cov.below(65) == []
     assert cov.to_json()["languages"][0]["sets"][0]["kinds"][2] == {
-        "lang": "fr", "set": "base1", "kind": "text", "total": 116, "translated": 0, "outdated": 0,
-        "missing": 116, "percent": 0.0}
+        "lang": "fr",
+        "set": "base1",
+        "kind": "text",
+        "total": 116,
+        "translated": 0,
+        "outdated": 0,
+        "missing": 116,
+        "percent": 0.0,
+    }
 
 
 def test_every_language_of_base1_is_found(tmp_path):
@@ -113,8 +129,12 @@ def test_outdated_when_the_source_changes(tmp_path):
     text = path.read_text(encoding="utf-8")
     old_source = "Put your entire hand in the discard pile. Draw 7 cards."
     h = i18n.source_hash(old_source)
-    path.write_text(text.replace(f"  en: {old_source}\n", f"  en: {old_source}\n  fr: Défaussez votre main, puis piochez 7 cartes.\n"
-                                                          f"  _source: {{fr: {h}}}\n"), encoding="utf-8")
+    path.write_text(
+        text.replace(
+            f"  en: {old_source}\n", f"  en: {old_source}\n  fr: Défaussez votre main, puis piochez 7 cartes.\n  _source: {{fr: {h}}}\n"
+        ),
+        encoding="utf-8",
+    )
     cov = i18n.coverage(validate([root], cache_path=None).catalog, ["fr"])
     assert [(r.kind, r.translated, r.outdated) for r in cov.rows if r.kind == "text"] == [("text", 1, 0)]
     path.write_text(path.read_text(encoding="utf-8").replace("Draw 7 cards.", "Then draw 7 cards."), encoding="utf-8")
@@ -158,8 +178,10 @@ def _changed_lines(old: str, new: str) -> list[tuple[str, str]]:
 
 def test_render_edits_flow_and_block_maps():
     old = CHARIZARD.read_text(encoding="utf-8")
-    edits = [Edit(("attacks", 0, "name"), "fr", "Tourbillon de feu", "6b4a92e2"),
-             Edit(("attacks", 0, "text"), "fr", "Défaussez 2 cartes Énergie de ce Pokémon pour utiliser cette attaque.", "a2f46104")]
+    edits = [
+        Edit(("attacks", 0, "name"), "fr", "Tourbillon de feu", "6b4a92e2"),
+        Edit(("attacks", 0, "text"), "fr", "Défaussez 2 cartes Énergie de ce Pokémon pour utiliser cette attaque.", "a2f46104"),
+    ]
     new = i18n.render_edits(CHARIZARD, old, edits)
     assert _changed_lines(old, new) == [
         ("-", "  - name: {en: Fire Spin, fr: Danseflamme, de: Feuerwirbel, it: Turbofuoco}"),
@@ -171,11 +193,12 @@ def test_render_edits_flow_and_block_maps():
 
 def test_render_edits_keeps_quoting_and_updates_the_hash(tmp_path):
     path = tmp_path / "1-x.yaml"
-    old = ("# a comment that stays\nid: t-1\nnumber: '1'\nname:\n  en: Zap  # trailing comment\n"
-           "  fr: \"Zap!\"\n  _source: {fr: 00000000}\n")
+    old = "# a comment that stays\nid: t-1\nnumber: '1'\nname:\n  en: Zap  # trailing comment\n  fr: \"Zap!\"\n  _source: {fr: 00000000}\n"
     new = i18n.render_edits(path, old, [Edit(("name",), "fr", "Zip : zap", "0b1f2e3d")])
-    assert new == ("# a comment that stays\nid: t-1\nnumber: '1'\nname:\n  en: Zap  # trailing comment\n"
-                   "  fr: \"Zip : zap\"\n  _source: {fr: 0b1f2e3d}\n")
+    assert new == (
+        "# a comment that stays\nid: t-1\nnumber: '1'\nname:\n  en: Zap  # trailing comment\n"
+        '  fr: "Zip : zap"\n  _source: {fr: 0b1f2e3d}\n'
+    )
 
 
 def test_render_edits_inserts_before_source_and_quotes_numeric_hashes(tmp_path):
@@ -230,8 +253,10 @@ def test_commit_writes_only_valid_files_and_keeps_the_mode(tmp_path):
     bad = root / "pokemon" / "base1" / "94-potion.yaml"
     good.chmod(0o640)
     good_old, bad_old = good.read_text(encoding="utf-8"), bad.read_text(encoding="utf-8")
-    changes = [i18n.Change(good, "card", "pokemon", good_old, good_old.replace("Draw 7 cards.", "Draw 8 cards.")),
-               i18n.Change(bad, "card", "pokemon", bad_old, bad_old.replace("supertype: Trainer", "supertype: Item"))]
+    changes = [
+        i18n.Change(good, "card", "pokemon", good_old, good_old.replace("Draw 7 cards.", "Draw 8 cards.")),
+        i18n.Change(bad, "card", "pokemon", bad_old, bad_old.replace("supertype: Trainer", "supertype: Item")),
+    ]
     written, problems = i18n.commit(changes)
     assert written == [good]
     assert "Draw 8 cards." in good.read_text(encoding="utf-8") and good.stat().st_mode & 0o777 == 0o640

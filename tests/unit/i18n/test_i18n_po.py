@@ -12,12 +12,12 @@ from pathlib import Path
 import polib
 import pytest
 
-from cardlab.i18n import strings as i18n
-from cardlab.i18n import writeback as i18n_write
+from cardlab.catalog.validate import validate
+from cardlab.core.errors import CardlabError, DataError, InputError, UsageError
 from cardlab.i18n import po_file as pofiles
 from cardlab.i18n import po_import
-from cardlab.core.errors import CardlabError, DataError, InputError, UsageError
-from cardlab.catalog.validate import validate
+from cardlab.i18n import strings as i18n
+from cardlab.i18n import writeback as i18n_write
 
 REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO / "tests" / "fixtures" / "catalog"
@@ -71,6 +71,7 @@ def run_import(root: Path, po_path: Path, lang: str | None = "fr", dry_run: bool
 
 # --- export ----------------------------------------------------------------------------------
 
+
 def test_export_base1_french(base1, tmp_path):
     po = export_to(base1, "fr", tmp_path / "fr.po")
     assert po.metadata["Language"] == "fr"
@@ -121,22 +122,28 @@ def test_export_then_import_without_edits_japanese_source(ippo, tmp_path):
 
 # --- the translator's workflow ---------------------------------------------------------------
 
+
 def test_french_translator_workflow(base1, tmp_path):
     po_path = tmp_path / "fr.po"
     export_to(base1, "fr", po_path, ["base1"])
-    translate(po_path, {
-        "base1-88 text": "Mettez toute votre main dans la pile de défausse. Piochez ensuite 7 cartes.",
-        "base1-94 text": "Retirez jusqu'à 2 marqueurs de dégâts de l'un de vos Pokémon.",
-        "base1-4 attacks[0].text": "Pour lancer cette attaque, défaussez 2 cartes Énergie attachées à ce Pokémon.",
-    })
+    translate(
+        po_path,
+        {
+            "base1-88 text": "Mettez toute votre main dans la pile de défausse. Piochez ensuite 7 cartes.",
+            "base1-94 text": "Retirez jusqu'à 2 marqueurs de dégâts de l'un de vos Pokémon.",
+            "base1-4 attacks[0].text": "Pour lancer cette attaque, défaussez 2 cartes Énergie attachées à ce Pokémon.",
+        },
+    )
     report = run_import(base1, po_path)
     assert report.ok
     assert sorted(report.applied) == ["base1-4 attacks[0].text", "base1-88 text", "base1-94 text"]
     assert sorted(p.name for p in report.written) == ["4-charizard.yaml", "88-professor-oak.yaml", "94-potion.yaml"]
     oak = (base1 / "pokemon" / "base1" / "88-professor-oak.yaml").read_text(encoding="utf-8")
-    assert (f"text:\n  en: {OAK_EN}\n"
-            "  fr: Mettez toute votre main dans la pile de défausse. Piochez ensuite 7 cartes.\n"
-            f"  _source: {{fr: {i18n.source_hash(OAK_EN)}}}\nrarity: Uncommon\n") in oak
+    assert (
+        f"text:\n  en: {OAK_EN}\n"
+        "  fr: Mettez toute votre main dans la pile de défausse. Piochez ensuite 7 cartes.\n"
+        f"  _source: {{fr: {i18n.source_hash(OAK_EN)}}}\nrarity: Uncommon\n"
+    ) in oak
     result = validate([base1], cache_path=None)
     assert result.problems == []
     cov = i18n.coverage(result.catalog, ["fr"])
@@ -173,8 +180,12 @@ def test_french_translator_workflow(base1, tmp_path):
 
 def test_clearing_fuzzy_confirms_an_outdated_translation(base1, tmp_path):
     path = base1 / "pokemon" / "base1" / "88-professor-oak.yaml"
-    path.write_text(path.read_text(encoding="utf-8").replace(
-        f"  en: {OAK_EN}\n", f"  en: {OAK_EN}\n  fr: Défaussez votre main et piochez 7 cartes.\n  _source: {{fr: 0badc0de}}\n"), encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace(
+            f"  en: {OAK_EN}\n", f"  en: {OAK_EN}\n  fr: Défaussez votre main et piochez 7 cartes.\n  _source: {{fr: 0badc0de}}\n"
+        ),
+        encoding="utf-8",
+    )
     po_path = tmp_path / "fr.po"
     export_to(base1, "fr", po_path)
     translate(po_path, {}, unfuzzy=True)
@@ -201,7 +212,8 @@ def test_dry_run_shows_a_diff_and_writes_nothing(base1, tmp_path):
         "--- a/pokemon/base1/94-potion.yaml\n+++ b/pokemon/base1/94-potion.yaml\n"
         "@@ -4,5 +4,7 @@\n supertype: Trainer\n text:\n   en: One of your Pokémon loses up to 2 damage counters.\n"
         "+  fr: Retirez jusqu'à 2 marqueurs de dégâts de l'un de vos Pokémon.\n"
-        f"+  _source: {{fr: {h}}}\n rarity: Common\n illustrator: Keiji Kinebuchi\n")
+        f"+  _source: {{fr: {h}}}\n rarity: Common\n illustrator: Keiji Kinebuchi\n"
+    )
 
 
 def test_japanese_source_with_french_and_english_targets(ippo, tmp_path):
@@ -209,18 +221,27 @@ def test_japanese_source_with_french_and_english_targets(ippo, tmp_path):
     fr = export_to(ippo, "fr", fr_path)
     assert fr.metadata["Language"] == "fr"
     missing = [(e.msgctxt, e.msgid) for e in fr if not e.msgstr]
-    assert missing == [("ippo-test set.products[0].name", "スターター"),
-                       ("ippo-test-10 abilities[0].text", "このターン、このカードの防御力に1を加える。"),
-                       ("ippo-test-13 abilities[0].text", "自分のブローカードの打撃力に1を加える。")]
-    translate(fr_path, {"ippo-test set.products[0].name": "Deck de démarrage",
-                        "ippo-test-10 abilities[0].text": "Ce tour-ci, cette carte gagne 1 de puissance de défense.",
-                        "ippo-test-13 abilities[0].text": "Vos cartes Coup gagnent 1 de force de frappe."})
+    assert missing == [
+        ("ippo-test set.products[0].name", "スターター"),
+        ("ippo-test-10 abilities[0].text", "このターン、このカードの防御力に1を加える。"),
+        ("ippo-test-13 abilities[0].text", "自分のブローカードの打撃力に1を加える。"),
+    ]
+    translate(
+        fr_path,
+        {
+            "ippo-test set.products[0].name": "Deck de démarrage",
+            "ippo-test-10 abilities[0].text": "Ce tour-ci, cette carte gagne 1 de puissance de défense.",
+            "ippo-test-13 abilities[0].text": "Vos cartes Coup gagnent 1 de force de frappe.",
+        },
+    )
     report = run_import(ippo, fr_path, None)  # the language comes from the PO header
     assert report.ok and report.lang == "fr" and len(report.applied) == 3
     cheering = (ippo / "ippo" / "ippo-test" / "13-test-cheering.yaml").read_text(encoding="utf-8")
-    assert cheering.endswith("abilities:\n- timing: constant\n  text:\n    ja: 自分のブローカードの打撃力に1を加える。\n"
-                             "    en: Your Blow cards get 1 more blow power.\n    fr: Vos cartes Coup gagnent 1 de force de frappe.\n"
-                             f"    _source: {{fr: {i18n.source_hash('自分のブローカードの打撃力に1を加える。')}}}\n")
+    assert cheering.endswith(
+        "abilities:\n- timing: constant\n  text:\n    ja: 自分のブローカードの打撃力に1を加える。\n"
+        "    en: Your Blow cards get 1 more blow power.\n    fr: Vos cartes Coup gagnent 1 de force de frappe.\n"
+        f"    _source: {{fr: {i18n.source_hash('自分のブローカードの打撃力に1を加える。')}}}\n"
+    )
     result = validate([ippo], cache_path=None)
     cov = i18n.coverage(result.catalog, ["fr", "en"])
     assert (cov.total("fr").translated, cov.total("fr").total, cov.total("fr").percent) == (25, 25, 100.0)
@@ -238,16 +259,20 @@ def test_japanese_source_with_french_and_english_targets(ippo, tmp_path):
 
 # --- bad input -------------------------------------------------------------------------------
 
+
 def _po_text(entries: str, language: str = "fr") -> str:
-    return (f'msgid ""\nmsgstr ""\n"Language: {language}\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n' + entries)
+    return f'msgid ""\nmsgstr ""\n"Language: {language}\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n' + entries
 
 
-@pytest.mark.parametrize(("body", "line", "col", "words"), [
-    ('msgctxt "base1-4 name"\nmsgid "Charizard"\nmsgstr "Dracaufeu\n', 8, 8, "double quotes"),
-    ('msgctxt "base1-4 name"\nmsgid "Charizard"\nmsgstr "Dra"cau"feu"\n', 8, 8, "double quotes"),
-    ('msgctxt "base1-4 name"\nmsgid "Charizard"\nmsgstr Dracaufeu\n', 8, 8, "double quotes"),
-    ('msgctxt "base1-4 name"\nmsgid "Charizard"\nmsgtsr "Dracaufeu"\n', 8, 1, "unexpected 'msgtsr'"),
-])
+@pytest.mark.parametrize(
+    ("body", "line", "col", "words"),
+    [
+        ('msgctxt "base1-4 name"\nmsgid "Charizard"\nmsgstr "Dracaufeu\n', 8, 8, "double quotes"),
+        ('msgctxt "base1-4 name"\nmsgid "Charizard"\nmsgstr "Dra"cau"feu"\n', 8, 8, "double quotes"),
+        ('msgctxt "base1-4 name"\nmsgid "Charizard"\nmsgstr Dracaufeu\n', 8, 8, "double quotes"),
+        ('msgctxt "base1-4 name"\nmsgid "Charizard"\nmsgtsr "Dracaufeu"\n', 8, 1, "unexpected 'msgtsr'"),
+    ],
+)
 def test_po_syntax_error_is_reported_with_its_line(base1, tmp_path, body, line, col, words):
     po_path = tmp_path / "fr.po"
     po_path.write_text(_po_text(body), encoding="utf-8")
@@ -299,12 +324,16 @@ def test_po_language_header_forms(base1, tmp_path):
 
 def test_unknown_contexts_are_reported_and_the_rest_applied(base1, tmp_path):
     po_path = tmp_path / "fr.po"
-    po_path.write_text(_po_text(
-        'msgctxt "base1-999 name"\nmsgid "Missingno"\nmsgstr "Missingno"\n\n'
-        'msgctxt "base1-4 attacks[5].name"\nmsgid "Fire Spin"\nmsgstr "Danse"\n\n'
-        'msgid "Charizard"\nmsgstr "Dracaufeu"\n\n'
-        'msgctxt "base1-94 text"\nmsgid "One of your Pokémon loses up to 2 damage counters."\n'
-        'msgstr "Un de vos Pokémon perd jusqu\'à 2 marqueurs de dégâts."\n'), encoding="utf-8")
+    po_path.write_text(
+        _po_text(
+            'msgctxt "base1-999 name"\nmsgid "Missingno"\nmsgstr "Missingno"\n\n'
+            'msgctxt "base1-4 attacks[5].name"\nmsgid "Fire Spin"\nmsgstr "Danse"\n\n'
+            'msgid "Charizard"\nmsgstr "Dracaufeu"\n\n'
+            'msgctxt "base1-94 text"\nmsgid "One of your Pokémon loses up to 2 damage counters."\n'
+            'msgstr "Un de vos Pokémon perd jusqu\'à 2 marqueurs de dégâts."\n'
+        ),
+        encoding="utf-8",
+    )
     report = run_import(base1, po_path)
     assert [(p.pos.line, p.rule) for p in report.problems] == [(6, "unknown-context"), (10, "unknown-context"), (14, "no-context")]
     assert "no card or set 'base1-999'" in report.problems[0].message
@@ -354,7 +383,8 @@ def test_translation_that_would_not_validate_leaves_the_file(base1, tmp_path):
     assert report.applied == ["base1-94 text"] and [p.name for p in report.written] == ["94-potion.yaml"]
     # a dry run reports the same and keeps the bad file out of the diff
     (base1 / "pokemon" / "base1" / "94-potion.yaml").write_text(
-        (REPO / "cards" / "pokemon" / "base1" / "94-potion.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+        (REPO / "cards" / "pokemon" / "base1" / "94-potion.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
     dry = run_import(base1, po_path, dry_run=True, replace=True)
     assert (charizard, 3, 27) in [(p.pos.path, p.pos.line, p.pos.col) for p in dry.problems]
     assert [p.pos.line for p in dry.problems if p.rule == "not-applied"] == [entry.linenum]
@@ -372,9 +402,11 @@ def test_source_language_is_not_a_target(base1, tmp_path):
 def _translated_po(base1: Path, tmp_path: Path) -> tuple[Path, dict[str, str]]:
     po_path = tmp_path / "fr.po"
     export_to(base1, "fr", po_path)
-    texts = {"base1-88 text": "Mettez toute votre main dans la défausse. Piochez 7 cartes.",
-             "base1-94 text": "Un de vos Pokémon perd jusqu'à 2 marqueurs de dégâts.",
-             "base1-95 text": "Échangez votre Pokémon Actif avec l'un de vos Pokémon de Banc."}
+    texts = {
+        "base1-88 text": "Mettez toute votre main dans la défausse. Piochez 7 cartes.",
+        "base1-94 text": "Un de vos Pokémon perd jusqu'à 2 marqueurs de dégâts.",
+        "base1-95 text": "Échangez votre Pokémon Actif avec l'un de vos Pokémon de Banc.",
+    }
     translate(po_path, texts)
     return po_path, texts
 
@@ -445,12 +477,15 @@ def test_killed_import_leaves_each_file_old_or_new(base1, tmp_path):
 @pytest.mark.skipif(shutil.which("msgfmt") is None, reason="GNU gettext not installed")
 def test_exported_po_passes_msgfmt_check(base1, tmp_path):
     path = base1 / "pokemon" / "base1" / "94-potion.yaml"
-    path.write_text(path.read_text(encoding="utf-8").replace(
-        "counters.\n", "counters.\n  fr: Un Pokémon perd 2 marqueurs.\n  _source: {fr: 0badc0de}\n"), encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace(
+            "counters.\n", "counters.\n  fr: Un Pokémon perd 2 marqueurs.\n  _source: {fr: 0badc0de}\n"
+        ),
+        encoding="utf-8",
+    )
     po = export_to(base1, "fr", tmp_path / "fr.po")
     assert [e.msgctxt for e in po if e.fuzzy] == ["base1-94 text"]
-    proc = subprocess.run(["msgfmt", "--check", "--statistics", "-o", os.devnull, str(tmp_path / "fr.po")],
-                          capture_output=True, text=True)
+    proc = subprocess.run(["msgfmt", "--check", "--statistics", "-o", os.devnull, str(tmp_path / "fr.po")], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "223 translated messages, 1 fuzzy translation, 115 untranslated messages." in proc.stderr
 
@@ -465,9 +500,14 @@ def test_an_import_never_replaces_a_translation_without_replace(base1, tmp_path)
     po_path.write_text(_po_text(f'msgctxt "base1-94 text"\nmsgid "{POTION_EN}"\nmsgstr "Retirez 2 marqueurs."\n'), encoding="utf-8")
     assert run_import(base1, po_path).applied == ["base1-94 text"]
     # a translation imported before (it has a _source hash) is not replaced either ...
-    po_path.write_text(_po_text(f'msgctxt "base1-94 text"\nmsgid "{POTION_EN}"\nmsgstr "Retirez jusqu\'à 2 marqueurs."\n\n'
-                                'msgctxt "base1-95 text"\nmsgid "Your Active Pokémon trades places with one of your Benched Pokémon."\n'
-                                'msgstr "Échangez votre Pokémon Actif."\n'), encoding="utf-8")
+    po_path.write_text(
+        _po_text(
+            f'msgctxt "base1-94 text"\nmsgid "{POTION_EN}"\nmsgstr "Retirez jusqu\'à 2 marqueurs."\n\n'
+            'msgctxt "base1-95 text"\nmsgid "Your Active Pokémon trades places with one of your Benched Pokémon."\n'
+            'msgstr "Échangez votre Pokémon Actif."\n'
+        ),
+        encoding="utf-8",
+    )
     before = snapshot(base1)
     report = run_import(base1, po_path)
     assert [(p.pos.line, p.rule) for p in report.problems] == [(0, "would-replace"), (6, "would-replace")]
@@ -483,8 +523,12 @@ def test_an_import_never_replaces_a_translation_without_replace(base1, tmp_path)
 
 def test_an_outdated_translation_may_be_replaced_without_replace(base1, tmp_path):
     path = base1 / "pokemon" / "base1" / "94-potion.yaml"
-    path.write_text(path.read_text(encoding="utf-8").replace(
-        "counters.\n", "counters.\n  fr: Un Pokémon perd 2 marqueurs.\n  _source: {fr: 0badc0de}\n"), encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace(
+            "counters.\n", "counters.\n  fr: Un Pokémon perd 2 marqueurs.\n  _source: {fr: 0badc0de}\n"
+        ),
+        encoding="utf-8",
+    )
     po_path = tmp_path / "fr.po"
     po_path.write_text(_po_text(f'msgctxt "base1-94 text"\nmsgid "{POTION_EN}"\nmsgstr "Retirez 2 marqueurs."\n'), encoding="utf-8")
     report = run_import(base1, po_path)
@@ -492,11 +536,16 @@ def test_an_outdated_translation_may_be_replaced_without_replace(base1, tmp_path
     assert f"  fr: Retirez 2 marqueurs.\n  _source: {{fr: {i18n.source_hash(POTION_EN)}}}\n" in path.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize(("body", "words"), [
-    ("", "the PO file has no entries; nothing to import"),
-    ('#~ msgctxt "base1-4 name"\n#~ msgid "Charizard"\n#~ msgstr "Dracaufeu"\n',
-     "the PO file has no entries (1 obsolete entry, ignored); nothing to import"),
-])
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ("", "the PO file has no entries; nothing to import"),
+        (
+            '#~ msgctxt "base1-4 name"\n#~ msgid "Charizard"\n#~ msgstr "Dracaufeu"\n',
+            "the PO file has no entries (1 obsolete entry, ignored); nothing to import",
+        ),
+    ],
+)
 def test_a_po_file_without_entries_is_a_problem(base1, tmp_path, body, words):
     po_path = tmp_path / "fr.po"
     po_path.write_text(_po_text(body), encoding="utf-8")
@@ -519,8 +568,12 @@ def test_count(n, words):
 
 
 def test_summary_uses_the_singular_for_one(base1, tmp_path):
-    report = po_import.ImportReport(lang="fr", applied=["base1-4 name"], written=[tmp_path / "a.yaml"],
-                                  problems=[pofiles.Problem(pofiles.SourcePos(tmp_path), "x", "y")])
+    report = po_import.ImportReport(
+        lang="fr",
+        applied=["base1-4 name"],
+        written=[tmp_path / "a.yaml"],
+        problems=[pofiles.Problem(pofiles.SourcePos(tmp_path), "x", "y")],
+    )
     assert report.summary() == "fr: imported 1 translation into 1 file; 0 unchanged, 0 empty (untranslated), 0 fuzzy, 1 problem"
 
 
@@ -530,7 +583,9 @@ def test_save_refuses_a_file_that_appears_while_writing(base1, tmp_path, monkeyp
     path.write_text("someone else's\n", encoding="utf-8")
     from cardlab.core import fs
 
-    monkeypatch.setattr(fs, "check_output", lambda p, overwrite=False, example="", protected=(): Path(p).absolute())  # as if it appeared after the check
+    monkeypatch.setattr(
+        fs, "check_output", lambda p, overwrite=False, example="", protected=(): Path(p).absolute()
+    )  # as if it appeared after the check
     with pytest.raises(fs.OutputPathError, match="already exists; use --overwrite"):
         pofiles.save(po, path)
     assert path.read_text(encoding="utf-8") == "someone else's\n"

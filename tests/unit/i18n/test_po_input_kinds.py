@@ -30,8 +30,11 @@ def _po(tmp_path, body: str, charset="UTF-8", encoding="utf-8", name="fr.po") ->
 
 # --- kind: decoding by the declared charset --------------------------------------------------
 
-@pytest.mark.parametrize(("charset", "encoding"), [("ISO-8859-1", "latin-1"), ("windows-1252", "cp1252"),
-                                                   ("UTF-8", "utf-8"), ("utf8", "utf-8"), ("CHARSET", "utf-8")])
+
+@pytest.mark.parametrize(
+    ("charset", "encoding"),
+    [("ISO-8859-1", "latin-1"), ("windows-1252", "cp1252"), ("UTF-8", "utf-8"), ("utf8", "utf-8"), ("CHARSET", "utf-8")],
+)
 def test_po_decoded_by_declared_charset(charset, encoding, tmp_path):
     """Kind: PO decoding: the charset the header declares is the one used."""
     path = _po(tmp_path, 'msgctxt "a b"\nmsgid "Fire"\nmsgstr "Feu été"\n', charset, encoding)
@@ -69,8 +72,10 @@ def test_po_odd_charsets(charset, tmp_path):
 
 # --- kind: escapes ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("escape", "col"), [("\\q", 12), ("\\x41", 12), ("\\101", 12), ("\\a", 12), ("\\u00e9", 12),
-                                             ("\\ ", 12), ("ok\\\\\\q", 16)])
+
+@pytest.mark.parametrize(
+    ("escape", "col"), [("\\q", 12), ("\\x41", 12), ("\\101", 12), ("\\a", 12), ("\\u00e9", 12), ("\\ ", 12), ("ok\\\\\\q", 16)]
+)
 def test_po_invalid_escape_is_a_syntax_error(escape, col, tmp_path):
     """Kind: PO escapes polib would misread (it keeps \\q as two characters): a syntax error at line and column."""
     path = _po(tmp_path, f'msgctxt "a b"\nmsgid "Fire"\nmsgstr "Feu{escape}"\n')
@@ -79,8 +84,10 @@ def test_po_invalid_escape_is_a_syntax_error(escape, col, tmp_path):
     assert str(info.value).startswith(f"{path}:8:{col}: PO syntax: unknown escape")
 
 
-@pytest.mark.parametrize(("escape", "value"), [("\\n", "\n"), ("\\t", "\t"), ("\\r\\n", "\r\n"), ('\\"', '"'),
-                                               ("\\\\", "\\"), ("\\\\q", "\\q"), ("\\v", "\v"), ("\\f", "\f")])
+@pytest.mark.parametrize(
+    ("escape", "value"),
+    [("\\n", "\n"), ("\\t", "\t"), ("\\r\\n", "\r\n"), ('\\"', '"'), ("\\\\", "\\"), ("\\\\q", "\\q"), ("\\v", "\v"), ("\\f", "\f")],
+)
 def test_po_known_escapes(escape, value, tmp_path):
     """Kind: PO escapes: the known ones are read as gettext reads them."""
     path = _po(tmp_path, f'msgctxt "a b"\nmsgid "Fire"\nmsgstr "A{escape}B"\n')
@@ -90,19 +97,32 @@ def test_po_known_escapes(escape, value, tmp_path):
 
 # --- kind: Language header modifiers ---------------------------------------------------------
 
-@pytest.mark.parametrize(("header", "lang"), [("sr@latin", "sr-Latn"), ("sr_RS@latin", "sr-Latn-RS"),
-                                              ("sr@cyrillic", "sr-Cyrl"), ("uz@Latin", "uz-Latn"),
-                                              ("ca@valencia", "ca-valencia"), ("pt_BR", "pt-BR"), ("zh_Hant", "zh-Hant")])
+
+@pytest.mark.parametrize(
+    ("header", "lang"),
+    [
+        ("sr@latin", "sr-Latn"),
+        ("sr_RS@latin", "sr-Latn-RS"),
+        ("sr@cyrillic", "sr-Cyrl"),
+        ("uz@Latin", "uz-Latn"),
+        ("ca@valencia", "ca-valencia"),
+        ("pt_BR", "pt-BR"),
+        ("zh_Hant", "zh-Hant"),
+    ],
+)
 def test_po_language_modifier(header, lang, tmp_path):
     """Kind: gettext locale names: ``sr@latin`` is ``sr-Latn`` (a script), not an error."""
     path = tmp_path / "x.po"
-    path.write_text(HEADER.replace("Language: fr", f"Language: {header}").format(charset="UTF-8")
-                    + 'msgctxt "a b"\nmsgid "x"\nmsgstr "y"\n', encoding="utf-8")
+    path.write_text(
+        HEADER.replace("Language: fr", f"Language: {header}").format(charset="UTF-8") + 'msgctxt "a b"\nmsgid "x"\nmsgstr "y"\n',
+        encoding="utf-8",
+    )
     po, text = po_import.read(path)
     assert po_import.target_language(po, text, path, None) == lang
 
 
 # --- kind: lines as editors count them -------------------------------------------------------
+
 
 @pytest.mark.parametrize("sep", ["\u2028", "\u2029", "\x85", "\x0c", "\x0b", "\x1c", "\x1e"])
 @pytest.mark.parametrize("eol", ["\n", "\r\n", "\r"])
@@ -117,8 +137,7 @@ def test_po_lines_as_editors_count_them(sep, eol, tmp_path):
     assert str(info.value).startswith(f"{path}:14:1: PO syntax: unexpected 'stray'")
     path.write_bytes((HEADER.format(charset="UTF-8") + body.replace("stray\n", "")).replace("\n", eol).encode("utf-8"))
     po, _ = po_import.read(path)
-    assert [(e.msgctxt, e.msgid, e.msgstr, e.linenum) for e in po] == [
-        ("a b", f"x{sep}y", f"p{sep}q", 6), ("c d", "z", "w", 10)]
+    assert [(e.msgctxt, e.msgid, e.msgstr, e.linenum) for e in po] == [("a b", f"x{sep}y", f"p{sep}q", 6), ("c d", "z", "w", 10)]
 
 
 @pytest.fixture
@@ -128,8 +147,23 @@ def base1(tmp_path) -> Path:
     return root
 
 
-@pytest.mark.parametrize("translation", ["Ligne 1\r\nLigne 2", "Ligne 1\rLigne 2", "A\u2028B", "A\x85B", "a\x0cb",
-                                         "Deux lignes\nici", "non", "yes", "~", "1_00", "2000-01-01", "0o17"])
+@pytest.mark.parametrize(
+    "translation",
+    [
+        "Ligne 1\r\nLigne 2",
+        "Ligne 1\rLigne 2",
+        "A\u2028B",
+        "A\x85B",
+        "a\x0cb",
+        "Deux lignes\nici",
+        "non",
+        "yes",
+        "~",
+        "1_00",
+        "2000-01-01",
+        "0o17",
+    ],
+)
 def test_translation_kept_through_import(translation, base1, tmp_path):
     """Kind: nothing lost on write-back: \\r\\n, \\r, U+2028, NEL and dialect words in a translation
     are in the card file as translated (YAML escapes where needed); a control character the schema
@@ -151,11 +185,40 @@ def test_translation_kept_through_import(translation, base1, tmp_path):
 
 # --- property: any PO text -------------------------------------------------------------------
 
-PO_LINES = ['msgctxt "base1-4 name"', 'msgid "Fire"', 'msgstr "Feu"', 'msgstr ""', '"more"', '"a\\nb"', '"\\q"',
-            '# comment', '#, fuzzy', '#| msgid "old"', '#~ msgid "obsolete"', 'msgid_plural "x"', 'msgstr[0] "y"',
-            'msgstr[9999999999999999999999] "y"', '', '   ', 'stray', '"unclosed', 'msgid "a" "b"', 'msgctxt ""',
-            '"\u2028"', '"\x85"', '"\x0c"', 'msgid "é"', '"Language: sr@latin\\n"', '"Content-Type: text/plain; charset=UTF-8\\n"',
-            '"Language: \\n"', '"Language: x@@y\\n"', '\ufeff', '\t', '"\\"', 'msgstr "\\\\"']
+PO_LINES = [
+    'msgctxt "base1-4 name"',
+    'msgid "Fire"',
+    'msgstr "Feu"',
+    'msgstr ""',
+    '"more"',
+    '"a\\nb"',
+    '"\\q"',
+    "# comment",
+    "#, fuzzy",
+    '#| msgid "old"',
+    '#~ msgid "obsolete"',
+    'msgid_plural "x"',
+    'msgstr[0] "y"',
+    'msgstr[9999999999999999999999] "y"',
+    "",
+    "   ",
+    "stray",
+    '"unclosed',
+    'msgid "a" "b"',
+    'msgctxt ""',
+    '"\u2028"',
+    '"\x85"',
+    '"\x0c"',
+    'msgid "é"',
+    '"Language: sr@latin\\n"',
+    '"Content-Type: text/plain; charset=UTF-8\\n"',
+    '"Language: \\n"',
+    '"Language: x@@y\\n"',
+    "\ufeff",
+    "\t",
+    '"\\"',
+    'msgstr "\\\\"',
+]
 
 
 @settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -182,8 +245,7 @@ def test_any_po_text_reads_or_is_positioned(lines, eol, tmp_path):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\x00"), max_size=12),
-                min_size=1, max_size=6))
+@given(st.lists(st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\x00"), max_size=12), min_size=1, max_size=6))
 def test_po_round_trip_keeps_text_and_lines(texts):
     """Kind: PO lines as editors count them (property): what polib writes reads back as written,
     each entry at the line an editor shows its msgctxt."""

@@ -29,7 +29,7 @@ def card(i, value, faction="neutral"):
     return {"id": f"c{i}", "name": f"C{i}", "value": value, "faction": faction}
 
 
-POOL = [card(i, v) for i, v in enumerate([1, 2, 3, 4, 5, 6])]      # index = Value - 1
+POOL = [card(i, v) for i, v in enumerate([1, 2, 3, 4, 5, 6])]  # index = Value - 1
 
 
 def lobos(*draws, moves=()):
@@ -52,7 +52,7 @@ def test_two_los_lobos_higher_value_wins_equal_ones_draw():
 
 def test_replacement_once_then_best_hand_wins():
     moves = [{"move": "replace", "player": "a", "cards": [5]}, {"move": "replace", "player": "b", "cards": []}]
-    out = lobos(1, 1, 2, 2, 6, 3, 3, 5, 6, 1, 2, moves=moves)      # a: 1 1 2 2 6 -> replaces the 6 with a 2: full house
+    out = lobos(1, 1, 2, 2, 6, 3, 3, 5, 6, 1, 2, moves=moves)  # a: 1 1 2 2 6 -> replaces the 6 with a 2: full house
     assert out.hands["a"][4]["value"] == 2
     assert out.winner == "a" and out.events[-1]["reason"] == "best hand"
     with pytest.raises(MoveError, match="once only"):
@@ -101,7 +101,7 @@ def test_doll_house_two_at_once_is_a_draw():
 
 def test_doll_house_first_to_four_factions_and_independents_count_nothing():
     setup = {"kind": "doll-house", "players": ["a", "b"], "lists": _lists(FULL, FULL)}
-    rolls = [0, 1, 2, 4,  0, 0, 0, 0,   3, 1]          # round 1: a misses (an Independent); round 2: a rolls 4
+    rolls = [0, 1, 2, 4, 0, 0, 0, 0, 3, 1]  # round 1: a misses (an Independent); round 2: a rolls 4
     out = engine.doll_house(setup, [{"move": "roll"}] * 2, Scripted(rolls))
     assert out.winner == "a" and out.scores == {"a": 4, "b": 2}
 
@@ -123,7 +123,7 @@ TEN = list(range(1, 11))
 
 
 def test_ryujin_odd_rounds_higher_even_rounds_lower_and_burning():
-    out = _ryujin(TEN, TEN, [9, 0, 9, 1], moves=2)       # round 1: 10 vs 1, a scores; round 2: 10 vs 2, b scores
+    out = _ryujin(TEN, TEN, [9, 0, 9, 1], moves=2)  # round 1: 10 vs 1, a scores; round 2: 10 vs 2, b scores
     scores = [e for e in out.events if e["type"] == "score"]
     assert [s["winner"] for s in scores] == ["a", "b"]
     burns = [(e["player"], e["die"]) for e in out.events if e["type"] == "burn"]
@@ -131,7 +131,7 @@ def test_ryujin_odd_rounds_higher_even_rounds_lower_and_burning():
 
 
 def test_ryujin_burned_numbers_are_rolled_again():
-    out = _ryujin(TEN, TEN, [9, 0, 5, 0, 9], moves=2)   # round 2: b rolls its burned 1, then 10
+    out = _ryujin(TEN, TEN, [9, 0, 5, 0, 9], moves=2)  # round 2: b rolls its burned 1, then 10
     rerolls = [e for e in out.events if e.get("burned")]
     assert [(e["player"], e["die"]) for e in rerolls] == [("b", 1)]
 
@@ -165,7 +165,7 @@ def test_ryujin_burn_out_variant_more_points_wins():
     a = [10] * 10
     b = [1] * 10
     rolls = []
-    for r in range(1, 20):         # odd rounds a (higher) scores and burns b's card; even rounds b (lower) burns a's
+    for r in range(1, 20):  # odd rounds a (higher) scores and burns b's card; even rounds b (lower) burns a's
         rolls += [(r - 1) // 2, r // 2]
     out = _ryujin(a, b, rolls, moves=19, win={"mode": "burn-out"})
     assert out.over and out.winner == "a" and out.scores == {"a": 10, "b": 9}
@@ -173,7 +173,7 @@ def test_ryujin_burn_out_variant_more_points_wins():
 
 
 def test_ryujin_best_of_three():
-    rolls = [9, 0] + [9, 0]       # manche 1: a wins round 1 (1 point manche); manche 2 likewise
+    rolls = [9, 0] + [9, 0]  # manche 1: a wins round 1 (1 point manche); manche 2 likewise
     out = _ryujin(TEN, TEN, rolls, moves=2, win={"mode": "best-of", "games": 3, "points": 1})
     assert out.over and out.winner == "a" and out.scores == {"a": 2, "b": 0}
 
@@ -194,5 +194,6 @@ def test_draws_without_replacement_never_repeat_a_card():
     ids = [e["card"]["id"] for e in out.events if e["type"] == "draw"]
     assert len(ids) == 12 and len(set(ids)) == 12
     with pytest.raises(MoveError, match="empty"):
-        engine.replay(setup, bytes(range(32)), [{"move": "replace", "player": "a", "cards": [1, 2]},
-                                                {"move": "replace", "player": "b", "cards": [1]}])
+        engine.replay(
+            setup, bytes(range(32)), [{"move": "replace", "player": "a", "cards": [1, 2]}, {"move": "replace", "player": "b", "cards": [1]}]
+        )

@@ -7,25 +7,40 @@ import pytest
 from cardlab.play.hands import CLASSES, rank, winners
 
 
-@pytest.mark.parametrize(("hand", "cls"), [
-    ((1, 3, 5, 7, 9), "none"),
-    ((4, 4, 1, 2, 6), "pair"),
-    ((1, 1, 2, 2, 5), "two-pairs"),
-    ((2, 2, 2, 1, 5), "three"),
-    ((1, 2, 3, 4, 6), "run-4"),
-    ((1, 2, 3, 4, 4), "run-4"),        # a run of 4 with a pair: the run ranks higher
-    ((3, 3, 3, 1, 1), "full-house"),
-    ((5, 1, 3, 2, 4), "run-5"),
-    ((2, 2, 2, 2, 3), "four"),
-    ((4, 4, 4, 4, 4), "los-lobos"),
-])
+@pytest.mark.parametrize(
+    ("hand", "cls"),
+    [
+        ((1, 3, 5, 7, 9), "none"),
+        ((4, 4, 1, 2, 6), "pair"),
+        ((1, 1, 2, 2, 5), "two-pairs"),
+        ((2, 2, 2, 1, 5), "three"),
+        ((1, 2, 3, 4, 6), "run-4"),
+        ((1, 2, 3, 4, 4), "run-4"),  # a run of 4 with a pair: the run ranks higher
+        ((3, 3, 3, 1, 1), "full-house"),
+        ((5, 1, 3, 2, 4), "run-5"),
+        ((2, 2, 2, 2, 3), "four"),
+        ((4, 4, 4, 4, 4), "los-lobos"),
+    ],
+)
 def test_classes(hand, cls):
     assert rank(hand).hand_class == cls
 
 
 def test_seed_order_run_of_4_below_full_house():
-    order = [rank(h) for h in [(1, 3, 5, 7, 9), (4, 4, 1, 2, 6), (1, 1, 2, 2, 5), (2, 2, 2, 1, 5), (1, 2, 3, 4, 6),
-                               (3, 3, 3, 1, 1), (1, 2, 3, 4, 5), (2, 2, 2, 2, 3), (1, 1, 1, 1, 1)]]
+    order = [
+        rank(h)
+        for h in [
+            (1, 3, 5, 7, 9),
+            (4, 4, 1, 2, 6),
+            (1, 1, 2, 2, 5),
+            (2, 2, 2, 1, 5),
+            (1, 2, 3, 4, 6),
+            (3, 3, 3, 1, 1),
+            (1, 2, 3, 4, 5),
+            (2, 2, 2, 2, 3),
+            (1, 1, 1, 1, 1),
+        ]
+    ]
     assert [r.hand_class for r in order] == list(CLASSES)
     assert order == sorted(order)
     assert rank((1, 2, 3, 4, 9)) < rank((1, 1, 1, 2, 2))
@@ -37,7 +52,7 @@ def _win(a, b):
 
 
 def test_pair_height_beats_sum():
-    assert _win((4, 4, 1, 2, 6), (1, 1, 5, 6, 9)) == "a"      # pair of 4 beats pair of 1 (seed example)
+    assert _win((4, 4, 1, 2, 6), (1, 1, 5, 6, 9)) == "a"  # pair of 4 beats pair of 1 (seed example)
 
 
 def test_two_pairs_higher_pair_then_lower_pair():

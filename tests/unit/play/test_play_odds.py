@@ -27,7 +27,7 @@ def test_los_lobos_two_values_by_hand():
 
 
 def test_los_lobos_run_of_5_with_five_values():
-    assert odds.los_lobos([1, 2, 3, 4, 5]).get("run of 5") == Fraction(120, 5 ** 5)
+    assert odds.los_lobos([1, 2, 3, 4, 5]).get("run of 5") == Fraction(120, 5**5)
 
 
 def test_los_lobos_without_replacement_is_hypergeometric():
@@ -60,7 +60,7 @@ def test_doll_house_expected_rounds_coupon_collector():
     # E[rolls to collect 4 coupons] = 4(1 + 1/2 + 1/3 + 1/4) = 25/3; rounds = rolls - 3 when >= 4 rolls
     # E[max(T, 4)] - 3 where P(T = 4) = 4!/4^4
     p4 = Fraction(24, 256)
-    assert e == Fraction(25, 3) - 3 + p4 * 0     # T >= 4 always, so E[rounds] = E[T] - 3
+    assert e == Fraction(25, 3) - 3 + p4 * 0  # T >= 4 always, so E[rounds] = E[T] - 3
     assert t.get("Doll House on the first 4 rolls") == p4
 
 
@@ -75,6 +75,7 @@ def test_los_lobos_odds_match_a_seeded_simulation():
     n = 10_000
     seen: dict[str, int] = {}
     from cardlab.play.hands import CLASS_NAMES
+
     for _ in range(n):
         cls = rank([values[s.below(25)] for _ in range(5)]).hand_class
         seen[CLASS_NAMES[cls][0]] = seen.get(CLASS_NAMES[cls][0], 0) + 1
@@ -103,7 +104,7 @@ def test_doll_house_odds_match_a_seeded_simulation():
     assert _within(runs.count(1) / n, table.get("Doll House on the first 4 rolls"), n)
     mean = sum(runs) / n
     sd = (sum((r - mean) ** 2 for r in runs) / (n - 1)) ** 0.5
-    assert abs(mean - float(dict(table.extras)["expected rounds to a Doll House"])) < 3 * sd / n ** 0.5
+    assert abs(mean - float(dict(table.extras)["expected rounds to a Doll House"])) < 3 * sd / n**0.5
 
 
 def test_zangetsu_odds_match_a_seeded_simulation():

@@ -20,9 +20,9 @@ def test_block_is_hmac_sha256_of_label_and_counter():
 def test_below_reads_the_four_words_of_each_block_in_order():
     seed = bytes(range(32))
     b0, b1 = rng.Stream(seed).block(), rng.Stream(seed, 1).block()
-    words = [int.from_bytes(b[i:i + 8], "big") for b in (b0, b1) for i in (0, 8, 16, 24)]
+    words = [int.from_bytes(b[i : i + 8], "big") for b in (b0, b1) for i in (0, 8, 16, 24)]
     s = rng.Stream(seed)
-    assert [s.below(10) for _ in range(8)] == [w % 10 for w in words]     # 2**64 % 10 is tiny: all kept
+    assert [s.below(10) for _ in range(8)] == [w % 10 for w in words]  # 2**64 % 10 is tiny: all kept
     assert s.counter == 2
     assert rng.Stream(b"k" * 32).below(1) == 0
 
@@ -31,7 +31,7 @@ def test_rejection_when_x_is_above_the_limit(monkeypatch):
     blocks = iter([(2**64 - 1).to_bytes(8, "big") + (7).to_bytes(8, "big") + bytes(16)])
     s = rng.Stream(b"k" * 32)
     monkeypatch.setattr(s, "block", lambda: next(blocks))
-    assert s.below(3) == 1          # 2**64 - 1 is at or above 2**64 - 2**64 % 3: rejected; the next word 7 % 3 = 1
+    assert s.below(3) == 1  # 2**64 - 1 is at or above 2**64 - 2**64 % 3: rejected; the next word 7 % 3 = 1
 
 
 def test_same_seed_same_stream_and_commitment():

@@ -10,16 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.proxies import pdf as px
+from cardlab.catalog.model import Catalog, SetInfo
 from cardlab.core import fs
 from cardlab.core import fs as proxy_output
-from cardlab.catalog.model import Catalog, SetInfo
 from cardlab.core.errors import DataError, UsageError
+from cardlab.proxies import pdf as px
 
 pypdf = pytest.importorskip("pypdf")
 
 REPO = Path(__file__).resolve().parents[3]
-POKEMON = REPO / "cards" / "pokemon"            # Base Set + Pokémon formats
+POKEMON = REPO / "cards" / "pokemon"  # Base Set + Pokémon formats
 IPPO = REPO / "tests" / "fixtures" / "catalog" / "ippo" / "ippo-test"
 MONPA = REPO / "tests" / "fixtures" / "catalog" / "monpa" / "monpa-test"
 PT = 72 / 25.4
@@ -75,6 +75,7 @@ def _flat(text: str) -> str:
 
 # --- layout ----------------------------------------------------------------------------------
 
+
 def _near(a: float, b: float, tol: float = 0.05) -> bool:
     return abs(a - b) <= tol
 
@@ -85,9 +86,9 @@ def test_a4_layout_centres_nine_63x88_cards():
     assert (lay.cols, lay.rows, len(lay.cards)) == (3, 3, 9)
     assert all(_near(c.w, 63) and _near(c.h, 88) for c in lay.cards)
     first, last = lay.cards[0], lay.cards[-1]
-    assert _near(first.x, 10.5) and _near(first.y + first.h, 297 - 16.5)      # top-left card
-    assert _near(last.x + last.w, 210 - 10.5) and _near(last.y, 16.5)         # bottom-right card
-    assert _near(lay.cards[1].x, 73.5) and _near(lay.cards[3].y, 104.5)       # cards touch: one cut
+    assert _near(first.x, 10.5) and _near(first.y + first.h, 297 - 16.5)  # top-left card
+    assert _near(last.x + last.w, 210 - 10.5) and _near(last.y, 16.5)  # bottom-right card
+    assert _near(lay.cards[1].x, 73.5) and _near(lay.cards[3].y, 104.5)  # cards touch: one cut
     assert lay.notes == [] and lay.gutter_mm == (0, 0)
 
 
@@ -119,13 +120,13 @@ def test_bleed_on_letter_is_shared_between_rows_and_said():
     lay = px.compute_layout("letter", bleed_mm=3)
     gx, gy = lay.gutter_mm
     assert _near(gx, 6)
-    assert _near(gy, 1.7)                               # 279.4 - 2*3 margin - 264 - 2*3 outer bleed = 3.4 for 2 gutters
+    assert _near(gy, 1.7)  # 279.4 - 2*3 margin - 264 - 2*3 outer bleed = 3.4 for 2 gutters
     assert lay.notes and "share" in lay.notes[0] and "down" in lay.notes[0]
     top = max(b.y + b.h for b in lay.bleeds)
     assert top <= 279.4 - px.MIN_MARGIN_MM + 1e-6
     assert all(_near(c.h, 88) for c in lay.cards)
-    for i, a in enumerate(lay.bleeds):                  # bleeds meet but never overlap
-        assert not any(a.overlaps(b) for b in lay.bleeds[i + 1:])
+    for i, a in enumerate(lay.bleeds):  # bleeds meet but never overlap
+        assert not any(a.overlaps(b) for b in lay.bleeds[i + 1 :])
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -139,7 +140,7 @@ def test_crop_marks_stay_outside_the_cards(paper, bleed):
         assert not any(seg.overlaps(b) for b in lay.bleeds)
         assert 0 <= min(x1, x2) and max(x1, x2) <= page_w and 0 <= min(y1, y2) and max(y1, y2) <= page_h
     xs = {round(x1, 3) for (x1, _), (x2, _) in lay.marks if x1 == x2}
-    assert {round(c.x, 3) for c in lay.cards} <= xs     # a mark at every vertical cut line
+    assert {round(c.x, 3) for c in lay.cards} <= xs  # a mark at every vertical cut line
     assert px.compute_layout(paper, bleed_mm=bleed, cut_marks=False).marks == []
 
 
@@ -150,7 +151,7 @@ def test_bad_layout_input():
         px.compute_layout("a4", bleed_mm=4)
     with pytest.raises(UsageError, match="does not fit"):
         px.compute_layout("a4", card_mm=(250, 88))
-    assert px.compute_layout("a4", card_mm=(88, 125)).cols == 2     # as many as fit
+    assert px.compute_layout("a4", card_mm=(88, 125)).cols == 2  # as many as fit
 
 
 def test_card_size_option():
@@ -162,18 +163,27 @@ def test_card_size_option():
             px.parse_card_size(bad)
 
 
-@pytest.mark.parametrize(("env", "paper"), [
-    ({"LANG": "en_US.UTF-8"}, "letter"), ({"LANG": "fr_CA.UTF-8"}, "letter"), ({"LANG": "es_MX"}, "letter"),
-    ({"LANG": "fr_FR.UTF-8"}, "a4"), ({"LANG": "en_GB.UTF-8"}, "a4"), ({"LANG": "C.UTF-8"}, "a4"), ({}, "a4"),
-    ({"LANG": "en_US.UTF-8", "LC_PAPER": "de_DE.UTF-8"}, "a4"),
-    ({"LANG": "fr_FR.UTF-8", "LC_PAPER": "en_US.UTF-8"}, "letter"),
-    ({"LC_ALL": "en_GB.UTF-8", "LC_PAPER": "en_US.UTF-8"}, "a4"),
-])
+@pytest.mark.parametrize(
+    ("env", "paper"),
+    [
+        ({"LANG": "en_US.UTF-8"}, "letter"),
+        ({"LANG": "fr_CA.UTF-8"}, "letter"),
+        ({"LANG": "es_MX"}, "letter"),
+        ({"LANG": "fr_FR.UTF-8"}, "a4"),
+        ({"LANG": "en_GB.UTF-8"}, "a4"),
+        ({"LANG": "C.UTF-8"}, "a4"),
+        ({}, "a4"),
+        ({"LANG": "en_US.UTF-8", "LC_PAPER": "de_DE.UTF-8"}, "a4"),
+        ({"LANG": "fr_FR.UTF-8", "LC_PAPER": "en_US.UTF-8"}, "letter"),
+        ({"LC_ALL": "en_GB.UTF-8", "LC_PAPER": "en_US.UTF-8"}, "a4"),
+    ],
+)
 def test_default_paper_from_locale(env, paper):
     assert px.default_paper(env) == paper
 
 
 # --- PDF content -----------------------------------------------------------------------------
+
 
 def test_zap_deck_prints_seven_a4_pages_with_every_name(base1, zap, tmp_path):
     sel = px.deck_cards(zap, base1, [POKEMON])
@@ -215,13 +225,34 @@ def test_one_proxy_per_copy_and_skip_basic_energy_by_data(base1, zap):
 def test_pokemon_face_shows_key_stats_and_french_text(base1):
     data, _ = px.render_pdf(base1, ["base1-4"], px.ProxyOptions())
     text = _flat(_text(data)[0])
-    for part in ("Charizard", "120 HP", "Stage 2", "Charmeleon", "Energy Burn", "Fire Spin", "100",
-                 "Weakness", "×2", "Resistance", "-30", "Retreat", "base1 · 4/102 · Rare Holo"):
+    for part in (
+        "Charizard",
+        "120 HP",
+        "Stage 2",
+        "Charmeleon",
+        "Energy Burn",
+        "Fire Spin",
+        "100",
+        "Weakness",
+        "×2",
+        "Resistance",
+        "-30",
+        "Retreat",
+        "base1 · 4/102 · Rare Holo",
+    ):
         assert part in text, part
     data, _ = px.render_pdf(base1, ["base1-4", "base1-96"], px.ProxyOptions(langs=("fr",)))
     text = _flat(_text(data)[0])
-    for part in ("Dracaufeu", "Reptincel", "Combustion d'Énergie", "Faiblesse", "×2", "Retraite",
-                 "Double Énergie Incolore", "Using this attack"):     # attack text has no fr: falls back to en
+    for part in (
+        "Dracaufeu",
+        "Reptincel",
+        "Combustion d'Énergie",
+        "Faiblesse",
+        "×2",
+        "Retraite",
+        "Double Énergie Incolore",
+        "Using this attack",
+    ):  # attack text has no fr: falls back to en
         assert part in text, part
 
 
@@ -232,7 +263,9 @@ def test_japanese_names_render_in_the_text_layer():
     data, report = px.render_pdf(cat, ["ippo-test-1", "ippo-test-10"], px.ProxyOptions())
     text = _flat(_text(data)[0])
     assert "テストジャブ" in text and "テストガード" in text
-    fonts = {str(f.get_object()["/BaseFont"]) for f in pypdf.PdfReader(__import__("io").BytesIO(data)).pages[0]["/Resources"]["/Font"].values()}
+    fonts = {
+        str(f.get_object()["/BaseFont"]) for f in pypdf.PdfReader(__import__("io").BytesIO(data)).pages[0]["/Resources"]["/Font"].values()
+    }
     assert any("IPAexGothic" in f for f in fonts)
     assert "Blow card" in text and "Straight" in text and "Power 2" in text and "courage" in text
     data, _ = px.render_pdf(cat, ["ippo-test-1"], px.ProxyOptions(langs=("fr",)))
@@ -266,6 +299,7 @@ def test_long_text_shrinks_then_overflow_is_reported_not_silent():
 
 # --- bad input -------------------------------------------------------------------------------
 
+
 def test_existing_output_needs_overwrite(base1, tmp_path):
     out = tmp_path / "deck.pdf"
     out.write_bytes(b"keep me")
@@ -289,7 +323,7 @@ def test_unwritable_output_leaves_nothing(base1, tmp_path, monkeypatch):
     monkeypatch.setattr(proxy_output.os, "link", fail)
     with pytest.raises(fs.OutputError, match="No space left"):
         px.make_proxies(base1, ["base1-58"], tmp_path / "deck.pdf")
-    assert list(tmp_path.iterdir()) == []              # no partial PDF, no temp file
+    assert list(tmp_path.iterdir()) == []  # no partial PDF, no temp file
 
 
 @pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="needs a non-root POSIX user")
@@ -317,6 +351,7 @@ def test_illegal_deck_stops_unless_forced(base1, tmp_path):
 
 # --- CLI -------------------------------------------------------------------------------------
 
+
 def _cli(runner, args):
     from cardlab.cli.app import app
 
@@ -328,14 +363,28 @@ def test_cli_prints_a_deck(runner, zap, tmp_path):
     result = _cli(runner, [str(zap), "-o", str(out), "--paper", "letter", "--bleed", "3"])
     assert result.exit_code == 0, result.stderr
     assert "60 cards on 7 page(s), letter" in result.stderr
-    assert "share" in result.stderr                      # the bleed note is said
+    assert "share" in result.stderr  # the bleed note is said
     assert len(pypdf.PdfReader(out).pages) == 7
 
 
 def test_cli_query_and_card(runner, tmp_path):
     out = tmp_path / "holo.pdf"
-    result = _cli(runner, ["--query", "set:base1 rarity:rare-holo", "--card", "base1-58", "--card", "Dracaufeu",
-                           "-o", str(out), "--db", str(tmp_path / "index.sqlite"), "--no-cut-marks"])
+    result = _cli(
+        runner,
+        [
+            "--query",
+            "set:base1 rarity:rare-holo",
+            "--card",
+            "base1-58",
+            "--card",
+            "Dracaufeu",
+            "-o",
+            str(out),
+            "--db",
+            str(tmp_path / "index.sqlite"),
+            "--no-cut-marks",
+        ],
+    )
     assert result.exit_code == 0, result.stderr
     assert "18 cards on 2 page(s)" in result.stderr
     text = _flat(" ".join(_text(out)))
@@ -380,13 +429,13 @@ def test_shipped_example_deck(runner, repo, tmp_path):
 
 # --- rendering to an image -------------------------------------------------------------------
 
+
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) not installed")
 def test_page_renders_to_png(base1, zap, tmp_path):
     ids = px.deck_cards(zap, base1, [POKEMON]).card_ids
     pdf = tmp_path / "zap.pdf"
     px.make_proxies(base1, ids, pdf, px.ProxyOptions(paper="a4"))
-    subprocess.run(["pdftoppm", "-png", "-r", "50", "-f", "1", "-l", "1", "-singlefile", str(pdf), str(tmp_path / "p1")],
-                   check=True)
+    subprocess.run(["pdftoppm", "-png", "-r", "50", "-f", "1", "-l", "1", "-singlefile", str(pdf), str(tmp_path / "p1")], check=True)
     png = (tmp_path / "p1.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.core import fs
-from cardlab.proxies import pdf as px
-from cardlab.core import fs as proxy_output
 from cardlab.catalog.model import Catalog, SetInfo
+from cardlab.core import fs
+from cardlab.core import fs as proxy_output
 from cardlab.core.errors import UsageError
+from cardlab.proxies import pdf as px
 
 pypdf = pytest.importorskip("pypdf")
 
@@ -62,12 +62,12 @@ def _flat(text: str) -> str:
 
 def _synthetic(text: str, **extra) -> Catalog:
     info = SetInfo("syn", "pokemon", {"code": "syn", "source_language": "en", "printed_total": 1}, Path("set.yaml"))
-    card = {"id": "syn-1", "number": "1", "name": {"en": "Wordy Trainer"}, "supertype": "Trainer",
-            "text": {"en": text}, **extra}
+    card = {"id": "syn-1", "number": "1", "name": {"en": "Wordy Trainer"}, "supertype": "Trainer", "text": {"en": text}, **extra}
     return Catalog(roots=[], sets={"syn": info}, cards={"syn-1": card}, paths={}, card_set={"syn-1": "syn"})
 
 
 # --- 1. any OSError on the output path is a clear error -----------------------------------------
+
 
 def test_file_name_too_long_is_a_usage_error(base1, tmp_path):
     out = tmp_path / ("a" * 300 + ".pdf")
@@ -87,7 +87,7 @@ def test_cli_file_name_too_long(runner, tmp_path):
 
 
 def test_a_name_near_the_limit_still_writes(base1, tmp_path):
-    out = tmp_path / ("b" * 250 + ".pdf")          # 254 bytes: legal; the temporary name must be too
+    out = tmp_path / ("b" * 250 + ".pdf")  # 254 bytes: legal; the temporary name must be too
     px.make_proxies(base1, ["base1-58"], out)
     assert out.read_bytes().startswith(b"%PDF") and list(tmp_path.iterdir()) == [out]
 
@@ -103,6 +103,7 @@ def test_oserror_while_writing_leaves_nothing(base1, tmp_path, monkeypatch):
 
 
 # --- 3. file mode ---------------------------------------------------------------------------------
+
 
 @pytest.mark.skipif(os.name != "posix", reason="POSIX file modes")
 @pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o027, 0o640), (0o002, 0o664)])
@@ -126,13 +127,17 @@ def test_overwrite_keeps_the_existing_mode(base1, tmp_path):
 
 # --- 7. '-', '' and a file used as a folder -------------------------------------------------------
 
+
 def test_dash_empty_and_file_as_folder_are_refused(runner, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     deck = _deck(tmp_path)
     (tmp_path / "b3.pdf").write_bytes(b"a file")
-    cases = [("-", "write to a file path"), ("", "the output path is empty"),
-             ("b3.pdf/x.pdf", f"{tmp_path / 'b3.pdf'} is a file, not a folder"),
-             ("b3.pdf/sub/x.pdf", f"{tmp_path / 'b3.pdf'} is a file, not a folder")]
+    cases = [
+        ("-", "write to a file path"),
+        ("", "the output path is empty"),
+        ("b3.pdf/x.pdf", f"{tmp_path / 'b3.pdf'} is a file, not a folder"),
+        ("b3.pdf/sub/x.pdf", f"{tmp_path / 'b3.pdf'} is a file, not a folder"),
+    ]
     for output, message in cases:
         result = _cli(runner, [str(deck), "-o", output, "--force"])
         assert result.exit_code == 2, (output, result.stderr)
@@ -150,6 +155,7 @@ def test_missing_folder_and_folder_output_are_usage_errors(tmp_path):
 
 # --- 2. over-long words break inside the word; overflow is reported --------------------------------
 
+
 def test_long_word_is_broken_inside_the_text_box():
     from reportlab.pdfgen.canvas import Canvas
 
@@ -157,16 +163,17 @@ def test_long_word_is_broken_inside_the_text_box():
 
     pen = Pen(Canvas(io.BytesIO()))
     width = 150.0
-    for spans, kind, right in (([(f"See {URL} for details.", "regular", None)], "para", ""),
-                               ([("Attack" + "x" * 80, "bold", None)], "row", "30")):
+    for spans, kind, right in (
+        ([(f"See {URL} for details.", "regular", None)], "para", ""),
+        ([("Attack" + "x" * 80, "bold", None)], "row", "30"),
+    ):
         lines = _Body(pen, width).lines([Block(kind, spans, right=right)], 8.5)
         assert len(lines) > 2
         for i, (_, items, _) in enumerate(lines):
             room = width - (pen.width(right, 8.5 * 1.15, "bold") + 4 if right and i == 0 else 0)
             for x, (text, style, _, _), size in items:
                 assert x + pen.width(text, size, style) <= room + 1e-6, text
-        words = "".join(("" if x else "\n") + (" " if sp and x else "") + t for _, items, _ in lines
-                        for x, (t, _, _, sp), _ in items)
+        words = "".join(("" if x else "\n") + (" " if sp and x else "") + t for _, items, _ in lines for x, (t, _, _, sp), _ in items)
         assert words.replace("\n", "") == spans[0][0]
 
 
@@ -190,15 +197,17 @@ def test_type_line_too_long_is_reported():
 
 # --- 9. the text layer has whole lines ------------------------------------------------------------
 
+
 def test_text_layer_has_whole_lines(base1):
     data, _ = px.render_pdf(base1, ["base1-58"])
     text = _text(data)
-    assert "Thunder Jolt" in text                               # an attack name, not one word per line
+    assert "Thunder Jolt" in text  # an attack name, not one word per line
     assert "If you flip tails, this Pokémon hits itself" in text
     assert "Pikachu 40 HP" in text
 
 
 # --- 10. Ippo keywords in the label language ------------------------------------------------------
+
 
 def test_ippo_keywords_use_the_rules_terms():
     from cardlab.catalog.validate import load_catalog
@@ -214,14 +223,15 @@ def test_ippo_keywords_use_the_rules_terms():
 
 # --- 4 and 5. deck problems as 'deck validate' prints them; the format used ------------------------
 
+
 def test_illegal_deck_says_how_to_go_on(runner, tmp_path):
     deck = _deck(tmp_path, "4 Pikachu\n5 Bill\n1 Missingno\n")
     out = tmp_path / "deck.pdf"
     result = _cli(runner, [str(deck), "-o", str(out)])
     assert result.exit_code == 1
     err = result.stderr
-    assert f"{deck}:2: copy-limit: 5 copies of \"Bill\" (limit 4)" in err
-    assert f"{deck}:3: unknown-card: unknown card \"Missingno\"" in err
+    assert f'{deck}:2: copy-limit: 5 copies of "Bill" (limit 4)' in err
+    assert f'{deck}:3: unknown-card: unknown card "Missingno"' in err
     assert "the deck has 3 problems; fix them or use --force to print what can be printed" in err
     assert "nothing was changed" not in err and not out.exists()
     result = _cli(runner, [str(deck), "-o", str(out), "--force"])
@@ -242,6 +252,7 @@ def test_the_format_used_is_said_when_the_deck_names_none(runner, tmp_path, base
 
 # --- 6. card sizes ---------------------------------------------------------------------------------
 
+
 def test_tiny_card_sizes_are_refused():
     for bad in ("0.01x0.01", "1x1", "19.9x88", "63x10"):
         with pytest.raises(UsageError, match="20 to 200 mm"):
@@ -259,6 +270,7 @@ def test_fewer_cards_per_page_is_said(runner, tmp_path):
 
 
 # --- 8. card references that match nothing ---------------------------------------------------------
+
 
 def test_unknown_card_id_says_how_many_the_set_has(index, base1):
     from cardlab.search.engine import CardNotFoundError

@@ -39,7 +39,8 @@ def _fonts(data: bytes) -> dict[str, bool]:
             parts = [d.get_object() for d in font["/DescendantFonts"]] if font.get("/Subtype") == "/Type0" else [font]
             descriptors = [p.get("/FontDescriptor") for p in parts]
             found[str(font["/BaseFont"])] = all(
-                d is not None and any(k in d.get_object() for k in ("/FontFile", "/FontFile2", "/FontFile3")) for d in descriptors)
+                d is not None and any(k in d.get_object() for k in ("/FontFile", "/FontFile2", "/FontFile3")) for d in descriptors
+            )
         for xobject in (resources.get("/XObject") or {}).values():
             walk(xobject.get_object().get("/Resources"))
 
@@ -69,13 +70,16 @@ def test_japanese_text_uses_the_shipped_font(catalog):
     assert any("IPAexGothic" in f and embedded for f, embedded in _fonts(data).items())
 
 
-@pytest.mark.parametrize(("lang", "needles"), [
-    ("fr", ["40 PV", "Niv. 12", "Commune", "Faiblesse", "Retraite"]),
-    ("de", ["40 KP", "Level 12", "Häufig", "Schwäche", "Rückzug"]),
-    ("it", ["40 PS", "Liv. 12", "Comune", "Debolezza", "Ritirata"]),
-    ("es", ["40 PS", "Nivel 12", "Común", "Debilidad", "Retirada"]),
-    ("en", ["40 HP", "Level 12", "Common", "Weakness", "Retreat"]),
-])
+@pytest.mark.parametrize(
+    ("lang", "needles"),
+    [
+        ("fr", ["40 PV", "Niv. 12", "Commune", "Faiblesse", "Retraite"]),
+        ("de", ["40 KP", "Level 12", "Häufig", "Schwäche", "Rückzug"]),
+        ("it", ["40 PS", "Liv. 12", "Comune", "Debolezza", "Ritirata"]),
+        ("es", ["40 PS", "Nivel 12", "Común", "Debilidad", "Retirada"]),
+        ("en", ["40 HP", "Level 12", "Common", "Weakness", "Retreat"]),
+    ],
+)
 def test_faces_translate_their_labels(catalog, lang, needles):
     """Kind H (labels in the face's language): level, rarity, HP and the footer labels."""
     data, _ = px.render_pdf(catalog, ["base1-58"], px.ProxyOptions(langs=[lang]))
@@ -103,9 +107,10 @@ def test_last_page_marks_only_rows_that_hold_cards(catalog):
         assert any(abs(v - e) < 1e-6 for v in (x1, y1) for e in (card.x, card.x + card.w, card.y, card.y + card.h))
 
 
-@pytest.mark.parametrize(("paper", "size", "per_page"), [("a4", (41, 63), 16), ("letter", (41, 63), 20),
-                                                         ("a4", (63, 88), 9), ("a4", (59, 86), 9),
-                                                         ("a4", (25, 35), 64)])
+@pytest.mark.parametrize(
+    ("paper", "size", "per_page"),
+    [("a4", (41, 63), 16), ("letter", (41, 63), 20), ("a4", (63, 88), 9), ("a4", (59, 86), 9), ("a4", (25, 35), 64)],
+)
 def test_small_cards_fill_the_page(paper, size, per_page):
     """Kind H (page capacity): small cards fit as many per page as the paper allows; cards stay
     inside the page, apart, with the crop-mark margin."""
@@ -114,4 +119,4 @@ def test_small_cards_fill_the_page(paper, size, per_page):
     w, h = layout.page_mm
     for i, c in enumerate(layout.cards):
         assert 3.0 - 1e-6 <= c.x and c.x + c.w <= w - 3.0 + 1e-6 and 3.0 - 1e-6 <= c.y and c.y + c.h <= h - 3.0 + 1e-6
-        assert not any(c.overlaps(o) for o in layout.cards[i + 1:])
+        assert not any(c.overlaps(o) for o in layout.cards[i + 1 :])

@@ -14,9 +14,9 @@ import pytest
 import yaml
 
 from cardlab.cli.app import app
+from cardlab.search.engine import AmbiguousCardError, CardNotFoundError, get_card, search
 from cardlab.search.index import build_index, connect, ensure_index
 from cardlab.search.query import QueryError, parse
-from cardlab.search.engine import AmbiguousCardError, CardNotFoundError, get_card, search
 
 REPO = Path(__file__).resolve().parents[3]
 BASE1 = REPO / "cards" / "pokemon" / "base1"
@@ -62,8 +62,7 @@ def _base_cards():
 
 
 def test_fire_pokemon_with_80_hp(base_con):
-    expected = {c["id"] for c in _base_cards()
-                if c["supertype"] == "Pokémon" and "Fire" in c["types"] and c["hp"] >= 80}
+    expected = {c["id"] for c in _base_cards() if c["supertype"] == "Pokémon" and "Fire" in c["types"] and c["hp"] >= 80}
     assert {"base1-4", "base1-12"} <= expected  # Charizard, Ninetales
     assert set(ids(base_con, "type:fire hp>=80")) == expected
 
@@ -75,20 +74,29 @@ def test_set_base1_has_102_ids(runner):
     assert len(lines) == 102 and lines[0] == "base1-1" and lines[-1] == "base1-102"
 
 
-@pytest.mark.parametrize("query", ["dracaufeu", "Glurak", "CHARIZARD", "name:dracau", "name=charizard", "attack:\"fire spin\""])
+@pytest.mark.parametrize("query", ["dracaufeu", "Glurak", "CHARIZARD", "name:dracau", "name=charizard", 'attack:"fire spin"'])
 def test_names_in_every_language(base_con, query):
     assert "base1-4" in ids(base_con, query)
 
 
 def test_accents_fold(base_con):
     assert "base1-85" in ids(base_con, "pokemon center")
-    assert "base1-85" in ids(base_con, "\"pokémon center\"")
+    assert "base1-85" in ids(base_con, '"pokémon center"')
     assert ids(base_con, "pokemon") == ids(base_con, "Pokémon")
 
 
-@pytest.mark.parametrize(("query", "same_as"), [
-    ("farfetch'd", '"farfetch d"'), ("farfetch’d", '"farfetch d"'), ("mr. mime", '"mr mime"'), ("ho-oh", '"ho oh"'),
-    ('"double colorless"', "double colorless"), ("it's", "it’s"), ("a.b-c", '"a b c"')])
+@pytest.mark.parametrize(
+    ("query", "same_as"),
+    [
+        ("farfetch'd", '"farfetch d"'),
+        ("farfetch’d", '"farfetch d"'),
+        ("mr. mime", '"mr mime"'),
+        ("ho-oh", '"ho oh"'),
+        ('"double colorless"', "double colorless"),
+        ("it's", "it’s"),
+        ("a.b-c", '"a b c"'),
+    ],
+)
 def test_punctuation_never_reaches_fts(base_con, query, same_as):
     """Punctuation inside a word is a word break, as in the phrase of the parts: never FTS syntax."""
     assert ids(base_con, query) == ids(base_con, same_as)
@@ -128,7 +136,7 @@ def test_energy_kind_comes_from_data(base_con):
 
 
 def test_japanese_substring(fixture_con):
-    assert ids(fixture_con, "モンス") == ["test1-1"]          # three characters (trigram index)
+    assert ids(fixture_con, "モンス") == ["test1-1"]  # three characters (trigram index)
     assert ids(fixture_con, "テス") == ["test1-1", "test1-2"]  # two characters
     assert ids(fixture_con, "name:モンスター") == ["test1-1"]
 
@@ -148,15 +156,18 @@ def test_lang_shows_french_names(base_con):
     assert hit.name == "Charizard"  # unknown language falls back to the source language
 
 
-@pytest.mark.parametrize("query,col,needle", [
-    ("hp>>80", 3, "takes a number"),
-    ("colour:red", 0, "unknown field 'colour'"),
-    ("type>fire", 4, "is text"),
-    ("(type:fire", 0, "never closed"),
-    ("type:fire)", 9, "unmatched"),
-    ('"double', 0, "never closed"),
-    ("fire or", 5, "needs a term"),
-])
+@pytest.mark.parametrize(
+    "query,col,needle",
+    [
+        ("hp>>80", 3, "takes a number"),
+        ("colour:red", 0, "unknown field 'colour'"),
+        ("type>fire", 4, "is text"),
+        ("(type:fire", 0, "never closed"),
+        ("type:fire)", 9, "unmatched"),
+        ('"double', 0, "never closed"),
+        ("fire or", 5, "needs a term"),
+    ],
+)
 def test_query_errors_point_at_the_character(query, col, needle):
     with pytest.raises(QueryError) as exc:
         parse(query)
@@ -196,8 +207,9 @@ def test_show_unknown_suggests(runner):
 def test_show_identical_copies_are_printings_of_one_card(test_set, tmp_path):
     other = test_set / "pokemon" / "test2"
     shutil.copytree(test_set / "pokemon" / "test1", other)
-    (other / "set.yaml").write_text((other / "set.yaml").read_text(encoding="utf-8")
-                                    .replace("code: test1", "code: test2").replace("[TST]", "[TS2]"), encoding="utf-8")
+    (other / "set.yaml").write_text(
+        (other / "set.yaml").read_text(encoding="utf-8").replace("code: test1", "code: test2").replace("[TST]", "[TS2]"), encoding="utf-8"
+    )
     for card in other.glob("[0-9]*.yaml"):
         card.write_text(card.read_text(encoding="utf-8").replace("id: test1-", "id: test2-"), encoding="utf-8")
     db = tmp_path / "same.sqlite"
@@ -209,8 +221,9 @@ def test_show_identical_copies_are_printings_of_one_card(test_set, tmp_path):
 def test_show_ambiguous_lists_choices(test_set, tmp_path):
     other = test_set / "pokemon" / "test2"
     shutil.copytree(test_set / "pokemon" / "test1", other)
-    (other / "set.yaml").write_text((other / "set.yaml").read_text(encoding="utf-8")
-                                    .replace("code: test1", "code: test2").replace("[TST]", "[TS2]"), encoding="utf-8")
+    (other / "set.yaml").write_text(
+        (other / "set.yaml").read_text(encoding="utf-8").replace("code: test1", "code: test2").replace("[TST]", "[TS2]"), encoding="utf-8"
+    )
     for card in other.glob("[0-9]*.yaml"):
         card.write_text(card.read_text(encoding="utf-8").replace("id: test1-", "id: test2-"), encoding="utf-8")
     # another card of the same name (another HP), not a second printing of the same card
@@ -256,8 +269,14 @@ def test_index_rebuilds_only_when_catalog_changes(test_set, tmp_path):
 
 def test_search_as_a_real_process(tmp_path):
     env = {"CARDLAB_DB": str(tmp_path / "p.sqlite"), "CARDLAB_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}
-    proc = subprocess.run([sys.executable, "-m", "cardlab", "search", "charizard", "--output-format", "ids"],
-                          capture_output=True, text=True, encoding="utf-8", timeout=120, env=env)
+    proc = subprocess.run(
+        [sys.executable, "-m", "cardlab", "search", "charizard", "--output-format", "ids"],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        env=env,
+    )
     assert proc.returncode == 0, proc.stderr
     # Base Set Charizard, its Base Set 2 reprint, Team Rocket's two Dark Charizards
     assert proc.stdout.split() == ["base1-4", "base4-4", "base5-4", "base5-21", "gym2-2"]  # Blaine's Charizard too
@@ -284,11 +303,14 @@ def test_readme_documents_every_field(repo):
     assert missing == []
 
 
-@pytest.mark.parametrize("make,needle", [
-    (lambda p: p.write_text("127.0.0.1 localhost\n"), "is not a cardlab index"),
-    (lambda p: p.mkdir(), "is a folder"),
-    (lambda p: None, "folder not found"),
-])
+@pytest.mark.parametrize(
+    "make,needle",
+    [
+        (lambda p: p.write_text("127.0.0.1 localhost\n"), "is not a cardlab index"),
+        (lambda p: p.mkdir(), "is a folder"),
+        (lambda p: None, "folder not found"),
+    ],
+)
 def test_db_path_is_never_clobbered(make, needle, runner, test_set, tmp_path):
     target = tmp_path / "hosts"
     make(target)
@@ -317,19 +339,22 @@ def test_missing_catalog_folder_is_an_error(runner, tmp_path):
     assert result.exit_code == 2 and "catalog folder not found" in result.stderr
 
 
-@pytest.mark.parametrize("query,col,needle", [
-    ("-", 0, "'-' needs a term"),
-    ("fire -", 5, "'-' needs a term"),
-    ("%", 0, "no letters or digits"),
-    ('""', 0, "no letters or digits"),
-    ('name:""', 6, "needs a value"),
-    ("AND", 0, "'and' needs a term"),
-    ("fire and", 5, "'and' needs a term"),
-    (":fire", 0, "needs a field name"),
-    ("(" * 20 + "fire" + ")" * 20, 16, "nested too deeply"),
-    ("fire " * 100, 320, "too many terms"),
-    ("x" * 2000, 1000, "too long"),
-])
+@pytest.mark.parametrize(
+    "query,col,needle",
+    [
+        ("-", 0, "'-' needs a term"),
+        ("fire -", 5, "'-' needs a term"),
+        ("%", 0, "no letters or digits"),
+        ('""', 0, "no letters or digits"),
+        ('name:""', 6, "needs a value"),
+        ("AND", 0, "'and' needs a term"),
+        ("fire and", 5, "'and' needs a term"),
+        (":fire", 0, "needs a field name"),
+        ("(" * 20 + "fire" + ")" * 20, 16, "nested too deeply"),
+        ("fire " * 100, 320, "too many terms"),
+        ("x" * 2000, 1000, "too long"),
+    ],
+)
 def test_hostile_queries_are_clear_errors(query, col, needle):
     with pytest.raises(QueryError) as exc:
         parse(query)
@@ -374,6 +399,7 @@ def test_piped_table_is_plain_aligned_text(runner):
 
 
 # --- printings (Base Set 2 reprints) ---------------------------------------------------------
+
 
 def test_unique_prints_is_the_default_and_cards_collapses_printings(full_con):
     assert ids(full_con, "name=charizard") == ["base1-4", "base4-4"]

@@ -63,6 +63,6 @@ def test_search_page_is_count_and_search(db, query):
     for offset in (0, 50, 100, 200):
         total, hits = search_page(con, query, sort="name", limit=50, offset=offset)
         assert total == count(con, query) == len(every)
-        assert [h.id for h in hits] == every[offset:offset + 50]
+        assert [h.id for h in hits] == every[offset : offset + 50]
     with pytest.raises(QueryTimeoutError):
         search_page(con, "a or e or i or o or u", timeout=0)

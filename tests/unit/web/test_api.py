@@ -23,6 +23,7 @@ def error_of(resp, status: int, code: str) -> dict:
 
 # --- search ------------------------------------------------------------------------------------
 
+
 def test_search_list_object(client):
     body = client.get("/api/cards/search", params={"q": "type:fire hp>=80"}).json()
     assert body["object"] == "list" and body["total_cards"] == 4 and body["has_more"] is False and body["next_page"] is None
@@ -84,12 +85,22 @@ def test_html_in_a_query_is_inert(client):
 
 # --- cards -------------------------------------------------------------------------------------
 
+
 def test_card(client):
     body = client.get("/api/cards/base1-4").json()
     assert body["object"] == "card" and body["name"] == "Charizard" and body["names"]["fr"] == "Dracaufeu"
-    assert body["legalities"] == {name: "legal" for name in ("pokemon-base", "pokemon-base-fossil", "pokemon-base-gym",
-                                                              "pokemon-base-jungle", "pokemon-base-rocket",
-                                                              "pokemon-prop-15-3", "pokemon-unlimited")}
+    assert body["legalities"] == {
+        name: "legal"
+        for name in (
+            "pokemon-base",
+            "pokemon-base-fossil",
+            "pokemon-base-gym",
+            "pokemon-base-jungle",
+            "pokemon-base-rocket",
+            "pokemon-prop-15-3",
+            "pokemon-unlimited",
+        )
+    }
     assert body["printings"] == [{"id": "base1-4", "set": "base1", "number": "4", "rarity": "Rare Holo"}]
     assert body["data"]["hp"] == 120 and body["set"]["code"] == "base1"
     assert client.get("/api/cards/BASE1-4").json()["id"] == "base1-4"
@@ -103,8 +114,18 @@ def test_card_errors(client):
         error_of(client.get(f"/api/cards/{bad}"), 400, "bad_id")
 
 
-@pytest.mark.parametrize("path", ["/api/cards/..", "/api/cards/..%2F..%2Fetc%2Fpasswd", "/api/cards/..%2Fapp.py", "/card/..%2F..%2Fetc%2Fpasswd",
-                                  "/static/..%2Fapp.py", "/static/../app.py", "/static/%2e%2e/app.py"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/cards/..",
+        "/api/cards/..%2F..%2Fetc%2Fpasswd",
+        "/api/cards/..%2Fapp.py",
+        "/card/..%2F..%2Fetc%2Fpasswd",
+        "/static/..%2Fapp.py",
+        "/static/../app.py",
+        "/static/%2e%2e/app.py",
+    ],
+)
 def test_dot_dot_in_paths(client, path):
     resp = client.get(path)
     assert resp.status_code in (400, 404)
@@ -124,6 +145,7 @@ def test_card_page(client):
 
 # --- sets --------------------------------------------------------------------------------------
 
+
 def test_sets(client):
     body = client.get("/api/sets").json()
     by_code = {s["code"]: s for s in body["data"]}
@@ -135,9 +157,11 @@ def test_sets(client):
 
 # --- decks -------------------------------------------------------------------------------------
 
+
 def test_validate_with_a_format(client, zap_text):
-    body = client.post("/api/decks/validate", params={"format": "pokemon-base"}, content=zap_text,
-                       headers={"content-type": "text/plain"}).json()
+    body = client.post(
+        "/api/decks/validate", params={"format": "pokemon-base"}, content=zap_text, headers={"content-type": "text/plain"}
+    ).json()
     assert (body["object"], body["format"], body["legal"], body["cards"], body["problems"]) == ("deck_report", "pokemon-base", True, 60, [])
 
 
@@ -145,16 +169,29 @@ def test_validate_every_format(client, zap_text):
     text = zap_text.replace("2 Bill", "5 Bill")
     body = client.post("/api/decks/validate", content=text.encode(), headers={"content-type": "text/plain; charset=utf-8"}).json()
     assert body["object"] == "legality" and body["game"] == "pokemon" and body["legal_in"] == []
-    assert [f["format"] for f in body["formats"]] == ["pokemon-base", "pokemon-base-fossil", "pokemon-base-gym", "pokemon-base-jungle", "pokemon-base-rocket",
-                                                "pokemon-prop-15-3", "pokemon-unlimited"]
+    assert [f["format"] for f in body["formats"]] == [
+        "pokemon-base",
+        "pokemon-base-fossil",
+        "pokemon-base-gym",
+        "pokemon-base-jungle",
+        "pokemon-base-rocket",
+        "pokemon-prop-15-3",
+        "pokemon-unlimited",
+    ]
     for report in body["formats"]:
         limit = 3 if report["format"] == "pokemon-prop-15-3" else 4
         assert {"line": 10, "column": 0, "message": f'5 copies of "Bill" (limit {limit})', "rule": "copy-limit"} in report["problems"]
         assert "path" not in report["problems"][0]
     legal = client.post("/api/decks/validate", content=zap_text, headers={"content-type": "text/plain"}).json()
     # Zap! holds 4 of a card besides basic Energy, so Prop 15/3 (3 copies at most) refuses it
-    assert legal["legal_in"] == ["pokemon-base", "pokemon-base-fossil", "pokemon-base-gym", "pokemon-base-jungle",
-                                 "pokemon-base-rocket", "pokemon-unlimited"]
+    assert legal["legal_in"] == [
+        "pokemon-base",
+        "pokemon-base-fossil",
+        "pokemon-base-gym",
+        "pokemon-base-jungle",
+        "pokemon-base-rocket",
+        "pokemon-unlimited",
+    ]
 
 
 def test_validate_errors(client, zap_text):
@@ -202,7 +239,7 @@ def test_deck_page(client, zap_text):
     page = client.post("/deck", data={"text": zap_text.replace("2 Bill", "5 Bill"), "format": "pokemon-base"})
     assert page.status_code == 200
     assert 'id="line-10" class="bad"' in page.text and "copy-limit" in page.text
-    assert page.text.count("<li><a href=\"/card/") == 7  # the sample hand
+    assert page.text.count('<li><a href="/card/') == 7  # the sample hand
     assert "exact opening odds" in page.text
     again = client.post("/deck", data={"text": zap_text, "seed": 2})
     assert "seed 2" in again.text and "legal" in again.text
@@ -225,8 +262,9 @@ def test_exports(client, zap_text):
     text = client.post("/deck/export.txt", data={"text": zap_text, "lang": "fr"})
     assert text.status_code == 200 and text.text.startswith("Format: pokemon-base\nDeck: 60\n")
     assert "Dracaufeu" not in text.text and "4 Pikachu base1 58" in text.text
-    again = client.post("/api/decks/validate", params={"format": "pokemon-base"}, content=text.text,
-                        headers={"content-type": "text/plain"}).json()
+    again = client.post(
+        "/api/decks/validate", params={"format": "pokemon-base"}, content=text.text, headers={"content-type": "text/plain"}
+    ).json()
     assert again["legal"] is True
     data = client.post("/deck/export.json", data={"text": zap_text}).json()
     assert data["format"] == "pokemon-base" and sum(c["count"] for s in data["sections"] for c in s["cards"]) == 60
@@ -246,6 +284,7 @@ def test_proxies_pdf(client, zap_text):
 
 
 # --- the rest ----------------------------------------------------------------------------------
+
 
 def test_pages_and_help(client):
     from cardlab.search.query import FIELDS
