@@ -37,6 +37,20 @@ def _undecorated(line: str) -> str:
         line = bare
 
 
+def _card_line(deck: DeckList, number: int, line: str, header: int | None) -> None:
+    """Read one card line into ``deck``: an entry, or a ``no-count`` / ``count`` problem at its line."""
+    split = split_count(line)
+    if split is None:
+        deck.problems.append(Problem(SourcePos(deck.path, number), no_count_message(line), "no-count"))
+        return
+    n, card_text = split
+    problem = count_problem(deck.path, number, n, card_text)
+    if problem:
+        deck.problems.append(problem)
+    else:
+        deck.entries.append(Entry(number, n, card_text, header))
+
+
 def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckList:
     """Parse a plain-text deck list (module docstring). Never raises; problems are collected.
 
@@ -107,16 +121,7 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
         if sideboard:  # SB: 2 Gust of Wind, as the Sideboard: header
             line = line[sideboard.end() :]
             deck.headers.append(Header(number, sideboard.group(0).strip(), "sideboard", None, False, True))
-            split = split_count(line)
-            if split is None:  # cannot happen: the pattern wants a count
-                deck.problems.append(Problem(SourcePos(deck.path, number), no_count_message(line), "no-count"))
-                continue
-            n, card_text = split
-            problem = count_problem(deck.path, number, n, card_text)
-            if problem:
-                deck.problems.append(problem)
-            else:
-                deck.entries.append(Entry(number, n, card_text, len(deck.headers) - 1))
+            _card_line(deck, number, line, len(deck.headers) - 1)
             continue
         m = _HEADER.match(line)
         if m:
@@ -139,16 +144,7 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
                 continue
         if hashed:
             continue
-        split = split_count(line)
-        if split is None:
-            deck.problems.append(Problem(SourcePos(deck.path, number), no_count_message(line), "no-count"))
-            continue
-        n, card_text = split
-        problem = count_problem(deck.path, number, n, card_text)
-        if problem:
-            deck.problems.append(problem)
-            continue
-        deck.entries.append(Entry(number, n, card_text, header))
+        _card_line(deck, number, line, header)
     if not deck.entries and all(p.rule == "format-conflict" for p in deck.problems):
         message = "the deck list holds no cards" if content else "the file is empty: the deck list holds no cards"
         deck.problems.append(Problem(SourcePos(deck.path, 1), message, "empty"))

@@ -12,7 +12,7 @@ must match; a list of values matches any; a card field holding a list matches wh
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardlab.core.errors import Problem, SourcePos
@@ -56,6 +56,17 @@ def _section_line(deck: Deck, section: str | None) -> int:
     return min(lines) if lines else (min(e.line for e in deck.entries) if deck.entries else 1)
 
 
+def _first_over(cards: Sequence[DeckCard], limit: int) -> DeckCard:
+    """The line at which the running count of ``cards`` (in deck order) first passes ``limit``:
+    where a limit rule reports (the last card when the total does not pass it)."""
+    running = 0
+    for c in cards:
+        running += c.count
+        if running > limit:
+            return c
+    return cards[-1]
+
+
 def check_size(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
     """``deck-size`` / ``section-size``: a section holds exactly ``size`` cards (``section``,
     default ``main``). Lines that match no card still count. Reported at the section's header
@@ -88,12 +99,7 @@ def check_copies(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
         total = sum(c.count for c in cards)
         if total <= limit:
             continue
-        running, at = 0, cards[-1]
-        for c in cards:
-            running += c.count
-            if running > limit:
-                at = c
-                break
+        at = _first_over(cards, limit)
         label = f'"{cards[0].name}"' if params["same"] == "name" else f'"{cards[0].name}" ({cards[0].card_id})'
         lines = f"; {line_list([c.line for c in cards])}" if len(cards) > 1 else ""
         yield at.line, f"{total} copies of {label} (limit {limit}{lines})"
@@ -150,12 +156,7 @@ def check_max_cards(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
     total, limit = sum(c.count for c in cards), params["max"]
     if total <= limit:
         return
-    running, at = 0, cards[-1]
-    for c in cards:
-        running += c.count
-        if running > limit:
-            at = c
-            break
+    at = _first_over(cards, limit)
     yield at.line, f"{total} {params['label']} in the deck (limit {limit}; {line_list([c.line for c in cards])})"
 
 
