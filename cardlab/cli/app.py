@@ -216,12 +216,15 @@ def _query(roots: list[Path], db_path: Path, run):  # noqa: ANN001, ANN202 - run
 def _open(roots: list[Path], db_path: Path):  # noqa: ANN202 - sqlite3.Connection
     """Open a fresh index (:func:`cardlab.search.index.open_fresh`); when it cannot be rebuilt (a
     catalog with problems, a read-only or full disk), the previous index with a warning."""
-    from cardlab.core.errors import DataError
-    from cardlab.render import cards as render
-    from cardlab.render import messages
     from cardlab.search import index as index
 
     con, report, failure = index.open_fresh(roots, db_path)
+    if failure is None and report is None:
+        return con  # the everyday case: nothing to say, so no rich to import
+    from cardlab.core.errors import DataError
+    from cardlab.render import cards as render
+    from cardlab.render import messages
+
     if failure is not None:
         console = render.stderr_console()
         if isinstance(failure, DataError):
