@@ -497,41 +497,28 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
             return page(request, "deck.html", err.status, **context, result=None, error=err)
         return page(request, "deck.html", **context, result=result)
 
-    @api.post("/deck/export.txt", include_in_schema=False)
-    async def deck_export_text(
+    @api.post("/deck/export.{kind}", include_in_schema=False)
+    async def deck_export(
+        kind: str,
         text: str = Form(""),
         fmt: str = Form("", alias="format"),
         lang: str = Form(""),
         upload: UploadFile | None = File(None, alias="file"),
     ) -> Response:
-        """``POST /deck/export.txt``: the matched deck as a plain-text list (a download) that reads back."""
-        from cardlab.decks.check import export_text
+        """``POST /deck/export.txt`` (a plain-text list that reads back) or ``/deck/export.json``: the
+        matched deck as a download; 404 for any other kind."""
+        from cardlab.decks.check import export_json, export_text
 
+        if kind not in ("txt", "json"):
+            raise StarletteHTTPException(404)
         content, name = await read_deck_form(text, upload)
-        checked = check_deck_text(site, content, name, fmt or None, langs_param(lang))
-        body = export_text(checked["deck"], langs_param(lang), site.source_of)
-        return Response(
-            body,
-            media_type="text/plain; charset=utf-8",
-            headers={"content-disposition": f'attachment; filename="{safe_filename(name)}.txt"'},
-        )
-
-    @api.post("/deck/export.json", include_in_schema=False)
-    async def deck_export_json(
-        text: str = Form(""),
-        fmt: str = Form("", alias="format"),
-        lang: str = Form(""),
-        upload: UploadFile | None = File(None, alias="file"),
-    ) -> Response:
-        """``POST /deck/export.json``: the matched deck as JSON (a download)."""
-        from cardlab.decks.check import export_json
-
-        content, name = await read_deck_form(text, upload)
-        checked = check_deck_text(site, content, name, fmt or None, langs_param(lang))
-        return JSONResponse(
-            export_json(checked["deck"], langs_param(lang), site.source_of),
-            headers={"content-disposition": f'attachment; filename="{safe_filename(name)}.json"'},
-        )
+        langs = langs_param(lang)
+        checked = check_deck_text(site, content, name, fmt or None, langs)
+        disposition = {"content-disposition": f'attachment; filename="{safe_filename(name)}.{kind}"'}
+        if kind == "json":
+            return JSONResponse(export_json(checked["deck"], langs, site.source_of), headers=disposition)
+        body = export_text(checked["deck"], langs, site.source_of)
+        return Response(body, media_type="text/plain; charset=utf-8", headers=disposition)
 
     @api.post("/deck/proxies.pdf", include_in_schema=False)
     async def deck_proxies(
