@@ -189,21 +189,17 @@ def describe(value: Any) -> str:
     """What YAML reads ``value`` as, in words: ``a YAML boolean``, ``a YAML date``, ``text``..."""
     if value is None:
         return "a YAML null"
-    if isinstance(value, bool):
-        return "a YAML boolean"
-    if isinstance(value, int):
-        return "a YAML integer"
-    if isinstance(value, float):
-        return "a YAML number"
-    if isinstance(value, (datetime.date, datetime.datetime)):
-        return "a YAML date"
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, dict):
-        return "a map"
-    if isinstance(value, list):
-        return "a list"
-    return type(value).__name__
+    # bool before int (a bool is an int in Python)
+    kinds = (
+        (bool, "a YAML boolean"),
+        (int, "a YAML integer"),
+        (float, "a YAML number"),
+        ((datetime.date, datetime.datetime), "a YAML date"),
+        (str, "text"),
+        (dict, "a map"),
+        (list, "a list"),
+    )
+    return next((words for kind, words in kinds if isinstance(value, kind)), type(value).__name__)
 
 
 def _tag_name(tag: str) -> str:

@@ -261,6 +261,21 @@ def check_deck_text(site: Site, text: str, name: str, format_name: str | None, l
     return {"deck": deck, "reports": reports, "notes": notes, "list": deck_list}
 
 
+def card_view(site, card_id: str):  # noqa: ANN001, ANN201 - Site, search.engine.CardView
+    """The card a ``/card/<id>`` or ``/api/cards/<id>`` path names (:func:`cardlab.search.engine.get_card`).
+
+    Raises:
+        WebError: a malformed id (400), an unknown card (404).
+    """
+    from cardlab.search.engine import get_card
+
+    check_card_id(card_id)
+    try:
+        return get_card(site.con(), card_id)
+    except CardlabError as err:
+        raise web_error(err) from None
+
+
 def report_json(report) -> dict[str, Any]:  # noqa: ANN001 - decks.check.DeckReport
     """Return a deck report as the API gives it (:meth:`DeckReport.to_json` without the server-side file name)."""
     data = report.to_json()
@@ -449,14 +464,9 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
     def card_page(request: Request, card_id: str, lang: str = "") -> Response:
         """``/card/<id>``: the whole card (fields, names, printings, legality); a name or other reference
         redirects (301) to the card's id; 400 for a malformed id, 404 for an unknown one."""
-        from cardlab.search.engine import get_card
 
         langs = langs_param(lang)
-        check_card_id(card_id)
-        try:
-            view = get_card(site.con(), card_id)
-        except CardlabError as err:
-            raise web_error(err) from None
+        view = card_view(site, card_id)
         if view.id != card_id:
             return RedirectResponse(f"/card/{view.id}" + (f"?lang={lang}" if lang else ""), status_code=301)
         card = card_json(site, view, langs)
@@ -561,14 +571,8 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
     @api.get("/api/cards/{card_id}", tags=["cards"])
     def api_card(card_id: str, lang: str = "") -> dict:
         """One card by id (``base1-4``): names, set, the card's data, printings and legality per format."""
-        from cardlab.search.engine import get_card
-
         langs = langs_param(lang)
-        check_card_id(card_id)
-        try:
-            view = get_card(site.con(), card_id)
-        except CardlabError as err:
-            raise web_error(err) from None
+        view = card_view(site, card_id)
         if view.id.lower() != card_id.lower():
             raise WebError(404, "not_found", f"no card with the id '{card_id}'")
         return card_json(site, view, langs)
