@@ -199,30 +199,6 @@ def choose_format(
 
 
 @dataclass
-class FormatResult:
-    """A deck list checked under one format: the matched ``deck`` and its ``problems``."""
-
-    format: Format
-    deck: Deck
-    problems: list[Problem]
-
-    @property
-    def legal(self) -> bool:
-        """True when no problem was found."""
-        return not self.problems
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON-ready: format, legal, cards (main deck size), problems."""
-        return {
-            "format": self.format.name,
-            "title": self.format.title,
-            "legal": self.legal,
-            "cards": self.deck.size("main"),
-            "problems": [p.to_json() for p in self.problems],
-        }
-
-
-@dataclass
 class LegalityReport:
     """A deck that names no format, checked under every format of its game (as Limitless and
     Moxfield show legality badges).
@@ -292,7 +268,7 @@ def legality(
         if fmt.game != game:
             continue
         deck = build_deck(deck_list, catalog, fmt, index=index, langs=langs)
-        results.append(FormatResult(fmt, deck, sorted(check_deck(deck))))
+        results.append(FormatResult(deck, sorted(check_deck(deck))))
     return LegalityReport(deck_list.path, game, results, chosen.format.name)
 
 
@@ -344,6 +320,27 @@ class DeckReport:
             "sections": {s.id: self.deck.size(s.id) for s in fmt.sections},
             "problems": [p.to_json() for p in self.problems],
             "catalog_problems": [p.to_json() for p in self.deck.catalog_problems],
+        }
+
+
+@dataclass
+class FormatResult(DeckReport):
+    """A deck list checked under one format (one row of a :class:`LegalityReport`): a
+    :class:`DeckReport` whose format is ``deck.format``."""
+
+    @property
+    def format(self) -> Format:
+        """The format the deck was checked under."""
+        return self.deck.format
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready: format, title, legal, cards (main deck size), problems."""
+        return {
+            "format": self.format.name,
+            "title": self.format.title,
+            "legal": self.legal,
+            "cards": self.deck.size("main"),
+            "problems": [p.to_json() for p in self.problems],
         }
 
 

@@ -10,6 +10,7 @@ import json
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from cardlab.core.errors import CardlabError, ExitStatus
 from cardlab.core.text import compact, fold, norm_value, pick
@@ -258,24 +259,7 @@ def search(
     timeout: float | None = None,
     unique: str = "prints",
 ) -> list[Hit]:
-    """Return the cards matching ``query``, sorted (arguments and errors as :func:`search_page`)."""
-    return _search(con, query, langs, sort, reverse, limit, offset, timeout, False, unique)[1]
-
-
-def search_page(
-    con: sqlite3.Connection,
-    query: str,
-    *,
-    langs: tuple[str, ...] | list[str] = (),
-    sort: str = "number",
-    reverse: bool = False,
-    limit: int | None = None,
-    offset: int = 0,
-    timeout: float | None = None,
-    unique: str = "prints",
-) -> tuple[int, list[Hit]]:
-    """Return ``(how many cards match in all, the hits from offset to offset + limit)`` in one pass
-    over the index (the total is a window count, not a second query), sorted.
+    """Return the cards matching ``query``, sorted.
 
     Args:
         con: an index connection (:func:`open_index`).
@@ -295,9 +279,35 @@ def search_page(
         QueryTimeoutError: the query ran longer than ``timeout``.
         UsageError: unknown sort key or ``unique`` value.
     """
-    total, hits = _search(con, query, langs, sort, reverse, limit, offset, timeout, True, unique)
+    return _search(con, query, langs, sort, reverse, limit, offset, timeout, False, unique)[1]
+
+
+_SEARCH_DEFAULTS: dict[str, Any] = {
+    "langs": (),
+    "sort": "number",
+    "reverse": False,
+    "limit": None,
+    "offset": 0,
+    "timeout": None,
+    "unique": "prints",
+}
+"""The keyword options of :func:`search` and their defaults (:func:`search_page` takes the same)."""
+
+
+def search_page(con: sqlite3.Connection, query: str, **options: Any) -> tuple[int, list[Hit]]:
+    """Return ``(how many cards match in all, the hits from offset to offset + limit)`` in one pass
+    over the index (the total is a window count, not a second query), sorted. ``options`` and the
+    errors are those of :func:`search` (``langs``, ``sort``, ``reverse``, ``limit``, ``offset``,
+    ``timeout``, ``unique``)."""
+    unknown = set(options) - set(_SEARCH_DEFAULTS)
+    if unknown:
+        raise TypeError(f"search_page() got unexpected options: {', '.join(sorted(unknown))}")
+    args = {**_SEARCH_DEFAULTS, **options}
+    total, hits = _search(
+        con, query, args["langs"], args["sort"], args["reverse"], args["limit"], args["offset"], args["timeout"], True, args["unique"]
+    )
     if total is None:  # the page is past the last card: nothing to count the window on
-        total = count(con, query, timeout=timeout)
+        total = count(con, query, timeout=args["timeout"])
     return total, hits
 
 
