@@ -64,37 +64,27 @@ KINDS: dict[str, tuple[str, dict[str, str]]] = {
 }
 """Card kind -> (card colour, name by language); seed 000 'Comprendre les cartes'."""
 
-_LANGS = ("en", "fr", "ja")
+
+def _vocabulary() -> dict[str, dict[str, dict[str, str]]]:
+    """The terms of ``ippo_vocabulary.json`` beside this module: table -> code -> {en, fr, ja: term}."""
+    import json
+    from pathlib import Path
+
+    data = json.loads(Path(__file__).with_name("ippo_vocabulary.json").read_text(encoding="utf-8"))
+    langs = data["languages"]
+    return {
+        table: {code: dict(zip(langs, names, strict=True)) for code, names in rows.items()}
+        for table, rows in data.items()
+        if isinstance(rows, dict)
+    }
 
 
-def _terms(**rows: tuple[str, str, str]) -> dict[str, dict[str, str]]:
-    """A vocabulary table: code (``_`` read as ``-``) -> {en, fr, ja: the term}."""
-    return {code.replace("_", "-"): dict(zip(_LANGS, names, strict=True)) for code, names in rows.items()}
-
-
-BLOW_TYPES = _terms(
-    straight=("Straight", "Direct", "ストレート"),
-    hook=("Hook", "Crochet", "フック"),
-    upper=("Uppercut", "Uppercut", "アッパー"),
-    special=("Special", "Spécial", "スペシャル"),
-)
+_VOCABULARY = _vocabulary()
+BLOW_TYPES = _VOCABULARY["blow_types"]
 """Blow / block types (seed 003 'ブロータイプとディフェンスタイプについて')."""
-
-TIMINGS = _terms(
-    placement=("Placement phase", "Phase de placement", "配置フェイズ"),
-    fast=("Fast", "Rapide", "ファスト"),
-    boxing=("Boxing", "Boxe", "ボクシング"),
-    interval=("Interval", "Intervalle", "インターバル"),
-    constant=("Constant", "Permanent", "常動"),
-)
+TIMINGS = _VOCABULARY["timings"]
 """Ability timings (seed 000 'Quand utiliser les capacités')."""
-
-KEYWORDS = _terms(
-    shut_off=("Shut Off", "Shut Off", "シャットオフ"),
-    guard_break=("Guard Break", "Guard Break", "ガードブレイク"),
-    knock_down=("Knock-down", "Knock-down", "ノックダウン"),
-    round_up=("Round UP", "Round UP", "ラウンドUP"),
-)
+KEYWORDS = _VOCABULARY["keywords"]
 """Ability keywords (seed 000 'Particularité de capacité', seed 003)."""
 
 DAMAGE_EFFECT = {"en": "damage effect", "fr": "effet de dégâts", "ja": "ダメージ効果"}

@@ -9,9 +9,10 @@ text engine of :mod:`cardlab.proxies.textengine`. Labels are translated from :da
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from cardlab.proxies.layout import MM, Rect
-from cardlab.proxies.textengine import MUTED, NAME_PT, Block, Pen, Span, draw_body, draw_spans, spans_width
+from cardlab.proxies.textengine import MUTED, NAME_PT, RGB, Block, Pen, Span, draw_body, draw_spans, spans_width
 
 LABELS: dict[str, dict[str, str]] = {
     "fr": {
@@ -160,42 +161,26 @@ LABELS: dict[str, dict[str, str]] = {
 }
 """Label translations by language; English is the key itself."""
 
-POKEMON_COLORS = {
-    "Grass": (0.33, 0.65, 0.27),
-    "Fire": (0.86, 0.27, 0.16),
-    "Water": (0.19, 0.5, 0.85),
-    "Lightning": (0.98, 0.8, 0.15),
-    "Psychic": (0.6, 0.33, 0.7),
-    "Fighting": (0.75, 0.45, 0.2),
-    "Darkness": (0.25, 0.25, 0.3),
-    "Metal": (0.6, 0.62, 0.66),
-    "Colorless": (0.82, 0.8, 0.75),
-}
-POKEMON_LETTER = {
-    "Grass": "G",
-    "Fire": "R",
-    "Water": "W",
-    "Lightning": "L",
-    "Psychic": "P",
-    "Fighting": "F",
-    "Darkness": "D",
-    "Metal": "M",
-    "Colorless": "C",
-}
-TRAINER_COLOR = (0.55, 0.6, 0.66)
-IPPO_COLORS = {"blow": (0.8, 0.16, 0.16), "defense": (0.08, 0.4, 0.75), "support": (0.45, 0.2, 0.6), "fight": (0.2, 0.55, 0.25)}
-IPPO_ATTR_COLORS = {"courage": (0.8, 0.15, 0.15), "kan": (0.75, 0.6, 0.0), "technique": (0.15, 0.55, 0.2), "calm": (0.1, 0.35, 0.75)}
-MONPA_ELEMENTS = {
-    "feu": (0.85, 0.3, 0.15),
-    "eau": (0.2, 0.5, 0.85),
-    "terre": (0.55, 0.4, 0.2),
-    "air": (0.55, 0.75, 0.85),
-    "foudre": (0.95, 0.78, 0.1),
-    "lumière": (0.92, 0.8, 0.4),
-    "ténèbres": (0.35, 0.25, 0.45),
-    "nature": (0.3, 0.62, 0.3),
-    "plante": (0.3, 0.62, 0.3),
-}
+
+def _colours() -> dict:
+    """``colours.json`` beside this module: the faces' colours as data (lists become RGB tuples)."""
+    import json
+
+    data = json.loads(Path(__file__).with_name("colours.json").read_text(encoding="utf-8"))
+    return {
+        key: {k: tuple(v) if isinstance(v, list) else v for k, v in value.items()} if isinstance(value, dict) else tuple(value)
+        for key, value in data.items()
+        if key != "_about"
+    }
+
+
+_COLOURS = _colours()
+POKEMON_COLORS: dict[str, RGB] = _COLOURS["pokemon_types"]
+POKEMON_LETTER: dict[str, str] = _COLOURS["pokemon_letters"]
+TRAINER_COLOR: RGB = _COLOURS["trainer"]
+IPPO_COLORS: dict[str, RGB] = _COLOURS["ippo_kinds"]
+IPPO_ATTR_COLORS: dict[str, RGB] = _COLOURS["ippo_attributes"]
+MONPA_ELEMENTS: dict[str, RGB] = _COLOURS["monpa_elements"]
 NEUTRAL = (0.5, 0.5, 0.55)
 
 
