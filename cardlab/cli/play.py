@@ -254,6 +254,16 @@ def _odds_out(table, output_format: str) -> None:  # noqa: ANN001
     typer.echo(json.dumps(table.to_json(), ensure_ascii=False, indent=2) if output_format == "json" else as_text(table))
 
 
+def _pool_values(catalog: list[Path] | None, set_code: str) -> list[int]:
+    """The Values of a set's draw pool (its Commons, seed 002 "piocher dans le draw pool")."""
+    from cardlab.catalog.validate import load_catalog
+    from cardlab.play.setup import draw_pool
+
+    roots, _ = roots_and_db(catalog, None)
+    with user_errors():
+        return [c["value"] for c in draw_pool(load_catalog(roots), set_code)]
+
+
 @odds_app.command("los-lobos")
 def odds_los_lobos(
     set_code: Annotated[str, typer.Option("--set", help="The set whose Commons are drawn.")],
@@ -262,14 +272,11 @@ def odds_los_lobos(
     catalog: CatalogOpt = None,
 ) -> None:
     """Exact odds of each Los Lobos hand class on the first five draws.  Example: cardlab odds los-lobos --set ftcg-base"""
-    from cardlab.catalog.validate import load_catalog
     from cardlab.play import odds
-    from cardlab.play.setup import draw_pool
 
-    roots, _ = roots_and_db(catalog, None)
+    values = _pool_values(catalog, set_code)
     with user_errors():
-        pool = draw_pool(load_catalog(roots), set_code)
-        table = odds.los_lobos([c["value"] for c in pool], replacement=not without_replacement)
+        table = odds.los_lobos(values, replacement=not without_replacement)
     _odds_out(table, output_format.value)
 
 
@@ -283,23 +290,20 @@ def odds_zangetsu(
 
     Example: cardlab odds zangetsu --set ftcg-base
     """
-    from cardlab.catalog.validate import load_catalog
     from cardlab.play import odds
-    from cardlab.play.setup import draw_pool
 
-    roots, _ = roots_and_db(catalog, None)
+    values = _pool_values(catalog, set_code)
     with user_errors():
-        pool = draw_pool(load_catalog(roots), set_code)
-        table = odds.zangetsu([c["value"] for c in pool])
+        table = odds.zangetsu(values)
     _odds_out(table, output_format.value)
 
 
 @odds_app.command("doll-house")
 def odds_doll_house(
     list_file: Annotated[Path, typer.Option("--list", help="A list of 10 cards (deck-list text).")],
-    independent_reroll: Annotated[bool, typer.Option("--independent-reroll", help="The Independent extra-roll variant.")] = False,
     output_format: ReportOutputOpt = ReportOutput.text,
     catalog: CatalogOpt = None,
+    independent_reroll: Annotated[bool, typer.Option("--independent-reroll", help="The Independent extra-roll variant.")] = False,
 ) -> None:
     """Exact odds of a Doll House on the first 4 rolls and the expected number of rounds (one player).
 
