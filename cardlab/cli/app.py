@@ -101,7 +101,7 @@ def search(
 
     fmt = output_format(output_fmt, old_fmt, "search", "--format")
     roots, db_path = roots_and_db(catalog, db)
-    with user_errors():
+    with user_errors(json_output=fmt is SearchOutput.json):
         text = " ".join(query or [])
         text_argument(text, "the query")
         langs = langs_of(lang)
@@ -135,7 +135,7 @@ def show(
 
     fmt = output_format(output_fmt, old_fmt, "show", "--format")
     roots, db_path = roots_and_db(catalog, db)
-    with user_errors():
+    with user_errors(json_output=fmt is ReportOutput.json):
         langs = langs_of(lang)
         text_argument(card, "the card")
         view = _query(roots, db_path, lambda con: searching.get_card(con, card))

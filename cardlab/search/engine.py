@@ -486,6 +486,11 @@ def get_card(con: sqlite3.Connection, ref: str) -> CardView:
         if len(oracles) == 1:  # printings of one card (Dracaufeu: base1-4 and its reprint base4-4): the original
             oracle = oracles.pop()
             ids = [oracle] if oracle in ids else sorted(ids)[:1]
+        else:  # several cards: one choice per card, its first printing (as deck lists count them)
+            first: dict[str, str] = {}
+            for cid, oracle in con.execute(f"SELECT id, oracle_id FROM card WHERE id IN ({marks}) ORDER BY id != oracle_id", ids):
+                first.setdefault(oracle, cid)
+            ids = list(first.values())
     if len(ids) > 1:
         choices = [
             tuple(r)

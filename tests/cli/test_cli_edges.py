@@ -146,3 +146,21 @@ def test_process_edges(tmp_path):
     done = _cardlab("search", "charizard", "--catalog", str(POKEMON / "base1"), env=dict(env, CARDLAB_CACHE_DIR=str(blocker)))
     assert done.returncode == 2 and b"cache folder cannot be created" in done.stderr
     assert b"Traceback" not in done.stderr
+
+
+def test_json_errors_from_search_and_show(runner):
+    """Kind: -O json on a command that stops: the error as JSON on stdout, as every command gives it."""
+    import json
+
+    for args, code in ((["search", "type:electric", "-O", "json"], 2), (["show", "Zzzzz", "-O", "json"], 1)):
+        result = runner.invoke(app, [*args, "--catalog", str(POKEMON / "base1")])
+        assert result.exit_code == code, args
+        body = json.loads(result.stdout)
+        assert (body["ok"], body["exit_code"]) == (False, code)
+
+
+def test_show_counts_cards_not_printings(runner):
+    """A name shared by several cards lists each card once (its first printing), as deck lines count them."""
+    result = runner.invoke(app, ["show", "Pikachu"])
+    assert result.exit_code == 1
+    assert "'Pikachu' names 6 cards" in result.stderr and "base4-87" not in result.stderr

@@ -219,8 +219,11 @@ def test_loosely_written_lines(catalog, formats, tmp_path, text, card_id, messag
 def test_cli_reports_the_ambiguous_line_with_a_suggestion(runner, tmp_path):
     """The Rain Dance list as its source writes it (without the header's card ids) names Lapras bare."""
     path = tmp_path / "rain-dance.txt"
-    lines = [ln for ln in (VINTAGE / "base-fossil-ptcgarchive-rain-dance.txt").read_text(encoding="utf-8").splitlines()
-             if not ln.startswith("# cardlab:")]
+    lines = [
+        ln
+        for ln in (VINTAGE / "base-fossil-ptcgarchive-rain-dance.txt").read_text(encoding="utf-8").splitlines()
+        if not ln.startswith("# cardlab:")
+    ]
     path.write_text("\n".join(ln.split(" base3-")[0] for ln in lines) + "\n", encoding="utf-8")
     result = runner.invoke(app, ["deck", "validate", str(path), "--format", "pokemon-base-fossil"])
     assert result.exit_code == 1
