@@ -155,7 +155,6 @@ def deck_list_cmd(
 
     Example: cardlab deck list examples/decks/zap-theme-deck.txt -f pokemon-base --lang fr
     """
-    from cardlab.catalog.validate import validate
     from cardlab.decks import check as decks
     from cardlab.decks.rules import check_deck
 
@@ -163,10 +162,9 @@ def deck_list_cmd(
     roots, _ = roots_and_db(catalog, None)
     with user_errors(json_output=output is ReportOutput.json):
         langs = langs_of(lang)
-        deck = decks.open_deck(file, roots, fmt, langs)
-        cat = validate(roots).catalog
+        deck = decks.open_deck(file, roots, fmt, langs)  # the catalog validated once for the command
         problems = check_deck(deck)
-    listing = decks.deck_list(deck, langs, lambda cid: cat.set_of(cid).source_language)
+    listing = decks.deck_list(deck, langs)
     _warn_catalog(deck)
     if deck.problems:
         from cardlab.render import cards as render

@@ -451,7 +451,8 @@ def deck_list(deck: Deck, langs: Iterable[str] = (), source_of: Any = None) -> l
     Args:
         deck: a matched :class:`Deck`.
         langs: preferred languages, first first; a card's source language is the fallback.
-        source_of: a function card id -> source language (default ``en``).
+        source_of: a function card id -> source language (default: the card's own, recorded when the
+            deck was matched).
 
     Returns:
         ``[(section id, [(copies, name, card id), ...]), ...]``: sections in the format's order,
@@ -461,7 +462,7 @@ def deck_list(deck: Deck, langs: Iterable[str] = (), source_of: Any = None) -> l
     for section in deck.format.sections:
         merged: dict[str, list] = {}
         for c in deck.in_section(section.id):
-            src = source_of(c.card_id) if source_of else "en"
+            src = source_of(c.card_id) if source_of else c.source_language
             if c.card_id in merged:
                 merged[c.card_id][0] += c.count
             else:

@@ -110,6 +110,7 @@ class DeckCard:
         name: the card's display name (English if known, else its source language).
         same_name: the folded name "same name" rules compare.
         card: the card's data (as in its YAML file).
+        source_language: the language the card's set is written in (names fall back to it).
     """
 
     line: int
@@ -120,6 +121,7 @@ class DeckCard:
     name: str
     same_name: str
     card: dict
+    source_language: str = "en"
 
 
 @dataclass

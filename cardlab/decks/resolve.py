@@ -368,6 +368,7 @@ def build_deck(deck_list: DeckList, catalog: Catalog, fmt: Format, index: CardIn
                 index.display_name(card_id),
                 index.same_name(card_id),
                 card,
+                catalog.set_of(card_id).source_language,
             )
         )
     for i, h in enumerate(deck_list.headers):

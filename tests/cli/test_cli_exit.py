@@ -5,13 +5,16 @@ command once with good input, once with a failing check, once with a usage error
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, REPO
 from test_cli_flags import COMMANDS
 
 from cardlab.cli.app import app
 from cardlab.core.errors import ExitStatus
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = REPO / "tests" / "fixtures"
 
 OK, CHECK, USAGE = ExitStatus.OK, ExitStatus.CHECK_FAILED, ExitStatus.USAGE
 ZAP = str(REPO / "examples" / "decks" / "zap-theme-deck.txt")

@@ -4,12 +4,14 @@ that still work for one release with one warning line on stderr."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 import typer.main
-from conftest import REPO
 
 from cardlab.cli.app import app
+
+REPO = Path(__file__).resolve().parents[2]
 
 ZAP = REPO / "examples" / "decks" / "zap-theme-deck.txt"
 SHIPPED = ["--catalog", str(REPO / "cards")]
