@@ -58,9 +58,11 @@ def _copy_checkout(dest: Path) -> None:
 
 
 def _venv(work: Path) -> Path:
-    """A virtual environment in ``work`` with cardlab's dependencies, test extras and mutmut, not cardlab."""
+    """A virtual environment in ``work`` with cardlab's dependencies, its test and web extras and mutmut,
+    not cardlab."""
     meta = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    deps = [*meta["dependencies"], *meta["optional-dependencies"]["test"], "mutmut>=3.8"]
+    extras = meta["optional-dependencies"]
+    deps = [*meta["dependencies"], *extras["test"], *extras["web"], "mutmut>=3.8"]
     subprocess.run([sys.executable, "-m", "venv", str(work / ".mutvenv")], check=True)
     py = work / ".mutvenv" / "bin" / "python"
     subprocess.run([str(py), "-m", "pip", "install", "-q", *deps], check=True, stderr=subprocess.DEVNULL)
