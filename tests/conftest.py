@@ -74,3 +74,17 @@ def test_set(tmp_path) -> Path:
     root = tmp_path / "catalog"
     shutil.copytree(FIXTURES / "catalog" / "pokemon" / "test1", root / "pokemon" / "test1")
     return root
+
+
+@pytest.fixture(scope="session")
+def pokemon_formats() -> list[str]:
+    """The shipped Pokémon formats, by name (the order every legality table lists them in)."""
+    return [
+        "pokemon-base",
+        "pokemon-base-fossil",
+        "pokemon-base-gym",
+        "pokemon-base-jungle",
+        "pokemon-base-rocket",
+        "pokemon-prop-15-3",
+        "pokemon-unlimited",
+    ]

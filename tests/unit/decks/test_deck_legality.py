@@ -19,15 +19,6 @@ DECKS = REPO / "tests" / "fixtures" / "decks"
 VINTAGE = DECKS / "vintage"
 ROOTS = [shipped_catalog(), REPO / "tests" / "fixtures" / "catalog"]
 CATALOG = ["--catalog", str(REPO / "cards"), "--catalog", str(REPO / "tests" / "fixtures" / "catalog")]
-POKEMON_FORMATS = [
-    "pokemon-base",
-    "pokemon-base-fossil",
-    "pokemon-base-gym",
-    "pokemon-base-jungle",
-    "pokemon-base-rocket",
-    "pokemon-prop-15-3",
-    "pokemon-unlimited",
-]
 
 
 @pytest.fixture(scope="module")
@@ -44,17 +35,17 @@ def _legality(path, catalog, formats) -> LegalityReport:
     return legality(read_deck(path, header_words(formats)), catalog, formats)
 
 
-def test_legal_everywhere(catalog, formats):
+def test_legal_everywhere(catalog, formats, pokemon_formats):
     report = _legality(VINTAGE / "legal.txt", catalog, formats)
     assert report.game == "pokemon" and report.legal
-    assert [r.format.name for r in report.results] == POKEMON_FORMATS
-    assert report.legal_in == POKEMON_FORMATS
+    assert [r.format.name for r in report.results] == pokemon_formats
+    assert report.legal_in == pokemon_formats
     assert all(r.deck.size("main") == 60 for r in report.results)
 
 
-def test_each_format_its_own_problems(catalog, formats):
+def test_each_format_its_own_problems(catalog, formats, pokemon_formats):
     report = _legality(VINTAGE / "max-cards.txt", catalog, formats)
-    assert report.legal_in == [f for f in POKEMON_FORMATS if f != "pokemon-prop-15-3"]
+    assert report.legal_in == [f for f in pokemon_formats if f != "pokemon-prop-15-3"]
     [prop] = [r for r in report.results if r.format.name == "pokemon-prop-15-3"]
     assert [(p.pos.line, p.rule, p.message) for p in prop.problems] == [
         (12, "max-cards", "16 Trainer cards in the deck (limit 15; lines 7, 8, 9, 10, 11, 12)")
@@ -63,7 +54,7 @@ def test_each_format_its_own_problems(catalog, formats):
     assert not report.legal and report.legal_in == []
     assert {r.format.name: [p.rule for p in r.problems] for r in report.results} == {
         "pokemon-base": ["allowed-sets", "copy-limit"],
-        **{f: ["copy-limit"] for f in POKEMON_FORMATS[1:]},
+        **{f: ["copy-limit"] for f in pokemon_formats[1:]},
     }  # in line order
 
 

@@ -86,21 +86,10 @@ def test_html_in_a_query_is_inert(client):
 # --- cards -------------------------------------------------------------------------------------
 
 
-def test_card(client):
+def test_card(client, pokemon_formats):
     body = client.get("/api/cards/base1-4").json()
     assert body["object"] == "card" and body["name"] == "Charizard" and body["names"]["fr"] == "Dracaufeu"
-    assert body["legalities"] == {
-        name: "legal"
-        for name in (
-            "pokemon-base",
-            "pokemon-base-fossil",
-            "pokemon-base-gym",
-            "pokemon-base-jungle",
-            "pokemon-base-rocket",
-            "pokemon-prop-15-3",
-            "pokemon-unlimited",
-        )
-    }
+    assert body["legalities"] == {name: "legal" for name in pokemon_formats}
     assert body["printings"] == [{"id": "base1-4", "set": "base1", "number": "4", "rarity": "Rare Holo"}]
     assert body["data"]["hp"] == 120 and body["set"]["code"] == "base1"
     assert client.get("/api/cards/BASE1-4").json()["id"] == "base1-4"
@@ -165,19 +154,11 @@ def test_validate_with_a_format(client, zap_text):
     assert (body["object"], body["format"], body["legal"], body["cards"], body["problems"]) == ("deck_report", "pokemon-base", True, 60, [])
 
 
-def test_validate_every_format(client, zap_text):
+def test_validate_every_format(client, zap_text, pokemon_formats):
     text = zap_text.replace("2 Bill", "5 Bill")
     body = client.post("/api/decks/validate", content=text.encode(), headers={"content-type": "text/plain; charset=utf-8"}).json()
     assert body["object"] == "legality" and body["game"] == "pokemon" and body["legal_in"] == []
-    assert [f["format"] for f in body["formats"]] == [
-        "pokemon-base",
-        "pokemon-base-fossil",
-        "pokemon-base-gym",
-        "pokemon-base-jungle",
-        "pokemon-base-rocket",
-        "pokemon-prop-15-3",
-        "pokemon-unlimited",
-    ]
+    assert [f["format"] for f in body["formats"]] == pokemon_formats
     for report in body["formats"]:
         limit = 3 if report["format"] == "pokemon-prop-15-3" else 4
         assert {"line": 10, "column": 0, "message": f'5 copies of "Bill" (limit {limit})', "rule": "copy-limit"} in report["problems"]
