@@ -142,8 +142,8 @@ async def load(port: int, requests: list[bytes], clients: int, count: int, durat
 
 def inprocess_search(roots: list[Path], db: Path, n: int) -> dict:
     """Run ``n`` searches (the endpoint's work: ``search_page``, one page of 50) in this process, one at a time."""
+    from cardlab.catalog.index import connect
     from cardlab.search import engine
-    from cardlab.search.index import connect
 
     con = connect(db)
     times = []
@@ -233,7 +233,7 @@ def page_weight(port: int) -> dict:
 
 def run(label: str, roots: list[Path], args: argparse.Namespace, work: Path) -> dict:
     """Benchmark one catalog: start the server, warm up, load each level, measure the peers."""
-    from cardlab.search.index import ensure_index
+    from cardlab.catalog.index import ensure_index
 
     cache, db = work / f"cache-{label}", work / f"index-{label}.sqlite"
     cache.mkdir()
@@ -247,7 +247,7 @@ def run(label: str, roots: list[Path], args: argparse.Namespace, work: Path) -> 
     proc = start_server(roots, db, cache, port, args.workers)
     out: dict = {"catalog": label, "roots": [str(r) for r in roots]}
     try:
-        from cardlab.search.index import connect
+        from cardlab.catalog.index import connect
 
         out["cards"] = connect(db).execute("SELECT COUNT(*) FROM card").fetchone()[0]
         searches = [_get("/api/cards/search?" + urlencode({"q": q}), port) for q in QUERIES]

@@ -186,8 +186,8 @@ def index_cmd(
     force: Annotated[bool, typer.Option("--force", help="Rebuild even when the index is fresh.")] = False,
 ) -> None:
     """Build the search index (searches do it when cards change).  Example: cardlab index"""
+    from cardlab.catalog import index as index
     from cardlab.render import cards as render
-    from cardlab.search import index as index
 
     roots, db_path = roots_and_db(catalog, db)
     with user_errors():
@@ -202,10 +202,10 @@ def index_cmd(
 
 def _query(roots: list[Path], db_path: Path, run):  # noqa: ANN001, ANN202 - run(connection) -> its result
     """Open the index (:func:`_open`) and run ``run`` on it; an index found damaged while reading
-    is repaired once (:func:`cardlab.search.index.repair`)."""
+    is repaired once (:func:`cardlab.catalog.index.repair`)."""
     import sqlite3
 
-    from cardlab.search import index as index
+    from cardlab.catalog import index as index
 
     try:
         return run(_open(roots, db_path))
@@ -214,9 +214,9 @@ def _query(roots: list[Path], db_path: Path, run):  # noqa: ANN001, ANN202 - run
 
 
 def _open(roots: list[Path], db_path: Path):  # noqa: ANN202 - sqlite3.Connection
-    """Open a fresh index (:func:`cardlab.search.index.open_fresh`); when it cannot be rebuilt (a
+    """Open a fresh index (:func:`cardlab.catalog.index.open_fresh`); when it cannot be rebuilt (a
     catalog with problems, a read-only or full disk), the previous index with a warning."""
-    from cardlab.search import index as index
+    from cardlab.catalog import index as index
 
     con, report, failure = index.open_fresh(roots, db_path)
     if failure is None and report is None:

@@ -1,7 +1,7 @@
 """Run queries against the index with plain ``sqlite3`` (no sqlmodel at search time).
 
 Opening the index goes through :func:`open_index`, which rebuilds it first when the catalog
-changed (:func:`cardlab.search.index.ensure_index`).
+changed (:func:`cardlab.catalog.index.ensure_index`).
 """
 
 from __future__ import annotations
@@ -111,12 +111,12 @@ def open_index(roots: list[Path], db: Path) -> sqlite3.Connection:
     """Return a read-only connection to a fresh index, (re)building it if the catalog changed.
 
     The policy (older index used when the catalog has problems or the index cannot be written) is
-    :func:`cardlab.search.index.open_fresh`'s.
+    :func:`cardlab.catalog.index.open_fresh`'s.
 
     Raises:
         CatalogError, IndexWriteError: the index cannot be rebuilt and there is no older one.
     """
-    from cardlab.search.index import open_fresh
+    from cardlab.catalog.index import open_fresh
 
     return open_fresh(roots, db)[0]
 

@@ -102,11 +102,11 @@ class Site:
     """
 
     def __init__(self, roots: list[Path], db: Path, search_timeout: float = SEARCH_TIMEOUT) -> None:
+        from cardlab.catalog.index import ensure_index
         from cardlab.catalog.validate import validate
         from cardlab.core.errors import CatalogError
         from cardlab.decks.check import header_words
         from cardlab.search.engine import languages
-        from cardlab.search.index import ensure_index
 
         result = validate(list(roots))
         if result.problems:
@@ -124,7 +124,7 @@ class Site:
         """Return this thread's read-only index connection (opened on first use)."""
         con = getattr(self._local, "con", None)
         if con is None:
-            from cardlab.search.index import connect
+            from cardlab.catalog.index import connect
 
             con = self._local.con = connect(self.db)
         return con

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from cardlab.catalog.index import build_index, connect, ensure_index
 from cardlab.cli.app import app
 from cardlab.search.engine import AmbiguousCardError, CardNotFoundError, get_card, search
-from cardlab.search.index import build_index, connect, ensure_index
 from cardlab.search.query import QueryError, parse
 
 REPO = Path(__file__).resolve().parents[3]

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from cardlab.catalog.index import build_index, connect
 from cardlab.search.engine import QueryTimeoutError, count, printings, search, search_page
-from cardlab.search.index import build_index, connect
 
 REPO = Path(__file__).resolve().parents[3]
 

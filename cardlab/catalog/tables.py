@@ -2,7 +2,7 @@
 
 Searching reads the same tables with plain ``sqlite3`` (importing sqlmodel costs ~0.6 s), so the
 column names here are the contract used by :mod:`cardlab.search.engine` and :mod:`cardlab.search.query`.
-The full-text tables (FTS5) are virtual tables, created in :mod:`cardlab.search.index` with SQL.
+The full-text tables (FTS5) are virtual tables, created in :mod:`cardlab.catalog.index` with SQL.
 """
 
 from __future__ import annotations

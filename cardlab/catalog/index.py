@@ -305,8 +305,8 @@ def build_index(roots: list[Path], db: Path, fp: str | None = None) -> BuildRepo
 def _write(cat: Catalog, path: Path, fp: str) -> None:
     from sqlalchemy import create_engine
 
+    from cardlab.catalog import tables  # importing it registers the tables on SQLModel.metadata
     from cardlab.games import game_module
-    from cardlab.search import tables  # importing it registers the tables on SQLModel.metadata
 
     engine = create_engine(f"sqlite:///{path}")
     tables.SQLModel.metadata.create_all(engine)
