@@ -58,10 +58,16 @@ def fingerprint(roots: list[Path]) -> str:
 
     Costs one ``stat`` per file (about 0.15 s for 30,000 files), no YAML parsing.
     """
+    return _fingerprint_and_count(roots)[0]
+
+
+def _fingerprint_and_count(roots: list[Path]) -> tuple[str, int]:
+    """:func:`fingerprint`, and how many catalog files it stamped."""
     from cardlab.core.paths import schema_dir
 
     now = time.time_ns()
     racy = False
+    count = 0
     h = hashlib.sha1(f"v{INDEX_VERSION}".encode())
     for _kind, folder, _game in folders(roots):
         try:
@@ -69,6 +75,7 @@ def fingerprint(roots: list[Path]) -> str:
                 listed = sorted((e.name, e) for e in entries if e.name.endswith(".yaml"))
         except OSError:
             continue
+        count += len(listed)
         for name, entry in listed:
             try:
                 st = entry.stat()
@@ -80,6 +87,46 @@ def fingerprint(roots: list[Path]) -> str:
         h.update(f"{p.name}\0{file_stamp(p.stat())}\n".encode())
     # A file changed within the file system's time tick of now could change again unseen: such a
     # fingerprint never matches a later one, so the next search checks again.
+    return h.hexdigest() + (f":racy-{now}" if racy else ""), count
+
+
+FULL_CHECK_FILES = 5000
+"""Up to this many catalog files, every search checks every file's stamp (:func:`fingerprint`,
+a few milliseconds); above it, searches check only the folders (:func:`quick_fingerprint`)."""
+
+
+def quick_fingerprint(roots: list[Path]) -> str:
+    """Return a hash of the catalog's folders: each set and formats folder's own stamp (which
+    changes when a file is added, removed or renamed in it, so also when an editor saves by
+    writing a new file and renaming it), each set's ``set.yaml``, each format file and the schemas.
+
+    It costs one ``stat`` per folder, not per card: about 1 ms at 100,000 cards in 334 sets. A card
+    file rewritten in place (same inode, folder untouched) is not seen: ``cardlab validate`` and
+    ``cardlab index`` check every file (:func:`fingerprint`).
+    """
+    from cardlab.core.paths import schema_dir
+
+    now = time.time_ns()
+    racy = False
+    h = hashlib.sha1(f"q{INDEX_VERSION}".encode())
+    for kind, folder, _game in folders(roots):
+        try:
+            st = os.stat(folder)
+        except OSError:
+            continue
+        h.update(f"{folder}\0{file_stamp(st)}\n".encode())
+        racy = racy or is_racy(st, now)
+        watched = sorted(folder.glob("*.yaml")) if kind == "formats" else [folder / "set.yaml"]
+        for path in watched:
+            try:
+                fst = os.stat(path)
+            except OSError:
+                h.update(f"{path}\0missing\n".encode())
+                continue
+            h.update(f"{path}\0{file_stamp(fst)}\n".encode())
+            racy = racy or is_racy(fst, now)
+    for p in sorted(schema_dir().glob("*.json")):
+        h.update(f"{p.name}\0{file_stamp(p.stat())}\n".encode())
     return h.hexdigest() + (f":racy-{now}" if racy else "")
 
 
@@ -173,23 +220,68 @@ def _whole(db: Path) -> bool:
     return pages == 0 or size >= page * pages
 
 
-def stored_fingerprint(db: Path) -> str | None:
-    """Return the fingerprint recorded in the index at ``db``, or None (missing, truncated or unreadable)."""
+def stored_meta(db: Path) -> dict[str, str] | None:
+    """Return the facts recorded in the index at ``db`` (``fingerprint``, ``quick``, ``files``...),
+    or None (missing, truncated or unreadable)."""
     if not db.is_file() or not _whole(db):
         return None
     try:
         con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
         try:
-            row = con.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
+            rows = con.execute("SELECT key, value FROM meta").fetchall()
         finally:
             con.close()
     except sqlite3.Error:
         return None
-    return row[0] if row else None
+    meta = dict(rows)
+    return meta if "fingerprint" in meta else None
 
 
-def ensure_index(roots: list[Path], db: Path) -> BuildReport | None:
+def stored_fingerprint(db: Path) -> str | None:
+    """Return the fingerprint recorded in the index at ``db``, or None (missing, truncated or unreadable)."""
+    meta = stored_meta(db)
+    return meta["fingerprint"] if meta else None
+
+
+def _note_quick(db: Path, quick: str) -> None:
+    """Record ``quick`` as the index's folder fingerprint (the files were checked and are the same);
+    best effort: a read-only index just keeps checking every file."""
+    if ":racy-" in quick:
+        return
+    try:
+        con = sqlite3.connect(db, timeout=0.2)
+        try:
+            with con:
+                con.execute("INSERT OR REPLACE INTO meta VALUES ('quick', ?)", (quick,))
+        finally:
+            con.close()
+    except sqlite3.Error:
+        pass
+
+
+def mark_stale(db: Path) -> None:
+    """Make the next search check every file of the catalog (not only its folders) against the
+    index at ``db``: ``cardlab validate`` calls it when it saw a changed file. Best effort."""
+    try:
+        if stored_meta(db) is None:
+            return
+        con = sqlite3.connect(db, timeout=0.2)
+        try:
+            with con:
+                con.execute("DELETE FROM meta WHERE key = 'quick'")
+        finally:
+            con.close()
+    except sqlite3.Error:
+        pass
+
+
+def ensure_index(roots: list[Path], db: Path, full: bool = False) -> BuildReport | None:
     """Make sure the index at ``db`` reflects the catalog under ``roots``.
+
+    A catalog of up to :data:`FULL_CHECK_FILES` files is checked file by file (:func:`fingerprint`);
+    a larger one folder by folder (:func:`quick_fingerprint`), unless ``full`` (``cardlab index``)
+    or the folders changed, or ``cardlab validate`` saw a changed file (:func:`mark_stale`); then
+    every file is checked, and the index is rebuilt only if a file changed.
 
     Returns:
         The :class:`BuildReport` when it (re)built the index, None when it was already fresh.
@@ -197,8 +289,16 @@ def ensure_index(roots: list[Path], db: Path) -> BuildReport | None:
     Raises:
         CatalogError: the catalog has problems (the index in use is left as it was).
     """
-    fp = fingerprint(roots)
-    if db.is_file() and stored_fingerprint(db) == fp:
+    meta = stored_meta(db)
+    quick = None
+    if meta is not None and not full and int(meta.get("files", "0")) > FULL_CHECK_FILES:
+        quick = quick_fingerprint(roots)
+        if meta.get("quick") == quick:
+            return None
+    fp, files = _fingerprint_and_count(roots)
+    if meta is not None and meta["fingerprint"] == fp:
+        if files > FULL_CHECK_FILES:
+            _note_quick(db, quick or quick_fingerprint(roots))
         return None
     return build_index(roots, db, fp)
 
@@ -282,6 +382,7 @@ def build_index(roots: list[Path], db: Path, fp: str | None = None) -> BuildRepo
 
     start = time.perf_counter()
     check_db_path(db)
+    quick = quick_fingerprint(roots)
     fp = fp or fingerprint(roots)
     result = validate(roots)
     if result.problems:
@@ -292,7 +393,7 @@ def build_index(roots: list[Path], db: Path, fp: str | None = None) -> BuildRepo
         tmp.unlink(missing_ok=True)
         try:
             with bulk_objects():
-                _write(result.catalog, tmp, fp)
+                _write(result.catalog, tmp, fp, quick, result.files)
             os.replace(tmp, db)
         finally:
             tmp.unlink(missing_ok=True)
@@ -302,7 +403,7 @@ def build_index(roots: list[Path], db: Path, fp: str | None = None) -> BuildRepo
     return BuildReport(db=db, cards=len(result.catalog.cards), sets=len(result.catalog.sets), seconds=time.perf_counter() - start)
 
 
-def _write(cat: Catalog, path: Path, fp: str) -> None:
+def _write(cat: Catalog, path: Path, fp: str, quick: str = "", files: int = 0) -> None:
     from sqlalchemy import create_engine
 
     from cardlab.catalog import tables  # importing it registers the tables on SQLModel.metadata
@@ -399,6 +500,8 @@ def _write(cat: Catalog, path: Path, fp: str) -> None:
             "INSERT INTO meta VALUES (?, ?)",
             [
                 ("fingerprint", fp),
+                *([("quick", quick)] if quick and ":racy-" not in quick and ":racy-" not in fp else []),
+                ("files", str(files)),
                 ("version", INDEX_VERSION),
                 ("stem_languages", json.dumps(stem_langs)),
                 ("roots", json.dumps([str(r) for r in cat.roots])),

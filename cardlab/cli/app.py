@@ -163,9 +163,14 @@ def validate(
     from cardlab.render import cards as render
 
     fmt = output_format(output_fmt, old_fmt, "validate", "--format")
-    roots, _ = roots_and_db(catalog, None)
+    roots, db_path = roots_and_db(catalog, None)
     with user_errors():
         result = validate_paths(paths or [], roots)
+    if result.reparsed:
+        # a file changed since the last check: the next search checks every file, not only folders
+        from cardlab.catalog.index import mark_stale
+
+        mark_stale(db_path)
     if fmt is ReportOutput.json:
         render.problems_json(result.problems, render.stdout_console(), files=result.files)
     else:
@@ -191,7 +196,7 @@ def index_cmd(
 
     roots, db_path = roots_and_db(catalog, db)
     with user_errors():
-        report = index.build_index(roots, db_path) if force else index.ensure_index(roots, db_path)
+        report = index.build_index(roots, db_path) if force else index.ensure_index(roots, db_path, full=True)
     console = render.stdout_console()
     if report is None:
         console.print(f"index is up to date: {db_path}")

@@ -1,0 +1,166 @@
+"""How the index knows it is fresh (issue 12): every file's stamp for a small catalog, only the
+folders' stamps for a large one, every file again on ``cardlab index`` and after ``cardlab
+validate`` saw a change."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from cardlab.catalog import index as index_mod
+from cardlab.cli.app import app
+from cardlab.core import inputs
+
+PAST = 1_500_000_000  # 2017: far from "now", so no stamp is racy
+
+
+@pytest.fixture
+def large(monkeypatch, test_set):
+    """The fictional test set, treated as a catalog above the full-check size; stamps not racy."""
+    monkeypatch.setattr(index_mod, "FULL_CHECK_FILES", 0)
+    monkeypatch.setattr(inputs, "RACY_NS", 0)
+    return test_set
+
+
+def _age(root: Path) -> None:
+    """Put every file and folder's modification time in the past (the change time stays)."""
+    for folder, _dirs, files in os.walk(root):
+        for name in files:
+            os.utime(Path(folder) / name, (PAST, PAST))
+        os.utime(folder, (PAST, PAST))
+
+
+def _meta(db: Path) -> dict[str, str]:
+    con = sqlite3.connect(db)
+    try:
+        return dict(con.execute("SELECT key, value FROM meta"))
+    finally:
+        con.close()
+
+
+def _names(db: Path) -> list[str]:
+    con = sqlite3.connect(db)
+    try:
+        return [r[0] for r in con.execute("SELECT name FROM card ORDER BY id")]
+    finally:
+        con.close()
+
+
+def _edit_in_place(path: Path, old: str, new: str) -> None:
+    """Rewrite a file in place (same inode, the folder untouched), same size, same mtime."""
+    text = path.read_text(encoding="utf-8")
+    assert len(old) == len(new) and old in text
+    st = path.stat()
+    with open(path, "r+", encoding="utf-8") as fh:
+        fh.write(text.replace(old, new))
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+def test_build_records_files_and_quick_fingerprint(large, tmp_path):
+    db = tmp_path / "i.sqlite"
+    index_mod.build_index([large], db)
+    meta = _meta(db)
+    assert meta["files"] == str(len(list((large / "pokemon" / "test1").glob("*.yaml"))))
+    assert meta["quick"] == index_mod.quick_fingerprint([large])
+
+
+def test_large_catalog_fresh_without_statting_each_file(large, tmp_path, monkeypatch):
+    db = tmp_path / "i.sqlite"
+    index_mod.build_index([large], db)
+
+    def every_file(_roots):
+        raise AssertionError("every file was statted")
+
+    monkeypatch.setattr(index_mod, "_fingerprint_and_count", every_file)
+    assert index_mod.ensure_index([large], db) is None
+
+
+def test_large_catalog_new_card_file_seen_through_its_folder(large, tmp_path):
+    _age(large)
+    db = tmp_path / "i.sqlite"
+    index_mod.build_index([large], db)
+    card = large / "pokemon" / "test1" / "4-test-gadget.yaml"
+    text = card.read_text(encoding="utf-8").replace("Test Gadget", "Test Widget")
+    tmp = card.with_name(".edit.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, card)  # how editors save: a new file renamed into place
+    report = index_mod.ensure_index([large], db)
+    assert report is not None and report.cards == 4
+    assert "Test Widget" in _names(db)
+
+
+def test_large_catalog_set_manifest_edit_in_place_seen(large, tmp_path):
+    _age(large)
+    db = tmp_path / "i.sqlite"
+    index_mod.build_index([large], db)
+    before = _meta(db)["fingerprint"]
+    manifest = large / "pokemon" / "test1" / "set.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert index_mod.ensure_index([large], db) is not None
+    assert _meta(db)["fingerprint"] != before
+
+
+def test_large_catalog_card_edited_in_place_seen_after_mark_stale(large, tmp_path):
+    _age(large)
+    db = tmp_path / "i.sqlite"
+    index_mod.build_index([large], db)
+    _edit_in_place(large / "pokemon" / "test1" / "4-test-gadget.yaml", "Test Gadget", "Test Widget")
+    # the folders did not change: a search keeps the index (the documented cost of the quick check)
+    assert index_mod.ensure_index([large], db) is None
+    index_mod.mark_stale(db)
+    assert "quick" not in _meta(db)
+    assert index_mod.ensure_index([large], db) is not None
+    assert "Test Widget" in _names(db)
+
+
+def test_full_check_finds_in_place_edit(large, tmp_path):
+    _age(large)
+    db = tmp_path / "i.sqlite"
+    index_mod.build_index([large], db)
+    _edit_in_place(large / "pokemon" / "test1" / "4-test-gadget.yaml", "Test Gadget", "Test Widget")
+    assert index_mod.ensure_index([large], db, full=True) is not None
+
+
+def test_touched_folder_checks_files_once_then_notes_quick(large, tmp_path):
+    _age(large)
+    db = tmp_path / "i.sqlite"
+    index_mod.build_index([large], db)
+    folder = large / "pokemon" / "test1"
+    os.utime(folder, (PAST + 10, PAST + 10))  # a swap file came and went: nothing changed
+    assert index_mod.ensure_index([large], db) is None
+    assert _meta(db)["quick"] == index_mod.quick_fingerprint([large])
+
+
+def test_small_catalog_sees_in_place_edit_on_every_search(test_set, tmp_path, monkeypatch):
+    monkeypatch.setattr(inputs, "RACY_NS", 0)
+    _age(test_set)
+    db = tmp_path / "i.sqlite"
+    index_mod.build_index([test_set], db)
+    _edit_in_place(test_set / "pokemon" / "test1" / "4-test-gadget.yaml", "Test Gadget", "Test Widget")
+    assert index_mod.ensure_index([test_set], db) is not None
+
+
+def test_cli_validate_after_in_place_edit_makes_search_see_it(runner, large, tmp_path):
+    _age(large)
+    db = tmp_path / "i.sqlite"
+    opts = ["--catalog", str(large), "--db", str(db)]
+    assert runner.invoke(app, ["index", *opts]).exit_code == 0
+    _edit_in_place(large / "pokemon" / "test1" / "4-test-gadget.yaml", "Test Gadget", "Test Widget")
+    env = {"CARDLAB_DB": str(db)}
+    checked = runner.invoke(app, ["validate", "--catalog", str(large)], env=env)
+    assert checked.exit_code == 0, checked.output
+    found = runner.invoke(app, ["search", "widget", *opts, "--output-format", "ids"])
+    assert found.exit_code == 0 and found.stdout.split() == ["test1-4"]
+
+
+def test_cli_index_checks_every_file(runner, large, tmp_path):
+    _age(large)
+    db = tmp_path / "i.sqlite"
+    opts = ["--catalog", str(large), "--db", str(db)]
+    assert runner.invoke(app, ["index", *opts]).exit_code == 0
+    _edit_in_place(large / "pokemon" / "test1" / "4-test-gadget.yaml", "Test Gadget", "Test Widget")
+    rebuilt = runner.invoke(app, ["index", *opts])
+    assert rebuilt.exit_code == 0 and rebuilt.stdout.startswith("indexed 4 cards")
