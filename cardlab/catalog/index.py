@@ -110,13 +110,14 @@ def quick_fingerprint(roots: list[Path]) -> str:
     racy = False
     h = hashlib.sha1(f"q{INDEX_VERSION}".encode())
     for kind, folder, _game in folders(roots):
+        name = os.fspath(folder)
         try:
-            st = os.stat(folder)
+            st = os.stat(name)
         except OSError:
             continue
-        h.update(f"{folder}\0{file_stamp(st)}\n".encode())
+        h.update(f"{name}\0{file_stamp(st)}\n".encode())
         racy = racy or is_racy(st, now)
-        watched = sorted(folder.glob("*.yaml")) if kind == "formats" else [folder / "set.yaml"]
+        watched = sorted(map(os.fspath, folder.glob("*.yaml"))) if kind == "formats" else [f"{name}/set.yaml"]
         for path in watched:
             try:
                 fst = os.stat(path)

@@ -238,7 +238,8 @@ def _yaml_names(folder: Path) -> list[str]:
 def _subdirs(path: Path) -> list[Path]:
     try:
         with os.scandir(path) as entries:
-            return sorted(Path(e.path) for e in entries if e.is_dir() and not e.name.startswith((".", "_")))
+            found = sorted(e.path for e in entries if e.is_dir() and not e.name.startswith((".", "_")))
+        return [Path(p) for p in found]  # sorted as text: the same order, without Path comparisons
     except OSError:
         return []
 

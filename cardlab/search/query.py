@@ -390,6 +390,17 @@ def _check_term(query: str, term: Term) -> None:
 _SQL_OPS = {":": "=", "=": "=", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
+def _after_prefix(prefix: str) -> str:
+    """The least text greater than every text that starts with ``prefix`` (code point order, as
+    SQLite's BINARY collation): ``text >= prefix AND text < _after_prefix(prefix)`` is
+    ``text LIKE 'prefix%'`` (case-sensitive) and uses the column's index."""
+    last = ord(prefix[-1])
+    if last == 0x10FFFF:
+        return _after_prefix(prefix[:-1]) if len(prefix) > 1 else "\U0010ffff" * 2
+    nxt = 0xE000 if 0xD800 <= last + 1 <= 0xDFFF else last + 1  # no surrogates in stored text
+    return prefix[:-1] + chr(nxt)
+
+
 def _like(value: str) -> str:
     return "%" + value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
@@ -498,8 +509,9 @@ def _positive_term_sql(t: Term, stem_langs: tuple[str, ...] | None = None) -> tu
             params.append(stems)
         joined = compact(t.value)
         if t.field is None and joined:
-            sql += " OR c.id IN (SELECT card_id FROM card_name WHERE compact = ? OR compact LIKE ? ESCAPE '\\')"
-            params += [joined, _like(joined)[1:]]
+            # names typed without spaces, by prefix (farfetch): a range on the index, not a scan
+            sql += " OR c.id IN (SELECT card_id FROM card_name WHERE compact >= ? AND compact < ?)"
+            params += [joined, _after_prefix(joined)]
         return f"({sql})", params
     kind = FIELDS[t.field][0]
     if t.field == "name":
