@@ -25,7 +25,7 @@ from cardlab.core.errors import CardlabError, CatalogError
 from cardlab.core.inputs import file_stamp, is_racy
 from cardlab.core.text import compact, fold, norm_value, pick, stem_words
 
-INDEX_VERSION = "8"
+INDEX_VERSION = "9"
 """Bump when the index's tables or contents change: old indexes are then rebuilt."""
 
 
@@ -433,11 +433,13 @@ def _write(cat: Catalog, path: Path, fp: str, quick: str = "", files: int = 0) -
                     d.get("release_date"),
                     json.dumps(info.aliases),
                     json.dumps(d, ensure_ascii=False, default=str),
+                    str(info.path),
                 )
             )
-        con.executemany("INSERT INTO card_set VALUES (?, ?, ?, ?, ?, ?, ?, ?)", set_rows)
+        con.executemany("INSERT INTO card_set VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", set_rows)
         cards: list = []
         names: list = []
+        printed: list = []
         facets: list = []
         fts: list = []
         stems: list = []
@@ -469,6 +471,9 @@ def _write(cat: Catalog, path: Path, fp: str, quick: str = "", files: int = 0) -
             for lang, name in card["name"].items():
                 if lang != "_source":
                     names.append((card_id, lang, name, fold(name), compact(name)))
+            for lang, name in (card.get("printed_name") or {}).items():
+                if lang != "_source" and isinstance(name, str):
+                    printed.append((card_id, fold(name), compact(name)))
             rows = _common_facets(card, info.data, info.aliases) + list(game.facets(card))
             facets.extend((card_id, f, norm_value(t) if t is not None else None, n) for f, t, n in rows)
             folded_names, body, stemmed = _texts(card)
@@ -482,6 +487,7 @@ def _write(cat: Catalog, path: Path, fp: str, quick: str = "", files: int = 0) -
             cards,
         )
         con.executemany("INSERT INTO card_name (card_id, lang, name, folded, compact) VALUES (?, ?, ?, ?, ?)", names)
+        con.executemany("INSERT INTO printed_name (card_id, folded, compact) VALUES (?, ?, ?)", printed)
         # filling the facet table before indexing it is about twice as fast
         indexes = [
             r[0] for r in con.execute("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'facet' AND sql IS NOT NULL")

@@ -7,7 +7,7 @@ Layout (docs/ARCHITECTURE.md): ``<root>/<game>/<set>/set.yaml`` and
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,6 +80,7 @@ class Catalog:
     own: dict[str, dict] = field(default_factory=dict)
     reprints: dict[str, list[str]] = field(default_factory=dict)
     _oracles: dict[str, str] | None = field(default=None, repr=False, compare=False)
+    _set_keys: tuple[int, dict[str, SetInfo]] | None = field(default=None, repr=False, compare=False)
 
     def file_data(self, card_id: str) -> dict:
         """Return what the card's own file holds (a reprint without the original's fields)."""
@@ -137,12 +138,38 @@ class Catalog:
 
     def find_set(self, code: str) -> SetInfo | None:
         """Return the set whose code or alias is ``code`` (folded as every name is: case, width;
-        ``ＢＳ`` is ``BS``), or None."""
-        wanted = fold(code)
-        for info in self.sets.values():
-            if fold(info.code) == wanted or any(fold(a) == wanted for a in info.aliases):
-                return info
-        return None
+        ``ＢＳ`` is ``BS``), or None. A dictionary lookup (built once, again when sets are added):
+        the first set in catalog order wins when a code and an alias collide."""
+        keys = self._set_keys
+        if keys is None or keys[0] != len(self.sets):
+            found: dict[str, SetInfo] = {}
+            for info in self.sets.values():
+                for name in (info.code, *info.aliases):
+                    found.setdefault(fold(name), info)
+            keys = self._set_keys = (len(self.sets), found)
+        return keys[1].get(fold(code))
+
+    def name_maps(self, game: str) -> tuple[Mapping[str, set[str]], Mapping[str, set[str]], Mapping[str, str]]:
+        """The names deck lines are matched by, for the cards of ``game``: ``(folded name -> card
+        ids, name without spaces or punctuation -> card ids, folded name of another game's card ->
+        that game)``. Names in every language, and each ``printed_name`` (a print variant's
+        spelling); folded with :func:`cardlab.core.text.fold` and :func:`cardlab.core.text.compact`."""
+        from cardlab.core.text import compact
+
+        names: dict[str, set[str]] = {}
+        squeezed: dict[str, set[str]] = {}
+        other_games: dict[str, str] = {}
+        for card_id, card in self.cards.items():
+            card_game = self.game_of(card_id)
+            for lang, name in [*(card.get("name") or {}).items(), *(card.get("printed_name") or {}).items()]:
+                if lang == "_source" or not isinstance(name, str):
+                    continue
+                if card_game == game:
+                    names.setdefault(fold(name), set()).add(card_id)
+                    squeezed.setdefault(compact(name), set()).add(card_id)
+                else:
+                    other_games.setdefault(fold(name), card_game)
+        return names, squeezed, other_games
 
     def require_set(self, code: str) -> SetInfo:
         """Return the set whose code or alias is ``code`` (case-insensitive), as :meth:`find_set`.

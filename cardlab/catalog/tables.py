@@ -69,6 +69,18 @@ class CardSet(SQLModel, table=True):
     release_date: str | None = None
     aliases: str = "[]"
     data: str
+    path: str = Field(default="", description="the set.yaml file")
+
+
+class PrintedName(SQLModel, table=True):
+    """A print variant's spelling of a card's name (``printed_name``), one row per language, folded
+    as :class:`CardName`: deck lines written with it still match the card (not searched)."""
+
+    __tablename__ = "printed_name"
+    rowid: int | None = Field(default=None, primary_key=True)
+    card_id: str
+    folded: str = Field(index=True)
+    compact: str = Field(index=True)
 
 
 class Meta(SQLModel, table=True):

@@ -304,6 +304,27 @@ def format_files(roots: Iterable[Path]) -> list[tuple[Path, str]]:
     return [(f.path, f.game) for f in scan(list(roots)) if f.kind == "format"]
 
 
+def formats_only(roots: Iterable[Path]) -> tuple[dict[str, Format], list[Problem]]:
+    """Load the formats under ``roots`` from their files alone (cached as every catalog file), for a
+    catalog whose cards are read from a fresh index (:func:`cardlab.catalog.stored.open_catalog`):
+    a format's rules read only its own file.
+
+    Returns:
+        ``(name -> Format sorted by name, for the files without problems; every problem of the
+        format files)``, as :func:`check_formats`.
+    """
+    files = [
+        SourceFile(p, "format", game, None)
+        for kind, folder, game in catalog_mod.folders(list(roots))
+        if kind == "formats"
+        for p in sorted(folder.glob("*.yaml"))
+    ]
+    data, problems, _reparsed = check_files(files)
+    bad = {p.pos.path for p in problems}
+    formats, format_problems = collect_formats([(f.path, f.game) for f in files], data, bad)
+    return dict(sorted(formats.items())), sorted(set(problems)) + format_problems
+
+
 def check_formats(roots: Iterable[Path]) -> tuple[dict[str, Format], list[Problem]]:
     """Load every format under ``roots`` and collect every problem.
 

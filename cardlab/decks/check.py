@@ -361,18 +361,21 @@ def open_deck(path: Path, roots: list[Path], format_name: str | None = None, lan
 
 
 def _usable_catalog(roots: list[Path]) -> tuple[Any, dict[str, Format]]:
-    """Validate the catalog (cards and formats in one cached pass); usable while a format is left.
+    """The catalog to check decks against (:func:`cardlab.catalog.stored.open_catalog`: read from
+    the index when it is fresh, else validated); usable while a format is left.
 
     Raises:
         CatalogError: the catalog's problems leave no format to check a deck with.
     """
-    from cardlab.catalog.validate import validate
+    from types import SimpleNamespace
+
+    from cardlab.catalog.stored import open_catalog
     from cardlab.core.errors import CatalogError
 
-    result = validate(list(roots))
-    if result.problems and not result.formats:
-        raise CatalogError(result.problems)
-    return result, dict(sorted(result.formats.items()))
+    catalog, formats, problems = open_catalog(list(roots))
+    if problems and not formats:
+        raise CatalogError(problems)
+    return SimpleNamespace(catalog=catalog, problems=problems), formats
 
 
 def _resolve(deck_list: DeckList, result: Any, formats: dict[str, Format], format_name: str | None, langs: Sequence[str]) -> Deck:

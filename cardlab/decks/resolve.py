@@ -79,19 +79,7 @@ class CardIndex:
         self.game = game
         self.langs = [*langs, "en"]
         self._suggested: dict[str, list[str]] = {}
-        self.names: dict[str, set[str]] = {}
-        self.compact: dict[str, set[str]] = {}
-        self.other_games: dict[str, str] = {}
-        for card_id, card in catalog.cards.items():
-            card_game = catalog.game_of(card_id)
-            for lang, name in [*(card.get("name") or {}).items(), *(card.get("printed_name") or {}).items()]:
-                if lang == "_source" or not isinstance(name, str):
-                    continue
-                if card_game == game:
-                    self.names.setdefault(fold(name), set()).add(card_id)
-                    self.compact.setdefault(compact(name), set()).add(card_id)
-                else:
-                    self.other_games.setdefault(fold(name), card_game)
+        self.names, self.compact, self.other_games = catalog.name_maps(game)
         self._choices: list[str] | None = None
 
     def display_name(self, card_id: str) -> str:

@@ -1,0 +1,276 @@
+"""The catalog read from its index: sets at once, each card only when it is asked for (issue 12).
+
+A deck names 10 to 60 cards; loading and validating 100,000 card files to check it cost 5 s. A
+:class:`StoredCatalog` is a :class:`~cardlab.catalog.model.Catalog` whose ``cards``, ``paths`` and
+``card_set`` are filled from the SQLite index (:mod:`cardlab.catalog.index`) on first use, and whose
+name maps (:meth:`StoredCatalog.name_maps`) are queries on the index's name tables, so deck lines
+are resolved by the same code (:mod:`cardlab.decks.resolve`) at the cost of the lines, not of the
+catalog. :func:`open_catalog` is how commands get a catalog to read: the index when it is fresh,
+else the catalog validated in memory (a catalog with problems has no fresh index).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from cardlab.catalog.model import Catalog, SetInfo
+from cardlab.core.errors import Problem
+
+
+class _Lazy(dict):
+    """A dict filled on demand: ``one(key)`` loads a missing key (None: no such key); asking for
+    every key (iterating, ``len``, ``items``...) loads them all once with ``every()``."""
+
+    def __init__(self, one: Callable[[str], Any], every: Callable[[], Iterable[tuple[str, Any]]]) -> None:
+        super().__init__()
+        self._one = one
+        self._every = every
+        self._whole = False
+        self._absent: set[str] = set()
+
+    def _load(self, key: object) -> bool:
+        if dict.__contains__(self, key):
+            return True
+        if self._whole or not isinstance(key, str) or key in self._absent:
+            return False
+        value = self._one(key)
+        if value is None:
+            self._absent.add(key)
+            return False
+        dict.__setitem__(self, key, value)
+        return True
+
+    def _load_all(self) -> None:
+        if not self._whole:
+            for key, value in self._every():
+                dict.setdefault(self, key, value)
+            self._whole = True
+
+    def __missing__(self, key: str) -> Any:
+        if self._load(key):
+            return dict.__getitem__(self, key)
+        raise KeyError(key)
+
+    def __contains__(self, key: object) -> bool:
+        return self._load(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return dict.__getitem__(self, key) if self._load(key) else default
+
+    def __iter__(self) -> Iterator[str]:
+        self._load_all()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._load_all()
+        return dict.__len__(self)
+
+    def keys(self):  # noqa: ANN202 - the dict views
+        self._load_all()
+        return dict.keys(self)
+
+    def values(self):  # noqa: ANN202 - the dict views
+        self._load_all()
+        return dict.values(self)
+
+    def items(self):  # noqa: ANN202 - the dict views
+        self._load_all()
+        return dict.items(self)
+
+
+class _NameMap(Mapping[str, set[str]]):
+    """Folded name -> ids of the cards of one game with that name: one indexed query per name asked
+    for (cached); iterating lists every distinct name of the game (for "did you mean")."""
+
+    def __init__(self, con: sqlite3.Connection, game: str, column: str) -> None:
+        self._con = con
+        self._game = game
+        self._column = column  # "folded" or "compact": both tables have both, indexed
+        self._cache: dict[str, set[str]] = {}
+        self._all: list[str] | None = None
+
+    def __getitem__(self, key: str) -> set[str]:
+        found = self._cache.get(key)
+        if found is None:
+            col = self._column
+            rows = self._con.execute(
+                f"SELECT n.card_id FROM card_name n JOIN card c ON c.id = n.card_id WHERE n.{col} = ? AND c.game = ?"
+                f" UNION SELECT p.card_id FROM printed_name p JOIN card c ON c.id = p.card_id WHERE p.{col} = ? AND c.game = ?",
+                (key, self._game, key, self._game),
+            )
+            found = self._cache[key] = {r[0] for r in rows}
+        if not found:
+            raise KeyError(key)
+        return found
+
+    def __contains__(self, key: object) -> bool:
+        if not isinstance(key, str):
+            return False
+        try:
+            self[key]
+        except KeyError:
+            return False
+        return True
+
+    def _names(self) -> list[str]:
+        if self._all is None:
+            col = self._column
+            self._all = [
+                r[0]
+                for r in self._con.execute(
+                    f"SELECT n.{col} FROM card_name n JOIN card c ON c.id = n.card_id WHERE c.game = ?"
+                    f" UNION SELECT p.{col} FROM printed_name p JOIN card c ON c.id = p.card_id WHERE c.game = ?",
+                    (self._game, self._game),
+                )
+            ]
+        return self._all
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+
+class _OtherGames(Mapping[str, str]):
+    """Folded name -> the game of a card of another game with that name (one query per name)."""
+
+    def __init__(self, con: sqlite3.Connection, game: str) -> None:
+        self._con = con
+        self._game = game
+
+    def __getitem__(self, key: str) -> str:
+        row = self._con.execute(
+            "SELECT c.game FROM card_name n JOIN card c ON c.id = n.card_id WHERE n.folded = ? AND c.game != ? ORDER BY c.rowid LIMIT 1",
+            (key, self._game),
+        ).fetchone()
+        if row is None:
+            raise KeyError(key)
+        return row[0]
+
+    def __iter__(self) -> Iterator[str]:
+        rows = self._con.execute(
+            "SELECT DISTINCT n.folded FROM card_name n JOIN card c ON c.id = n.card_id WHERE c.game != ?", (self._game,)
+        )
+        return (r[0] for r in rows)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+class StoredCatalog(Catalog):
+    """A :class:`~cardlab.catalog.model.Catalog` read from an index connection (module docstring).
+
+    Args:
+        con: a connection to a fresh index (:func:`cardlab.catalog.index.open_fresh`).
+        roots: the catalog roots the index was built from.
+
+    Every set is loaded at once (a few hundred rows); ``cards``, ``paths``, ``card_set`` and ``own``
+    load a card when it is first asked for, and everything when iterated (correct, but the cost of
+    the whole catalog: the deck code never iterates them). :meth:`oracle_of` and :meth:`printings`
+    read the index's ``oracle_id``.
+    """
+
+    def __init__(self, con: sqlite3.Connection, roots: Iterable[Path]) -> None:
+        super().__init__(roots=list(roots))
+        self.con = con
+        for code, game, data, path in con.execute("SELECT code, game, data, path FROM card_set ORDER BY rowid"):
+            self.sets[code] = SetInfo(code=code, game=game, data=json.loads(data), path=Path(path))
+
+        def column(name: str, convert: Callable[[Any], Any] = lambda v: v) -> _Lazy:
+            def one(card_id: str) -> Any:
+                row = con.execute(f"SELECT {name} FROM card WHERE id = ?", (card_id,)).fetchone()
+                return None if row is None else convert(row[0])
+
+            def every() -> Iterator[tuple[str, Any]]:
+                return ((cid, convert(v)) for cid, v in con.execute(f"SELECT id, {name} FROM card ORDER BY rowid"))
+
+            return _Lazy(one, every)
+
+        self.cards = column("data", json.loads)
+        self.paths = column("path", Path)
+        self.card_set = column("set_code")
+        self.own = _Lazy(self._own_one, self._own_every)
+        self.reprints = _Lazy(self._reprints_one, self._reprints_every)
+
+    def _own_one(self, card_id: str) -> dict | None:
+        card = self.cards.get(card_id)
+        if card is None or "reprint_of" not in card:
+            return None
+        from cardlab.core.yamlio import load
+
+        return load(self.paths[card_id])[0]  # what its own file holds
+
+    def _own_every(self) -> Iterator[tuple[str, Any]]:
+        for card_id, card in self.cards.items():
+            if "reprint_of" in card:
+                yield card_id, self._own_one(card_id)
+
+    def _reprints_one(self, card_id: str) -> list[str] | None:
+        rows = self.con.execute("SELECT id, data FROM card WHERE oracle_id = ? AND id != ? ORDER BY rowid", (card_id, card_id))
+        found = [cid for cid, data in rows if json.loads(data).get("reprint_of") == card_id]
+        return found or None
+
+    def _reprints_every(self) -> Iterator[tuple[str, Any]]:
+        found: dict[str, list[str]] = {}
+        for card_id, card in self.cards.items():
+            if "reprint_of" in card:
+                found.setdefault(card["reprint_of"], []).append(card_id)
+        return iter(found.items())
+
+    def oracle_of(self, card_id: str) -> str:
+        """The index's ``oracle_id`` of the card (as :meth:`Catalog.oracle_of`). Raises KeyError."""
+        row = self.con.execute("SELECT oracle_id FROM card WHERE id = ?", (card_id,)).fetchone()
+        if row is None:
+            raise KeyError(card_id)
+        return row[0]
+
+    def printings(self, card_id: str) -> list[str]:
+        """Every printing of the card (as :meth:`Catalog.printings`), from the index."""
+        oracle = self.oracle_of(card_id)
+        ids = [r[0] for r in self.con.execute("SELECT id FROM card WHERE oracle_id = ?", (oracle,))]
+        return sorted(ids, key=lambda i: (i != oracle, self.print_order(i)))
+
+    def name_maps(self, game: str) -> tuple[Mapping[str, set[str]], Mapping[str, set[str]], Mapping[str, str]]:
+        """As :meth:`Catalog.name_maps`, as indexed queries on the index's name tables."""
+        return _NameMap(self.con, game, "folded"), _NameMap(self.con, game, "compact"), _OtherGames(self.con, game)
+
+
+def open_catalog(roots: Iterable[Path], db: Path | None = None) -> tuple[Catalog, dict, list[Problem]]:
+    """Return the catalog to read from, its formats and the catalog's problems.
+
+    When the index at ``db`` (default: :func:`cardlab.core.paths.default_db`) is fresh or can be
+    rebuilt, a :class:`StoredCatalog` on it and the formats (read from their files, cached); no
+    problems then, since an index is only built from a catalog without any. Otherwise (a catalog
+    with problems, an index that cannot be written) the catalog validated in memory, with its
+    problems: the valid cards are still used, as before the index existed.
+
+    Returns:
+        ``(catalog, format name -> Format (sorted by name), problems)``.
+
+    Raises:
+        InputError: a root is missing or not a folder.
+    """
+    from cardlab.catalog.index import open_fresh
+    from cardlab.catalog.validate import formats_only, validate
+    from cardlab.core.errors import CardlabError
+    from cardlab.core.paths import default_db
+
+    roots = [Path(r) for r in roots]
+    con: sqlite3.Connection | None = None
+    try:
+        con, _report, failure = open_fresh(roots, default_db(roots, db))
+    except (CardlabError, OSError, sqlite3.Error):  # a missing root is reported by validate below
+        failure = None
+    if con is not None and failure is None:
+        formats, problems = formats_only(roots)
+        if not problems:
+            return StoredCatalog(con, roots), formats, []
+    if con is not None:
+        con.close()
+    result = validate(roots)
+    return result.catalog, dict(sorted(result.formats.items())), list(result.problems)
