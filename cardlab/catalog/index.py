@@ -25,7 +25,7 @@ from cardlab.core.errors import CardlabError, CatalogError
 from cardlab.core.inputs import file_stamp, is_racy
 from cardlab.core.text import compact, fold, norm_value, pick, stem_words
 
-INDEX_VERSION = "9"
+INDEX_VERSION = "10"
 """Bump when the index's tables or contents change: old indexes are then rebuilt."""
 
 
@@ -466,6 +466,7 @@ def _write(cat: Catalog, path: Path, fp: str, quick: str = "", files: int = 0) -
                     json.dumps(card, ensure_ascii=False, default=str),
                     str(cat.paths[card_id]),
                     cat.oracle_of(card_id),
+                    card.get("reprint_of") if card_id in cat.own else None,
                 )
             )
             for lang, name in card["name"].items():
@@ -482,8 +483,8 @@ def _write(cat: Catalog, path: Path, fp: str, quick: str = "", files: int = 0) -
         _evolves_any_language(cat, facets)
         con.executemany(
             "INSERT INTO card (id, game, set_code, number, number_int, name, source_language, type_line,"
-            " stats, rarity, rarity_rank, illustrator, release_date, data, path, oracle_id) VALUES"
-            " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " stats, rarity, rarity_rank, illustrator, release_date, data, path, oracle_id, reprint_of) VALUES"
+            " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             cards,
         )
         con.executemany("INSERT INTO card_name (card_id, lang, name, folded, compact) VALUES (?, ?, ?, ?, ?)", names)

@@ -114,6 +114,10 @@ class Catalog:
         digits = "".join(ch for ch in number if ch.isdigit())
         return (card_id in self.own, str(info.data.get("release_date", "")), info.code, int(digits) if digits else 0, number)
 
+    def by_print_order(self, ids: Iterable[str]) -> list[str]:
+        """Return ``ids`` sorted by :meth:`print_order` (originals first, then set release date...)."""
+        return sorted(ids, key=self.print_order)
+
     def _compute_oracles(self) -> dict[str, str]:
         groups: dict[tuple[str, str], list[str]] = {}
         for card_id, card in self.cards.items():

@@ -30,6 +30,7 @@ class Card(SQLModel, table=True):
     data: str = Field(description="the card as JSON, as in its YAML file (a reprint merged with its original)")
     path: str
     oracle_id: str = Field(index=True, description="the id of the original card: its own id, or what a reprint reprints")
+    reprint_of: str | None = Field(default=None, description="for a reprint, the card it reprints")
 
 
 class CardName(SQLModel, table=True):

@@ -247,7 +247,7 @@ class CardIndex:
             # printings of one card (a Base Set 2 reprint, holo and plain Scyther, the basic
             # Energy of every set) are the same card in play: the first printing of each stays
             firsts: dict[str, str] = {}
-            for i in sorted(ids, key=self.catalog.print_order):
+            for i in self.catalog.by_print_order(ids):
                 firsts.setdefault(self.catalog.oracle_of(i), i)
             ids = set(firsts.values())
         if len(ids) > 1:

@@ -472,8 +472,8 @@ def _with_run_together(node: And, sql: str, params: list) -> tuple[str, list]:
     if not joined:
         return sql, params
     return (
-        f"({sql} OR c.id IN (SELECT card_id FROM card_name WHERE compact = ? OR compact LIKE ? ESCAPE '\\'))",
-        [*params, joined, _like(joined)[1:]],
+        f"({sql} OR c.id IN (SELECT card_id FROM card_name WHERE compact >= ? AND compact < ?))",
+        [*params, joined, _after_prefix(joined)],
     )
 
 
