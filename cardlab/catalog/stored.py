@@ -193,7 +193,9 @@ class StoredCatalog(Catalog):
 
             return _Lazy(one, every)
 
-        self.cards = column("data", json.loads)
+        from cardlab.catalog.index import data_decoder
+
+        self.cards = column("data", data_decoder(con))
         self.paths = column("path", Path)
         self.card_set = column("set_code")
         self.own = _Lazy(self._own_one, self._own_every)

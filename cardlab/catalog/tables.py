@@ -7,14 +7,17 @@ The full-text tables (FTS5) are virtual tables, created in :mod:`cardlab.catalog
 
 from __future__ import annotations
 
-from sqlmodel import Field, Index, SQLModel
+from sqlmodel import Field, SQLModel
 
 
 class Card(SQLModel, table=True):
     """One card: identity, what a search table shows, and the whole card as JSON."""
 
     __tablename__ = "card"
-    id: str = Field(primary_key=True, description="<set code>-<collector number>")
+    rowid: int | None = Field(
+        default=None, primary_key=True, description="the card's number in the index: the full-text and facet tables refer to it"
+    )
+    id: str = Field(unique=True, description="<set code>-<collector number>")
     game: str = Field(index=True)
     set_code: str = Field(index=True)
     number: str = Field(description="collector number as printed")
@@ -27,7 +30,9 @@ class Card(SQLModel, table=True):
     rarity_rank: int | None = Field(default=None, description="place of the rarity in its set's rarities list, commonest first")
     illustrator: str | None = None
     release_date: str | None = None
-    data: str = Field(description="the card as JSON, as in its YAML file (a reprint merged with its original)")
+    data: bytes = Field(
+        description="the card as JSON, as in its YAML file (a reprint merged with its original), compressed: see cardlab.catalog.index.data_decoder"
+    )
     path: str
     oracle_id: str = Field(index=True, description="the id of the original card: its own id, or what a reprint reprints")
     reprint_of: str | None = Field(default=None, description="for a reprint, the card it reprints")
@@ -46,16 +51,35 @@ class CardName(SQLModel, table=True):
     compact: str = Field(index=True)
 
 
-class Facet(SQLModel, table=True):
-    """One searchable value of a card: ``field`` as in the query language, folded ``text`` or ``num``."""
+class FacetText(SQLModel, table=True):
+    """One searchable text value of a card: ``field`` as in the query language, folded ``text``;
+    the table is its own index (field, text, card): no row id, no second copy."""
 
-    __tablename__ = "facet"
-    __table_args__ = (Index("ix_facet_text", "field", "text"), Index("ix_facet_num", "field", "num"))
-    rowid: int | None = Field(default=None, primary_key=True)
-    card_id: str = Field(index=True)
-    field: str
-    text: str | None = None
-    num: float | None = None
+    __tablename__ = "facet_text"
+    __table_args__ = {"sqlite_with_rowid": False}
+    field: str = Field(primary_key=True)
+    text: str = Field(primary_key=True)
+    card: int = Field(primary_key=True, description="card.rowid")
+
+
+class FacetNum(SQLModel, table=True):
+    """One searchable number of a card (hp, cost, damage...), stored as :class:`FacetText` is."""
+
+    __tablename__ = "facet_num"
+    __table_args__ = {"sqlite_with_rowid": False}
+    field: str = Field(primary_key=True)
+    num: float = Field(primary_key=True)
+    card: int = Field(primary_key=True, description="card.rowid")
+
+
+class SetKey(SQLModel, table=True):
+    """Every way to name a set in a query (``set:``) or a card reference: its code and aliases,
+    folded as facet values (:func:`cardlab.core.text.norm_value`)."""
+
+    __tablename__ = "set_key"
+    __table_args__ = {"sqlite_with_rowid": False}
+    key: str = Field(primary_key=True)
+    code: str = Field(primary_key=True)
 
 
 class CardSet(SQLModel, table=True):

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cardlab.catalog.index import data_decoder
 from cardlab.core.errors import CardlabError, ExitStatus
 from cardlab.core.text import compact, fold, norm_value, pick
 from cardlab.search.query import QueryError, Term, compile_sql, parse, replace_terms, terms
@@ -22,10 +23,15 @@ SORTS = {
     "set": "c.set_code, c.number_int, c.number",
     "rarity": "c.rarity_rank, c.set_code, c.number_int",
     "artist": "c.illustrator COLLATE NOCASE, c.set_code, c.number_int",
-    "hp": "(SELECT MAX(num) FROM facet f WHERE f.card_id = c.id AND f.field = 'hp'), c.set_code, c.number_int",
+    "hp": "hp_sort.v, c.set_code, c.number_int",
 }
 """Sort keys for ``--sort``: name -> SQL ORDER BY expression. ``rarity`` follows each set's
 ``rarities`` list (commonest first); ``name`` sorts by the name shown (``--lang``), folded."""
+
+_SORT_JOINS = {
+    "hp": " LEFT JOIN (SELECT card, MAX(num) AS v FROM facet_num WHERE field = 'hp' GROUP BY card) hp_sort ON hp_sort.card = c.rowid"
+}
+"""Joins a sort key needs: one pass over that field's facet rows, not one lookup per card."""
 
 CLOSED_FIELDS = (
     "game",
@@ -70,7 +76,17 @@ class Hit:
     type_line: str = ""
     stats: str = ""
     rarity: str | None = None
-    data: dict = field(default_factory=dict)
+    raw: Any = field(default=None, repr=False, compare=False)
+    """The card's stored data (``card.data``), decoded by ``decode`` on first use of :attr:`data`."""
+    decode: Any = field(default=None, repr=False, compare=False)
+
+    @property
+    def data(self) -> dict:
+        """Every stored field of the card, as in its file (decoded when first asked for: a page of
+        a big result decodes only what it shows)."""
+        if not isinstance(self.raw, dict):
+            self.raw = self.decode(self.raw) if self.decode is not None else {}
+        return self.raw
 
     def to_json(self) -> dict:
         """Return the card as data: its id, game and set code, then every stored field as in its
@@ -179,7 +195,12 @@ def count(con: sqlite3.Connection, query: str, *, timeout: float | None = None) 
 
 def _vocabulary(con: sqlite3.Connection, field_name: str) -> list[str]:
     """The values of a closed field the index holds (folded), plus each set's rarities."""
-    values = {r[0] for r in con.execute("SELECT DISTINCT text FROM facet WHERE field = ? AND text IS NOT NULL", (field_name,))}
+    if field_name == "game":
+        values = {r[0] for r in con.execute("SELECT DISTINCT game FROM card")}
+    elif field_name == "set":
+        values = {r[0] for r in con.execute("SELECT key FROM set_key")}
+    else:
+        values = {r[0] for r in con.execute("SELECT DISTINCT text FROM facet_text WHERE field = ?", (field_name,))}
     if field_name == "rarity":
         for (data,) in con.execute("SELECT data FROM card_set"):
             values.update(norm_value(r) for r in json.loads(data).get("rarities") or [] if isinstance(r, str))
@@ -353,7 +374,7 @@ def _search(
     columns = "c.id, c.game, c.set_code, c.number, c.name, c.source_language, c.type_line, c.stats, c.rarity, c.data, c.oracle_id"
     sql = (
         f"SELECT {columns}{', COUNT(*) OVER ()' if with_total and in_sql else ''}"
-        f" FROM card c LEFT JOIN card_set s ON s.code = c.set_code WHERE {where} ORDER BY {', '.join(order)}"
+        f" FROM card c LEFT JOIN card_set s ON s.code = c.set_code{_SORT_JOINS.get(sort, '')} WHERE {where} ORDER BY {', '.join(order)}"
     )
     params = [*params, *exact]
     if in_sql and (limit is not None or offset):
@@ -384,11 +405,12 @@ def _search(
             rows = kept
         total = len(rows)
     names = _names(con, [r[0] for r in rows])
+    decode = data_decoder(con)
     hits = []
     for cid, game, code, number, name, src, type_line, stats, rarity, data, *_rest in rows:
         all_names = names.get(cid) or {src: name}
         shown = pick(all_names, langs, src) if langs else name
-        hits.append(Hit(cid, game, code, number, shown, all_names, type_line, stats, rarity, json.loads(data)))
+        hits.append(Hit(cid, game, code, number, shown, all_names, type_line, stats, rarity, data, decode))
     if sort == "name":
         # the shown language's names, folded (accents, case) then as written; exact matches stay first
         first: set[str] = set()
@@ -467,7 +489,7 @@ def get_card(con: sqlite3.Connection, ref: str) -> CardView:
             ids = [
                 r[0]
                 for r in con.execute(
-                    "SELECT c.id FROM card c JOIN facet f ON f.card_id = c.id AND f.field = 'set' AND f.text = ? WHERE c.number = ?",
+                    "SELECT c.id FROM card c JOIN set_key k ON k.code = c.set_code AND k.key = ? WHERE c.number = ?",
                     (norm_value(parts[0]), parts[1]),
                 )
             ]
@@ -503,7 +525,7 @@ def get_card(con: sqlite3.Connection, ref: str) -> CardView:
         "SELECT c.id, c.game, c.data, c.path, s.data, c.oracle_id FROM card c JOIN card_set s ON s.code = c.set_code WHERE c.id = ?",
         (ids[0],),
     ).fetchone()
-    return CardView(cid, game, json.loads(data), json.loads(set_data), path, _printings(con, oracle))
+    return CardView(cid, game, data_decoder(con)(data), json.loads(set_data), path, _printings(con, oracle))
 
 
 def printings(con: sqlite3.Connection, card_id: str) -> list[tuple[str, str, str, str | None]]:

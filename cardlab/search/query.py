@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Union
 
 from cardlab.core.errors import UsageError
-from cardlab.core.text import compact, fold, is_quote, norm_value, stem_words, stemmer_languages
+from cardlab.core.text import CJK, compact, fold, is_quote, norm_value, stem_words, stemmer_languages
 
 # field -> (kind, help). kinds: facet (exact folded text), like (substring of a facet), num (number),
 # name, text, number (text or number), set
@@ -93,8 +93,10 @@ ALIASES = {
     "k": "kind",
 }
 _TEXT_OPS = (":", "=", "!=")
+_CARD_COLUMNS = ("game", "set")
+"""Fields read from the ``card`` table itself (``game``; ``set`` through ``set_key``), not from facets."""
 _OPS = ("<=", ">=", "!=", ":", "=", "<", ">")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\uac00-\ud7af]")
+_CJK = CJK
 _FIELD_TERM = re.compile(r"([A-Za-z_]+)(<=|>=|!=|:|=|<|>)")
 
 
@@ -483,7 +485,10 @@ def _term_sql(t: Term, stem_langs: tuple[str, ...] | None = None) -> tuple[str, 
         return sql, params
     # Scryfall: field!=value means "has the field, and it is not value" (Trainers have no HP)
     if t.field is not None and t.field not in ("name", "text"):
-        return (f"(c.id IN (SELECT card_id FROM facet WHERE field = ?) AND NOT ({sql}))", [t.field, *params])
+        if t.field in _CARD_COLUMNS:  # every card has a game and a set
+            return f"NOT ({sql})", params
+        has = "c.rowid IN (SELECT card FROM facet_text WHERE field = ? UNION ALL SELECT card FROM facet_num WHERE field = ?)"
+        return (f"({has} AND NOT ({sql}))", [t.field, t.field, *params])
     return f"NOT ({sql})", params
 
 
@@ -493,19 +498,19 @@ def _positive_term_sql(t: Term, stem_langs: tuple[str, ...] | None = None) -> tu
         if _CJK.search(t.value):
             cols = [column] if column else ["names", "body"]
             cond = " OR ".join(f"{c} LIKE ? ESCAPE '\\'" for c in cols)
-            return f"c.id IN (SELECT card_id FROM card_tri WHERE {cond})", [_like(fold(t.value))] * len(cols)
+            return f"c.rowid IN (SELECT rowid FROM card_tri WHERE {cond})", [_like(fold(t.value))] * len(cols)
         words = _fts_words(t.value)
         if not words:
             return "1", []
         if t.field is None and _symbol_only(t.value):
-            return "c.id IN (SELECT card_id FROM card_fts WHERE card_fts MATCH ?)", ["{names} : " + _fts_phrase(words, False)]
+            return "c.rowid IN (SELECT rowid FROM card_fts WHERE card_fts MATCH ?)", ["{names} : " + _fts_phrase(words, False)]
         phrase = _fts_phrase(words, prefix=not t.quoted)
         match = f"{{{column}}} : {phrase}" if column else f"{{names body}} : {phrase}"
-        sql = "c.id IN (SELECT card_id FROM card_fts WHERE card_fts MATCH ?)"
+        sql = "c.rowid IN (SELECT rowid FROM card_fts WHERE card_fts MATCH ?)"
         params: list = [match]
         stems = _stem_match(t.value, stem_langs)
         if stems:
-            sql += " OR c.id IN (SELECT card_id FROM card_stem WHERE card_stem MATCH ?)"
+            sql += " OR c.rowid IN (SELECT rowid FROM card_stem WHERE card_stem MATCH ?)"
             params.append(stems)
         joined = compact(t.value)
         if t.field is None and joined:
@@ -525,13 +530,20 @@ def _positive_term_sql(t: Term, stem_langs: tuple[str, ...] | None = None) -> tu
             [_like(fold(t.value)), _like(joined)],
         )
     if kind == "like":
-        return ("c.id IN (SELECT card_id FROM facet WHERE field = ? AND text LIKE ? ESCAPE '\\')", [t.field, _like(norm_value(t.value))])
+        return (
+            "c.rowid IN (SELECT card FROM facet_text WHERE field = ? AND text LIKE ? ESCAPE '\\')",
+            [t.field, _like(norm_value(t.value))],
+        )
     if kind == "num" and not _NUMBER.match(t.value):  # mana:x, atk:?
-        return "c.id IN (SELECT card_id FROM facet WHERE field = ? AND text = ?)", [t.field, fold(t.value.strip())]
+        return "c.rowid IN (SELECT card FROM facet_text WHERE field = ? AND text = ?)", [t.field, fold(t.value.strip())]
     if kind == "num" or (kind == "number" and t.op not in _TEXT_OPS):
         op = "=" if t.op in _TEXT_OPS else _SQL_OPS[t.op]
-        return f"c.id IN (SELECT card_id FROM facet WHERE field = ? AND num {op} ?)", [t.field, float(t.value)]
-    return "c.id IN (SELECT card_id FROM facet WHERE field = ? AND text = ?)", [t.field, norm_value(t.value)]
+        return f"c.rowid IN (SELECT card FROM facet_num WHERE field = ? AND num {op} ?)", [t.field, float(t.value)]
+    if t.field == "game":
+        return "c.game = ?", [norm_value(t.value)]
+    if t.field == "set":
+        return "c.set_code IN (SELECT code FROM set_key WHERE key = ?)", [norm_value(t.value)]
+    return "c.rowid IN (SELECT card FROM facet_text WHERE field = ? AND text = ?)", [t.field, norm_value(t.value)]
 
 
 def terms(node: Node | None) -> list[Term]:
