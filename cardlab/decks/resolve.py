@@ -79,20 +79,28 @@ class CardIndex:
         self.game = game
         self.langs = [*langs, "en"]
         self._suggested: dict[str, list[str]] = {}
+        self._shown: dict[str, str] = {}  # card id -> display_name (an index is reused across decks)
+        self._same: dict[str, str] = {}  # card id -> same_name
         self.names, self.compact, self.other_games = catalog.name_maps(game)
         self._choices: list[str] | None = None
 
     def display_name(self, card_id: str) -> str:
         """The card's name in the first preferred language it has (English when none is given),
         else its source-language name."""
-        info = self.catalog.set_of(card_id)
-        return pick(self.catalog.cards[card_id].get("name"), self.langs, info.source_language)
+        found = self._shown.get(card_id)
+        if found is None:
+            info = self.catalog.set_of(card_id)
+            found = self._shown[card_id] = pick(self.catalog.cards[card_id].get("name"), self.langs, info.source_language)
+        return found
 
     def same_name(self, card_id: str) -> str:
         """The folded name "same name" rules compare: English if the card has it, else its source
         language (never the preferred language, so that the rules do not depend on it)."""
-        info = self.catalog.set_of(card_id)
-        return fold(pick(self.catalog.cards[card_id].get("name"), ["en"], info.source_language))
+        found = self._same.get(card_id)
+        if found is None:
+            info = self.catalog.set_of(card_id)
+            found = self._same[card_id] = fold(pick(self.catalog.cards[card_id].get("name"), ["en"], info.source_language))
+        return found
 
     def suggestions(self, text: str, limit: int = 3, allowed_sets: set[str] | None = None) -> list[str]:
         """Return up to ``limit`` known names close to ``text`` (:func:`cardlab.core.fuzzy.suggest`),
