@@ -55,7 +55,7 @@ CLOSED_FIELDS = (
 a query error with a caret and did-you-mean, never a silent empty result."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Hit:
     """One card in a search result.
 
@@ -72,13 +72,22 @@ class Hit:
     set_code: str
     number: str
     name: str
-    names: dict = field(default_factory=dict)
+    names_source: Any = field(default=None, repr=False, compare=False)
+    """Every name (language -> text), or a :class:`_NameBatch` that loads them when first asked."""
     type_line: str = ""
     stats: str = ""
     rarity: str | None = None
     raw: Any = field(default=None, repr=False, compare=False)
     """The card's stored data (``card.data``), decoded by ``decode`` on first use of :attr:`data`."""
     decode: Any = field(default=None, repr=False, compare=False)
+
+    @property
+    def names(self) -> dict:
+        """Every name of the card, language -> text (loaded with those of the other hits of its
+        result on first use)."""
+        if isinstance(self.names_source, _NameBatch):
+            self.names_source = self.names_source.of(self.id)
+        return self.names_source if self.names_source is not None else {}
 
     @property
     def data(self) -> dict:
@@ -135,6 +144,24 @@ def open_index(roots: list[Path], db: Path) -> sqlite3.Connection:
     from cardlab.catalog.index import open_fresh
 
     return open_fresh(roots, db)[0]
+
+
+class _NameBatch:
+    """The names of a result's hits, loaded in one go when the first hit's names are asked for (a
+    table without ``--lang`` never asks: 21,000 hits then cost no name query)."""
+
+    def __init__(self, con: sqlite3.Connection, rows: list) -> None:
+        self._con = con
+        self._rows = rows
+        self._names: dict[str, dict] | None = None
+
+    def of(self, card_id: str) -> dict:
+        if self._names is None:
+            self._names = _names(self._con, [r[0] for r in self._rows])
+            for r in self._rows:
+                if not self._names.get(r[0]):
+                    self._names[r[0]] = {r[5]: r[4]}  # no name row: the source-language name
+        return self._names[card_id]
 
 
 def _names(con: sqlite3.Connection, ids: list[str]) -> dict[str, dict]:
@@ -200,7 +227,17 @@ def _vocabulary(con: sqlite3.Connection, field_name: str) -> list[str]:
     elif field_name == "set":
         values = {r[0] for r in con.execute("SELECT key FROM set_key")}
     else:
-        values = {r[0] for r in con.execute("SELECT DISTINCT text FROM facet_text WHERE field = ?", (field_name,))}
+        # the distinct values by a skip scan of the (field, text) key: one seek per value, not one
+        # step per card (type: 7 seeks instead of 25,000 rows at 30,000 cards)
+        values = {
+            r[0]
+            for r in con.execute(
+                "WITH RECURSIVE v(t) AS (SELECT MIN(text) FROM facet_text WHERE field = ?1 UNION ALL"
+                " SELECT (SELECT MIN(text) FROM facet_text WHERE field = ?1 AND text > v.t) FROM v WHERE v.t IS NOT NULL)"
+                " SELECT t FROM v WHERE t IS NOT NULL",
+                (field_name,),
+            )
+        }
     if field_name == "rarity":
         for (data,) in con.execute("SELECT data FROM card_set"):
             values.update(norm_value(r) for r in json.loads(data).get("rarities") or [] if isinstance(r, str))
@@ -404,13 +441,12 @@ def _search(
                 kept.append(r)
             rows = kept
         total = len(rows)
-    names = _names(con, [r[0] for r in rows])
+    batch = _NameBatch(con, rows)
     decode = data_decoder(con)
     hits = []
     for cid, game, code, number, name, src, type_line, stats, rarity, data, *_rest in rows:
-        all_names = names.get(cid) or {src: name}
-        shown = pick(all_names, langs, src) if langs else name
-        hits.append(Hit(cid, game, code, number, shown, all_names, type_line, stats, rarity, data, decode))
+        shown = pick(batch.of(cid), langs, src) if langs else name
+        hits.append(Hit(cid, game, code, number, shown, batch, type_line, stats, rarity, data, decode))
     if sort == "name":
         # the shown language's names, folded (accents, case) then as written; exact matches stay first
         first: set[str] = set()
