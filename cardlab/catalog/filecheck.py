@@ -14,6 +14,7 @@ import gc
 import json
 import os
 import pickle
+import re
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator
@@ -108,8 +109,6 @@ def _schema_problems(path: Path, tree: Positions, data: Any, schema: str) -> lis
 
 def _allowed_keys(err: Any) -> set[str]:
     """The keys of ``err.instance`` that the failing (un)evaluated-properties check accepts."""
-    import re
-
     if err.validator == "additionalProperties":
         props = err.schema.get("properties", {})
         patterns = [re.compile(p) for p in err.schema.get("patternProperties", {})]
@@ -202,8 +201,6 @@ def schema_message(err: Any) -> str:
     if err.validator in ("minLength", "minProperties") and not err.instance:
         return "must not be empty"
     if err.validator == "pattern":
-        import re
-
         what = re.sub(r"\s*\((?:see )?seeds? [^)]*\)", "", err.schema.get("description") or "") or err.validator_value
         return f"{_show(err.instance)} does not have the expected form ({what})"
     if err.validator in ("minLength", "minProperties"):
@@ -312,32 +309,122 @@ class _Cache:
         except sqlite3.Error:
             return {}
 
-    def put(self, rows: list[tuple]) -> None:
-        if self.db is None or not rows:
-            return
+    def put(self, rows: list[tuple], current: set[str] | None = None, prefixes: tuple[str, ...] = ()) -> int:
+        """Store ``rows`` (files checked again) and, in the same transaction, delete the rows of
+        files that are gone: paths under one of ``prefixes`` (catalog roots, each ending with the
+        path separator) that are not in ``current`` (every file of the catalog just scanned).
+
+        The rows are listed only when the cache holds more rows than ``current`` has paths (after
+        the insert every current file has its row), so a catalog whose files did not go away pays
+        one ``count(*)``. Errors of the cache are ignored (it is a cache).
+
+        Returns:
+            How many rows were deleted.
+        """
+        if self.db is None:
+            return 0
         try:
             with self.db:
-                self.db.executemany("INSERT OR REPLACE INTO files4 VALUES (?, ?, ?, ?, ?, ?)", rows)
+                if rows:
+                    self.db.executemany("INSERT OR REPLACE INTO files4 VALUES (?, ?, ?, ?, ?, ?)", rows)
+                if current is None or not prefixes:
+                    return 0
+                (count,) = self.db.execute("SELECT count(*) FROM files4").fetchone()
+                if count <= len(current):
+                    return 0
+                stale = [
+                    (path,) for (path,) in self.db.execute("SELECT path FROM files4") if path not in current and path.startswith(prefixes)
+                ]
+                self.db.executemany("DELETE FROM files4 WHERE path = ?", stale)
+                return len(stale)
         except sqlite3.Error:
-            pass
+            return 0
+
+
+CACHE_MAX_AGE_DAYS = 30
+"""The validation cache file of a catalog not validated for this many days is removed (by the next
+validation of another catalog)."""
+
+_CACHE_NAME = re.compile(r"validate-(?:[0-9a-f]{12}|cache)\.sqlite")
+"""cardlab's validation cache files: ``validate-<roots key>.sqlite``, one per catalog, and the
+``validate-cache.sqlite`` that earlier versions shared between catalogs."""
 
 
 def _own_cache_file(path: Path | str) -> bool:
-    """True for cardlab's own validation cache file (which may be replaced when damaged)."""
+    """True for cardlab's own validation cache files (which may be replaced when damaged): a name
+    of :data:`_CACHE_NAME` in :func:`cardlab.core.paths.cache_dir`."""
     from cardlab.core.paths import cache_dir
 
     try:
-        return Path(path).name == "validate-cache.sqlite" and Path(path).parent.resolve() == cache_dir().resolve()
+        return bool(_CACHE_NAME.fullmatch(Path(path).name)) and Path(path).parent.resolve() == cache_dir().resolve()
     except OSError:
         return False
 
 
-def _default_cache() -> Path | None:
+def _catalog_key(roots: Iterable[Path]) -> str:
+    """The roots key (:func:`cardlab.core.paths.roots_key`) of ``roots`` made absolute, so a
+    relative and an absolute spelling of the same catalog share a cache file."""
+    from cardlab.core.paths import roots_key
+
+    resolved = []
+    for r in roots:
+        try:
+            resolved.append(Path(r).resolve())
+        except (OSError, RuntimeError):  # a symlink loop: keep the spelling given
+            resolved.append(Path(r))
+    return roots_key(resolved)
+
+
+def _default_cache(roots: Iterable[Path] = ()) -> Path | None:
+    """The validation cache file of the catalog under ``roots``:
+    ``<cache dir>/validate-<roots key>.sqlite``; None when ``CARDLAB_NO_CACHE`` is set."""
     if os.environ.get("CARDLAB_NO_CACHE"):
         return None
     from cardlab.core.paths import cache_dir
 
-    return cache_dir() / "validate-cache.sqlite"
+    return cache_dir() / f"validate-{_catalog_key(roots)}.sqlite"
+
+
+def prune_caches(keep: Path, now: float | None = None, max_age_days: float = CACHE_MAX_AGE_DAYS) -> list[Path]:
+    """Mark ``keep`` (the cache file just used) as used now and remove the other validation cache
+    files of its folder (names of :data:`_CACHE_NAME`, with their ``-journal``, ``-wal`` and
+    ``-shm`` files) not modified for ``max_age_days``. Files that cannot be touched, listed or
+    removed are left alone.
+
+    Args:
+        keep: the cache file in use (its modification time is set to ``now``).
+        now: the current time (seconds since the epoch); None for :func:`time.time`.
+        max_age_days: how old (by modification time) a file must be to go.
+
+    Returns:
+        The cache files removed.
+    """
+    now = time.time() if now is None else now
+    try:
+        os.utime(keep, (now, now))
+    except OSError:
+        pass
+    removed = []
+    try:
+        entries = list(os.scandir(keep.parent))
+    except OSError:
+        return []
+    for entry in entries:
+        if entry.name == keep.name or not _CACHE_NAME.fullmatch(entry.name):
+            continue
+        try:
+            if entry.stat().st_mtime >= now - max_age_days * 86400:
+                continue
+            os.unlink(entry.path)
+        except OSError:
+            continue
+        removed.append(Path(entry.path))
+        for suffix in ("-journal", "-wal", "-shm"):
+            try:
+                os.unlink(entry.path + suffix)
+            except OSError:
+                pass
+    return removed
 
 
 SUMMARY_FIELDS = ("id", "number", "name", "supertype", "stage", "evolves_from", "hp", "reprint_of")
@@ -355,19 +442,39 @@ def _summary(kind: str, data: Any) -> Any:
 
 
 def check_files(
-    files: list[SourceFile], cache_path: Path | None | str = "default", full: bool = True
+    files: list[SourceFile],
+    cache_path: Path | None | str = "default",
+    full: bool = True,
+    roots: Iterable[Path] | None = None,
 ) -> tuple[dict[Path, Any], list[Problem], int]:
     """Run :func:`check_file` over ``files``, using the cache and, for many files, every core.
 
     With ``full=False`` a card served from the cache comes back as a summary (the fields of
     :data:`SUMMARY_FIELDS`), which is all the rules across files need and five times quicker to read.
 
+    Args:
+        files: every file of the catalog (:func:`cardlab.catalog.model.scan` of ``roots``).
+        cache_path: the cache file; ``"default"`` is the catalog's own file in the user cache folder
+            (:func:`_default_cache`; other catalogs' files unused for :data:`CACHE_MAX_AGE_DAYS`
+            are then removed); None uses no cache.
+        full: False to get cached cards as summaries.
+        roots: the catalog roots ``files`` were scanned from: they name the default cache file, and
+            the cache rows of files under them that are not in ``files`` (deleted files) are
+            deleted. None: the folder holding every file stands for them.
+
     Returns:
         ``(data by path, problems, how many files were re-read)``.
     """
     from cardlab.catalog.schemas import fingerprint
 
-    cache = _Cache(_default_cache() if cache_path == "default" else cache_path)  # type: ignore[arg-type]
+    if roots is None:
+        try:
+            roots = [Path(os.path.commonpath([str(f.path.parent) for f in files]))] if files else []
+        except ValueError:  # relative and absolute paths mixed: no common folder
+            roots = []
+    roots = list(roots)
+    default = _default_cache(roots) if cache_path == "default" else None
+    cache = _Cache(default if cache_path == "default" else cache_path)  # type: ignore[arg-type]
     schema_fp = fingerprint()
     cached = cache.get_many([str(f.path) for f in files], full)
     data: dict[Path, Any] = {}
@@ -450,7 +557,15 @@ def check_files(
             if isinstance(src, str):
                 langs[f.set_dir] = src
     run([f for f in files if f.kind != "set"], games, langs)
-    cache.put(rows)
+    prefixes = {os.path.join(str(r), "") for r in roots}
+    for r in roots:
+        try:
+            prefixes.add(os.path.join(str(Path(r).resolve()), ""))
+        except (OSError, RuntimeError):
+            pass
+    cache.put(rows, {str(f.path) for f in files}, tuple(sorted(prefixes)))
+    if default is not None and cache.db is not None:
+        prune_caches(default)
     return data, problems, reparsed
 
 

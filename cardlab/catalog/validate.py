@@ -163,7 +163,8 @@ def validate(
         roots: catalog roots (see :func:`cardlab.core.paths.catalog_roots`).
         only: report problems only for these files or folders (the whole catalog is still read,
             since rules span files); None reports everything.
-        cache_path: the per-file cache (``"default"``: the user cache dir; None: no cache).
+        cache_path: the per-file cache (``"default"``: this catalog's file in the user cache dir; None: no
+            cache). Rows of files under ``roots`` that are gone are deleted from it.
         full: False when only the problems matter (``cardlab validate``): cards read from the
             cache then hold only :data:`cardlab.catalog.filecheck.SUMMARY_FIELDS` in ``Validation.catalog``.
 
@@ -174,7 +175,7 @@ def validate(
     roots = [Path(r) for r in listify(roots)]
     files = catalog_mod.scan(roots)
     with bulk_objects():
-        data, problems, reparsed = check_files(files, cache_path, full)
+        data, problems, reparsed = check_files(files, cache_path, full, roots)
     bad = {p.pos.path for p in problems}
     cat = catalog_mod.build_catalog(roots, files, {p: d for p, d in data.items() if p not in bad})
     own = sorted(set(problems))

@@ -362,7 +362,7 @@ def test_damaged_validation_cache_is_started_again(runner, test_set, tmp_path, m
     cache = tmp_path / "cache"
     monkeypatch.setenv("CARDLAB_CACHE_DIR", str(cache))
     assert runner.invoke(app, ["validate", str(test_set)]).exit_code == 0
-    db = cache / "validate-cache.sqlite"
+    (db,) = cache.glob("validate-*.sqlite")  # the one catalog validated: one cache file
     con = sqlite3.connect(db)
     con.execute("UPDATE files4 SET data = x'00ff'")
     con.commit()
