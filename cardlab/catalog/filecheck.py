@@ -435,6 +435,11 @@ _SUMMARY_TAG = str(len(SUMMARY_FIELDS)) + "".join(f[0] for f in SUMMARY_FIELDS)
 """Part of each cache entry's tag: a change of :data:`SUMMARY_FIELDS` invalidates the cache."""
 
 
+BATCH_FILES = 5000
+"""Files checked, cached and let go of together: validating 100,000 files holds the parsed cards of
+one batch, not of all (with ``full=False``, the rest of the run keeps each card's summary)."""
+
+
 def _summary(kind: str, data: Any) -> Any:
     if kind != "card" or not isinstance(data, dict):
         return data
@@ -476,17 +481,19 @@ def check_files(
     default = _default_cache(roots) if cache_path == "default" else None
     cache = _Cache(default if cache_path == "default" else cache_path)  # type: ignore[arg-type]
     schema_fp = fingerprint()
-    cached = cache.get_many([str(f.path) for f in files], full)
     data: dict[Path, Any] = {}
     problems: list[Problem] = []
-    rows: list[tuple] = []
     kinds: dict[str, str] = {}
     reparsed = 0
 
     now = time.time_ns()
 
+    pool: Any = None
+
     def run(batch: list[SourceFile], games: dict[Path | None, str], langs: dict[Path | None, str]) -> None:
-        nonlocal reparsed
+        nonlocal reparsed, pool
+        cached = cache.get_many([str(f.path) for f in batch], full)
+        rows: list[tuple] = []
         jobs: list[tuple[str, str, str, str | None]] = []
         stats: dict[str, tuple[str, str]] = {}
         tags: dict[tuple, str] = {}
@@ -522,17 +529,18 @@ def check_files(
         workers = os.cpu_count() or 1
         results: Iterable[tuple[str, Any, list[tuple]]]
         if len(jobs) >= PARALLEL_THRESHOLD and workers > 1:
-            from concurrent.futures import ProcessPoolExecutor
+            if pool is None:
+                from concurrent.futures import ProcessPoolExecutor
 
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                results = list(pool.map(_check_job, jobs, chunksize=250))
+                pool = ProcessPoolExecutor(max_workers=workers)
+            results = pool.map(_check_job, jobs, chunksize=250)
         else:
-            results = [_check_job(j) for j in jobs]
+            results = (_check_job(j) for j in jobs)
         for key, d, probs in results:
             path = Path(key)
-            data[path] = d
-            problems.extend(Problem(SourcePos(path, ln, col), msg, rule) for ln, col, msg, rule in probs)
             kind = kinds[key]
+            data[path] = d if full else _summary(kind, d)  # the rest is in the cache
+            problems.extend(Problem(SourcePos(path, ln, col), msg, rule) for ln, col, msg, rule in probs)
             rows.append(
                 (
                     key,
@@ -543,6 +551,7 @@ def check_files(
                 )
             )
         reparsed += len(jobs)
+        cache.put(rows)  # batch by batch: the parsed cards of one batch at a time are held
 
     # Set manifests first: a set's `game` chooses the schema of the cards beside it.
     run([f for f in files if f.kind == "set"], {}, {})
@@ -556,14 +565,20 @@ def check_files(
             src = d.get("source_language", "en") if isinstance(d, dict) else None
             if isinstance(src, str):
                 langs[f.set_dir] = src
-    run([f for f in files if f.kind != "set"], games, langs)
+    others = [f for f in files if f.kind != "set"]
+    try:
+        for start in range(0, len(others), BATCH_FILES):
+            run(others[start : start + BATCH_FILES], games, langs)
+    finally:
+        if pool is not None:
+            pool.shutdown()
     prefixes = {os.path.join(str(r), "") for r in roots}
     for r in roots:
         try:
             prefixes.add(os.path.join(str(Path(r).resolve()), ""))
         except (OSError, RuntimeError):
             pass
-    cache.put(rows, {str(f.path) for f in files}, tuple(sorted(prefixes)))
+    cache.put([], {str(f.path) for f in files}, tuple(sorted(prefixes)))
     if default is not None and cache.db is not None:
         prune_caches(default)
     return data, problems, reparsed
