@@ -385,6 +385,24 @@ def _default_cache(roots: Iterable[Path] = ()) -> Path | None:
     return cache_dir() / f"validate-{_catalog_key(roots)}.sqlite"
 
 
+def cached_data(roots: Iterable[Path], paths: list[str]) -> dict[str, Any]:
+    """The parsed data of ``paths`` as the catalog's validation cache holds it (what the last
+    validation read), for the files it holds; read by the index build (:mod:`cardlab.catalog.index`)
+    a batch at a time, instead of keeping every card in memory. A damaged row is left out."""
+    cache = _Cache(_default_cache(list(roots)))
+    out: dict[str, Any] = {}
+    try:
+        for path, row in cache.get_many(paths, full=True).items():
+            try:
+                out[path] = pickle.loads(row[2])
+            except Exception:  # noqa: BLE001 - a damaged row: the caller reads the file
+                continue
+    finally:
+        if cache.db is not None:
+            cache.db.close()
+    return out
+
+
 def prune_caches(keep: Path, now: float | None = None, max_age_days: float = CACHE_MAX_AGE_DAYS) -> list[Path]:
     """Mark ``keep`` (the cache file just used) as used now and remove the other validation cache
     files of its folder (names of :data:`_CACHE_NAME`, with their ``-journal``, ``-wal`` and

@@ -30,15 +30,9 @@ INDEX_VERSION = "12"
 """Bump when the index's tables or contents change: old indexes are then rebuilt."""
 
 DICTIONARY_BYTES = 8192
-"""Size of the compression dictionary sampled from the catalog's own cards (:func:`data_decoder`)."""
-
-
-def _dictionary(texts: list[bytes]) -> bytes:
-    """A zlib preset dictionary for small records: the last :data:`DICTIONARY_BYTES` of about 100
-    cards spread over the catalog (their keys and common values). Each card's JSON then takes about
-    a fifth of its size (2.8 MB instead of 14.9 MB for 30,000 synthetic cards)."""
-    step = max(1, len(texts) // 100)
-    return b"".join(texts[::step])[-DICTIONARY_BYTES:]
+"""Size of the zlib preset dictionary for ``card.data``: the last bytes of about 100 cards spread over
+the catalog (their keys and common values; :func:`_write`). A card's JSON then takes about a fifth
+of its size (2.8 MB instead of 14.9 MB for 30,000 synthetic cards)."""
 
 
 def _compress(text: bytes, zdict: bytes) -> bytes:
@@ -400,21 +394,6 @@ def _rarity_rank(rarity: object, set_data: dict) -> int | None:
     return order.index(norm_value(rarity))
 
 
-def _evolves_any_language(cat: Catalog, facets: list[tuple[str, str, str | None, float | None]]) -> None:
-    """Add, for each ``evolves`` facet (the name as the card writes it), the other names of the
-    Pokémon of that name, so ``evolves:`` matches the name in any language (``evolves:salameche``)."""
-    same: dict[str, set[str]] = {}
-    for card in cat.cards.values():
-        names = {norm_value(n) for k, n in (card.get("name") or {}).items() if k != "_source" and isinstance(n, str)}
-        for n in names:
-            same.setdefault(n, set()).update(names)
-    extra: list[tuple[str, str, str | None, float | None]] = []
-    for card_id, field, text, _num in facets:
-        if field == "evolves" and text is not None:
-            extra.extend((card_id, "evolves", other, None) for other in sorted(same.get(text, ())) if other != text)
-    facets.extend(extra)
-
-
 def build_index(roots: list[Path], db: Path, fp: str | None = None) -> BuildReport:
     """Validate the catalog under ``roots`` and build a fresh index at ``db`` (atomic rename).
 
@@ -428,30 +407,113 @@ def build_index(roots: list[Path], db: Path, fp: str | None = None) -> BuildRepo
     check_db_path(db)
     quick = quick_fingerprint(roots)
     fp = fp or fingerprint(roots)
-    result = validate(roots)
+    result = validate(roots, full=False)  # cards as summaries: the whole cards are read batch by batch
     if result.problems:
         raise CatalogError(result.problems)
+    files, n_cards, n_sets = result.files, len(result.catalog.cards), len(result.catalog.sets)
     tmp = db.with_name(f".{db.name}.tmp-{os.getpid()}")
     try:
         _clean_stale_temp(db)
         tmp.unlink(missing_ok=True)
         try:
             with bulk_objects():
-                _write(result.catalog, tmp, fp, quick, result.files)
+                cat = result.catalog
+                load = _cards_loader(cat)
+                # the summaries are let go of: the writer needs ids, paths and sets, and reads whole cards
+                cat.cards = dict.fromkeys(cat.cards, {})
+                del result
+                _write(cat, tmp, fp, quick, files, load)
             os.replace(tmp, db)
         finally:
             tmp.unlink(missing_ok=True)
             db.with_name(tmp.name + "-journal").unlink(missing_ok=True)
     except (OSError, sqlite3.Error) as err:
         raise IndexWriteError(db, err) from None
-    return BuildReport(db=db, cards=len(result.catalog.cards), sets=len(result.catalog.sets), seconds=time.perf_counter() - start)
+    return BuildReport(db=db, cards=n_cards, sets=n_sets, seconds=time.perf_counter() - start)
 
 
-def _write(cat: Catalog, path: Path, fp: str, quick: str = "", files: int = 0) -> None:
+def _cards_loader(cat: Catalog) -> Callable[[list[str]], dict[str, dict]]:
+    """Return ``load(ids) -> {id: whole card}`` for a catalog validated with ``full=False`` (cards as
+    summaries): each card as the validation cache holds it (the file read again when the cache
+    lacks it), a reprint merged with its original (the originals of reprints are kept in memory)."""
+    from cardlab.catalog.filecheck import cached_data, check_file
+    from cardlab.catalog.model import merge_reprint
+
+    def whole(ids: list[str]) -> dict[str, dict]:
+        paths = {i: str(cat.paths[i]) for i in ids}
+        found = cached_data(cat.roots, list(paths.values()))
+        out: dict[str, dict] = {}
+        for i in ids:
+            data = found.get(paths[i])
+            if not isinstance(data, dict):
+                info = cat.set_of(i)
+                data = check_file(cat.paths[i], "card", info.game, info.source_language)[0]
+            out[i] = data
+        return out
+
+    originals = whole(sorted({cat.own[i]["reprint_of"] for i in cat.own}))
+
+    def load(ids: list[str]) -> dict[str, dict]:
+        cards = whole(ids)
+        for i in ids:
+            if i in cat.own:
+                cards[i] = merge_reprint(cards[i], originals[cards[i]["reprint_of"]])
+        return cards
+
+    return load
+
+
+WRITE_BATCH = 2000
+"""Cards read, turned into rows and written together by :func:`_write`."""
+
+
+def _write(
+    cat: Catalog,
+    path: Path,
+    fp: str,
+    quick: str = "",
+    files: int = 0,
+    load: Callable[[list[str]], dict[str, dict]] | None = None,
+) -> None:
+    """Write the index of ``cat`` to ``path`` in two passes over its cards, :data:`WRITE_BATCH` at a
+    time: the first gathers the names for ``evolves:`` and the compression dictionary, the second
+    writes the rows; then SQLite finds each card's oracle card (:meth:`Catalog.oracle_of`'s rule:
+    per game and play key, the first printing), so that no per-card table is held in memory.
+
+    Args:
+        cat: the catalog (its cards may be summaries when ``load`` is given).
+        load: card ids -> their whole cards (a reprint merged with its original); default: ``cat.cards``.
+            :func:`build_index` reads them from the validation cache, so that only a batch of whole
+            cards is held at a time.
+    """
     from sqlalchemy import create_engine
 
     from cardlab.catalog import tables  # importing it registers the tables on SQLModel.metadata
+    from cardlab.catalog.model import play_key
     from cardlab.games import game_module
+
+    if load is None:
+        load = lambda batch: {i: cat.cards[i] for i in batch}  # noqa: E731
+    ids = list(cat.cards)
+    batches = [ids[i : i + WRITE_BATCH] for i in range(0, len(ids), WRITE_BATCH)]
+
+    # pass 1: the names for evolves: (of the cards with several) and the compression dictionary
+    same: dict[str, set[str]] = {}
+    samples: list[bytes] = []
+    step = max(1, len(ids) // 100)
+    position = 0
+    for batch in batches:
+        cards = load(batch)
+        for card_id in batch:
+            card = cards[card_id]
+            spelled = {norm_value(n) for k, n in (card.get("name") or {}).items() if k != "_source" and isinstance(n, str)}
+            if len(spelled) > 1:  # a card of one name adds no other name to anyone's
+                for n in spelled:
+                    same.setdefault(n, set()).update(spelled)
+            if position % step == 0:
+                samples.append(_card_json(card))
+            position += 1
+    zdict = b"".join(samples)[-DICTIONARY_BYTES:]
 
     engine = create_engine(f"sqlite:///{path}")
     tables.SQLModel.metadata.create_all(engine)
@@ -482,77 +544,114 @@ def _write(cat: Catalog, path: Path, fp: str, quick: str = "", files: int = 0) -
         con.executemany("INSERT INTO card_set VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", set_rows)
         keys = {(norm_value(fold(name)), info.code) for info in cat.sets.values() for name in (info.code, *info.aliases)}
         con.executemany("INSERT OR IGNORE INTO set_key VALUES (?, ?)", sorted(keys))
-        cards: list = []
-        names: list = []
-        printed: list = []
-        facets: list = []
-        fts: list = []
-        tri: list = []
-        stems: list = []
-        for rowid, (card_id, card) in enumerate(cat.cards.items(), start=1):
-            info = cat.set_of(card_id)
-            game = game_module(info.game)
-            src = info.source_language
-            digits = "".join(ch for ch in card["number"] if ch.isdigit())
-            cards.append(
-                (
-                    rowid,
-                    card_id,
-                    info.game,
-                    info.code,
-                    card["number"],
-                    int(digits) if digits else None,
-                    pick(card["name"], (), src),
-                    src,
-                    game.type_line(card, ()),
-                    game.key_stats(card),
-                    card.get("rarity"),
-                    _rarity_rank(card.get("rarity"), info.data),
-                    card.get("illustrator"),
-                    info.data.get("release_date"),
-                    json.dumps(card, ensure_ascii=False, default=str, separators=(",", ":")).encode(),
-                    str(cat.paths[card_id]),
-                    cat.oracle_of(card_id),
-                    card.get("reprint_of") if card_id in cat.own else None,
+
+        # pass 2: the rows, batch by batch
+        con.execute("CREATE TEMP TABLE play (card INTEGER PRIMARY KEY, key BLOB, reprint INT, date TEXT, code TEXT, num INT, number TEXT)")
+        stem_langs: set[str] = set()
+        rowid = 0
+        for batch in batches:
+            cards = load(batch)
+            rows: list = []
+            plays: list = []
+            names: list = []
+            printed: list = []
+            facets: list = []
+            fts: list = []
+            tri: list = []
+            stems: list = []
+            for card_id in batch:
+                card = cards[card_id]
+                rowid += 1
+                info = cat.set_of(card_id)
+                game = game_module(info.game)
+                src = info.source_language
+                digits = "".join(ch for ch in card["number"] if ch.isdigit())
+                rows.append(
+                    (
+                        rowid,
+                        card_id,
+                        info.game,
+                        info.code,
+                        card["number"],
+                        int(digits) if digits else None,
+                        pick(card["name"], (), src),
+                        src,
+                        game.type_line(card, ()),
+                        game.key_stats(card),
+                        card.get("rarity"),
+                        _rarity_rank(card.get("rarity"), info.data),
+                        card.get("illustrator"),
+                        info.data.get("release_date"),
+                        _compress(_card_json(card), zdict),
+                        str(cat.paths[card_id]),
+                        card_id,  # the oracle card, found below
+                        card.get("reprint_of") if card_id in cat.own else None,
+                    )
                 )
+                number = str(card.get("number", ""))
+                plays.append(
+                    (
+                        rowid,
+                        hashlib.sha1(f"{info.game}\0{play_key(card)}".encode()).digest(),
+                        card_id in cat.own,
+                        str(info.data.get("release_date", "")),
+                        info.code,
+                        int(digits) if digits else 0,
+                        number,
+                    )
+                )
+                for lang, name in card["name"].items():
+                    if lang != "_source":
+                        names.append((card_id, lang, name, fold(name), compact(name)))
+                for lang, name in (card.get("printed_name") or {}).items():
+                    if lang != "_source" and isinstance(name, str):
+                        printed.append((card_id, fold(name), compact(name)))
+                for f, t, n in _common_facets(card, info.data, info.aliases) + list(game.facets(card)):
+                    text = norm_value(t) if t is not None else None
+                    facets.append((rowid, f, text, n))
+                    if f == "evolves" and text is not None:
+                        # the other names of the Pokémon of that name: evolves: in any language (salameche)
+                        facets.extend((rowid, "evolves", other, None) for other in sorted(same.get(text, ())) if other != text)
+                folded_names, body, stemmed = _texts(card)
+                fts.append((rowid, folded_names, body))
+                if CJK.search(folded_names) or CJK.search(body):
+                    tri.append((rowid, _cjk_lines(folded_names), _cjk_lines(body)))
+                stems.append((rowid, stemmed))
+                stem_langs.update(w.split("_", 1)[0] for w in stemmed.split() if "_" in w)
+            con.executemany(
+                "INSERT INTO card (rowid, id, game, set_code, number, number_int, name, source_language, type_line,"
+                " stats, rarity, rarity_rank, illustrator, release_date, data, path, oracle_id, reprint_of) VALUES"
+                " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                rows,
             )
-            for lang, name in card["name"].items():
-                if lang != "_source":
-                    names.append((card_id, lang, name, fold(name), compact(name)))
-            for lang, name in (card.get("printed_name") or {}).items():
-                if lang != "_source" and isinstance(name, str):
-                    printed.append((card_id, fold(name), compact(name)))
-            rows = _common_facets(card, info.data, info.aliases) + list(game.facets(card))
-            facets.extend((rowid, f, norm_value(t) if t is not None else None, n) for f, t, n in rows)
-            folded_names, body, stemmed = _texts(card)
-            fts.append((rowid, folded_names, body))
-            if CJK.search(folded_names) or CJK.search(body):
-                tri.append((rowid, _cjk_lines(folded_names), _cjk_lines(body)))
-            stems.append((rowid, stemmed))
-        _evolves_any_language(cat, facets)
-        zdict = _dictionary([row[14] for row in cards])
-        cards = [(*row[:14], _compress(row[14], zdict), *row[15:]) for row in cards]
-        con.executemany(
-            "INSERT INTO card (rowid, id, game, set_code, number, number_int, name, source_language, type_line,"
-            " stats, rarity, rarity_rank, illustrator, release_date, data, path, oracle_id, reprint_of) VALUES"
-            " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            cards,
+            con.executemany("INSERT INTO card_name (card_id, lang, name, folded, compact) VALUES (?, ?, ?, ?, ?)", names)
+            con.executemany("INSERT INTO printed_name (card_id, folded, compact) VALUES (?, ?, ?)", printed)
+            # each facet table is its own index (no row ids): duplicates once
+            con.executemany(
+                "INSERT OR IGNORE INTO facet_text (field, text, card) VALUES (?, ?, ?)",
+                sorted({(f, t, r) for r, f, t, _n in facets if t is not None}),
+            )
+            con.executemany(
+                "INSERT OR IGNORE INTO facet_num (field, num, card) VALUES (?, ?, ?)",
+                sorted({(f, n, r) for r, f, _t, n in facets if n is not None}),
+            )
+            con.executemany("INSERT INTO card_fts (rowid, names, body) VALUES (?, ?, ?)", fts)
+            con.executemany("INSERT INTO card_tri (rowid, names, body) VALUES (?, ?, ?)", tri)
+            con.executemany("INSERT INTO card_stem (rowid, stems) VALUES (?, ?)", stems)
+            con.executemany("INSERT INTO temp.play VALUES (?, ?, ?, ?, ?, ?, ?)", plays)
+        # the oracle card of each card: of the cards of its game with the same play key, the first
+        # printing (originals, then release date, set code, number), the first in catalog order on a tie
+        con.execute(
+            "CREATE TEMP TABLE first AS SELECT key, card FROM (SELECT key, card, ROW_NUMBER() OVER"
+            " (PARTITION BY key ORDER BY reprint, date, code, num, number, card) AS n FROM temp.play) WHERE n = 1"
         )
-        con.executemany("INSERT INTO card_name (card_id, lang, name, folded, compact) VALUES (?, ?, ?, ?, ?)", names)
-        con.executemany("INSERT INTO printed_name (card_id, folded, compact) VALUES (?, ?, ?)", printed)
-        # each facet table is its own index (no row ids): rows go in sorted, duplicates once
-        con.executemany(
-            "INSERT OR IGNORE INTO facet_text (field, text, card) VALUES (?, ?, ?)",
-            sorted({(f, t, r) for r, f, t, _n in facets if t is not None}),
+        con.execute("CREATE INDEX temp.ix_first ON first (key)")
+        con.execute(
+            "UPDATE card SET oracle_id = (SELECT c.id FROM temp.play p JOIN temp.first f ON f.key = p.key"
+            " JOIN card c ON c.rowid = f.card WHERE p.card = card.rowid)"
         )
-        con.executemany(
-            "INSERT OR IGNORE INTO facet_num (field, num, card) VALUES (?, ?, ?)",
-            sorted({(f, n, r) for r, f, _t, n in facets if n is not None}),
-        )
-        con.executemany("INSERT INTO card_fts (rowid, names, body) VALUES (?, ?, ?)", fts)
-        con.executemany("INSERT INTO card_tri (rowid, names, body) VALUES (?, ?, ?)", tri)
-        con.executemany("INSERT INTO card_stem (rowid, stems) VALUES (?, ?)", stems)
-        stem_langs = sorted({w.split("_", 1)[0] for _cid, text in stems for w in text.split() if "_" in w})
+        con.execute("DROP TABLE temp.first")
+        con.execute("DROP TABLE temp.play")
         con.executemany(
             "INSERT INTO meta VALUES (?, ?)",
             [
@@ -561,13 +660,18 @@ def _write(cat: Catalog, path: Path, fp: str, quick: str = "", files: int = 0) -
                 *([("quick", quick)] if quick and ":racy-" not in quick and ":racy-" not in fp else []),
                 ("files", str(files)),
                 ("version", INDEX_VERSION),
-                ("stem_languages", json.dumps(stem_langs)),
+                ("stem_languages", json.dumps(sorted(stem_langs))),
                 ("roots", json.dumps([str(r) for r in cat.roots])),
             ],
         )
         con.commit()
     finally:
         con.close()
+
+
+def _card_json(card: dict) -> bytes:
+    """A card as the index stores it before compression: compact JSON, UTF-8."""
+    return json.dumps(card, ensure_ascii=False, default=str, separators=(",", ":")).encode()
 
 
 def open_fresh(roots: list[Path], db: Path) -> tuple[sqlite3.Connection, BuildReport | None, CardlabError | None]:
