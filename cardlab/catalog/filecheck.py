@@ -279,6 +279,7 @@ class _Cache:
                 self.db.execute(
                     "CREATE TABLE IF NOT EXISTS files4 (path TEXT PRIMARY KEY, stamp TEXT, fp TEXT, data BLOB, problems TEXT, summary BLOB)"
                 )
+                self.db.execute("CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY, key TEXT, files INTEGER, problems TEXT)")
                 return
             except sqlite3.Error as err:
                 if self.db is not None:
@@ -383,6 +384,43 @@ def _default_cache(roots: Iterable[Path] = ()) -> Path | None:
     from cardlab.core.paths import cache_dir
 
     return cache_dir() / f"validate-{_catalog_key(roots)}.sqlite"
+
+
+def cached_run(roots: Iterable[Path], key: str) -> tuple[int, list[Problem]] | None:
+    """The outcome of the last whole validation of the catalog under ``roots`` when it was made
+    with ``key`` (:func:`cardlab.catalog.validate.run_key`: every file's stamp, the schemas and the
+    checking code): ``(files checked, problems)``; None when there is none for that key."""
+    cache = _Cache(_default_cache(list(roots)))
+    if cache.db is None:
+        return None
+    try:
+        row = cache.db.execute("SELECT files, problems FROM runs WHERE id = 1 AND key = ?", (key,)).fetchone()
+    except sqlite3.Error:
+        return None
+    finally:
+        cache.db.close()
+    if row is None:
+        return None
+    try:
+        problems = [Problem(SourcePos(Path(p), ln, col), msg, rule) for p, ln, col, msg, rule in json.loads(row[1])]
+    except (ValueError, TypeError):
+        return None
+    return row[0], problems
+
+
+def store_run(roots: Iterable[Path], key: str, files: int, problems: list[Problem]) -> None:
+    """Record the outcome of a whole validation made with ``key`` (see :func:`cached_run`); best effort."""
+    cache = _Cache(_default_cache(list(roots)))
+    if cache.db is None:
+        return
+    shown = [(str(p.pos.path), p.pos.line, p.pos.col, p.message, p.rule) for p in problems]
+    try:
+        with cache.db:
+            cache.db.execute("INSERT OR REPLACE INTO runs VALUES (1, ?, ?, ?)", (key, files, json.dumps(shown, ensure_ascii=False)))
+    except sqlite3.Error:
+        pass
+    finally:
+        cache.db.close()
 
 
 def cached_data(roots: Iterable[Path], paths: list[str]) -> dict[str, Any]:

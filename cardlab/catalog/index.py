@@ -92,31 +92,9 @@ def fingerprint(roots: list[Path]) -> str:
 
 def _fingerprint_and_count(roots: list[Path]) -> tuple[str, int]:
     """:func:`fingerprint`, and how many catalog files it stamped."""
-    from cardlab.core.paths import schema_dir
+    from cardlab.catalog.model import stamp_digest
 
-    now = time.time_ns()
-    racy = False
-    count = 0
-    h = hashlib.sha1(f"v{INDEX_VERSION}".encode())
-    for _kind, folder, _game in folders(roots):
-        try:
-            with os.scandir(folder) as entries:
-                listed = sorted((e.name, e) for e in entries if e.name.endswith(".yaml"))
-        except OSError:
-            continue
-        count += len(listed)
-        for name, entry in listed:
-            try:
-                st = entry.stat()
-                h.update(f"{folder}/{name}\0{file_stamp(st)}\n".encode())
-                racy = racy or is_racy(st, now)
-            except OSError:  # a broken link: validation reports it
-                h.update(f"{folder}/{name}\0missing\n".encode())
-    for p in sorted(schema_dir().glob("*.json")):
-        h.update(f"{p.name}\0{file_stamp(p.stat())}\n".encode())
-    # A file changed within the file system's time tick of now could change again unseen: such a
-    # fingerprint never matches a later one, so the next search checks again.
-    return h.hexdigest() + (f":racy-{now}" if racy else ""), count
+    return stamp_digest(roots, f"v{INDEX_VERSION}")
 
 
 FULL_CHECK_FILES = 5000

@@ -256,6 +256,43 @@ def folders(roots: Iterable[Path]) -> Iterator[tuple[str, Path, str]]:
                 yield "formats", fmt_dir, fmt_dir.parent.name
 
 
+def stamp_digest(roots: Iterable[Path], salt: str) -> tuple[str, int]:
+    """Return a hash of ``salt``, every catalog file's path and stamp
+    (:func:`cardlab.core.inputs.file_stamp`: size, modification and change times, inode) and the
+    schemas' stamps, and how many catalog files there are. One ``stat`` per file, no reading.
+
+    A file changed within the file system's time tick of now could change again unseen: the hash
+    then ends with ``:racy-<now>`` and never equals a later one.
+    """
+    import hashlib
+    import time
+
+    from cardlab.core.inputs import file_stamp, is_racy
+    from cardlab.core.paths import schema_dir
+
+    now = time.time_ns()
+    racy = False
+    count = 0
+    h = hashlib.sha1(salt.encode())
+    for _kind, folder, _game in folders(roots):
+        try:
+            with os.scandir(folder) as entries:
+                listed = sorted((e.name, e) for e in entries if e.name.endswith(".yaml"))
+        except OSError:
+            continue
+        count += len(listed)
+        for name, entry in listed:
+            try:
+                st = entry.stat()
+                h.update(f"{folder}/{name}\0{file_stamp(st)}\n".encode())
+                racy = racy or is_racy(st, now)
+            except OSError:  # a broken link: validation reports it
+                h.update(f"{folder}/{name}\0missing\n".encode())
+    for p in sorted(schema_dir().glob("*.json")):
+        h.update(f"{p.name}\0{file_stamp(p.stat())}\n".encode())
+    return h.hexdigest() + (f":racy-{now}" if racy else ""), count
+
+
 def _yaml_names(folder: Path) -> list[str]:
     """The ``.yaml`` files directly in ``folder`` (a broken link or a link loop counts: validation
     reports it), sorted."""

@@ -207,6 +207,40 @@ def load_catalog(roots: list[Path]) -> Catalog:
     return result.catalog
 
 
+def run_key(roots: list[Path]) -> str | None:
+    """The key of a whole validation's outcome: a hash of every catalog file's stamp, the schemas
+    and the checking code's files (``cardlab/catalog``, ``games``, ``core``); None when a file
+    changed too recently for its stamp to be trusted. One ``stat`` per file."""
+    import cardlab
+    from cardlab.catalog.model import stamp_digest
+    from cardlab.core.inputs import file_stamp
+
+    package = Path(cardlab.__file__).parent
+    code = [
+        f"{p.relative_to(package)}:{file_stamp(p.stat())}"
+        for sub in ("catalog", "games", "core")
+        for p in sorted((package / sub).glob("*.py"))
+    ]
+    digest, _count = stamp_digest(roots, "validate\0" + "\0".join(code))
+    return None if ":racy-" in digest else digest
+
+
+def _whole_catalog(roots: list[Path]) -> Validation:
+    """``cardlab validate`` of the whole catalog: when nothing changed since the last run (same
+    :func:`run_key`), its outcome again, for the cost of one ``stat`` per file; else a validation."""
+    from cardlab.catalog.filecheck import cached_run, store_run
+
+    key = run_key(roots)
+    if key is not None:
+        found = cached_run(roots, key)
+        if found is not None:
+            return Validation(catalog=Catalog(roots=list(roots)), problems=found[1], files=found[0], reparsed=0)
+    result = validate(roots, full=False)
+    if key is not None:
+        store_run(roots, key, result.files, result.problems)
+    return result
+
+
 def validate_paths(paths: list[Path], roots: list[Path]) -> Validation:
     """Validate what ``cardlab validate [PATH...]`` names.
 
@@ -225,7 +259,7 @@ def validate_paths(paths: list[Path], roots: list[Path]) -> Validation:
     from cardlab.core.errors import InputError, UsageError
 
     if not paths:
-        return validate(roots, full=False)
+        return _whole_catalog(list(roots))
     for p in paths:
         if not Path(p).exists():
             raise InputError(f"{p}: no such file or folder")

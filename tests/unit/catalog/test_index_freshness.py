@@ -164,3 +164,41 @@ def test_cli_index_checks_every_file(runner, large, tmp_path):
     _edit_in_place(large / "pokemon" / "test1" / "4-test-gadget.yaml", "Test Gadget", "Test Widget")
     rebuilt = runner.invoke(app, ["index", *opts])
     assert rebuilt.exit_code == 0 and rebuilt.stdout.startswith("indexed 4 cards")
+
+
+def test_validate_twice_answers_from_the_last_run(runner, test_set, monkeypatch):
+    from cardlab.catalog import validate as validate_mod
+
+    monkeypatch.setattr(inputs, "RACY_NS", 0)
+    _age(test_set)
+    first = runner.invoke(app, ["validate", "--catalog", str(test_set)])
+    assert first.exit_code == 0 and first.stdout.strip() == "ok: 5 files, no problems"
+
+    def no_validation(*_a, **_k):
+        raise AssertionError("validated again")
+
+    monkeypatch.setattr(validate_mod, "validate", no_validation)
+    again = runner.invoke(app, ["validate", "--catalog", str(test_set)])
+    assert again.exit_code == 0 and again.stdout == first.stdout
+
+
+def test_validate_after_same_size_edit_checks_again(runner, test_set, monkeypatch):
+    monkeypatch.setattr(inputs, "RACY_NS", 0)
+    _age(test_set)
+    card = test_set / "pokemon" / "test1" / "4-test-gadget.yaml"
+    assert runner.invoke(app, ["validate", "--catalog", str(test_set)]).exit_code == 0
+    _edit_in_place(card, 'number: "4"', 'number: "7"')
+    again = runner.invoke(app, ["validate", "--catalog", str(test_set)])
+    assert again.exit_code == 1
+    assert "4-test-gadget.yaml" in again.stderr and "(id)" in again.stderr
+
+
+def test_validate_repeats_the_problems_it_found(runner, test_set, monkeypatch):
+    monkeypatch.setattr(inputs, "RACY_NS", 0)
+    card = test_set / "pokemon" / "test1" / "4-test-gadget.yaml"
+    _edit_in_place(card, 'number: "4"', 'number: "7"')
+    _age(test_set)
+    first = runner.invoke(app, ["validate", "--catalog", str(test_set)])
+    second = runner.invoke(app, ["validate", "--catalog", str(test_set)])
+    assert first.exit_code == second.exit_code == 1
+    assert second.stderr == first.stderr
