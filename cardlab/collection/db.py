@@ -74,19 +74,22 @@ class Location:
         return "sqlite" if self.path is not None else "postgresql"
 
 
-def locate(where: str | Path | None = None) -> Location:
+def locate(where: str | Path | Location | None = None) -> Location:
     """Return where a collections database is.
 
     Args:
         where: a SQLAlchemy URL (``postgresql+psycopg://user:pw@host:port/db``, ``postgresql://``
             meaning the same, ``sqlite:///path/file.sqlite``), a SQLite file, a folder (its
-            ``collection.sqlite``), or None for :func:`cardlab.core.paths.collection_location`.
+            ``collection.sqlite``), or None for :func:`cardlab.core.paths.collection_location`;
+            a :class:`Location` is returned as it is.
 
     Raises:
         UsageError: a URL that is not one cardlab can use (another database or driver, no path).
     """
     from cardlab.core.paths import collection_location, is_database_url
 
+    if isinstance(where, Location):
+        return where
     if where is None:
         where = collection_location()
     if isinstance(where, str) and not is_database_url(where):
@@ -107,8 +110,10 @@ def locate(where: str | Path | None = None) -> Location:
     if url.drivername in ("postgresql", "postgres", "postgresql+psycopg"):
         if not url.database:
             raise UsageError(f"{shown} names no database; give postgresql+psycopg://USER@HOST/DATABASE")
+        from urllib.parse import unquote
+
         url = url.set(drivername="postgresql+psycopg")
-        return Location(url, None, url.render_as_string(hide_password=True))
+        return Location(url, None, unquote(url.render_as_string(hide_password=True)))
     raise UsageError(
         f"cardlab keeps collections in SQLite or PostgreSQL, not '{url.drivername}'; "
         "give postgresql+psycopg://USER@HOST/DATABASE or sqlite:///FILE"
@@ -171,8 +176,7 @@ def server_error(err: BaseException, where: Location) -> CardlabError:
         )
     ):
         return DatabaseUnavailableError(
-            f"cannot reach the PostgreSQL server at {server} ({where.shown}); start the server, "
-            "or fix the host and port in CARDLAB_DATA or the URL given"
+            f"cannot reach the PostgreSQL server at {server} ({where.shown}); start the server, or fix the host and port in the URL"
         )
     first = text.strip().splitlines()[0] if text.strip() else type(err).__name__
     return DataDirError(f"the collection database {where.shown} failed: {first}")
@@ -314,7 +318,7 @@ def open_database(where: str | Path | Location | None = None, *, readonly: bool 
         UsageError, DatabaseUnavailableError: as :func:`locate`, or no PostgreSQL driver;
         DataDirError: a SQLite folder that cannot be created.
     """
-    loc = where if isinstance(where, Location) else locate(where)
+    loc = locate(where)
     if loc.path is not None:
         if not readonly:
             try:
@@ -339,7 +343,7 @@ def _check_writable(path: Path) -> None:
         )
 
 
-def connect(where: str | Path | None = None) -> Database:
+def connect(where: str | Path | Location | None = None) -> Database:
     """Open (creating it, and its folder for SQLite, if needed) the collections database and bring
     its schema up to date (:func:`migrate`).
 
