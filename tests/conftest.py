@@ -4,7 +4,6 @@ throwaway PostgreSQL server per session and the collections backends (SQLite, Po
 from __future__ import annotations
 
 import glob
-import itertools
 import os
 import shutil
 import subprocess
@@ -145,18 +144,20 @@ def pg_server():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-_pg_databases = itertools.count(1)
-
-
 @pytest.fixture
 def pg_url(pg_server) -> str:
-    """The URL of a new, empty PostgreSQL database on the session's server (one per test)."""
+    """The URL of an empty PostgreSQL database on the session's server: one database for the
+    session, its ``public`` schema dropped and made again for each test (1 ms; a new database
+    per test would cost 0.3 s)."""
     import psycopg
 
-    name = f"t{os.getpid()}_{next(_pg_databases)}"
     with psycopg.connect(host=pg_server, user="postgres", dbname="postgres", autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    return f"postgresql+psycopg://postgres@/{name}?host={pg_server}"
+        if admin.execute("SELECT 1 FROM pg_database WHERE datname = 'cardlab_tests'").fetchone() is None:
+            admin.execute("CREATE DATABASE cardlab_tests")
+    with psycopg.connect(host=pg_server, user="postgres", dbname="cardlab_tests", autocommit=True) as admin:
+        admin.execute("DROP SCHEMA public CASCADE")
+        admin.execute("CREATE SCHEMA public")
+    return f"postgresql+psycopg://postgres@/cardlab_tests?host={pg_server}"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
