@@ -100,6 +100,9 @@ def pokemon_formats() -> list[str]:
 PG_PASSWORD_USER = ("alice_pw", "s3cret")
 """A role that must give its password (scram-sha-256), for the wrong-credentials tests."""
 
+PG_LIMITED_USER = "limited"
+"""A role that may log in (no password) but owns nothing, for the missing-rights tests."""
+
 
 def _pg_bin() -> str | None:
     """The PostgreSQL server binaries' folder: ``$PG_BIN``, else the newest /usr/lib/postgresql/*/bin."""
@@ -138,6 +141,7 @@ def pg_server():
 
         with psycopg.connect(host=tmp, user="postgres", dbname="postgres", autocommit=True) as admin:
             admin.execute(f"CREATE ROLE {PG_PASSWORD_USER[0]} LOGIN PASSWORD '{PG_PASSWORD_USER[1]}'")
+            admin.execute(f"CREATE ROLE {PG_LIMITED_USER} LOGIN")
         yield tmp
     finally:
         run(f"{pgbin}/pg_ctl", "-D", data, "-m", "immediate", "-w", "stop")

@@ -136,7 +136,8 @@ def server_error(err: BaseException, where: Location) -> CardlabError:
 
     Returns:
         A :class:`DatabaseUnavailableError` (exit 2) saying what went wrong and what to do:
-        unreachable server, refused login, missing database; any other driver error as
+        unreachable server, refused login, missing database, no right to create or change the
+        tables; any other driver error as
         :class:`DataDirError` (exit 1) with its first line.
     """
     url = where.url
@@ -159,6 +160,12 @@ def server_error(err: BaseException, where: Location) -> CardlabError:
         return DatabaseUnavailableError(
             f"the PostgreSQL server at {server} refused the login of user '{user}' (wrong user name or password); "
             "fix them in the URL (postgresql+psycopg://USER:PASSWORD@HOST/DATABASE) or in ~/.pgpass"
+        )
+    if "permission denied" in low:
+        return DatabaseUnavailableError(
+            f"user '{user}' may not create or change cardlab's tables in the database '{url.database}' on {server}; "
+            f'make the user its owner (ALTER DATABASE "{url.database}" OWNER TO "{user}") or grant it the rights '
+            f'(GRANT CREATE, USAGE ON SCHEMA public TO "{user}")'
         )
     if any(
         s in low

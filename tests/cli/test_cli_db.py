@@ -158,6 +158,11 @@ BAD = [
     ("no-password", "postgresql+psycopg://alice_pw@/postgres?host={sock}", "refused the login of user 'alice_pw'"),
     ("unknown-role", "postgresql+psycopg://nobody@/postgres?host={sock}", "refused the login of user 'nobody'"),
     ("missing-database", "postgresql+psycopg://postgres@/nosuchdb?host={sock}", "has no database 'nosuchdb'; create it (createdb nosuchdb"),
+    (
+        "no-rights",
+        "postgresql+psycopg://limited@/postgres?host={sock}",
+        "user 'limited' may not create or change cardlab's tables in the database 'postgres'",
+    ),
 ]
 
 
@@ -195,3 +200,19 @@ def test_json_output_of_a_server_error(runner, monkeypatch, tmp_path, forum_root
     out = run(runner, "collection", "list", "-O", "json", code=2)
     assert "cannot reach the PostgreSQL server" in out.stderr
     assert out.stdout == ""
+
+
+def test_the_collection_commands_import_no_database_library():
+    """Only a command that opens the collections database imports SQLAlchemy; Alembic and psycopg
+    only when they are needed (a migration, a PostgreSQL URL)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, cardlab.cli.app, cardlab.cli.collection, cardlab.cli.play, cardlab.cli.db; "
+        "print(sorted(m for m in ('sqlalchemy', 'alembic', 'psycopg') if m in sys.modules)); "
+        "import cardlab.collection.db, cardlab.collection.owned, cardlab.play.store, cardlab.collection.copy; "
+        "print(sorted(m for m in ('sqlalchemy', 'alembic', 'psycopg') if m in sys.modules))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.stdout.splitlines() == ["[]", "['sqlalchemy']"], proc.stdout + proc.stderr
