@@ -78,3 +78,16 @@ def test_concurrent_removals_never_go_below_zero(pg_url):
         t.join()
     assert owned.counts(database, "alice") == {}
     assert len(refused) == 5  # 15 removals of 10 copies: exactly 5 refused
+
+
+def test_processes_opening_a_new_database_at_once_migrate_it_once(pg_url):
+    import subprocess
+    import sys
+
+    code = "import sys; from cardlab.collection import db; print(db.version(db.connect(sys.argv[1])))"
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code, pg_url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(4)
+    ]
+    outs = [p.communicate(timeout=60) for p in procs]
+    assert [(p.returncode, out.strip()) for p, (out, _) in zip(procs, outs, strict=True)] == [(0, db.HEAD)] * 4, outs
+    assert db.migrate(db.connect(pg_url)) == []  # the advisory lock: one migrated, the others found it done
