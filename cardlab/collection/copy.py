@@ -87,7 +87,7 @@ def copy_database(source: str | Path, target: str | Path, *, overwrite: bool = F
     if same:
         raise UsageError(f"--from and --to are the same database ({src_loc.shown})")
     src = _open_source(source)
-    with src._errors(), src.engine.connect() as con:  # one snapshot of both tables
+    with src.errors(), src.engine.connect() as con:  # one snapshot of both tables
         if src.backend == "postgresql":
             con.execution_options(isolation_level="REPEATABLE READ")
         owned_rows = [dict(r._mapping) for r in con.execute(sa.select(tables.owned).order_by(*tables.owned.primary_key.columns))]

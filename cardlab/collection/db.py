@@ -99,14 +99,13 @@ def locate(where: str | Path | Location | None = None) -> Location:
         return Location(sa.URL.create("sqlite", database=str(path)), path, str(path))
     try:
         url = sa.make_url(where.strip())
-    except sa.exc.ArgumentError:
+    except (sa.exc.ArgumentError, ValueError):  # no scheme cardlab knows, a port that is not a number
         raise UsageError(f"'{where}' is not a database URL; give postgresql+psycopg://USER@HOST/DATABASE or sqlite:///FILE") from None
     shown = url.render_as_string(hide_password=True)
     if url.drivername in ("sqlite", "sqlite+pysqlite"):
         if not url.database or url.database == ":memory:":
             raise UsageError(f"{shown} names no file; give sqlite:///PATH/collection.sqlite")
-        path = Path(url.database).expanduser()
-        return Location(sa.URL.create("sqlite", database=str(path)), path, str(path))
+        return locate(Path(url.database))
     if url.drivername in ("postgresql", "postgres", "postgresql+psycopg"):
         if not url.database:
             raise UsageError(f"{shown} names no database; give postgresql+psycopg://USER@HOST/DATABASE")
@@ -249,7 +248,10 @@ class Database:
         return f"Database({self.where.shown!r})"
 
     @contextmanager
-    def _errors(self) -> Iterator[None]:
+    def errors(self) -> Iterator[None]:
+        """Turn a driver error inside the block into cardlab's: on PostgreSQL
+        :func:`server_error` (unreachable, login refused, no database, no rights: exit 2), on SQLite
+        :class:`DataDirError` (not a database, locked, read-only: exit 1)."""
         try:
             yield
         except sa.exc.DBAPIError as err:
@@ -271,7 +273,7 @@ class Database:
         if self._tx is not None:
             yield self._tx
             return
-        with self._errors(), self.engine.connect() as con:
+        with self.errors(), self.engine.connect() as con:
             con.execution_options(cardlab_write=True)
             with con.begin():
                 self._tx = con
@@ -291,7 +293,7 @@ class Database:
         if self._tx is not None:
             result = self._tx.execute(stmt, params)
             return list(result.all()) if result.returns_rows else []
-        with self._errors(), self.engine.connect() as con:
+        with self.errors(), self.engine.connect() as con:
             result = con.execute(stmt, params)
             rows = list(result.all()) if result.returns_rows else []
             con.commit()
@@ -370,7 +372,7 @@ def connect(where: str | Path | Location | None = None) -> Database:
     if loc.path is not None:
         _check_writable(loc.path)
     database = open_database(loc)
-    with database._errors(), database.engine.connect() as con:  # the usual case, without Alembic: up to date
+    with database.errors(), database.engine.connect() as con:  # the usual case, without Alembic: up to date
         current = con.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() if _has_table(con, "alembic_version") else None
     if current != HEAD:
         migrate(database)
@@ -398,7 +400,7 @@ def _revision(con: Connection) -> str | None:
 
 def version(database: Database) -> str | None:
     """Return the schema revision of a database (None for a new, empty one)."""
-    with database._errors(), database.engine.connect() as con:
+    with database.errors(), database.engine.connect() as con:
         return _revision(con)
 
 

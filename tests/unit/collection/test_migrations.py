@@ -157,6 +157,7 @@ def test_sqlite_locations(tmp_path, monkeypatch):
     assert db.locate(tmp_path).path == tmp_path / "collection.sqlite"  # a folder: its collection.sqlite
     assert db.locate(str(tmp_path / "c.db")).path == tmp_path / "c.db"
     assert db.locate(f"sqlite:///{tmp_path}/c.db").path == tmp_path / "c.db"
+    assert db.locate(f"sqlite:///{tmp_path}").path == tmp_path / "collection.sqlite"
     monkeypatch.setenv("CARDLAB_DATA", f"sqlite:///{tmp_path}/x.sqlite")
     assert db.locate().path == tmp_path / "x.sqlite"
     monkeypatch.setenv("CARDLAB_DATA", str(tmp_path / "folder"))
@@ -176,6 +177,7 @@ def test_postgresql_locations(monkeypatch):
         ("mysql://u@h/db", "not 'mysql'"),
         ("postgresql+psycopg://u@h", "names no database"),
         ("sqlite://", "names no file"),
+        ("postgresql://u@h:port/db", "is not a database URL"),
     ],
 )
 def test_urls_cardlab_cannot_use(url, message):
