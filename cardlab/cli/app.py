@@ -245,6 +245,7 @@ def _open(roots: list[Path], db_path: Path):  # noqa: ANN202 - sqlite3.Connectio
 def _register_groups() -> None:
     from cardlab.cli import collection as cli_collection
     from cardlab.cli import contrib as cli_contrib
+    from cardlab.cli import db as cli_db
     from cardlab.cli import deck as cli_deck
     from cardlab.cli import i18n as cli_i18n
     from cardlab.cli import importing as cli_import
@@ -252,7 +253,7 @@ def _register_groups() -> None:
     from cardlab.cli import proxies as cli_proxies
     from cardlab.cli import serve as cli_serve
 
-    for module in (cli_deck, cli_contrib, cli_i18n, cli_proxies, cli_serve, cli_collection, cli_play, cli_import):
+    for module in (cli_deck, cli_contrib, cli_i18n, cli_proxies, cli_serve, cli_collection, cli_play, cli_import, cli_db):
         module.register(app)
 
 

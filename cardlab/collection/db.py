@@ -1,70 +1,341 @@
 """The collections database: the user's own data, never rebuilt or deleted by cardlab.
 
-Where: ``<user data dir>/cardlab/collection.sqlite`` (platformdirs; ``CARDLAB_DATA`` overrides the
-folder), see :func:`cardlab.core.paths.collection_db`. The search index lives in the cache folder and
-no index code opens this file.
+Where (:func:`cardlab.core.paths.collection_location`): by default the SQLite file
+``<user data dir>/cardlab/collection.sqlite`` (platformdirs; ``CARDLAB_DATA`` set to a folder
+overrides the folder); on a shared server, PostgreSQL when ``CARDLAB_DATA`` is a URL
+(``postgresql+psycopg://user@host/db``; ``sqlite:///path/file.sqlite`` names a SQLite file). The
+search index lives elsewhere and no index code opens this database.
 
-Safety: SQLite in WAL mode with ``synchronous=FULL``; every change runs in one transaction
-(:func:`transaction`, ``BEGIN IMMEDIATE``), so a killed process (even ``kill -9``) leaves either the
-old state or the new one.
+Access goes through SQLAlchemy Core (:class:`Database`), the same statements on both backends.
 
-Schema version: table ``schema_version(version, applied_at)``, one row per migration applied. The
-migrations are :data:`MIGRATIONS`, an ordered list of SQL steps; opening the database applies the
-missing ones in order, each in its own transaction with its version row. A database written by a
-newer cardlab (a version above the last step) is refused rather than damaged. To change the schema,
-append a step; never edit a released one.
+Safety: every change runs in one transaction (:meth:`Database.transaction`): ``BEGIN IMMEDIATE``
+on SQLite (WAL mode, ``synchronous=FULL``), so a killed process (even ``kill -9``) leaves either the
+old state or the new one; on PostgreSQL rows read before a change are locked (``SELECT ... FOR
+UPDATE``) and additions are single upserts, so concurrent writers never lose an update.
+
+Schema: Alembic migrations shipped in ``cardlab/collection/migrations`` (:data:`REVISIONS`), run
+programmatically when a database is opened, all missing steps in one transaction (serialized by an
+advisory lock on PostgreSQL). A SQLite database made by the hand-made migrations of earlier cardlab
+versions (table ``schema_version``, versions 1 and 2) is adopted: stamped at the matching revision,
+then upgraded, its data kept. A database written by a newer cardlab (an unknown revision) is
+refused rather than damaged. To change the schema, add a revision (and append it to
+:data:`REVISIONS`); never edit a released one.
 """
 
 from __future__ import annotations
 
 import os
-import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from cardlab.core.errors import CardlabError
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine, Row
 
-MIGRATIONS: list[tuple[int, str, str]] = [
-    (
-        1,
-        "owned cards per player",
-        """
-        CREATE TABLE owned (
-            player  TEXT NOT NULL,
-            card_id TEXT NOT NULL,
-            count   INTEGER NOT NULL CHECK (count > 0),
-            PRIMARY KEY (player, card_id)
-        ) WITHOUT ROWID;
-    """,
-    ),
-    (
-        2,
-        "mini-games (seed 002): setup, seed, moves, result",
-        """
-        CREATE TABLE game (
-            id         INTEGER PRIMARY KEY AUTOINCREMENT,
-            kind       TEXT NOT NULL,
-            created    TEXT NOT NULL,
-            updated    TEXT NOT NULL,
-            seed       BLOB NOT NULL,
-            commitment TEXT NOT NULL,
-            setup      TEXT NOT NULL,
-            moves      TEXT NOT NULL DEFAULT '[]',
-            stakes     TEXT NOT NULL DEFAULT '{}',
-            status     TEXT NOT NULL DEFAULT 'on',
-            result     TEXT
-        );
-    """,
-    ),
-]
-"""Ordered schema steps ``(version, what, SQL)``; the database's version is the last one applied."""
+from cardlab.core.errors import CardlabError, ExitStatus, UsageError
 
-SCHEMA_VERSION = MIGRATIONS[-1][0]
+REVISIONS: tuple[str, ...] = ("0001", "0002")
+"""The Alembic revisions shipped, oldest first; a database is at one of them (the last: up to date)."""
+
+HEAD = REVISIONS[-1]
+
+LEGACY_VERSIONS = {1: "0001", 2: "0002"}
+"""``schema_version`` of the hand-made migrations (cardlab before Alembic) -> the same schema's revision."""
+
+_MIGRATION_LOCK = 0x63617264  # pg_advisory_xact_lock key ("card"): one migration at a time per database
 
 
 class DataDirError(CardlabError):
-    """The data folder or database cannot be used (read-only folder, not a database...): exit 1."""
+    """The data folder or database cannot be used (read-only folder, not a database, written by a
+    newer cardlab...): exit 1."""
+
+
+class DatabaseUnavailableError(CardlabError):
+    """The database server cannot be used as configured (unreachable, login refused, no such
+    database, no driver, a URL cardlab does not know): exit 2, with what to do."""
+
+    exit_code = ExitStatus.USAGE
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a collections database is: ``url`` (SQLAlchemy, password included), ``path`` (the
+    SQLite file, None for a server), ``shown`` (for messages: the URL without its password)."""
+
+    url: sa.URL
+    path: Path | None
+    shown: str
+
+    @property
+    def backend(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return "sqlite" if self.path is not None else "postgresql"
+
+
+def locate(where: str | Path | Location | None = None) -> Location:
+    """Return where a collections database is.
+
+    Args:
+        where: a SQLAlchemy URL (``postgresql+psycopg://user:pw@host:port/db``, ``postgresql://``
+            meaning the same, ``sqlite:///path/file.sqlite``), a SQLite file, a folder (its
+            ``collection.sqlite``), or None for :func:`cardlab.core.paths.collection_location`;
+            a :class:`Location` is returned as it is.
+
+    Raises:
+        UsageError: a URL that is not one cardlab can use (another database or driver, no path).
+    """
+    from cardlab.core.paths import collection_location, is_database_url
+
+    if isinstance(where, Location):
+        return where
+    if where is None:
+        where = collection_location()
+    if isinstance(where, str) and not is_database_url(where):
+        where = Path(where).expanduser()
+    if isinstance(where, Path):
+        path = where / "collection.sqlite" if where.is_dir() else where
+        return Location(sa.URL.create("sqlite", database=str(path)), path, str(path))
+    try:
+        url = sa.make_url(where.strip())
+    except (sa.exc.ArgumentError, ValueError):  # no scheme cardlab knows, a port that is not a number
+        raise UsageError(f"'{where}' is not a database URL; give postgresql+psycopg://USER@HOST/DATABASE or sqlite:///FILE") from None
+    shown = url.render_as_string(hide_password=True)
+    if url.drivername in ("sqlite", "sqlite+pysqlite"):
+        if not url.database or url.database == ":memory:":
+            raise UsageError(f"{shown} names no file; give sqlite:///PATH/collection.sqlite")
+        return locate(Path(url.database))
+    if url.drivername in ("postgresql", "postgres", "postgresql+psycopg"):
+        if not url.database:
+            raise UsageError(f"{shown} names no database; give postgresql+psycopg://USER@HOST/DATABASE")
+        from urllib.parse import unquote
+
+        url = url.set(drivername="postgresql+psycopg")
+        return Location(url, None, unquote(url.render_as_string(hide_password=True)))
+    raise UsageError(
+        f"cardlab keeps collections in SQLite or PostgreSQL, not '{url.drivername}'; "
+        "give postgresql+psycopg://USER@HOST/DATABASE or sqlite:///FILE"
+    )
+
+
+def _server(url: sa.URL) -> str:
+    host = url.query.get("host") or url.host or "the local socket"
+    if isinstance(host, tuple):
+        host = ",".join(host)
+    return f"{host}:{url.port}" if url.port else str(host)
+
+
+def server_error(err: BaseException, where: Location) -> CardlabError:
+    """Return the one clear error for a failure to reach or use a PostgreSQL database.
+
+    Args:
+        err: the driver's or SQLAlchemy's exception (psycopg ``OperationalError`` and the like).
+        where: the database that was being opened.
+
+    Returns:
+        A :class:`DatabaseUnavailableError` (exit 2) saying what went wrong and what to do:
+        unreachable server, refused login, missing database, no right to create or change the
+        tables; any other driver error as
+        :class:`DataDirError` (exit 1) with its first line.
+    """
+    url = where.url
+    text = str(getattr(err, "orig", None) or err)
+    low = text.lower()
+    server = _server(url)
+    user = url.username or os.environ.get("PGUSER") or "your login name"
+    if "database" in low and "does not exist" in low:
+        return DatabaseUnavailableError(
+            f"the PostgreSQL server at {server} has no database '{url.database}'; create it "
+            f'(createdb {url.database}, or CREATE DATABASE "{url.database}" OWNER "{user}") or fix the database name in {where.shown}'
+        )
+    if (
+        "password authentication failed" in low
+        or "no password supplied" in low
+        or ("role" in low and "does not exist" in low)
+        or "authentication failed" in low
+        or "pg_hba.conf" in low
+    ):
+        return DatabaseUnavailableError(
+            f"the PostgreSQL server at {server} refused the login of user '{user}' (wrong user name or password); "
+            "fix them in the URL (postgresql+psycopg://USER:PASSWORD@HOST/DATABASE) or in ~/.pgpass"
+        )
+    if "permission denied" in low:
+        return DatabaseUnavailableError(
+            f"user '{user}' may not create or change cardlab's tables in the database '{url.database}' on {server}; "
+            f'make the user its owner (ALTER DATABASE "{url.database}" OWNER TO "{user}") or grant it the rights '
+            f'(GRANT CREATE, USAGE ON SCHEMA public TO "{user}")'
+        )
+    if any(
+        s in low
+        for s in (
+            "connection refused",
+            "no such file or directory",
+            "could not translate host name",
+            "name or service not known",
+            "timeout expired",
+            "could not connect",
+            "connection failed",
+            "is the server running",
+            "network is unreachable",
+            "no route to host",
+        )
+    ):
+        return DatabaseUnavailableError(
+            f"cannot reach the PostgreSQL server at {server} ({where.shown}); start the server, or fix the host and port in the URL"
+        )
+    first = text.strip().splitlines()[0] if text.strip() else type(err).__name__
+    return DataDirError(f"the collection database {where.shown} failed: {first}")
+
+
+def _sqlite_engine(path: Path, readonly: bool) -> Engine:
+    import sqlite3
+
+    from sqlalchemy import event
+    from sqlalchemy.pool import NullPool
+
+    def make() -> sqlite3.Connection:
+        if readonly:
+            return sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False)
+        con = sqlite3.connect(path, isolation_level=None, timeout=10, check_same_thread=False)
+        con.execute("PRAGMA journal_mode = WAL")
+        con.execute("PRAGMA synchronous = FULL")
+        con.execute("PRAGMA foreign_keys = ON")
+        return con
+
+    engine = sa.create_engine("sqlite://", creator=make, poolclass=NullPool)
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:  # sqlite3 itself never begins: isolation_level=None
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("cardlab_write") else "BEGIN")
+
+    return engine
+
+
+def _pg_engine(url: sa.URL) -> Engine:
+    from sqlalchemy.pool import NullPool
+
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        raise DatabaseUnavailableError(
+            "PostgreSQL needs the psycopg 3 driver: pip install 'cardlab[postgres]' (or 'psycopg[binary]')"
+        ) from None
+    # NullPool: a command opens a connection per transaction and keeps none open between them.
+    return sa.create_engine(url, poolclass=NullPool, connect_args={"connect_timeout": 10})
+
+
+class Database:
+    """An open collections database, SQLite or PostgreSQL, through SQLAlchemy Core.
+
+    Statements run with :meth:`execute` (rows) and :meth:`scalar`; inside a :meth:`transaction`
+    block they join that transaction, outside it each runs alone. Not for use from several
+    threads at once.
+    """
+
+    def __init__(self, engine: Engine, where: Location, readonly: bool = False) -> None:
+        self.engine = engine
+        self.where = where
+        self.readonly = readonly
+        self._tx: Connection | None = None
+
+    @property
+    def backend(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.where.backend
+
+    def __repr__(self) -> str:
+        return f"Database({self.where.shown!r})"
+
+    @contextmanager
+    def errors(self) -> Iterator[None]:
+        """Turn a driver error inside the block into cardlab's: on PostgreSQL
+        :func:`server_error` (unreachable, login refused, no database, no rights: exit 2), on SQLite
+        :class:`DataDirError` (not a database, locked, read-only: exit 1)."""
+        try:
+            yield
+        except sa.exc.DBAPIError as err:
+            if self.backend == "postgresql":
+                raise server_error(err, self.where) from None
+            raise DataDirError(f"cannot use the collection database {self.where.shown}: {err.orig}") from None
+
+    @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """Run the block in one write transaction: committed at the end, rolled back on any
+        exception (nothing half-written). A block inside another joins the outer transaction.
+
+        Yields:
+            The SQLAlchemy connection (statements through :meth:`execute` use it too).
+
+        Raises:
+            DataDirError, DatabaseUnavailableError: the database cannot be reached or written.
+        """
+        if self._tx is not None:
+            yield self._tx
+            return
+        with self.errors(), self.engine.connect() as con:
+            con.execution_options(cardlab_write=True)
+            with con.begin():
+                self._tx = con
+                try:
+                    yield con
+                finally:
+                    self._tx = None
+
+    def execute(self, statement: sa.Executable | str, params: dict[str, Any] | Sequence[dict[str, Any]] | None = None) -> list[Row]:
+        """Run one statement (SQLAlchemy Core, or SQL text with ``:name`` parameters) and return
+        its rows (an empty list for a statement that returns none).
+
+        Raises:
+            DataDirError, DatabaseUnavailableError: as :meth:`transaction`.
+        """
+        stmt = sa.text(statement) if isinstance(statement, str) else statement
+        if self._tx is not None:
+            result = self._tx.execute(stmt, params)
+            return list(result.all()) if result.returns_rows else []
+        with self.errors(), self.engine.connect() as con:
+            result = con.execute(stmt, params)
+            rows = list(result.all()) if result.returns_rows else []
+            con.commit()
+        return rows
+
+    def scalar(self, statement: sa.Executable | str, params: dict[str, Any] | None = None) -> Any:
+        """Return the first column of the first row of a statement (None without a row)."""
+        rows = self.execute(statement, params)
+        return rows[0][0] if rows else None
+
+    def insert(self, table: sa.Table) -> Any:
+        """Return this backend's INSERT construct for ``table`` (it has ``on_conflict_do_update``)."""
+        if self.backend == "postgresql":
+            from sqlalchemy.dialects import postgresql
+
+            return postgresql.insert(table)
+        from sqlalchemy.dialects import sqlite
+
+        return sqlite.insert(table)
+
+    def close(self) -> None:
+        """Release the engine (no connection stays open)."""
+        self.engine.dispose()
+
+
+def open_database(where: str | Path | Location | None = None, *, readonly: bool = False) -> Database:
+    """Return a :class:`Database` for ``where`` (see :func:`locate`) without touching its schema
+    (a SQLite file's folder is created unless ``readonly``).
+
+    Raises:
+        UsageError, DatabaseUnavailableError: as :func:`locate`, or no PostgreSQL driver;
+        DataDirError: a SQLite folder that cannot be created.
+    """
+    loc = locate(where)
+    if loc.path is not None:
+        if not readonly:
+            try:
+                loc.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as err:
+                raise DataDirError(f"cannot create {loc.path.parent}: {err.strerror or err}") from None
+        return Database(_sqlite_engine(loc.path, readonly), loc, readonly)
+    return Database(_pg_engine(loc.url), loc, readonly)
 
 
 def _check_writable(path: Path) -> None:
@@ -81,79 +352,93 @@ def _check_writable(path: Path) -> None:
         )
 
 
-def connect(path: Path | None = None) -> sqlite3.Connection:
-    """Open (creating it and its folder if needed) the collections database and bring its schema up
-    to date (:data:`MIGRATIONS`).
+def connect(where: str | Path | Location | None = None) -> Database:
+    """Open (creating it, and its folder for SQLite, if needed) the collections database and bring
+    its schema up to date (:func:`migrate`).
 
     Args:
-        path: the database file; default :func:`cardlab.core.paths.collection_db`.
+        where: see :func:`locate`; default :func:`cardlab.core.paths.collection_location`.
 
     Returns:
-        A connection in autocommit mode; use :func:`transaction` for changes.
+        The open :class:`Database`; use :meth:`Database.transaction` for changes.
 
     Raises:
         DataDirError: the folder is read-only or not a folder, the file is not a database, or it was
-            written by a newer cardlab.
+            written by a newer cardlab (exit 1).
+        DatabaseUnavailableError: the server is unreachable, refuses the login, has no such
+            database, or the driver is missing (exit 2). UsageError: a URL cardlab cannot use.
     """
-    from cardlab.core.paths import collection_db
-
-    path = Path(path) if path else collection_db()
-    _check_writable(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        con = sqlite3.connect(path, isolation_level=None, timeout=10)
-        con.execute("PRAGMA journal_mode = WAL")
-        con.execute("PRAGMA synchronous = FULL")
-        con.execute("PRAGMA foreign_keys = ON")
-        migrate(con)
-    except sqlite3.DatabaseError as err:
-        raise DataDirError(f"cannot use the collection database {path}: {err}") from None
-    except OSError as err:
-        raise DataDirError(f"cannot create {path.parent}: {err.strerror or err}") from None
-    return con
+    loc = locate(where)
+    if loc.path is not None:
+        _check_writable(loc.path)
+    database = open_database(loc)
+    with database.errors(), database.engine.connect() as con:  # the usual case, without Alembic: up to date
+        current = con.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() if _has_table(con, "alembic_version") else None
+    if current != HEAD:
+        migrate(database)
+    return database
 
 
-def version(con: sqlite3.Connection) -> int:
-    """Return the schema version of an open database (0 for a new, empty one)."""
-    has = con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").fetchone()
-    if not has:
-        return 0
-    return con.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0]
+def _has_table(con: Connection, name: str) -> bool:
+    if con.dialect.name == "sqlite":
+        sql = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = :n"
+    else:
+        sql = "SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = :n"
+    return con.execute(sa.text(sql), {"n": name}).first() is not None
 
 
-def migrate(con: sqlite3.Connection) -> list[int]:
-    """Apply the missing :data:`MIGRATIONS` in order, each in one transaction; return the versions
-    applied. Raises DataDirError for a database newer than this cardlab."""
-    current = version(con)
-    if current > SCHEMA_VERSION:
-        raise DataDirError(
-            f"the collection database is at schema version {current}, newer than this cardlab ({SCHEMA_VERSION}); upgrade cardlab"
-        )
-    done = []
-    for number, what, sql in MIGRATIONS:
-        if number <= current:
-            continue
-        with transaction(con):
-            con.execute(
-                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, what TEXT, "
-                "applied_at TEXT NOT NULL DEFAULT (datetime('now')))"
+def _revision(con: Connection) -> str | None:
+    """The database's revision: Alembic's, else the hand-made ``schema_version``'s equivalent
+    (``legacy:N`` for one unknown here), else None (an empty database)."""
+    if _has_table(con, "alembic_version"):
+        return con.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
+    if _has_table(con, "schema_version"):
+        number = con.execute(sa.text("SELECT COALESCE(MAX(version), 0) FROM schema_version")).scalar() or 0
+        return LEGACY_VERSIONS.get(number, f"legacy:{number}") if number else None
+    return None
+
+
+def version(database: Database) -> str | None:
+    """Return the schema revision of a database (None for a new, empty one)."""
+    with database.errors(), database.engine.connect() as con:
+        return _revision(con)
+
+
+def _alembic_config(con: Connection) -> Any:
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    cfg.attributes["connection"] = con
+    return cfg
+
+
+def migrate(database: Database) -> list[str]:
+    """Apply the missing migrations, all in one transaction, and return the revisions applied
+    (empty when the schema was up to date). A database of the hand-made migrations is adopted
+    first (stamped at its revision, ``schema_version`` dropped).
+
+    Raises:
+        DataDirError: a database newer than this cardlab, or one that cannot be written.
+    """
+    with database.transaction() as con:
+        if con.dialect.name == "postgresql":
+            con.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
+        current = _revision(con)
+        if current is not None and current not in REVISIONS:
+            raise DataDirError(
+                f"the collection database {database.where.shown} is at schema revision {current.removeprefix('legacy:')}, "
+                "newer than this cardlab; upgrade cardlab"
             )
-            for statement in sql.split(";"):
-                if statement.strip():
-                    con.execute(statement)
-            con.execute("INSERT INTO schema_version (version, what) VALUES (?, ?)", (number, what))
-        done.append(number)
-    return done
+        if current == HEAD and _has_table(con, "alembic_version"):
+            return []
+        from alembic import command
 
-
-@contextmanager
-def transaction(con: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """Run the block in one write transaction (``BEGIN IMMEDIATE``): committed at the end, rolled
-    back on any exception (nothing half-written)."""
-    con.execute("BEGIN IMMEDIATE")
-    try:
-        yield con
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
-    con.execute("COMMIT")
+        cfg = _alembic_config(con)
+        if current is not None and not _has_table(con, "alembic_version"):
+            command.stamp(cfg, current)
+            con.execute(sa.text("DROP TABLE schema_version"))
+        start = REVISIONS.index(current) + 1 if current else 0
+        if start < len(REVISIONS):
+            command.upgrade(cfg, "head")
+    return list(REVISIONS[start:])

@@ -11,12 +11,14 @@ import csv
 import io
 import os
 import re
-import sqlite3
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardlab.collection.db import transaction
+import sqlalchemy as sa
+
+from cardlab.collection import tables
+from cardlab.collection.db import Database
 from cardlab.core.errors import CardlabError, DataError, Problem, SourcePos, UsageError
 
 MAX_COUNT = 1_000_000
@@ -70,34 +72,49 @@ def parse_count(text: str | int, *, allow_zero: bool = False) -> int:
     return n
 
 
-def counts(con: sqlite3.Connection, player: str) -> dict[str, int]:
+def counts(con: Database, player: str) -> dict[str, int]:
     """Return ``card id -> count`` of everything ``player`` owns."""
-    return dict(con.execute("SELECT card_id, count FROM owned WHERE player = ?", (player,)))
+    t = tables.owned
+    return {r[0]: r[1] for r in con.execute(sa.select(t.c.card_id, t.c["count"]).where(t.c.player == player))}
 
 
-def owned(con: sqlite3.Connection, player: str, card_id: str) -> int:
-    """Return how many copies of ``card_id`` ``player`` owns (0 when none)."""
-    row = con.execute("SELECT count FROM owned WHERE player = ? AND card_id = ?", (player, card_id)).fetchone()
-    return row[0] if row else 0
+def owned(con: Database, player: str, card_id: str, *, lock: bool = False) -> int:
+    """Return how many copies of ``card_id`` ``player`` owns (0 when none).
+
+    Args:
+        lock: lock the row until the end of the caller's transaction (``SELECT ... FOR UPDATE`` on
+            PostgreSQL; SQLite's write transaction already holds the whole database).
+    """
+    t = tables.owned
+    stmt = sa.select(t.c["count"]).where(t.c.player == player, t.c.card_id == card_id)
+    return con.scalar(stmt.with_for_update() if lock else stmt) or 0
 
 
-def players(con: sqlite3.Connection) -> list[str]:
+def players(con: Database) -> list[str]:
     """Return every player with a collection, sorted."""
-    return [r[0] for r in con.execute("SELECT DISTINCT player FROM owned ORDER BY player")]
+    t = tables.owned
+    return [r[0] for r in con.execute(sa.select(t.c.player).distinct().order_by(t.c.player))]
 
 
-def _set(con: sqlite3.Connection, player: str, card_id: str, n: int) -> None:
+def _set(con: Database, player: str, card_id: str, n: int) -> None:
+    t = tables.owned
     if n <= 0:
-        con.execute("DELETE FROM owned WHERE player = ? AND card_id = ?", (player, card_id))
+        con.execute(sa.delete(t).where(t.c.player == player, t.c.card_id == card_id))
     else:
-        con.execute(
-            "INSERT INTO owned (player, card_id, count) VALUES (?, ?, ?) "
-            "ON CONFLICT (player, card_id) DO UPDATE SET count = excluded.count",
-            (player, card_id, n),
-        )
+        ins = con.insert(t).values(player=player, card_id=card_id, count=n)
+        con.execute(ins.on_conflict_do_update(index_elements=[t.c.player, t.c.card_id], set_={"count": ins.excluded["count"]}))
 
 
-def change(con: sqlite3.Connection, player: str, changes: Iterable[tuple[str, str, int]]) -> dict[str, int]:
+def _add(con: Database, player: str, card_id: str, n: int) -> int:
+    """Add ``n`` (>= 1) copies in one statement (an upsert: concurrent additions never lose one);
+    return the new count."""
+    t = tables.owned
+    ins = con.insert(t).values(player=player, card_id=card_id, count=n)
+    stmt = ins.on_conflict_do_update(index_elements=[t.c.player, t.c.card_id], set_={"count": t.c["count"] + ins.excluded["count"]})
+    return int(con.scalar(stmt.returning(t.c["count"])))
+
+
+def change(con: Database, player: str, changes: Iterable[tuple[str, str, int]]) -> dict[str, int]:
     """Apply ``(op, card id, n)`` changes in one transaction: op ``add``, ``remove`` or ``set``.
 
     Returns:
@@ -109,34 +126,38 @@ def change(con: sqlite3.Connection, player: str, changes: Iterable[tuple[str, st
     """
     player = check_player(player)
     result: dict[str, int] = {}
-    with transaction(con):
+    with con.transaction():
         for op, card_id, n in changes:
-            have = owned(con, player, card_id)
             if op == "add":
-                new = have + n
+                new = _add(con, player, card_id, n) if n > 0 else owned(con, player, card_id)
             elif op == "remove":
+                have = owned(con, player, card_id, lock=True)
                 if n > have:
                     raise NotOwnedError(f"{player} owns {have} of {card_id}; cannot remove {n}")
                 new = have - n
+                _set(con, player, card_id, new)
             elif op == "set":
                 new = n
+                _set(con, player, card_id, new)
             else:
                 raise ValueError(op)
             if new > MAX_COUNT:
                 raise UsageError(f"{player} would own {new:,} of {card_id}; at most {MAX_COUNT:,}")
-            _set(con, player, card_id, new)
             result[card_id] = new
     return result
 
 
-def move_card(con: sqlite3.Connection, card_id: str, giver: str, taker: str) -> None:
-    """Move one copy of ``card_id`` from ``giver`` to ``taker`` (inside the caller's transaction).
-    Raises NotOwnedError when ``giver`` owns none."""
-    have = owned(con, giver, card_id)
+def move_card(con: Database, card_id: str, giver: str, taker: str) -> None:
+    """Move one copy of ``card_id`` from ``giver`` to ``taker`` inside the caller's transaction,
+    both rows locked first (``SELECT ... FOR UPDATE`` on PostgreSQL, in player order, so two
+    transfers never deadlock). Raises NotOwnedError when ``giver`` owns none."""
+    t = tables.owned
+    locked = sa.select(t.c.player, t.c["count"]).where(t.c.card_id == card_id, t.c.player.in_(sorted({giver, taker})))
+    have = dict((r[0], r[1]) for r in con.execute(locked.order_by(t.c.player).with_for_update())).get(giver, 0)
     if have < 1:
         raise NotOwnedError(f"{giver} no longer owns {card_id}")
     _set(con, giver, card_id, have - 1)
-    _set(con, taker, card_id, owned(con, taker, card_id) + 1)
+    _add(con, taker, card_id, 1)
 
 
 # --- CSV ---------------------------------------------------------------------------------------
@@ -146,17 +167,18 @@ CSV_COLUMNS = ("player", "card_id", "set", "number", "name", "count")
 ``name``); ``player`` optional (default: the player given)."""
 
 
-def export_csv(con: sqlite3.Connection, player: str | None) -> str:
+def export_csv(con: Database, player: str | None) -> str:
     """Return a player's collection as CSV ``card_id,count`` (sorted by id); with ``player`` None,
     every player's as ``player,card_id,count``: a complete backup that :func:`import_csv` reads."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
+    t = tables.owned
     if player is None:
         w.writerow(["player", "card_id", "count"])
-        w.writerows(con.execute("SELECT player, card_id, count FROM owned ORDER BY player, card_id"))
+        w.writerows(con.execute(sa.select(t.c.player, t.c.card_id, t.c["count"]).order_by(t.c.player, t.c.card_id)))
     else:
         w.writerow(["card_id", "count"])
-        w.writerows(con.execute("SELECT card_id, count FROM owned WHERE player = ? ORDER BY card_id", (player,)))
+        w.writerows(con.execute(sa.select(t.c.card_id, t.c["count"]).where(t.c.player == player).order_by(t.c.card_id)))
     return buf.getvalue()
 
 
@@ -245,7 +267,7 @@ def plan_import(table, resolver, player: str) -> dict[tuple[str, str], int]:  # 
 
 
 def import_csv(
-    con: sqlite3.Connection,
+    con: Database,
     table,
     resolver,
     player: str,
@@ -269,33 +291,47 @@ def import_csv(
     player = check_player(player)
     plan = plan_import(table, resolver, player)
     touched = sorted({p for p, _ in plan} | ({player} if replace and not plan else set()))
-    with transaction(con):
+    with con.transaction():
         if replace:
             for p in touched:
-                con.execute("DELETE FROM owned WHERE player = ?", (p,))
+                con.execute(sa.delete(tables.owned).where(tables.owned.c.player == p))
         for i, ((p, card_id), n) in enumerate(plan.items(), 1):
-            new = n if replace else owned(con, p, card_id) + n
+            if replace:
+                new = n
+                _set(con, p, card_id, new)
+            else:
+                new = _add(con, p, card_id, n) if n > 0 else owned(con, p, card_id)
             if new > MAX_COUNT:
                 raise UsageError(f"{p} would own {new:,} of {card_id}; at most {MAX_COUNT:,}")
-            _set(con, p, card_id, new)
             if progress is not None and i % 100 == 0:
                 progress(i)
     return ImportReport(rows=len(table.rows), cards=len(plan), copies=sum(plan.values()), players=touched)
 
 
-def open_readonly(path: Path | None = None) -> sqlite3.Connection | None:
-    """Open the collections database for reading only (a read-only data folder is fine); None
-    when it does not exist yet (an empty collection)."""
-    from cardlab.core.paths import collection_db
+def open_readonly(where: str | Path | None = None) -> Database | None:
+    """Open the collections database for reading only (a read-only data folder is fine).
 
-    path = Path(path) if path else collection_db()
-    if not path.exists():
+    Args:
+        where: see :func:`cardlab.collection.db.locate` (default: ``CARDLAB_DATA`` or the data folder).
+
+    Returns:
+        The database; None when a SQLite file does not exist yet (an empty collection). A
+        PostgreSQL database is opened as :func:`cardlab.collection.db.connect` does (schema brought
+        up to date).
+
+    Raises:
+        as :func:`cardlab.collection.db.connect`.
+    """
+    from cardlab.collection.db import DataDirError, connect, locate, open_database
+
+    loc = locate(where)
+    if loc.path is None:
+        return connect(where)
+    if not loc.path.exists():
         return None
+    database = open_database(loc, readonly=True)
     try:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        con.execute("SELECT 1 FROM owned LIMIT 1")
-    except sqlite3.DatabaseError:
-        from cardlab.collection.db import connect
-
-        return connect(path)  # a WAL database may need its -shm file made first
-    return con
+        database.execute(sa.select(tables.owned.c.player).limit(1))
+    except DataDirError:
+        return connect(loc.path)  # a WAL database may need its -shm file made first, or an older schema
+    return database

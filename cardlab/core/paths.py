@@ -109,12 +109,20 @@ def default_db(roots: list[Path], option: Path | str | None = None) -> Path:
     return cache_dir() / f"index-{roots_key(roots)}.sqlite"  # the cache folder exists (cache_dir makes it)
 
 
+def is_database_url(text: str) -> bool:
+    """Return True when ``text`` is a database URL (``scheme://...``, e.g. ``postgresql+psycopg://``
+    or ``sqlite:///path``) rather than a file or folder path."""
+    scheme, sep, _ = text.partition("://")
+    return bool(sep) and scheme.replace("+", "").replace("-", "").replace(".", "").isalnum()
+
+
 def data_dir() -> Path:
-    """Return cardlab's user data folder: ``CARDLAB_DATA`` if set, else the platform's user data dir
-    (platformdirs ``user_data_dir("cardlab")``; not the cache dir: collections live there and are
-    the user's own data). Not created here."""
+    """Return cardlab's user data folder: ``CARDLAB_DATA`` if set (and a path, not a database URL:
+    see :func:`collection_location`), else the platform's user data dir (platformdirs
+    ``user_data_dir("cardlab")``; not the cache dir: collections live there and are the user's own
+    data). Not created here."""
     override = os.environ.get("CARDLAB_DATA")
-    if override:
+    if override and not is_database_url(override):
         return Path(override).expanduser()
     from platformdirs import user_data_dir
 
@@ -122,5 +130,15 @@ def data_dir() -> Path:
 
 
 def collection_db() -> Path:
-    """Return the collections database: ``<data_dir()>/collection.sqlite``."""
+    """Return the SQLite collections database file: ``<data_dir()>/collection.sqlite``."""
     return data_dir() / "collection.sqlite"
+
+
+def collection_location() -> str | Path:
+    """Return where the collections database is: ``CARDLAB_DATA`` itself when it is a database URL
+    (``postgresql+psycopg://user@host/db`` for a shared server, ``sqlite:///path/file.sqlite``),
+    else the SQLite file :func:`collection_db` (a folder in ``CARDLAB_DATA``, or the default)."""
+    override = os.environ.get("CARDLAB_DATA", "").strip()
+    if override and is_database_url(override):
+        return override
+    return collection_db()

@@ -3,14 +3,17 @@ the players' lists of 10 owned cards, the stakes. Pure checks; nothing is writte
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cardlab.catalog.model import Catalog
 from cardlab.core.errors import CardlabError, UsageError
 from cardlab.games.forumtcg import COMMON, FOUR_FACTIONS
+
+if TYPE_CHECKING:
+    from cardlab.collection.db import Database
 
 LIST_FORMAT = "forumtcg-list"
 """The deck format of a mini-game list (``cards/forumtcg/formats/forumtcg-list.yaml``: 10 cards)."""
@@ -74,7 +77,7 @@ def read_list(path: Path, catalog: Catalog, formats: dict) -> list[dict]:
     return out
 
 
-def check_owned(con: sqlite3.Connection | None, player: str, cards: Sequence[dict]) -> None:
+def check_owned(con: Database | None, player: str, cards: Sequence[dict]) -> None:
     """Check that ``player`` owns every card of a list, as many copies as listed (seed 002: "10
     cartes qu'il possède réellement"). Raises SetupError naming what is missing."""
     from cardlab.collection.owned import owned
@@ -103,7 +106,7 @@ def check_doll_house(lists: dict[str, list[dict]], independent_reroll: bool) -> 
         raise SetupError("no list holds the four factions (Gotei 13, Acuerdo, Ultima Necat, neutral): nobody could win")
 
 
-def resolve_stakes(catalog: Catalog, con: sqlite3.Connection | None, players: Sequence[str], stakes: dict[str, str]) -> dict[str, str]:
+def resolve_stakes(catalog: Catalog, con: Database | None, players: Sequence[str], stakes: dict[str, str]) -> dict[str, str]:
     """Resolve ``player -> card reference`` stakes (an id, ``SET NUMBER`` or a name, through the
     deck-list matcher) to card ids and check them (:func:`check_stakes`).
 
@@ -128,7 +131,7 @@ def resolve_stakes(catalog: Catalog, con: sqlite3.Connection | None, players: Se
     return out
 
 
-def check_stakes(con: sqlite3.Connection | None, players: Sequence[str], stakes: dict[str, str]) -> None:
+def check_stakes(con: Database | None, players: Sequence[str], stakes: dict[str, str]) -> None:
     """Check the stakes (seed 002 "Généralités": one card each at most, agreed by every player):
     each staking player plays the game and owns the card. Raises SetupError/UsageError."""
     from cardlab.collection.owned import owned
@@ -143,7 +146,7 @@ def check_stakes(con: sqlite3.Connection | None, players: Sequence[str], stakes:
 def build_setup(
     catalog: Catalog,
     formats: dict,
-    con: sqlite3.Connection | None,
+    con: Database | None,
     kind: str,
     players: Sequence[str],
     *,

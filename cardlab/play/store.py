@@ -10,11 +10,13 @@ seule" card each; the loser's staked card goes to the winner; a draw moves nothi
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from cardlab.collection.db import transaction
+import sqlalchemy as sa
+
+from cardlab.collection import tables
+from cardlab.collection.db import Database
 from cardlab.collection.owned import NotOwnedError, move_card
 from cardlab.core.errors import CardlabError, UsageError
 from cardlab.play import rng
@@ -68,28 +70,36 @@ def _row(r: tuple) -> GameRecord:
     )
 
 
-def load(con: sqlite3.Connection, game_id: int | str) -> GameRecord:
-    """Return saved game ``game_id`` (``12`` or ``#12``). Raises GameNotFoundError."""
+def _select() -> sa.Select:
+    g = tables.game
+    return sa.select(g.c.id, g.c.kind, g.c.created, g.c.seed, g.c.commitment, g.c.setup, g.c.moves, g.c.stakes, g.c.status, g.c.result)
+
+
+def load(con: Database, game_id: int | str, *, lock: bool = False) -> GameRecord:
+    """Return saved game ``game_id`` (``12`` or ``#12``).
+
+    Args:
+        lock: lock the game's row until the end of the caller's transaction (``FOR UPDATE``).
+
+    Raises:
+        UsageError: not a game number; GameNotFoundError: no such game.
+    """
     text = str(game_id).lstrip("#")
-    if not text.isdigit():
+    if not text.isdigit() or len(text) > 18:
         raise UsageError(f"'{game_id}' is not a game number (see 'cardlab play list')")
-    r = con.execute(
-        "SELECT id, kind, created, seed, commitment, setup, moves, stakes, status, result FROM game WHERE id = ?", (int(text),)
-    ).fetchone()
-    if r is None:
+    stmt = _select().where(tables.game.c.id == int(text))
+    rows = con.execute(stmt.with_for_update() if lock else stmt)
+    if not rows:
         raise GameNotFoundError(f"no game #{text} (see 'cardlab play list')")
-    return _row(r)
+    return _row(tuple(rows[0]))
 
 
-def games(con: sqlite3.Connection) -> list[GameRecord]:
+def games(con: Database) -> list[GameRecord]:
     """Return every saved game, newest first."""
-    return [
-        _row(r)
-        for r in con.execute("SELECT id, kind, created, seed, commitment, setup, moves, stakes, status, result FROM game ORDER BY id DESC")
-    ]
+    return [_row(tuple(r)) for r in con.execute(_select().order_by(tables.game.c.id.desc()))]
 
 
-def _settle(con: sqlite3.Connection, rec: GameRecord, out: Outcome) -> dict:
+def _settle(con: Database, rec: GameRecord, out: Outcome) -> dict:
     """The result of a finished game, moving its stakes (inside the caller's transaction)."""
     result: dict = {
         "winner": out.winner,
@@ -111,9 +121,7 @@ def _settle(con: sqlite3.Connection, rec: GameRecord, out: Outcome) -> dict:
     return result
 
 
-def create(
-    con: sqlite3.Connection, setup: dict, stakes: dict[str, str] | None = None, seed: bytes | None = None
-) -> tuple[GameRecord, Outcome]:
+def create(con: Database, setup: dict, stakes: dict[str, str] | None = None, seed: bytes | None = None) -> tuple[GameRecord, Outcome]:
     """Save a new game and play what needs no move (the deals of Los Lobos, all of Zangetsu); if
     that ends the game, its stakes move in the same transaction.
 
@@ -128,21 +136,32 @@ def create(
     stakes = dict(stakes or {})
     out = replay(setup, seed, [])
     now = _now()
-    with transaction(con):
-        cur = con.execute(
-            "INSERT INTO game (kind, created, updated, seed, commitment, setup, moves, stakes, status) "
-            "VALUES (?, ?, ?, ?, ?, ?, '[]', ?, 'on')",
-            (setup["kind"], now, now, seed, rng.commitment(seed), json.dumps(setup, ensure_ascii=False), json.dumps(stakes)),
+    g = tables.game
+    with con.transaction():
+        gid = con.scalar(
+            sa.insert(g)
+            .values(
+                kind=setup["kind"],
+                created=now,
+                updated=now,
+                seed=seed,
+                commitment=rng.commitment(seed),
+                setup=json.dumps(setup, ensure_ascii=False),
+                moves="[]",
+                stakes=json.dumps(stakes),
+                status="on",
+            )
+            .returning(g.c.id)
         )
-        rec = GameRecord(cur.lastrowid or 0, setup["kind"], now, rng.commitment(seed), setup, [], stakes, "on", seed)
+        rec = GameRecord(int(gid), setup["kind"], now, rng.commitment(seed), setup, [], stakes, "on", seed)
         if out.over:
             rec.result = _settle(con, rec, out)
             rec.status = "over"
-            con.execute("UPDATE game SET status = 'over', result = ? WHERE id = ?", (json.dumps(rec.result), rec.id))
+            con.execute(sa.update(g).where(g.c.id == rec.id).values(status="over", result=json.dumps(rec.result)))
     return rec, out
 
 
-def play_move(con: sqlite3.Connection, game_id: int | str, move: dict, until_over: bool = False) -> tuple[GameRecord, Outcome]:
+def play_move(con: Database, game_id: int | str, move: dict, until_over: bool = False) -> tuple[GameRecord, Outcome]:
     """Add one move to a saved game (``replace`` for Los Lobos, ``roll`` for the dice games), replay
     it, save it; if the game ends, settle the stakes in the same transaction.
 
@@ -155,8 +174,8 @@ def play_move(con: sqlite3.Connection, game_id: int | str, move: dict, until_ove
     """
     from cardlab.play.engine import MAX_ROUNDS, MoveError
 
-    with transaction(con):
-        rec = load(con, game_id)
+    with con.transaction():
+        rec = load(con, game_id, lock=True)
         if rec.status == "over":
             raise MoveError(f"game #{rec.id} is over")
         moves = [*rec.moves, move]
@@ -168,20 +187,27 @@ def play_move(con: sqlite3.Connection, game_id: int | str, move: dict, until_ove
         if out.over:
             rec.result = _settle(con, rec, out)
             rec.status = "over"
+        g = tables.game
         con.execute(
-            "UPDATE game SET moves = ?, updated = ?, status = ?, result = ? WHERE id = ?",
-            (json.dumps(moves, ensure_ascii=False), _now(), rec.status, json.dumps(rec.result) if rec.result else None, rec.id),
+            sa.update(g)
+            .where(g.c.id == rec.id)
+            .values(
+                moves=json.dumps(moves, ensure_ascii=False),
+                updated=_now(),
+                status=rec.status,
+                result=json.dumps(rec.result) if rec.result else None,
+            )
         )
     return rec, out
 
 
-def state(con: sqlite3.Connection, game_id: int | str) -> tuple[GameRecord, Outcome]:
+def state(con: Database, game_id: int | str) -> tuple[GameRecord, Outcome]:
     """Return a saved game and its replayed outcome."""
     rec = load(con, game_id)
     return rec, replay(rec.setup, rec.seed, rec.moves)
 
 
-def reveal(con: sqlite3.Connection, game_id: int | str) -> str:
+def reveal(con: Database, game_id: int | str) -> str:
     """Return the seed of a finished game as hex (its SHA-256 is the commitment printed at the
     start). Raises CardlabError (exit 1) while the game is on: the seed would tell the draws to come."""
     rec = load(con, game_id)

@@ -10,7 +10,7 @@ from cardlab.cli.app import app
 
 
 @pytest.fixture
-def env(monkeypatch, forum_catalog, tmp_path):
+def env(monkeypatch, forum_catalog, tmp_path, backend):
     monkeypatch.setenv("CARDLAB_CATALOG", str(forum_catalog))
     monkeypatch.setenv("CARDLAB_PLAYER", "alice")
 

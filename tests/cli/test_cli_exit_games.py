@@ -70,6 +70,10 @@ TABLE: dict[str, dict[ExitStatus, tuple[list[list[str]], list[str]]]] = {
         USAGE: ([], ["{tmp}/missing.json", "--seed", "11" * 32]),
     },
     "play list": {OK: ([], []), USAGE: ([], ["--bogus"])},
+    "db copy": {
+        OK: ([OWN, NEW_ZANGETSU], ["--from", "{data}", "--to", "sqlite:///{tmp}/copy.sqlite"]),
+        USAGE: ([OWN], ["--from", "{data}", "--to", "{data}/collection.sqlite"]),
+    },
     "odds los-lobos": {OK: ([], ["--set", "ftcg-test"]), USAGE: ([], ["--set", "nope"])},
     "odds zangetsu": {OK: ([], ["--set", "ftcg-test"]), USAGE: ([], ["--set", "nope"])},
     "odds doll-house": {OK: ([], ["--list", "{list10}"]), USAGE: ([], ["--list", "{tmp}/missing.txt"])},
@@ -80,6 +84,7 @@ NO_CHECK = {
     "play los-lobos": "a game always ends in a result",
     "play zangetsu": "a game always ends in a result",
     "play list": "lists games",
+    "db copy": "copies; a target that holds data needs --overwrite (a usage error, exit 2)",
     "odds los-lobos": "computes",
     "odds zangetsu": "computes",
     "odds doll-house": "computes",
@@ -108,6 +113,7 @@ def world(monkeypatch, forum_roots, tmp_path) -> dict[str, str]:
     bad_new_csv.write_text("number,name,value,faction,rarity\n41,Autre carte,trois,acuerdo,Commune\n", encoding="utf-8")
     return {
         "tmp": str(tmp),
+        "data": str(tmp_path / "cardlab-data"),
         "own": str(own),
         "bad_csv": str(bad_csv),
         "list10": str(list10),

@@ -37,6 +37,7 @@ def test_every_command_is_seen():
         "collection list",
         "collection remove",
         "collection set",
+        "db copy",
         "deck have",
         "deck list",
         "deck stats",

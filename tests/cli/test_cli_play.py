@@ -15,7 +15,7 @@ from cardlab.play.setup import draw_pool
 
 
 @pytest.fixture
-def env(monkeypatch, forum_roots, tmp_path):
+def env(monkeypatch, forum_roots, tmp_path, backend):
     monkeypatch.setenv("CARDLAB_CATALOG", forum_roots)
 
 

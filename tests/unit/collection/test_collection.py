@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -20,7 +19,14 @@ from cardlab.core.errors import DataError, UsageError
 
 
 @pytest.fixture
-def con():
+def con(backend):
+    """The collections database on each backend (SQLite file, PostgreSQL database)."""
+    return db.connect()
+
+
+@pytest.fixture
+def sqlite_con():
+    """The SQLite collections database in the test's data folder."""
     return db.connect()
 
 
@@ -29,38 +35,12 @@ def resolver(forum_catalog):
     return CardResolver(load_catalog([forum_catalog]))
 
 
-def test_database_lives_in_the_data_dir_not_the_cache(con, tmp_path):
+def test_database_lives_in_the_data_dir_not_the_cache(sqlite_con, tmp_path):
     from cardlab.core.paths import collection_db
 
     assert collection_db() == tmp_path / "cardlab-data" / "collection.sqlite"
     assert collection_db().exists()
     assert "cache" not in str(collection_db().parent.name)
-
-
-def test_migrations_are_ordered_and_recorded(con):
-    rows = con.execute("SELECT version FROM schema_version ORDER BY version").fetchall()
-    assert [r[0] for r in rows] == [m[0] for m in db.MIGRATIONS]
-    assert db.version(con) == db.SCHEMA_VERSION
-    assert db.migrate(con) == []  # opening again applies nothing
-
-
-def test_a_database_from_a_newer_cardlab_is_refused(con):
-    con.execute("INSERT INTO schema_version (version, what) VALUES (?, 'future')", (db.SCHEMA_VERSION + 1,))
-    with pytest.raises(db.DataDirError, match="newer than this cardlab"):
-        db.connect()
-
-
-def test_version_one_database_is_migrated_with_its_data(tmp_path):
-    path = tmp_path / "old.sqlite"
-    old = sqlite3.connect(path, isolation_level=None)
-    old.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, what TEXT, applied_at TEXT NOT NULL DEFAULT (datetime('now')))")
-    old.executescript(db.MIGRATIONS[0][2])
-    old.execute("INSERT INTO schema_version (version, what) VALUES (1, 'x')")
-    old.execute("INSERT INTO owned VALUES ('alice', 'ftcg-test-1', 4)")
-    old.close()
-    con = db.connect(path)
-    assert db.version(con) == db.SCHEMA_VERSION
-    assert owned.counts(con, "alice") == {"ftcg-test-1": 4}
 
 
 def test_add_remove_set(con):
@@ -179,7 +159,8 @@ owned.import_csv(db.connect(), read_csv(Path(sys.argv[1])), CardResolver(load_ca
 """
 
 
-def test_kill_9_during_an_import_leaves_the_old_collection_whole(con, forum_catalog, tmp_path):
+def test_kill_9_during_an_import_leaves_the_old_collection_whole(sqlite_con, forum_catalog, tmp_path):
+    con = sqlite_con
     owned.change(con, "alice", [("add", "ftcg-test-1", 2)])
     rows = [f"p{p},ftcg-test-{n},1" for p in range(10) for n in range(1, 33)]
     csv_path = tmp_path / "big.csv"
@@ -193,7 +174,7 @@ def test_kill_9_during_an_import_leaves_the_old_collection_whole(con, forum_cata
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     after = db.connect()
-    assert after.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert after.scalar("PRAGMA integrity_check") == "ok"
     assert owned.players(after) == ["alice"]
     assert owned.counts(after, "alice") == {"ftcg-test-1": 2}
 

@@ -17,7 +17,7 @@ def pool(*values):
 
 
 @pytest.fixture
-def con():
+def con(backend):
     c = db.connect()
     for p in ("alice", "bob"):
         owned.change(c, p, [("add", "ftcg-test-30", 1), ("add", "ftcg-test-32", 1)])

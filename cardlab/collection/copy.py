@@ -1,0 +1,127 @@
+"""``cardlab db copy``: move the user data (collections and saved mini-games) between backends,
+SQLite file to PostgreSQL server and back. The search index is never copied: it is rebuilt from the
+catalog wherever it lives.
+
+The source is read in one snapshot; the target is written in one transaction (both tables locked
+on PostgreSQL), so a failed or interrupted copy leaves the target as it was. A target that already
+holds data is refused unless ``overwrite`` (its data is then replaced, in the same transaction).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import sqlalchemy as sa
+
+from cardlab.collection import tables
+from cardlab.collection.db import HEAD, Database, DataDirError, connect, locate, open_database, version
+from cardlab.core.errors import InputError, UsageError
+
+
+class TargetNotEmptyError(UsageError):
+    """The target database already holds collections or games and ``--overwrite`` was not given: exit 2."""
+
+
+@dataclass
+class CopyReport:
+    """What a copy did: ``source`` and ``target`` (shown without passwords), the ``rows`` of owned
+    cards, the ``players`` and the ``games`` copied, and the owned rows and games ``replaced`` in
+    the target (with ``overwrite``)."""
+
+    source: str
+    target: str
+    rows: int
+    players: int
+    games: int
+    replaced: tuple[int, int] = (0, 0)
+
+
+def _open_source(where: str | Path) -> Database:
+    loc = locate(where)
+    if loc.path is not None:
+        if not loc.path.is_file():
+            raise InputError(f"no collection database at {loc.path}; give the SQLite file (or its folder) or a postgresql+psycopg:// URL")
+        database = open_database(loc, readonly=True)
+        try:
+            current = version(database)
+        except DataDirError as err:
+            raise InputError(f"{loc.path} is not a cardlab collection database ({err})") from None
+        if current == HEAD:
+            return database  # read as it is: a source on a read-only disk is fine
+    return connect(loc)
+
+
+def _counts(con: sa.Connection) -> tuple[int, int]:
+    return (
+        con.execute(sa.select(sa.func.count()).select_from(tables.owned)).scalar() or 0,
+        con.execute(sa.select(sa.func.count()).select_from(tables.game)).scalar() or 0,
+    )
+
+
+def copy_database(source: str | Path, target: str | Path, *, overwrite: bool = False) -> CopyReport:
+    """Copy every collection and saved game from ``source`` to ``target``.
+
+    Args:
+        source, target: a database URL (``sqlite:///FILE``, ``postgresql+psycopg://USER@HOST/DB``),
+            a SQLite file or a data folder (its ``collection.sqlite``); see
+            :func:`cardlab.collection.db.locate`. The target is created (SQLite) and its schema
+            brought up to date; so is a source at an older schema.
+        overwrite: replace what the target holds; without it a target with data is refused.
+
+    Returns:
+        A :class:`CopyReport`.
+
+    Raises:
+        UsageError: the same database twice, a URL cardlab cannot use (exit 2);
+        InputError: no SQLite source file, or one that is not a collection database (exit 2); TargetNotEmptyError: the target holds data
+        (exit 2); DatabaseUnavailableError: a server unreachable, a login refused, no such
+        database (exit 2); DataDirError: a database that cannot be used (exit 1).
+    """
+    src_loc, dst_loc = locate(source), locate(target)
+    same = (
+        src_loc.path.resolve() == dst_loc.path.resolve()
+        if src_loc.path is not None and dst_loc.path is not None
+        else src_loc.url.render_as_string(hide_password=False) == dst_loc.url.render_as_string(hide_password=False)
+    )
+    if same:
+        raise UsageError(f"--from and --to are the same database ({src_loc.shown})")
+    src = _open_source(source)
+    with src.errors(), src.engine.connect() as con:  # one snapshot of both tables
+        if src.backend == "postgresql":
+            con.execution_options(isolation_level="REPEATABLE READ")
+        owned_rows = [dict(r._mapping) for r in con.execute(sa.select(tables.owned).order_by(*tables.owned.primary_key.columns))]
+        game_rows = [dict(r._mapping) for r in con.execute(sa.select(tables.game).order_by(tables.game.c.id))]
+    dst = connect(dst_loc)
+    with dst.transaction() as con:
+        if dst.backend == "postgresql":
+            con.execute(sa.text("LOCK TABLE owned, game IN EXCLUSIVE MODE"))
+        held = _counts(con)
+        if any(held) and not overwrite:
+            raise TargetNotEmptyError(
+                f"{dst.where.shown} already holds {held[0]} owned card rows and {held[1]} games; nothing was copied. "
+                "Give --overwrite to replace them (keep a backup first: cardlab collection export --all-players -o backup.csv)"
+            )
+        con.execute(sa.delete(tables.game))
+        con.execute(sa.delete(tables.owned))
+        if owned_rows:
+            con.execute(sa.insert(tables.owned), owned_rows)
+        if game_rows:
+            con.execute(sa.insert(tables.game), game_rows)
+        if dst.backend == "postgresql":  # new games continue after the copied ids
+            con.execute(sa.text("SELECT setval(pg_get_serial_sequence('game', 'id'), COALESCE((SELECT MAX(id) FROM game), 0) + 1, false)"))
+        copied = _counts(con)
+        if copied != (len(owned_rows), len(game_rows)):  # never commit a partial copy
+            raise DataDirError(
+                f"{dst.where.shown} holds {copied[0]} rows and {copied[1]} games after the copy, not the source's; nothing was copied"
+            )
+    src.close()
+    dst.close()
+    return CopyReport(
+        source=src.where.shown,
+        target=dst.where.shown,
+        rows=len(owned_rows),
+        players=len({r["player"] for r in owned_rows}),
+        games=len(game_rows),
+        replaced=held,
+    )

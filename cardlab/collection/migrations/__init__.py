@@ -1,0 +1,1 @@
+"""Alembic migrations of the collections database (see :mod:`cardlab.collection.db`)."""
