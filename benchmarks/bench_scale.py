@@ -243,13 +243,23 @@ def fts_size(files: list[Path], out: Path) -> int:
 def peer_sql(con: sqlite3.Connection, query: str, limit: int | None, hits: int) -> tuple[str, list]:
     """The plain SQLite peer of an engine query: the same rows' id, name, set_code, number.
 
-    With the ``facet`` table (card_id, field, text, num) of the index this is the hand-written
-    equivalent; with another layout, the first ``hits`` rows of the table that holds the card ids.
+    With the ``facet_text`` / ``facet_num`` tables of the index (issue 12), or the older ``facet``
+    table (card_id, field, text, num), this is the hand-written equivalent, in the engine's order;
+    with another layout, the first ``hits`` rows of the table that holds the card ids.
     """
     tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     columns = {t: {r[1] for r in con.execute(f"PRAGMA table_info('{t}')")} for t in tables}
     cut = " LIMIT ?" if limit is not None else ""
     params: list = [limit] if limit is not None else []
+    if {"field", "text", "card"} <= columns.get("facet_text", set()):  # the index of issue 12: facets as their own index
+        field_name, op, value = re.match(r"(\w+)(:|>=)(\w+)", query).groups()  # type: ignore[union-attr]
+        table, cond = ("facet_text", "text = ?") if op == ":" else ("facet_num", "num >= ?")
+        sql = (
+            "SELECT c.id, c.name, c.set_code, c.number FROM card c LEFT JOIN card_set s ON s.code = c.set_code"
+            f" WHERE c.rowid IN (SELECT card FROM {table} WHERE field = ? AND {cond})"
+            f" ORDER BY (s.release_date) IS NULL, s.release_date, c.set_code, c.number_int, c.number{cut}"
+        )
+        return sql, [field_name, value.lower() if op == ":" else float(value), *params]
     if {"card_id", "field", "text", "num"} <= columns.get("facet", set()) and {"id", "name", "set_code", "number"} <= columns.get(
         "card", set()
     ):
@@ -319,7 +329,8 @@ def bench_size(root: Path, args: argparse.Namespace, work: Path) -> Size:  # noq
     env = {
         k: v
         for k, v in os.environ.items()
-        if k not in ("CARDLAB_CATALOG", "CARDLAB_LANG", "CARDLAB_DB", "CARDLAB_NO_CACHE", "CARDLAB_CONFIG")
+        # PYTHONDONTWRITEBYTECODE dropped too: an installed cardlab runs from cached bytecode
+        if k not in ("CARDLAB_CATALOG", "CARDLAB_LANG", "CARDLAB_DB", "CARDLAB_NO_CACHE", "CARDLAB_CONFIG", "PYTHONDONTWRITEBYTECODE")
     }
     env.update(
         CARDLAB_CACHE_DIR=str(cache),
