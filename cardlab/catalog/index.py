@@ -23,7 +23,7 @@ from pathlib import Path
 
 from cardlab.catalog.model import Catalog, folders
 from cardlab.core.errors import CardlabError, CatalogError
-from cardlab.core.inputs import file_stamp, is_racy
+from cardlab.core.inputs import MAX_FILE_BYTES, file_stamp, is_racy
 from cardlab.core.text import CJK, compact, fold, norm_value, pick, stem_words
 
 INDEX_VERSION = "12"
@@ -90,11 +90,55 @@ def fingerprint(roots: list[Path]) -> str:
     return _fingerprint_and_count(roots)[0]
 
 
-def _fingerprint_and_count(roots: list[Path]) -> tuple[str, int]:
-    """:func:`fingerprint`, and how many catalog files it stamped."""
+def _fingerprint_and_count(roots: list[Path], racy_files: list[str] | None = None) -> tuple[str, int]:
+    """:func:`fingerprint`, and how many catalog files it stamped (the racy ones' paths added to
+    ``racy_files``, see :func:`cardlab.catalog.model.stamp_digest`)."""
     from cardlab.catalog.model import stamp_digest
 
-    return stamp_digest(roots, f"v{INDEX_VERSION}")
+    return stamp_digest(roots, f"v{INDEX_VERSION}", racy_files)
+
+
+def _contents(paths: list[str]) -> dict[str, str]:
+    """SHA-1 of each file's bytes (empty for a file that cannot be read)."""
+    out = {}
+    for path in paths:
+        try:
+            with open(path, "rb") as fh:
+                out[path] = hashlib.sha1(fh.read(MAX_FILE_BYTES + 1)).hexdigest()
+        except OSError:
+            out[path] = ""
+    return out
+
+
+def _settled(db: Path, meta: dict[str, str], fp: str, quick: str | None) -> bool:
+    """True when an index built while files were being written (a racy fingerprint) still holds
+    the catalog: the stamps are the same as then, and the files that were too recent to trust have
+    the same bytes as when the build began. The fingerprint then recorded is the one of now (when
+    no longer racy), so the next command checks stamps only. A settled catalog costs reading those
+    files once, not building the index again."""
+    stored = meta["fingerprint"]
+    if ":racy-" not in stored or fp.split(":racy-")[0] != stored.split(":racy-")[0]:
+        return False
+    try:
+        recorded = json.loads(meta.get("racy_files", "{}"))
+    except ValueError:
+        return False
+    if not isinstance(recorded, dict) or _contents(sorted(recorded)) != recorded:
+        return False
+    if ":racy-" not in fp:
+        try:
+            con = sqlite3.connect(db, timeout=0.2)
+            try:
+                with con:
+                    con.execute("INSERT OR REPLACE INTO meta VALUES ('fingerprint', ?)", (fp,))
+                    con.execute("DELETE FROM meta WHERE key = 'racy_files'")
+                    if quick is not None and ":racy-" not in quick:
+                        con.execute("INSERT OR REPLACE INTO meta VALUES ('quick', ?)", (quick,))
+            finally:
+                con.close()
+        except sqlite3.Error:
+            pass  # a read-only index: checked this way again next time
+    return True
 
 
 FULL_CHECK_FILES = 5000
@@ -303,12 +347,15 @@ def ensure_index(roots: list[Path], db: Path, full: bool = False) -> BuildReport
         quick = quick_fingerprint(roots)
         if meta.get("quick") == quick:
             return None
-    fp, files = _fingerprint_and_count(roots)
+    racy: list[str] = []
+    fp, files = _fingerprint_and_count(roots, racy)
     if meta is not None and meta["fingerprint"] == fp:
         if files > FULL_CHECK_FILES:
             _note_quick(db, quick or quick_fingerprint(roots))
         return None
-    return build_index(roots, db, fp)
+    if meta is not None and _settled(db, meta, fp, quick or (quick_fingerprint(roots) if files > FULL_CHECK_FILES else None)):
+        return None
+    return build_index(roots, db, fp, racy)
 
 
 FTS_DDL = [
@@ -372,7 +419,7 @@ def _rarity_rank(rarity: object, set_data: dict) -> int | None:
     return order.index(norm_value(rarity))
 
 
-def build_index(roots: list[Path], db: Path, fp: str | None = None) -> BuildReport:
+def build_index(roots: list[Path], db: Path, fp: str | None = None, racy: list[str] | None = None) -> BuildReport:
     """Validate the catalog under ``roots`` and build a fresh index at ``db`` (atomic rename).
 
     Raises:
@@ -384,7 +431,12 @@ def build_index(roots: list[Path], db: Path, fp: str | None = None) -> BuildRepo
     start = time.perf_counter()
     check_db_path(db)
     quick = quick_fingerprint(roots)
-    fp = fp or fingerprint(roots)
+    if fp is None:
+        racy = []
+        fp, _count = _fingerprint_and_count(roots, racy)
+    # files written within the file system's time tick: their bytes now, so that the next command
+    # can see they did not change since (instead of building everything again)
+    recent = _contents(sorted(racy or [])) if ":racy-" in fp else {}
     result = validate(roots, full=False)  # cards as summaries: the whole cards are read batch by batch
     if result.problems:
         raise CatalogError(result.problems)
@@ -400,7 +452,7 @@ def build_index(roots: list[Path], db: Path, fp: str | None = None) -> BuildRepo
                 # the summaries are let go of: the writer needs ids, paths and sets, and reads whole cards
                 cat.cards = dict.fromkeys(cat.cards, {})
                 del result
-                _write(cat, tmp, fp, quick, files, load)
+                _write(cat, tmp, fp, quick, files, load, recent)
             os.replace(tmp, db)
         finally:
             tmp.unlink(missing_ok=True)
@@ -452,6 +504,7 @@ def _write(
     quick: str = "",
     files: int = 0,
     load: Callable[[list[str]], dict[str, dict]] | None = None,
+    recent: dict[str, str] | None = None,
 ) -> None:
     """Write the index of ``cat`` to ``path`` in two passes over its cards, :data:`WRITE_BATCH` at a
     time: the first gathers the names for ``evolves:`` and the compression dictionary, the second
@@ -635,6 +688,7 @@ def _write(
             [
                 ("fingerprint", fp),
                 ("zdict", zdict.hex()),
+                *([("racy_files", json.dumps(recent))] if recent else []),
                 *([("quick", quick)] if quick and ":racy-" not in quick and ":racy-" not in fp else []),
                 ("files", str(files)),
                 ("version", INDEX_VERSION),

@@ -256,13 +256,14 @@ def folders(roots: Iterable[Path]) -> Iterator[tuple[str, Path, str]]:
                 yield "formats", fmt_dir, fmt_dir.parent.name
 
 
-def stamp_digest(roots: Iterable[Path], salt: str) -> tuple[str, int]:
+def stamp_digest(roots: Iterable[Path], salt: str, racy_files: list[str] | None = None) -> tuple[str, int]:
     """Return a hash of ``salt``, every catalog file's path and stamp
     (:func:`cardlab.core.inputs.file_stamp`: size, modification and change times, inode) and the
     schemas' stamps, and how many catalog files there are. One ``stat`` per file, no reading.
 
     A file changed within the file system's time tick of now could change again unseen: the hash
-    then ends with ``:racy-<now>`` and never equals a later one.
+    then ends with ``:racy-<now>`` and never equals a later one; such files' paths are added to
+    ``racy_files`` when it is given.
     """
     import hashlib
     import time
@@ -285,7 +286,10 @@ def stamp_digest(roots: Iterable[Path], salt: str) -> tuple[str, int]:
             try:
                 st = entry.stat()
                 h.update(f"{folder}/{name}\0{file_stamp(st)}\n".encode())
-                racy = racy or is_racy(st, now)
+                if is_racy(st, now):
+                    racy = True
+                    if racy_files is not None:
+                        racy_files.append(f"{folder}/{name}")
             except OSError:  # a broken link: validation reports it
                 h.update(f"{folder}/{name}\0missing\n".encode())
     for p in sorted(schema_dir().glob("*.json")):

@@ -4,6 +4,7 @@ validate`` saw a change."""
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 from pathlib import Path
@@ -202,3 +203,29 @@ def test_validate_repeats_the_problems_it_found(runner, test_set, monkeypatch):
     second = runner.invoke(app, ["validate", "--catalog", str(test_set)])
     assert first.exit_code == second.exit_code == 1
     assert second.stderr == first.stderr
+
+
+def test_index_built_among_recent_files_settles_without_a_rebuild(test_set, tmp_path, monkeypatch):
+    db = tmp_path / "i.sqlite"
+    monkeypatch.setattr(inputs, "RACY_NS", 10**18)  # every file "just written", as after a checkout
+    index_mod.build_index([test_set], db)
+    meta = _meta(db)
+    assert ":racy-" in meta["fingerprint"]
+    assert sorted(Path(p).name for p in json.loads(meta["racy_files"])) == sorted(
+        p.name for p in (test_set / "pokemon" / "test1").glob("*.yaml")
+    )
+    monkeypatch.setattr(inputs, "RACY_NS", 0)  # time passed
+    assert index_mod.ensure_index([test_set], db) is None
+    settled = _meta(db)
+    assert settled["fingerprint"] == index_mod.fingerprint([test_set]) and "racy_files" not in settled
+
+
+def test_recent_file_with_other_bytes_rebuilds(test_set, tmp_path, monkeypatch):
+    db = tmp_path / "i.sqlite"
+    monkeypatch.setattr(inputs, "RACY_NS", 10**18)
+    index_mod.build_index([test_set], db)
+    monkeypatch.setattr(inputs, "RACY_NS", 0)
+    real = index_mod._contents
+    monkeypatch.setattr(index_mod, "_contents", lambda paths: {p: "0" * 40 for p in real(paths)})  # same stamps, other bytes
+    report = index_mod.ensure_index([test_set], db)
+    assert report is not None and report.cards == 4
