@@ -210,6 +210,36 @@ def test_rules_text_words_match_their_inflections(con):
     assert "base1-4" in ids(con, "text:discarding")  # "Discard" on Charizard's Fire Spin
 
 
+WHOLE_WORDS = [  # query, ids that must be found, ids that must not be
+    ("bur", [], ["base1-4"]),  # Charizard's "Energy Burn"
+    ("o:bur", [], ["base1-4"]),
+    ("text:bur", [], ["base1-4"]),
+    ("burn", ["base1-4"], []),
+    ('"energy bur"', [], ["base1-4"]),
+    ('"energy burn"', ["base1-4"], []),
+    ("discar", [], ["base1-92"]),  # Energy Removal: "Discard an Energy card..."
+    ("discard", ["base1-92"], []),
+    ("discards", ["base1-92"], []),  # the stem, not the prefix
+    ("o:dra", [], ["base1-88"]),  # Professor Oak: "..., then draw 7 cards."
+    ("o:draw", ["base1-88"], []),
+    ("o:tak", [], ["base1-91"]),  # Bill: "Take the top 2 cards..."
+    ("o:take", ["base1-91"], []),
+    ("char", ["base1-4", "base1-24", "base1-46"], []),  # names still match by a word's start
+    ("o:char", [], ["base1-4", "base1-24", "base1-46"]),
+    ("mime", ["base2-6"], []),  # Mr. Mime: the start of a word of the name
+]
+
+
+@pytest.mark.parametrize(("query", "found", "not_found"), WHOLE_WORDS)
+def test_rules_text_matches_whole_words_not_prefixes(con, query, found, not_found):
+    """Kind: a word matches rules text as a whole word or an inflection of it (``bur`` never finds
+    "burn"), while names still match by the start of a word (``char`` finds Charizard), as README
+    describes the query language."""
+    got = set(ids(con, query))
+    assert [i for i in found if i not in got] == []
+    assert [i for i in not_found if i in got] == []
+
+
 def test_sort_rarity_follows_the_set_order(con):
     """Kind E: --sort rarity follows the set's rarities list (commonest first), not the alphabet."""
     order = ["Common", "Uncommon", "Rare", "Rare Holo"]
