@@ -5,6 +5,7 @@ must not be) in the results, so that more sets in the catalog do not break them.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sqlite3
 from pathlib import Path
@@ -252,6 +253,35 @@ def test_sort_name_follows_the_shown_language(con):
     names = [h.name for h in search(con, "set:base1 type:fire", sort="name", langs=["fr"])]
     assert names == sorted(names, key=lambda n: (fold(n), n))
     assert names.index("Énergie Feu") < names.index("Feunard")  # É sorts as E
+
+
+@pytest.mark.parametrize(
+    ("query", "langs"),
+    [
+        ("set:base1 type:fire", ["fr"]),
+        ("energy", []),  # the basic Energy of every set: equal names, ordered by set and number
+        ("pikachu", []),  # the exact name first, then the rest
+        ("supertype:trainer", ["de"]),
+        ("type:psychic", ["ja"]),
+        ("", ["fr", "de"]),
+    ],
+)
+@pytest.mark.parametrize("reverse", [False, True])
+def test_sort_name_is_one_documented_order(con, query, langs, reverse):
+    """Kind: --sort name is one order, documented: the shown name folded, then as written, then the
+    card id with numbers compared as numbers; --reverse reverses it (exact names stay first)."""
+    hits = search(con, query, sort="name", langs=langs, reverse=reverse)
+    exact = {h.id for h in hits if fold(h.name) == fold(query)} if query == "pikachu" else set()
+
+    def natural(n):
+        return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", n) if p]
+
+    expected = sorted(hits, key=lambda h: (fold(h.name), h.name, h.set_code, natural(h.number), h.id), reverse=reverse)
+    expected.sort(key=lambda h: h.id not in exact)
+    assert [h.id for h in hits] == [h.id for h in expected]
+    if query == "pikachu":  # equal names: set, then the collector number as a number (4 before 26)
+        pikachu = ["base1-58", "base2-60", "base4-87", "basep-1", "basep-4", "basep-26", "basep-27"]
+        assert [h.id for h in hits if h.name == "Pikachu"] == (pikachu[::-1] if reverse else pikachu)
 
 
 def test_json_gives_the_card_as_data(runner):
