@@ -31,14 +31,13 @@ def print_problems(problems: Sequence[Problem], err: Console) -> None:
         )
 
 
-def print_catalog_warnings(problems: Sequence[Problem], err: Console) -> None:
-    """Warn that the catalog has invalid files (the deck was checked against the valid cards)."""
+def print_catalog_warnings(problems: Sequence[Problem], err: Console, done: str = "the deck was checked against the valid cards") -> None:
+    """Warn that the catalog has invalid files; ``done`` says what was done without them."""
     if problems:
         print_problems(problems, err)
         files = len({p.pos.path for p in problems})
         err.print(
-            f"[yellow]warning[/]: {len(problems)} problem(s) in {files} catalog file(s) (run 'cardlab validate');"
-            " the deck was checked against the valid cards",
+            f"[yellow]warning[/]: {len(problems)} problem(s) in {files} catalog file(s) (run 'cardlab validate'); {escape(done)}",
             highlight=False,
             soft_wrap=True,
         )
