@@ -11,12 +11,14 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cardlab.catalog.validate import load_catalog
 from cardlab.collection import db, owned
 from cardlab.collection.cards import CardResolver
 from cardlab.core.csvfile import parse_csv
-from cardlab.core.errors import DataError, UsageError
+from cardlab.core.errors import CardlabError, DataError, UsageError
 
 
 @pytest.fixture
@@ -307,3 +309,47 @@ def test_csv_counts_are_checked_as_the_text_form(con, resolver, count, error):
         assert info.value.exit_code == 2
         assert [p.pos.line for p in info.value.problems] == [2]
         assert owned.counts(con, "alice") == {}
+
+
+_CELLS = {
+    "count": st.one_of(st.sampled_from(["0", "1", "4", "-1", "1.5", "x", "", " 2 ", "1000001", "9" * 30, "+3", "٣"]), st.text(max_size=4)),
+    "card_id": st.one_of(st.sampled_from(["ftcg-test-1", "ftcg-test-12", "ftcg-test-99", "base1-4", ""]), st.text(max_size=6)),
+    "name": st.one_of(st.sampled_from(["Lame errante", "lame errante", "Lame", "2 Lame errante", ""]), st.text(max_size=6)),
+    "set": st.sampled_from(["ftcg-test", "FT", "xyz", ""]),
+    "number": st.sampled_from(["1", "12", "99", "", "x"]),
+    "player": st.one_of(st.sampled_from(["", "bob", "al\x07ice"]), st.text(max_size=4)),
+}
+
+
+@st.composite
+def _collection_csv(draw):
+    columns = draw(st.lists(st.sampled_from(sorted(_CELLS)), min_size=1, max_size=4, unique=True))
+    rows = draw(st.lists(st.tuples(*(_CELLS[c] for c in columns)), max_size=5))
+    return columns, rows
+
+
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(_collection_csv())
+def test_any_collection_csv_imports_or_is_refused_whole(con, resolver, case):
+    """Kind: any collection CSV (columns, counts, names, players) is imported whole or refused with
+    the project's own errors (usage: exit 2, unknown cards: exit 1), positioned, nothing written."""
+    import csv
+    import io
+
+    columns, rows = case
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(columns)
+    writer.writerows(rows)
+    before = owned.counts(con, "alice")
+    try:
+        table = parse_csv(out.getvalue(), Path("c.csv"))
+        owned.import_csv(con, table, resolver, "alice")
+    except (UsageError, DataError) as err:
+        assert err.exit_code in (1, 2)
+        assert owned.counts(con, "alice") == before
+        if isinstance(err, owned.BadCountsError):
+            assert any(p.rule == "count" for p in err.problems)
+    except CardlabError as err:
+        assert type(err).__name__ in ("InputError", "UnknownCardError")
+        assert owned.counts(con, "alice") == before
