@@ -67,7 +67,7 @@ def print_legality(report: LegalityReport, out: Console) -> None:
     """Print a deck's legality in every format of its game as a table (format, verdict, the
     first problems with their lines), then a one-line summary. On a terminal the problems wrap
     in their column, one a line; piped, the table is plain text, one line per format (its
-    problems joined by ``; ``), never wrapped."""
+    problems joined by `` | ``), never wrapped."""
     rows: list[tuple[str, str, str, list[str]]] = []
     for r in report.results:
         if r.legal:
@@ -92,7 +92,7 @@ def print_legality(report: LegalityReport, out: Console) -> None:
     else:
         cells = [
             ("Format", "Verdict", "First problems"),
-            *((name, verdict + count, "; ".join(shown)) for name, verdict, count, shown in rows),
+            *((name, verdict + count, " | ".join(shown)) for name, verdict, count, shown in rows),
         ]
         widths = [max(len(c[i]) for c in cells) for i in (0, 1)]
         text = "\n".join(f"{a:<{widths[0]}}  {b:<{widths[1]}}  {c}".rstrip() for a, b, c in cells)

@@ -59,7 +59,7 @@ def test_every_violation_at_once(runner, tmp_path):
     assert result.stderr.splitlines() == [
         f"{path}:2: deck-size: the deck holds 10 cards; exactly 60 needed",
         f'{path}:2: copy-limit: 5 copies of "Bill" (limit 4)',
-        f"{path}:2: require: no Basic Pokémon in the deck (at least 1 needed)",
+        f"{path}:2: require: the deck holds no Basic Pokémon; at least 1 needed",
         f'{path}:3: copy-limit: 5 copies of "Double Colorless Energy" (limit 4)',
         f'{path}:4: count: count 0 for "Switch": a count is a whole number from 1 to 999',
         f"not legal: 5 problems in {path} under pokemon-base",
@@ -79,7 +79,7 @@ def test_json_output(runner):
             "line": 27,
             "column": 0,
             "rule": "section-cards",
-            "message": '"Test Commander" (commander) is in the deck; commanders and favors may not be in the main deck',
+            "message": '"Test Commander" (commander) is in the deck; commanders and favors may not be in the deck',
         }
     ]
     ok = runner.invoke(app, ["deck", "validate", str(DECKS / "monpa" / "legal.txt"), "-O", "json", *TEST_ROOTS])
@@ -172,7 +172,7 @@ def test_commander_in_main_deck(runner):
     result = runner.invoke(app, ["deck", "validate", str(path), *TEST_ROOTS])
     assert result.exit_code == 1
     assert (
-        f'{path}:27: section-cards: "Test Commander" (commander) is in the deck; commanders and favors may not be in the main deck'
+        f'{path}:27: section-cards: "Test Commander" (commander) is in the deck; commanders and favors may not be in the deck'
         in result.stderr
     )
 
@@ -240,9 +240,9 @@ def test_help_texts(runner):
     [
         (
             "4 Bill BS 91\n",
-            'pokemon-prop-15-3    not legal (3 problems)  line 1: copy-limit: 4 copies of "Bill" (limit 3); '
-            "line 1: require: no Basic Pokémon in the deck (at least 1 needed); "
-            "line 1: deck-size: the deck holds 4 cards; exactly 60 needed",
+            'pokemon-prop-15-3    not legal (3 problems)  line 1: copy-limit: 4 copies of "Bill" (limit 3) | '
+            "line 1: deck-size: the deck holds 4 cards; exactly 60 needed | "
+            "line 1: require: the deck holds no Basic Pokémon; at least 1 needed",
         ),
         (
             "1 Pikachu JU 60\n1 Flying Pikachu PR 25\n1 Scyther JU 10\n1 Testmon TST 1\n",
