@@ -30,7 +30,14 @@ collection_app = typer.Typer(
 PlayerOpt = Annotated[
     Optional[str], typer.Option("--player", "-p", help="Whose collection (default: you, CARDLAB_PLAYER or your login name).")
 ]
-CardArg = Annotated[str, typer.Argument(metavar="CARD", help="A card id (base1-4), set and number ('BS 4') or a name in any language.")]
+CardArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="CARD",
+        help="A card id (base1-4), set and number ('BS 4') or a name in any language (one with several printings"
+        " needs its set and number); a count may lead, as in a deck list: '2 Bill BS 91'.",
+    ),
+]
 
 
 def _player(player: str | None) -> str:
@@ -58,7 +65,8 @@ def _change(op: str, card: str, count: str | None, player: str | None, catalog: 
 def add(
     card: CardArg,
     count: Annotated[
-        Optional[str], typer.Option("--count", "-n", help="How many copies (default 1; or write it in CARD: '2 Bill').", show_default=False)
+        Optional[str],
+        typer.Option("--count", "-n", help="How many copies (default 1; or write it in CARD: '2 Bill BS 91').", show_default=False),
     ] = None,
     player: PlayerOpt = None,
     catalog: CatalogOpt = None,
@@ -71,7 +79,8 @@ def add(
 def remove(
     card: CardArg,
     count: Annotated[
-        Optional[str], typer.Option("--count", "-n", help="How many copies (default 1; or write it in CARD: '2 Bill').", show_default=False)
+        Optional[str],
+        typer.Option("--count", "-n", help="How many copies (default 1; or write it in CARD: '2 Bill BS 91').", show_default=False),
     ] = None,
     player: PlayerOpt = None,
     catalog: CatalogOpt = None,
