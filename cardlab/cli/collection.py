@@ -30,7 +30,14 @@ collection_app = typer.Typer(
 PlayerOpt = Annotated[
     Optional[str], typer.Option("--player", "-p", help="Whose collection (default: you, CARDLAB_PLAYER or your login name).")
 ]
-CardArg = Annotated[str, typer.Argument(metavar="CARD", help="A card id (base1-4), set and number ('BS 4') or a name in any language.")]
+CardArg = Annotated[
+    str,
+    typer.Argument(
+        metavar="CARD",
+        help="A card id (base1-4), set and number ('BS 4') or a name in any language (one with several printings"
+        " needs its set and number); a count may lead, as in a deck list: '2 Bill BS 91'.",
+    ),
+]
 
 
 def _player(player: str | None) -> str:
@@ -39,25 +46,16 @@ def _player(player: str | None) -> str:
     return check_player(player if player is not None else default_player())
 
 
-def _resolve(card: str, roots: list[Path]) -> str:
+def _change(op: str, card: str, count: str | None, player: str | None, catalog: list[Path] | None, allow_zero: bool = False) -> None:
     from cardlab.catalog.validate import load_catalog
-    from cardlab.collection.cards import CardResolver
-    from cardlab.collection.owned import UnknownCardError
-
-    found, message = CardResolver(load_catalog(roots)).resolve(card)
-    if found is None:
-        raise UnknownCardError(message + "; nothing was changed")
-    return found
-
-
-def _change(op: str, card: str, count: str, player: str | None, catalog: list[Path] | None, allow_zero: bool = False) -> None:
     from cardlab.collection import db, owned
+    from cardlab.collection.cards import CardResolver
 
     roots, _ = roots_and_db(catalog, None)
     with user_errors():
         who = _player(player)
-        n = owned.parse_count(count, allow_zero=allow_zero)
-        card_id = _resolve(card, roots)
+        n = owned.parse_count(count if count is not None else "1", allow_zero=allow_zero)
+        card_id, n = owned.counted_reference(CardResolver(load_catalog(roots)), card, count, n, op)
         con = db.connect()
         new = owned.change(con, who, [(op, card_id, n)])[card_id]
     typer.echo(f"{who}: {new} × {card_id}")
@@ -66,7 +64,10 @@ def _change(op: str, card: str, count: str, player: str | None, catalog: list[Pa
 @collection_app.command("add")
 def add(
     card: CardArg,
-    count: Annotated[str, typer.Option("--count", "-n", help="How many copies (default 1).")] = "1",
+    count: Annotated[
+        Optional[str],
+        typer.Option("--count", "-n", help="How many copies (default 1; or write it in CARD: '2 Bill BS 91').", show_default=False),
+    ] = None,
     player: PlayerOpt = None,
     catalog: CatalogOpt = None,
 ) -> None:
@@ -77,7 +78,10 @@ def add(
 @collection_app.command("remove")
 def remove(
     card: CardArg,
-    count: Annotated[str, typer.Option("--count", "-n", help="How many copies (default 1).")] = "1",
+    count: Annotated[
+        Optional[str],
+        typer.Option("--count", "-n", help="How many copies (default 1; or write it in CARD: '2 Bill BS 91').", show_default=False),
+    ] = None,
     player: PlayerOpt = None,
     catalog: CatalogOpt = None,
 ) -> None:

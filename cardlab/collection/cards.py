@@ -4,9 +4,35 @@ and a collector number (``BS 4``), or a name in any language, through the deck-l
 
 from __future__ import annotations
 
+import re
+
 from cardlab.catalog.model import Catalog
+from cardlab.decks.lines import split_count
 from cardlab.decks.model import Entry
 from cardlab.decks.resolve import CardIndex
+
+_DECIMAL = r"[-+]?\d*[.,]\d+"
+_DECIMAL_FIRST = re.compile(rf"^(?P<n>{_DECIMAL})\s*[x×]?\s+(?P<rest>\S.*)$", re.IGNORECASE)
+_DECIMAL_LAST = re.compile(rf"^(?P<rest>\S.*?)\s+[x×]\s*(?P<n>{_DECIMAL})$", re.IGNORECASE)
+
+
+def split_count_text(text: str) -> tuple[str | None, str]:
+    """Split a card reference written as a deck line into its count and the card: ``2 Bill``,
+    ``2x Bill``, ``Bill x2`` give ``("2", "Bill")``; so do the counts a collection refuses (``0 Bill``,
+    ``-1 Bill``, ``1.5 Bill``), so that they are refused as counts, never looked up as names.
+    ``(None, text)`` when the text has no count."""
+    text = text.strip()
+    for pattern in (_DECIMAL_FIRST, _DECIMAL_LAST):
+        m = pattern.match(text)
+        if m:
+            return m["n"], m["rest"].strip()
+    split = split_count(text)
+    if split is not None:
+        rest = split[1]
+        head = text[: text.rfind(rest)] + text[text.rfind(rest) + len(rest) :]  # the count as written, not capped
+        written = re.search(r"[-+]?\d+", head)
+        return (written[0] if written else str(split[0])), rest
+    return None, text
 
 
 class CardResolver:
@@ -21,6 +47,7 @@ class CardResolver:
         self.catalog = catalog
         self.games = [game] if game else sorted({info.game for info in catalog.sets.values()})
         self._indexes: dict[str, CardIndex] = {}
+        self._printings: dict[str, list[str]] | None = None
 
     def _index(self, game: str) -> CardIndex:
         if game not in self._indexes:
@@ -59,9 +86,54 @@ class CardResolver:
             return None, "no card given"
         first = ""
         for game in self.games:
-            found, message, _rule = self._index(game).resolve(entry)
+            index = self._index(game)
+            found, message, _rule = index.resolve(entry)
             if found:
+                if entry.set_code is None and not _is_id(entry.text) and index.ids_of(entry.text):
+                    return self._one_printing(found, entry.text)
                 return found, ""
             if not first or ("not a" in first and "not a" not in (message or "")):
                 first = message or ""
         return None, first or f'unknown card "{entry.text}"'
+
+    def resolve_counted(self, text: str) -> tuple[str | None, str, str | None]:
+        """Match a reference that may carry a count, as a deck line does (``2 Bill``, ``Bill x2``).
+
+        Returns:
+            ``(card id or None, message, count as written or None)``: a text with a count
+            (:func:`split_count_text`) is tried without it first, then whole (a name that starts
+            with a number); the message is the one of the text without its count.
+        """
+        written, rest = split_count_text(text)
+        if written is None:
+            found, message = self.resolve(text)
+            return found, message, None
+        found, message = self.resolve(rest)
+        if found is not None:
+            return found, "", written
+        whole, _ = self.resolve(text)
+        if whole is not None:
+            return whole, "", None
+        return None, message, written
+
+    def _one_printing(self, card_id: str, name: str) -> tuple[str | None, str]:
+        """A collection owns a printing: a name with several printings (Charizard in Base Set and
+        Base Set 2, holo and plain Dark Charizard) is ambiguous; the message lists each printing
+        as set and number."""
+        if self._printings is None:
+            self._printings = {}
+            for i in self.catalog.cards:
+                self._printings.setdefault(self.catalog.oracle_of(i), []).append(i)
+        printings = sorted(self._printings.get(self.catalog.oracle_of(card_id), [card_id]), key=self.catalog.print_order)
+        if len(printings) == 1:
+            return card_id, ""
+        shown = ", ".join(f"{self.catalog.card_set[i]} {self.catalog.cards[i].get('number')} ({i})" for i in printings)
+        first = printings[0]
+        return None, (
+            f'"{name}" has {len(printings)} printings: {shown}; a collection records one printing:'
+            f' give its id or set and number, e.g. "{first}" or "{self.catalog.card_set[first]} {self.catalog.cards[first].get("number")}"'
+        )
+
+
+def _is_id(text: str) -> bool:
+    return re.fullmatch(r"[a-z0-9][a-z0-9.]*(?:-[a-z0-9.]+)*-[0-9a-z]+", text.strip()) is not None

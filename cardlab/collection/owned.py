@@ -19,7 +19,7 @@ import sqlalchemy as sa
 
 from cardlab.collection import tables
 from cardlab.collection.db import Database
-from cardlab.core.errors import CardlabError, DataError, Problem, SourcePos, UsageError
+from cardlab.core.errors import CardlabError, DataError, ExitStatus, Problem, SourcePos, UsageError
 
 MAX_COUNT = 1_000_000
 """The most copies of one card a player may hold (a guard against typos such as 10000000)."""
@@ -31,6 +31,13 @@ class NotOwnedError(CardlabError):
 
 class UnknownCardError(CardlabError):
     """A card the catalog does not know (with suggestions): exit 1, nothing written."""
+
+
+class BadCountsError(DataError):
+    """Rows of a collection CSV whose count is not a whole number from 0 to :data:`MAX_COUNT`
+    (every problem of the file, positioned): unusable input, exit 2, nothing written."""
+
+    exit_code = ExitStatus.USAGE
 
 
 def default_player() -> str:
@@ -63,6 +70,14 @@ def parse_count(text: str | int, *, allow_zero: bool = False) -> int:
         s = str(text).strip()
         if re.fullmatch(r"[+-]?[0-9]+", s) is None:
             raise UsageError(f"count '{text}' is not a whole number")
+        low = 0 if allow_zero else 1
+        digits = len(s.lstrip("+-").lstrip("0"))
+        if digits > 18:  # never int() a number of thousands of digits (Python's conversion limit)
+            if s.startswith("-"):
+                raise UsageError(
+                    f"a negative count of {digits:,} digits is not allowed: a count is a whole number from {low} to {MAX_COUNT:,}"
+                )
+            raise UsageError(f"a count of {digits:,} digits is too large (at most {MAX_COUNT:,} copies of a card)")
         n = int(s)
     low = 0 if allow_zero else 1
     if n < low:
@@ -70,6 +85,35 @@ def parse_count(text: str | int, *, allow_zero: bool = False) -> int:
     if n > MAX_COUNT:
         raise UsageError(f"count {n:,} is too large (at most {MAX_COUNT:,} copies of a card)")
     return n
+
+
+def counted_reference(resolver, card: str, count: str | None, n: int, op: str) -> tuple[str, int]:  # noqa: ANN001 - CardResolver
+    """Match a card argument of ``collection add/remove/set``, which may carry its count as a deck
+    line does (``2 Bill``, ``Bill x2``); ``n`` is the count already read from ``count`` (None: not
+    given). A count in the text is read as :func:`parse_count` reads ``-n``: ``0 Bill``, ``-1 Bill``
+    and ``1.5 Bill`` are refused (exit 2), as is a count given twice (in the text and ``-n`` or
+    ``set``'s COUNT).
+
+    Returns:
+        ``(card id, count)``.
+
+    Raises:
+        UsageError: a bad count, or a count given twice (exit 2); UnknownCardError: no card, an
+            ambiguous name, or a name with several printings (exit 1). Nothing is written.
+    """
+    found, message, written = resolver.resolve_counted(card)
+    if written is not None:
+        shown = card if len(card) <= 60 else card[:57] + "..."
+        if op == "set" or count is not None:
+            given = "COUNT" if op == "set" else "-n"
+            raise UsageError(f"'{shown}' holds a count and {given} gives one; give the count once")
+        try:
+            n = parse_count(written)
+        except UsageError as err:
+            raise UsageError(f"'{shown}': {err}; nothing was changed") from None
+    if found is None:
+        raise UnknownCardError(message + "; nothing was changed")
+    return found, n
 
 
 def counts(con: Database, player: str) -> dict[str, int]:
@@ -200,7 +244,8 @@ def plan_import(table, resolver, player: str) -> dict[tuple[str, str], int]:  # 
     Raises:
         UsageError: the header lacks ``count`` or a card column, or has an unknown column (exit 2).
         DataError: every bad cell at once, as ``file:row:column`` (unknown card with suggestions,
-            a count that is not a whole number from 0, a player name with control characters) (exit 1).
+            a name with several printings, a player name with control characters) (exit 1);
+            :class:`BadCountsError` (exit 2) when a count is not a whole number from 0.
     """
     cols = {name: table.column(name) for name in CSV_COLUMNS}
     unknown = [h for h in table.header if h.casefold() not in CSV_COLUMNS]
@@ -262,7 +307,8 @@ def plan_import(table, resolver, player: str) -> dict[tuple[str, str], int]:  # 
                     )
                 )
     if problems:
-        raise DataError(problems)
+        bad_count = any(p.rule == "count" for p in problems)
+        raise (BadCountsError if bad_count else DataError)(problems)
     return plan
 
 

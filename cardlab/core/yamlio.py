@@ -6,7 +6,8 @@ resolution rules of ruamel.yaml, the library that writes translations back
 (:mod:`cardlab.i18n.writeback`). So what cardlab writes reads back as written: ``no``, ``yes``,
 ``on``, ``off``, ``y`` and ``n`` are text (a Norwegian ``no:`` key too), ``017`` is seventeen,
 ``0o17`` is fifteen, ``~`` and ``null`` are null, ``.inf`` is infinity, ``2000-01-01`` is a date.
-A plain number with ``_`` (``1_00``) is refused: YAML 1.1 reads 100, YAML 1.2 core reads text.
+A plain number with ``_`` (``1_00``) is refused: YAML 1.1 reads 100, YAML 1.2 core reads text; the
+message says so and gives the number to write (``write 100``).
 
 The same parse gives the positions of problems (:func:`position`), counted as editors count
 lines (``\\n``, ``\\r\\n``, ``\\r``; see :mod:`cardlab.core.inputs`).
@@ -257,7 +258,10 @@ def _check(path: Path, root: yaml.Node, lines: LineIndex) -> Positions:
                         path,
                         lines,
                         node.start_mark,
-                        (f"'{node.value}': YAML 1.1 reads a number, YAML 1.2 text; write it without '_', or quote it"),
+                        (
+                            f"'{node.value}': YAML 1.2 reads {node.value} as text (YAML 1.1 as a number);"
+                            f" write {node.value.replace('_', '')}, or quote it if it is text"
+                        ),
                     )
                 digits = sum(ch.isdigit() for ch in node.value)
                 if digits > MAX_DIGITS:

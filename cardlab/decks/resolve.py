@@ -167,6 +167,16 @@ class CardIndex:
         card_id = f"{info.code}-{number.lstrip('0') or '0'}"
         return card_id if card_id in self.catalog.cards else None
 
+    def _unknown_set(self, code: str, text: str) -> str:
+        """The message for a known name followed by a set code that is no set of this game
+        (``Charizard XYZ 4``), with "did you mean" over the game's set codes and aliases."""
+        from cardlab.core.fuzzy import suggest
+
+        codes = [c for info in self.catalog.sets.values() if info.game == self.game for c in (info.code, *info.aliases)]
+        close = suggest(code, codes)
+        hint = f"; did you mean {', '.join(close)}?" if close else f" (known: {', '.join(sorted(codes, key=str.casefold))})"
+        return f'unknown set code "{code}" in "{text}"{hint}'
+
     def _allowed(self, card_id: str, allowed_sets: set[str] | None, ranges: dict[str, tuple[int, int]] | None) -> bool:
         code = self.catalog.card_set[card_id]
         if allowed_sets and code not in allowed_sets:
@@ -220,6 +230,8 @@ class CardIndex:
             total = _NUMBER_TOTAL.match(entry.text)
             if m and self.catalog.find_set(m["set"]):
                 name, set_code, number = m["name"], m["set"], m["num"]
+            elif m and not self.ids_of(entry.text) and self.ids_of(m["name"]):
+                return None, self._unknown_set(m["set"], entry.text), "unknown-card"  # Charizard XYZ 4
             elif total and not self.ids_of(entry.text):
                 return self._by_number_total(entry, total["name"], total["num"], int(total["total"]), allowed_sets)
             else:

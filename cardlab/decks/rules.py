@@ -49,6 +49,12 @@ def _title(deck: Deck, section: str) -> str:
     return s.title if s else section
 
 
+def _where(deck: Deck, section: str) -> str:
+    """The one name of a section in messages: "the deck" for the main section (whatever the
+    format calls it), else "the <title> section"."""
+    return "the deck" if section == "main" else f"the {_title(deck, section)} section"
+
+
 def _section_line(deck: Deck, section: str | None) -> int:
     if section in deck.section_lines:
         return deck.section_lines[section]
@@ -74,8 +80,7 @@ def check_size(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
     section = params.get("section", "main")
     held, size = deck.size(section), params["size"]
     if held != size:
-        what = "the deck" if section == "main" else f"the {_title(deck, section)} section"
-        yield _section_line(deck, section), f"{what} holds {held} card{'s' if held != 1 else ''}; exactly {size} needed"
+        yield _section_line(deck, section), f"{_where(deck, section)} holds {held} card{'s' if held != 1 else ''}; exactly {size} needed"
 
 
 def check_copies(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
@@ -113,7 +118,7 @@ def check_require(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
     need, label = params["min"], params["label"]
     if held < need:
         what = f"no {label}" if held == 0 else f"only {held} {label}"
-        yield _section_line(deck, section), f"{what} in the deck (at least {need} needed)"
+        yield _section_line(deck, section), f"{_where(deck, section)} holds {what}; at least {need} needed"
 
 
 def check_sets(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
@@ -133,15 +138,13 @@ def check_section_cards(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
     with ``deny``, no card matching it (Monpa: no commander or favor in the main deck). Reported at
     each offending line."""
     section = params["section"]
-    title = _title(deck, section)
-    where = "the deck" if section == "main" else f"the {title} section"
-    in_where = "the main deck" if section == "main" else f"the {title} section"
+    where = _where(deck, section)
     for card in deck.in_section(section):
         allow, deny = params.get("allow"), params.get("deny")
         kind = ", ".join(str(card.card.get(k)) for k in (allow or deny or {}))
         if deny and matches(card.card, deny):
             label = params.get("label") or _condition_text(deny)
-            yield card.line, f'"{card.name}" ({kind}) is in {where}; {label} may not be in {in_where}'
+            yield card.line, f'"{card.name}" ({kind}) is in {where}; {label} may not be in {where}'
         elif allow and not matches(card.card, allow):
             label = params.get("label") or _condition_text(allow)
             yield card.line, f'"{card.name}" ({kind}) is in {where}, which holds only {label}'
@@ -157,7 +160,7 @@ def check_max_cards(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
     if total <= limit:
         return
     at = _first_over(cards, limit)
-    yield at.line, f"{total} {params['label']} in the deck (limit {limit}; {line_list([c.line for c in cards])})"
+    yield at.line, f"{_where(deck, section)} holds {total} {params['label']}; at most {limit} ({line_list([c.line for c in cards])})"
 
 
 def check_banned(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:

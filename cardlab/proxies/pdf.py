@@ -92,12 +92,14 @@ class DeckProblemsError(DataError):
     Attributes:
         report: the deck check (:class:`cardlab.decks.check.DeckReport`), to print as ``cardlab deck validate`` does.
         notes: what the check assumed (the format chosen when the deck names none).
+        catalog_problems: problems of invalid catalog files left out (warnings).
     """
 
     def __init__(self, report, notes: Sequence[str] = ()) -> None:  # noqa: ANN001
         super().__init__(report.problems)
         self.report = report
         self.notes = list(notes)
+        self.catalog_problems: list = []
 
     def __str__(self) -> str:
         n = len(self.problems)
@@ -180,6 +182,8 @@ class Selection:
         title: a title for the PDF (the deck's name or file name).
         report: the deck check (:class:`cardlab.decks.check.DeckReport`), None without a deck file.
         notes: what the check assumed, in words (the format chosen when the deck names none).
+        catalog_problems: problems of invalid catalog files (a draft from ``card new``): warnings;
+            those files' cards are left out of the catalog, every other card prints.
     """
 
     card_ids: list[str] = field(default_factory=list)
@@ -188,6 +192,7 @@ class Selection:
     catalog: object = None
     report: object = None
     notes: list[str] = field(default_factory=list)
+    catalog_problems: list = field(default_factory=list)
 
 
 def deck_cards(
@@ -330,17 +335,24 @@ def select(
         langs: preferred languages, for the names suggested when a card reference matches nothing.
 
     Returns:
-        A :class:`Selection` with ``catalog`` set.
+        A :class:`Selection` with ``catalog`` set. Invalid catalog files (a draft from ``card new``)
+        do not stop the proxies of other cards: their cards are left out and their problems are
+        the selection's ``catalog_problems`` (warnings), as the deck commands do.
 
     Raises:
-        CatalogError: the catalog does not validate.
         UsageError: nothing selected (no deck, query or card, or queries matching nothing).
         and whatever :func:`deck_cards`, :func:`query_cards`, :func:`named_card` raise.
     """
-    from cardlab.catalog.validate import load_catalog
+    from cardlab.catalog.validate import validate
 
-    catalog = load_catalog(list(roots))
-    selection = deck_cards(deck, catalog, roots, format_name, force) if deck is not None else Selection()
+    checked = validate(list(roots))
+    catalog = checked.catalog
+    try:
+        selection = deck_cards(deck, catalog, roots, format_name, force) if deck is not None else Selection()
+    except DeckProblemsError as refused:
+        refused.catalog_problems = list(checked.problems)  # a line naming a draft card: say why
+        raise
+    selection.catalog_problems = list(checked.problems)
     if queries or cards:
         from cardlab.search.engine import open_index
 
@@ -358,7 +370,13 @@ def select(
             for ref in cards:
                 if not ref.strip():
                     raise UsageError("--card is empty; give a card id (base1-58), a set and number or a name")
-                selection.card_ids.append(named_card(con, ref, catalog, langs))
+                try:
+                    selection.card_ids.append(named_card(con, ref, catalog, langs))
+                except CardlabError as err:
+                    if checked.problems:  # the card may be the draft left out
+                        files = len({p.pos.path for p in checked.problems})
+                        err.args = (f"{err}; {files} invalid catalog file(s) left out (run 'cardlab validate')",)
+                    raise
         finally:
             con.close()
         if deck is None:

@@ -31,14 +31,13 @@ def print_problems(problems: Sequence[Problem], err: Console) -> None:
         )
 
 
-def print_catalog_warnings(problems: Sequence[Problem], err: Console) -> None:
-    """Warn that the catalog has invalid files (the deck was checked against the valid cards)."""
+def print_catalog_warnings(problems: Sequence[Problem], err: Console, done: str = "the deck was checked against the valid cards") -> None:
+    """Warn that the catalog has invalid files; ``done`` says what was done without them."""
     if problems:
         print_problems(problems, err)
         files = len({p.pos.path for p in problems})
         err.print(
-            f"[yellow]warning[/]: {len(problems)} problem(s) in {files} catalog file(s) (run 'cardlab validate');"
-            " the deck was checked against the valid cards",
+            f"[yellow]warning[/]: {len(problems)} problem(s) in {files} catalog file(s) (run 'cardlab validate'); {escape(done)}",
             highlight=False,
             soft_wrap=True,
         )
@@ -66,23 +65,38 @@ FIRST_PROBLEMS = 3
 
 def print_legality(report: LegalityReport, out: Console) -> None:
     """Print a deck's legality in every format of its game as a table (format, verdict, the
-    first problems with their lines), then a one-line summary. Never wrapped when piped."""
-    table = Table(box=None, header_style="bold", pad_edge=False, show_edge=False)
-    table.add_column("Format", no_wrap=True)
-    table.add_column("Verdict", no_wrap=True)
-    table.add_column("First problems", overflow="fold")
+    first problems with their lines), then a one-line summary. On a terminal the problems wrap
+    in their column, one a line; piped, the table is plain text, one line per format (its
+    problems joined by `` | ``), never wrapped."""
+    rows: list[tuple[str, str, str, list[str]]] = []
     for r in report.results:
         if r.legal:
-            table.add_row(escape(r.format.name), f"[green]legal[/] ({r.deck.size('main')} cards)", "")
+            rows.append((r.format.name, "legal", f" ({r.deck.size('main')} cards)", []))
             continue
         shown = [f"line {p.pos.line}: {p.rule}: {p.message}" for p in r.problems[:FIRST_PROBLEMS]]
         more = len(r.problems) - FIRST_PROBLEMS
         if more > 0:
             shown.append(f"and {more} more")
         k = len(r.problems)
-        table.add_row(escape(r.format.name), f"[red]not legal[/] ({k} problem{'s' if k != 1 else ''})", escape("\n".join(shown)))
+        rows.append((r.format.name, "not legal", f" ({k} problem{'s' if k != 1 else ''})", shown))
     out.print(f"{escape(str(report.path))}: no format named; legality in every {report.game} format", highlight=False, soft_wrap=True)
-    out.print(table, soft_wrap=not out.is_terminal)
+    if out.is_terminal:
+        table = Table(box=None, header_style="bold", pad_edge=False, show_edge=False)
+        table.add_column("Format", no_wrap=True)
+        table.add_column("Verdict", no_wrap=True)
+        table.add_column("First problems", overflow="fold")
+        for name, verdict, count, shown in rows:
+            colour = "green" if verdict == "legal" else "red"
+            table.add_row(escape(name), f"[{colour}]{verdict}[/]{count}", escape("\n".join(shown)))
+        out.print(table)
+    else:
+        cells = [
+            ("Format", "Verdict", "First problems"),
+            *((name, verdict + count, " | ".join(shown)) for name, verdict, count, shown in rows),
+        ]
+        widths = [max(len(c[i]) for c in cells) for i in (0, 1)]
+        text = "\n".join(f"{a:<{widths[0]}}  {b:<{widths[1]}}  {c}".rstrip() for a, b, c in cells)
+        out.print(text, markup=False, highlight=False, soft_wrap=True)
     n = len(report.results)
     if report.legal:
         out.print(

@@ -26,6 +26,7 @@ def deck_check(report, notes: Sequence[str], err: Console | None = None) -> None
 def selection(sel, err: Console | None = None) -> None:  # noqa: ANN001 - proxies.pdf.Selection
     """Print the deck check of a selection, and a warning when ``--force`` prints a deck with problems."""
     err = err or stderr_console()
+    _catalog_warnings(sel.catalog_problems, err)
     deck_check(sel.report, sel.notes, err)
     if sel.problems:
         n = len(sel.problems)
@@ -35,8 +36,16 @@ def selection(sel, err: Console | None = None) -> None:  # noqa: ANN001 - proxie
 def refused(exc, err: Console | None = None) -> None:  # noqa: ANN001 - proxies.pdf.DeckProblemsError
     """Print why a deck with problems was not printed: the deck check, then the error."""
     err = err or stderr_console()
+    _catalog_warnings(exc.catalog_problems, err)
     deck_check(exc.report, exc.notes, err)
     messages.error(str(exc), err)
+
+
+def _catalog_warnings(problems, err: Console) -> None:  # noqa: ANN001 - list of core.errors.Problem
+    if problems:
+        from cardlab.render import decks as render_deck
+
+        render_deck.print_catalog_warnings(problems, err, "their cards are left out; the other cards print")
 
 
 def written(report, err: Console | None = None) -> None:  # noqa: ANN001 - proxies.pdf.ProxyReport

@@ -7,6 +7,7 @@ changed (:func:`cardlab.catalog.index.ensure_index`).
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -452,12 +453,27 @@ def _search(
         first: set[str] = set()
         if exact:
             first = {r[0] for r in con.execute("SELECT card_id FROM card_name WHERE compact = ?", exact)}
-        hits.sort(key=lambda h: (fold(h.name), h.name), reverse=reverse)
+        hits.sort(key=name_order, reverse=reverse)
         hits.sort(key=lambda h: h.id not in first)
     if not in_sql:
         start = max(int(offset), 0)
         hits = hits[start : start + limit] if limit is not None else hits[start:]
     return total, hits
+
+
+def name_order(hit: Hit) -> tuple:
+    """The sort key of ``--sort name``: the name shown, folded (:func:`cardlab.core.text.fold`:
+    case, accents, width, ``œ`` as ``oe``), then as written, then the card id with its numbers
+    compared as numbers (``base1-9`` before ``base1-10``), so equal names always come in one order.
+
+    Folding rather than a locale's collation (ICU): PyICU ships no wheel (it builds against the
+    system's ICU with a C++ compiler), pyuca's last release is from 2017, and the folding is the
+    one names are matched with everywhere else."""
+    return (fold(hit.name), hit.name, hit.set_code, _natural(hit.number), hit.id)
+
+
+def _natural(text: str) -> tuple:
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", str(text)) if part)
 
 
 def plain(hits: list[Hit], fmt: str = "table") -> str:

@@ -504,8 +504,15 @@ def _positive_term_sql(t: Term, stem_langs: tuple[str, ...] | None = None) -> tu
             return "1", []
         if t.field is None and _symbol_only(t.value):
             return "c.rowid IN (SELECT rowid FROM card_fts WHERE card_fts MATCH ?)", ["{names} : " + _fts_phrase(words, False)]
-        phrase = _fts_phrase(words, prefix=not t.quoted)
-        match = f"{{{column}}} : {phrase}" if column else f"{{names body}} : {phrase}"
+        # rules text matches whole words (and, below, their stems): "bur" never finds "burn";
+        # a bare word still finds a name that starts with it (char: Charizard)
+        phrase = _fts_phrase(words, prefix=False)
+        if column:
+            match = f"{{{column}}} : {phrase}"
+        elif t.quoted:
+            match = f"{{names body}} : {phrase}"
+        else:
+            match = f"{{names}} : {_fts_phrase(words, prefix=True)} OR {{body}} : {phrase}"
         sql = "c.rowid IN (SELECT rowid FROM card_fts WHERE card_fts MATCH ?)"
         params: list = [match]
         stems = _stem_match(t.value, stem_langs)

@@ -100,3 +100,79 @@ def test_read_only_data_dir_is_a_clear_error(runner, env, monkeypatch, tmp_path)
     assert "Traceback" not in out.stderr
     listed = run(runner, "collection", "list")  # reading needs no write access
     assert listed.exit_code == 0 and "0 cards" in listed.stdout
+
+
+@pytest.fixture
+def pokemon_env(monkeypatch):
+    monkeypatch.setenv("CARDLAB_PLAYER", "alice")
+
+
+CARD_ARGS = [  # arguments after "collection", exit code, last line of stderr (None: ok) or stdout
+    (["add", "0 Bill"], 2, "error: '0 Bill': count 0 is not allowed: a count is a whole number from 1 to 1,000,000; nothing was changed"),
+    (
+        ["add", "--", "-1 Bill"],
+        2,
+        "error: '-1 Bill': count -1 is not allowed: a count is a whole number from 1 to 1,000,000; nothing was changed",
+    ),
+    (["add", "1.5 Bill"], 2, "error: '1.5 Bill': count '1.5' is not a whole number; nothing was changed"),
+    (["add", "Bill x0"], 2, "error: 'Bill x0': count 0 is not allowed: a count is a whole number from 1 to 1,000,000; nothing was changed"),
+    (
+        ["remove", "0x base1-91"],
+        2,
+        "error: '0x base1-91': count 0 is not allowed: a count is a whole number from 1 to 1,000,000; nothing was changed",
+    ),
+    (
+        ["add", "9" * 5000 + " Bill"],
+        2,
+        "error: '" + "9" * 57 + "...': a count of 5,000 digits is too large (at most 1,000,000 copies of a card); nothing was changed",
+    ),
+    (["add", "base1-91", "-n", "9" * 5000], 2, "error: a count of 5,000 digits is too large (at most 1,000,000 copies of a card)"),
+    (["add", "2 base1-91", "-n", "2"], 2, "error: '2 base1-91' holds a count and -n gives one; give the count once"),
+    (["set", "2 base1-91", "3"], 2, "error: '2 base1-91' holds a count and COUNT gives one; give the count once"),
+    (
+        ["add", "Dark Charizard"],
+        1,
+        'error: "Dark Charizard" has 2 printings: base5 4 (base5-4), base5 21 (base5-21); a collection records one printing: give its id or set and number, e.g. "base5-4" or "base5 4"; nothing was changed',
+    ),
+    (
+        ["add", "2 Bill"],
+        1,
+        'error: "Bill" has 2 printings: base1 91 (base1-91), base4 118 (base4-118); a collection records one printing: give its id or set and number, e.g. "base1-91" or "base1 91"; nothing was changed',
+    ),
+    (["add", "2 Bill BS 91"], 0, "alice: 2 × base1-91"),
+    (
+        ["add", "Dark Charizard x3", "-p", "bob"],
+        1,
+        'error: "Dark Charizard" has 2 printings: base5 4 (base5-4), base5 21 (base5-21); a collection records one printing: give its id or set and number, e.g. "base5-4" or "base5 4"; nothing was changed',
+    ),
+    (["add", "3 TR 21"], 0, "alice: 3 × base5-21"),
+    (["add", "Dark Charmeleon"], 0, "alice: 1 × base5-32"),
+]
+
+
+@pytest.mark.parametrize(("args", "code", "line"), CARD_ARGS)
+def test_card_arguments_with_counts_and_printings(runner, pokemon_env, args, code, line):
+    """Kinds: a count written in the card argument is read as -n is (0, negative, fractional, huge:
+    exit 2) and a name with several printings is refused with each printing (a collection records
+    one printing); nothing is written unless the command succeeds."""
+    out = run(runner, "collection", *args)
+    assert out.exit_code == code
+    assert (out.stdout if code == 0 else out.stderr).splitlines()[-1] == line
+    assert "Traceback" not in out.stderr
+    exported = run(runner, "collection", "export", "--all-players").stdout
+    assert exported == (
+        "player,card_id,count\n" + ("alice," + line.split(" × ")[1] + "," + line.split(": ")[1].split(" ")[0] + "\n" if code == 0 else "")
+    )
+
+
+@pytest.mark.parametrize(
+    ("row", "code"), [("base1-91,-1", 2), ("base1-91,1.5", 2), ("base1-91,two", 2), ("base1-91," + "9" * 5000, 2), ("base1-999,1", 1)]
+)
+def test_csv_bad_counts_exit_2_unknown_cards_exit_1(runner, pokemon_env, tmp_path, row, code):
+    """Kind: a CSV row's count is read as the text form's (exit 2, positioned, nothing written)."""
+    f = tmp_path / "c.csv"
+    f.write_text(f"card_id,count\n{row}\n", encoding="utf-8")
+    out = run(runner, "collection", "import", str(f))
+    assert out.exit_code == code
+    assert out.stderr.splitlines()[0].startswith(f"{f}:2:{2 if code == 2 else 1}: ")
+    assert run(runner, "collection", "export").stdout == "card_id,count\n"

@@ -59,7 +59,7 @@ def test_every_violation_at_once(runner, tmp_path):
     assert result.stderr.splitlines() == [
         f"{path}:2: deck-size: the deck holds 10 cards; exactly 60 needed",
         f'{path}:2: copy-limit: 5 copies of "Bill" (limit 4)',
-        f"{path}:2: require: no Basic Pokémon in the deck (at least 1 needed)",
+        f"{path}:2: require: the deck holds no Basic Pokémon; at least 1 needed",
         f'{path}:3: copy-limit: 5 copies of "Double Colorless Energy" (limit 4)',
         f'{path}:4: count: count 0 for "Switch": a count is a whole number from 1 to 999',
         f"not legal: 5 problems in {path} under pokemon-base",
@@ -79,7 +79,7 @@ def test_json_output(runner):
             "line": 27,
             "column": 0,
             "rule": "section-cards",
-            "message": '"Test Commander" (commander) is in the deck; commanders and favors may not be in the main deck',
+            "message": '"Test Commander" (commander) is in the deck; commanders and favors may not be in the deck',
         }
     ]
     ok = runner.invoke(app, ["deck", "validate", str(DECKS / "monpa" / "legal.txt"), "-O", "json", *TEST_ROOTS])
@@ -172,7 +172,7 @@ def test_commander_in_main_deck(runner):
     result = runner.invoke(app, ["deck", "validate", str(path), *TEST_ROOTS])
     assert result.exit_code == 1
     assert (
-        f'{path}:27: section-cards: "Test Commander" (commander) is in the deck; commanders and favors may not be in the main deck'
+        f'{path}:27: section-cards: "Test Commander" (commander) is in the deck; commanders and favors may not be in the deck'
         in result.stderr
     )
 
@@ -233,3 +233,36 @@ def test_help_texts(runner):
         assert result.exit_code == 0, result.output
         if args != ["deck", "--help"]:  # the group's help lists commands, each command shows an example
             assert "Example" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("lines", "prop_line"),
+    [
+        (
+            "4 Bill BS 91\n",
+            'pokemon-prop-15-3    not legal (3 problems)  line 1: copy-limit: 4 copies of "Bill" (limit 3) | '
+            "line 1: deck-size: the deck holds 4 cards; exactly 60 needed | "
+            "line 1: require: the deck holds no Basic Pokémon; at least 1 needed",
+        ),
+        (
+            "1 Pikachu JU 60\n1 Flying Pikachu PR 25\n1 Scyther JU 10\n1 Testmon TST 1\n",
+            None,
+        ),
+        ("3 Pikachu BS 58\n57 Lightning Energy BS 100\n", "pokemon-prop-15-3    legal (60 cards)"),
+    ],
+)
+@pytest.mark.parametrize("columns", ["40", "80", "200"])
+def test_piped_legality_table_is_one_line_per_format(runner, tmp_path, lines, prop_line, columns):
+    """Kind: piped output is plain, never wrapped at the terminal's width: the legality table
+    (deck validate without --format) is one line per format, whatever COLUMNS says."""
+    path = tmp_path / "deck.txt"
+    path.write_text(lines, encoding="utf-8")
+    result = runner.invoke(app, ["deck", "validate", str(path), *TEST_ROOTS], env={"COLUMNS": columns})
+    out = result.stdout.splitlines()
+    names = ["pokemon-base", "pokemon-base-fossil", "pokemon-base-gym", "pokemon-base-jungle", "pokemon-base-rocket"]
+    names += ["pokemon-prop-15-3", "pokemon-unlimited"]
+    assert out[1].split() == ["Format", "Verdict", "First", "problems"]
+    assert [ln.split()[0] for ln in out[2:-1]] == names
+    assert len(out) == len(names) + 3
+    if prop_line is not None:
+        assert out[2 + names.index("pokemon-prop-15-3")] == prop_line

@@ -53,7 +53,10 @@ CARD_CASES = [  # (old, new) in the fixture card, expected fragment; None: the f
     (("hp: 60", "hp: " + "9" * 4000), "1-testmon.yaml:6:5: a number of 4,000 digits"),
     (("hp: 60\n", "hp: 60\t\ncolour: red\n"), "1-testmon.yaml:7:1: unknown field 'colour'"),
     (("fr: Testemon,", "fr: Testemon, no: Testmonen,"), None),
-    (("hp: 60", "hp: 1_00"), "1-testmon.yaml:6:5: '1_00': YAML 1.1 reads a number, YAML 1.2 text"),
+    (
+        ("hp: 60", "hp: 1_00"),
+        "1-testmon.yaml:6:5: '1_00': YAML 1.2 reads 1_00 as text (YAML 1.1 as a number); write 100, or quote it if it is text",
+    ),
     (("hp: 60", "hp: yes"), '1-testmon.yaml:6:5: hp: expected an integer, found "yes" (text)'),
     (("hp: 60", "hp: true"), "1-testmon.yaml:6:5: hp: expected an integer, found true (a YAML boolean)"),
     (("illustrator: Nobody Real", "illustrator: 2000-01-01"), '(a YAML date): YAML reads this as a date; quote it: "2000-01-01"'),

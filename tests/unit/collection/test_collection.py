@@ -10,12 +10,14 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cardlab.catalog.validate import load_catalog
 from cardlab.collection import db, owned
 from cardlab.collection.cards import CardResolver
 from cardlab.core.csvfile import parse_csv
-from cardlab.core.errors import DataError, UsageError
+from cardlab.core.errors import CardlabError, DataError, UsageError
 
 
 @pytest.fixture
@@ -196,3 +198,139 @@ def test_list_shows_cards_the_catalog_lost(con, forum_catalog, tmp_path):
     rows = list_owned(open_index([forum_catalog], tmp_path / "i.sqlite"), owned.counts(con, "alice"))
     assert [(r.card_id, r.copies, r.known) for r in rows] == [("ftcg-test-1", 1, True), ("gone-7", 2, False)]
     assert "(not in the catalog)" in plain(rows) and plain(rows).endswith("2 cards, 3 copies\n")
+
+
+# --- kind: a card reference carrying a count, and a name with several printings -----------------
+
+COUNTED = [  # text, (count as written, card text)
+    ("2 Bill", ("2", "Bill")),
+    ("2x Bill", ("2", "Bill")),
+    ("2 x Bill", ("2", "Bill")),
+    ("x2 Bill", ("2", "Bill")),
+    ("Bill x2", ("2", "Bill")),
+    ("Bill ×2", ("2", "Bill")),
+    ("0 Bill", ("0", "Bill")),
+    ("-1 Bill", ("-1", "Bill")),
+    ("+3 Bill", ("+3", "Bill")),
+    ("1.5 Bill", ("1.5", "Bill")),
+    ("1,5 Bill", ("1,5", "Bill")),
+    (".5 Bill", (".5", "Bill")),
+    ("Bill x0.5", ("0.5", "Bill")),
+    ("99999999999999999999999 Bill", ("99999999999999999999999", "Bill")),
+    ("Bill", (None, "Bill")),
+    ("BS 91", (None, "BS 91")),
+    ("base1-91", (None, "base1-91")),
+    ("Pikachu 58/102", (None, "Pikachu 58/102")),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), COUNTED)
+def test_split_count_text(text, expected):
+    """Kind: every count a deck line may carry is read as a count (never as part of a name), as
+    written, so a collection can refuse 0, negative, fractional and huge counts."""
+    from cardlab.collection.cards import split_count_text
+
+    assert split_count_text(text) == expected
+
+
+@pytest.fixture(scope="module")
+def shipped_resolver():
+    from cardlab.core.paths import shipped_catalog
+
+    return CardResolver(load_catalog([shipped_catalog()]))
+
+
+PRINTINGS = [  # reference, card id (None: refused), start of the message
+    ("Dark Charizard", None, '"Dark Charizard" has 2 printings: base5 4 (base5-4), base5 21 (base5-21); a collection records one'),
+    ("Charizard", None, '"Charizard" has 2 printings: base1 4 (base1-4), base4 4 (base4-4); a collection records one'),
+    ("dracaufeu", None, '"dracaufeu" has 2 printings: base1 4 (base1-4), base4 4 (base4-4)'),
+    ("Bill", None, '"Bill" has 2 printings: base1 91 (base1-91), base4 118 (base4-118)'),
+    ("Dark Charizard base5 21", "base5-21", ""),
+    ("TR 4", "base5-4", ""),
+    ("base4-4", "base4-4", ""),
+    ("Charizard BS 4", "base1-4", ""),
+    ("Dark Charmeleon", "base5-32", ""),  # one printing: taken
+    ("Electrode", None, '"Electrode" matches'),  # different cards: the deck matcher's ambiguity
+    ("Gust of Wind", None, '"Gust of Wind" has 2 printings: base1 93 (base1-93), base4 120 (base4-120)'),
+    ("Clefable", None, '"Clefable" has 3 printings: base2 1 (base2-1), base2 17 (base2-17), base4 5 (base4-5)'),
+    ("Dark Dragonite", None, '"Dark Dragonite" has 2 printings: base5 5 (base5-5), base5 22 (base5-22)'),
+]
+
+
+@pytest.mark.parametrize(("ref", "card_id", "message"), PRINTINGS)
+def test_a_collection_records_one_printing(shipped_resolver, ref, card_id, message):
+    """Kind: a collection owns a printing; a name alone takes a card only when it has one printing,
+    else it is refused with every printing as set and number (a deck line takes the first)."""
+    found, got = shipped_resolver.resolve(ref)
+    assert found == card_id
+    assert got.startswith(message)
+
+
+@pytest.mark.parametrize(
+    ("count", "error"),
+    [
+        ("0", None),
+        ("1", None),
+        ("-1", owned.BadCountsError),
+        ("1.5", owned.BadCountsError),
+        ("x", owned.BadCountsError),
+        ("9" * 5000, owned.BadCountsError),
+    ],
+)
+def test_csv_counts_are_checked_as_the_text_form(con, resolver, count, error):
+    """Kind: every collection input form reads counts one way: a negative, fractional, non-numeric
+    or huge count in a CSV row is a usage error (exit 2), nothing written; 0 adds nothing."""
+    table = parse_csv(f"card_id,count\nftcg-test-1,{count}\n", Path("c.csv"))
+    if error is None:
+        owned.import_csv(con, table, resolver, "alice")
+        assert owned.counts(con, "alice") == ({"ftcg-test-1": 1} if count == "1" else {})
+    else:
+        with pytest.raises(error) as info:
+            owned.import_csv(con, table, resolver, "alice")
+        assert info.value.exit_code == 2
+        assert [p.pos.line for p in info.value.problems] == [2]
+        assert owned.counts(con, "alice") == {}
+
+
+_CELLS = {
+    "count": st.one_of(st.sampled_from(["0", "1", "4", "-1", "1.5", "x", "", " 2 ", "1000001", "9" * 30, "+3", "٣"]), st.text(max_size=4)),
+    "card_id": st.one_of(st.sampled_from(["ftcg-test-1", "ftcg-test-12", "ftcg-test-99", "base1-4", ""]), st.text(max_size=6)),
+    "name": st.one_of(st.sampled_from(["Lame errante", "lame errante", "Lame", "2 Lame errante", ""]), st.text(max_size=6)),
+    "set": st.sampled_from(["ftcg-test", "FT", "xyz", ""]),
+    "number": st.sampled_from(["1", "12", "99", "", "x"]),
+    "player": st.one_of(st.sampled_from(["", "bob", "al\x07ice"]), st.text(max_size=4)),
+}
+
+
+@st.composite
+def _collection_csv(draw):
+    columns = draw(st.lists(st.sampled_from(sorted(_CELLS)), min_size=1, max_size=4, unique=True))
+    rows = draw(st.lists(st.tuples(*(_CELLS[c] for c in columns)), max_size=5))
+    return columns, rows
+
+
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(_collection_csv())
+def test_any_collection_csv_imports_or_is_refused_whole(con, resolver, case):
+    """Kind: any collection CSV (columns, counts, names, players) is imported whole or refused with
+    the project's own errors (usage: exit 2, unknown cards: exit 1), positioned, nothing written."""
+    import csv
+    import io
+
+    columns, rows = case
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(columns)
+    writer.writerows(rows)
+    before = owned.counts(con, "alice")
+    try:
+        table = parse_csv(out.getvalue(), Path("c.csv"))
+        owned.import_csv(con, table, resolver, "alice")
+    except (UsageError, DataError) as err:
+        assert err.exit_code in (1, 2)
+        assert owned.counts(con, "alice") == before
+        if isinstance(err, owned.BadCountsError):
+            assert any(p.rule == "count" for p in err.problems)
+    except CardlabError as err:
+        assert type(err).__name__ in ("InputError", "UnknownCardError")
+        assert owned.counts(con, "alice") == before

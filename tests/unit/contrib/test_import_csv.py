@@ -103,7 +103,7 @@ cells = st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_c
 
 
 @given(st.lists(st.lists(cells, min_size=3, max_size=3), max_size=8))
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=2000, deadline=None)
 def test_written_rows_read_back(rows):
     buf = io.StringIO()
     w = csv.writer(buf)  # \r\n line ends: a \r or \n in a cell is quoted
@@ -117,7 +117,7 @@ def test_written_rows_read_back(rows):
 
 
 @given(st.text(max_size=200))
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=2000, deadline=None)
 def test_any_text_reads_or_fails_cleanly(text):
     try:
         table = parse_csv(text, Path("t.csv"))
@@ -152,10 +152,15 @@ def test_generated_cards_plan_exactly(repo, rows):
     ]
 
 
-@given(st.text(alphabet="0123456789-+.x eé", min_size=1, max_size=6))
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-def test_value_cells_are_whole_numbers_or_a_positioned_problem(repo, cell):
-    info = load_catalog([repo / "cards"]).require_set("ftcg-base")
+@pytest.fixture(scope="module")
+def ftcg_base():
+    return load_catalog([Path(__file__).resolve().parents[3] / "cards"]).require_set("ftcg-base")
+
+
+@given(st.text(alphabet="0123456789-+.x eé٣", min_size=1, max_size=6))
+@settings(max_examples=2000, deadline=None)
+def test_value_cells_are_whole_numbers_or_a_positioned_problem(ftcg_base, cell):
+    info = ftcg_base
     table = parse_csv(f"number,name,value,faction,rarity\n1,A,{cell},neutral,Commune\n", Path("v.csv"))
     try:
         ((_line, card),) = plan_cards(table, info)

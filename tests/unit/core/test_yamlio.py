@@ -162,10 +162,10 @@ HOSTILE = [  # text, (line, column), message fragment
     ("a: " + "[" * 2000 + "]" * 2000 + "\n", None, "nested too deep"),
     ("hp: " + "9" * 4000 + "\n", (1, 5), "a number of 4,000 digits"),
     ("hp: -" + "9" * 5000 + "\n", (1, 5), "a number of 5,000 digits"),
-    ("hp: 1_00\n", (1, 5), "'1_00': YAML 1.1 reads a number, YAML 1.2 text"),
+    ("hp: 1_00\n", (1, 5), "'1_00': YAML 1.2 reads 1_00 as text (YAML 1.1 as a number); write 100, or quote it if it is text"),
     ("a: 1\nd: 2000-13-45\n", (2, 4), "'2000-13-45' reads as a date but is not one"),
     ("d: 2001-02-29 25:61:61\n", (1, 4), "reads as a date but is not one"),
-    ("hp: 1_000.5\n", (1, 5), "YAML 1.1 reads a number"),
+    ("hp: 1_000.5\n", (1, 5), "YAML 1.2 reads 1_000.5 as text (YAML 1.1 as a number); write 1000.5"),
     ("a: &x 1\nb: *x\n", (1, 4), "anchors and aliases are not allowed"),
     ("a: 1\na: 2\n", (2, 1), "the key 'a' is given twice (first on line 1)"),
     ("<<: {a: 1}\n", (1, 1), "a YAML merge key"),
@@ -193,6 +193,28 @@ def test_hostile_yaml_is_positioned(text, where, fragment, tmp_path):
     assert fragment in problem.message
     if where is not None:
         assert (problem.pos.line, problem.pos.col) == where
+
+
+UNDERSCORE_NUMBERS = [  # plain scalar, the number to write: YAML 1.1 reads a number, YAML 1.2 text
+    ("1_00", "100"),
+    ("1_000_000", "1000000"),
+    ("-1_0", "-10"),
+    ("+2_5", "+25"),
+    ("1_000.5", "1000.5"),
+    ("0.000_1", "0.0001"),
+]
+
+
+@pytest.mark.parametrize(("value", "number"), UNDERSCORE_NUMBERS)
+def test_underscore_numbers_say_what_to_write(value, number, tmp_path):
+    """Kind: a number written with '_' (YAML 1.1 a number, YAML 1.2 text) is refused at its line and
+    column with the number to write; quoted, it is text."""
+    with pytest.raises(LoadError) as info:
+        _load(f"name: x\nhp: {value}\n", tmp_path)
+    problem = info.value.problem
+    assert problem.message == f"'{value}': YAML 1.2 reads {value} as text (YAML 1.1 as a number); write {number}, or quote it if it is text"
+    assert (problem.pos.line, problem.pos.col) == (2, 5)
+    assert _load(f"hp: '{value}'\n", tmp_path) == {"hp": value}
 
 
 def test_positions_count_lines_as_editors(tmp_path):

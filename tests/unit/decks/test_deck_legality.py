@@ -48,7 +48,7 @@ def test_each_format_its_own_problems(catalog, formats, pokemon_formats):
     assert report.legal_in == [f for f in pokemon_formats if f != "pokemon-prop-15-3"]
     [prop] = [r for r in report.results if r.format.name == "pokemon-prop-15-3"]
     assert [(p.pos.line, p.rule, p.message) for p in prop.problems] == [
-        (12, "max-cards", "16 Trainer cards in the deck (limit 15; lines 7, 8, 9, 10, 11, 12)")
+        (12, "max-cards", "the deck holds 16 Trainer cards; at most 15 (lines 7, 8, 9, 10, 11, 12)")
     ]
     report = _legality(VINTAGE / "copy-limit.txt", catalog, formats)
     assert not report.legal and report.legal_in == []
@@ -79,7 +79,7 @@ def test_cli_table_and_exit_0_when_legal_somewhere(runner):
     assert lines[2].split() == ["pokemon-base", "legal", "(60", "cards)"]
     [prop] = [ln for ln in lines if ln.startswith("pokemon-prop-15-3")]
     assert prop.split(None, 1)[1].rstrip() == (
-        "not legal (1 problem)  line 12: max-cards: 16 Trainer cards in the deck (limit 15; lines 7, 8, 9, 10, 11, 12)"
+        "not legal (1 problem)  line 12: max-cards: the deck holds 16 Trainer cards; at most 15 (lines 7, 8, 9, 10, 11, 12)"
     )
     assert lines[-1] == (
         "legal in 6 of 7 pokemon formats: pokemon-base, pokemon-base-fossil, pokemon-base-gym, "

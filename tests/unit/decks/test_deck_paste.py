@@ -296,3 +296,24 @@ def test_no_deck_line_is_dropped(catalog, formats, index, lines):
 def test_japanese_deck_lines_fold_kana_and_width(catalog, text, card_id):
     """Kind D on deck lines: hiragana finds the katakana name, half width finds full width."""
     assert CardIndex(catalog, "ippo").resolve(Entry(1, 4, text)) == (card_id, None, "")
+
+
+@pytest.mark.parametrize(
+    ("line", "message", "lists_codes"),
+    [
+        ("1 Charizard XYZ 4", 'unknown set code "XYZ" in "Charizard XYZ 4"', True),
+        ("1 Charizard (XYZ #4)", 'unknown set code "XYZ" in "Charizard (XYZ #4)"', True),
+        ("1 Charizard bs1 4", 'unknown set code "bs1" in "Charizard bs1 4"; did you mean BS, base1?', False),
+        ("4 Pikachu jungel 60", 'unknown set code "jungel" in "Pikachu jungel 60"; did you mean JU, jungle?', False),
+        ("4 Dracaufeu JUN 4", 'unknown set code "JUN" in "Dracaufeu JUN 4"; did you mean JU, jungle?', False),
+        ("1 Foo XYZ 4", 'unknown card "Foo XYZ 4"', False),
+    ],
+)
+def test_unknown_set_code_after_a_known_name(index, line, message, lists_codes):
+    """Kind: a known card name followed by a set code that is no set (``Charizard XYZ 4``) is an
+    unknown *set*, with "did you mean" over set codes and aliases, not an unknown card."""
+    card_id, got, rule = _one(index, line)
+    assert (card_id, rule) == (None, "unknown-card")
+    head, _, known = got.partition(" (known: ")
+    assert head == message
+    assert ("BS" in known.rstrip(")").split(", ")) is lists_codes

@@ -1,6 +1,7 @@
 """cardlab.decks.rules: every rule of every shipped format has a deck that breaks exactly that rule,
 reported with its line and the rule's id; the legal decks have no problem."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -71,7 +72,7 @@ VINTAGE_SETS = {
 VINTAGE = [
     # the vintage fixtures (tests/fixtures/decks/vintage/) name no format: one entry per format
     *[("vintage/deck-size.txt", f, 2, "deck-size", "the deck holds 59 cards; exactly 60 needed") for f in VINTAGE_FORMATS],
-    *[("vintage/require.txt", f, 2, "require", "no Basic Pokémon in the deck (at least 1 needed)") for f in VINTAGE_FORMATS],
+    *[("vintage/require.txt", f, 2, "require", "the deck holds no Basic Pokémon; at least 1 needed") for f in VINTAGE_FORMATS],
     *[
         ("vintage/copy-limit.txt", f, 3, "copy-limit", '5 copies of "Pikachu" (limit 4; lines 2, 3)')
         for f in VINTAGE_FORMATS[1:]
@@ -105,7 +106,13 @@ VINTAGE = [
         "banned",
         '"_____\'s Pikachu" (basep-24) is banned in pokemon-base-gym (Birthday Pikachu, banned upon its release in September 2000)',
     ),
-    ("vintage/max-cards.txt", "pokemon-prop-15-3", 12, "max-cards", "16 Trainer cards in the deck (limit 15; lines 7, 8, 9, 10, 11, 12)"),
+    (
+        "vintage/max-cards.txt",
+        "pokemon-prop-15-3",
+        12,
+        "max-cards",
+        "the deck holds 16 Trainer cards; at most 15 (lines 7, 8, 9, 10, 11, 12)",
+    ),
 ]
 
 
@@ -115,11 +122,11 @@ BROKEN = [
     ("pokemon/copy-limit.txt", None, 16, "copy-limit", '5 copies of "Bill" (limit 4)'),
     ("pokemon/copy-limit-split.txt", None, 20, "copy-limit", '5 copies of "Pokémon Breeder" (limit 4; lines 16, 20)'),
     ("pokemon/copy-limit-dce.txt", None, 28, "copy-limit", '5 copies of "Double Colorless Energy" (limit 4)'),
-    ("pokemon/require.txt", None, 4, "require", "no Basic Pokémon in the deck (at least 1 needed)"),
+    ("pokemon/require.txt", None, 4, "require", "the deck holds no Basic Pokémon; at least 1 needed"),
     ("pokemon/allowed-sets.txt", None, 14, "allowed-sets", '"Testmon" (test1-1) is from set test1; pokemon-base allows only base1'),
     ("pokemon/deck-size.txt", "pokemon-unlimited", 4, "deck-size", "the deck holds 59 cards; exactly 60 needed"),
     ("pokemon/copy-limit.txt", "pokemon-unlimited", 16, "copy-limit", '5 copies of "Bill" (limit 4)'),
-    ("pokemon/require.txt", "pokemon-unlimited", 4, "require", "no Basic Pokémon in the deck (at least 1 needed)"),
+    ("pokemon/require.txt", "pokemon-unlimited", 4, "require", "the deck holds no Basic Pokémon; at least 1 needed"),
     *VINTAGE,
     ("ippo/deck-size.txt", None, 4, "deck-size", "the deck holds 59 cards; exactly 60 needed"),
     ("ippo/copy-limit.txt", None, 11, "copy-limit", '5 copies of "Test Jab" (ippo-test-1) (limit 4; lines 5, 11)'),
@@ -135,7 +142,7 @@ BROKEN = [
         None,
         27,
         "section-cards",
-        '"Test Commander" (commander) is in the deck; commanders and favors may not be in the main deck',
+        '"Test Commander" (commander) is in the deck; commanders and favors may not be in the deck',
     ),
     (
         "monpa/servant-as-commander.txt",
@@ -264,3 +271,29 @@ def test_same_name_across_sets_counts_together(base_catalog, formats, tmp_path):
     path.write_text("Format: pokemon-unlimited\n4 Magnemite\n2 Bill BS 91\n3 Bill RPT 2\n51 Lightning Energy\n", encoding="utf-8")
     problems = check_deck(load_deck(path, base_catalog, formats))
     assert [(p.pos.line, p.rule, p.message) for p in problems] == [(4, "copy-limit", '5 copies of "Bill" (limit 4; lines 3, 4)')]
+
+
+ONE_CARD = {"pokemon": "4 Bill BS 91", "ippo": "4 Test Jab", "monpa": "1 Test Commander", "forumtcg": "5 Lame errante"}
+DECK_WIDE = {"deck-size", "section-size", "require", "max-cards"}
+WORDING = re.compile(
+    r"^the (deck|[A-Z]\w*(?: \w+)* section) holds (no |only )?\d* ?[^;]+; (exactly|at least|at most) \d+( needed| \(.+\))$"
+)
+
+
+def test_deck_wide_problems_have_one_wording(catalog, formats, tmp_path):
+    """Kind: a problem of the whole deck or a section (size, a required kind, a cap) reads one way
+    in every format of every game: "<the deck | the X section> holds ...; exactly|at least|at most N"."""
+    seen: dict[str, set[str]] = {}
+    for name, fmt in formats.items():
+        path = tmp_path / f"{name}.txt"
+        path.write_text(f"Format: {name}\n{ONE_CARD[fmt.game]}\n", encoding="utf-8")
+        for p in check_deck(load_deck(path, catalog, formats, name)):
+            if p.rule in DECK_WIDE:
+                assert WORDING.match(p.message), (name, p.message)
+                seen.setdefault(p.rule, set()).add(re.sub(r"\d+", "N", p.message))
+    assert seen["deck-size"] == {"the deck holds N cards; exactly N needed", "the deck holds N card; exactly N needed"}
+    assert seen["section-size"] == {
+        "the Commander section holds N cards; exactly N needed",
+        "the Favor section holds N cards; exactly N needed",
+    }
+    assert seen["require"] == {"the deck holds no Basic Pokémon; at least N needed"}

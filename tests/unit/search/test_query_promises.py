@@ -5,6 +5,7 @@ must not be) in the results, so that more sets in the catalog do not break them.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sqlite3
 from pathlib import Path
@@ -210,6 +211,36 @@ def test_rules_text_words_match_their_inflections(con):
     assert "base1-4" in ids(con, "text:discarding")  # "Discard" on Charizard's Fire Spin
 
 
+WHOLE_WORDS = [  # query, ids that must be found, ids that must not be
+    ("bur", [], ["base1-4"]),  # Charizard's "Energy Burn"
+    ("o:bur", [], ["base1-4"]),
+    ("text:bur", [], ["base1-4"]),
+    ("burn", ["base1-4"], []),
+    ('"energy bur"', [], ["base1-4"]),
+    ('"energy burn"', ["base1-4"], []),
+    ("discar", [], ["base1-92"]),  # Energy Removal: "Discard an Energy card..."
+    ("discard", ["base1-92"], []),
+    ("discards", ["base1-92"], []),  # the stem, not the prefix
+    ("o:dra", [], ["base1-88"]),  # Professor Oak: "..., then draw 7 cards."
+    ("o:draw", ["base1-88"], []),
+    ("o:tak", [], ["base1-91"]),  # Bill: "Take the top 2 cards..."
+    ("o:take", ["base1-91"], []),
+    ("char", ["base1-4", "base1-24", "base1-46"], []),  # names still match by a word's start
+    ("o:char", [], ["base1-4", "base1-24", "base1-46"]),
+    ("mime", ["base2-6"], []),  # Mr. Mime: the start of a word of the name
+]
+
+
+@pytest.mark.parametrize(("query", "found", "not_found"), WHOLE_WORDS)
+def test_rules_text_matches_whole_words_not_prefixes(con, query, found, not_found):
+    """Kind: a word matches rules text as a whole word or an inflection of it (``bur`` never finds
+    "burn"), while names still match by the start of a word (``char`` finds Charizard), as README
+    describes the query language."""
+    got = set(ids(con, query))
+    assert [i for i in found if i not in got] == []
+    assert [i for i in not_found if i in got] == []
+
+
 def test_sort_rarity_follows_the_set_order(con):
     """Kind E: --sort rarity follows the set's rarities list (commonest first), not the alphabet."""
     order = ["Common", "Uncommon", "Rare", "Rare Holo"]
@@ -222,6 +253,35 @@ def test_sort_name_follows_the_shown_language(con):
     names = [h.name for h in search(con, "set:base1 type:fire", sort="name", langs=["fr"])]
     assert names == sorted(names, key=lambda n: (fold(n), n))
     assert names.index("Énergie Feu") < names.index("Feunard")  # É sorts as E
+
+
+@pytest.mark.parametrize(
+    ("query", "langs"),
+    [
+        ("set:base1 type:fire", ["fr"]),
+        ("energy", []),  # the basic Energy of every set: equal names, ordered by set and number
+        ("pikachu", []),  # the exact name first, then the rest
+        ("supertype:trainer", ["de"]),
+        ("type:psychic", ["ja"]),
+        ("", ["fr", "de"]),
+    ],
+)
+@pytest.mark.parametrize("reverse", [False, True])
+def test_sort_name_is_one_documented_order(con, query, langs, reverse):
+    """Kind: --sort name is one order, documented: the shown name folded, then as written, then the
+    card id with numbers compared as numbers; --reverse reverses it (exact names stay first)."""
+    hits = search(con, query, sort="name", langs=langs, reverse=reverse)
+    exact = {h.id for h in hits if fold(h.name) == fold(query)} if query == "pikachu" else set()
+
+    def natural(n):
+        return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", n) if p]
+
+    expected = sorted(hits, key=lambda h: (fold(h.name), h.name, h.set_code, natural(h.number), h.id), reverse=reverse)
+    expected.sort(key=lambda h: h.id not in exact)
+    assert [h.id for h in hits] == [h.id for h in expected]
+    if query == "pikachu":  # equal names: set, then the collector number as a number (4 before 26)
+        pikachu = ["base1-58", "base2-60", "base4-87", "basep-1", "basep-4", "basep-26", "basep-27"]
+        assert [h.id for h in hits if h.name == "Pikachu"] == (pikachu[::-1] if reverse else pikachu)
 
 
 def test_json_gives_the_card_as_data(runner):
