@@ -15,7 +15,7 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from cardlab.collection import tables
-from cardlab.collection.db import HEAD, Database, DataDirError, connect, locate, open_database, version
+from cardlab.collection.db import HEAD, Database, DataDirError, Location, connect, locate, open_database, version
 from cardlab.core.errors import InputError, UsageError
 
 
@@ -37,19 +37,63 @@ class CopyReport:
     replaced: tuple[int, int] = (0, 0)
 
 
+_OURS = {"owned", "game", "alembic_version", "schema_version", "sqlite_sequence"}
+"""The tables of a collections database (and SQLite's own)."""
+
+
+def _tables(database: Database) -> set[str]:
+    """The tables a database holds (its current schema on PostgreSQL)."""
+    with database.errors(), database.engine.connect() as con:
+        return set(sa.inspect(con).get_table_names())
+
+
 def _open_source(where: str | Path) -> Database:
+    """Open the source read-only when it is up to date; a collections database of an older cardlab is
+    brought up to date first. Anything else is refused before a byte is written to it.
+
+    Raises:
+        InputError: no such SQLite file, or a database that is not a cardlab collections database (exit 2).
+    """
     loc = locate(where)
-    if loc.path is not None:
-        if not loc.path.is_file():
-            raise InputError(f"no collection database at {loc.path}; give the SQLite file (or its folder) or a postgresql+psycopg:// URL")
-        database = open_database(loc, readonly=True)
-        try:
-            current = version(database)
-        except DataDirError as err:
-            raise InputError(f"{loc.path} is not a cardlab collection database ({err})") from None
-        if current == HEAD:
-            return database  # read as it is: a source on a read-only disk is fine
+    if loc.path is not None and not loc.path.is_file():
+        raise InputError(f"no collection database at {loc.path}; give the SQLite file (or its folder) or a postgresql+psycopg:// URL")
+    database = open_database(loc, readonly=loc.path is not None)
+    try:
+        current = version(database)
+    except DataDirError as err:
+        raise InputError(f"{loc.shown} is not a cardlab collection database ({err})") from None
+    if current is None:
+        others = sorted(_tables(database) - _OURS)
+        what = f"it holds other tables ({', '.join(others[:5])})" if others else "it holds no collections"
+        database.close()
+        raise InputError(f"{loc.shown} is not a cardlab collection database: {what}; nothing was read or written")
+    if current == HEAD:
+        return database  # read as it is: a source on a read-only disk is fine
+    database.close()
     return connect(loc)
+
+
+def _check_target(where: str | Path | Location) -> None:
+    """Refuse a target that holds tables of something else (a search index, another program's
+    database): the copy would add cardlab's tables to it.
+
+    Raises:
+        InputError: with the tables found (exit 2).
+    """
+    loc = locate(where)
+    if loc.path is not None and (not loc.path.is_file() or loc.path.stat().st_size == 0):
+        return  # a new file
+    database = open_database(loc, readonly=loc.path is not None)
+    try:
+        others = sorted(_tables(database) - _OURS)
+    except DataDirError as err:
+        raise InputError(f"{loc.shown} is not a cardlab collection database ({err}); nothing was copied") from None
+    finally:
+        database.close()
+    if others:
+        raise InputError(
+            f"{loc.shown} holds tables that are not cardlab's ({', '.join(others[:5])}); nothing was copied. Give a new file or a collections database"
+        )
 
 
 def _counts(con: sa.Connection) -> tuple[int, int]:
@@ -86,6 +130,7 @@ def copy_database(source: str | Path, target: str | Path, *, overwrite: bool = F
     )
     if same:
         raise UsageError(f"--from and --to are the same database ({src_loc.shown})")
+    _check_target(dst_loc)
     src = _open_source(source)
     with src.errors(), src.engine.connect() as con:  # one snapshot of both tables
         if src.backend == "postgresql":

@@ -169,6 +169,13 @@ BAD = [
 COMMANDS = ["collection-add", "collection-list", "play-list", "db-copy-to", "db-copy-from"]
 # every failure through every command; a name lookup (which a machine without DNS may answer slowly) once
 CASES = [(*bad, command) for bad in BAD for command in (COMMANDS if bad[0] != "unknown-host" else COMMANDS[:1])]
+# a source without collections is refused before anything is written to it (no rights needed)
+CASES = [
+    (kind, url, "is not a cardlab collection database: it holds no collections; nothing was read or written", command)
+    if (kind, command) == ("no-rights", "db-copy-from")
+    else (kind, url, message, command)
+    for kind, url, message, command in CASES
+]
 
 
 @pytest.mark.parametrize(("kind", "url", "message", "command"), CASES, ids=[f"{c[0]}-{c[3]}" for c in CASES])
@@ -216,3 +223,25 @@ def test_the_collection_commands_import_no_database_library():
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.stdout.splitlines() == ["[]", "['sqlalchemy']"], proc.stdout + proc.stderr
+
+
+def test_db_copy_never_writes_into_a_foreign_source_or_target(runner, tmp_path):
+    import sqlite3
+
+    foreign = tmp_path / "notes.sqlite"
+    con = sqlite3.connect(foreign)
+    con.execute("CREATE TABLE notes (x)")
+    con.commit()
+    con.close()
+    before = foreign.read_bytes()
+    out = tmp_path / "out.sqlite"
+    refused = runner.invoke(app, ["db", "copy", "--from", str(foreign), "--to", str(out)])
+    assert refused.exit_code == 2
+    assert "is not a cardlab collection database: it holds other tables (notes)" in refused.stderr
+    assert foreign.read_bytes() == before and not out.exists()
+    data = tmp_path / "data"
+    assert runner.invoke(app, ["collection", "add", "base1-4", "-n", "2"], env={"CARDLAB_DATA": str(data)}).exit_code == 0
+    into = runner.invoke(app, ["db", "copy", "--from", str(data), "--to", str(foreign)])
+    assert into.exit_code == 2
+    assert "holds tables that are not cardlab's (notes); nothing was copied" in into.stderr
+    assert foreign.read_bytes() == before
