@@ -203,6 +203,11 @@ def deck_have(
     with user_errors():
         who = _player(player)
         deck = listing.open_any_deck(file, roots, fmt, langs_of(lang))
+        if deck.catalog_problems:  # invalid catalog files (a draft): left out, as for every deck command
+            from cardlab.render import cards as render
+            from cardlab.render import decks as render_deck
+
+            render_deck.print_catalog_warnings(deck.catalog_problems, render.stderr_console())
         con = open_readonly()
         rows = listing.have(deck, counts(con, who) if con is not None else {})
     data = listing.have_json(rows, who)

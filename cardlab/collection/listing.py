@@ -137,21 +137,18 @@ def open_any_deck(path, roots, format_name: str | None = None, langs=()):  # noq
     (:func:`cardlab.decks.check.choose_format`). Returns the :class:`cardlab.decks.model.Deck`.
 
     Raises:
-        InputError, UsageError: as :func:`cardlab.decks.check.choose_format`; CatalogError: a
-            broken catalog.
+        InputError, UsageError: as :func:`cardlab.decks.check.choose_format`; CatalogError: the
+            catalog's problems leave no format (other invalid catalog files are left out, as for
+            every deck command, and kept in ``Deck.catalog_problems``).
     """
     from pathlib import Path
 
-    from cardlab.catalog.validate import validate
-    from cardlab.core.errors import CatalogError
-    from cardlab.decks.check import choose_format
+    from cardlab.decks.check import choose_format, header_words, with_catalog
     from cardlab.decks.read import read_deck
 
-    result = validate(list(roots))
-    if result.problems:
-        raise CatalogError(result.problems)
-    formats = dict(sorted(result.formats.items()))
-    words = set().union(*(f.header_words() for f in formats.values())) if formats else set()
-    deck_list = read_deck(Path(path), words)
-    deck, _problems, _notes = choose_format(deck_list, result.catalog, formats, format_name, langs)
-    return deck
+    def match(result, formats):  # noqa: ANN001, ANN202 - the catalog as deck commands read it
+        deck, _problems, _notes = choose_format(read_deck(Path(path), header_words(formats)), result.catalog, formats, format_name, langs)
+        deck.catalog_problems = list(result.problems)
+        return deck
+
+    return with_catalog(list(roots), match)

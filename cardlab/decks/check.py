@@ -356,8 +356,47 @@ def open_deck(path: Path, roots: list[Path], format_name: str | None = None, lan
         CatalogError: the catalog's problems leave no format to check the deck with.
         InputError, UsageError: as :func:`load_deck`.
     """
+    return with_catalog(
+        list(roots), lambda result, formats: _resolve(read_deck(Path(path), header_words(formats)), result, formats, format_name, langs)
+    )
+
+
+def with_catalog(roots: list[Path], work: Any) -> Any:
+    """Run ``work(catalog result, formats)`` on the catalog to check decks against
+    (:func:`_usable_catalog`); when the index turns out damaged while a deck is matched (``database
+    disk image is malformed``), again on the catalog validated in memory, so the answer is the same
+    (cardlab's own index file is removed: the next search builds it again).
+
+    Raises:
+        CatalogError: as :func:`_usable_catalog`.
+    """
+    import sqlite3
+
+    from cardlab.catalog.stored import StoredCatalog
+
     result, formats = _usable_catalog(roots)
-    return _resolve(read_deck(Path(path), header_words(formats)), result, formats, format_name, langs)
+    try:
+        return work(result, formats)
+    except sqlite3.DatabaseError:
+        if not isinstance(result.catalog, StoredCatalog):
+            raise
+    from types import SimpleNamespace
+
+    from cardlab.catalog.index import is_own_cache_file
+    from cardlab.catalog.validate import validate
+    from cardlab.core.errors import CatalogError
+    from cardlab.core.paths import default_db
+
+    try:
+        db = default_db(list(roots))
+        if is_own_cache_file(db):
+            db.unlink(missing_ok=True)
+    except OSError:
+        pass
+    checked = validate(list(roots))
+    if checked.problems and not checked.formats:
+        raise CatalogError(checked.problems)
+    return work(SimpleNamespace(catalog=checked.catalog, problems=list(checked.problems)), dict(sorted(checked.formats.items())))
 
 
 def _usable_catalog(roots: list[Path]) -> tuple[Any, dict[str, Format]]:
@@ -433,9 +472,12 @@ def check_or_survey(
     Raises:
         As :func:`check_file`.
     """
+    return with_catalog(list(roots), lambda result, formats: _check_or_survey(path, result, formats, format_name, langs))
+
+
+def _check_or_survey(path: Path, result: Any, formats: dict[str, Format], format_name: str | None, langs: Sequence[str]) -> Any:
     from cardlab.decks.rules import check_deck
 
-    result, formats = _usable_catalog(list(roots))
     deck_list_ = read_deck(Path(path), header_words(formats))
     if not (format_name or deck_list_.format) and not any(
         p.rule == "schema" and deck_list_.format_line and p.pos.line == deck_list_.format_line for p in deck_list_.problems

@@ -1,0 +1,44 @@
+"""Deck commands over a damaged index or a catalog holding a draft (hostile testing of issue 12):
+the same answer as from a sound index, never a traceback."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from cardlab.cli.app import app
+from cardlab.core import paths
+
+REPO = Path(__file__).resolve().parents[2]
+DECK = REPO / "examples" / "decks" / "zap-theme-deck.txt"
+
+
+def _damage(db: Path) -> None:
+    """Overwrite bytes from a third of the file on, every 28 KiB (the header page stays whole)."""
+    data = bytearray(db.read_bytes())
+    for at in range(len(data) // 3, len(data), 28 * 1024):
+        data[at : at + 1500] = b"\xa5" * len(data[at : at + 1500])
+    db.write_bytes(bytes(data))
+
+
+def test_deck_validate_over_a_damaged_own_index_answers_as_before(runner):
+    good = runner.invoke(app, ["deck", "validate", str(DECK), "-f", "pokemon-base"])
+    assert good.exit_code == 0, good.output
+    db = paths.default_db(paths.catalog_roots(None))
+    assert db.is_file()
+    _damage(db)
+    again = runner.invoke(app, ["deck", "validate", str(DECK), "-f", "pokemon-base"])
+    assert again.exit_code == 0 and again.stdout == good.stdout
+    assert not db.exists()  # cardlab's own damaged index is dropped: the next search builds it
+    stats = runner.invoke(app, ["deck", "stats", str(DECK), "-f", "pokemon-base"])
+    assert stats.exit_code == 0 and "Traceback" not in stats.output
+
+
+def test_deck_have_with_a_draft_in_the_catalog_warns_and_answers(runner, tmp_path):
+    catalog = tmp_path / "cards"
+    shutil.copytree(REPO / "cards", catalog)
+    (catalog / "pokemon" / "base1" / "999-draft.yaml").write_text('id: base1-999\nnumber: "999"\nname: {en: Draft}\n', encoding="utf-8")
+    result = runner.invoke(app, ["deck", "have", str(DECK), "-f", "pokemon-base", "--catalog", str(catalog)])
+    assert result.exit_code == 1, result.output  # nothing owned: cards are missing
+    assert "999-draft.yaml" in result.stderr
+    assert result.stdout.splitlines()[-1].endswith(": 0 of 60 cards owned, 60 missing")
