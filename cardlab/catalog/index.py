@@ -710,8 +710,8 @@ def open_fresh(roots: list[Path], db: Path) -> tuple[sqlite3.Connection, BuildRe
     """The index policy: return a connection to an index of the catalog, rebuilt when it changed.
 
     When the rebuild fails because the catalog has problems or the index cannot be written
-    (read-only folder, full disk) and an older index exists, that one is used and the failure
-    comes back as the third value, for a warning.
+    (read-only folder, full disk) and an older index of the same catalog roots exists, that one is
+    used and the failure comes back as the third value, for a warning.
 
     Returns:
         ``(connection, build report or None, the error to warn about or None)``.
@@ -723,9 +723,29 @@ def open_fresh(roots: list[Path], db: Path) -> tuple[sqlite3.Connection, BuildRe
         report = ensure_index(roots, db)
         return connect(db), report, None
     except (CatalogError, IndexWriteError) as err:
-        if stored_fingerprint(db) is None:
-            raise
+        meta = stored_meta(db)
+        if meta is None or not _built_from(meta, roots):
+            raise  # no older index of this catalog (an index of another catalog is no answer)
         return connect(db), None, err
+
+
+def _built_from(meta: dict[str, str], roots: list[Path]) -> bool:
+    """True when the index's recorded catalog roots are ``roots`` (compared as resolved paths)."""
+
+    def resolved(paths: list) -> set[str]:
+        out = set()
+        for p in paths:
+            try:
+                out.add(str(Path(p).resolve()))
+            except (OSError, RuntimeError):
+                out.add(str(p))
+        return out
+
+    try:
+        recorded = json.loads(meta.get("roots", "[]"))
+    except ValueError:
+        return False
+    return isinstance(recorded, list) and resolved(recorded) == resolved(list(roots))
 
 
 def repair(roots: list[Path], db: Path, err: sqlite3.DatabaseError) -> sqlite3.Connection:

@@ -257,9 +257,15 @@ def folders(roots: Iterable[Path]) -> Iterator[tuple[str, Path, str]]:
 
 
 def stamp_digest(roots: Iterable[Path], salt: str, racy_files: list[str] | None = None) -> tuple[str, int]:
-    """Return a hash of ``salt``, every catalog file's path and stamp
+    """:func:`stamp_digests` for one salt."""
+    digests, count = stamp_digests(roots, [salt], racy_files)
+    return digests[0], count
+
+
+def stamp_digests(roots: Iterable[Path], salts: list[str], racy_files: list[str] | None = None) -> tuple[list[str], int]:
+    """Return, for each of ``salts``, a hash of it, every catalog file's path and stamp
     (:func:`cardlab.core.inputs.file_stamp`: size, modification and change times, inode) and the
-    schemas' stamps, and how many catalog files there are. One ``stat`` per file, no reading.
+    schemas' stamps (one pass: one ``stat`` per file, no reading), and how many catalog files there are.
 
     A file changed within the file system's time tick of now could change again unseen: the hash
     then ends with ``:racy-<now>`` and never equals a later one; such files' paths are added to
@@ -274,7 +280,7 @@ def stamp_digest(roots: Iterable[Path], salt: str, racy_files: list[str] | None 
     now = time.time_ns()
     racy = False
     count = 0
-    h = hashlib.sha1(salt.encode())
+    hashes = [hashlib.sha1(salt.encode()) for salt in salts]
     for _kind, folder, _game in folders(roots):
         try:
             with os.scandir(folder) as entries:
@@ -285,16 +291,21 @@ def stamp_digest(roots: Iterable[Path], salt: str, racy_files: list[str] | None 
         for name, entry in listed:
             try:
                 st = entry.stat()
-                h.update(f"{folder}/{name}\0{file_stamp(st)}\n".encode())
+                line = f"{folder}/{name}\0{file_stamp(st)}\n".encode()
+                for h in hashes:
+                    h.update(line)
                 if is_racy(st, now):
                     racy = True
                     if racy_files is not None:
                         racy_files.append(f"{folder}/{name}")
             except OSError:  # a broken link: validation reports it
-                h.update(f"{folder}/{name}\0missing\n".encode())
+                for h in hashes:
+                    h.update(f"{folder}/{name}\0missing\n".encode())
     for p in sorted(schema_dir().glob("*.json")):
-        h.update(f"{p.name}\0{file_stamp(p.stat())}\n".encode())
-    return h.hexdigest() + (f":racy-{now}" if racy else ""), count
+        line = f"{p.name}\0{file_stamp(p.stat())}\n".encode()
+        for h in hashes:
+            h.update(line)
+    return [h.hexdigest() + (f":racy-{now}" if racy else "") for h in hashes], count
 
 
 def _yaml_names(folder: Path) -> list[str]:

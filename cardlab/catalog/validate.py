@@ -50,6 +50,10 @@ class Validation:
     formats: dict = field(default_factory=dict)
     files: int = 0
     reparsed: int = 0
+    index_fingerprint: str | None = None
+    """For a whole-catalog ``cardlab validate``: the catalog's fingerprint as the search index
+    records it (:func:`cardlab.catalog.index.fingerprint`), so that an index of another state is
+    marked for a full check."""
 
     @property
     def ok(self) -> bool:
@@ -207,12 +211,14 @@ def load_catalog(roots: list[Path]) -> Catalog:
     return result.catalog
 
 
-def run_key(roots: list[Path]) -> str | None:
+def run_key(roots: list[Path]) -> tuple[str | None, str]:
     """The key of a whole validation's outcome: a hash of every catalog file's stamp, the schemas
-    and the checking code's files (``cardlab/catalog``, ``games``, ``core``); None when a file
-    changed too recently for its stamp to be trusted. One ``stat`` per file."""
+    and the checking code's files (``cardlab/catalog``, ``games``, ``core``), None when a file
+    changed too recently for its stamp to be trusted; and, from the same ``stat`` of each file, the
+    search index's fingerprint of the catalog (:func:`cardlab.catalog.index.fingerprint`)."""
     import cardlab
-    from cardlab.catalog.model import stamp_digest
+    from cardlab.catalog.index import INDEX_VERSION
+    from cardlab.catalog.model import stamp_digests
     from cardlab.core.inputs import file_stamp
 
     package = Path(cardlab.__file__).parent
@@ -221,8 +227,8 @@ def run_key(roots: list[Path]) -> str | None:
         for sub in ("catalog", "games", "core")
         for p in sorted((package / sub).glob("*.py"))
     ]
-    digest, _count = stamp_digest(roots, "validate\0" + "\0".join(code))
-    return None if ":racy-" in digest else digest
+    (digest, index_fp), _count = stamp_digests(roots, ["validate\0" + "\0".join(code), f"v{INDEX_VERSION}"])
+    return (None if ":racy-" in digest else digest), index_fp
 
 
 def _whole_catalog(roots: list[Path]) -> Validation:
@@ -230,12 +236,13 @@ def _whole_catalog(roots: list[Path]) -> Validation:
     :func:`run_key`), its outcome again, for the cost of one ``stat`` per file; else a validation."""
     from cardlab.catalog.filecheck import cached_run, store_run
 
-    key = run_key(roots)
+    key, index_fp = run_key(roots)
     if key is not None:
         found = cached_run(roots, key)
         if found is not None:
-            return Validation(catalog=Catalog(roots=list(roots)), problems=found[1], files=found[0], reparsed=0)
+            return Validation(catalog=Catalog(roots=list(roots)), problems=found[1], files=found[0], reparsed=0, index_fingerprint=index_fp)
     result = validate(roots, full=False)
+    result.index_fingerprint = index_fp
     if key is not None:
         store_run(roots, key, result.files, result.problems)
     return result

@@ -166,10 +166,10 @@ def validate(
     roots, db_path = roots_and_db(catalog, None)
     with user_errors():
         result = validate_paths(paths or [], roots)
-    if result.reparsed:
-        # a file changed since the last check: the next search checks every file, not only folders
-        from cardlab.catalog.index import mark_stale
+    from cardlab.catalog.index import mark_stale, stored_fingerprint
 
+    if result.reparsed or (result.index_fingerprint and stored_fingerprint(db_path) not in (None, result.index_fingerprint)):
+        # a file changed since the index was built: the next search checks every file, not only folders
         mark_stale(db_path)
     if fmt is ReportOutput.json:
         render.problems_json(result.problems, render.stdout_console(), files=result.files)

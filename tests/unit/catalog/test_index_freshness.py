@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -229,3 +230,30 @@ def test_recent_file_with_other_bytes_rebuilds(test_set, tmp_path, monkeypatch):
     monkeypatch.setattr(index_mod, "_contents", lambda paths: {p: "0" * 40 for p in real(paths)})  # same stamps, other bytes
     report = index_mod.ensure_index([test_set], db)
     assert report is not None and report.cards == 4
+
+
+def test_cli_validate_marks_the_index_even_when_another_command_read_the_edit_first(runner, large, tmp_path):
+    from cardlab.catalog.validate import validate as validate_catalog
+
+    _age(large)
+    db = tmp_path / "i.sqlite"
+    opts = ["--catalog", str(large), "--db", str(db)]
+    assert runner.invoke(app, ["index", *opts]).exit_code == 0
+    _edit_in_place(large / "pokemon" / "test1" / "4-test-gadget.yaml", "Test Gadget", "Test Widget")
+    validate_catalog([large])  # another command (i18n status, serve...) re-read the file: the cache is warm
+    checked = runner.invoke(app, ["validate", "--catalog", str(large)], env={"CARDLAB_DB": str(db)})
+    assert checked.exit_code == 0, checked.output
+    assert "quick" not in _meta(db)
+    found = runner.invoke(app, ["search", "widget", *opts, "--output-format", "ids"])
+    assert found.exit_code == 0 and found.stdout.split() == ["test1-4"]
+
+
+def test_a_broken_catalog_never_searches_another_catalogs_index(runner, test_set, tmp_path):
+    other = tmp_path / "other"
+    shutil.copytree(test_set, other)
+    db = tmp_path / "shared.sqlite"
+    assert runner.invoke(app, ["index", "--catalog", str(other), "--db", str(db)]).exit_code == 0
+    (test_set / "pokemon" / "test1" / "9-draft.yaml").write_text('id: test1-9\nnumber: "9"\nname: {en: Draftmon}\n', encoding="utf-8")
+    result = runner.invoke(app, ["search", "testmon", "--catalog", str(test_set), "--db", str(db)])
+    assert result.exit_code == 1
+    assert "9-draft.yaml" in result.stderr and "searching the previous index" not in result.stderr
