@@ -92,8 +92,11 @@ class CardResolver:
                 if entry.set_code is None and not _is_id(entry.text) and index.ids_of(entry.text):
                     return self._one_printing(found, entry.text)
                 return found, ""
-            if not first or ("not a" in first and "not a" not in (message or "")):
-                first = message or ""
+            message = message or ""
+            # the most helpful of the games' answers: one with suggestions, else one that is not
+            # "a card of another game" (a game without cards has neither)
+            if not first or ("did you mean" in message and "did you mean" not in first) or ("not a" in first and "not a" not in message):
+                first = message
         return None, first or f'unknown card "{entry.text}"'
 
     def resolve_counted(self, text: str) -> tuple[str | None, str, str | None]:

@@ -42,3 +42,12 @@ def test_deck_have_with_a_draft_in_the_catalog_warns_and_answers(runner, tmp_pat
     assert result.exit_code == 1, result.output  # nothing owned: cards are missing
     assert "999-draft.yaml" in result.stderr
     assert result.stdout.splitlines()[-1].endswith(": 0 of 60 cards owned, 60 missing")
+
+
+def test_collection_names_get_did_you_mean_whatever_the_games(runner, tmp_path):
+    added = runner.invoke(app, ["collection", "add", "Pikachuu"], env={"CARDLAB_DATA": str(tmp_path / "data")})
+    assert added.exit_code == 1
+    assert (
+        added.stderr.strip()
+        == 'error: unknown card "Pikachuu"; did you mean "Pikachu", "_____\'s Pikachu", "Flying Pikachu"?; nothing was changed'
+    )
