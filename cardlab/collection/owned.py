@@ -374,6 +374,11 @@ def open_readonly(where: str | Path | None = None) -> Database | None:
     if loc.path is None:
         return connect(where)
     if not loc.path.exists():
+        probe = loc.path.parent
+        while not probe.exists() and probe != probe.parent:
+            probe = probe.parent
+        if probe.exists() and not probe.is_dir():  # as connect() says it: reading is refused the same way
+            raise DataDirError(f"cannot use {loc.path}: {probe} is a file, not a folder (set CARDLAB_DATA to a folder)")
         return None
     database = open_database(loc, readonly=True)
     try:

@@ -529,8 +529,13 @@ def get_card(con: sqlite3.Connection, ref: str) -> CardView:
     Raises:
         AmbiguousCardError: the name belongs to several cards (choices listed).
         CardNotFoundError: nothing matches (close names suggested).
+        UsageError: an empty or blank reference (exit 2).
     """
     ref_s = ref.strip()
+    if not ref_s:
+        from cardlab.core.errors import UsageError
+
+        raise UsageError("no card given: name one by id (base1-4), set and number (BS 4) or name (Charizard)")
     row = con.execute("SELECT id FROM card WHERE lower(id) = lower(?)", (ref_s,)).fetchone()
     ids = [row[0]] if row else []
     if not ids:

@@ -51,3 +51,21 @@ def test_collection_names_get_did_you_mean_whatever_the_games(runner, tmp_path):
         added.stderr.strip()
         == 'error: unknown card "Pikachuu"; did you mean "Pikachu", "_____\'s Pikachu", "Flying Pikachu"?; nothing was changed'
     )
+
+
+def test_collection_list_refuses_a_data_folder_that_is_a_file_as_add_does(runner, tmp_path):
+    blocker = tmp_path / "future.sqlite"
+    blocker.write_text("not a folder", encoding="utf-8")
+    env = {"CARDLAB_DATA": str(blocker)}
+    listed = runner.invoke(app, ["collection", "list"], env=env)
+    added = runner.invoke(app, ["collection", "add", "base1-4"], env=env)
+    assert listed.exit_code == added.exit_code == 1
+    assert f"{blocker} is a file, not a folder (set CARDLAB_DATA to a folder)" in listed.stderr
+    assert listed.stderr == added.stderr
+
+
+def test_show_of_nothing_is_a_usage_error(runner):
+    for ref in ("", "   "):
+        result = runner.invoke(app, ["show", ref])
+        assert result.exit_code == 2
+        assert "no card given: name one by id (base1-4), set and number (BS 4) or name (Charizard)" in result.stderr
