@@ -50,6 +50,9 @@ from cardlab.core.text import (
         ("Zorb\u2642", "zorb m"),
         ("Zorb \u2640\ufe0f", "zorb f"),
         ("Zorb\u2642\ufe0f Fen", "zorb m fen"),
+        ("Zorb©", "zorb(c)"),  # spelled by anyascii, then lower case
+        ("Zorbʻs", "zorb's"),  # anyascii spells the okina as a backquote: an apostrophe
+        ("a\u200bb", "a\u200bb"),  # nothing in ASCII: the character stays
     ],
 )
 def test_fold_gives_exact_text(text, folded):
