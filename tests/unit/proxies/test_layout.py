@@ -123,6 +123,18 @@ def test_two_across_when_the_gutter_is_partly_there():
     ]
 
 
+def test_cards_filling_the_room_exactly_leave_no_bleed_across():
+    """Two 102 mm cards fill A4's 204 mm of room: no outer bleed and no gutter across, however
+    small the bleed asked; down there is room for it."""
+    lay = px.compute_layout("a4", card_mm=(102, 140), bleed_mm=1)
+    assert lay.gutter_mm == pytest.approx((0, 2))
+    assert [_rect(b) for b in lay.bleeds[:2]] == [(3.0, 148.5, 102.0, 142.0), (105.0, 148.5, 102.0, 142.0)]
+    assert lay.notes[1:] == [
+        "1 mm bleed does not fully fit a4 paper across: neighbouring cards share a 0.0 mm gutter "
+        "(0.00 mm bleed on inner edges, 0.0 mm on outer edges)"
+    ]
+
+
 def test_cards_filling_the_room_exactly():
     """Three 68 mm cards fill A4's 204 mm of room exactly: three across, touching, at the margin."""
     lay = px.compute_layout("a4", card_mm=(68, 88))
