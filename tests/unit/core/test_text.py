@@ -10,6 +10,7 @@ import snowballstemmer
 
 from cardlab.core.text import (
     MAX_LINES_SHOWN,
+    _ascii_of,
     fold,
     is_localized,
     line_list,
@@ -21,6 +22,16 @@ from cardlab.core.text import (
     stem_words,
     stemmer_languages,
 )
+
+
+@pytest.fixture(autouse=True)
+def _fresh_caches():
+    """Fold each text anew: ``fold`` and its helpers keep results (lru_cache), so a text folded by
+    an earlier test would not run the folding code again (and a mutation of it would go unseen)."""
+    fold.cache_clear()
+    _ascii_of.cache_clear()
+    norm_value.cache_clear()
+
 
 # -- fold: exact outputs ------------------------------------------------------------------------
 
