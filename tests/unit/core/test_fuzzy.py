@@ -31,3 +31,9 @@ def test_compared_folded():
     """Case and accents do not matter: the folded texts are equal (score 100)."""
     assert suggest("ZÖRBLAX", ["Quuxfen", "zorblax"]) == ["zorblax"]
     assert suggest("zorblax", ["ZÖRBLÄX"]) == ["ZÖRBLÄX"]
+
+
+def test_no_limit_gives_every_close_name():
+    """``limit=None``: every close name, more than rapidfuzz's default of five."""
+    choices = [f"Zorblax{c}" for c in "abcdefg"]
+    assert suggest("zorblax", choices, limit=None) == choices

@@ -105,6 +105,7 @@ def test_pick_source_language_then_any():
     that is not the ``_source`` hash map."""
     assert pick({"de": "Zorblachs", "ja": "ゾルブ"}, ["fr"], source="ja") == "ゾルブ"
     assert pick({"de": "Zorblachs", "en": "Zorblax"}, [], source="en-GB") == "Zorblax"
+    assert pick({"de": "Zorblachs", "en": "Zorblax"}, ["fr"]) == "Zorblax"  # the source is English by default
     assert pick({"_source": "abc123", "de": "Zorblachs", "it": "Zorblace"}, ["fr"]) == "Zorblachs"
 
 
