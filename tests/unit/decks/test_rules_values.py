@@ -99,6 +99,11 @@ def test_section_line_prefers_the_header():
     assert _section_line(_deck([], extra=extra), "main") == 4
     assert _section_line(_deck([], extra=[(Entry(6, 1, "Q"), "main"), (Entry(2, 1, "R"), "main")]), "side") == 2
     assert _section_line(_deck([]), "main") == 1
+    # the list starts with another section: a section's own first card line, not the list's first line
+    mixed = _deck([_card(2, 1, "Zorb Side", section="side"), _card(6, 1, "Zorb A"), _card(4, 1, "Zorb B")])
+    assert _section_line(mixed, "main") == 4
+    assert _section_line(mixed, "side") == 2
+    assert _section_line(mixed, None) == 2
 
 
 def test_first_over_is_the_card_passing_the_limit():
@@ -267,6 +272,15 @@ def test_section_cards_deny_in_main():
     ]
 
 
+def test_section_cards_kind_names_every_field_of_the_condition():
+    """The card's kind lists its value of each field of the condition, comma-separated."""
+    deck = _deck([_card(3, 1, "Zorb", type="commander", element="fire")])
+    params = {"section": "main", "deny": {"type": "commander", "element": "fire"}}
+    assert list(check_section_cards(deck, params)) == [
+        (3, '"Zorb" (commander, fire) is in the deck; type commander, element fire may not be in the main deck')
+    ]
+
+
 def test_section_cards_allow_in_another_section():
     """``allow`` elsewhere: the section's title in both places."""
     deck = _deck([_card(5, 1, "Zorb", section="side", type="commander"), _card(6, 1, "Fen", section="side", type="unit")])
@@ -293,6 +307,12 @@ def test_max_cards_exact_and_one_over():
     assert list(check_max_cards(_deck(more), params)) == [(4, "16 Trainer cards in the deck (limit 15; lines 1, 2, 4)")]
     assert list(check_max_cards(_deck(more), {**params, "max": 9})) == [(1, "16 Trainer cards in the deck (limit 9; lines 1, 2, 4)")]
     assert list(check_max_cards(_deck(more), {**params, "section": "side"})) == []
+    # the main deck by default: Trainers in another section do not count
+    side = [*trainers, _card(9, 5, "Blip Rod", section="side", supertype="Trainer")]
+    assert list(check_max_cards(_deck(side), params)) == []
+    assert list(check_max_cards(_deck(side), {**params, "section": "side", "max": 4})) == [
+        (9, "5 Trainer cards in the deck (limit 4; line 9)")
+    ]
 
 
 # -- check_deck: order and uniqueness -------------------------------------------------------------
