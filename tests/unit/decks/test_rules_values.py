@@ -336,6 +336,14 @@ def test_two_problems_at_once_in_line_then_rule_order():
     ]
 
 
+def test_problems_at_one_line_keep_their_order():
+    """Two problems of the list at the same line stay in the order found (not sorted by wording)."""
+    second = Problem(SourcePos(PATH, 3), "zorb: unknown card", "unknown-card")
+    first = Problem(SourcePos(PATH, 3), "another zorb problem", "count")
+    deck = _deck([_card(1, 1, "Fen")], problems=[second, first])
+    assert check_deck(deck) == [second, first]
+
+
 def test_the_same_problem_twice_is_reported_once():
     """Two rules giving the same message at the same line under the same id: once."""
     rules = (RuleSpec("banned", {"cards": ["zz1-1"]}), RuleSpec("banned", {"cards": ["zz1-1", "zz1-2"]}))
