@@ -165,7 +165,7 @@ def parse_card_size(text: str) -> tuple[float, float]:
 def _axis(page: float, card: float, n_max: int, bleed: float) -> tuple[int, float, float, float]:
     """Lay out one axis: return (count, first cut edge, gutter, outer bleed), all mm."""
     room = page - 2 * MIN_MARGIN_MM
-    n = min(n_max, int(room // card))
+    n = min(n_max, int((room + 1e-9) // card))  # 5 x 58.2 mm fill 291 mm, though 291 // 58.2 is 4.0 in binary
     if n < 1:
         return 0, 0.0, 0.0, 0.0
     outer = min(bleed, max(0.0, (room - n * card) / 2))

@@ -144,6 +144,31 @@ def test_cards_filling_the_room_exactly():
     assert px.compute_layout("a4", card_mm=(68.1, 88)).cols == 2
 
 
+@pytest.mark.parametrize(
+    ("paper", "height", "rows", "bottom"),
+    [("a4", 58.2, 5, 3.0), ("a4", 29.1, 10, 3.0), ("letter", 54.68, 5, 3.0), ("letter", 27.34, 10, 3.0), ("a4", 58.21, 4, 32.08)],
+)
+def test_cards_filling_the_height_exactly_in_decimal(paper, height, rows, bottom):
+    """Five 58.2 mm cards fill A4's 291 mm of room (291 // 58.2 is 4.0 in binary floating point),
+    the bottom row at the 3 mm margin; a hundredth of a millimetre more and only four fit."""
+    lay = px.compute_layout(paper, card_mm=(63, height))
+    assert lay.rows == rows
+    assert lay.cards[-1].y == pytest.approx(bottom)
+
+
+def test_default_layout_is_a4_without_bleed():
+    """No argument: A4, 63 x 88 mm cards, no bleed, crop marks, as many as fit."""
+    lay = px.compute_layout()
+    assert (lay.paper, lay.page_mm, lay.card_mm, lay.bleed_mm, lay.cols, lay.rows) == ("a4", (210.0, 297.0), (63.0, 88.0), 0.0, 3, 3)
+    assert len(lay.marks) == 16
+
+
+def test_no_grid_means_up_to_ten_thousand_a_side():
+    """Without a grid the count per side is capped at 10,000 (cards a fiftieth of a millimetre wide)."""
+    assert px.compute_layout("a4", card_mm=(0.02, 290), cut_marks=False).cols == 10_000
+    assert px.compute_layout("a4", card_mm=(200, 0.02), cut_marks=False).rows == 10_000
+
+
 def test_one_card_per_page_at_the_margins():
     """A 204 x 291 mm card fills A4 up to the 3 mm margins; its marks are clipped to the page."""
     lay = px.compute_layout("a4", card_mm=(204, 291))
