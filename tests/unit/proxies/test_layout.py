@@ -156,6 +156,19 @@ def test_cards_filling_the_height_exactly_in_decimal(paper, height, rows, bottom
     assert lay.cards[-1].y == pytest.approx(bottom)
 
 
+def test_one_card_with_a_margin_smaller_than_the_bleed():
+    """One 200 mm card across A4: 2 mm of outer bleed instead of 3, said; with 2 mm asked, it fits."""
+    lay = px.compute_layout("a4", card_mm=(200, 200), bleed_mm=3)
+    assert _rect(lay.bleeds[0]) == (3.0, 45.5, 204.0, 206)
+    assert lay.notes[1:] == [
+        "3 mm bleed does not fully fit a4 paper across: neighbouring cards share a 0.0 mm gutter "
+        "(0.00 mm bleed on inner edges, 2.0 mm on outer edges)"
+    ]
+    assert px.compute_layout("a4", card_mm=(200, 200), bleed_mm=2).notes == [
+        "200 x 200 mm cards: 1 per page (1 across, 1 down) fit on a4 paper, not 9"
+    ]
+
+
 def test_default_layout_is_a4_without_bleed():
     """No argument: A4, 63 x 88 mm cards, no bleed, crop marks, as many as fit."""
     lay = px.compute_layout()
