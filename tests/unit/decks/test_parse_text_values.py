@@ -11,6 +11,8 @@ from cardlab.decks.parse_text import parse_text
 
 def _read(text: str, words=()) -> dict:
     deck = parse_text(text, Path("zorb.txt"), words)
+    assert deck.path == Path("zorb.txt")
+    assert {p.pos.path for p in deck.problems} <= {Path("zorb.txt")}
     return {
         "entries": [(e.line, e.count, e.text, e.header) for e in deck.entries],
         "headers": [(h.line, h.label, h.word, h.total, h.is_total, h.outside) for h in deck.headers],
@@ -162,3 +164,45 @@ def test_format_conflict_alone_still_reports_empty():
 def test_a_line_problem_means_no_empty_problem():
     """A file whose only line has a bad count is not also reported empty."""
     assert _read("0 Zorb\n")["problems"] == [(1, "count", 'count 0 for "Zorb": a count is a whole number from 1 to 999')]
+
+
+def test_blank_lines_between_cards():
+    """A blank line (or one of only decorations) between cards ends nothing."""
+    got = _read("1 Zorb\n\n   \n~~~~\n2 Fen\n")
+    assert got["entries"] == [(1, 1, "Zorb", None), (5, 2, "Fen", None)]
+
+
+def test_hashed_lines_are_never_meta_nor_sideboard_lines():
+    """``# Format: x`` and ``# SB: 2 Fen`` are comments."""
+    got = _read("# Format: zorb-x\n# Name: Zap\n# SB: 2 Fen\n1 Zorb\n")
+    assert got["format"] == (None, 0)
+    assert got["name"] is None
+    assert got["meta"] == []
+    assert got["headers"] == []
+    assert got["entries"] == [(4, 1, "Zorb", None)]
+
+
+def test_hashed_header_keeps_its_first_letter():
+    """Only the hashes are stripped from a hashed header (``#Xtra:`` is the header ``Xtra:``)."""
+    got = _read("#Xtra:\n1 Zorb\n", ["xtra"])
+    assert got["headers"] == [(1, "Xtra:", "xtra", None, False, False)]
+    assert got["entries"] == [(2, 1, "Zorb", 0)]
+
+
+def test_total_and_sideboard_words_without_a_colon():
+    """``Sideboard`` and ``Total cards - 60`` are headers by their words alone."""
+    got = _read("1 Zorb\nTotal cards - 60\nSideboard\n2 Fen\nMaybeboard (3)\n")
+    assert got["headers"] == [
+        (2, "Total cards - 60", "total cards", 60, True, False),
+        (3, "Sideboard", "sideboard", None, False, True),
+        (5, "Maybeboard (3)", "maybeboard", 3, False, True),
+    ]
+    assert got["entries"] == [(1, 1, "Zorb", None), (4, 2, "Fen", 1)]
+    assert got["problems"] == []
+
+
+def test_decorated_title_between_cards():
+    """A decorated title between cards is skipped and the cards after it still read."""
+    got = _read("1 Zorb\n*** Zorb Deck ***\n=== Trainers ===\n2 Fen\n")
+    assert got["entries"] == [(1, 1, "Zorb", None), (4, 2, "Fen", None)]
+    assert got["headers"] == []
