@@ -48,6 +48,8 @@ def _error(query: str) -> tuple[int, str, str]:
         ("zorb -", 5, "'-' needs a term right after it (-type:fire)"),
         ("-", 0, "'-' needs a term right after it (-type:fire)"),
         ('"..."', 0, "this phrase has no letters or digits to search for"),
+        ('""', 0, "this phrase has no letters or digits to search for"),
+        ('zorb ""', 5, "this phrase has no letters or digits to search for"),
         ("type:", 5, "'type:' needs a value"),
         ("type: fire", 5, "'type:' needs a value"),
         ("hp:", 3, "'hp:' needs a value"),
@@ -196,6 +198,8 @@ def test_depth_counts_nesting_not_siblings():
         ("(-zorb)", Not(Term(None, ":", "zorb", 2))),
         ("(zorb)-fen", And((Term(None, ":", "zorb", 1), Not(Term(None, ":", "fen", 7))))),
         ('"zorb"-fen', And((Term(None, ":", "zorb", 1, True), Term(None, ":", "-fen", 6)))),
+        ('"zorb" "fen"', And((Term(None, ":", "zorb", 1, True), Term(None, ":", "fen", 8, True)))),
+        ('name:"zorb" "fen"', And((Term("name", ":", "zorb", 6, True), Term(None, ":", "fen", 13, True)))),
         ("not zorb", Not(Term(None, ":", "zorb", 4))),
         ("NOT zorb", Not(Term(None, ":", "zorb", 4))),
         ("zorb AND fen", And((Term(None, ":", "zorb", 0), Term(None, ":", "fen", 9)))),
@@ -436,3 +440,10 @@ def test_fields_help_lines():
     assert lines[3] == "  set         set code or alias (set:base1, set:BS)"
     assert lines[-1] == "  faction     forum TCG: faction code, name or symbol (faction:gotei-13, faction:lozenge, faction:skull)"
     assert fields_help().splitlines()[1] == "text        rules text (attacks, powers, abilities, Trainer text), words in any language"
+
+
+def test_run_together_only_when_every_term_is_a_bare_word():
+    """Two bare words and a field term: no run-together clause (it is for names typed apart)."""
+    sql, params = compile_sql(parse("zorb fen type:fire"), ("en",))
+    assert sql == f"({WORD} AND {WORD} AND {FACET_TEXT})"
+    assert params[-2:] == ["type", "fire"]
