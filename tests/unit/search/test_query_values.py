@@ -33,6 +33,7 @@ KNOWN = (
 def _error(query: str) -> tuple[int, str, str]:
     with pytest.raises(QueryError) as err:
         parse(query)
+    assert err.value.query == query  # the caret is drawn under this text
     return err.value.pos, err.value.reason, str(err.value)
 
 
@@ -81,6 +82,9 @@ def _error(query: str) -> tuple[int, str, str]:
         ("hp>=8x", 5, "'hp' takes a number, not '8x'"),
         ("hp:1-2", 4, "'hp' takes a number, not '1-2'"),
         ("hp:1.5.5", 3, "'hp' takes a number, not '1.5.5'"),
+        ("hp:Xy", 3, "'hp' takes a number, not 'Xy'"),
+        ("hp:+y", 4, "'hp' takes a number, not '+y'"),
+        ("hp:1+", 4, "'hp' takes a number, not '1+'"),
         ("hp<x", 3, "'hp' takes a number, not 'x'"),
         ("hp>?", 3, "'hp' takes a number, not '?'"),
         ("number<abc", 7, "'number<' takes a number, not 'abc'"),
