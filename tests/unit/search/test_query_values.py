@@ -94,6 +94,10 @@ def _error(query: str) -> tuple[int, str, str]:
         ('name<"x y"', 4, "'name' is text: use ':', '=' or '!=', not '<'"),
         ("tpye:fire", 0, f"unknown field 'tpye'; did you mean type:? (known fields: {KNOWN})"),
         ("zorb zzzzqq<1", 5, f"unknown field 'zzzzqq' (known fields: {KNOWN})"),
+        ("aame:x", 0, f"unknown field 'aame'; did you mean name: or game:? (known fields: {KNOWN})"),  # a tie: the shorter first
+        ("aet:x", 0, f"unknown field 'aet'; did you mean attack: or retreat:? (known fields: {KNOWN})"),  # two at most
+        ("cnn:4", 0, f"unknown field 'cnn' (known fields: {KNOWN})"),  # two-letter aliases are not suggested
+        ('"zorb"-(fen)', 6, "'-' has no letters or digits to search for; quote it as part of a phrase"),
     ],
 )
 def test_error_wording_and_column(query, pos, reason):
@@ -150,6 +154,17 @@ def test_token_limit():
     assert _error(query)[:2] == (322, "too many terms, operators and parentheses: 257 (at most 256)")
 
 
+def test_term_limit_counts_phrases_and_field_terms():
+    """The 65th term is refused where it starts, whether phrases or field terms."""
+    assert _error(" ".join(['"z"'] * 65))[:2] == (256, "too many terms: 65 words, phrases and field:value terms (at most 64)")
+    assert _error(" ".join(["t:z"] * 65))[:2] == (256, "too many terms: 65 words, phrases and field:value terms (at most 64)")
+
+
+def test_offsets_after_a_ligature():
+    """A character that NFKC spells with two letters keeps one column."""
+    assert _error("ﬁ zorb )")[:2] == (7, "unmatched ')'")
+
+
 @pytest.mark.parametrize("opening", ["-", "(", "not "])
 def test_depth_limit(opening):
     """16 levels of '(' and '-' are accepted; the 17th is refused where it opens."""
@@ -202,6 +217,9 @@ def test_depth_counts_nesting_not_siblings():
         ("(-zorb)", Not(Term(None, ":", "zorb", 2))),
         ("(zorb)-fen", And((Term(None, ":", "zorb", 1), Not(Term(None, ":", "fen", 7))))),
         ('"zorb"-fen', And((Term(None, ":", "zorb", 1, True), Term(None, ":", "-fen", 6)))),
+        ("Xatu", Term(None, ":", "Xatu", 0)),
+        ("ﬁre zorb", And((Term(None, ":", "ﬁre", 0), Term(None, ":", "zorb", 4)))),  # a ligature is not two letters here
+        ('name:"zorb"-fen', And((Term("name", ":", "zorb", 6, True), Term(None, ":", "-fen", 11)))),
         ('"zorb" "fen"', And((Term(None, ":", "zorb", 1, True), Term(None, ":", "fen", 8, True)))),
         ('name:"zorb" "fen"', And((Term("name", ":", "zorb", 6, True), Term(None, ":", "fen", 13, True)))),
         ("not zorb", Not(Term(None, ":", "zorb", 4))),
