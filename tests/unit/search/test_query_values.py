@@ -78,6 +78,9 @@ def _error(query: str) -> tuple[int, str, str]:
         ("zorb)", 4, "unmatched ')'"),
         ("zorb)(", 4, "unmatched ')'"),
         ("()", 1, "expected a search term here"),
+        ("(", 1, "expected a search term here"),  # at the end of the query
+        ("zorb (", 6, "expected a search term here"),
+        ("-(", 2, "expected a search term here"),
         ("hp:abc", 3, "'hp' takes a number, not 'abc'"),
         ("hp>=8x", 5, "'hp' takes a number, not '8x'"),
         ("hp:1-2", 4, "'hp' takes a number, not '1-2'"),
@@ -94,7 +97,9 @@ def _error(query: str) -> tuple[int, str, str]:
         ('name<"x y"', 4, "'name' is text: use ':', '=' or '!=', not '<'"),
         ("tpye:fire", 0, f"unknown field 'tpye'; did you mean type:? (known fields: {KNOWN})"),
         ("zorb zzzzqq<1", 5, f"unknown field 'zzzzqq' (known fields: {KNOWN})"),
-        ("aame:x", 0, f"unknown field 'aame'; did you mean name: or game:? (known fields: {KNOWN})"),  # a tie: the shorter first
+        # ties: the shorter first, then A-Z (the same answer whatever the hash seed)
+        ("aame:x", 0, f"unknown field 'aame'; did you mean game: or name:? (known fields: {KNOWN})"),
+        ("at:x", 0, f"unknown field 'at'; did you mean atk: or attr:? (known fields: {KNOWN})"),
         ("aet:x", 0, f"unknown field 'aet'; did you mean attack: or retreat:? (known fields: {KNOWN})"),  # two at most
         ("cnn:4", 0, f"unknown field 'cnn' (known fields: {KNOWN})"),  # two-letter aliases are not suggested
         ('"zorb"-(fen)', 6, "'-' has no letters or digits to search for; quote it as part of a phrase"),
@@ -178,6 +183,16 @@ def test_depth_limit(opening):
     assert parse(deep) == expected
     too_deep = opening * 17 + "z" + closing * 17
     assert _error(too_deep)[:2] == (16 * len(opening), "nested too deeply (at most 16 levels of '(' and '-')")
+
+
+@pytest.mark.parametrize(("sibling", "opening"), [("(z) ", "("), ("-z ", "-"), ("not (z) ", "not ")])
+def test_depth_starts_again_after_a_closed_group(sibling, opening):
+    """After a closed group or a negation, nesting counts from zero again: 16 levels are accepted,
+    the 17th refused."""
+    closing = ")" if opening == "(" else ""
+    assert parse(sibling + opening * 16 + "z" + closing * 16) is not None
+    reason = "nested too deeply (at most 16 levels of '(' and '-')"
+    assert _error(sibling + opening * 17 + "z" + closing * 17)[:2] == (len(sibling) + 16 * len(opening), reason)
 
 
 def test_depth_counts_nesting_not_siblings():
