@@ -132,3 +132,16 @@ def test_unknown_item_field():
     got = _read("main:\n  - {count: 2, name: Fen, bogus: 1}\n  - 1 Zorb\n")
     assert got["entries"] == [(3, 1, "Zorb", "main", None, None, None, None)]
     assert got["problems"] == [(2, 5, "schema", "main.0: does not fit the schema (additionalProperties)")]
+
+
+def test_missing_main_is_said_without_a_path():
+    """A problem of the whole file has no ``field:`` prefix."""
+    assert _read("side:\n  - 1 Zorb\n")["problems"] == [(1, 1, "schema", "missing field 'main'")]
+
+
+def test_a_bad_key_and_a_bad_item_are_both_reported():
+    """An unknown top-level key does not stop the other schema problems from being reported."""
+    assert _read('weird key: 3\nmain:\n  - {count: "x", name: Quux}\n')["problems"] == [
+        (1, 12, "schema", "'weird key' is not a deck field nor a section (sections are lower-case lists such as main:)"),
+        (3, 13, "schema", 'main.0.count: expected an integer, found "x" (text)'),
+    ]
