@@ -165,7 +165,7 @@ def parse_card_size(text: str) -> tuple[float, float]:
 def _axis(page: float, card: float, n_max: int, bleed: float) -> tuple[int, float, float, float]:
     """Lay out one axis: return (count, first cut edge, gutter, outer bleed), all mm."""
     room = page - 2 * MIN_MARGIN_MM
-    n = min(n_max, int(room // card))
+    n = min(n_max, int((room + 1e-9) // card))  # 5 x 58.2 mm fill 291 mm, though 291 // 58.2 is 4.0 in binary
     if n < 1:
         return 0, 0.0, 0.0, 0.0
     outer = min(bleed, max(0.0, (room - n * card) / 2))
@@ -229,8 +229,9 @@ def compute_layout(
         notes.append(
             f"{cw:g} x {ch:g} mm cards: {cols * rows} per page ({cols} across, {rows} down) fit on {paper} paper, not {usual[0] * usual[1]}"
         )
-    for axis, gap, out in (("across", gx, ox), ("down", gy, oy)):
-        if bleed_mm > 0 and (gap < 2 * bleed_mm - 1e-9 or out < bleed_mm - 1e-9):
+    for axis, n, gap, out in (("across", cols, gx, ox), ("down", rows, gy, oy)):
+        # a gutter exists only between two cards: one card across (or down) has none to share
+        if bleed_mm > 0 and ((n > 1 and gap < 2 * bleed_mm - 1e-9) or out < bleed_mm - 1e-9):
             notes.append(
                 f"{bleed_mm:g} mm bleed does not fully fit {paper} paper {axis}: neighbouring cards "
                 f"share a {gap:.1f} mm gutter ({gap / 2:.2f} mm bleed on inner edges, "

@@ -250,7 +250,9 @@ def _tokens_of(q: str) -> list[_Tok]:
                     known = ", ".join(sorted(FIELDS))
                     from cardlab.core.fuzzy import suggest
 
-                    names = sorted({*FIELDS, *(a for a in ALIASES if len(a) > 2)}, key=len)  # ties: the shorter
+                    names = sorted(
+                        {*FIELDS, *(a for a in ALIASES if len(a) > 2)}, key=lambda name: (len(name), name)
+                    )  # ties: the shorter, then A-Z
                     hint = suggest(field_raw, names, limit=2)
                     mean = f"; did you mean {' or '.join(h + op for h in hint)}?" if hint else ""
                     raise QueryError(q, i, f"unknown field '{field_raw}'{mean} (known fields: {known})")

@@ -1,0 +1,169 @@
+"""cardlab.i18n.po_import value by value (issue 16): the Language header against --lang (regions,
+mismatches, no header), why a context is unknown, the report's summary and JSON, PO parsing errors
+with their line and column."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from cardlab.catalog.validate import validate
+from cardlab.core.errors import DataError, UsageError
+from cardlab.i18n import po_import
+
+REPO = Path(__file__).resolve().parents[3]
+FIXTURES = REPO / "tests" / "fixtures" / "catalog"
+PO = Path("zorb.po")
+
+
+def _target(header: str | None, lang: str | None) -> str:
+    po = SimpleNamespace(metadata={} if header is None else {"Language": header})
+    text = f'msgid ""\nmsgstr ""\n"Language: {header}\\n"\n'
+    return po_import.target_language(po, text, PO, lang)
+
+
+@pytest.mark.parametrize(
+    ("header", "lang", "target"),
+    [
+        ("fr_FR", "fr", "fr"),  # the bare language asked: the region is dropped
+        ("fr_FR", "fr-FR", "fr-FR"),
+        ("fr_FR", None, "fr-FR"),  # no --lang: the header decides
+        ("", "pt_br", "pt-BR"),  # no header: --lang decides
+        (None, "fr", "fr"),
+        ("sr@latin", "sr-Latn", "sr-Latn"),
+    ],
+)
+def test_target_language(header, lang, target):
+    """The header and ``--lang`` agree (a regional header matches its bare language)."""
+    assert _target(header, lang) == target
+
+
+@pytest.mark.parametrize(
+    ("header", "lang", "message"),
+    [
+        ("fr", "fr-FR", "this PO file is for 'fr', not 'fr-FR' (its Language header); pass --lang fr or use the file for 'fr-FR'"),
+        ("de", "fr", "this PO file is for 'de', not 'fr' (its Language header); pass --lang de or use the file for 'fr'"),
+        ("fr_FR", "de", "this PO file is for 'fr_FR', not 'de' (its Language header); pass --lang fr-FR or use the file for 'de'"),
+        ("zorb fen", "fr", "Language header 'zorb fen' is not a language code"),
+        ("zorb fen", None, "Language header 'zorb fen' is not a language code"),
+    ],
+)
+def test_target_language_mismatch(header, lang, message):
+    """Another or a malformed language: a ``po-language`` problem at the header's line."""
+    with pytest.raises(DataError) as err:
+        _target(header, lang)
+    assert [(p.pos.line, p.rule, p.message) for p in err.value.problems] == [(3, "po-language", message)]
+
+
+@pytest.mark.parametrize("header", [None, "", "  "])
+def test_no_language_anywhere(header):
+    """No header and no ``--lang``: a usage error saying what to do."""
+    with pytest.raises(UsageError) as err:
+        _target(header, None)
+    assert str(err.value) == "zorb.po: the PO file has no Language header; say which language it is with --lang"
+
+
+def test_header_line():
+    """The line of a header field, indented or not; 0 when absent."""
+    assert po_import._header_line('msgid ""\n  "Language: fr\\n"\n', "Language") == 2
+    assert po_import._header_line('msgid ""\n"Language-Team: x\\n"\n"Language: fr\\n"\n', "Language") == 3
+    assert po_import._header_line("msgid\n", "Language") == 0
+
+
+@pytest.fixture(scope="module")
+def fixture_catalog():
+    return validate([FIXTURES], cache_path=None).catalog
+
+
+@pytest.mark.parametrize(
+    ("context", "lang", "explained"),
+    [
+        ("test1-2 nope", "fr", ("card test1-2 has no translatable text at 'nope'", "unknown-context")),
+        ("test1 nope", "fr", ("set test1 has no translatable text at 'nope'", "unknown-context")),
+        ("test1 name", "en", ("'en' is the source language of set test1; edit the source in its YAML file", "source-language")),
+        ("test1-2 name", "en", ("'en' is the source language of test1-2's set; edit the source in its YAML file", "source-language")),
+        (
+            "ippo-test-1 name",
+            "ja",
+            ("'ja' is the source language of ippo-test-1's set; edit the source in its YAML file", "source-language"),
+        ),
+        ("zz9-1 name", "fr", ("no card or set 'zz9-1' in the catalog", "unknown-context")),
+        ("zorbfen", "fr", ("context 'zorbfen' is not '<card id> <field path>'", "unknown-context")),
+    ],
+)
+def test_explain_unknown(fixture_catalog, context, lang, explained):
+    """Why a context matches nothing, and its rule."""
+    assert po_import._explain_unknown(fixture_catalog, context, lang) == explained
+
+
+def test_short():
+    """Runs of white space become one space; more than 60 characters end with an ellipsis."""
+    assert po_import._short("a  b\n c") == "a b c"
+    assert po_import._short("x" * 60) == "x" * 60
+    assert po_import._short("x" * 61) == "x" * 59 + "…"
+    assert po_import._short("x" * 10, 5) == "xxxx…"
+
+
+def test_report_summary_and_json():
+    """The one-line summary (singular and plural, dry run said) and the JSON summary."""
+    report = po_import.ImportReport("fr")
+    assert report.ok is True
+    assert report.summary() == "fr: imported 0 translations into 0 files; 0 unchanged, 0 empty (untranslated), 0 fuzzy, 0 problems"
+    assert report.to_json() == {
+        "lang": "fr",
+        "dry_run": False,
+        "entries": 0,
+        "applied": 0,
+        "unchanged": 0,
+        "empty": 0,
+        "fuzzy": 0,
+        "held_back": 0,
+        "files": [],
+        "written": [],
+        "problems": [],
+        "warnings": [],
+    }
+    dry = po_import.ImportReport("de", dry_run=True, entries=5, applied=["a"], unchanged=2, empty=["b", "c"], held_back=1)
+    assert (
+        dry.summary()
+        == "de: would import 1 translation into 0 files; 2 unchanged, 2 empty (untranslated), 0 fuzzy, 0 problems (dry run: nothing written)"
+    )
+    assert dry.to_json()["entries"] == 5
+    assert dry.to_json()["held_back"] == 1
+    assert dry.to_json()["empty"] == 2
+    written = po_import.ImportReport("fr", applied=["a", "b"], written=[Path("x.yaml")])
+    assert written.summary() == "fr: imported 2 translations into 1 file; 0 unchanged, 0 empty (untranslated), 0 fuzzy, 0 problems"
+    assert written.to_json()["written"] == ["x.yaml"]
+
+
+HEADER = b'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=%s\\n"\n"Language: fr\\n"\n\n'
+
+
+def test_parse_entries_in_the_declared_charset():
+    """Entries with their line; Latin-1 declared and used; wrap width 78."""
+    po, _text = po_import.parse(HEADER % b"ISO-8859-1" + b'msgctxt "zz1-1 name"\nmsgid "Zorb"\nmsgstr "Zorb\xe9"\n', PO)
+    assert [(e.msgctxt, e.msgid, e.msgstr, e.linenum) for e in po] == [("zz1-1 name", "Zorb", "Zorbé", 6)]
+    assert po.wrapwidth == 78
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        (HEADER % b"zorb-8", "zorb.po:3: PO header: unknown encoding: zorb-8 (po-syntax)"),
+        (
+            HEADER % b"UTF-8" + b'msgctxt "a b"\nmsgid "x"\nmsgstr "\xe9"\n',
+            "zorb.po:8:9: not UTF-8 text (byte 0xe9); save the file in the charset its Content-Type header names (encoding)",
+        ),
+        (
+            HEADER % b"UTF-8" + b"zorb\n",
+            "zorb.po:6:1: PO syntax: unexpected 'zorb' (expected msgctxt, msgid, msgstr, a quoted string or a # comment) (po-syntax)",
+        ),
+    ],
+)
+def test_parse_errors(raw, message):
+    """A bad charset, bytes not in it, a syntax error: each with its line (and column)."""
+    with pytest.raises(DataError) as err:
+        po_import.parse(raw, PO)
+    assert str(err.value) == message
