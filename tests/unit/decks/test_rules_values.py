@@ -201,16 +201,16 @@ def test_require_none_and_one_short():
     """None: "no ..."; one short: "only N ..."; at the section's first line."""
     deck = _deck([_card(4, 1, "Zorb", stage="Basic"), _card(3, 2, "Fen", stage="Stage 1")])
     params = {"where": {"stage": "Basic"}, "min": 2, "label": "Basic Pokémon"}
-    assert list(check_require(deck, params)) == [(3, "only 1 Basic Pokémon in the deck (at least 2 needed)")]
+    assert list(check_require(deck, params)) == [(3, "the deck holds only 1 Basic Pokémon; at least 2 needed")]
     params = {"where": {"stage": "Stage 2"}, "min": 1, "label": "Stage 2 Pokémon"}
-    assert list(check_require(deck, params)) == [(3, "no Stage 2 Pokémon in the deck (at least 1 needed)")]
+    assert list(check_require(deck, params)) == [(3, "the deck holds no Stage 2 Pokémon; at least 1 needed")]
 
 
 def test_require_counts_copies_in_its_section_only():
     """Copies count; cards of another section do not."""
     deck = _deck([_card(1, 2, "Zorb", stage="Basic"), _card(5, 3, "Fen", stage="Basic", section="side")])
     params = {"where": {"stage": "Basic"}, "min": 3, "label": "Basic Pokémon"}
-    assert list(check_require(deck, params)) == [(1, "only 2 Basic Pokémon in the deck (at least 3 needed)")]
+    assert list(check_require(deck, params)) == [(1, "the deck holds only 2 Basic Pokémon; at least 3 needed")]
     assert list(check_require(deck, {**params, "section": "side"})) == []
 
 
@@ -264,11 +264,11 @@ def test_section_cards_deny_in_main():
     deck = _deck([_card(1, 1, "Zorb", type="commander"), _card(2, 1, "Fen", type="unit")])
     params = {"section": "main", "deny": {"type": ["commander", "favor"]}, "label": "commanders or favors"}
     assert list(check_section_cards(deck, params)) == [
-        (1, '"Zorb" (commander) is in the deck; commanders or favors may not be in the main deck')
+        (1, '"Zorb" (commander) is in the deck; commanders or favors may not be in the deck')
     ]
     del params["label"]
     assert list(check_section_cards(deck, params)) == [
-        (1, '"Zorb" (commander) is in the deck; type commander or favor may not be in the main deck')
+        (1, '"Zorb" (commander) is in the deck; type commander or favor may not be in the deck')
     ]
 
 
@@ -277,7 +277,7 @@ def test_section_cards_kind_names_every_field_of_the_condition():
     deck = _deck([_card(3, 1, "Zorb", type="commander", element="fire")])
     params = {"section": "main", "deny": {"type": "commander", "element": "fire"}}
     assert list(check_section_cards(deck, params)) == [
-        (3, '"Zorb" (commander, fire) is in the deck; type commander, element fire may not be in the main deck')
+        (3, '"Zorb" (commander, fire) is in the deck; type commander, element fire may not be in the deck')
     ]
 
 
@@ -304,14 +304,14 @@ def test_max_cards_exact_and_one_over():
     params = {"where": {"supertype": "Trainer"}, "max": 15, "label": "Trainer cards"}
     assert list(check_max_cards(_deck(trainers), params)) == []
     more = [*trainers, _card(4, 1, "Blip Rod", supertype="Trainer")]
-    assert list(check_max_cards(_deck(more), params)) == [(4, "16 Trainer cards in the deck (limit 15; lines 1, 2, 4)")]
-    assert list(check_max_cards(_deck(more), {**params, "max": 9})) == [(1, "16 Trainer cards in the deck (limit 9; lines 1, 2, 4)")]
+    assert list(check_max_cards(_deck(more), params)) == [(4, "the deck holds 16 Trainer cards; at most 15 (lines 1, 2, 4)")]
+    assert list(check_max_cards(_deck(more), {**params, "max": 9})) == [(1, "the deck holds 16 Trainer cards; at most 9 (lines 1, 2, 4)")]
     assert list(check_max_cards(_deck(more), {**params, "section": "side"})) == []
     # the main deck by default: Trainers in another section do not count
     side = [*trainers, _card(9, 5, "Blip Rod", section="side", supertype="Trainer")]
     assert list(check_max_cards(_deck(side), params)) == []
     assert list(check_max_cards(_deck(side), {**params, "section": "side", "max": 4})) == [
-        (9, "5 Trainer cards in the deck (limit 4; line 9)")
+        (9, "the Reserve section holds 5 Trainer cards; at most 4 (line 9)")
     ]
 
 

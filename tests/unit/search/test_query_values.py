@@ -272,26 +272,26 @@ def test_terms_and_replace_terms():
 
 # -- SQL ----------------------------------------------------------------------------------------
 
-FTS = "c.id IN (SELECT card_id FROM card_fts WHERE card_fts MATCH ?)"
-STEM = "c.id IN (SELECT card_id FROM card_stem WHERE card_stem MATCH ?)"
-COMPACT = "c.id IN (SELECT card_id FROM card_name WHERE compact = ? OR compact LIKE ? ESCAPE '\\')"
+FTS = "c.rowid IN (SELECT rowid FROM card_fts WHERE card_fts MATCH ?)"
+STEM = "c.rowid IN (SELECT rowid FROM card_stem WHERE card_stem MATCH ?)"
+COMPACT = "c.id IN (SELECT card_id FROM card_name WHERE compact >= ? AND compact < ?)"
 WORD = f"({FTS} OR {STEM} OR {COMPACT})"
-FACET_TEXT = "c.id IN (SELECT card_id FROM facet WHERE field = ? AND text = ?)"
+FACET_TEXT = "c.rowid IN (SELECT card FROM facet_text WHERE field = ? AND text = ?)"
 
 
 @pytest.mark.parametrize(
     ("query", "sql", "params"),
     [
-        ("zorb", WORD, ['{names body} : "zorb"*', 'stems : ("en_zorb")', "zorb", "zorb%"]),
-        ('"zorb fen"', WORD, ['{names body} : "zorb fen"', 'stems : ("en_zorb en_fen")', "zorbfen", "zorbfen%"]),
-        ("Zorb'd", WORD, ['{names body} : "zorb d"*', 'stems : ("en_zorb en_d")', "zorbd", "zorbd%"]),
-        ("text:paralyzed", f"({FTS} OR {STEM})", ['{body} : "paralyzed"*', 'stems : ("en_paralyz")']),
+        ("zorb", WORD, ['{names} : "zorb"* OR {body} : "zorb"', 'stems : ("en_zorb")', "zorb", "zorc"]),
+        ('"zorb fen"', WORD, ['{names body} : "zorb fen"', 'stems : ("en_zorb en_fen")', "zorbfen", "zorbfeo"]),
+        ("Zorb'd", WORD, ['{names} : "zorb d"* OR {body} : "zorb d"', 'stems : ("en_zorb en_d")', "zorbd", "zorbe"]),
+        ("text:paralyzed", f"({FTS} OR {STEM})", ['{body} : "paralyzed"', 'stems : ("en_paralyz")']),
         (
             "ゾルブ",
-            "c.id IN (SELECT card_id FROM card_tri WHERE names LIKE ? ESCAPE '\\' OR body LIKE ? ESCAPE '\\')",
+            "c.rowid IN (SELECT rowid FROM card_tri WHERE names LIKE ? ESCAPE '\\' OR body LIKE ? ESCAPE '\\')",
             ["%ゾルブ%", "%ゾルブ%"],
         ),
-        ("text:ぞるぶ", "c.id IN (SELECT card_id FROM card_tri WHERE body LIKE ? ESCAPE '\\')", ["%ゾルブ%"]),
+        ("text:ぞるぶ", "c.rowid IN (SELECT rowid FROM card_tri WHERE body LIKE ? ESCAPE '\\')", ["%ゾルブ%"]),
         ("♀", FTS, ['{names} : "f"']),
         (
             "name:zorb",
@@ -309,67 +309,76 @@ FACET_TEXT = "c.id IN (SELECT card_id FROM facet WHERE field = ? AND text = ?)"
         ('name:"..."', "c.id IN (SELECT card_id FROM card_name WHERE folded LIKE ? ESCAPE '\\')", ["%...%"]),
         (
             "artist:ari_ta%",
-            "c.id IN (SELECT card_id FROM facet WHERE field = ? AND text LIKE ? ESCAPE '\\')",
+            "c.rowid IN (SELECT card FROM facet_text WHERE field = ? AND text LIKE ? ESCAPE '\\')",
             ["artist", "%ari ta\\%%"],
         ),
-        ("artist:a\\b", "c.id IN (SELECT card_id FROM facet WHERE field = ? AND text LIKE ? ESCAPE '\\')", ["artist", "%a\\\\b%"]),
+        ("artist:a\\b", "c.rowid IN (SELECT card FROM facet_text WHERE field = ? AND text LIKE ? ESCAPE '\\')", ["artist", "%a\\\\b%"]),
         ("mana:X", FACET_TEXT, ["mana", "x"]),
-        ("hp>=80", "c.id IN (SELECT card_id FROM facet WHERE field = ? AND num >= ?)", ["hp", 80.0]),
-        ("hp<=80", "c.id IN (SELECT card_id FROM facet WHERE field = ? AND num <= ?)", ["hp", 80.0]),
-        ("hp>80", "c.id IN (SELECT card_id FROM facet WHERE field = ? AND num > ?)", ["hp", 80.0]),
-        ("hp<80", "c.id IN (SELECT card_id FROM facet WHERE field = ? AND num < ?)", ["hp", 80.0]),
-        ("hp:80", "c.id IN (SELECT card_id FROM facet WHERE field = ? AND num = ?)", ["hp", 80.0]),
-        ("hp=80", "c.id IN (SELECT card_id FROM facet WHERE field = ? AND num = ?)", ["hp", 80.0]),
-        ("number<=10", "c.id IN (SELECT card_id FROM facet WHERE field = ? AND num <= ?)", ["number", 10.0]),
+        ("hp>=80", "c.rowid IN (SELECT card FROM facet_num WHERE field = ? AND num >= ?)", ["hp", 80.0]),
+        ("hp<=80", "c.rowid IN (SELECT card FROM facet_num WHERE field = ? AND num <= ?)", ["hp", 80.0]),
+        ("hp>80", "c.rowid IN (SELECT card FROM facet_num WHERE field = ? AND num > ?)", ["hp", 80.0]),
+        ("hp<80", "c.rowid IN (SELECT card FROM facet_num WHERE field = ? AND num < ?)", ["hp", 80.0]),
+        ("hp:80", "c.rowid IN (SELECT card FROM facet_num WHERE field = ? AND num = ?)", ["hp", 80.0]),
+        ("hp=80", "c.rowid IN (SELECT card FROM facet_num WHERE field = ? AND num = ?)", ["hp", 80.0]),
+        ("number<=10", "c.rowid IN (SELECT card FROM facet_num WHERE field = ? AND num <= ?)", ["number", 10.0]),
         ("number:4a", FACET_TEXT, ["number", "4a"]),
         ("number:4", FACET_TEXT, ["number", "4"]),
         ("rarity:Rare-Holo", FACET_TEXT, ["rarity", "rare holo"]),
         (
             "type!=fire",
-            f"(c.id IN (SELECT card_id FROM facet WHERE field = ?) AND NOT ({FACET_TEXT}))",
-            ["type", "type", "fire"],
+            f"(c.rowid IN (SELECT card FROM facet_text WHERE field = ? UNION ALL SELECT card FROM facet_num WHERE field = ?) AND NOT ({FACET_TEXT}))",
+            ["type", "type", "type", "fire"],
         ),
         (
             "hp!=120",
-            "(c.id IN (SELECT card_id FROM facet WHERE field = ?) AND NOT (c.id IN (SELECT card_id FROM facet WHERE field = ? AND num = ?)))",
-            ["hp", "hp", 120.0],
+            "(c.rowid IN (SELECT card FROM facet_text WHERE field = ? UNION ALL SELECT card FROM facet_num WHERE field = ?) AND NOT (c.rowid IN (SELECT card FROM facet_num WHERE field = ? AND num = ?)))",
+            ["hp", "hp", "hp", 120.0],
         ),
         (
             "name!=zorb",
             "NOT (c.id IN (SELECT card_id FROM card_name WHERE folded LIKE ? ESCAPE '\\' OR compact LIKE ? ESCAPE '\\'))",
             ["%zorb%", "%zorb%"],
         ),
-        ("text!=burn", f"NOT (({FTS} OR {STEM}))", ['{body} : "burn"*', 'stems : ("en_burn")']),
-        ("-zorb", f"NOT ({WORD})", ['{names body} : "zorb"*', 'stems : ("en_zorb")', "zorb", "zorb%"]),
+        ("text!=burn", f"NOT (({FTS} OR {STEM}))", ['{body} : "burn"', 'stems : ("en_burn")']),
+        ("-zorb", f"NOT ({WORD})", ['{names} : "zorb"* OR {body} : "zorb"', 'stems : ("en_zorb")', "zorb", "zorc"]),
         (
             "type:fire or hp>5",
-            f"({FACET_TEXT} OR c.id IN (SELECT card_id FROM facet WHERE field = ? AND num > ?))",
+            f"({FACET_TEXT} OR c.rowid IN (SELECT card FROM facet_num WHERE field = ? AND num > ?))",
             ["type", "fire", "hp", 5.0],
         ),
         (
             "zorb fen",
             f"(({WORD} AND {WORD}) OR {COMPACT})",
-            ['{names body} : "zorb"*', 'stems : ("en_zorb")', "zorb", "zorb%"]
-            + ['{names body} : "fen"*', 'stems : ("en_fen")', "fen", "fen%", "zorbfen", "zorbfen%"],
+            ['{names} : "zorb"* OR {body} : "zorb"', 'stems : ("en_zorb")', "zorb", "zorc"]
+            + ['{names} : "fen"* OR {body} : "fen"', 'stems : ("en_fen")', "fen", "feo", "zorbfen", "zorbfeo"],
         ),
         (
             "zorb -fen",
             f"({WORD} AND NOT ({WORD}))",
             [
-                '{names body} : "zorb"*',
+                '{names} : "zorb"* OR {body} : "zorb"',
                 'stems : ("en_zorb")',
                 "zorb",
-                "zorb%",
-                '{names body} : "fen"*',
+                "zorc",
+                '{names} : "fen"* OR {body} : "fen"',
                 'stems : ("en_fen")',
                 "fen",
-                "fen%",
+                "feo",
             ],
         ),
         (
             'zorb "fen"',
             f"({WORD} AND {WORD})",
-            ['{names body} : "zorb"*', 'stems : ("en_zorb")', "zorb", "zorb%", '{names body} : "fen"', 'stems : ("en_fen")', "fen", "fen%"],
+            [
+                '{names} : "zorb"* OR {body} : "zorb"',
+                'stems : ("en_zorb")',
+                "zorb",
+                "zorc",
+                '{names body} : "fen"',
+                'stems : ("en_fen")',
+                "fen",
+                "feo",
+            ],
         ),
     ],
 )
@@ -382,11 +391,11 @@ def test_compile_sql_edges():
     """No query: every card; a value with no words: every card; no stemmer: no stem clause."""
     assert compile_sql(None) == ("1", [])
     assert compile_sql(Term(None, ":", "--", 0), ("en",)) == ("1", [])
-    assert compile_sql(parse("zorb"), ()) == (f"({FTS} OR {COMPACT})", ['{names body} : "zorb"*', "zorb", "zorb%"])
+    assert compile_sql(parse("zorb"), ()) == (f"({FTS} OR {COMPACT})", ['{names} : "zorb"* OR {body} : "zorb"', "zorb", "zorc"])
     assert compile_sql(parse("paralyzed"), ("en", "fr", "ja"))[1][1] == 'stems : ("en_paralyz" OR "fr_paralyzed")'
     assert compile_sql(parse("zorb ゾルブ"), ("en",)) == (
-        f"({WORD} AND c.id IN (SELECT card_id FROM card_tri WHERE names LIKE ? ESCAPE '\\' OR body LIKE ? ESCAPE '\\'))",
-        ['{names body} : "zorb"*', 'stems : ("en_zorb")', "zorb", "zorb%", "%ゾルブ%", "%ゾルブ%"],
+        f"({WORD} AND c.rowid IN (SELECT rowid FROM card_tri WHERE names LIKE ? ESCAPE '\\' OR body LIKE ? ESCAPE '\\'))",
+        ['{names} : "zorb"* OR {body} : "zorb"', 'stems : ("en_zorb")', "zorb", "zorc", "%ゾルブ%", "%ゾルブ%"],
     )
 
 
