@@ -703,6 +703,32 @@ def catalogs(args: argparse.Namespace) -> list[Path]:
     return found
 
 
+def decks_only(args: argparse.Namespace) -> int:
+    """``--decks-only RUNS``: figure 2's in-process deck checks alone, ``RUNS`` times per catalog
+    (the deck of :func:`write_deck`, the shipped Pokémon formats beside the catalog); prints each
+    rate and the median. Returns the exit code."""
+    for root in catalogs(args):
+        work = Path(tempfile.mkdtemp(prefix=f"bench-scale-{root.name}-"))
+        try:
+            formats = work / "formats-root" / "pokemon"
+            formats.mkdir(parents=True)
+            shutil.copytree(REPO / "cards" / "pokemon" / "formats", formats / "formats")
+            deck = write_deck(sorted(p for p in (root / "pokemon").iterdir() if p.is_dir()), work / "deck.txt")
+            env = {"CARDLAB_CACHE_DIR": str(work / "cache"), "CARDLAB_DB": str(work / "index.sqlite")}
+            rates = [
+                decks_per_second(deck, [root, work / "formats-root"], env, args.deck_loops, args.deck_seconds)[0]
+                for _ in range(args.decks_only)
+            ]
+            shown = ", ".join(f"{r:,.0f}" for r in rates)
+            print(
+                f"{root}: in-process deck checks {statistics.median(rates):,.0f} decks/s (median of {shown}; load {os.getloadavg()[0]:.2f})",
+                flush=True,
+            )
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the arguments, measure every catalog, print (and write) the report. Returns the exit code."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
@@ -720,6 +746,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deck-seconds", type=float, default=3.0, help="...or for about this many seconds (default 3)")
     parser.add_argument("--out", help="also write the Markdown report to this file")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folders (caches, indexes)")
+    parser.add_argument(
+        "--decks-only", type=int, default=0, metavar="RUNS", help="only the in-process deck checks of figure 2, RUNS times per catalog"
+    )
     args = parser.parse_args(argv)
     if args.pairs < 1 or args.heavy_pairs < 0 or args.peer_pairs < 0 or args.peer_files < 0:
         parser.error("pair and file counts must be positive")
@@ -727,6 +756,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no cardlab next to {sys.executable}: run this with the Python of cardlab's venv")
     header = machine()
     print("\n".join(header), flush=True)
+    if args.decks_only:
+        return decks_only(args)
     sizes = []
     for root in catalogs(args):
         work = Path(tempfile.mkdtemp(prefix=f"bench-scale-{root.name}-"))
