@@ -176,9 +176,9 @@ def validate(
     else:
         n = len(result.problems)
         summary = (
-            f"[green]ok[/]: {result.files} files, no problems"
+            f"[green]ok[/]: {result.files} file{'s' if result.files != 1 else ''}, no problems"
             if not n
-            else f"[red]{n} problem{'s' if n != 1 else ''}[/] in {len({p.pos.path for p in result.problems})} file(s) ({result.files} files checked)"
+            else f"[red]{n} problem{'s' if n != 1 else ''}[/] in {len({p.pos.path for p in result.problems})} file(s) ({result.files} file{'s' if result.files != 1 else ''} checked)"
         )
         render.problems(result.problems, render.stderr_console() if n else render.stdout_console(), summary)
     finish(not result.problems)
