@@ -157,10 +157,11 @@ _TYPE_WORDS = {
 }
 
 
-def _found(value: Any) -> str:
-    """``true (a YAML boolean)``; a date gets the hint to quote it."""
+def _found(value: Any, text_ok: bool = True) -> str:
+    """``true (a YAML boolean)``; a date gets the hint to quote it when text is what is wanted
+    (``text_ok``: an integer field is not helped by quoting)."""
     what = describe(value)
-    if what == "a YAML date":
+    if what == "a YAML date" and text_ok:
         return f'{_show(value)} (a YAML date): YAML reads this as a date; quote it: "{value.isoformat()}"'
     return f"{_show(value)} ({what})"
 
@@ -175,7 +176,7 @@ def schema_message(err: Any) -> str:
         return f"expected {_show(err.validator_value)}, found {_found(err.instance)}"
     if err.validator == "type":
         wanted = [err.validator_value] if isinstance(err.validator_value, str) else list(err.validator_value)
-        return f"expected {' or '.join(_TYPE_WORDS.get(w, w) for w in wanted)}, found {_found(err.instance)}"
+        return f"expected {' or '.join(_TYPE_WORDS.get(w, w) for w in wanted)}, found {_found(err.instance, 'string' in wanted)}"
     if err.validator == "required":
         missing = [k for k in err.validator_value if isinstance(err.instance, dict) and k not in err.instance]
         return f"missing field{'s' if len(missing) > 1 else ''} {', '.join(repr(k) for k in missing) or '?'}"

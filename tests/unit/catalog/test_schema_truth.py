@@ -136,7 +136,7 @@ MESSAGES = [  # replacement in the fixture card, line:col, message
     (("hp: 60", "hp: null"), "6:5", "hp: expected an integer, found null (a YAML null)"),
     (("hp: 60", "hp: 60.0"), "6:5", "hp: expected an integer, found 60.0 (a YAML number)"),
     (("hp: 60", "hp: [60]"), "6:5", "hp: expected an integer, found [60] (a list)"),
-    (("hp: 60", "hp: 2000-01-01"), "6:5", '(a YAML date): YAML reads this as a date; quote it: "2000-01-01"'),
+    (("hp: 60", "hp: 2000-01-01"), "6:5", "hp: expected an integer, found 2000-01-01 (a YAML date)"),  # no hint: quoting would not help
     (("hp: 60", "hp: -10"), "6:5", "hp: -10 is out of range: must be at least"),
     (("hp: 60", "hp: 65"), "6:5", "hp: 65 is not a multiple of 10"),
     (('number: "1"', "number: 1"), "2:9", "number: expected text, found 1 (a YAML integer)"),
@@ -254,3 +254,9 @@ def test_card_problem_lines_match_the_editor(data, tmp_path):
     eol = data.draw(st.sampled_from(["\n", "\r\n", "\r"]))
     _d, problems = check_text(tmp_path / "1-x.yaml", eol.join(lines) + eol, "card", "pokemon", "en")
     assert [(p.pos.line, p.pos.col) for p in problems] == [(k + 1, 5)], problems
+
+
+def test_a_date_in_a_number_field_gets_no_quoting_hint(tmp_path):
+    """Quoting a date helps a text field only: an integer field is told what it holds, no more."""
+    _data, problems = _card(tmp_path, CARD.read_text(encoding="utf-8").replace("hp: 60", "hp: 2000-01-01"))
+    assert [f"{p.pos.line}:{p.pos.col}: {p.message}" for p in problems] == ["6:5: hp: expected an integer, found 2000-01-01 (a YAML date)"]
