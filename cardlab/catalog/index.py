@@ -26,7 +26,7 @@ from cardlab.core.errors import CardlabError, CatalogError
 from cardlab.core.inputs import MAX_FILE_BYTES, file_stamp, is_racy
 from cardlab.core.text import CJK, compact, fold, norm_value, pick, stem_words
 
-INDEX_VERSION = "12"
+INDEX_VERSION = "14"
 """Bump when the index's tables or contents change: old indexes are then rebuilt."""
 
 DICTIONARY_BYTES = 8192
@@ -606,15 +606,13 @@ def _write(
                         card["number"],
                         int(digits) if digits else None,
                         pick(card["name"], (), src),
-                        src,
                         game.type_line(card, ()),
                         game.key_stats(card),
                         card.get("rarity"),
                         _rarity_rank(card.get("rarity"), info.data),
                         card.get("illustrator"),
-                        info.data.get("release_date"),
                         _compress(_card_json(card), zdict),
-                        str(cat.paths[card_id]),
+                        cat.paths[card_id].name,  # in its set's folder (card_set.path): the folder once per set
                         card_id,  # the oracle card, found below
                         card.get("reprint_of") if card_id in cat.own else None,
                     )
@@ -650,9 +648,9 @@ def _write(
                 stems.append((rowid, stemmed))
                 stem_langs.update(w.split("_", 1)[0] for w in stemmed.split() if "_" in w)
             con.executemany(
-                "INSERT INTO card (rowid, id, game, set_code, number, number_int, name, source_language, type_line,"
-                " stats, rarity, rarity_rank, illustrator, release_date, data, path, oracle_id, reprint_of) VALUES"
-                " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO card (rowid, id, game, set_code, number, number_int, name, type_line,"
+                " stats, rarity, rarity_rank, illustrator, data, path, oracle_id, reprint_of) VALUES"
+                " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 rows,
             )
             con.executemany("INSERT INTO card_name (card_id, lang, name, folded, compact) VALUES (?, ?, ?, ?, ?)", names)

@@ -196,10 +196,20 @@ class StoredCatalog(Catalog):
         from cardlab.catalog.index import data_decoder
 
         self.cards = column("data", data_decoder(con))
-        self.paths = column("path", Path)
+        self.paths = _Lazy(self._path_one, self._path_every)
         self.card_set = column("set_code")
         self.own = _Lazy(self._own_one, self._own_every)
         self.reprints = _Lazy(self._reprints_one, self._reprints_every)
+
+    def _path_one(self, card_id: str) -> Path | None:
+        row = self.con.execute(
+            "SELECT c.path, s.path FROM card c JOIN card_set s ON s.code = c.set_code WHERE c.id = ?", (card_id,)
+        ).fetchone()
+        return None if row is None else Path(row[1]).parent / row[0]
+
+    def _path_every(self) -> Iterator[tuple[str, Any]]:
+        rows = self.con.execute("SELECT c.id, c.path, s.path FROM card c JOIN card_set s ON s.code = c.set_code ORDER BY c.rowid")
+        return ((cid, Path(folder).parent / name) for cid, name, folder in rows)
 
     def _own_one(self, card_id: str) -> dict | None:
         card = self.cards.get(card_id)

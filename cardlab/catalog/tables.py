@@ -18,22 +18,20 @@ class Card(SQLModel, table=True):
         default=None, primary_key=True, description="the card's number in the index: the full-text and facet tables refer to it"
     )
     id: str = Field(unique=True, description="<set code>-<collector number>")
-    game: str = Field(index=True)
+    game: str = Field(description="not indexed: a game matches most of a catalog, and card_set lists the games")
     set_code: str = Field(index=True)
     number: str = Field(description="collector number as printed")
     number_int: int | None = Field(default=None, description="numeric part of the collector number")
     name: str = Field(description="name in the set's source language")
-    source_language: str = Field(description="language code of the set's cards")
     type_line: str = Field(description="the type line `show` prints")
     stats: str = Field(description="the key stats `search` prints")
     rarity: str | None = None
     rarity_rank: int | None = Field(default=None, description="place of the rarity in its set's rarities list, commonest first")
     illustrator: str | None = None
-    release_date: str | None = None
     data: bytes = Field(
         description="the card as JSON, as in its YAML file (a reprint merged with its original), compressed: see cardlab.catalog.index.data_decoder"
     )
-    path: str
+    path: str = Field(description="the card's file name, in the folder of its set's set.yaml (card_set.path)")
     oracle_id: str = Field(index=True, description="the id of the original card: its own id, or what a reprint reprints")
     reprint_of: str | None = Field(default=None, description="for a reprint, the card it reprints")
 

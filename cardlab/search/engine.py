@@ -224,7 +224,7 @@ def count(con: sqlite3.Connection, query: str, *, timeout: float | None = None) 
 def _vocabulary(con: sqlite3.Connection, field_name: str) -> list[str]:
     """The values of a closed field the index holds (folded), plus each set's rarities."""
     if field_name == "game":
-        values = {r[0] for r in con.execute("SELECT DISTINCT game FROM card")}
+        values = {r[0] for r in con.execute("SELECT DISTINCT game FROM card_set")}
     elif field_name == "set":
         values = {r[0] for r in con.execute("SELECT key FROM set_key")}
     else:
@@ -409,7 +409,7 @@ def _search(
         order.insert(0, "c.id NOT IN (SELECT card_id FROM card_name WHERE compact = ?)")
         exact = [compact(" ".join(t.value for t in words))]
     in_sql = sort != "name" and unique == "prints"
-    columns = "c.id, c.game, c.set_code, c.number, c.name, c.source_language, c.type_line, c.stats, c.rarity, c.data, c.oracle_id"
+    columns = "c.id, c.game, c.set_code, c.number, c.name, s.source_language, c.type_line, c.stats, c.rarity, c.data, c.oracle_id"
     sql = (
         f"SELECT {columns}{', COUNT(*) OVER ()' if with_total and in_sql else ''}"
         f" FROM card c LEFT JOIN card_set s ON s.code = c.set_code{_SORT_JOINS.get(sort, '')} WHERE {where} ORDER BY {', '.join(order)}"
@@ -578,10 +578,11 @@ def get_card(con: sqlite3.Connection, ref: str) -> CardView:
             )
         ]
         raise AmbiguousCardError(ref, choices)
-    cid, game, data, path, set_data, oracle = con.execute(
-        "SELECT c.id, c.game, c.data, c.path, s.data, c.oracle_id FROM card c JOIN card_set s ON s.code = c.set_code WHERE c.id = ?",
+    cid, game, data, name, set_path, set_data, oracle = con.execute(
+        "SELECT c.id, c.game, c.data, c.path, s.path, s.data, c.oracle_id FROM card c JOIN card_set s ON s.code = c.set_code WHERE c.id = ?",
         (ids[0],),
     ).fetchone()
+    path = str(Path(set_path).parent / name)
     return CardView(cid, game, data_decoder(con)(data), json.loads(set_data), path, _printings(con, oracle))
 
 

@@ -29,9 +29,26 @@ def test_deck_validate_over_a_damaged_own_index_answers_as_before(runner):
     _damage(db)
     again = runner.invoke(app, ["deck", "validate", str(DECK), "-f", "pokemon-base"])
     assert again.exit_code == 0 and again.stdout == good.stdout
-    assert not db.exists()  # cardlab's own damaged index is dropped: the next search builds it
     stats = runner.invoke(app, ["deck", "stats", str(DECK), "-f", "pokemon-base"])
     assert stats.exit_code == 0 and "Traceback" not in stats.output
+
+
+def test_an_index_failing_mid_deck_falls_back_to_the_validated_catalog(runner, monkeypatch):
+    import sqlite3
+
+    from cardlab.catalog import stored
+
+    good = runner.invoke(app, ["deck", "validate", str(DECK), "-f", "pokemon-base"])
+    db = paths.default_db(paths.catalog_roots(None))
+    assert good.exit_code == 0 and db.is_file()
+
+    def malformed(self, key):
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    monkeypatch.setattr(stored._NameMap, "__getitem__", malformed)
+    again = runner.invoke(app, ["deck", "validate", str(DECK), "-f", "pokemon-base"])
+    assert again.exit_code == 0 and again.stdout == good.stdout
+    assert not db.exists()  # cardlab's own damaged index is dropped: the next search builds it
 
 
 def test_deck_have_with_a_draft_in_the_catalog_warns_and_answers(runner, tmp_path):
