@@ -5,6 +5,7 @@ positions."""
 from __future__ import annotations
 
 import datetime
+import pickle
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -12,11 +13,14 @@ import pytest
 
 from cardlab.catalog.filecheck import (
     _allowed_keys,
+    _Cache,
+    _default_cache,
     _found,
     _own_cache_file,
     _plain_json,
     _show,
     _yaml_text,
+    cached_data,
     cached_run,
     check_text,
     schema_message,
@@ -324,3 +328,30 @@ def test_store_run_then_cached_run(tmp_path, monkeypatch):
     store_run(roots, "key-1", 12, [problem])
     assert cached_run(roots, "key-1") == (12, [problem])
     assert cached_run(roots, "key-2") is None
+
+
+def test_not_message_without_any_of_or_required():
+    """A ``not`` with no ``anyOf``, or whose branches require nothing: the general wording."""
+    assert schema_message(_err("not", {"required": ["hp"]}, {"hp": 1})) == "this combination of fields is not allowed"
+    assert schema_message(_err("not", {"anyOf": [{"properties": {}}]}, {"hp": 1})) == "this combination of fields is not allowed"
+
+
+def test_cached_data_skips_a_damaged_row(tmp_path, monkeypatch):
+    """The cached data of the paths asked, by path; a damaged row is left out, the rows after it are
+    read; no cache (``CARDLAB_NO_CACHE``) gives nothing."""
+    monkeypatch.setenv("CARDLAB_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("CARDLAB_NO_CACHE", raising=False)
+    roots = [tmp_path / "cards"]
+    cache = _Cache(_default_cache(roots))
+    rows = [
+        ("a.yaml", "s", "f", pickle.dumps({"id": "zz1-1"}), "[]", pickle.dumps({"id": "zz1-1", "s": 1})),
+        ("b.yaml", "s", "f", b"zorb", "[]", b"zorb"),
+        ("c.yaml", "s", "f", pickle.dumps({"id": "zz1-3"}), "[]", pickle.dumps({"id": "zz1-3", "s": 1})),
+        ("d.yaml", "s", "f", pickle.dumps({"id": "zz1-4"}), "[]", pickle.dumps({"id": "zz1-4", "s": 1})),
+    ]
+    cache.put(rows)
+    assert cache.db is not None
+    cache.db.close()
+    assert cached_data(roots, ["a.yaml", "b.yaml", "c.yaml", "zz.yaml"]) == {"a.yaml": {"id": "zz1-1"}, "c.yaml": {"id": "zz1-3"}}
+    monkeypatch.setenv("CARDLAB_NO_CACHE", "1")
+    assert cached_data(roots, ["a.yaml"]) == {}
