@@ -244,3 +244,57 @@ def test_plan_every_kind_of_entry_with_replace(fixture_catalog):
         [("2-test-straight.yaml", "card"), ("set.yaml", "set")],
         {"2-test-straight.yaml": [("ippo-test-2 name", 29)], "set.yaml": [("ippo-test set.products[0].name", 32)]},
     )
+
+
+def test_plan_of_obsolete_entries_only(fixture_catalog):
+    """Two obsolete entries and nothing else: one ``empty-po`` problem counting them (plural)."""
+    po = [_entry(5, "ippo-test-1 name", "x", "y", obsolete=True), _entry(9, "ippo-test-2 name", "x", "y", obsolete=True)]
+    report = po_import.plan(fixture_catalog, po, PO, "fr")
+    assert [(p.pos.line, p.rule, p.message) for p in report.problems] == [
+        (0, "empty-po", "the PO file has no entries (2 obsolete entries, ignored); nothing to import")
+    ]
+
+
+def test_plan_two_entries_would_replace(fixture_catalog):
+    """Two entries replacing current translations: each at its line, then one problem counting them (plural)."""
+    po = [
+        _entry(5, "ippo-test-2 name", "テストストレート", "Zorb direct"),
+        _entry(9, "ippo-test-3 name", "テストフック", "Zorb crochet"),
+    ]
+    report = po_import.plan(fixture_catalog, po, PO, "fr")
+    assert [(p.pos.line, p.rule, p.message) for p in report.problems] == [
+        (5, "would-replace", "'ippo-test-2 name': would replace 'Direct de test' with 'Zorb direct'"),
+        (9, "would-replace", "'ippo-test-3 name': would replace 'Crochet de test' with 'Zorb crochet'"),
+        (
+            0,
+            "would-replace",
+            "nothing imported: 2 entries would replace an existing 'fr' translation with a different text (listed with "
+            "their lines); check that this file really is in 'fr', then run again with --replace to replace them",
+        ),
+    ]
+
+
+def test_report_diff_and_files():
+    """The diff is every change's diff, one after the other; the JSON names each change's file."""
+    changes = [
+        SimpleNamespace(path=Path("a.yaml"), diff=lambda roots: f"-a {len(roots)}\n"),
+        SimpleNamespace(path=Path("b.yaml"), diff=lambda roots: "+b\n"),
+    ]
+    report = po_import.ImportReport("fr", changes=changes)
+    assert report.diff([Path("x")]) == "-a 1\n+b\n"
+    assert report.to_json()["files"] == ["a.yaml", "b.yaml"]
+
+
+def test_refuse_installed_wording(monkeypatch):
+    """A planned change in the installed catalog: the usage error, word for word."""
+    from cardlab.core import paths
+
+    monkeypatch.setattr(paths, "installed_catalog_holding", lambda path: Path("/site/cardlab/cards"))
+    report = po_import.ImportReport("fr", changes=[SimpleNamespace(path=Path("zorb.yaml"))])
+    with pytest.raises(UsageError) as err:
+        po_import._refuse_installed(report)
+    assert str(err.value) == (
+        "zorb.yaml is in the catalog installed with the cardlab package (/site/cardlab/cards); translations are not "
+        "written there (an upgrade would lose them). Pass --catalog with the cards/ folder of your cardlab checkout "
+        "(git clone the repository first), e.g. --catalog ~/cardlab/cards; --dry-run shows the diff"
+    )
