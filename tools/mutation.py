@@ -45,6 +45,13 @@ CORE_MODULES = [
     "cardlab/i18n/po_import.py",
 ]
 
+DESELECT = [
+    # passes in the checkout but fails in mutmut's copy, where the first run of the whole suite
+    # must pass: it damages the index file and expects it dropped (issue 16, not yet understood)
+    "tests/cli/test_cli_deck_index_damage.py::test_deck_validate_over_a_damaged_own_index_answers_as_before",
+]
+"""Tests left out of every mutation run."""
+
 
 def _copy_checkout(dest: Path) -> None:
     """Copy the files git tracks (as they are in the working tree) to ``dest``."""
@@ -62,7 +69,14 @@ def _venv(work: Path) -> Path:
     not cardlab."""
     meta = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     extras = meta["optional-dependencies"]
-    deps = [*meta["dependencies"], *extras["test"], *extras["web"], "mutmut>=3.8"]
+    wanted = [*extras["test"], *extras["web"]]
+    deps = [*meta["dependencies"], "mutmut>=3.8"]
+    while wanted:  # an extra may name others of cardlab's (cardlab[postgres]): take theirs, not cardlab
+        dep = wanted.pop(0)
+        if dep.startswith(meta["name"] + "["):
+            wanted += [d for name in dep[len(meta["name"]) + 1 : -1].split(",") for d in extras[name.strip()]]
+        else:
+            deps.append(dep)
     subprocess.run([sys.executable, "-m", "venv", str(work / ".mutvenv")], check=True)
     py = work / ".mutvenv" / "bin" / "python"
     subprocess.run([str(py), "-m", "pip", "install", "-q", *deps], check=True, stderr=subprocess.DEVNULL)
@@ -79,6 +93,7 @@ def _config(module: str) -> str:
         'source_paths = ["cardlab/"]\n'
         f"also_copy = {json.dumps(tops)}\n"  # README.md, cards/, schema/, tests/...: what the tests read
         f"do_not_mutate = {json.dumps(others)}\n"
+        f"pytest_add_cli_args = {json.dumps([a for t in DESELECT for a in ('--deselect', t)])}\n"
     )
 
 

@@ -5,12 +5,28 @@ positions."""
 from __future__ import annotations
 
 import datetime
+import pickle
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-from cardlab.catalog.filecheck import _found, _plain_json, _show, _yaml_text, check_text, schema_message
+from cardlab.catalog.filecheck import (
+    _allowed_keys,
+    _Cache,
+    _default_cache,
+    _found,
+    _own_cache_file,
+    _plain_json,
+    _show,
+    _yaml_text,
+    cached_data,
+    cached_run,
+    check_text,
+    schema_message,
+    store_run,
+)
+from cardlab.core.errors import Problem, SourcePos
 
 
 @pytest.mark.parametrize(
@@ -231,3 +247,111 @@ def test_two_schema_problems_each_once_in_order():
 def test_one_schema_problem(old, new, problem):
     """An unknown field, a value outside its list (and not its consequences), a date, an integer for text."""
     assert _problems(ZORB_CARD.replace(old, new)) == [problem]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "problems"),
+    [
+        # two unknown fields: each once, in file order
+        ("hp: 90", "hp: 90\nzorb: 1\nzap: 2", [(7, 1, "schema", "unknown field 'zorb'"), (8, 1, "schema", "unknown field 'zap'")]),
+        # a wrong value and an unknown field: both
+        (
+            "hp: 90",
+            "hp: ninety\nzorb: 1",
+            [(6, 5, "schema", 'hp: expected an integer, found "ninety" (text)'), (7, 1, "schema", "unknown field 'zorb'")],
+        ),
+        # a wrong common field (number): the other common fields are not called unknown
+        (
+            'number: "2"',
+            "number: 2\nzorb: 1",
+            [(2, 9, "schema", "number: expected text, found 2 (a YAML integer)"), (3, 1, "schema", "unknown field 'zorb'")],
+        ),
+        # an unknown field inside an attack: at its key
+        ("  - name: {en: Double Zorb}", "  - name: {en: Double Zorb}\n    zorb: 1", [(14, 5, "schema", "unknown field 'zorb'")]),
+    ],
+)
+def test_schema_problems_two_at_once(old, new, problems):
+    """Two problems in one card: each reported once, in order; the common part's fields stay known."""
+    assert _problems(ZORB_CARD.replace(old, new)) == problems
+
+
+def _props_err(validator, instance, message="", schema=None):
+    return SimpleNamespace(validator=validator, instance=instance, message=message, schema=schema or {})
+
+
+def test_allowed_keys_of_additional_properties():
+    """additionalProperties: the keys named in ``properties`` or matching a pattern (anywhere in the key)."""
+    err = _props_err(
+        "additionalProperties",
+        {"a": 1, "x-b": 2, "yx-c": 3, "zz": 4},
+        schema={"properties": {"a": {}}, "patternProperties": {"x-": {}}},
+    )
+    assert _allowed_keys(err) == {"a", "x-b", "yx-c"}
+    assert _allowed_keys(_props_err("additionalProperties", {"a": 1})) == set()
+
+
+def test_allowed_keys_of_unevaluated_properties():
+    """unevaluatedProperties: every key but those named in the message's last parentheses."""
+    instance = {"a": 1, "b": 2, "c": 3}
+    message = "Unevaluated properties are not allowed ('b', 'c' were unexpected)"
+    assert _allowed_keys(_props_err("unevaluatedProperties", instance, message)) == {"a"}
+    message = "Unevaluated properties (here 'a') are not allowed ('b' was unexpected)"
+    assert _allowed_keys(_props_err("unevaluatedProperties", instance, message)) == {"a", "c"}
+    assert _allowed_keys(_props_err("unevaluatedProperties", instance, "no parentheses 'b'")) == {"a", "b", "c"}
+
+
+def test_own_cache_file(tmp_path, monkeypatch):
+    """cardlab's own validation cache files: a name of ``_CACHE_NAME`` in the cache folder only;
+    False when the cache folder cannot be found."""
+    from cardlab.core import paths
+
+    monkeypatch.setenv("CARDLAB_CACHE_DIR", str(tmp_path))
+    assert _own_cache_file(tmp_path / "validate-0123456789ab.sqlite") is True
+    assert _own_cache_file(str(tmp_path / "validate-cache.sqlite")) is True
+    assert _own_cache_file(tmp_path / "validate-zorb.sqlite") is False
+    assert _own_cache_file(tmp_path / "sub" / "validate-cache.sqlite") is False
+
+    def no_folder():
+        raise PermissionError("zorb")
+
+    monkeypatch.setattr(paths, "cache_dir", no_folder)
+    assert _own_cache_file(tmp_path / "validate-cache.sqlite") is False
+
+
+def test_store_run_then_cached_run(tmp_path, monkeypatch):
+    """A whole run's outcome comes back with each problem's path, position, wording and rule, for
+    its key only."""
+    monkeypatch.setenv("CARDLAB_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("CARDLAB_NO_CACHE", raising=False)
+    roots = [tmp_path / "cards"]
+    problem = Problem(SourcePos(tmp_path / "cards" / "zorb.yaml", 3, 7), "zörb is wrong", "schema")
+    store_run(roots, "key-1", 12, [problem])
+    assert cached_run(roots, "key-1") == (12, [problem])
+    assert cached_run(roots, "key-2") is None
+
+
+def test_not_message_without_any_of_or_required():
+    """A ``not`` with no ``anyOf``, or whose branches require nothing: the general wording."""
+    assert schema_message(_err("not", {"required": ["hp"]}, {"hp": 1})) == "this combination of fields is not allowed"
+    assert schema_message(_err("not", {"anyOf": [{"properties": {}}]}, {"hp": 1})) == "this combination of fields is not allowed"
+
+
+def test_cached_data_skips_a_damaged_row(tmp_path, monkeypatch):
+    """The cached data of the paths asked, by path; a damaged row is left out, the rows after it are
+    read; no cache (``CARDLAB_NO_CACHE``) gives nothing."""
+    monkeypatch.setenv("CARDLAB_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("CARDLAB_NO_CACHE", raising=False)
+    roots = [tmp_path / "cards"]
+    cache = _Cache(_default_cache(roots))
+    rows = [
+        ("a.yaml", "s", "f", pickle.dumps({"id": "zz1-1"}), "[]", pickle.dumps({"id": "zz1-1", "s": 1})),
+        ("b.yaml", "s", "f", b"zorb", "[]", b"zorb"),
+        ("c.yaml", "s", "f", pickle.dumps({"id": "zz1-3"}), "[]", pickle.dumps({"id": "zz1-3", "s": 1})),
+        ("d.yaml", "s", "f", pickle.dumps({"id": "zz1-4"}), "[]", pickle.dumps({"id": "zz1-4", "s": 1})),
+    ]
+    cache.put(rows)
+    assert cache.db is not None
+    cache.db.close()
+    assert cached_data(roots, ["a.yaml", "b.yaml", "c.yaml", "zz.yaml"]) == {"a.yaml": {"id": "zz1-1"}, "c.yaml": {"id": "zz1-3"}}
+    monkeypatch.setenv("CARDLAB_NO_CACHE", "1")
+    assert cached_data(roots, ["a.yaml"]) == {}

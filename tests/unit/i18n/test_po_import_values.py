@@ -167,3 +167,134 @@ def test_parse_errors(raw, message):
     with pytest.raises(DataError) as err:
         po_import.parse(raw, PO)
     assert str(err.value) == message
+
+
+def _entry(line, ctx, msgid, msgstr, fuzzy=False, plural="", obsolete=False):
+    return SimpleNamespace(linenum=line, msgctxt=ctx, msgid=msgid, msgstr=msgstr, fuzzy=fuzzy, msgid_plural=plural, obsolete=obsolete)
+
+
+EVERY_KIND = [
+    _entry(5, None, "Zorb  text", "x"),
+    _entry(8, "ippo-test-6 name", "テストボディ", "a"),
+    _entry(11, "ippo-test-6 name", "テストボディ", "b"),
+    _entry(14, "ippo-test-7 name", "テストカバー", "", plural="テストカバーズ"),
+    _entry(17, "ippo-test-8 name", "Zorb", "z"),
+    _entry(20, "ippo-test-9 name", "テストウィービング", "zz", fuzzy=True),
+    _entry(23, "ippo-test-3 name", "テストフック", ""),
+    _entry(26, "ippo-test-1 name", "テストジャブ", " Jab de test\n"),  # the current translation, spaced
+    _entry(29, "ippo-test-2 name", "テストストレート", "Zorb direct"),  # replaces "Direct de test"
+    _entry(32, "ippo-test set.products[0].name", "スターター", "Zorb starter"),  # a new translation
+    _entry(35, "zz9-1 name", "x", "y"),
+    _entry(38, "ippo-test-4 name", "x", "y", obsolete=True),
+]
+
+EVERY_KIND_PROBLEMS = [
+    (5, "no-context", "entry 'Zorb text' has no msgctxt; cardlab needs '<card id> <field path>'"),
+    (8, "duplicate-context", "context 'ippo-test-6 name' appears 2 times (also line 11); none applied"),
+    (11, "duplicate-context", "context 'ippo-test-6 name' appears 2 times (also line 8); none applied"),
+    (14, "unknown-context", "'ippo-test-7 name': plural entries are not used by cardlab"),
+    (
+        17,
+        "changed-source",
+        "'ippo-test-8 name': the source text changed since the export (was 'Zorb', now 'テストパリー'); export again and translate the new text",
+    ),
+    (35, "unknown-context", "'zz9-1 name': no card or set 'zz9-1' in the catalog"),
+]
+
+
+def _report_values(report):
+    return (
+        [(p.pos.line, p.rule, p.message) for p in report.problems],
+        [(p.pos.line, p.rule, p.message) for p in report.warnings],
+        (report.entries, report.applied, report.unchanged, report.empty, report.held_back),
+        [(c.path.name, c.kind) for c in report.changes],
+        {path.name: lines for path, lines in report.entry_lines.items()},
+    )
+
+
+def test_plan_every_kind_of_entry(fixture_catalog):
+    """One entry of each kind: each problem once, in order, at its line; one entry would replace a
+    current translation, so nothing is planned and the new translation is held back."""
+    report = po_import.plan(fixture_catalog, EVERY_KIND, PO, "fr")
+    assert _report_values(report) == (
+        [
+            *EVERY_KIND_PROBLEMS,
+            (29, "would-replace", "'ippo-test-2 name': would replace 'Direct de test' with 'Zorb direct'"),
+            (
+                0,
+                "would-replace",
+                "nothing imported: 1 entry would replace an existing 'fr' translation with a different text (listed with "
+                "their lines); check that this file really is in 'fr', then run again with --replace to replace them",
+            ),
+        ],
+        [(20, "fuzzy", "'ippo-test-9 name': fuzzy, not imported; review it and clear the fuzzy flag")],
+        (11, [], 1, ["ippo-test-3 name"], 1),
+        [],
+        {},
+    )
+
+
+def test_plan_every_kind_of_entry_with_replace(fixture_catalog):
+    """With ``replace`` the replacing entry and the new one are planned, one file each (a card, a set)."""
+    report = po_import.plan(fixture_catalog, EVERY_KIND, PO, "fr", replace=True)
+    assert _report_values(report) == (
+        EVERY_KIND_PROBLEMS,
+        [(20, "fuzzy", "'ippo-test-9 name': fuzzy, not imported; review it and clear the fuzzy flag")],
+        (11, ["ippo-test-2 name", "ippo-test set.products[0].name"], 1, ["ippo-test-3 name"], 0),
+        [("2-test-straight.yaml", "card"), ("set.yaml", "set")],
+        {"2-test-straight.yaml": [("ippo-test-2 name", 29)], "set.yaml": [("ippo-test set.products[0].name", 32)]},
+    )
+
+
+def test_plan_of_obsolete_entries_only(fixture_catalog):
+    """Two obsolete entries and nothing else: one ``empty-po`` problem counting them (plural)."""
+    po = [_entry(5, "ippo-test-1 name", "x", "y", obsolete=True), _entry(9, "ippo-test-2 name", "x", "y", obsolete=True)]
+    report = po_import.plan(fixture_catalog, po, PO, "fr")
+    assert [(p.pos.line, p.rule, p.message) for p in report.problems] == [
+        (0, "empty-po", "the PO file has no entries (2 obsolete entries, ignored); nothing to import")
+    ]
+
+
+def test_plan_two_entries_would_replace(fixture_catalog):
+    """Two entries replacing current translations: each at its line, then one problem counting them (plural)."""
+    po = [
+        _entry(5, "ippo-test-2 name", "テストストレート", "Zorb direct"),
+        _entry(9, "ippo-test-3 name", "テストフック", "Zorb crochet"),
+    ]
+    report = po_import.plan(fixture_catalog, po, PO, "fr")
+    assert [(p.pos.line, p.rule, p.message) for p in report.problems] == [
+        (5, "would-replace", "'ippo-test-2 name': would replace 'Direct de test' with 'Zorb direct'"),
+        (9, "would-replace", "'ippo-test-3 name': would replace 'Crochet de test' with 'Zorb crochet'"),
+        (
+            0,
+            "would-replace",
+            "nothing imported: 2 entries would replace an existing 'fr' translation with a different text (listed with "
+            "their lines); check that this file really is in 'fr', then run again with --replace to replace them",
+        ),
+    ]
+
+
+def test_report_diff_and_files():
+    """The diff is every change's diff, one after the other; the JSON names each change's file."""
+    changes = [
+        SimpleNamespace(path=Path("a.yaml"), diff=lambda roots: f"-a {len(roots)}\n"),
+        SimpleNamespace(path=Path("b.yaml"), diff=lambda roots: "+b\n"),
+    ]
+    report = po_import.ImportReport("fr", changes=changes)
+    assert report.diff([Path("x")]) == "-a 1\n+b\n"
+    assert report.to_json()["files"] == ["a.yaml", "b.yaml"]
+
+
+def test_refuse_installed_wording(monkeypatch):
+    """A planned change in the installed catalog: the usage error, word for word."""
+    from cardlab.core import paths
+
+    monkeypatch.setattr(paths, "installed_catalog_holding", lambda path: Path("/site/cardlab/cards"))
+    report = po_import.ImportReport("fr", changes=[SimpleNamespace(path=Path("zorb.yaml"))])
+    with pytest.raises(UsageError) as err:
+        po_import._refuse_installed(report)
+    assert str(err.value) == (
+        "zorb.yaml is in the catalog installed with the cardlab package (/site/cardlab/cards); translations are not "
+        "written there (an upgrade would lose them). Pass --catalog with the cards/ folder of your cardlab checkout "
+        "(git clone the repository first), e.g. --catalog ~/cardlab/cards; --dry-run shows the diff"
+    )
