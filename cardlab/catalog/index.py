@@ -29,6 +29,9 @@ from cardlab.core.text import CJK, compact, fold, norm_value, pick, stem_words
 INDEX_VERSION = "14"
 """Bump when the index's tables or contents change: old indexes are then rebuilt."""
 
+FINGERPRINT_SALT = f"v{INDEX_VERSION}"
+"""What :func:`fingerprint` hashes first: another index version never matches."""
+
 DICTIONARY_BYTES = 8192
 """Size of the zlib preset dictionary for ``card.data``: the last bytes of about 100 cards spread over
 the catalog (their keys and common values; :func:`_write`). A card's JSON then takes about a fifth
@@ -95,7 +98,7 @@ def _fingerprint_and_count(roots: list[Path], racy_files: list[str] | None = Non
     ``racy_files``, see :func:`cardlab.catalog.model.stamp_digest`)."""
     from cardlab.catalog.model import stamp_digest
 
-    return stamp_digest(roots, f"v{INDEX_VERSION}", racy_files)
+    return stamp_digest(roots, FINGERPRINT_SALT, racy_files)
 
 
 def _contents(paths: list[str]) -> dict[str, str]:
@@ -125,19 +128,9 @@ def _settled(db: Path, meta: dict[str, str], fp: str, quick: str | None) -> bool
         return False
     if not isinstance(recorded, dict) or _contents(sorted(recorded)) != recorded:
         return False
-    if ":racy-" not in fp:
-        try:
-            con = sqlite3.connect(db, timeout=0.2)
-            try:
-                with con:
-                    con.execute("INSERT OR REPLACE INTO meta VALUES ('fingerprint', ?)", (fp,))
-                    con.execute("DELETE FROM meta WHERE key = 'racy_files'")
-                    if quick is not None and ":racy-" not in quick:
-                        con.execute("INSERT OR REPLACE INTO meta VALUES ('quick', ?)", (quick,))
-            finally:
-                con.close()
-        except sqlite3.Error:
-            pass  # a read-only index: checked this way again next time
+    if ":racy-" not in fp:  # a read-only index is checked this way again next time
+        trusted_quick = {"quick": quick} if quick is not None and ":racy-" not in quick else {}
+        _write_meta(db, {"fingerprint": fp, **trusted_quick}, drop=("racy_files",))
     return True
 
 
@@ -295,36 +288,33 @@ def stored_fingerprint(db: Path) -> str | None:
     return meta["fingerprint"] if meta else None
 
 
-def _note_quick(db: Path, quick: str) -> None:
-    """Record ``quick`` as the index's folder fingerprint (the files were checked and are the same);
-    best effort: a read-only index just keeps checking every file."""
-    if ":racy-" in quick:
-        return
+def _write_meta(db: Path, values: dict[str, str], drop: tuple[str, ...] = ()) -> None:
+    """Set ``values`` and delete the keys ``drop`` in the index's ``meta`` table, in one transaction;
+    best effort (a read-only or busy index is left as it is: it is only checked more slowly)."""
     try:
         con = sqlite3.connect(db, timeout=0.2)
         try:
             with con:
-                con.execute("INSERT OR REPLACE INTO meta VALUES ('quick', ?)", (quick,))
+                con.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", list(values.items()))
+                con.executemany("DELETE FROM meta WHERE key = ?", [(k,) for k in drop])
         finally:
             con.close()
     except sqlite3.Error:
         pass
+
+
+def _note_quick(db: Path, quick: str) -> None:
+    """Record ``quick`` as the index's folder fingerprint (the files were checked and are the same);
+    best effort: a read-only index just keeps checking every file."""
+    if ":racy-" not in quick:
+        _write_meta(db, {"quick": quick})
 
 
 def mark_stale(db: Path) -> None:
     """Make the next search check every file of the catalog (not only its folders) against the
     index at ``db``: ``cardlab validate`` calls it when it saw a changed file. Best effort."""
-    try:
-        if stored_meta(db) is None:
-            return
-        con = sqlite3.connect(db, timeout=0.2)
-        try:
-            with con:
-                con.execute("DELETE FROM meta WHERE key = 'quick'")
-        finally:
-            con.close()
-    except sqlite3.Error:
-        pass
+    if stored_meta(db) is not None:
+        _write_meta(db, {}, drop=("quick",))
 
 
 def ensure_index(roots: list[Path], db: Path, full: bool = False) -> BuildReport | None:

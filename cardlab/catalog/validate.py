@@ -211,13 +211,14 @@ def load_catalog(roots: list[Path]) -> Catalog:
     return result.catalog
 
 
-def run_key(roots: list[Path]) -> tuple[str | None, str]:
+def run_key(roots: list[Path], index_salt: str = "") -> tuple[str | None, str | None]:
     """The key of a whole validation's outcome: a hash of every catalog file's stamp, the schemas
     and the checking code's files (``cardlab/catalog``, ``games``, ``core``), None when a file
     changed too recently for its stamp to be trusted; and, from the same ``stat`` of each file, the
-    search index's fingerprint of the catalog (:func:`cardlab.catalog.index.fingerprint`)."""
+    search index's fingerprint of the catalog when ``index_salt`` is given
+    (:data:`cardlab.catalog.index.FINGERPRINT_SALT`; the caller names it, so this module does not
+    import the index, which imports it), else None."""
     import cardlab
-    from cardlab.catalog.index import INDEX_VERSION
     from cardlab.catalog.model import stamp_digests
     from cardlab.core.inputs import file_stamp
 
@@ -227,16 +228,16 @@ def run_key(roots: list[Path]) -> tuple[str | None, str]:
         for sub in ("catalog", "games", "core")
         for p in sorted((package / sub).glob("*.py"))
     ]
-    (digest, index_fp), _count = stamp_digests(roots, ["validate\0" + "\0".join(code), f"v{INDEX_VERSION}"])
-    return (None if ":racy-" in digest else digest), index_fp
+    digests, _count = stamp_digests(roots, ["validate\0" + "\0".join(code), *([index_salt] if index_salt else [])])
+    return (None if ":racy-" in digests[0] else digests[0]), (digests[1] if index_salt else None)
 
 
-def _whole_catalog(roots: list[Path]) -> Validation:
+def _whole_catalog(roots: list[Path], index_salt: str = "") -> Validation:
     """``cardlab validate`` of the whole catalog: when nothing changed since the last run (same
     :func:`run_key`), its outcome again, for the cost of one ``stat`` per file; else a validation."""
     from cardlab.catalog.filecheck import cached_run, store_run
 
-    key, index_fp = run_key(roots)
+    key, index_fp = run_key(roots, index_salt)
     if key is not None:
         found = cached_run(roots, key)
         if found is not None:
@@ -248,7 +249,7 @@ def _whole_catalog(roots: list[Path]) -> Validation:
     return result
 
 
-def validate_paths(paths: list[Path], roots: list[Path]) -> Validation:
+def validate_paths(paths: list[Path], roots: list[Path], index_salt: str = "") -> Validation:
     """Validate what ``cardlab validate [PATH...]`` names.
 
     Args:
@@ -257,6 +258,8 @@ def validate_paths(paths: list[Path], roots: list[Path]) -> Validation:
             problems. Otherwise a folder is read as a catalog root (or a game or set folder); a file
             is checked with the rest of its set folder, and only its own problems are reported.
         roots: the catalog roots used when ``paths`` is empty.
+        index_salt: for the whole catalog, also give :attr:`Validation.index_fingerprint` under this
+            salt (:data:`cardlab.catalog.index.FINGERPRINT_SALT`), from the same ``stat`` of each file.
 
     Raises:
         InputError: a path does not exist.
@@ -266,7 +269,7 @@ def validate_paths(paths: list[Path], roots: list[Path]) -> Validation:
     from cardlab.core.errors import InputError, UsageError
 
     if not paths:
-        return _whole_catalog(list(roots))
+        return _whole_catalog(list(roots), index_salt)
     for p in paths:
         if not Path(p).exists():
             raise InputError(f"{p}: no such file or folder")

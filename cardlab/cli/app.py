@@ -159,14 +159,14 @@ def validate(
     Prints each problem as path:line:column: message (rule), then a summary; exits 1 when
     anything is wrong.  Example: cardlab validate cards/pokemon/base1
     """
+    from cardlab.catalog.index import FINGERPRINT_SALT, mark_stale, stored_fingerprint
     from cardlab.catalog.validate import validate_paths
     from cardlab.render import cards as render
 
     fmt = output_format(output_fmt, old_fmt, "validate", "--format")
     roots, db_path = roots_and_db(catalog, None)
     with user_errors():
-        result = validate_paths(paths or [], roots)
-    from cardlab.catalog.index import mark_stale, stored_fingerprint
+        result = validate_paths(paths or [], roots, FINGERPRINT_SALT)
 
     if result.reparsed or (result.index_fingerprint and stored_fingerprint(db_path) not in (None, result.index_fingerprint)):
         # a file changed since the index was built: the next search checks every file, not only folders
