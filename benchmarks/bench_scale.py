@@ -49,6 +49,7 @@ than 30 at 100,000 cards.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import functools
 import os
@@ -61,7 +62,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -291,6 +292,19 @@ def fetch_all(con: sqlite3.Connection, sql: str, params: list) -> list:
 # --- the measures ----------------------------------------------------------------------------
 
 
+def memory_row(label: str, pair: Pair) -> Row:
+    """A goals-table row for figure 5: A's and B's peak memory, their ratio, A against 300 MiB."""
+    return Row(
+        "5",
+        label,
+        f"{mib(med(pair.rss_a)):.0f} MiB",
+        f"{mib(med(pair.rss_b)):.0f} MiB",
+        f"{med(pair.rss_a) / med(pair.rss_b):.1f}",
+        "A ≤ 300 MiB",
+        verdict(mib(med(pair.rss_a)) <= 300),
+    )
+
+
 def ratio_row(number: str, label: str, pair: Pair, goal: str, ok: bool) -> Row:
     """A goals-table row for a pair whose A/B ratio is the figure."""
     return Row(number, label, secs(pair.a), secs(pair.b), spread(pair.ratios), goal, verdict(ok))
@@ -479,32 +493,12 @@ def bench_size(root: Path, args: argparse.Namespace, work: Path) -> Size:  # noq
     # 5. peak memory: cold validate (whole catalog), index --force (validation cache warm)
     p = paired("validate cold (memory)", validate_cmd, FLOOR, heavy_pairs, cold_env, env, before=empty_cache, usage=True)
     check_rc(p, "cardlab validate")
-    size.rows.append(
-        Row(
-            "5",
-            "peak memory, cold `validate` (whole catalog) / floor",
-            f"{mib(med(p.rss_a)):.0f} MiB",
-            f"{mib(med(p.rss_b)):.0f} MiB",
-            f"{med(p.rss_a) / med(p.rss_b):.1f}",
-            "A ≤ 300 MiB",
-            verdict(mib(med(p.rss_a)) <= 300),
-        )
-    )
+    size.rows.append(memory_row("peak memory, cold `validate` (whole catalog) / floor", p))
     grow("validate (cold, empty cache)", p.a, p.rss_a)
     index_cmd = [CARDLAB, "index", "--force", "--catalog", str(root), "--db", str(db)]
     p = paired("index --force", index_cmd, FLOOR, heavy_pairs, env, env, usage=True)
     check_rc(p, "cardlab index --force")
-    size.rows.append(
-        Row(
-            "5",
-            "peak memory, `index --force` (cache warm) / floor",
-            f"{mib(med(p.rss_a)):.0f} MiB",
-            f"{mib(med(p.rss_b)):.0f} MiB",
-            f"{med(p.rss_a) / med(p.rss_b):.1f}",
-            "A ≤ 300 MiB",
-            verdict(mib(med(p.rss_a)) <= 300),
-        )
-    )
+    size.rows.append(memory_row("peak memory, `index --force` (cache warm) / floor", p))
     grow("index --force (validation cache warm)", p.a, p.rss_a)
 
     # 6. index size vs plain FTS5
@@ -529,6 +523,21 @@ def bench_size(root: Path, args: argparse.Namespace, work: Path) -> Size:  # noq
     return size
 
 
+@contextlib.contextmanager
+def environment(env: dict[str, str]) -> Iterator[None]:
+    """Set ``env`` in this process's environment for the ``with`` block, then put back what was there."""
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
 def decks_per_second(deck: Path, roots: list[Path], env: dict[str, str], loops: int, budget: float) -> tuple[float, int, float]:
     """Check ``deck`` in-process as a server does (the web deck page): the catalog opened once
     (:func:`cardlab.catalog.stored.open_catalog`), then per deck the file read
@@ -536,9 +545,7 @@ def decks_per_second(deck: Path, roots: list[Path], env: dict[str, str], loops: 
     (:func:`cardlab.decks.check.choose_format`, with one ``indexes`` cache), up to ``loops`` times or
     until ``budget`` seconds have passed (at least twice), after one untimed deck. Returns ``(decks
     per second, decks checked, seconds)``."""
-    saved = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
+    with environment(env):
         from cardlab.catalog.stored import open_catalog
         from cardlab.decks import check
         from cardlab.decks.read import read_deck
@@ -556,12 +563,6 @@ def decks_per_second(deck: Path, roots: list[Path], env: dict[str, str], loops: 
             one()
             n += 1
         took = time.perf_counter() - start
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
     return n / took, n, took
 
 
@@ -569,10 +570,8 @@ def in_process_searches(
     root: Path, db: Path, env: dict[str, str], pairs: int, size: Size, note: Callable[[str], None]
 ) -> list[tuple[str, float]]:
     """Figure 7: rows for the goals table, and ``(growth label, median seconds)`` per query."""
-    saved = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
     growth: list[tuple[str, float]] = []
-    try:
+    with environment(env):
         from cardlab.search import engine
 
         con = engine.open_index([root], db)
@@ -602,12 +601,6 @@ def in_process_searches(
                     growth.append((f"in-process search `{query}`, all rows", med(p.a)))
         plain.close()
         con.close()
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
     return growth
 
 

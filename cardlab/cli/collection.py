@@ -61,13 +61,17 @@ def _change(op: str, card: str, count: str | None, player: str | None, catalog: 
     typer.echo(f"{who}: {new} × {card_id}")
 
 
+CountOpt = Annotated[
+    Optional[str],
+    typer.Option("--count", "-n", help="How many copies (default 1; or write it in CARD: '2 Bill BS 91').", show_default=False),
+]
+"""``--count/-n`` of ``collection add`` and ``remove``."""
+
+
 @collection_app.command("add")
 def add(
     card: CardArg,
-    count: Annotated[
-        Optional[str],
-        typer.Option("--count", "-n", help="How many copies (default 1; or write it in CARD: '2 Bill BS 91').", show_default=False),
-    ] = None,
+    count: CountOpt = None,
     player: PlayerOpt = None,
     catalog: CatalogOpt = None,
 ) -> None:
@@ -78,10 +82,7 @@ def add(
 @collection_app.command("remove")
 def remove(
     card: CardArg,
-    count: Annotated[
-        Optional[str],
-        typer.Option("--count", "-n", help="How many copies (default 1; or write it in CARD: '2 Bill BS 91').", show_default=False),
-    ] = None,
+    count: CountOpt = None,
     player: PlayerOpt = None,
     catalog: CatalogOpt = None,
 ) -> None:
