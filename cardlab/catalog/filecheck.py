@@ -74,11 +74,11 @@ def schema_errors(data: Any, schema: str) -> list[Any]:
 
 
 def _schema_problems(path: Path, tree: Positions, data: Any, schema: str) -> list[Problem]:
-    from jsonschema.exceptions import best_match
-
     errors = schema_errors(data, schema)
     if not errors:
         return []
+    from jsonschema.exceptions import best_match  # only for a file with problems: a valid catalog never imports it
+
     problems = []
     # When the common card part (an allOf branch) fails, jsonschema stops counting its properties
     # as evaluated and unevaluatedProperties calls them unknown: report only the real failure.
@@ -254,10 +254,17 @@ def check_text(path: Path, text: str, kind: str, game: str, source_language: str
     return data, problems
 
 
-def _check_job(job: tuple[str, str, str, str | None]) -> tuple[str, Any, list[tuple]]:
-    path, kind, game, src = job
+def _check_job(job: tuple[str, str, str, str | None, bool]) -> tuple[str, Any, list[tuple], tuple[bytes, str, bytes]]:
+    """Check one file for :func:`check_files` (in a worker process when there are many): returns
+    ``(path, data or its summary as asked, problems as tuples, its cache row's data, problems and
+    summary columns)``. The worker pickles the cache columns itself, so the parent neither receives
+    the whole data when it asked for summaries nor pickles it again."""
+    path, kind, game, src, full = job
     data, problems = check_file(Path(path), kind, game, src)
-    return path, data, [(p.pos.line, p.pos.col, p.message, p.rule) for p in problems]
+    probs = [(p.pos.line, p.pos.col, p.message, p.rule) for p in problems]
+    summary = _summary(kind, data)
+    row = (pickle.dumps(data, protocol=5), json.dumps(probs, ensure_ascii=False), pickle.dumps(summary, protocol=5))
+    return path, data if full else summary, probs, row
 
 
 # --- the cache -------------------------------------------------------------------------------
@@ -540,7 +547,6 @@ def check_files(
     schema_fp = fingerprint()
     data: dict[Path, Any] = {}
     problems: list[Problem] = []
-    kinds: dict[str, str] = {}
     reparsed = 0
 
     now = time.time_ns()
@@ -551,12 +557,11 @@ def check_files(
         nonlocal reparsed, pool
         cached = cache.get_many([str(f.path) for f in batch], full)
         rows: list[tuple] = []
-        jobs: list[tuple[str, str, str, str | None]] = []
+        jobs: list[tuple[str, str, str, str | None, bool]] = []
         stats: dict[str, tuple[str, str]] = {}
         tags: dict[tuple, str] = {}
         for f in batch:
             key = str(f.path)
-            kinds[key] = f.kind
             game = games.get(f.set_dir, f.game)
             src = langs.get(f.set_dir)
             tag = tags.get((f.kind, game, src))
@@ -582,31 +587,29 @@ def check_files(
                 data[f.path] = served[0]
                 problems.extend(served[1])
             else:
-                jobs.append((key, f.kind, game, src))
+                jobs.append((key, f.kind, game, src, full))
         workers = os.cpu_count() or 1
-        results: Iterable[tuple[str, Any, list[tuple]]]
+        results: Iterable[tuple[str, Any, list[tuple], tuple[bytes, str, bytes]]]
         if len(jobs) >= PARALLEL_THRESHOLD and workers > 1:
             if pool is None:
                 from concurrent.futures import ProcessPoolExecutor
 
+                from cardlab.catalog.schemas import card_schema_name, fast_validator
+
+                for game in {job[2] for job in jobs}:  # compiled once here, inherited by the forked workers
+                    try:
+                        fast_validator(card_schema_name(game))
+                    except KeyError:
+                        pass  # an unknown game: the set manifest's check reports it
                 pool = ProcessPoolExecutor(max_workers=workers)
             results = pool.map(_check_job, jobs, chunksize=250)
         else:
             results = (_check_job(j) for j in jobs)
-        for key, d, probs in results:
+        for key, d, probs, row in results:
             path = Path(key)
-            kind = kinds[key]
-            data[path] = d if full else _summary(kind, d)  # the rest is in the cache
+            data[path] = d  # the whole data, or its summary when not full: the rest is in the cache
             problems.extend(Problem(SourcePos(path, ln, col), msg, rule) for ln, col, msg, rule in probs)
-            rows.append(
-                (
-                    key,
-                    *stats[key],
-                    pickle.dumps(d, protocol=5),
-                    json.dumps(probs, ensure_ascii=False),
-                    pickle.dumps(_summary(kind, d), protocol=5),
-                )
-            )
+            rows.append((key, *stats[key], *row))
         reparsed += len(jobs)
         cache.put(rows)  # batch by batch: the parsed cards of one batch at a time are held
 

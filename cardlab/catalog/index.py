@@ -26,7 +26,7 @@ from cardlab.core.errors import CardlabError, CatalogError
 from cardlab.core.inputs import MAX_FILE_BYTES, file_stamp, is_racy
 from cardlab.core.text import CJK, compact, fold, norm_value, pick, stem_words
 
-INDEX_VERSION = "14"
+INDEX_VERSION = "15"
 """Bump when the index's tables or contents change: old indexes are then rebuilt."""
 
 FINGERPRINT_SALT = f"v{INDEX_VERSION}"
@@ -364,8 +364,8 @@ as queries are."""
 def _common_facets(card: dict, set_data: dict, aliases: list[str]) -> list[tuple[str, str | None, float | None]]:
     rows: list[tuple[str, str | None, float | None]] = []
     number = card["number"]
-    digits = "".join(ch for ch in number if ch.isdigit())
-    rows.append(("number", fold(number), float(digits) if digits else None))
+    num = _number_int(number)
+    rows.append(("number", fold(number), float(num) if num is not None else None))
     if card.get("rarity"):
         rows.append(("rarity", card["rarity"], None))
     if card.get("illustrator"):
@@ -399,6 +399,25 @@ def _texts(card: dict) -> tuple[str, str, str]:
                 stems.extend(f"{base}_{w}" for w in stem_words(value, lang))
             stems.append("\n")
     return "\n".join(names), "\n".join(body), " ".join(stems)
+
+
+def _number_int(number: str) -> int | None:
+    """The digits of a collector number as one integer (``H12`` -> 12), None without any."""
+    digits = "".join(ch for ch in number if ch.isdigit())
+    return int(digits) if digits else None
+
+
+def search_order(cat: Catalog, card_id: str) -> tuple:
+    """The sort key of the index's row order (``card.rowid``), which is the default order of a
+    search (``cardlab search --sort number``): sets by release date (sets without one last), then
+    set code, then the collector number's digits as a number (numbers without digits first), then the
+    number as written; text compared by code point, as SQLite's BINARY collation does. The search
+    engine orders by rowid instead of sorting on these five values."""
+    info = cat.set_of(card_id)
+    date = info.data.get("release_date")
+    number = str(cat.cards[card_id].get("number", ""))
+    num = _number_int(number)
+    return (date is None, "" if date is None else str(date), info.code, num is not None, num or 0, number)
 
 
 def _rarity_rank(rarity: object, set_data: dict) -> int | None:
@@ -439,10 +458,11 @@ def build_index(roots: list[Path], db: Path, fp: str | None = None, racy: list[s
             with bulk_objects():
                 cat = result.catalog
                 load = _cards_loader(cat)
+                order = sorted(cat.cards, key=lambda card_id: search_order(cat, card_id))
                 # the summaries are let go of: the writer needs ids, paths and sets, and reads whole cards
                 cat.cards = dict.fromkeys(cat.cards, {})
                 del result
-                _write(cat, tmp, fp, quick, files, load, recent)
+                _write(cat, tmp, fp, quick, files, load, recent, order)
             os.replace(tmp, db)
         finally:
             tmp.unlink(missing_ok=True)
@@ -495,6 +515,7 @@ def _write(
     files: int = 0,
     load: Callable[[list[str]], dict[str, dict]] | None = None,
     recent: dict[str, str] | None = None,
+    order: list[str] | None = None,
 ) -> None:
     """Write the index of ``cat`` to ``path`` in two passes over its cards, :data:`WRITE_BATCH` at a
     time: the first gathers the names for ``evolves:`` and the compression dictionary, the second
@@ -506,6 +527,9 @@ def _write(
         load: card ids -> their whole cards (a reprint merged with its original); default: ``cat.cards``.
             :func:`build_index` reads them from the validation cache, so that only a batch of whole
             cards is held at a time.
+        order: every card id in the order of the rows (``card.rowid``), which is the search order
+            (:func:`search_order`); default: computed from ``cat.cards`` (which then must hold each
+            card's number).
     """
     from sqlalchemy import create_engine
 
@@ -515,7 +539,8 @@ def _write(
 
     if load is None:
         load = lambda batch: {i: cat.cards[i] for i in batch}  # noqa: E731
-    ids = list(cat.cards)
+    ids = order if order is not None else sorted(cat.cards, key=lambda card_id: search_order(cat, card_id))
+    pos = {card_id: n for n, card_id in enumerate(cat.cards)}
     batches = [ids[i : i + WRITE_BATCH] for i in range(0, len(ids), WRITE_BATCH)]
 
     # pass 1: the names for evolves: (of the cards with several) and the compression dictionary
@@ -567,7 +592,9 @@ def _write(
         con.executemany("INSERT OR IGNORE INTO set_key VALUES (?, ?)", sorted(keys))
 
         # pass 2: the rows, batch by batch
-        con.execute("CREATE TEMP TABLE play (card INTEGER PRIMARY KEY, key BLOB, reprint INT, date TEXT, code TEXT, num INT, number TEXT)")
+        con.execute(
+            "CREATE TEMP TABLE play (card INTEGER PRIMARY KEY, key BLOB, reprint INT, date TEXT, code TEXT, num INT, number TEXT, pos INT)"
+        )
         stem_langs: set[str] = set()
         rowid = 0
         for batch in batches:
@@ -586,7 +613,7 @@ def _write(
                 info = cat.set_of(card_id)
                 game = game_module(info.game)
                 src = info.source_language
-                digits = "".join(ch for ch in card["number"] if ch.isdigit())
+                num = _number_int(card["number"])
                 rows.append(
                     (
                         rowid,
@@ -594,7 +621,8 @@ def _write(
                         info.game,
                         info.code,
                         card["number"],
-                        int(digits) if digits else None,
+                        num,
+                        pos[card_id],
                         pick(card["name"], (), src),
                         game.type_line(card, ()),
                         game.key_stats(card),
@@ -615,8 +643,9 @@ def _write(
                         card_id in cat.own,
                         str(info.data.get("release_date", "")),
                         info.code,
-                        int(digits) if digits else 0,
+                        num or 0,
                         number,
+                        pos[card_id],
                     )
                 )
                 for lang, name in card["name"].items():
@@ -638,9 +667,9 @@ def _write(
                 stems.append((rowid, stemmed))
                 stem_langs.update(w.split("_", 1)[0] for w in stemmed.split() if "_" in w)
             con.executemany(
-                "INSERT INTO card (rowid, id, game, set_code, number, number_int, name, type_line,"
+                "INSERT INTO card (rowid, id, game, set_code, number, number_int, pos, name, type_line,"
                 " stats, rarity, rarity_rank, illustrator, data, path, oracle_id, reprint_of) VALUES"
-                " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 rows,
             )
             con.executemany("INSERT INTO card_name (card_id, lang, name, folded, compact) VALUES (?, ?, ?, ?, ?)", names)
@@ -657,12 +686,12 @@ def _write(
             con.executemany("INSERT INTO card_fts (rowid, names, body) VALUES (?, ?, ?)", fts)
             con.executemany("INSERT INTO card_tri (rowid, names, body) VALUES (?, ?, ?)", tri)
             con.executemany("INSERT INTO card_stem (rowid, stems) VALUES (?, ?)", stems)
-            con.executemany("INSERT INTO temp.play VALUES (?, ?, ?, ?, ?, ?, ?)", plays)
+            con.executemany("INSERT INTO temp.play VALUES (?, ?, ?, ?, ?, ?, ?, ?)", plays)
         # the oracle card of each card: of the cards of its game with the same play key, the first
         # printing (originals, then release date, set code, number), the first in catalog order on a tie
         con.execute(
             "CREATE TEMP TABLE first AS SELECT key, card FROM (SELECT key, card, ROW_NUMBER() OVER"
-            " (PARTITION BY key ORDER BY reprint, date, code, num, number, card) AS n FROM temp.play) WHERE n = 1"
+            " (PARTITION BY key ORDER BY reprint, date, code, num, number, pos) AS n FROM temp.play) WHERE n = 1"
         )
         con.execute("CREATE INDEX temp.ix_first ON first (key)")
         con.execute(

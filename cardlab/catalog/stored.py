@@ -145,7 +145,7 @@ class _OtherGames(Mapping[str, str]):
 
     def __getitem__(self, key: str) -> str:
         row = self._con.execute(
-            "SELECT c.game FROM card_name n JOIN card c ON c.id = n.card_id WHERE n.folded = ? AND c.game != ? ORDER BY c.rowid LIMIT 1",
+            "SELECT c.game FROM card_name n JOIN card c ON c.id = n.card_id WHERE n.folded = ? AND c.game != ? ORDER BY c.pos LIMIT 1",
             (key, self._game),
         ).fetchone()
         if row is None:
@@ -189,7 +189,7 @@ class StoredCatalog(Catalog):
                 return None if row is None else convert(row[0])
 
             def every() -> Iterator[tuple[str, Any]]:
-                return ((cid, convert(v)) for cid, v in con.execute(f"SELECT id, {name} FROM card ORDER BY rowid"))
+                return ((cid, convert(v)) for cid, v in con.execute(f"SELECT id, {name} FROM card ORDER BY pos"))
 
             return _Lazy(one, every)
 
@@ -208,7 +208,7 @@ class StoredCatalog(Catalog):
         return None if row is None else Path(row[1]).parent / row[0]
 
     def _path_every(self) -> Iterator[tuple[str, Any]]:
-        rows = self.con.execute("SELECT c.id, c.path, s.path FROM card c JOIN card_set s ON s.code = c.set_code ORDER BY c.rowid")
+        rows = self.con.execute("SELECT c.id, c.path, s.path FROM card c JOIN card_set s ON s.code = c.set_code ORDER BY c.pos")
         return ((cid, Path(folder).parent / name) for cid, name, folder in rows)
 
     def _own_one(self, card_id: str) -> dict | None:
@@ -225,7 +225,7 @@ class StoredCatalog(Catalog):
                 yield card_id, self._own_one(card_id)
 
     def _reprints_one(self, card_id: str) -> list[str] | None:
-        rows = self.con.execute("SELECT id FROM card WHERE reprint_of = ? ORDER BY rowid", (card_id,))
+        rows = self.con.execute("SELECT id FROM card WHERE reprint_of = ? ORDER BY pos", (card_id,))
         return [r[0] for r in rows] or None
 
     def _reprints_every(self) -> Iterator[tuple[str, Any]]:

@@ -22,6 +22,10 @@ class Card(SQLModel, table=True):
     set_code: str = Field(index=True)
     number: str = Field(description="collector number as printed")
     number_int: int | None = Field(default=None, description="numeric part of the collector number")
+    pos: int = Field(
+        description="the card's place in catalog order (as the catalog in memory lists it); rows are in search order"
+        " (cardlab.catalog.index.search_order)"
+    )
     name: str = Field(description="name in the set's source language")
     type_line: str = Field(description="the type line `show` prints")
     stats: str = Field(description="the key stats `search` prints")

@@ -19,7 +19,7 @@ from cardlab.core.text import compact, fold, norm_value, pick
 from cardlab.search.query import QueryError, Term, compile_sql, parse, replace_terms, terms
 
 SORTS = {
-    "number": "s.release_date, c.set_code, c.number_int, c.number",
+    "number": "c.rowid",  # the index's row order: release date, set, number (cardlab.catalog.index.search_order)
     "name": "c.name COLLATE NOCASE, c.set_code, c.number_int",  # then by the shown name, in Python (see search)
     "set": "c.set_code, c.number_int, c.number",
     "rarity": "c.rarity_rank, c.set_code, c.number_int",
@@ -79,7 +79,8 @@ class Hit:
     stats: str = ""
     rarity: str | None = None
     raw: Any = field(default=None, repr=False, compare=False)
-    """The card's stored data (``card.data``), decoded by ``decode`` on first use of :attr:`data`."""
+    """The card's stored data (``card.data``) or a :class:`_DataBatch` that reads it, decoded by
+    ``decode`` on first use of :attr:`data`."""
     decode: Any = field(default=None, repr=False, compare=False)
 
     @property
@@ -94,8 +95,10 @@ class Hit:
     def data(self) -> dict:
         """Every stored field of the card, as in its file (decoded when first asked for: a page of
         a big result decodes only what it shows)."""
+        if isinstance(self.raw, _DataBatch):
+            self.raw = self.raw.of(self.id)
         if not isinstance(self.raw, dict):
-            self.raw = self.decode(self.raw) if self.decode is not None else {}
+            self.raw = self.decode(self.raw) if self.decode is not None and self.raw is not None else {}
         return self.raw
 
     def to_json(self) -> dict:
@@ -155,14 +158,41 @@ class _NameBatch:
         self._con = con
         self._rows = rows
         self._names: dict[str, dict] | None = None
+        self._languages: dict[str, str] | None = None
 
     def of(self, card_id: str) -> dict:
+        """Every name of the card ``card_id`` of this result, language -> text."""
         if self._names is None:
             self._names = _names(self._con, [r[0] for r in self._rows])
             for r in self._rows:
                 if not self._names.get(r[0]):
-                    self._names[r[0]] = {r[5]: r[4]}  # no name row: the source-language name
+                    self._names[r[0]] = {self.source_language(r[2]): r[4]}  # no name row: the source-language name
         return self._names[card_id]
+
+    def source_language(self, set_code: str) -> str:
+        """The source language of the set ``set_code`` (read for every set at once, when first asked)."""
+        if self._languages is None:
+            self._languages = dict(self._con.execute("SELECT code, source_language FROM card_set"))
+        return self._languages[set_code]
+
+
+class _DataBatch:
+    """The stored data of a result's hits, read in one go when the first hit's data is asked for:
+    the search itself neither reads nor sorts the widest column, and a table never asks for it."""
+
+    def __init__(self, con: sqlite3.Connection, ids: list[str]) -> None:
+        self._con = con
+        self._ids = ids
+        self._data: dict[str, bytes] | None = None
+
+    def of(self, card_id: str) -> bytes | None:
+        if self._data is None:
+            self._data = {}
+            for chunk in range(0, len(self._ids), 900):
+                part = self._ids[chunk : chunk + 900]
+                marks = ",".join("?" * len(part))
+                self._data.update(self._con.execute(f"SELECT id, data FROM card WHERE id IN ({marks})", part))
+        return self._data.get(card_id)
 
 
 def _names(con: sqlite3.Connection, ids: list[str]) -> dict[str, dict]:
@@ -401,18 +431,25 @@ def _search(
     parts = SORTS[sort].split(", ")
     if reverse:
         parts = [f"{part} DESC" for part in parts]
-    # cards without the sort value (Trainers have no HP) come last either way
-    order = [f"({SORTS[sort].split(', ')[0].split(' COLLATE')[0]}) IS NULL", *parts]
+    # cards without the sort value (Trainers have no HP, sets no release date) come last either way;
+    # the row order already puts undated sets last, and a plain rowid order needs no sort at all
+    if sort != "number":
+        order = [f"({SORTS[sort].split(', ')[0].split(' COLLATE')[0]}) IS NULL", *parts]
+    else:
+        order = ["(s.release_date) IS NULL", *parts] if reverse else parts
     words = terms(tree)
     exact: list = []
     if words and all(t.field is None and t.op == ":" for t in words) and compact(query):
         order.insert(0, "c.id NOT IN (SELECT card_id FROM card_name WHERE compact = ?)")
         exact = [compact(" ".join(t.value for t in words))]
     in_sql = sort != "name" and unique == "prints"
-    columns = "c.id, c.game, c.set_code, c.number, c.name, s.source_language, c.type_line, c.stats, c.rarity, c.data, c.oracle_id"
+    # only the columns a hit shows (its data and names are read when first asked for); the set table
+    # is joined only for an order on its release date
+    columns = "c.id, c.game, c.set_code, c.number, c.name, c.type_line, c.stats, c.rarity" + (", c.oracle_id" if unique == "cards" else "")
+    sets = " LEFT JOIN card_set s ON s.code = c.set_code" if any(re.search(r"\bs\.", part) for part in order) else ""
     sql = (
         f"SELECT {columns}{', COUNT(*) OVER ()' if with_total and in_sql else ''}"
-        f" FROM card c LEFT JOIN card_set s ON s.code = c.set_code{_SORT_JOINS.get(sort, '')} WHERE {where} ORDER BY {', '.join(order)}"
+        f" FROM card c{sets}{_SORT_JOINS.get(sort, '')} WHERE {where} ORDER BY {', '.join(order)}"
     )
     params = [*params, *exact]
     if in_sql and (limit is not None or offset):
@@ -428,14 +465,14 @@ def _search(
     total: int | None = None
     if in_sql:
         if with_total and rows:
-            total = rows[0][11]
+            total = rows[0][-1]
     else:
         if unique == "cards":
             matched = {r[0] for r in rows}
             seen: set[str] = set()
             kept = []
             for r in rows:
-                oracle = r[10]
+                oracle = r[8]
                 if oracle in seen or (r[0] != oracle and oracle in matched):
                     continue  # another printing of a card already listed, or its original is listed
                 seen.add(oracle)
@@ -444,10 +481,13 @@ def _search(
         total = len(rows)
     batch = _NameBatch(con, rows)
     decode = data_decoder(con)
-    hits = []
-    for cid, game, code, number, name, src, type_line, stats, rarity, data, *_rest in rows:
-        shown = pick(batch.of(cid), langs, src) if langs else name
-        hits.append(Hit(cid, game, code, number, shown, batch, type_line, stats, rarity, data, decode))
+    if langs:
+        hits = [
+            Hit(r[0], r[1], r[2], r[3], pick(batch.of(r[0]), langs, batch.source_language(r[2])), batch, r[5], r[6], r[7], None, decode)
+            for r in rows
+        ]
+    else:
+        hits = [Hit(r[0], r[1], r[2], r[3], r[4], batch, r[5], r[6], r[7], None, decode) for r in rows]
     if sort == "name":
         # the shown language's names, folded (accents, case) then as written; exact matches stay first
         first: set[str] = set()
@@ -458,6 +498,9 @@ def _search(
     if not in_sql:
         start = max(int(offset), 0)
         hits = hits[start : start + limit] if limit is not None else hits[start:]
+    data = _DataBatch(con, [h.id for h in hits])
+    for hit in hits:
+        hit.raw = data
     return total, hits
 
 
