@@ -244,7 +244,7 @@ def check_text(path: Path, text: str, kind: str, game: str, source_language: str
         problems = _schema_problems(path, tree, data, schema)
     except KeyError:
         problems = []  # the set manifest's own check reports its unknown game
-    if kind == "card" and source_language and not problems:
+    if kind == "card" and source_language and not problems and _lacks_language(data, source_language):
         missing = [keys for keys, loc in _localized_keys(data, []) if source_language not in loc]
         if missing:
             problems = [
@@ -642,6 +642,23 @@ def check_files(
     if default is not None and cache.db is not None:
         prune_caches(default)
     return data, problems, reparsed
+
+
+def _lacks_language(data: Any, lang: str) -> bool:
+    """True when a localized map in ``data`` has no ``lang`` entry (a quick walk; :func:`_localized_keys`
+    then says where)."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            if is_localized(value):
+                if lang not in value:
+                    return True
+            else:
+                stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return False
 
 
 def _localized_keys(data: Any, keys: list) -> Iterator[tuple[list, dict]]:

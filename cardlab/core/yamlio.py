@@ -100,7 +100,25 @@ _WHAT = {
 
 
 class _Resolver(yaml.resolver.BaseResolver):
-    """YAML 1.2 implicit types (ruamel.yaml's table): no yes/no/on/off booleans, no sexagesimals."""
+    """YAML 1.2 implicit types (ruamel.yaml's table): no yes/no/on/off booleans, no sexagesimals.
+
+    :meth:`resolve` is BaseResolver's for a resolver without path resolvers, shortened: the parser
+    calls it for every node of every file."""
+
+    def descend_resolver(self, current_node, current_index):  # noqa: ANN001, ANN201 - PyYAML's signature
+        return None  # no path resolvers: nothing to track
+
+    def ascend_resolver(self):  # noqa: ANN201 - PyYAML's signature
+        return None
+
+    def resolve(self, kind, value, implicit):  # noqa: ANN001, ANN201 - PyYAML's signature
+        if kind is yaml.ScalarNode:
+            if implicit[0]:
+                for tag, regexp in self.yaml_implicit_resolvers.get(value[:1], ()):
+                    if regexp.match(value):
+                        return tag
+            return self.DEFAULT_SCALAR_TAG
+        return self.DEFAULT_SEQUENCE_TAG if kind is yaml.SequenceNode else self.DEFAULT_MAPPING_TAG
 
 
 for _tag, _rx, _first in [
@@ -170,7 +188,7 @@ except ImportError:  # pragma: no cover
             _Resolver.__init__(self)
 
 
-@dataclass
+@dataclass(slots=True)
 class Positions:
     """Where a node of the file starts (a character offset, see :meth:`line_col`) and, for maps and
     lists, where its keys and items are. Built from the same parse as the data."""
@@ -224,20 +242,41 @@ def _syntax_problem(path: Path, err: yaml.MarkedYAMLError, text: str, lines: Lin
     return _problem(path, lines, mark, f"YAML syntax: {what}")
 
 
-def _check(path: Path, root: yaml.Node, lines: LineIndex) -> Positions:
-    """Walk the composed nodes (iteratively): refuse what cardlab files never hold, and record
-    positions. Raises LoadError at the first refused node."""
-    seen: set[int] = set()
+_STR = _T + "str"
+
+_SCALAR_VALUES = {
+    _T + "str": lambda node: node.value,
+    _T + "null": lambda node: None,
+    _T + "bool": lambda node: _DATES.construct_yaml_bool(node),
+    _T + "int": lambda node: _DATES.construct_yaml_int(node),
+    _T + "float": lambda node: _DATES.construct_yaml_float(node),
+}
+"""The value of a scalar of each accepted tag, as PyYAML's SafeConstructor (with YAML 1.2
+integers, :class:`_Constructor`) builds it; timestamps are built while they are checked."""
+
+
+def _check(path: Path, root: yaml.Node, lines: LineIndex) -> tuple[Any, Positions]:
+    """Walk the composed nodes (iteratively): refuse what cardlab files never hold, record positions,
+    and build the data in the same walk (no second pass of PyYAML's constructor). Returns ``(data,
+    positions)``. Raises LoadError at the first refused node."""
+    # an alias makes one node appear twice; without '&' and '*' in the text there is none to find
+    seen: set[int] | None = set() if ("&" in lines.text or "*" in lines.text) else None
     top = Positions(root.start_mark.index, lines=lines)
-    stack: list[tuple[yaml.Node, Positions, int]] = [(root, top, 1)]
+    out: list[Any] = [None]
+    # (node, its positions, depth, the list or dict that holds its value, its index or key there)
+    stack: list[tuple[yaml.Node, Positions, int, Any, Any]] = [(root, top, 1, out, 0)]
     while stack:
-        node, pos, depth = stack.pop()
-        if id(node) in seen:
-            raise _problem(path, lines, node.start_mark, "YAML syntax: anchors and aliases are not allowed in cardlab files")
-        seen.add(id(node))
+        node, pos, depth, holder, slot = stack.pop()
+        if seen is not None:
+            if id(node) in seen:
+                raise _problem(path, lines, node.start_mark, "YAML syntax: anchors and aliases are not allowed in cardlab files")
+            seen.add(id(node))
         if depth > MAX_DEPTH:
             raise _problem(path, lines, node.start_mark, f"lists and maps nested too deep (at most {MAX_DEPTH} levels)")
         tag = node.tag
+        if tag == _STR and type(node) is yaml.ScalarNode:  # most values: text
+            holder[slot] = node.value
+            continue
         if tag not in _KIND_TAGS[type(node)]:
             name = _tag_name(tag)
             raise _problem(path, lines, node.start_mark, f"the tag {name} is not used in cardlab files; remove it")
@@ -247,11 +286,12 @@ def _check(path: Path, root: yaml.Node, lines: LineIndex) -> Positions:
                 raise _problem(path, lines, node.start_mark, f"{_tag_name(tag)} '{node.value}' is not {_WHAT[tag]}")
             if tag == _T + "timestamp":
                 try:
-                    _DATES.construct_yaml_timestamp(node)
+                    holder[slot] = _DATES.construct_yaml_timestamp(node)
                 except (ValueError, OverflowError):
                     raise _problem(
                         path, lines, node.start_mark, f"'{node.value}' reads as a date but is not one; quote it if it is text"
                     ) from None
+                continue
             if tag in (_T + "int", _T + "float") and not node.style:
                 if "_" in node.value:
                     raise _problem(
@@ -268,13 +308,20 @@ def _check(path: Path, root: yaml.Node, lines: LineIndex) -> Positions:
                     raise _problem(
                         path, lines, node.start_mark, f"a number of {digits:,} digits (at most {MAX_DIGITS:,}); quote it if it is text"
                     )
+            holder[slot] = _SCALAR_VALUES[tag](node)
             continue
         if isinstance(node, yaml.SequenceNode):
+            items: list[Any] = [None] * len(node.value)
+            holder[slot] = items
             pos.items = []
             for item in node.value:
                 pos.items.append(Positions(item.start_mark.index))
-            stack.extend(reversed([(item, child, depth + 1) for item, child in zip(node.value, pos.items, strict=True)]))
+            stack.extend(
+                reversed([(item, child, depth + 1, items, i) for i, (item, child) in enumerate(zip(node.value, pos.items, strict=True))])
+            )
             continue
+        mapping: dict[str, Any] = {}
+        holder[slot] = mapping
         pos.keys = {}
         todo = []
         for key, value in node.value:
@@ -292,9 +339,10 @@ def _check(path: Path, root: yaml.Node, lines: LineIndex) -> Positions:
                 raise _problem(path, lines, key.start_mark, f"YAML syntax: the key '{key.value}' is given twice (first on line {first})")
             child = Positions(value.start_mark.index)
             pos.keys[key.value] = (key.start_mark.index, child)
-            todo.append((value, child, depth + 1))
+            mapping[key.value] = None  # keeps the file's key order; the value is set when its node is walked
+            todo.append((value, child, depth + 1, mapping, key.value))
         stack.extend(reversed(todo))
-    return top
+    return out[0], top
 
 
 def load(path: Path, text: str | None = None) -> tuple[Any, Positions]:
@@ -335,12 +383,9 @@ def load(path: Path, text: str | None = None) -> tuple[Any, Positions]:
             raise LoadError(Problem(SourcePos(path, 1, 1), f"YAML: {err}", "yaml")) from None
         if root is None:
             raise LoadError(Problem(SourcePos(path, 1, 1), "empty file", "yaml"))
-        positions = _check(path, root, lines)
         try:
-            data = loader.construct_document(root)
-        except yaml.MarkedYAMLError as err:
-            raise _syntax_problem(path, err, text, lines) from None
-        except (ValueError, TypeError, KeyError, OverflowError) as err:  # pragma: no cover - _check screens values
+            data, positions = _check(path, root, lines)
+        except (ValueError, TypeError, KeyError, OverflowError) as err:  # pragma: no cover - _check screens values first
             raise LoadError(Problem(SourcePos(path, 1, 1), f"YAML: {err}", "yaml")) from None
     finally:
         loader.dispose()
