@@ -32,10 +32,12 @@ def matches(card: dict, condition: dict[str, Any]) -> bool:
     ``matches(card, {"type": ["commander", "favor"]})`` is True for a commander.
     """
     for key, wanted in condition.items():
-        options = wanted if isinstance(wanted, list) else [wanted]
         value = card.get(key)
-        values = value if isinstance(value, list) else [value]
-        if not any(v in options for v in values):
+        if isinstance(wanted, list):
+            found = any(v in wanted for v in value) if isinstance(value, list) else value in wanted
+        else:
+            found = wanted in value if isinstance(value, list) else value == wanted
+        if not found:
             return False
     return True
 
