@@ -84,7 +84,8 @@ def locate(where: str | Path | Location | None = None) -> Location:
             a :class:`Location` is returned as it is.
 
     Raises:
-        UsageError: a URL that is not one cardlab can use (another database or driver, no path).
+        UsageError: an empty text, or a URL that is not one cardlab can use (another database or
+            driver, no path).
     """
     from cardlab.core.paths import collection_location, is_database_url
 
@@ -92,6 +93,8 @@ def locate(where: str | Path | Location | None = None) -> Location:
         return where
     if where is None:
         where = collection_location()
+    if isinstance(where, str) and not where.strip():
+        raise UsageError("no database given (an empty name); give a SQLite file, a data folder or postgresql+psycopg://USER@HOST/DATABASE")
     if isinstance(where, str) and not is_database_url(where):
         where = Path(where).expanduser()
     if isinstance(where, Path):

@@ -129,6 +129,8 @@ def test_copy_of_games_keeps_ids_seeds_and_results(tmp_path, pg_url):
         ("{tmp}/text.sqlite", "{tmp}/t.sqlite", "{tmp}/text.sqlite is not a cardlab collection database"),
         ("{tmp}/s.sqlite", "sqlite:///{tmp}/s.sqlite", "--from and --to are the same database"),
         ("{tmp}/s.sqlite", "mysql://u@h/db", "not 'mysql'"),
+        ("", "{tmp}/t.sqlite", "no database given (an empty name)"),
+        ("{tmp}/s.sqlite", " ", "no database given (an empty name)"),
     ],
 )
 def test_copy_usage_errors(runner, tmp_path, source, target, message):
