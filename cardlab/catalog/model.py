@@ -288,19 +288,21 @@ def stamp_digests(roots: Iterable[Path], salts: list[str], racy_files: list[str]
         except OSError:
             continue
         count += len(listed)
+        lines = []
         for name, entry in listed:
             try:
                 st = entry.stat()
-                line = f"{folder}/{name}\0{file_stamp(st)}\n".encode()
-                for h in hashes:
-                    h.update(line)
-                if is_racy(st, now):
-                    racy = True
-                    if racy_files is not None:
-                        racy_files.append(f"{folder}/{name}")
             except OSError:  # a broken link: validation reports it
-                for h in hashes:
-                    h.update(f"{folder}/{name}\0missing\n".encode())
+                lines.append(f"{folder}/{name}\0missing\n")
+                continue
+            lines.append(f"{folder}/{name}\0{file_stamp(st)}\n")
+            if is_racy(st, now):
+                racy = True
+                if racy_files is not None:
+                    racy_files.append(f"{folder}/{name}")
+        block = "".join(lines).encode()  # one update per folder: the same bytes as one per file
+        for h in hashes:
+            h.update(block)
     for p in sorted(schema_dir().glob("*.json")):
         line = f"{p.name}\0{file_stamp(p.stat())}\n".encode()
         for h in hashes:

@@ -18,6 +18,7 @@ import errno
 import os
 import re
 import stat
+import time
 from pathlib import Path
 
 from cardlab.core.errors import Problem, SourcePos
@@ -88,8 +89,6 @@ RACY_NS = 2_000_000_000
 
 def is_racy(st: os.stat_result, now_ns: int | None = None) -> bool:
     """True when ``st`` was changed too recently for :func:`file_stamp` to be trusted later."""
-    import time
-
     now = time.time_ns() if now_ns is None else now_ns
     return max(st.st_mtime_ns, st.st_ctime_ns) >= now - RACY_NS
 
