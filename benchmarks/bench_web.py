@@ -26,8 +26,9 @@ Two ways to load:
   10 ms after they were due (every connection was busy: the server, or the generator, fell behind).
 
 Peers and floors, in the same run:
-- search: the same searches in-process, one after the other (``engine.search_page`` with the page's
-  limit: what the endpoint does, without HTTP);
+- search: the same searches in-process, one after the other: ``engine.search_page`` with the page's
+  limit alone, and the endpoint's whole work without HTTP (plus each hit's data decoded from the
+  index and the answer's JSON text);
 - HTTP floor: ``GET /static/style.css`` at the same concurrency (the cheapest answer the server gives);
 - deck validation: the same check in-process (``parse_deck_text`` + ``choose_format``, card index cached).
 
@@ -181,19 +182,41 @@ async def load(port: int, requests: list[bytes], clients: int, count: int, durat
 
 
 def inprocess_search(roots: list[Path], db: Path, n: int) -> dict:
-    """Run ``n`` searches (the endpoint's work: ``search_page``, one page of 50) in this process, one at a time."""
+    """Run ``n`` searches in this process, one at a time, twice: ``search_page`` alone (one page of 50),
+    then the endpoint's whole work without HTTP (``search_page``, each hit's ``to_json`` (its data
+    decoded from the index), the JSON text of the answer).
+
+    Returns:
+        ``{"runs", "per_s", "p50_ms", "full_per_s", "full_p50_ms"}``.
+    """
     from cardlab.catalog.index import connect
     from cardlab.search import engine
 
     con = connect(db)
-    times = []
+    times, full = [], []
     for i in range(n):
         q = QUERIES[i % len(QUERIES)]
         t0 = time.perf_counter()
         engine.search_page(con, q, limit=50, offset=0, timeout=2.0)
         times.append(time.perf_counter() - t0)
-    total = sum(times)
-    return {"runs": n, "per_s": round(n / total, 1), "p50_ms": round(statistics.median(times) * 1000, 2)}
+    for i in range(n):
+        q = QUERIES[i % len(QUERIES)]
+        t0 = time.perf_counter()
+        total, hits = engine.search_page(con, q, limit=50, offset=0, timeout=2.0)
+        body = {
+            "object": "list",
+            "total_cards": total,
+            "data": [{"object": "card", **h.to_json(), "name": h.name, "names": h.names} for h in hits],
+        }
+        json.dumps(body, ensure_ascii=False).encode()
+        full.append(time.perf_counter() - t0)
+    return {
+        "runs": n,
+        "per_s": round(n / sum(times), 1),
+        "p50_ms": round(statistics.median(times) * 1000, 2),
+        "full_per_s": round(n / sum(full), 1),
+        "full_p50_ms": round(statistics.median(full) * 1000, 2),
+    }
 
 
 def inprocess_decks(roots: list[Path], n: int) -> dict:
@@ -343,7 +366,8 @@ def report(results: list[dict]) -> None:
                 )
         s, d, w = r["search_inprocess"], r["decks_inprocess"], r["page_weight"]
         print(
-            f"\nIn-process peers: search {s['per_s']}/s (median {s['p50_ms']} ms, {s['runs']} runs); "
+            f"\nIn-process peers: search {s['per_s']}/s (median {s['p50_ms']} ms, {s['runs']} runs); with the hits' data"
+            f" and the JSON text, as the endpoint, {s['full_per_s']}/s (median {s['full_p50_ms']} ms); "
             f"deck check {d['per_s']}/s ({d['ms_each']} ms each, {d['runs']} runs)."
         )
         print(
