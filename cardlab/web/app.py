@@ -511,6 +511,15 @@ def collection_names() -> list[str]:
         database.close()
 
 
+def collection_choices() -> dict[str, Any]:
+    """The deck form's collections: ``{"collections": names, "collections_error": None}``, or no
+    names and the reason when the collections database cannot be read (the deck check still works)."""
+    try:
+        return {"collections": collection_names(), "collections_error": None}
+    except WebError as err:
+        return {"collections": [], "collections_error": err.details}
+
+
 def collection_counts(name: str) -> tuple[str, dict[str, int]]:
     """Return ``(name checked, card id -> copies)`` of one collection; an unknown name owns nothing
     (as ``cardlab collection list --player``).
@@ -729,7 +738,7 @@ def create_app(
             lang="",
             result=None,
             collection="",
-            collections=collection_names(),
+            **collection_choices(),
         )
 
     @api.post("/deck", response_class=HTMLResponse, include_in_schema=False)
@@ -756,7 +765,7 @@ def create_app(
             "collection": collection,
         }
         try:
-            context["collections"] = await run_in_threadpool(collection_names)
+            context.update(await run_in_threadpool(collection_choices))
             result = await run_in_threadpool(deck_view, site, content, name, fmt or None, langs, seed, collection or None)
         except WebError as err:
             return page(request, "deck.html", err.status, **context, result=None, error=err)

@@ -281,6 +281,13 @@ def test_unreadable_collections_503(client, tmp_path, monkeypatch):
     monkeypatch.setenv("CARDLAB_DATA", str(tmp_path / "afile" / "sub"))
     err = error_of(client.get("/api/collections"), 503, "collection_unavailable")
     assert "is a file, not a folder" in err["details"]
+    error_of(client.get("/api/collections/alice"), 503, "collection_unavailable")
+    # the deck page still checks decks, and says why it offers no collection
+    form = client.get("/deck")
+    assert form.status_code == 200 and 'id="collection"' not in form.text
+    assert '<p class="note" id="collections-error">Collections cannot be read: cannot use ' in form.text
+    assert client.post("/deck", data={"text": "4 Bill\n"}).status_code == 200
+    assert client.post("/deck", data={"text": "4 Bill\n", "collection": "alice"}).status_code == 503
 
 
 # --- decks against a collection ------------------------------------------------------------------
