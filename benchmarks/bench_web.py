@@ -1,21 +1,34 @@
 #!/usr/bin/env python3
 """Benchmark ``cardlab serve`` (issue 14): search API throughput and latency at 1, 10 and 50 clients,
-deck validation per second, page weight; each figure beside a floor or peer measured in the same run.
+closed-loop and paced (open-loop), deck validation per second, page weight; each figure beside a
+floor or peer measured in the same run.
 
-    python benchmarks/bench_web.py                                   # the shipped catalog
+    python benchmarks/bench_web.py                                   # the shipped catalog, 1 worker
+    python benchmarks/bench_web.py --workers 1,2 --rate 200          # 1 then 2 workers; + 50 clients paced at 200/s
     python benchmarks/bench_web.py --synthetic 2000                  # + a 2,000-card fictional catalog
     python benchmarks/bench_web.py --requests 3000 --duration 30 --json out.json
 
-uvicorn runs the app (``cardlab.web.app:create_app``) in its own process on 127.0.0.1, one worker, as
-``cardlab serve`` does. The load generator is this process: asyncio, one keep-alive HTTP/1.1
-connection per client, to 127.0.0.1 only. Each level sends a fixed number of requests
-(``--requests``) and stops early at ``--duration`` seconds, whichever comes first; every answer must
-be 200 (errors are counted and printed). Latency is measured from writing the request to reading
-the whole answer.
+uvicorn runs the app (``cardlab.web.app:create_app``) in its own process on 127.0.0.1, one worker as
+``cardlab serve`` does (``--workers 1,2``: one server per count, one after the other). The load
+generator is this process: asyncio, one keep-alive HTTP/1.1 connection per client, to 127.0.0.1
+only. Each level sends a fixed number of requests (``--requests``) and stops early at ``--duration``
+seconds, whichever comes first; every answer must be 200 (errors are counted and printed).
+
+Two ways to load:
+- closed-loop (every level of ``--clients``): each client sends its next request as soon as the
+  previous answer arrives; latency from writing the request to reading the whole answer. The server
+  sets the pace, so throughput and latency are tied (Little's law: clients = rate x mean latency).
+- paced, open-loop (``--rate R``, at ``--paced-clients`` connections, default 50): request i is due
+  at ``start + i / R`` whatever the server does; a free connection takes the next request and waits
+  until it is due. Latency runs from the request's *scheduled* time, not from when it could be
+  sent, so a server that falls behind shows it in the latency (no coordinated omission: the queue
+  the server causes is counted, as a user would feel it). ``late`` counts requests sent more than
+  10 ms after they were due (every connection was busy: the server, or the generator, fell behind).
 
 Peers and floors, in the same run:
-- search: the same searches in-process, one after the other (``engine.search_page`` with the page's
-  limit: what the endpoint does, without HTTP);
+- search: the same searches in-process, one after the other: ``engine.search_page`` with the page's
+  limit alone, and the endpoint's whole work without HTTP (plus each hit's data decoded from the
+  index and the answer's JSON text);
 - HTTP floor: ``GET /static/style.css`` at the same concurrency (the cheapest answer the server gives);
 - deck validation: the same check in-process (``parse_deck_text`` + ``choose_format``, card index cached).
 
@@ -87,28 +100,52 @@ def _post(path: str, port: int, body: bytes, ctype: str = "text/plain; charset=u
     ).encode() + body
 
 
-async def load(port: int, requests: list[bytes], clients: int, count: int, duration: float) -> dict:
+LATE = 0.010
+"""A paced request sent more than this many seconds after it was due counts as ``late``."""
+
+
+async def load(port: int, requests: list[bytes], clients: int, count: int, duration: float, rate: float | None = None) -> dict:
     """Send ``count`` requests (cycling through ``requests``) over ``clients`` keep-alive connections to
     127.0.0.1:``port``, stopping early after ``duration`` seconds.
 
+    Args:
+        rate: None for closed-loop (each connection sends as soon as its previous answer is read;
+            latency from sending); requests per second for paced open-loop (request i is due at
+            ``start + i / rate``; latency from that due time, so queueing is counted).
+
     Returns:
-        ``{"clients", "sent", "ok", "errors", "seconds", "per_s", "p50_ms", "p99_ms", "max_ms"}``.
+        ``{"mode", "clients", "rate", "scheduled", "sent", "ok", "errors", "late", "seconds", "per_s",
+        "p50_ms", "p99_ms", "max_ms"}`` (``late``: paced requests sent over 10 ms after they were due;
+        ``scheduled``: requests a paced level scheduled, ``sent`` falls short of it only past the bound).
     """
     next_i = 0
     latencies: list[float] = []
-    errors = 0
+    errors = late = 0
+    if rate is not None:
+        count = min(count, int(rate * duration))
     start = time.perf_counter()
-    stop_at = start + duration
+    # closed-loop stops at ``duration``; a paced level sends every request it scheduled (stopping
+    # at the schedule's end would drop the slowest, most delayed ones), within a bound
+    stop_at = start + (duration if rate is None else 2 * duration + 10)
 
     async def client() -> None:
         """One connection: send requests until the count is reached or the time is up."""
-        nonlocal next_i, errors
+        nonlocal next_i, errors, late
         reader, writer = await asyncio.open_connection(HOST, port)
         try:
             while next_i < count and time.perf_counter() < stop_at:
-                raw = requests[next_i % len(requests)]
+                i = next_i
+                raw = requests[i % len(requests)]
                 next_i += 1
-                t0 = time.perf_counter()
+                if rate is None:
+                    t0 = time.perf_counter()
+                else:
+                    t0 = start + i / rate  # the scheduled time: latency counts any wait for a free connection
+                    wait = t0 - time.perf_counter()
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                    elif -wait > LATE:
+                        late += 1
                 status, _size = await _request(reader, writer, raw)
                 latencies.append(time.perf_counter() - t0)
                 if status != 200:
@@ -125,10 +162,14 @@ async def load(port: int, requests: list[bytes], clients: int, count: int, durat
         return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
 
     return {
+        "mode": "closed" if rate is None else "paced",
         "clients": clients,
+        "rate": rate,
+        "scheduled": count if rate is not None else None,
         "sent": len(lat),
         "ok": len(lat) - errors,
         "errors": errors,
+        "late": late,
         "seconds": round(seconds, 2),
         "per_s": round(len(lat) / seconds, 1),
         "p50_ms": round(pct(0.50), 1),
@@ -141,19 +182,41 @@ async def load(port: int, requests: list[bytes], clients: int, count: int, durat
 
 
 def inprocess_search(roots: list[Path], db: Path, n: int) -> dict:
-    """Run ``n`` searches (the endpoint's work: ``search_page``, one page of 50) in this process, one at a time."""
+    """Run ``n`` searches in this process, one at a time, twice: ``search_page`` alone (one page of 50),
+    then the endpoint's whole work without HTTP (``search_page``, each hit's ``to_json`` (its data
+    decoded from the index), the JSON text of the answer).
+
+    Returns:
+        ``{"runs", "per_s", "p50_ms", "full_per_s", "full_p50_ms"}``.
+    """
     from cardlab.catalog.index import connect
     from cardlab.search import engine
 
     con = connect(db)
-    times = []
+    times, full = [], []
     for i in range(n):
         q = QUERIES[i % len(QUERIES)]
         t0 = time.perf_counter()
         engine.search_page(con, q, limit=50, offset=0, timeout=2.0)
         times.append(time.perf_counter() - t0)
-    total = sum(times)
-    return {"runs": n, "per_s": round(n / total, 1), "p50_ms": round(statistics.median(times) * 1000, 2)}
+    for i in range(n):
+        q = QUERIES[i % len(QUERIES)]
+        t0 = time.perf_counter()
+        total, hits = engine.search_page(con, q, limit=50, offset=0, timeout=2.0)
+        body = {
+            "object": "list",
+            "total_cards": total,
+            "data": [{"object": "card", **h.to_json(), "name": h.name, "names": h.names} for h in hits],
+        }
+        json.dumps(body, ensure_ascii=False).encode()
+        full.append(time.perf_counter() - t0)
+    return {
+        "runs": n,
+        "per_s": round(n / sum(times), 1),
+        "p50_ms": round(statistics.median(times) * 1000, 2),
+        "full_per_s": round(n / sum(full), 1),
+        "full_p50_ms": round(statistics.median(full) * 1000, 2),
+    }
 
 
 def inprocess_decks(roots: list[Path], n: int) -> dict:
@@ -231,11 +294,12 @@ def page_weight(port: int) -> dict:
     return {"css": css, "search_4_results_html": four, "search_50_results_html": full, "total_4": four + css, "total_50": full + css}
 
 
-def run(label: str, roots: list[Path], args: argparse.Namespace, work: Path) -> dict:
-    """Benchmark one catalog: start the server, warm up, load each level, measure the peers."""
+def run(label: str, roots: list[Path], args: argparse.Namespace, work: Path, workers: int = 1) -> dict:
+    """Benchmark one catalog with ``workers`` uvicorn processes: start the server, warm up, load each
+    level (closed-loop, then paced at ``args.rate`` when given), measure the peers."""
     from cardlab.catalog.index import ensure_index
 
-    cache, db = work / f"cache-{label}", work / f"index-{label}.sqlite"
+    cache, db = work / f"cache-{label}-{workers}", work / f"index-{label}-{workers}.sqlite"
     cache.mkdir()
     os.environ["CARDLAB_CACHE_DIR"] = str(cache)
     ensure_index(roots, db)
@@ -244,8 +308,8 @@ def run(label: str, roots: list[Path], args: argparse.Namespace, work: Path) -> 
     with socket.socket() as s:
         s.bind((HOST, 0))
         port = s.getsockname()[1]
-    proc = start_server(roots, db, cache, port, args.workers)
-    out: dict = {"catalog": label, "roots": [str(r) for r in roots]}
+    proc = start_server(roots, db, cache, port, workers)
+    out: dict = {"catalog": label, "workers": workers, "roots": [str(r) for r in roots], "load_before": os.getloadavg()[0]}
     try:
         from cardlab.catalog.index import connect
 
@@ -260,40 +324,66 @@ def run(label: str, roots: list[Path], args: argparse.Namespace, work: Path) -> 
         out["http_floor"] = [asyncio.run(load(port, css, c, args.requests, args.duration)) for c in args.clients]
         out["decks"] = [asyncio.run(load(port, decks, c, args.deck_requests, args.duration)) for c in args.clients]
         out["decks_every_format"] = [asyncio.run(load(port, decks_all, 10, args.deck_requests, args.duration))]
+        if args.rate:
+            pc, rate = args.paced_clients, args.rate
+            paced = args.paced_requests
+            out["search_paced"] = [asyncio.run(load(port, searches, pc, paced, args.paced_duration, rate))]
+            out["http_floor_paced"] = [asyncio.run(load(port, css, pc, paced, args.paced_duration, rate))]
+            out["decks_paced"] = [asyncio.run(load(port, decks, pc, paced, args.paced_duration, args.deck_rate))]
         out["page_weight"] = page_weight(port)
     finally:
         proc.terminate()
         proc.wait(timeout=10)
     out["search_inprocess"] = inprocess_search(roots, db, 2000)
     out["decks_inprocess"] = inprocess_decks(roots, 300)
+    out["load_after"] = os.getloadavg()[0]
     return out
 
 
 def report(results: list[dict]) -> None:
     """Print the results as Markdown tables (for BENCHMARKS.md)."""
     for r in results:
-        print(f"\n### {r['catalog']} ({r['cards']} cards)\n")
-        print("| load | clients | requests | per s | p50 ms | p99 ms | max ms | errors |")
-        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        print(
+            f"\n### {r['catalog']} ({r['cards']} cards), {r['workers']} worker(s); "
+            f"load average {r['load_before']:.2f} before, {r['load_after']:.2f} after\n"
+        )
+        print("| load | mode | clients | requests | per s | p50 ms | p99 ms | max ms | errors | late |")
+        print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for key, name in (
             ("search", "search API"),
             ("http_floor", "floor: GET /static/style.css"),
             ("decks", "POST /api/decks/validate?format=pokemon-base"),
             ("decks_every_format", "POST /api/decks/validate (every format)"),
+            ("search_paced", "search API"),
+            ("http_floor_paced", "floor: GET /static/style.css"),
+            ("decks_paced", "POST /api/decks/validate?format=pokemon-base"),
         ):
-            for row in r[key]:
+            for row in r.get(key, []):
+                mode = "closed-loop" if row["mode"] == "closed" else f"paced {row['rate']:g}/s"
                 print(
-                    f"| {name} | {row['clients']} | {row['sent']} | {row['per_s']} | {row['p50_ms']} | {row['p99_ms']} | {row['max_ms']} | {row['errors']} |"
+                    f"| {name} | {mode} | {row['clients']} | {row['sent']} | {row['per_s']} | {row['p50_ms']} | {row['p99_ms']} |"
+                    f" {row['max_ms']} | {row['errors']} | {row['late']} |"
                 )
         s, d, w = r["search_inprocess"], r["decks_inprocess"], r["page_weight"]
         print(
-            f"\nIn-process peers: search {s['per_s']}/s (median {s['p50_ms']} ms, {s['runs']} runs); "
+            f"\nIn-process peers: search {s['per_s']}/s (median {s['p50_ms']} ms, {s['runs']} runs); with the hits' data"
+            f" and the JSON text, as the endpoint, {s['full_per_s']}/s (median {s['full_p50_ms']} ms); "
             f"deck check {d['per_s']}/s ({d['ms_each']} ms each, {d['runs']} runs)."
         )
         print(
             f"Page weight: search page with 4 results {w['total_4']:,} bytes (HTML {w['search_4_results_html']:,} + CSS {w['css']:,}); "
             f"with 50 results {w['total_50']:,} bytes."
         )
+
+
+def _commit() -> str:
+    """The checkout's short commit (with ``+dirty`` when files differ from it), for the report."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO, capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+dirty" if dirty.strip() else "")
 
 
 def main() -> None:
@@ -303,24 +393,33 @@ def main() -> None:
     ap.add_argument("--deck-requests", type=int, default=1000, help="requests per deck level (default 1000)")
     ap.add_argument("--duration", type=float, default=20.0, help="most seconds per level (default 20)")
     ap.add_argument("--clients", default="1,10,50", help="concurrency levels (default 1,10,50)")
-    ap.add_argument("--workers", type=int, default=1, help="uvicorn worker processes (default 1, as cardlab serve)")
+    ap.add_argument("--workers", default="1", help="uvicorn worker processes, one run per count: 1,2 (default 1, as cardlab serve)")
+    ap.add_argument("--rate", type=float, default=0, help="also paced (open-loop) levels at this many requests/s (0: none)")
+    ap.add_argument("--deck-rate", type=float, default=100, help="rate of the paced deck-validation level (default 100/s)")
+    ap.add_argument("--paced-clients", type=int, default=50, help="connections of the paced levels (default 50)")
+    ap.add_argument("--paced-requests", type=int, default=4000, help="most requests per paced level (default 4000)")
+    ap.add_argument("--paced-duration", type=float, default=20.0, help="seconds of schedule per paced level (default 20)")
     ap.add_argument("--synthetic", type=int, default=0, help="also a fictional catalog of this many cards beside the shipped one")
     ap.add_argument("--json", type=Path, help="also write the raw numbers here")
     args = ap.parse_args()
     args.clients = [int(x) for x in args.clients.split(",")]
-    if max(args.clients) > 200 or args.requests > 100_000:
+    args.workers = [int(x) for x in args.workers.split(",")]
+    if max(args.clients + [args.paced_clients]) > 200 or max(args.requests, args.paced_requests) > 100_000:
         raise SystemExit("bounded: at most 200 clients and 100,000 requests a level")
+    if args.rate > 2000 or args.deck_rate > 2000 or args.paced_duration > 120 or max(args.workers) > 8:
+        raise SystemExit("bounded: at most 2,000 requests/s, 120 s a paced level and 8 workers")
     from cardlab.core.paths import shipped_catalog
 
     print(
         f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {platform.python_version()}; {os.cpu_count()} CPUs; "
-        f"load average {os.getloadavg()[0]:.2f}",
+        f"load average {os.getloadavg()[0]:.2f}; commit {_commit()}",
         flush=True,
     )
     results = []
     with tempfile.TemporaryDirectory(prefix="cardlab-bench-web-") as tmp:
         work = Path(tmp)
-        results.append(run("shipped", [shipped_catalog()], args, work))
+        for workers in args.workers:
+            results.append(run("shipped", [shipped_catalog()], args, work, workers))
         if args.synthetic:
             synth = REPO / "benchmarks" / "out" / f"catalog{args.synthetic}"
             if not synth.exists():
@@ -336,9 +435,10 @@ def main() -> None:
                     ],
                     check=True,
                 )
-            results.append(run(f"shipped + synthetic {args.synthetic}", [shipped_catalog(), synth], args, work))
+            for workers in args.workers:
+                results.append(run(f"shipped + synthetic {args.synthetic}", [shipped_catalog(), synth], args, work, workers))
     report(results)
-    print(f"\n# load average after: {os.getloadavg()[0]:.2f}")
+    print(f"\n# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load average after: {os.getloadavg()[0]:.2f}")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
 

@@ -25,7 +25,16 @@ def _isolated_env(monkeypatch, tmp_path_factory, tmp_path):
     cache.mkdir(exist_ok=True)
     monkeypatch.setenv("CARDLAB_CACHE_DIR", str(cache))
     monkeypatch.setenv("CARDLAB_DATA", str(tmp_path / "cardlab-data"))
-    for var in ("CARDLAB_DB", "CARDLAB_CATALOG", "CARDLAB_LANG", "CARDLAB_CONFIG", "NO_COLOR", "CARDLAB_PLAYER"):
+    for var in (
+        "CARDLAB_DB",
+        "CARDLAB_CATALOG",
+        "CARDLAB_LANG",
+        "CARDLAB_CONFIG",
+        "NO_COLOR",
+        "CARDLAB_PLAYER",
+        "CARDLAB_SERVE_WRITES",
+        "CARDLAB_SERVE_TOKEN",
+    ):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.getbasetemp() / "no-user-config"))
     monkeypatch.setenv("COLUMNS", "200")

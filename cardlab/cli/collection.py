@@ -46,16 +46,14 @@ def _player(player: str | None) -> str:
     return check_player(player if player is not None else default_player())
 
 
-def _change(op: str, card: str, count: str | None, player: str | None, catalog: list[Path] | None, allow_zero: bool = False) -> None:
+def _change(op: str, card: str, count: str | None, player: str | None, catalog: list[Path] | None) -> None:
     from cardlab.catalog.validate import load_catalog
     from cardlab.collection import db, owned
     from cardlab.collection.cards import CardResolver
 
     roots, _ = roots_and_db(catalog, None)
     with user_errors():
-        who = _player(player)
-        n = owned.parse_count(count if count is not None else "1", allow_zero=allow_zero)
-        card_id, n = owned.counted_reference(CardResolver(load_catalog(roots)), card, count, n, op)
+        who, card_id, n = owned.plan_change(CardResolver(load_catalog(roots)), _player(player), op, card, count)
         con = db.connect()
         new = owned.change(con, who, [(op, card_id, n)])[card_id]
     typer.echo(f"{who}: {new} × {card_id}")
@@ -98,7 +96,7 @@ def set_cmd(
     catalog: CatalogOpt = None,
 ) -> None:
     """Set how many copies of a card a player owns.  Example: cardlab collection set 'Lame errante' 3"""
-    _change("set", card, count, player, catalog, allow_zero=True)
+    _change("set", card, count, player, catalog)
 
 
 @collection_app.command("list")

@@ -2,13 +2,19 @@
 
 The CLI never imports :mod:`cardlab.web`: uvicorn loads the app factory by name
 (``cardlab.web.app:create_app``), which reads the catalog and index from ``CARDLAB_CATALOG`` and
-``CARDLAB_DB``, set here from the options. uvicorn loads only inside the command.
+``CARDLAB_DB``, and the write switch and token from ``CARDLAB_SERVE_WRITES`` and
+``CARDLAB_SERVE_TOKEN``, set here from the options. uvicorn loads only inside the command.
+
+``--allow-writes`` turns on the collection write endpoints; it needs a token
+(:func:`cardlab.core.auth.serve_token`: ``--token-file`` or ``CARDLAB_SERVE_TOKEN``), else the
+command stops with exit 2 before anything listens: no token is made up.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Optional
 
 import typer
 
@@ -23,14 +29,43 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on; 127.0.0.1 answers this machine only.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
     workers: Annotated[int, typer.Option(min=1, max=32, help="Server processes (one per core is plenty).")] = 1,
+    allow_writes: Annotated[
+        bool,
+        typer.Option(
+            "--allow-writes",
+            help="Turn on the collection write endpoints (POST /api/collections/NAME/cards and .../cards/remove);"
+            " they need the token as 'Authorization: Bearer TOKEN'.",
+        ),
+    ] = False,
+    token_file: Annotated[
+        Optional[Path],
+        typer.Option(
+            "--token-file",
+            metavar="PATH",
+            help="Read the write token from this file (default: the CARDLAB_SERVE_TOKEN variable); 16 to 4096 visible ASCII characters.",
+        ),
+    ] = None,
     catalog: CatalogOpt = None,
     db: DbOpt = None,
 ) -> None:
-    """Serve the search, card, deck and sets pages and the JSON API (read-only).  Example: cardlab serve --port 8000"""
+    """Serve the search, card, deck and sets pages and the JSON API (read-only unless --allow-writes).
+
+    Example: cardlab serve --port 8000; CARDLAB_SERVE_TOKEN=... cardlab serve --allow-writes
+    """
     from cardlab.core.errors import CatalogError, UsageError
 
     roots, db_path = roots_and_db(catalog, db)
     with user_errors():
+        token = None
+        if allow_writes:
+            from cardlab.core.auth import serve_token
+
+            token = serve_token(token_file)
+            from cardlab.collection import db as collection_db
+
+            collection_db.connect().close()  # a collections database that cannot be written is told now, not at the first write
+        elif token_file is not None:
+            raise UsageError("--token-file is for --allow-writes; without it the server takes no write and needs no token")
         from importlib.util import find_spec
 
         if not all(find_spec(name) for name in ("fastapi", "uvicorn", "jinja2", "multipart")):
@@ -42,9 +77,15 @@ def serve(
             raise CatalogError(result.problems)
     os.environ["CARDLAB_CATALOG"] = os.pathsep.join(str(r) for r in roots)
     os.environ["CARDLAB_DB"] = str(db_path)
+    os.environ["CARDLAB_SERVE_WRITES"] = "1" if allow_writes else "0"
+    if token is not None:
+        from cardlab.core.auth import TOKEN_ENV
+
+        os.environ[TOKEN_ENV] = token  # the app (in each uvicorn worker) reads it from here
     import uvicorn
 
-    typer.echo(f"cardlab: serving on http://{host}:{port}/ (Ctrl-C stops)", err=True)
+    writes = "collection writes on (Bearer token)" if allow_writes else "read-only"
+    typer.echo(f"cardlab: serving on http://{host}:{port}/, {writes} (Ctrl-C stops)", err=True)
     uvicorn.run(APP_FACTORY, factory=True, host=host, port=port, workers=workers, log_level="warning", server_header=False)
 
 

@@ -53,11 +53,26 @@ def default_player() -> str:
         return "me"
 
 
+MAX_PLAYER_NAME = 64
+"""The longest player name, in characters."""
+
+
 def check_player(player: str) -> str:
-    """Return ``player`` stripped. Raises UsageError for an empty name or one with control characters."""
+    """Return ``player`` stripped: a collection's name, as the CLI (``--player``), CSV imports and
+    ``cardlab serve`` (one segment of ``/api/collections/<name>``) take it.
+
+    Raises:
+        UsageError: an empty name, one over :data:`MAX_PLAYER_NAME` characters, one with control
+            characters, ``/`` or ``\\``, or ``.`` and ``..`` (a name must fit one URL path segment).
+    """
     name = (player or "").strip()
-    if not name or any(ord(ch) < 32 for ch in name):
-        raise UsageError(f"bad player name {player!r}: give a non-empty name on one line")
+    shown = repr(player) if len(player or "") <= 70 else repr(player[:67]) + "..."
+    if not name or any(ord(ch) < 32 or ch == "\x7f" for ch in name):
+        raise UsageError(f"bad player name {shown}: give a non-empty name on one line")
+    if len(name) > MAX_PLAYER_NAME:
+        raise UsageError(f"bad player name {shown}: at most {MAX_PLAYER_NAME} characters (it has {len(name):,})")
+    if "/" in name or "\\" in name or name in (".", ".."):
+        raise UsageError(f"bad player name {shown}: a name holds no '/' or '\\' and is not '.' or '..'")
     return name
 
 
@@ -114,6 +129,30 @@ def counted_reference(resolver, card: str, count: str | None, n: int, op: str) -
     if found is None:
         raise UnknownCardError(message + "; nothing was changed")
     return found, n
+
+
+def plan_change(resolver, player: str, op: str, card: str, count: str | int | None = None) -> tuple[str, str, int]:  # noqa: ANN001
+    """Check one ``collection add``, ``remove`` or ``set`` before anything is written (``cardlab
+    collection`` and ``cardlab serve``'s write endpoints both call it, then :func:`change`).
+
+    Args:
+        resolver: a :class:`cardlab.collection.cards.CardResolver`; player: the collection;
+        op: ``add``, ``remove`` or ``set``; card: a card reference (:func:`counted_reference`: an id,
+        set and number, or a name, with or without a leading count); count: the count given apart
+        (``-n``, ``set``'s COUNT, the API's ``count``), None when not given (1).
+
+    Returns:
+        ``(player, card id, count)``: the player name checked (:func:`check_player`), the card
+        matched, the count read (:func:`parse_count`: 1 to :data:`MAX_COUNT`, 0 too for ``set``).
+
+    Raises:
+        UsageError: a bad player name or count, or a count given twice (exit 2);
+        UnknownCardError: no such card, with suggestions (exit 1).
+    """
+    who = check_player(player)
+    n = parse_count(count if count is not None else "1", allow_zero=op == "set")
+    card_id, n = counted_reference(resolver, card, None if count is None else str(count), n, op)
+    return who, card_id, n
 
 
 def counts(con: Database, player: str) -> dict[str, int]:

@@ -8,9 +8,14 @@ shapes pages and JSON. Pages are server-rendered HTML that needs no JavaScript.
 - Pages: ``/search`` (and ``/search/help``), ``/card/<id>``, ``/deck`` (POST: check; ``/deck/export.txt``,
   ``/deck/export.json``, ``/deck/proxies.pdf``), ``/sets``.
 - API (Scryfall-like): ``/api/cards/search``, ``/api/cards/<id>``, ``/api/sets``,
-  ``POST /api/decks/validate``; ``/api/openapi.json`` describes it. Errors are JSON objects
+  ``POST /api/decks/validate``, ``POST /api/decks/have``, ``/api/collections``,
+  ``/api/collections/<name>``; ``/api/openapi.json`` describes it. Errors are JSON objects
   ``{"object": "error", "status", "code", "details", ...}``.
-- Read-only: there is no write endpoint (collections do not exist yet).
+- Writes: ``POST /api/collections/<name>/cards`` (add) and ``POST /api/collections/<name>/cards/remove``
+  change a collection through :func:`cardlab.collection.owned.plan_change` and
+  :func:`~cardlab.collection.owned.change`, as ``cardlab collection add/remove`` do. They answer 403
+  unless the app was built with ``allow_writes`` (``cardlab serve --allow-writes``), and then 401
+  without ``Authorization: Bearer <token>`` matching the server's token (:mod:`cardlab.core.auth`).
 
 The catalog and formats are loaded once when the app is created; the index is opened read-only, one
 connection per worker thread. A catalog edited while serving is seen after a restart.
@@ -25,9 +30,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from fastapi import FastAPI, File, Form, Query, Request, UploadFile
+from fastapi import Depends, FastAPI, File, Form, Query, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
@@ -50,6 +56,8 @@ MAX_BODY = MAX_DECK_TEXT + 16 * 1024
 """Largest request body accepted: a deck list at its size limit plus form overhead."""
 MAX_PAGE = 10_000
 """Highest page number accepted."""
+MAX_JSON_BODY = 4096
+"""Largest JSON body of a collection write (a card reference and a count need a few dozen bytes)."""
 ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 """A card id as the URL gives it: letters, digits, ``-`` and ``_`` (no dot, no slash, at most 64)."""
 FILENAME_PATTERN = re.compile(r"[^A-Za-z0-9_-]+")
@@ -59,9 +67,10 @@ class WebError(Exception):
     """An error to answer with: ``status`` (HTTP), ``code`` (stable id), ``details`` (words) and
     ``extra`` fields for the JSON object (``column`` of a query error...)."""
 
-    def __init__(self, status: int, code: str, details: str, **extra: Any) -> None:
+    def __init__(self, status: int, code: str, details: str, headers: dict[str, str] | None = None, **extra: Any) -> None:
         super().__init__(details)
         self.status, self.code, self.details, self.extra = status, code, details, extra
+        self.headers = headers or {}
 
     def to_json(self) -> dict[str, Any]:
         """Return the JSON error object: ``{"object": "error", "status", "code", "details", **extra}``."""
@@ -96,12 +105,13 @@ class Site:
     Args:
         roots: catalog roots; db: the index file (built or refreshed here when stale).
         search_timeout: seconds a search may run.
+        token: the write token (:func:`cardlab.core.auth.check_token`); None: writes are off.
 
     Raises:
         CatalogError: the catalog does not validate.
     """
 
-    def __init__(self, roots: list[Path], db: Path, search_timeout: float = SEARCH_TIMEOUT) -> None:
+    def __init__(self, roots: list[Path], db: Path, search_timeout: float = SEARCH_TIMEOUT, token: str | None = None) -> None:
         from cardlab.catalog.index import ensure_index
         from cardlab.catalog.validate import validate
         from cardlab.core.errors import CatalogError
@@ -119,6 +129,23 @@ class Site:
         self.indexes: dict = {}  # card indexes per game and languages, built once (decks.check.card_index)
         self._local = threading.local()
         self.languages = languages(self.con())
+        self.token = token
+        self._resolver: Any = None
+        self._resolver_lock = threading.Lock()
+
+    @property
+    def allow_writes(self) -> bool:
+        """True when the collection write endpoints are on (a token was given)."""
+        return self.token is not None
+
+    def resolver(self):  # noqa: ANN201 - collection.cards.CardResolver
+        """Return the card resolver of collection writes (every game; built once, on first use)."""
+        with self._resolver_lock:
+            if self._resolver is None:
+                from cardlab.collection.cards import CardResolver
+
+                self._resolver = CardResolver(self.catalog)
+            return self._resolver
 
     def con(self):  # noqa: ANN201 - sqlite3.Connection
         """Return this thread's read-only index connection (opened on first use)."""
@@ -322,6 +349,198 @@ async def read_deck_form(text: str, upload: UploadFile | None) -> tuple[str, str
     return text, "deck.txt"
 
 
+# --- collections ----------------------------------------------------------------------------
+
+
+def collection_error(err: CardlabError) -> WebError:
+    """Map an error of :mod:`cardlab.collection` to the :class:`WebError` to answer with: an unknown
+    card 404 ``not_found`` (its message has the "did you mean" suggestions the CLI gives), removing
+    more than owned 409 ``not_owned``, a bad count 400 ``bad_count``, a database that cannot be used
+    503 ``collection_unavailable``; anything else as :func:`web_error`."""
+    from cardlab.collection.db import DatabaseUnavailableError, DataDirError
+    from cardlab.collection.owned import NotOwnedError, UnknownCardError
+
+    if isinstance(err, UnknownCardError):
+        return WebError(404, "not_found", str(err))
+    if isinstance(err, NotOwnedError):
+        return WebError(409, "not_owned", str(err))
+    if isinstance(err, (DataDirError, DatabaseUnavailableError)):
+        return WebError(503, "collection_unavailable", str(err))
+    if isinstance(err, UsageError):
+        return WebError(400, "bad_count", str(err))
+    return web_error(err)
+
+
+def collection_name(name: str) -> str:
+    """Return a collection's name (a player) from the URL, checked as the CLI checks ``--player``
+    (:func:`cardlab.collection.owned.check_player`).
+
+    Raises:
+        WebError: 400 ``bad_name`` (empty, over 64 characters, control characters, ``/``, ``..``).
+    """
+    from cardlab.collection.owned import check_player
+
+    try:
+        return check_player(name)
+    except UsageError as err:
+        raise WebError(400, "bad_name", str(err)) from None
+
+
+def check_write_access(site: Site, token: str | None) -> None:
+    """Let a collection write through, or refuse it.
+
+    Args:
+        site: the app's :class:`Site` (``site.token``: the server's token, None when writes are off);
+        token: the request's bearer token (``Authorization: Bearer <token>``), None when absent.
+
+    Raises:
+        WebError: 403 ``writes_disabled`` when the server was started without ``--allow-writes``;
+            401 ``unauthorized`` (with ``WWW-Authenticate: Bearer``) for a missing or wrong token,
+            compared in constant time (:func:`hmac.compare_digest`).
+    """
+    import hmac
+
+    if site.token is None:
+        raise WebError(403, "writes_disabled", "this server is read-only; collections change only on a server started with --allow-writes")
+    challenge = {"WWW-Authenticate": 'Bearer realm="cardlab"'}
+    if not token:
+        raise WebError(401, "unauthorized", "a collection write needs the server's token: Authorization: Bearer <token>", challenge)
+    if not hmac.compare_digest(token.encode("utf-8", "surrogateescape"), site.token.encode()):
+        raise WebError(401, "unauthorized", "wrong token", challenge)
+
+
+def read_json_object(content_type: str | None, raw: bytes) -> dict[str, Any]:
+    """Return the JSON object of a collection write's body: ``card`` (text) and ``count`` (optional).
+
+    Raises:
+        WebError: not ``application/json`` (415 ``unsupported_media_type``), over
+            :data:`MAX_JSON_BODY` (413 ``too_large``), not JSON (400 ``bad_json``), not an object
+            with a ``card`` text and nothing but ``card`` and ``count`` (400 ``bad_body``).
+    """
+    ctype = (content_type or "").split(";")[0].strip().lower()
+    if ctype != "application/json":
+        raise WebError(415, "unsupported_media_type", f"send a JSON object as application/json (got {ctype or 'no content type'})")
+    if len(raw) > MAX_JSON_BODY:
+        raise WebError(413, "too_large", f"the request body is larger than {MAX_JSON_BODY:,} bytes")
+    import json
+
+    try:
+        body = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as err:
+        raise WebError(400, "bad_json", f"the body is not JSON: {err}") from None
+    if not isinstance(body, dict) or not isinstance(body.get("card"), str) or set(body) - {"card", "count"}:
+        raise WebError(400, "bad_body", 'send {"card": "<id, set and number, or name>", "count": N} (count optional, default 1)')
+    return body
+
+
+def collection_change(site: Site, name: str, op: str, body: dict[str, Any]) -> dict[str, Any]:
+    """Add (``op`` ``add``) or remove (``remove``) copies of a card in one transaction, as
+    ``cardlab collection add/remove`` do: :func:`cardlab.collection.owned.plan_change`, then
+    :func:`cardlab.collection.owned.change` on the collections database (``CARDLAB_DATA``).
+
+    Returns:
+        ``{"object": "collection_change", "collection", "action", "card", "count", "owned"}``
+        (``owned``: the copies owned after the change).
+
+    Raises:
+        WebError: as :func:`collection_name` and :func:`collection_error`; nothing is written.
+    """
+    from cardlab.collection import db, owned
+
+    who = collection_name(name)
+    count = body.get("count")
+    try:
+        who, card_id, n = owned.plan_change(site.resolver(), who, op, body["card"], count if count is None else _count_text(count))
+    except CardlabError as err:
+        raise collection_error(err) from None
+    database = connect_collections(db.connect)
+    try:
+        new = owned.change(database, who, [(op, card_id, n)])[card_id]
+    except CardlabError as err:
+        raise collection_error(err) from None
+    finally:
+        database.close()
+    return {"object": "collection_change", "collection": who, "action": op, "card": card_id, "count": n, "owned": new}
+
+
+def _count_text(count: Any) -> str | int:
+    """A JSON ``count`` as :func:`cardlab.collection.owned.parse_count` reads it: a whole number as
+    it is, anything else (``2.5``, ``true``, a list) as its JSON text, refused there."""
+    import json
+
+    if isinstance(count, int) and not isinstance(count, bool):
+        return count
+    return count if isinstance(count, str) else json.dumps(count)
+
+
+def connect_collections(opener: Any) -> Any:
+    """Return ``opener()``: the collections database (``CARDLAB_DATA``) opened by
+    :func:`cardlab.collection.db.connect` (to write) or :func:`cardlab.collection.owned.open_readonly`
+    (to read; None when there is none yet).
+
+    Raises:
+        WebError: 503 ``collection_unavailable`` when it cannot be opened (a bad ``CARDLAB_DATA``,
+            a server that cannot be reached, a read-only folder...).
+    """
+    try:
+        return opener()
+    except CardlabError as err:
+        raise WebError(503, "collection_unavailable", str(err)) from None
+
+
+def open_collections():  # noqa: ANN201 - collection.db.Database | None
+    """Open the collections database for reading (:func:`connect_collections` with
+    :func:`cardlab.collection.owned.open_readonly`); None when there is none yet."""
+    from cardlab.collection.owned import open_readonly
+
+    return connect_collections(open_readonly)
+
+
+def collection_names() -> list[str]:
+    """Return every collection (player) with at least one card, sorted (:func:`cardlab.collection.owned.players`)."""
+    from cardlab.collection.owned import players
+
+    database = open_collections()
+    if database is None:
+        return []
+    try:
+        return players(database)
+    except CardlabError as err:
+        raise collection_error(err) from None
+    finally:
+        database.close()
+
+
+def collection_choices() -> dict[str, Any]:
+    """The deck form's collections: ``{"collections": names, "collections_error": None}``, or no
+    names and the reason when the collections database cannot be read (the deck check still works)."""
+    try:
+        return {"collections": collection_names(), "collections_error": None}
+    except WebError as err:
+        return {"collections": [], "collections_error": err.details}
+
+
+def collection_counts(name: str) -> tuple[str, dict[str, int]]:
+    """Return ``(name checked, card id -> copies)`` of one collection; an unknown name owns nothing
+    (as ``cardlab collection list --player``).
+
+    Raises:
+        WebError: a bad name (400), a database that cannot be read (503).
+    """
+    from cardlab.collection.owned import counts
+
+    who = collection_name(name)
+    database = open_collections()
+    if database is None:
+        return who, {}
+    try:
+        return who, counts(database, who)
+    except CardlabError as err:
+        raise collection_error(err) from None
+    finally:
+        database.close()
+
+
 # --- the app --------------------------------------------------------------------------------
 
 
@@ -333,24 +552,43 @@ def _templates() -> Jinja2Templates:
     return Jinja2Templates(env=env)
 
 
-def create_app(roots: list[Path] | None = None, db: Path | None = None, search_timeout: float = SEARCH_TIMEOUT) -> Any:
+def create_app(
+    roots: list[Path] | None = None,
+    db: Path | None = None,
+    search_timeout: float = SEARCH_TIMEOUT,
+    allow_writes: bool | None = None,
+    token: str | None = None,
+) -> Any:
     """Build the ASGI app (FastAPI wrapped in :class:`~cardlab.web.guard.Guard`).
 
     Args:
         roots: catalog roots (default: ``CARDLAB_CATALOG``, else the shipped cards);
         db: the index file (default: ``CARDLAB_DB``, else the one in the user cache);
-        search_timeout: seconds a search may run.
+        search_timeout: seconds a search may run;
+        allow_writes: turn on the collection write endpoints (default: ``CARDLAB_SERVE_WRITES`` is
+            ``1``, as ``cardlab serve --allow-writes`` sets it);
+        token: the token writes must carry (default: ``CARDLAB_SERVE_TOKEN``); used only with writes on.
 
     Returns:
         The ASGI app; its ``.app`` is the FastAPI instance and ``.site`` the :class:`Site`.
 
     Raises:
-        CatalogError: the catalog does not validate.
+        CatalogError: the catalog does not validate. UsageError: writes on without a usable token
+            (:func:`cardlab.core.auth.check_token`): no token is made up.
     """
+    import os
+
+    from cardlab.core.auth import TOKEN_ENV, check_token
     from cardlab.core.paths import catalog_roots, default_db
 
+    if allow_writes is None:
+        allow_writes = os.environ.get("CARDLAB_SERVE_WRITES") == "1"
+    if allow_writes:
+        if token is None and os.environ.get(TOKEN_ENV) is None:
+            raise UsageError(f"writes are on but no token was given: set {TOKEN_ENV} (cardlab makes none up)")
+        token = check_token(token if token is not None else os.environ[TOKEN_ENV], "the token given" if token is not None else TOKEN_ENV)
     roots = catalog_roots(roots)
-    site = Site(roots, default_db(roots, db), search_timeout)
+    site = Site(roots, default_db(roots, db), search_timeout, token if allow_writes else None)
     templates = _templates()
     api = FastAPI(
         title="cardlab",
@@ -358,7 +596,12 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
         docs_url=None,
         redoc_url=None,
         openapi_url="/api/openapi.json",
-        description="Cards, sets and deck checks of the cardlab catalog (read-only). Errors are objects with status, code and details.",
+        description=(
+            "Cards, sets, deck checks and collections of the cardlab catalog. Errors are objects with status, code and details. "
+            "Collection writes (POST /api/collections/{name}/cards, POST /api/collections/{name}/cards/remove) answer 403 "
+            "writes_disabled unless the server runs with --allow-writes, and then need Authorization: Bearer <token> "
+            "(401 unauthorized without it)." + (" This server takes writes." if allow_writes else " This server is read-only.")
+        ),
     )
     api.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
@@ -375,7 +618,7 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
     async def _web_error(request: Request, err: WebError) -> Response:
         """Answer a :class:`WebError`: its JSON object under ``/api/``, else the error page, with its status."""
         if is_api(request):
-            return JSONResponse(err.to_json(), status_code=err.status)
+            return JSONResponse(err.to_json(), status_code=err.status, headers=err.headers)
         return page(request, "error.html", err.status, error=err, title=f"{err.status} · cardlab")
 
     @api.exception_handler(RequestValidationError)
@@ -484,8 +727,19 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
 
     @api.get("/deck", response_class=HTMLResponse, include_in_schema=False)
     def deck_form(request: Request) -> HTMLResponse:
-        """``GET /deck``: the empty deck form."""
-        return page(request, "deck.html", title="Deck check · cardlab", text="", format_name="", seed=1, lang="", result=None)
+        """``GET /deck``: the empty deck form (with a collection to compare with, when collections exist)."""
+        return page(
+            request,
+            "deck.html",
+            title="Deck check · cardlab",
+            text="",
+            format_name="",
+            seed=1,
+            lang="",
+            result=None,
+            collection="",
+            **collection_choices(),
+        )
 
     @api.post("/deck", response_class=HTMLResponse, include_in_schema=False)
     async def deck_page(
@@ -494,15 +748,25 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
         fmt: str = Form("", alias="format"),
         seed: int = Form(1),
         lang: str = Form(""),
+        collection: str = Form(""),
         upload: UploadFile | None = File(None, alias="file"),
     ) -> HTMLResponse:
         """``POST /deck``: check the pasted or uploaded list (:func:`deck_view`) and show the verdicts, each
-        problem beside its line, statistics, a sample hand for ``seed`` and the export buttons."""
+        problem beside its line, statistics, a sample hand for ``seed``, the export buttons and, with
+        ``collection``, what that collection has and needs."""
         langs = langs_param(lang)
         content, name = await read_deck_form(text, upload)
-        context: dict[str, Any] = {"title": "Deck check · cardlab", "text": content, "format_name": fmt, "seed": seed, "lang": lang}
+        context: dict[str, Any] = {
+            "title": "Deck check · cardlab",
+            "text": content,
+            "format_name": fmt,
+            "seed": seed,
+            "lang": lang,
+            "collection": collection,
+        }
         try:
-            result = await run_in_threadpool(deck_view, site, content, name, fmt or None, langs, seed)
+            context.update(await run_in_threadpool(collection_choices))
+            result = await run_in_threadpool(deck_view, site, content, name, fmt or None, langs, seed, collection or None)
         except WebError as err:
             return page(request, "deck.html", err.status, **context, result=None, error=err)
         return page(request, "deck.html", **context, result=result)
@@ -609,14 +873,7 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
         """Check a deck list sent as the ``text/plain`` body. With ``format``: that format's verdict
         (``deck_report``); without: legality in every format of its game (``legality``). Each problem
         has its ``line``."""
-        ctype = request.headers.get("content-type", "text/plain").split(";")[0].strip().lower()
-        if ctype != "text/plain":
-            raise WebError(415, "unsupported_media_type", f"send the deck list as text/plain (got {ctype})")
-        raw = await request.body()
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise WebError(400, "bad_deck", "the body is not UTF-8 text") from None
+        text = await deck_body(request)
         langs = langs_param(lang)
         checked = await run_in_threadpool(check_deck_text, site, text, "deck.txt", fmt, langs)
         if fmt:
@@ -629,9 +886,127 @@ def create_app(roots: list[Path] | None = None, db: Path | None = None, search_t
             "formats": [report_json(r) for r in reports],
         }
 
+    @api.post(
+        "/api/decks/have",
+        tags=["decks", "collections"],
+        openapi_extra={"requestBody": {"required": True, "content": {"text/plain": {"schema": {"type": "string"}}}}},
+    )
+    async def api_deck_have(
+        request: Request,
+        collection: str = Query(..., description="The collection (player) to compare with."),
+        fmt: str | None = Query(None, alias="format"),
+        lang: str = "",
+    ) -> dict:
+        """Which cards of a deck list (the ``text/plain`` body) a collection has and which it still
+        needs, as ``cardlab deck have``: ``cards`` (id, name, need, own, missing), ``need``,
+        ``missing``, ``complete``. Read-only; an unknown collection owns nothing."""
+        text = await deck_body(request)
+        langs = langs_param(lang)
+
+        def have() -> dict:
+            """Check the list, then compare the matched deck with the collection."""
+            return deck_have(check_deck_text(site, text, "deck.txt", fmt, langs)["deck"], collection)
+
+        return {"object": "deck_have", **await run_in_threadpool(have)}
+
+    @api.get("/api/collections", tags=["collections"])
+    def api_collections() -> dict:
+        """Every collection (a player with at least one card): a list object of ``collection`` names."""
+        names = collection_names()
+        return {"object": "list", "has_more": False, "total": len(names), "data": [{"object": "collection", "name": n} for n in names]}
+
+    @api.get("/api/collections/{name}", tags=["collections"])
+    def api_collection(request: Request, name: str, q: str = "", page_: int = Query(1, alias="page")) -> dict:
+        """One collection's cards with their counts, 50 a page, sorted by set and number (as ``cardlab
+        collection list``); ``q`` keeps the cards matching a search query. An unknown name owns nothing."""
+        from cardlab.collection import listing
+
+        if page_ < 1 or page_ > MAX_PAGE:
+            raise WebError(400, "bad_parameter", f"page: a number from 1 to {MAX_PAGE}")
+        who, owned = collection_counts(name)
+        try:
+            rows = listing.list_owned(site.con(), owned, q)
+        except CardlabError as err:
+            raise web_error(err) from None
+        start = (page_ - 1) * PER_PAGE
+        more = start + PER_PAGE < len(rows)
+        params = {k: v for k, v in request.query_params.items() if k != "page"}
+        base = str(request.url_for("api_collection", name=who))
+        return {
+            "object": "list",
+            "collection": who,
+            "total_cards": len(rows),
+            "total_copies": sum(r.copies for r in rows),
+            "has_more": more,
+            "next_page": f"{base}?{urlencode({**params, 'page': page_ + 1})}" if more else None,
+            "data": [{"object": "owned_card", **r.to_json()} for r in rows[start : start + PER_PAGE]],
+        }
+
+    bearer = HTTPBearer(auto_error=False, description="The token of cardlab serve --allow-writes (CARDLAB_SERVE_TOKEN or --token-file).")
+    change_body = {
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {
+                    "schema": {
+                        "type": "object",
+                        "required": ["card"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "card": {
+                                "type": "string",
+                                "description": "A card id (base1-4), set and number ('BS 4') or a name with one printing, as cardlab collection add takes it; a count may lead ('2 Bill BS 91').",
+                            },
+                            "count": {"type": "integer", "minimum": 1, "maximum": 1_000_000, "default": 1},
+                        },
+                    }
+                }
+            },
+        }
+    }
+
+    async def write(request: Request, name: str, op: str, credentials: HTTPAuthorizationCredentials | None) -> dict:
+        """A collection write: the access check (:func:`check_write_access`), then the JSON body, then
+        :func:`collection_change` in a worker thread."""
+        check_write_access(site, credentials.credentials if credentials else None)
+        body = read_json_object(request.headers.get("content-type"), await request.body())
+        return await run_in_threadpool(collection_change, site, name, op, body)
+
+    @api.post("/api/collections/{name}/cards", tags=["collections"], openapi_extra=change_body)
+    async def api_collection_add(request: Request, name: str, credentials: HTTPAuthorizationCredentials | None = Depends(bearer)) -> dict:
+        """Add ``count`` copies (default 1) of ``card`` to a collection, in one transaction, as ``cardlab
+        collection add``. Only on a server started with ``--allow-writes`` (else 403), with
+        ``Authorization: Bearer <token>`` (else 401); an unknown card is 404 with suggestions."""
+        return await write(request, name, "add", credentials)
+
+    @api.post("/api/collections/{name}/cards/remove", tags=["collections"], openapi_extra=change_body)
+    async def api_collection_remove(
+        request: Request, name: str, credentials: HTTPAuthorizationCredentials | None = Depends(bearer)
+    ) -> dict:
+        """Remove ``count`` copies (default 1) of ``card``, as ``cardlab collection remove``: never more
+        than owned (409 ``not_owned``, nothing changed). Same access rules as adding."""
+        return await write(request, name, "remove", credentials)
+
     app = Guard(api, MAX_BODY)
     app.app, app.site = api, site  # type: ignore[attr-defined]
     return app
+
+
+async def deck_body(request: Request) -> str:
+    """Return the deck list sent as a ``text/plain`` body (the size is capped by the Guard and by
+    :func:`check_deck_text`).
+
+    Raises:
+        WebError: another content type (415 ``unsupported_media_type``), a body that is not UTF-8 (400 ``bad_deck``).
+    """
+    ctype = request.headers.get("content-type", "text/plain").split(";")[0].strip().lower()
+    if ctype != "text/plain":
+        raise WebError(415, "unsupported_media_type", f"send the deck list as text/plain (got {ctype})")
+    raw = await request.body()
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise WebError(400, "bad_deck", "the body is not UTF-8 text") from None
 
 
 def _version() -> str:
@@ -648,12 +1023,29 @@ def _legality(site: Site, view) -> list:  # noqa: ANN001 - engine.CardView
     return card_legality(site.catalog.card_set.get(view.id, ""), [f for f in site.formats.values() if f.game == view.game])
 
 
-def deck_view(site: Site, text: str, name: str, format_name: str | None, langs: Sequence[str], seed: int) -> dict[str, Any]:
-    """Everything the deck page shows: the check (:func:`check_deck_text`), lines with their problems,
-    statistics with exact odds, a sample hand for ``seed``, and the deck list as matched.
+def deck_have(deck, name: str) -> dict[str, Any]:  # noqa: ANN001 - decks.model.Deck
+    """Return a matched deck against a collection, as ``cardlab deck have -O json`` gives it
+    (:func:`cardlab.collection.listing.have`, :func:`~cardlab.collection.listing.have_json`): player,
+    cards (id, name, need, own, missing), totals, ``complete``.
 
     Raises:
-        WebError: as :func:`check_deck_text`.
+        WebError: a bad collection name (400), a database that cannot be read (503).
+    """
+    from cardlab.collection import listing
+
+    who, owned = collection_counts(name)
+    return listing.have_json(listing.have(deck, owned), who)
+
+
+def deck_view(
+    site: Site, text: str, name: str, format_name: str | None, langs: Sequence[str], seed: int, collection: str | None = None
+) -> dict[str, Any]:
+    """Everything the deck page shows: the check (:func:`check_deck_text`), lines with their problems,
+    statistics with exact odds, a sample hand for ``seed``, the deck list as matched, and with
+    ``collection`` the cards that collection has and needs (:func:`deck_have`).
+
+    Raises:
+        WebError: as :func:`check_deck_text` and :func:`deck_have`.
     """
     from cardlab.decks.check import deck_list
     from cardlab.decks.stats import deck_stats, sample_hand
@@ -674,6 +1066,7 @@ def deck_view(site: Site, text: str, name: str, format_name: str | None, langs: 
         "hand": hand,
         "seed": seed,
         "listing": deck_list(deck, langs, site.source_of),
+        "have": deck_have(deck, collection) if collection else None,
     }
 
 

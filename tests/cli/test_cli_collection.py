@@ -42,6 +42,25 @@ def test_bad_counts_exit_2(runner, env, count):
     assert out.exit_code == 2 and "count" in out.stderr
 
 
+@pytest.mark.parametrize(
+    ("player", "why"),
+    [
+        ("../x", "a name holds no '/' or '\\' and is not '.' or '..'"),
+        ("..", "a name holds no '/' or '\\' and is not '.' or '..'"),
+        ("a\\b", "a name holds no '/' or '\\' and is not '.' or '..'"),
+        ("p" * 65, "at most 64 characters (it has 65)"),
+        (" ", "give a non-empty name on one line"),
+    ],
+)
+def test_bad_player_names_exit_2(runner, env, player, why):
+    # the rule of cardlab serve's /api/collections/<name>: one URL path segment
+    out = run(runner, "collection", "add", "ftcg-test-1", "--player", player)
+    assert out.exit_code == 2
+    assert out.stderr == f"error: bad player name {player!r}: {why}\n"
+    assert run(runner, "collection", "export", "--all-players").stdout == "player,card_id,count\n"
+    assert run(runner, "collection", "add", "ftcg-test-1", "--player", "p" * 64).exit_code == 0
+
+
 def test_import_bad_row_row_column_exit_1(runner, env, tmp_path):
     f = tmp_path / "c.csv"
     f.write_text("card_id,count\nftcg-test-1,1\nftcg-test-99,1\n")

@@ -291,16 +291,27 @@ def test_security_headers(client):
 
 def test_openapi(client):
     spec = client.get("/api/openapi.json").json()
-    assert {"/api/cards/search", "/api/cards/{card_id}", "/api/sets", "/api/decks/validate"} == set(spec["paths"])
+    assert set(spec["paths"]) == {
+        "/api/cards/search",
+        "/api/cards/{card_id}",
+        "/api/sets",
+        "/api/decks/validate",
+        "/api/decks/have",
+        "/api/collections",
+        "/api/collections/{name}",
+        "/api/collections/{name}/cards",
+        "/api/collections/{name}/cards/remove",
+    }
     assert "text/plain" in spec["paths"]["/api/decks/validate"]["post"]["requestBody"]["content"]
     assert client.get("/docs").status_code == 404  # no Swagger UI: it would load scripts from a CDN
 
 
-def test_no_write_endpoint(client):
+def test_the_only_writes_are_the_collection_endpoints(client):
     spec = client.get("/api/openapi.json").json()
     methods = {m for ops in spec["paths"].values() for m in ops}
     assert methods == {"get", "post"}
-    assert list(spec["paths"]["/api/decks/validate"]) == ["post"]  # the one POST only reads
+    secured = sorted(path for path, ops in spec["paths"].items() for op in ops.values() if "security" in op)
+    assert secured == ["/api/collections/{name}/cards", "/api/collections/{name}/cards/remove"]  # the other POSTs only read
 
 
 def test_json_is_utf8(client):

@@ -93,3 +93,19 @@ def test_deck_problem_hand_and_proxies(page: Page, live_server, zap_text):
     assert download.suggested_filename == "deck-proxies.pdf"
     data = Path(download.path()).read_bytes()
     assert data.startswith(b"%PDF") and len(PdfReader(io.BytesIO(data)).pages) == 7
+
+
+def test_deck_against_a_collection(page: Page, live_server, zap_text):
+    from cardlab.collection import db, owned
+
+    owned.change(db.connect(), "alice", [("add", "base1-58", 4), ("add", "base1-91", 1)])
+    page.goto(live_server + "/deck")
+    page.get_by_label("Paste a deck list").fill(zap_text)
+    page.get_by_label("Compare with a collection").select_option("alice")
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator("#have-total")).to_have_text("5 of 60 cards owned, 55 missing.")
+    assert page.locator("#collection").input_value() == "alice"  # the form keeps the choice
+    expect(page.locator('#have-cards tr[data-id="base1-91"] td')).to_have_text(["Bill", "2", "1", "1"])
+    page.get_by_role("button", name="Draw again").click()  # the comparison stays with the deck
+    expect(page.locator("#sample h2")).to_contain_text("seed 2")
+    expect(page.locator("#have-total")).to_have_text("5 of 60 cards owned, 55 missing.")

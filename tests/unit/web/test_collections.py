@@ -1,0 +1,339 @@
+"""Collections over the web (issue 14): the read endpoints, the write endpoints behind
+``--allow-writes`` and a token, every error shape, hostile bodies and names, and a deck against a
+collection. Each change is read back through the library (:mod:`cardlab.collection.owned`)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.unit.web.test_api import error_of
+
+TOKEN = "test-token-0123456789abcdef"
+"""The write token of :func:`writable`."""
+AUTH = {"authorization": f"Bearer {TOKEN}"}
+ADD = "/api/collections/alice/cards"
+REMOVE = "/api/collections/alice/cards/remove"
+
+
+@pytest.fixture(scope="module")
+def writable(web_app):
+    """A TestClient on an app over the same catalog and index as :func:`web_app`, with writes on
+    and the token :data:`TOKEN` (as ``cardlab serve --allow-writes``)."""
+    from fastapi.testclient import TestClient
+
+    from cardlab.web.app import create_app
+
+    app = create_app(web_app.site.roots, web_app.site.db, allow_writes=True, token=TOKEN)
+    with TestClient(app) as c:
+        yield c
+
+
+def owned_now(player: str = "alice") -> dict[str, int]:
+    """The collection of ``player`` as the library reads it (``CARDLAB_DATA``)."""
+    from cardlab.collection.owned import counts, open_readonly
+
+    con = open_readonly()
+    return {} if con is None else counts(con, player)
+
+
+def give(player: str, card_id: str, n: int) -> None:
+    """Add ``n`` copies through the library, as ``cardlab collection add`` does."""
+    from cardlab.collection import db, owned
+
+    owned.change(db.connect(), player, [("add", card_id, n)])
+
+
+# --- access --------------------------------------------------------------------------------------
+
+
+def test_writes_disabled_answer_403(client, tmp_path):
+    for path in (ADD, REMOVE):
+        err = error_of(client.post(path, json={"card": "base1-4"}, headers=AUTH), 403, "writes_disabled")
+        assert "--allow-writes" in err["details"]
+    assert not (tmp_path / "cardlab-data").exists()  # nothing was opened, let alone written
+
+
+def test_no_token_and_wrong_tokens_answer_401(writable):
+    for headers in ({}, {"authorization": "Bearer "}, {"authorization": f"Basic {TOKEN}"}, {"authorization": TOKEN}):
+        resp = writable.post(ADD, json={"card": "base1-4"}, headers=headers)
+        err = error_of(resp, 401, "unauthorized")
+        assert err["details"] == "a collection write needs the server's token: Authorization: Bearer <token>"
+        assert resp.headers["www-authenticate"] == 'Bearer realm="cardlab"'
+    for wrong in (TOKEN[:-1], TOKEN + "x", TOKEN.upper(), "é" * 20):
+        resp = writable.post(REMOVE, json={"card": "base1-4"}, headers={"authorization": f"Bearer {wrong}".encode()})
+        assert error_of(resp, 401, "unauthorized")["details"] == "wrong token"
+    assert owned_now() == {}
+
+
+def test_right_token_adds_and_removes(writable, backend):
+    resp = writable.post(ADD, json={"card": "base1-4", "count": 3}, headers=AUTH)
+    assert resp.status_code == 200
+    assert resp.json() == {"object": "collection_change", "collection": "alice", "action": "add", "card": "base1-4", "count": 3, "owned": 3}
+    assert owned_now() == {"base1-4": 3}
+    # a name, a set and number, a count inside the card text: as `cardlab collection add` takes them
+    assert writable.post(ADD, json={"card": "Bill"}, headers=AUTH).json()["owned"] == 1
+    assert writable.post(ADD, json={"card": "BS 91", "count": "2"}, headers=AUTH).json()["owned"] == 3
+    assert writable.post(ADD, json={"card": "2 Dracaufeu"}, headers=AUTH).json()["owned"] == 5
+    assert owned_now() == {"base1-4": 5, "base1-91": 3}
+    resp = writable.post(REMOVE, json={"card": "base1-4", "count": 4}, headers=AUTH)
+    assert resp.json() == {
+        "object": "collection_change",
+        "collection": "alice",
+        "action": "remove",
+        "card": "base1-4",
+        "count": 4,
+        "owned": 1,
+    }
+    assert writable.post(REMOVE, json={"card": "base1-4"}, headers=AUTH).json()["owned"] == 0
+    assert owned_now() == {"base1-91": 3}
+    assert owned_now("bob") == {}
+
+
+def test_removing_more_than_owned_changes_nothing(writable):
+    give("alice", "base1-91", 2)
+    err = error_of(writable.post(REMOVE, json={"card": "base1-91", "count": 3}, headers=AUTH), 409, "not_owned")
+    assert err["details"] == "alice owns 2 of base1-91; cannot remove 3"
+    error_of(writable.post(REMOVE, json={"card": "base1-4"}, headers=AUTH), 409, "not_owned")
+    assert owned_now() == {"base1-91": 2}
+
+
+def test_a_change_over_the_limit_is_rolled_back(writable):
+    # the upsert adds first, then the count is found too large: the transaction leaves the old count
+    give("alice", "base1-4", 999_999)
+    err = error_of(writable.post(ADD, json={"card": "base1-4", "count": 2}, headers=AUTH), 400, "bad_count")
+    assert err["details"] == "alice would own 1,000,001 of base1-4; at most 1,000,000"
+    assert owned_now() == {"base1-4": 999_999}
+
+
+# --- bad input -----------------------------------------------------------------------------------
+
+
+def test_unknown_card_404_with_suggestions(writable, web_app, runner):
+    from cardlab.cli.app import app
+
+    err = error_of(writable.post(ADD, json={"card": "Charizzard"}, headers=AUTH), 404, "not_found")
+    assert err["details"] == 'unknown card "Charizzard"; did you mean "Charizard"?; nothing was changed'
+    for card in ("Charizzard", "base1-400", "Dracofeu"):
+        details = error_of(writable.post(ADD, json={"card": card}, headers=AUTH), 404, "not_found")["details"]
+        catalog = [a for root in web_app.site.roots for a in ("--catalog", str(root))]
+        cli = runner.invoke(app, ["collection", "add", card, "--player", "alice", *catalog])
+        assert (cli.exit_code, cli.stderr) == (1, f"error: {details}\n")  # the CLI's words, suggestions included
+    assert owned_now() == {}
+
+
+@pytest.mark.parametrize(
+    ("count", "details"),
+    [
+        (0, "count 0 is not allowed: a count is a whole number from 1 to 1,000,000"),
+        (-1, "count -1 is not allowed: a count is a whole number from 1 to 1,000,000"),
+        (1_000_001, "count 1,000,001 is too large (at most 1,000,000 copies of a card)"),
+        (10**30, "count 1,000,000,000,000,000,000,000,000,000,000 is too large (at most 1,000,000 copies of a card)"),
+        (2.5, "count '2.5' is not a whole number"),
+        (True, "count 'true' is not a whole number"),
+        ([1], "count '[1]' is not a whole number"),
+        ("x", "count 'x' is not a whole number"),
+    ],
+)
+def test_bad_counts(writable, count, details):
+    for path in (ADD, REMOVE):
+        assert error_of(writable.post(path, json={"card": "base1-4", "count": count}, headers=AUTH), 400, "bad_count")["details"] == details
+    assert owned_now() == {}
+
+
+def test_a_count_given_twice(writable):
+    err = error_of(writable.post(ADD, json={"card": "2 Bill", "count": 3}, headers=AUTH), 400, "bad_count")
+    assert err["details"] == "'2 Bill' holds a count and -n gives one; give the count once"
+    err = error_of(writable.post(ADD, json={"card": "-1 Bill"}, headers=AUTH), 400, "bad_count")
+    assert err["details"].startswith("'-1 Bill': count -1 is not allowed")
+
+
+@pytest.mark.parametrize(
+    ("name", "details"),
+    [
+        ("%20", "bad player name ' ': give a non-empty name on one line"),
+        ("a%01b", "bad player name 'a\\x01b': give a non-empty name on one line"),
+        ("a" * 65, f"bad player name '{'a' * 65}': at most 64 characters (it has 65)"),
+        ("a%5Cb", "bad player name 'a\\\\b': a name holds no '/' or '\\' and is not '.' or '..'"),
+        ("..%5Cx", "bad player name '..\\\\x': a name holds no '/' or '\\' and is not '.' or '..'"),
+    ],
+)
+def test_bad_collection_names(writable, name, details):
+    for resp in (
+        writable.post(f"/api/collections/{name}/cards", json={"card": "base1-4"}, headers=AUTH),
+        writable.post(f"/api/collections/{name}/cards/remove", json={"card": "base1-4"}, headers=AUTH),
+        writable.get(f"/api/collections/{name}"),
+        writable.post(f"/api/decks/have?collection={name}", content="4 Bill\n", headers={"content-type": "text/plain"}),
+    ):
+        assert error_of(resp, 400, "bad_name")["details"] == details
+    assert not (os.environ.get("CARDLAB_DATA") and os.path.exists(os.environ["CARDLAB_DATA"]))
+
+
+@pytest.mark.parametrize("path", ["/api/collections/..%2Fx/cards", "/api/collections//cards", "/api/collections/../x/cards"])
+def test_names_that_are_not_one_path_segment(writable, path):
+    # a slash never reaches a name: no route matches (Starlette decodes %2F before routing)
+    error_of(writable.post(path, json={"card": "base1-4"}, headers=AUTH), 404, "not_found")
+    assert owned_now() == {}
+
+
+def test_dot_names(writable):
+    from cardlab.collection.owned import check_player
+    from cardlab.core.errors import UsageError
+
+    for name in (".", ".."):
+        with pytest.raises(UsageError, match="is not '.' or '..'"):
+            check_player(name)
+    assert check_player(" ...x ") == "...x"
+
+
+def test_bodies(writable):
+    json_ctype = {**AUTH, "content-type": "application/json"}
+    big = b'{"card": "base1-4", "pad": "' + b"x" * (10 * 1024 * 1024) + b'"}'
+    assert "larger than 147,456 bytes" in error_of(writable.post(ADD, content=big, headers=json_ctype), 413, "too_large")["details"]
+    # under the server's cap, over a collection write's
+    medium = b'{"card": "' + b"x" * 5000 + b'"}'
+    assert error_of(writable.post(ADD, content=medium, headers=json_ctype), 413, "too_large")["details"] == (
+        "the request body is larger than 4,096 bytes"
+    )
+    assert error_of(writable.post(ADD, content=b"card=base1-4", headers=json_ctype), 400, "bad_json")["details"].startswith(
+        "the body is not JSON: Expecting value"
+    )
+    error_of(writable.post(ADD, content=b'{"card": "base1-4"', headers=json_ctype), 400, "bad_json")
+    error_of(writable.post(ADD, content=b'{"card": "\xff"}', headers=json_ctype), 400, "bad_json")
+    err = error_of(writable.post(ADD, content="base1-4", headers={**AUTH, "content-type": "text/plain"}), 415, "unsupported_media_type")
+    assert err["details"] == "send a JSON object as application/json (got text/plain)"
+    error_of(writable.post(ADD, content=b'{"card": "base1-4"}', headers=AUTH), 415, "unsupported_media_type")
+    for body in ([], ["base1-4"], {"count": 1}, {"card": 4}, {"card": "base1-4", "player": "bob"}, "base1-4"):
+        err = error_of(writable.post(ADD, json=body, headers=AUTH), 400, "bad_body")
+        assert err["details"] == 'send {"card": "<id, set and number, or name>", "count": N} (count optional, default 1)'
+    assert owned_now() == {}
+
+
+def test_write_methods(writable):
+    for resp in (writable.get(ADD), writable.delete(ADD), writable.put("/api/collections/alice", json={})):
+        assert error_of(resp, 405, "method_not_allowed")["details"] == "Method Not Allowed"
+
+
+def test_writes_without_a_token_refused_at_build(web_app, monkeypatch):
+    from cardlab.core.errors import UsageError
+    from cardlab.web.app import create_app
+
+    monkeypatch.delenv("CARDLAB_SERVE_TOKEN", raising=False)
+    with pytest.raises(UsageError, match="writes are on but no token was given: set CARDLAB_SERVE_TOKEN"):
+        create_app(web_app.site.roots, web_app.site.db, allow_writes=True)
+    monkeypatch.setenv("CARDLAB_SERVE_WRITES", "1")
+    with pytest.raises(UsageError, match="no token was given"):
+        create_app(web_app.site.roots, web_app.site.db)
+    monkeypatch.setenv("CARDLAB_SERVE_TOKEN", "short")
+    with pytest.raises(UsageError, match="the token in CARDLAB_SERVE_TOKEN has 5 characters; give 16 to 4,096"):
+        create_app(web_app.site.roots, web_app.site.db)
+    monkeypatch.setenv("CARDLAB_SERVE_TOKEN", TOKEN)
+    assert create_app(web_app.site.roots, web_app.site.db).site.token == TOKEN
+    monkeypatch.setenv("CARDLAB_SERVE_WRITES", "0")
+    assert create_app(web_app.site.roots, web_app.site.db).site.allow_writes is False
+
+
+# --- reading -------------------------------------------------------------------------------------
+
+
+def test_list_and_read_collections(client):
+    assert client.get("/api/collections").json() == {"object": "list", "has_more": False, "total": 0, "data": []}
+    give("alice", "base1-4", 2)
+    give("alice", "base1-91", 1)
+    give("bob", "base1-58", 4)
+    body = client.get("/api/collections").json()
+    assert body["data"] == [{"object": "collection", "name": "alice"}, {"object": "collection", "name": "bob"}]
+    body = client.get("/api/collections/alice").json()
+    assert {k: body[k] for k in ("object", "collection", "total_cards", "total_copies", "has_more", "next_page")} == {
+        "object": "list",
+        "collection": "alice",
+        "total_cards": 2,
+        "total_copies": 3,
+        "has_more": False,
+        "next_page": None,
+    }
+    assert [(c["object"], c["id"], c["count"], c["name"], c["in_catalog"]) for c in body["data"]] == [
+        ("owned_card", "base1-4", 2, "Charizard", True),
+        ("owned_card", "base1-91", 1, "Bill", True),
+    ]
+    only = client.get("/api/collections/alice", params={"q": "type:fire"}).json()
+    assert [c["id"] for c in only["data"]] == ["base1-4"]
+    assert client.get("/api/collections/nobody").json()["total_cards"] == 0  # as `collection list --player nobody`
+    err = error_of(client.get("/api/collections/alice", params={"q": "hp>>1"}), 400, "bad_query")
+    assert err["column"] == 4
+    error_of(client.get("/api/collections/alice", params={"page": 0}), 400, "bad_parameter")
+
+
+def test_collection_pages(client):
+    from cardlab.collection import db, owned
+
+    owned.change(db.connect(), "carol", [("add", f"base1-{i}", 1) for i in range(1, 61)])
+    first = client.get("/api/collections/carol").json()
+    assert (first["total_cards"], len(first["data"]), first["has_more"]) == (60, 50, True)
+    assert first["next_page"] == "http://testserver/api/collections/carol?page=2"
+    second = client.get("/api/collections/carol", params={"page": 2}).json()
+    assert (len(second["data"]), second["has_more"], second["data"][-1]["id"]) == (10, False, "base1-60")
+
+
+def test_unreadable_collections_503(client, tmp_path, monkeypatch):
+    (tmp_path / "afile").write_text("x")
+    monkeypatch.setenv("CARDLAB_DATA", str(tmp_path / "afile" / "sub"))
+    err = error_of(client.get("/api/collections"), 503, "collection_unavailable")
+    assert "is a file, not a folder" in err["details"]
+    error_of(client.get("/api/collections/alice"), 503, "collection_unavailable")
+    # the deck page still checks decks, and says why it offers no collection
+    form = client.get("/deck")
+    assert form.status_code == 200 and 'id="collection"' not in form.text
+    assert '<p class="note" id="collections-error">Collections cannot be read: cannot use ' in form.text
+    assert client.post("/deck", data={"text": "4 Bill\n"}).status_code == 200
+    assert client.post("/deck", data={"text": "4 Bill\n", "collection": "alice"}).status_code == 503
+
+
+# --- decks against a collection ------------------------------------------------------------------
+
+
+def test_deck_have_api(client, zap_text):
+    give("alice", "base1-58", 4)
+    give("alice", "base1-91", 1)
+    plain = {"content-type": "text/plain"}
+    body = client.post("/api/decks/have", params={"collection": "alice", "format": "pokemon-base"}, content=zap_text, headers=plain).json()
+    assert (body["object"], body["player"], body["need"], body["missing"], body["complete"]) == ("deck_have", "alice", 60, 55, False)
+    rows = {c["id"]: (c["need"], c["own"], c["missing"]) for c in body["cards"]}
+    assert rows["base1-58"] == (4, 4, 0) and rows["base1-91"] == (2, 1, 1)
+    error_of(client.post("/api/decks/have", content=zap_text, headers=plain), 400, "bad_parameter")
+    error_of(client.post("/api/decks/have", params={"collection": "alice"}, json={"x": 1}), 415, "unsupported_media_type")
+    error_of(client.post("/api/decks/have", params={"collection": "alice"}, content="# nothing\n", headers=plain), 400, "bad_deck")
+
+
+def test_deck_page_against_a_collection(client, zap_text):
+    assert 'id="collection"' not in client.get("/deck").text  # no collection yet: no field
+    give("alice", "base1-58", 4)
+    form = client.get("/deck").text
+    assert '<option value="alice">alice</option>' in form
+    page = client.post("/deck", data={"text": zap_text, "collection": "alice"})
+    assert page.status_code == 200
+    assert '<p id="have-total">4 of 60 cards owned, 56 missing.</p>' in page.text
+    assert (
+        '<tr data-id="base1-58" class=""><td><a href="/card/base1-58">Pikachu</a></td><td class="num">4</td><td class="num">4</td>'
+        in page.text
+    )
+    assert '<input type="hidden" name="collection" value="alice">' in page.text  # "draw again" keeps it
+    bad = client.post("/deck", data={"text": zap_text, "collection": "a/b"})
+    assert bad.status_code == 400 and "bad player name" in bad.text
+
+
+# --- the description -------------------------------------------------------------------------------
+
+
+def test_openapi_shows_the_collection_endpoints(client, writable):
+    spec = client.get("/api/openapi.json").json()
+    assert {"/api/collections", "/api/collections/{name}", "/api/collections/{name}/cards", "/api/collections/{name}/cards/remove"} <= set(
+        spec["paths"]
+    )
+    add = spec["paths"]["/api/collections/{name}/cards"]["post"]
+    assert add["security"] == [{"HTTPBearer": []}]
+    assert add["requestBody"]["content"]["application/json"]["schema"]["required"] == ["card"]
+    assert spec["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
+    assert "This server is read-only." in spec["info"]["description"]
+    assert "This server takes writes." in writable.get("/api/openapi.json").json()["info"]["description"]
