@@ -176,6 +176,20 @@ class _NameBatch:
         return self._languages[set_code]
 
 
+class _LazyDecoder:
+    """:func:`cardlab.catalog.index.data_decoder` of ``con``, made when the first card is decoded
+    (a search whose hits' data nobody asks for reads no dictionary)."""
+
+    def __init__(self, con: sqlite3.Connection) -> None:
+        self._con = con
+        self._decode: Any = None
+
+    def __call__(self, blob: bytes) -> dict:
+        if self._decode is None:
+            self._decode = data_decoder(self._con)
+        return self._decode(blob)
+
+
 class _DataBatch:
     """The stored data of a result's hits, read in one go when the first hit's data is asked for:
     the search itself neither reads nor sorts the widest column, and a table never asks for it."""
@@ -282,6 +296,18 @@ def _vocabulary(con: sqlite3.Connection, field_name: str) -> list[str]:
     return sorted(values)
 
 
+def _holds(con: sqlite3.Connection, field_name: str, value: str) -> bool:
+    """True when ``value`` (normalized) is surely in :func:`_vocabulary` of ``field_name``: a card or
+    set of the index holds it (False may still be in it: the vocabulary then decides)."""
+    if field_name == "game":
+        sql, params = "SELECT 1 FROM card_set WHERE game = ? LIMIT 1", [value]
+    elif field_name == "set":
+        sql, params = "SELECT 1 FROM set_key WHERE key = ? LIMIT 1", [value]
+    else:
+        sql, params = "SELECT 1 FROM facet_text WHERE field = ? AND text = ? LIMIT 1", [field_name, value]
+    return con.execute(sql, params).fetchone() is not None
+
+
 SCRYFALL_RARITY_LETTERS = {"c": "common", "u": "uncommon", "r": "rare", "m": "mythic", "s": "special"}
 """Scryfall's one-letter rarities (``r:c``): the letter names that rarity wherever the catalog has it."""
 
@@ -301,6 +327,8 @@ def check_vocabulary(con: sqlite3.Connection, query: str, tree):  # noqa: ANN001
     for t in terms(tree):
         if t.field not in CLOSED_FIELDS:
             continue
+        if t.field not in cache and _holds(con, t.field, norm_value(t.value)):
+            continue  # the usual case: one seek instead of the field's whole vocabulary
         known = cache.get(t.field)
         if known is None:
             known = cache[t.field] = _vocabulary(con, t.field)
@@ -480,7 +508,7 @@ def _search(
             rows = kept
         total = len(rows)
     batch = _NameBatch(con, rows)
-    decode = data_decoder(con)
+    decode = _LazyDecoder(con)
     if langs:
         hits = [
             Hit(r[0], r[1], r[2], r[3], pick(batch.of(r[0]), langs, batch.source_language(r[2])), batch, r[5], r[6], r[7], None, decode)
