@@ -192,9 +192,17 @@ def _same_width(ch: str) -> str:
     return norm if len(norm) == 1 else ch
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
+"""Control characters that are not white space: refused (a NUL would end a LIKE pattern in SQLite,
+turning ``name:<NUL>pika`` into "any name")."""
+
+
 def _tokens(query: str) -> list[_Tok]:
     if len(query) > MAX_QUERY_CHARS:
         raise QueryError(query, MAX_QUERY_CHARS, f"the query is too long (at most {MAX_QUERY_CHARS} characters)")
+    control = _CONTROL.search(query)
+    if control:
+        raise QueryError(query, control.start(), f"control character U+{ord(control.group()):04X} is not allowed in a query")
     q = "".join(_same_width(ch) for ch in query)
     try:
         return _tokens_of(q)

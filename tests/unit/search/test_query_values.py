@@ -103,6 +103,10 @@ def _error(query: str) -> tuple[int, str, str]:
         ("aet:x", 0, f"unknown field 'aet'; did you mean attack: or retreat:? (known fields: {KNOWN})"),  # two at most
         ("cnn:4", 0, f"unknown field 'cnn' (known fields: {KNOWN})"),  # two-letter aliases are not suggested
         ('"zorb"-(fen)', 6, "'-' has no letters or digits to search for; quote it as part of a phrase"),
+        # a NUL would end SQLite's LIKE pattern (name:<NUL>pika matched every name): refused where it stands
+        ("name:\x00pika", 5, "control character U+0000 is not allowed in a query"),
+        ("pika \x1bchu", 5, "control character U+001B is not allowed in a query"),
+        ("pika\x9f", 4, "control character U+009F is not allowed in a query"),
     ],
 )
 def test_error_wording_and_column(query, pos, reason):
@@ -493,3 +497,8 @@ def test_run_together_only_when_every_term_is_a_bare_word():
     sql, params = compile_sql(parse("zorb fen type:fire"), ("en",))
     assert sql == f"({WORD} AND {WORD} AND {FACET_TEXT})"
     assert params[-2:] == ["type", "fire"]
+
+
+@pytest.mark.parametrize("space", ["\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1f", "\x85"])
+def test_control_characters_that_are_white_space_still_separate_words(space):
+    assert [t.value for t in terms(parse(f"pika{space}chu"))] == ["pika", "chu"]
