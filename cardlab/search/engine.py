@@ -16,7 +16,7 @@ from typing import Any
 from cardlab.catalog.index import data_decoder
 from cardlab.core.errors import CardlabError, ExitStatus
 from cardlab.core.text import compact, fold, norm_value, pick
-from cardlab.search.query import QueryError, Term, compile_sql, parse, replace_terms, terms
+from cardlab.search.query import QueryError, Term, compile_sql, dialect_of, parse, replace_terms, terms
 
 SORTS = {
     "number": "s.release_date, c.set_code, c.number_int, c.number",
@@ -33,6 +33,46 @@ _SORT_JOINS = {
     "hp": " LEFT JOIN (SELECT card, MAX(num) AS v FROM facet_num WHERE field = 'hp' GROUP BY card) hp_sort ON hp_sort.card = c.rowid"
 }
 """Joins a sort key needs: one pass over that field's facet rows, not one lookup per card."""
+
+_PG_SORTS = {
+    name: sql.replace("c.name COLLATE NOCASE", "lower(c.name)").replace("c.illustrator COLLATE NOCASE", "lower(c.illustrator)")
+    for name, sql in SORTS.items()
+}
+""":data:`SORTS` on PostgreSQL: ``lower()`` of a ``COLLATE "C"`` column folds ASCII letters only, as
+SQLite's ``NOCASE`` does."""
+
+
+def _order(keys: list[str], reverse: bool, dialect: str) -> list[str]:
+    """ORDER BY terms: SQLite puts NULL first going up and last going down; PostgreSQL is told to."""
+    if dialect == "sqlite":
+        return [f"{k} DESC" for k in keys] if reverse else keys
+    return [f"{k} DESC NULLS LAST" for k in keys] if reverse else [f"{k} NULLS FIRST" for k in keys]
+
+
+def _fetch(con: Any, sql: str, params: list, timeout: float | None) -> list:
+    """Every row of ``sql`` on ``con``, cut off after ``timeout`` seconds (SQLite: a progress
+    handler; PostgreSQL: ``statement_timeout``, :meth:`cardlab.catalog.pgindex.PgIndex.fetch`).
+
+    Raises:
+        QueryTimeoutError: the time limit was reached; UsageError: the index could not run it.
+    """
+    from cardlab.core.errors import UsageError
+
+    if isinstance(con, sqlite3.Connection):
+        with _Deadline(con, timeout) as deadline:
+            try:
+                return con.execute(sql, params).fetchall()
+            except sqlite3.OperationalError as err:
+                if deadline.hit:
+                    raise QueryTimeoutError(timeout or 0) from None
+                raise UsageError(f"the query is too complex for the index ({err}); make it shorter") from None
+    try:
+        return con.fetch(sql, params, timeout)
+    except TimeoutError:
+        raise QueryTimeoutError(timeout or 0) from None
+    except ValueError as err:
+        raise UsageError(f"the index cannot run this query ({err})") from None
+
 
 CLOSED_FIELDS = (
     "game",
@@ -133,7 +173,7 @@ class AmbiguousCardError(CardlabError):
         self.choices = choices
 
 
-def open_index(roots: list[Path], db: Path) -> sqlite3.Connection:
+def open_index(roots: list[Path], db: Path | str) -> sqlite3.Connection:
     """Return a read-only connection to a fresh index, (re)building it if the catalog changed.
 
     The policy (older index used when the catalog has problems or the index cannot be written) is
@@ -209,16 +249,8 @@ def count(con: sqlite3.Connection, query: str, *, timeout: float | None = None) 
     Raises:
         QueryError: the query cannot be parsed; QueryTimeoutError: it ran longer than ``timeout`` seconds.
     """
-    from cardlab.core.errors import UsageError
-
-    where, params = compile_sql(parse(query))
-    with _Deadline(con, timeout) as deadline:
-        try:
-            return con.execute(f"SELECT COUNT(*) FROM card c WHERE {where}", params).fetchone()[0]
-        except sqlite3.OperationalError as err:
-            if deadline.hit:
-                raise QueryTimeoutError(timeout or 0) from None
-            raise UsageError(f"the query is too complex for the index ({err}); make it shorter") from None
+    where, params = compile_sql(parse(query), dialect=dialect_of(con))
+    return _fetch(con, f"SELECT COUNT(*) FROM card c WHERE {where}", params, timeout)[0][0]
 
 
 def _vocabulary(con: sqlite3.Connection, field_name: str) -> list[str]:
@@ -233,10 +265,10 @@ def _vocabulary(con: sqlite3.Connection, field_name: str) -> list[str]:
         values = {
             r[0]
             for r in con.execute(
-                "WITH RECURSIVE v(t) AS (SELECT MIN(text) FROM facet_text WHERE field = ?1 UNION ALL"
-                " SELECT (SELECT MIN(text) FROM facet_text WHERE field = ?1 AND text > v.t) FROM v WHERE v.t IS NOT NULL)"
+                "WITH RECURSIVE v(t) AS (SELECT MIN(text) FROM facet_text WHERE field = ? UNION ALL"
+                " SELECT (SELECT MIN(text) FROM facet_text WHERE field = ? AND text > v.t) FROM v WHERE v.t IS NOT NULL)"
                 " SELECT t FROM v WHERE t IS NOT NULL",
-                (field_name,),
+                (field_name, field_name),
             )
         }
     if field_name == "rarity":
@@ -396,13 +428,13 @@ def _search(
         raise UsageError(f"unknown sort '{sort}'; choose one of: {', '.join(SORTS)}")
     if unique not in UNIQUE:
         raise UsageError(f"unknown --unique '{unique}'; choose one of: {', '.join(UNIQUE)}")
+    dialect = dialect_of(con)
     tree = check_vocabulary(con, query, parse(query))
-    where, params = compile_sql(tree, _stem_languages(con))
-    parts = SORTS[sort].split(", ")
-    if reverse:
-        parts = [f"{part} DESC" for part in parts]
-    # cards without the sort value (Trainers have no HP) come last either way
-    order = [f"({SORTS[sort].split(', ')[0].split(' COLLATE')[0]}) IS NULL", *parts]
+    where, params = compile_sql(tree, _stem_languages(con), dialect)
+    sorts = SORTS if dialect == "sqlite" else _PG_SORTS
+    parts = _order(sorts[sort].split(", "), reverse, dialect)
+    # cards without the sort value (Trainers have no HP) come last either way; ties in catalog order
+    order = [f"({SORTS[sort].split(', ')[0].split(' COLLATE')[0]}) IS NULL", *parts, "c.rowid"]
     words = terms(tree)
     exact: list = []
     if words and all(t.field is None and t.op == ":" for t in words) and compact(query):
@@ -417,14 +449,8 @@ def _search(
     params = [*params, *exact]
     if in_sql and (limit is not None or offset):
         sql += " LIMIT ? OFFSET ?"
-        params = [*params, -1 if limit is None else int(limit), max(int(offset), 0)]
-    with _Deadline(con, timeout) as deadline:
-        try:
-            rows = con.execute(sql, params).fetchall()
-        except sqlite3.OperationalError as err:
-            if deadline.hit:
-                raise QueryTimeoutError(timeout or 0) from None
-            raise UsageError(f"the query is too complex for the index ({err}); make it shorter") from None
+        params = [*params, (-1 if dialect == "sqlite" else None) if limit is None else int(limit), max(int(offset), 0)]
+    rows = _fetch(con, sql, params, timeout)
     total: int | None = None
     if in_sql:
         if with_total and rows:
@@ -574,7 +600,9 @@ def get_card(con: sqlite3.Connection, ref: str) -> CardView:
         choices = [
             tuple(r)
             for r in con.execute(
-                f"SELECT id, name, set_code FROM card WHERE id IN ({','.join('?' * len(ids))}) ORDER BY set_code, number_int", ids
+                f"SELECT id, name, set_code FROM card WHERE id IN ({','.join('?' * len(ids))})"
+                f" ORDER BY {', '.join(_order(['set_code', 'number_int'], False, dialect_of(con)))}",
+                ids,
             )
         ]
         raise AmbiguousCardError(ref, choices)
@@ -605,7 +633,8 @@ def _printings(con: sqlite3.Connection, oracle: str) -> list[tuple[str, str, str
         tuple(r)
         for r in con.execute(
             "SELECT c.id, c.set_code, c.number, c.rarity FROM card c LEFT JOIN card_set s ON s.code = c.set_code"
-            " WHERE c.oracle_id = ? ORDER BY c.id != c.oracle_id, s.release_date, c.set_code, c.number_int",
+            " WHERE c.oracle_id = ? ORDER BY "
+            + ", ".join(_order(["c.id != c.oracle_id", "s.release_date", "c.set_code", "c.number_int"], False, dialect_of(con))),
             (oracle,),
         )
     ]

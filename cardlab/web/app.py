@@ -101,7 +101,7 @@ class Site:
         CatalogError: the catalog does not validate.
     """
 
-    def __init__(self, roots: list[Path], db: Path, search_timeout: float = SEARCH_TIMEOUT) -> None:
+    def __init__(self, roots: list[Path], db: Path | str, search_timeout: float = SEARCH_TIMEOUT) -> None:
         from cardlab.catalog.index import ensure_index
         from cardlab.catalog.validate import validate
         from cardlab.core.errors import CatalogError
@@ -333,7 +333,7 @@ def _templates() -> Jinja2Templates:
     return Jinja2Templates(env=env)
 
 
-def create_app(roots: list[Path] | None = None, db: Path | None = None, search_timeout: float = SEARCH_TIMEOUT) -> Any:
+def create_app(roots: list[Path] | None = None, db: Path | str | None = None, search_timeout: float = SEARCH_TIMEOUT) -> Any:
     """Build the ASGI app (FastAPI wrapped in :class:`~cardlab.web.guard.Guard`).
 
     Args:
