@@ -1,0 +1,64 @@
+"""Fixtures of the conformance suite: each catalog indexed once per session in SQLite and on the
+session's PostgreSQL server (one database per catalog, so that the tests of other modules, which
+reset ``public`` of their own database, never touch these indexes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+CATALOGS = {
+    "fixture": REPO / "tests" / "fixtures" / "catalog",
+    "shipped": REPO / "cards",
+    "vintage": REPO / "cards" / "pokemon",
+}
+"""The catalogs compared: the fictional test sets, every shipped card, the vintage Pokémon catalog."""
+
+
+def pg_database(server: str, name: str, fresh: bool = True) -> str:
+    """Return the URL of the database ``name`` on the session's server, created empty when ``fresh``."""
+    import psycopg
+
+    with psycopg.connect(host=server, user="postgres", dbname="postgres", autocommit=True) as admin:
+        if fresh:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+            admin.execute(f"CREATE DATABASE {name}")
+        elif admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
+            admin.execute(f"CREATE DATABASE {name}")
+    return f"postgresql+psycopg://postgres@/{name}?host={server}"
+
+
+class Pair:
+    """One catalog's index on both backends: ``sqlite`` and ``pg`` connections, ``roots``, ``url``."""
+
+    def __init__(self, roots: list[Path], sqlite_db: Path, url: str) -> None:
+        from cardlab.catalog import index, pgindex
+
+        index.build_index(roots, sqlite_db)
+        pgindex.build(roots, url, force=True)
+        self.roots, self.url = roots, url
+        self.sqlite = index.connect(sqlite_db)
+        self.pg = pgindex.open_fresh(roots, url)
+
+    def close(self) -> None:
+        self.sqlite.close()
+        self.pg.close()
+
+
+@pytest.fixture(scope="session")
+def indexed(pg_server, tmp_path_factory):
+    """``indexed(name)`` -> the :class:`Pair` of the catalog ``name`` of :data:`CATALOGS`, built once."""
+    pairs: dict[str, Pair] = {}
+
+    def get(name: str) -> Pair:
+        if name not in pairs:
+            sqlite_db = tmp_path_factory.mktemp(f"conf-{name}") / "index.sqlite"
+            pairs[name] = Pair([CATALOGS[name]], sqlite_db, pg_database(pg_server, f"conf_{name}"))
+        return pairs[name]
+
+    yield get
+    for pair in pairs.values():
+        pair.close()
