@@ -128,10 +128,13 @@ def locate(url: str) -> Location:
     from cardlab.core.database import locate as locate_db
     from cardlab.core.errors import UsageError
 
-    where = locate_db(url)
-    if where.backend != "postgresql":
-        raise UsageError(f"{where.shown}: give the index as a file or a postgresql+psycopg:// URL")
-    return where
+    scheme = url.partition("://")[0].strip().lower()
+    if scheme not in ("postgresql", "postgres", "postgresql+psycopg"):
+        raise UsageError(
+            f"the search index lives in a file or on a PostgreSQL server, not '{scheme}'; give --db FILE or"
+            " --db postgresql+psycopg://USER@HOST/DATABASE (or CARDLAB_DB)"
+        )
+    return locate_db(url)
 
 
 def _conninfo(where: Location) -> str:

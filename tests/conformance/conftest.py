@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import pg_database
+
 REPO = Path(__file__).resolve().parents[2]
 
 CATALOGS = {
@@ -16,19 +18,6 @@ CATALOGS = {
     "vintage": REPO / "cards" / "pokemon",
 }
 """The catalogs compared: the fictional test sets, every shipped card, the vintage Pokémon catalog."""
-
-
-def pg_database(server: str, name: str, fresh: bool = True) -> str:
-    """Return the URL of the database ``name`` on the session's server, created empty when ``fresh``."""
-    import psycopg
-
-    with psycopg.connect(host=server, user="postgres", dbname="postgres", autocommit=True) as admin:
-        if fresh:
-            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-            admin.execute(f"CREATE DATABASE {name}")
-        elif admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
-            admin.execute(f"CREATE DATABASE {name}")
-    return f"postgresql+psycopg://postgres@/{name}?host={server}"
 
 
 class Pair:
