@@ -158,7 +158,9 @@ def server_connection(where: Location, *, autocommit: bool = True, search_path: 
         ) from None
     options = f"-c search_path={search_path}" if search_path else ""
     try:
-        return psycopg.connect(_conninfo(where), autocommit=autocommit, connect_timeout=10, options=options)
+        # prepare_threshold=None: no server-side prepared statements, so every query is planned
+        # with its values (a generic plan of a facet query is 50x slower than its custom plan)
+        return psycopg.connect(_conninfo(where), autocommit=autocommit, connect_timeout=10, options=options, prepare_threshold=None)
     except psycopg.Error as err:
         raise server_error(err, where, "the search index") from None
 

@@ -590,10 +590,12 @@ def _pg_text_sql(t: Term, words: list[str], column: str | None, stem_langs: tupl
         conds = [("names", whole), ("body", whole)]
     else:
         conds = [("names", prefix), ("body", whole)]
+    # one IN over a UNION ALL, not an OR of INs: PostgreSQL then joins the few matching rows to
+    # ``card`` instead of probing every card against each subquery
     parts: list[str] = []
     params: list = []
     if tokens:
-        parts.append("c.rowid IN (SELECT rowid FROM card_fts WHERE " + " OR ".join(f"{c} @@ ?::tsquery" for c, _ in conds) + ")")
+        parts.append("SELECT rowid FROM card_fts WHERE " + " OR ".join(f"{c} @@ ?::tsquery" for c, _ in conds))
         params += [q for _, q in conds]
     if not (t.field is None and _symbol_only(t.value)):
         alternatives = []
@@ -604,15 +606,15 @@ def _pg_text_sql(t: Term, words: list[str], column: str | None, stem_langs: tupl
                 if query:
                     alternatives.append(f"({query})")
         if alternatives:
-            parts.append("c.rowid IN (SELECT rowid FROM card_stem WHERE stems @@ ?::tsquery)")
+            parts.append("SELECT rowid FROM card_stem WHERE stems @@ ?::tsquery")
             params.append(" | ".join(dict.fromkeys(alternatives)))
         joined = compact(t.value)
         if t.field is None and joined:
-            parts.append("c.id IN (SELECT card_id FROM card_name WHERE compact >= ? AND compact < ?)")
+            parts.append("SELECT n.rowid FROM card n WHERE n.id IN (SELECT card_id FROM card_name WHERE compact >= ? AND compact < ?)")
             params += [joined, _after_prefix(joined)]
     if not parts:
         return "FALSE", []
-    return "(" + " OR ".join(parts) + ")", params
+    return "c.rowid IN (" + " UNION ALL ".join(parts) + ")", params
 
 
 def terms(node: Node | None) -> list[Term]:
