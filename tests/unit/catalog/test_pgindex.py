@@ -250,3 +250,25 @@ def test_kill_during_rebuild_leaves_old_or_new_index(test_set, pg_index_url, del
     assert report is not None and report.cards == 4
     assert _schemas(pg_index_url) == ["cardlab_index"]
     assert _ids(pg_index_url, [copy], "zorbmon") == ["test1-1"]
+
+
+def test_serve_refuses_a_server_without_the_index(runner, test_set, pg_index_url):
+    result = runner.invoke(app, ["serve", "--catalog", str(test_set), "--db", pg_index_url, "--port", "1"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: there is no search index on postgresql+psycopg://postgres@/cardlab_index_tests")
+    assert "serving" not in result.stderr
+
+
+def test_cardlab_search_on_sqlite_imports_no_database_driver(tmp_path):
+    """The PostgreSQL code loads only for a URL: a search on a fresh SQLite index imports neither psycopg nor SQLAlchemy."""
+    code = (
+        "import sys; from cardlab.cli.app import main; sys.argv = ['cardlab', 'search', '-O', 'ids', 'set:test1'];\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print([m for m in ('psycopg', 'sqlalchemy', 'cardlab.catalog.pgindex', 'cardlab.core.database') if m in sys.modules], file=sys.stderr)"
+    )
+    catalog = REPO / "tests" / "fixtures" / "catalog" / "pokemon"
+    env = {**os.environ, "CARDLAB_CATALOG": str(catalog), "CARDLAB_DB": str(tmp_path / "i.sqlite"), "CARDLAB_CACHE_DIR": str(tmp_path)}
+    subprocess.run([sys.executable, "-m", "cardlab", "index"], capture_output=True, env=env, check=True)  # a build uses SQLModel
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert run.stdout.splitlines()[0] == "test1-1"
+    assert run.stderr.strip().splitlines()[-1] == "[]"
