@@ -101,14 +101,17 @@ def main() -> int:
         os.environ["CARDLAB_CACHE_DIR"] = f"{tmp}/cache"
         stop: list[str] = []
         url = args.url
+        server = None
         if url is None:
-            os.mkdir(f"{tmp}/pg")
-            url, stop, _data = start_server(f"{tmp}/pg")
+            server = tempfile.mkdtemp(prefix="cardlab-bench-pg-server.")  # its own folder: the postgres user must enter it
+            url, stop, _data = start_server(server)
         try:
             return run(roots, url, Path(tmp), args)
         finally:
             if stop:
                 subprocess.run(stop, check=False, capture_output=True, cwd="/")
+            if server:
+                shutil.rmtree(server, ignore_errors=True)
 
 
 def run(roots: list[Path], url: str, tmp: Path, args: argparse.Namespace) -> int:
