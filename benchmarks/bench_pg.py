@@ -10,6 +10,9 @@ tests do: ``tests/conftest.py``), unless ``--url`` names one. Timed:
 - index build: ``build_index`` (SQLite file) and ``pgindex.build`` (which validates, builds the same
   SQLite index in a temporary file, then copies it to the server with its full-text columns and
   indexes, and swaps it in): one run each, in-process, validation cache warm for both.
+- web API throughput: ``uvicorn`` with 2 workers (``cardlab serve --workers 2``) on each index in
+  turn, 50 keep-alive clients sending the five shapes to ``/api/cards/search`` (the load generator
+  of ``benchmarks/bench_web.py``), ``--web-requests`` per backend or ``--web-duration`` seconds.
 - search latency of five query shapes, ``search_page(con, q, limit=50)`` (what the web page and the
   API run): *warm*, the same open connection, A and B alternated run by run (p50, p95); *cold*, a new
   connection (SQLite: open the file; PostgreSQL: a new session over the socket) and its first search.
@@ -75,9 +78,12 @@ def fill(con) -> dict[str, str]:  # noqa: ANN001
     name = con.execute("SELECT folded FROM card_name WHERE lang = 'en' ORDER BY rowid LIMIT 1 OFFSET 500").fetchone()[0]
     kana = con.execute("SELECT name FROM card_name WHERE lang = 'ja' ORDER BY rowid LIMIT 1 OFFSET 500").fetchone()
     decode = data_decoder(con)
-    body = _texts(decode(con.execute("SELECT data FROM card WHERE rowid = 700").fetchone()[0]))[1]
-    words = body.split("\n")[0].split()
-    return {"word": name.split()[0][:4], "phrase": " ".join(w.strip(".,;:") for w in words[1:3]), "kana": kana[0][1:3] if kana else "カ"}
+    words: list[str] = []
+    for (data,) in con.execute("SELECT data FROM card WHERE rowid >= 700 ORDER BY rowid"):  # the first card with rules text
+        words = [w.strip(".,;:()") for w in _texts(decode(data))[1].split("\n")[0].split()]
+        if len(words) >= 3 and all(words[1:3]):
+            break
+    return {"word": name.split()[0][:4], "phrase": " ".join(words[1:3]), "kana": kana[0][1:3] if kana else "カ"}
 
 
 def pct(values: list[float], p: float) -> float:
@@ -90,6 +96,8 @@ def main() -> int:
     ap.add_argument("--catalog", type=Path, default=REPO / "benchmarks" / "out" / "catalog30k")
     ap.add_argument("--runs", type=int, default=200, help="warm searches per shape and backend")
     ap.add_argument("--cold-runs", type=int, default=20, help="new connections per shape and backend")
+    ap.add_argument("--web-requests", type=int, default=3000, help="API requests per backend (0: no web run)")
+    ap.add_argument("--web-duration", type=float, default=30.0, help="seconds at most per backend's web run")
     ap.add_argument("--url", help="a PostgreSQL database to use (its cardlab_index schema is replaced)")
     args = ap.parse_args()
     if not args.catalog.exists():
@@ -165,10 +173,39 @@ def run(roots: list[Path], url: str, tmp: Path, args: argparse.Namespace) -> int
             f" {pct(warm.b, 0.95) * 1000:6.2f} ms | {ca:8.2f} ms {cb:6.2f} ms {cb / ca:5.2f}"
         )
     print(f"\nwarm p50 ratio PostgreSQL/SQLite, median of the five shapes: {statistics.median(ratios):.2f} (goal <= 2)")
+    if args.web_requests:
+        web(roots, {"SQLite": str(db), "PostgreSQL": url}, list(queries.values()), tmp, args)
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     lite.close()
     pg.close()
     return 0
+
+
+def web(roots: list[Path], indexes: dict[str, str], queries: list[str], tmp: Path, args: argparse.Namespace) -> None:
+    """The search API under 50 clients, uvicorn with 2 workers, on each index in turn."""
+    import asyncio
+    import socket
+    from urllib.parse import urlencode
+
+    from benchmarks.bench_web import _get, load, start_server
+
+    print(f"\nweb API, 2 uvicorn workers, 50 clients, {args.web_requests} requests or {args.web_duration:g} s (the five shapes in turn):")
+    for label, where in indexes.items():
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        proc = start_server(roots, where, tmp / "cache", port, workers=2)  # type: ignore[arg-type]
+        try:
+            requests = [_get("/api/cards/search?" + urlencode({"q": q}), port) for q in queries]
+            asyncio.run(load(port, requests, 50, 200, 10))  # warm-up: both workers' connections and caches
+            row = asyncio.run(load(port, requests, 50, args.web_requests, args.web_duration))
+        finally:
+            proc.terminate()
+            proc.wait(30)
+        print(
+            f"  {label:10s} {row['per_s']:7.1f} requests/s  p50 {row['p50_ms']:7.1f} ms  p99 {row['p99_ms']:7.1f} ms"
+            f"  ({row['sent']} sent, {row['errors']} errors)"
+        )
 
 
 if __name__ == "__main__":
