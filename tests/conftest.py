@@ -174,6 +174,12 @@ def pg_database(server: str, name: str) -> str:
     return f"postgresql+psycopg://postgres@/{name}?host={server}"
 
 
+@pytest.fixture(scope="session")
+def pg_new_database(pg_server):
+    """``pg_new_database(name)`` -> the URL of the database ``name`` on the session's server, made anew (empty)."""
+    return lambda name: pg_database(pg_server, name)
+
+
 @pytest.fixture
 def pg_index_url(pg_server) -> str:
     """The URL of a new empty database for a PostgreSQL search index (the index lives in schemas of

@@ -356,8 +356,8 @@ def build(roots: list[Path], url: str, force: bool = False) -> BuildReport | Non
     con = server_connection(where)
     try:
         with _errors(where):
-            trgm = _ensure_extensions(con, where)["pg_trgm"]
             con.execute("SELECT pg_advisory_lock(%s, %s)", BUILD_LOCK)
+            trgm = _ensure_extensions(con, where)["pg_trgm"]
             _drop_leftovers(con)
             if not force:
                 row = (

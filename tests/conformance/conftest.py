@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import pg_database
+from cardlab.core.errors import CardlabError
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -37,15 +37,31 @@ class Pair:
         self.pg.close()
 
 
+def search_answer(con, query: str, **options) -> tuple:
+    """A search's ids in order, or the error it raised (type and message)."""
+    from cardlab.search import engine
+
+    try:
+        return ("ok", [h.id for h in engine.search(con, query, **options)])
+    except CardlabError as err:
+        return ("error", type(err).__name__, str(err))
+
+
 @pytest.fixture(scope="session")
-def indexed(pg_server, tmp_path_factory):
+def answer():
+    """:func:`search_answer`: what a search on one backend gives, to compare with the other's."""
+    return search_answer
+
+
+@pytest.fixture(scope="session")
+def indexed(pg_new_database, tmp_path_factory):
     """``indexed(name)`` -> the :class:`Pair` of the catalog ``name`` of :data:`CATALOGS`, built once."""
     pairs: dict[str, Pair] = {}
 
     def get(name: str) -> Pair:
         if name not in pairs:
             sqlite_db = tmp_path_factory.mktemp(f"conf-{name}") / "index.sqlite"
-            pairs[name] = Pair([CATALOGS[name]], sqlite_db, pg_database(pg_server, f"conf_{name}"))
+            pairs[name] = Pair([CATALOGS[name]], sqlite_db, pg_new_database(f"conf_{name}"))
         return pairs[name]
 
     yield get

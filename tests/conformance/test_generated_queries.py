@@ -13,7 +13,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardlab.catalog.index import _texts, data_decoder
-from tests.conformance.test_backends import answer
 
 EXAMPLES = 1000
 
@@ -109,7 +108,7 @@ def queries(vocab: dict) -> st.SearchStrategy[str]:
 SORT_CHOICES = st.sampled_from([("number", False), ("name", False), ("hp", True), ("rarity", False), ("artist", True)])
 
 
-def test_generated_queries_same_on_both_backends(vintage):
+def test_generated_queries_same_on_both_backends(vintage, answer):
     pair, vocab = vintage
     seen: list[str] = []
     matched: list[int] = []

@@ -17,9 +17,10 @@ import pytest
 from cardlab.catalog import pgindex
 from cardlab.cli.app import app
 from cardlab.search import engine
-from tests.conftest import PG_LIMITED_USER, PG_PASSWORD_USER
 
 REPO = Path(__file__).resolve().parents[3]
+PG_PASSWORD_USER = "alice_pw"  # the roles tests/conftest.py's pg_server makes: one that must give a password,
+PG_LIMITED_USER = "limited"  # and one that owns nothing
 
 
 def _schemas(url: str) -> list[str]:
@@ -139,11 +140,11 @@ def test_unreachable_server(runner, test_set, pg_server):
 
 
 def test_wrong_credentials(runner, test_set, pg_server):
-    url = f"postgresql+psycopg://{PG_PASSWORD_USER[0]}:wrong@/postgres?host={pg_server}"
+    url = f"postgresql+psycopg://{PG_PASSWORD_USER}:wrong@/postgres?host={pg_server}"
     result = runner.invoke(app, ["index", "--catalog", str(test_set), "--db", url])
     assert result.exit_code == 2
     assert result.stderr == (
-        f"error: the PostgreSQL server at {pg_server} refused the login of user '{PG_PASSWORD_USER[0]}' (wrong user name or password);"
+        f"error: the PostgreSQL server at {pg_server} refused the login of user '{PG_PASSWORD_USER}' (wrong user name or password);"
         " fix them in the URL (postgresql+psycopg://USER:PASSWORD@HOST/DATABASE) or in ~/.pgpass\n"
     )
 
