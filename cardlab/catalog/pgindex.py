@@ -12,7 +12,8 @@ substring ``LIKE``.
 Rebuilds without downtime: the new index is written into a schema of its own
 (``cardlab_build_<pid>``); one transaction then renames the live schema (:data:`LIVE_SCHEMA`) away
 and the new one in; the old one is dropped after. Readers resolve tables through ``search_path`` =
-the live schema, so a statement sees the whole old or the whole new index. A build that fails (or
+the live schema, and each search runs in one transaction holding :data:`SWAP_LOCK` shared (the swap
+takes it exclusively), so a search sees the whole old or the whole new index. A build that fails (or
 is killed) leaves the old index serving; its schema is dropped then, or by the next build. Builds
 are serialized by an advisory lock (:data:`BUILD_LOCK`).
 
@@ -48,6 +49,11 @@ OLD_PREFIX = "cardlab_old_"
 
 BUILD_LOCK = (0x63617264, 0x696E6478)
 """``pg_advisory_lock`` keys ("card", "indx"): one ``cardlab index`` at a time per database."""
+
+SWAP_LOCK = (0x63617264, 0x73776170)
+"""Advisory lock keys ("card", "swap"): a search holds it shared for its transaction
+(:meth:`PgIndex.snapshot`), the swap exclusively for its own: a swap waits for the searches in
+progress, and a search never sees the index change between its statements."""
 
 REQUIRED_EXTENSIONS = ("pg_trgm",)
 """Extensions the index needs on the server (created when missing, if the user may)."""
@@ -195,6 +201,38 @@ class PgIndex:
     def __init__(self, where: Location) -> None:
         self.where = where
         self.con = server_connection(where, search_path=LIVE_SCHEMA)
+        self._depth = 0
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Run the statements of one search in one read-only transaction holding :data:`SWAP_LOCK`
+        shared: they all read the same index, old or new, never some of each (nested: the outer one
+        counts). The transaction ends with the block (rolled back after an error)."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        import psycopg
+
+        with _errors(self.where):
+            self.con.execute(f"BEGIN READ ONLY; SELECT pg_advisory_xact_lock_shared({SWAP_LOCK[0]}, {SWAP_LOCK[1]})")
+        self._depth = 1
+        ok = False
+        try:
+            yield
+            ok = True
+        finally:
+            self._depth = 0
+            try:
+                self.con.execute("COMMIT" if ok else "ROLLBACK")
+            except psycopg.Error as err:
+                if ok:
+                    from cardlab.core.database import server_error
+
+                    raise server_error(err, self.where, "the search index") from None
 
     def execute(self, sql: str, params: Any = ()) -> Any:
         """Run ``sql`` (SQLite placeholders) and return the cursor.
@@ -217,8 +255,12 @@ class PgIndex:
         try:
             if timeout is None:
                 return self.con.execute(_pg_sql(sql), list(params)).fetchall()
+            limit = f"SET LOCAL statement_timeout = {max(1, int(timeout * 1000))}"
+            if self._depth:  # in a snapshot's transaction: the limit lasts until it ends
+                self.con.execute(limit)
+                return self.con.execute(_pg_sql(sql), list(params)).fetchall()
             with self.con.transaction():
-                self.con.execute(f"SET LOCAL statement_timeout = {max(1, int(timeout * 1000))}")
+                self.con.execute(limit)
                 return self.con.execute(_pg_sql(sql), list(params)).fetchall()
         except psycopg.errors.QueryCanceled:
             raise TimeoutError(timeout) from None
@@ -453,6 +495,7 @@ def _swap(con: Any, schema: str) -> None:
     dropped (readers that began before the swap finish on it first)."""
     old = f"{OLD_PREFIX}{os.getpid()}"
     with con.transaction():
+        con.execute("SELECT pg_advisory_xact_lock(%s, %s)", SWAP_LOCK)  # the searches in progress end first
         if con.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (LIVE_SCHEMA,)).fetchone():
             con.execute(f'ALTER SCHEMA {LIVE_SCHEMA} RENAME TO "{old}"')
         con.execute(f'ALTER SCHEMA "{schema}" RENAME TO {LIVE_SCHEMA}')

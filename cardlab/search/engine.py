@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,17 @@ def _order(keys: list[str], reverse: bool, dialect: str) -> list[str]:
     if dialect == "sqlite":
         return [f"{k} DESC" for k in keys] if reverse else keys
     return [f"{k} DESC NULLS LAST" for k in keys] if reverse else [f"{k} NULLS FIRST" for k in keys]
+
+
+_NO_SNAPSHOT = nullcontext()
+
+
+def _snapshot(con: Any) -> Any:
+    """The context one engine call runs in: nothing on SQLite (an index file is never changed in
+    place: a rebuild renames a new file in), on PostgreSQL one read-only transaction during which
+    no rebuild can swap the index (:meth:`cardlab.catalog.pgindex.PgIndex.snapshot`), so that the
+    call's statements all read the same index."""
+    return _NO_SNAPSHOT if isinstance(con, sqlite3.Connection) else con.snapshot()
 
 
 def _fetch(con: Any, sql: str, params: list, timeout: float | None) -> list:
@@ -250,7 +262,8 @@ def count(con: sqlite3.Connection, query: str, *, timeout: float | None = None) 
         QueryError: the query cannot be parsed; QueryTimeoutError: it ran longer than ``timeout`` seconds.
     """
     where, params = compile_sql(parse(query), dialect=dialect_of(con))
-    return _fetch(con, f"SELECT COUNT(*) FROM card c WHERE {where}", params, timeout)[0][0]
+    with _snapshot(con):
+        return _fetch(con, f"SELECT COUNT(*) FROM card c WHERE {where}", params, timeout)[0][0]
 
 
 def _vocabulary(con: sqlite3.Connection, field_name: str) -> list[str]:
@@ -370,7 +383,8 @@ def search(
         QueryTimeoutError: the query ran longer than ``timeout``.
         UsageError: unknown sort key or ``unique`` value.
     """
-    return _search(con, query, langs, sort, reverse, limit, offset, timeout, False, unique)[1]
+    with _snapshot(con):
+        return _search(con, query, langs, sort, reverse, limit, offset, timeout, False, unique)[1]
 
 
 _SEARCH_DEFAULTS: dict[str, Any] = {
@@ -394,12 +408,13 @@ def search_page(con: sqlite3.Connection, query: str, **options: Any) -> tuple[in
     if unknown:
         raise TypeError(f"search_page() got unexpected options: {', '.join(sorted(unknown))}")
     args = {**_SEARCH_DEFAULTS, **options}
-    total, hits = _search(
-        con, query, args["langs"], args["sort"], args["reverse"], args["limit"], args["offset"], args["timeout"], True, args["unique"]
-    )
-    if total is None:  # the page is past the last card: nothing to count the window on
-        total = count(con, query, timeout=args["timeout"])
-    return total, hits
+    with _snapshot(con):
+        total, hits = _search(
+            con, query, args["langs"], args["sort"], args["reverse"], args["limit"], args["offset"], args["timeout"], True, args["unique"]
+        )
+        if total is None:  # the page is past the last card: nothing to count the window on
+            total = count(con, query, timeout=args["timeout"])
+        return total, hits
 
 
 def _search(
@@ -557,6 +572,12 @@ def get_card(con: sqlite3.Connection, ref: str) -> CardView:
         CardNotFoundError: nothing matches (close names suggested).
         UsageError: an empty or blank reference (exit 2).
     """
+    with _snapshot(con):
+        return _get_card(con, ref)
+
+
+def _get_card(con: sqlite3.Connection, ref: str) -> CardView:
+    """:func:`get_card` within its snapshot."""
     ref_s = ref.strip()
     if not ref_s:
         from cardlab.core.errors import UsageError
@@ -622,10 +643,11 @@ def printings(con: sqlite3.Connection, card_id: str) -> list[tuple[str, str, str
         ``[(card id, set code, collector number, rarity), ...]``; just the card itself when it has one
         printing; empty for an unknown id.
     """
-    row = con.execute("SELECT oracle_id FROM card WHERE id = ?", (card_id,)).fetchone()
-    if row is None:
-        return []
-    return _printings(con, row[0])
+    with _snapshot(con):
+        row = con.execute("SELECT oracle_id FROM card WHERE id = ?", (card_id,)).fetchone()
+        if row is None:
+            return []
+        return _printings(con, row[0])
 
 
 def _printings(con: sqlite3.Connection, oracle: str) -> list[tuple[str, str, str, str | None]]:

@@ -168,6 +168,9 @@ def test_timeout_on_postgresql(indexed):
         def execute(self, sql, params=()):
             return self.con.execute(sql, params)
 
+        def snapshot(self):
+            return self.con.snapshot()
+
         def fetch(self, sql, params, timeout=None):
             return self.con.fetch("SELECT pg_sleep(2)", [], timeout)
 

@@ -32,6 +32,18 @@ def _schemas(url: str) -> list[str]:
     return [r[0] for r in rows]
 
 
+def _waiting_for_swap(url: str) -> bool:
+    """True when a session waits for the swap lock (:data:`cardlab.catalog.pgindex.SWAP_LOCK`)."""
+    import psycopg
+
+    with psycopg.connect(pgindex._conninfo(pgindex.locate(url)), autocommit=True) as con:
+        row = con.execute(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = %s AND objid = %s",
+            pgindex.SWAP_LOCK,
+        ).fetchone()
+    return row[0] > 0
+
+
 def _ids(url: str, roots: list[Path], query: str) -> list[str]:
     con = pgindex.open_fresh(roots, url)
     try:
@@ -273,3 +285,31 @@ def test_cardlab_search_on_sqlite_imports_no_database_driver(tmp_path):
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert run.stdout.splitlines()[0] == "test1-1"
     assert run.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_a_swap_waits_for_the_search_in_progress(test_set, pg_index_url, tmp_path):
+    """Within one search (its snapshot) every statement reads the same index: a rebuild's swap waits
+    for it, and the next search reads the new index."""
+    pgindex.build([test_set], pg_index_url)
+    copy = tmp_path / "new"
+    shutil.copytree(test_set, copy)
+    card = copy / "pokemon" / "test1" / "1-testmon.yaml"
+    card.write_text(card.read_text(encoding="utf-8").replace("fr: Testemon", "fr: Zorbmon", 1), encoding="utf-8")
+    con = pgindex.connect(pg_index_url)
+    done: list = []
+    worker = threading.Thread(target=lambda: done.append(pgindex.build([copy], pg_index_url, force=True)))
+    with con.snapshot():
+        before = [h.id for h in engine.search(con, "testemon")]
+        worker.start()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not _waiting_for_swap(pg_index_url):
+            time.sleep(0.05)
+        assert _waiting_for_swap(pg_index_url)  # the build is copied, and its swap waits for this search
+        during = [h.id for h in engine.search(con, "testemon")]
+        assert worker.is_alive() and done == []
+    worker.join(60)
+    after = [h.id for h in engine.search(con, "zorbmon")]
+    con.close()
+    assert (before, during, after) == (["test1-1"], ["test1-1"], ["test1-1"])
+    assert done[0].cards == 4
+    assert _ids(pg_index_url, [copy], "testemon") == []
