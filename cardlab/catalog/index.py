@@ -235,13 +235,22 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def _is_url(db: Path | str) -> bool:
+    """True when ``db`` names an index on a database server (a URL, as text) rather than a file
+    (:func:`cardlab.core.paths.default_db`); a path given as text is a file."""
+    from cardlab.core.paths import is_database_url
+
+    return isinstance(db, str) and is_database_url(db)
+
+
 def is_own_cache_file(db: Path | str) -> bool:
     """True for an index file cardlab names itself (``index-<hash>.sqlite`` in its cache folder):
     such a file may be replaced when it is damaged; a file elsewhere (or a database URL) never is."""
     from cardlab.core.paths import cache_dir
 
-    if isinstance(db, str):
+    if _is_url(db):
         return False
+    db = Path(db)
     try:
         return (
             re.fullmatch(r"index-[0-9a-f]{12}\.sqlite", db.name) is not None
@@ -271,7 +280,10 @@ def _whole(db: Path) -> bool:
 def stored_meta(db: Path | str) -> dict[str, str] | None:
     """Return the facts recorded in the index file at ``db`` (``fingerprint``, ``quick``, ``files``...),
     or None (missing, truncated or unreadable, or a PostgreSQL URL: see :mod:`cardlab.catalog.pgindex`)."""
-    if isinstance(db, str) or not db.is_file() or not _whole(db):
+    if _is_url(db):
+        return None
+    db = Path(db)
+    if not db.is_file() or not _whole(db):
         return None
     try:
         con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
@@ -316,8 +328,8 @@ def _note_quick(db: Path, quick: str) -> None:
 def mark_stale(db: Path | str) -> None:
     """Make the next search check every file of the catalog (not only its folders) against the
     index at ``db``: ``cardlab validate`` calls it when it saw a changed file. Best effort."""
-    if isinstance(db, Path) and stored_meta(db) is not None:
-        _write_meta(db, {}, drop=("quick",))
+    if not _is_url(db) and stored_meta(db) is not None:
+        _write_meta(Path(db), {}, drop=("quick",))
 
 
 def ensure_index(roots: list[Path], db: Path | str, full: bool = False) -> BuildReport | None:
@@ -338,11 +350,12 @@ def ensure_index(roots: list[Path], db: Path | str, full: bool = False) -> Build
     Raises:
         CatalogError: the catalog has problems (the index in use is left as it was).
     """
-    if isinstance(db, str):
+    if isinstance(db, str) and _is_url(db):
         from cardlab.catalog import pgindex
 
         pgindex.open_fresh(roots, db).close()
         return None
+    db = Path(db)
     meta = stored_meta(db)
     quick = None
     if meta is not None and not full and int(meta.get("files", "0")) > FULL_CHECK_FILES:
@@ -722,10 +735,11 @@ def open_fresh(roots: list[Path], db: Path | str) -> tuple[sqlite3.Connection, B
             the index is missing or stale; the connection returned is then a
             :class:`~cardlab.catalog.pgindex.PgIndex`, which the search engine reads as it reads SQLite.
     """
-    if isinstance(db, str):
+    if isinstance(db, str) and _is_url(db):
         from cardlab.catalog import pgindex
 
         return pgindex.open_fresh(roots, db), None, None  # type: ignore[return-value]
+    db = Path(db)
     try:
         report = ensure_index(roots, db)
         return connect(db), report, None
@@ -774,7 +788,7 @@ def repair(roots: list[Path], db: Path, err: sqlite3.DatabaseError) -> sqlite3.C
 def connect(db: Path | str) -> sqlite3.Connection:
     """Open the index read-only (a PostgreSQL URL: :func:`cardlab.catalog.pgindex.connect`).
     Raises sqlite3.Error when it cannot be opened."""
-    if isinstance(db, str):
+    if isinstance(db, str) and _is_url(db):
         from cardlab.catalog import pgindex
 
         return pgindex.connect(db)  # type: ignore[return-value]
