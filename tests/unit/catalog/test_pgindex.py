@@ -313,3 +313,17 @@ def test_a_swap_waits_for_the_search_in_progress(test_set, pg_index_url, tmp_pat
     assert (before, during, after) == (["test1-1"], ["test1-1"], ["test1-1"])
     assert done[0].cards == 4
     assert _ids(pg_index_url, [copy], "testemon") == []
+
+
+def test_an_index_path_given_as_text_is_still_a_file(test_set, tmp_path):
+    import sqlite3
+
+    from cardlab.catalog import index
+
+    db = tmp_path / "i.sqlite"
+    index.build_index([test_set], db)
+    con = index.connect(str(db))
+    assert isinstance(con, sqlite3.Connection)
+    assert con.execute("SELECT COUNT(*) FROM card").fetchone() == (4,)
+    assert index.ensure_index([test_set], str(db)) is None
+    assert index.stored_meta(str(db))["version"] == index.INDEX_VERSION
