@@ -173,6 +173,29 @@ def pg_url(pg_server) -> str:
     return f"postgresql+psycopg://postgres@/cardlab_tests?host={pg_server}"
 
 
+def pg_database(server: str, name: str) -> str:
+    """Make the database ``name`` on the session's server anew (empty) and return its URL."""
+    import psycopg
+
+    with psycopg.connect(host=server, user="postgres", dbname="postgres", autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        admin.execute(f"CREATE DATABASE {name}")
+    return f"postgresql+psycopg://postgres@/{name}?host={server}"
+
+
+@pytest.fixture(scope="session")
+def pg_new_database(pg_server):
+    """``pg_new_database(name)`` -> the URL of the database ``name`` on the session's server, made anew (empty)."""
+    return lambda name: pg_database(pg_server, name)
+
+
+@pytest.fixture
+def pg_index_url(pg_server) -> str:
+    """The URL of a new empty database for a PostgreSQL search index (the index lives in schemas of
+    its own, which :func:`pg_url`'s reset of ``public`` would not remove)."""
+    return pg_database(pg_server, "cardlab_index_tests")
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def backend(request, monkeypatch) -> str:
     """Run the test on each collections backend: ``sqlite`` (the data folder's file, as set by

@@ -75,9 +75,10 @@ class IndexWriteError(CardlabError):
 
 @dataclass
 class BuildReport:
-    """What a build did: ``cards`` indexed, ``sets``, ``seconds`` taken, the ``db`` path."""
+    """What a build did: ``cards`` indexed, ``sets``, ``seconds`` taken, the ``db`` path (or, on
+    PostgreSQL, its URL without the password)."""
 
-    db: Path
+    db: Path | str
     cards: int
     sets: int
     seconds: float
@@ -234,11 +235,22 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def is_own_cache_file(db: Path) -> bool:
+def _is_url(db: Path | str) -> bool:
+    """True when ``db`` names an index on a database server (a URL, as text) rather than a file
+    (:func:`cardlab.core.paths.default_db`); a path given as text is a file."""
+    from cardlab.core.paths import is_database_url
+
+    return isinstance(db, str) and is_database_url(db)
+
+
+def is_own_cache_file(db: Path | str) -> bool:
     """True for an index file cardlab names itself (``index-<hash>.sqlite`` in its cache folder):
-    such a file may be replaced when it is damaged; a file elsewhere never is."""
+    such a file may be replaced when it is damaged; a file elsewhere (or a database URL) never is."""
     from cardlab.core.paths import cache_dir
 
+    if _is_url(db):
+        return False
+    db = Path(db)
     try:
         return (
             re.fullmatch(r"index-[0-9a-f]{12}\.sqlite", db.name) is not None
@@ -265,9 +277,12 @@ def _whole(db: Path) -> bool:
     return pages == 0 or size >= page * pages
 
 
-def stored_meta(db: Path) -> dict[str, str] | None:
-    """Return the facts recorded in the index at ``db`` (``fingerprint``, ``quick``, ``files``...),
-    or None (missing, truncated or unreadable)."""
+def stored_meta(db: Path | str) -> dict[str, str] | None:
+    """Return the facts recorded in the index file at ``db`` (``fingerprint``, ``quick``, ``files``...),
+    or None (missing, truncated or unreadable, or a PostgreSQL URL: see :mod:`cardlab.catalog.pgindex`)."""
+    if _is_url(db):
+        return None
+    db = Path(db)
     if not db.is_file() or not _whole(db):
         return None
     try:
@@ -282,7 +297,7 @@ def stored_meta(db: Path) -> dict[str, str] | None:
     return meta if "fingerprint" in meta else None
 
 
-def stored_fingerprint(db: Path) -> str | None:
+def stored_fingerprint(db: Path | str) -> str | None:
     """Return the fingerprint recorded in the index at ``db``, or None (missing, truncated or unreadable)."""
     meta = stored_meta(db)
     return meta["fingerprint"] if meta else None
@@ -310,15 +325,19 @@ def _note_quick(db: Path, quick: str) -> None:
         _write_meta(db, {"quick": quick})
 
 
-def mark_stale(db: Path) -> None:
+def mark_stale(db: Path | str) -> None:
     """Make the next search check every file of the catalog (not only its folders) against the
     index at ``db``: ``cardlab validate`` calls it when it saw a changed file. Best effort."""
-    if stored_meta(db) is not None:
-        _write_meta(db, {}, drop=("quick",))
+    if not _is_url(db) and stored_meta(db) is not None:
+        _write_meta(Path(db), {}, drop=("quick",))
 
 
-def ensure_index(roots: list[Path], db: Path, full: bool = False) -> BuildReport | None:
+def ensure_index(roots: list[Path], db: Path | str, full: bool = False) -> BuildReport | None:
     """Make sure the index at ``db`` reflects the catalog under ``roots``.
+
+    On PostgreSQL (``db`` a URL) nothing is rebuilt implicitly: a fresh index gives None, a missing
+    or stale one raises :class:`cardlab.catalog.pgindex.IndexOutOfDateError` (``cardlab index``
+    builds it: :func:`cardlab.catalog.pgindex.build`).
 
     A catalog of up to :data:`FULL_CHECK_FILES` files is checked file by file (:func:`fingerprint`);
     a larger one folder by folder (:func:`quick_fingerprint`), unless ``full`` (``cardlab index``)
@@ -331,6 +350,12 @@ def ensure_index(roots: list[Path], db: Path, full: bool = False) -> BuildReport
     Raises:
         CatalogError: the catalog has problems (the index in use is left as it was).
     """
+    if isinstance(db, str) and _is_url(db):
+        from cardlab.catalog import pgindex
+
+        pgindex.open_fresh(roots, db).close()
+        return None
+    db = Path(db)
     meta = stored_meta(db)
     quick = None
     if meta is not None and not full and int(meta.get("files", "0")) > FULL_CHECK_FILES:
@@ -723,7 +748,7 @@ def _card_json(card: dict) -> bytes:
     return json.dumps(card, ensure_ascii=False, default=str, separators=(",", ":")).encode()
 
 
-def open_fresh(roots: list[Path], db: Path) -> tuple[sqlite3.Connection, BuildReport | None, CardlabError | None]:
+def open_fresh(roots: list[Path], db: Path | str) -> tuple[sqlite3.Connection, BuildReport | None, CardlabError | None]:
     """The index policy: return a connection to an index of the catalog, rebuilt when it changed.
 
     When the rebuild fails because the catalog has problems or the index cannot be written
@@ -735,7 +760,15 @@ def open_fresh(roots: list[Path], db: Path) -> tuple[sqlite3.Connection, BuildRe
 
     Raises:
         CatalogError, IndexWriteError: the rebuild failed and there is no older index.
+        IndexOutOfDateError: on PostgreSQL (``db`` a URL, :func:`cardlab.catalog.pgindex.open_fresh`),
+            the index is missing or stale; the connection returned is then a
+            :class:`~cardlab.catalog.pgindex.PgIndex`, which the search engine reads as it reads SQLite.
     """
+    if isinstance(db, str) and _is_url(db):
+        from cardlab.catalog import pgindex
+
+        return pgindex.open_fresh(roots, db), None, None  # type: ignore[return-value]
+    db = Path(db)
     try:
         report = ensure_index(roots, db)
         return connect(db), report, None
@@ -781,6 +814,11 @@ def repair(roots: list[Path], db: Path, err: sqlite3.DatabaseError) -> sqlite3.C
     return open_fresh(roots, db)[0]
 
 
-def connect(db: Path) -> sqlite3.Connection:
-    """Open the index read-only. Raises sqlite3.Error when it cannot be opened."""
+def connect(db: Path | str) -> sqlite3.Connection:
+    """Open the index read-only (a PostgreSQL URL: :func:`cardlab.catalog.pgindex.connect`).
+    Raises sqlite3.Error when it cannot be opened."""
+    if isinstance(db, str) and _is_url(db):
+        from cardlab.catalog import pgindex
+
+        return pgindex.connect(db)  # type: ignore[return-value]
     return sqlite3.connect(f"file:{db}?mode=ro", uri=True)

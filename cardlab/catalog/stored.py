@@ -277,12 +277,13 @@ class StoredCatalog(Catalog):
         return _NameMap(self.con, game, "folded"), _NameMap(self.con, game, "compact"), _OtherGames(self.con, game)
 
 
-def open_catalog(roots: Iterable[Path], db: Path | None = None) -> tuple[Catalog, dict, list[Problem]]:
+def open_catalog(roots: Iterable[Path], db: Path | str | None = None) -> tuple[Catalog, dict, list[Problem]]:
     """Return the catalog to read from, its formats and the catalog's problems.
 
     When the index at ``db`` (default: :func:`cardlab.core.paths.default_db`) is fresh or can be
     rebuilt, a :class:`StoredCatalog` on it and the formats (read from their files, cached); no
-    problems then, since an index is only built from a catalog without any. Otherwise (a catalog
+    problems then, since an index is only built from a catalog without any. With the index on a
+    PostgreSQL server (a URL), the catalog validated in memory (the same answers). Otherwise (a catalog
     with problems, an index that cannot be written) the catalog validated in memory, with its
     problems: the valid cards are still used, as before the index existed.
 
@@ -299,8 +300,12 @@ def open_catalog(roots: Iterable[Path], db: Path | None = None) -> tuple[Catalog
 
     roots = [Path(r) for r in roots]
     con: sqlite3.Connection | None = None
+    where = default_db(roots, db)
+    if isinstance(where, str):  # the index on a PostgreSQL server: decks are checked on the catalog in memory
+        result = validate(roots)
+        return result.catalog, dict(sorted(result.formats.items())), list(result.problems)
     try:
-        con, _report, failure = open_fresh(roots, default_db(roots, db))
+        con, _report, failure = open_fresh(roots, where)
     except (CardlabError, OSError, sqlite3.Error):  # a missing root is reported by validate below
         failure = None
     if con is not None and failure is None:

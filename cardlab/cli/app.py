@@ -196,16 +196,23 @@ def index_cmd(
 
     roots, db_path = roots_and_db(catalog, db)
     with user_errors():
-        report = index.build_index(roots, db_path) if force else index.ensure_index(roots, db_path, full=True)
+        if isinstance(db_path, str):  # a PostgreSQL server: built in a schema of its own, then swapped in
+            from cardlab.catalog import pgindex
+
+            report = pgindex.build(roots, db_path, force)
+            shown = pgindex.locate(db_path).shown
+        else:
+            report = index.build_index(roots, db_path) if force else index.ensure_index(roots, db_path, full=True)
+            shown = str(db_path)
     console = render.stdout_console()
     if report is None:
-        console.print(f"index is up to date: {db_path}")
+        console.print(f"index is up to date: {shown}")
     else:
         console.print(f"indexed {report.cards} cards in {report.sets} sets in {report.seconds:.2f} s", soft_wrap=True)
         console.print(f"index: {report.db}", soft_wrap=True)
 
 
-def _query(roots: list[Path], db_path: Path, run):  # noqa: ANN001, ANN202 - run(connection) -> its result
+def _query(roots: list[Path], db_path: Path | str, run):  # noqa: ANN001, ANN202 - run(connection) -> its result
     """Open the index (:func:`_open`) and run ``run`` on it; an index found damaged while reading
     is repaired once (:func:`cardlab.catalog.index.repair`)."""
     import sqlite3
@@ -215,10 +222,12 @@ def _query(roots: list[Path], db_path: Path, run):  # noqa: ANN001, ANN202 - run
     try:
         return run(_open(roots, db_path))
     except sqlite3.DatabaseError as err:
+        if isinstance(db_path, str):
+            raise
         return run(index.repair(roots, db_path, err))
 
 
-def _open(roots: list[Path], db_path: Path):  # noqa: ANN202 - sqlite3.Connection
+def _open(roots: list[Path], db_path: Path | str):  # noqa: ANN202 - sqlite3.Connection
     """Open a fresh index (:func:`cardlab.catalog.index.open_fresh`); when it cannot be rebuilt (a
     catalog with problems, a read-only or full disk), the previous index with a warning."""
     from cardlab.catalog import index as index

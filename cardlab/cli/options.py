@@ -26,7 +26,12 @@ CatalogOpt = Annotated[
     ),
 ]
 DbOpt = Annotated[
-    Optional[Path], typer.Option("--db", envvar="CARDLAB_DB", help="Index file to use (default: one per catalog in the user cache).")
+    Optional[str],
+    typer.Option(
+        "--db",
+        envvar="CARDLAB_DB",
+        help="Index file to use (default: one per catalog in the user cache), or a PostgreSQL server: postgresql+psycopg://USER@HOST/DATABASE.",
+    ),
 ]
 LangOpt = Annotated[
     Optional[str], typer.Option("--lang", help="Preferred language(s), e.g. fr or fr,de; falls back to the card's source language.")
@@ -155,8 +160,9 @@ def output_format(chosen: E, old: str | None, command: str, spelling: str) -> E:
     return value
 
 
-def roots_and_db(catalog: list[Path] | None, db: Path | None) -> tuple[list[Path], Path]:
-    """Return the catalog roots and index path the options (or environment) ask for.
+def roots_and_db(catalog: list[Path] | None, db: str | Path | None) -> tuple[list[Path], Path | str]:
+    """Return the catalog roots and index the options (or environment) ask for: a path, or a
+    PostgreSQL URL as text (:func:`cardlab.core.paths.default_db`).
 
     A cache folder that cannot be made (a file in its place, no permission) is a usage error (exit 2)."""
     from cardlab.cli.errors import user_errors

@@ -75,6 +75,10 @@ def serve(
         result = validate(roots)  # say what is wrong before uvicorn starts (the app checks again, cached)
         if result.problems:
             raise CatalogError(result.problems)
+        if isinstance(db_path, str):  # an index on a PostgreSQL server: it must be there and fresh
+            from cardlab.catalog import pgindex
+
+            pgindex.open_fresh(roots, db_path).close()
     os.environ["CARDLAB_CATALOG"] = os.pathsep.join(str(r) for r in roots)
     os.environ["CARDLAB_DB"] = str(db_path)
     os.environ["CARDLAB_SERVE_WRITES"] = "1" if allow_writes else "0"

@@ -49,13 +49,17 @@ def list_owned(index: sqlite3.Connection, owned: dict[str, int], query: str | No
     Raises:
         QueryError: a bad query (exit 2).
     """
-    from cardlab.search.query import compile_sql, parse
+    from cardlab.search.query import compile_sql, dialect_of, parse
 
-    where, params = compile_sql(parse(query)) if query and query.strip() else ("1", [])
+    where, params = compile_sql(parse(query) if query and query.strip() else None, dialect=dialect_of(index))
     sql = (
         "SELECT c.id, c.name, c.set_code, c.number, c.game, c.type_line, c.stats FROM card c"
         f" LEFT JOIN card_set s ON s.code = c.set_code WHERE {where}"
-        " ORDER BY c.game, s.release_date, c.set_code, c.number_int, c.number"
+        " ORDER BY "
+        + ", ".join(
+            f"{k} NULLS FIRST" if dialect_of(index) != "sqlite" else k
+            for k in ("c.game", "s.release_date", "c.set_code", "c.number_int", "c.number")
+        )
     )
     rows = [
         OwnedRow(cid, owned[cid], name, code, number, game, type_line or "", stats or "")

@@ -99,13 +99,20 @@ def roots_key(roots: list[Path]) -> str:
     return hashlib.sha1("\0".join(str(r) for r in roots).encode()).hexdigest()[:12]
 
 
-def default_db(roots: list[Path], option: Path | str | None = None) -> Path:
-    """Return the index path: ``option``, else ``CARDLAB_DB``, else one per catalog in the cache dir."""
-    if option:
-        return Path(option).expanduser()
-    env = os.environ.get("CARDLAB_DB")
-    if env:
-        return Path(env).expanduser()
+def default_db(roots: list[Path], option: Path | str | None = None) -> Path | str:
+    """Return the index: ``option``, else ``CARDLAB_DB``, else one file per catalog in the cache dir.
+
+    A PostgreSQL URL (``postgresql+psycopg://user@host/db``) is returned as text (the index on that
+    server: :mod:`cardlab.catalog.pgindex`); ``sqlite:///path`` as its file; anything else is a file path."""
+    value = option or os.environ.get("CARDLAB_DB")
+    if value:
+        text = str(value)
+        if isinstance(value, str) and is_database_url(text):
+            scheme = text.partition("://")[0].lower()
+            if scheme.startswith("sqlite"):
+                return Path(text.partition("://")[2][1:] or ".").expanduser()
+            return text.strip()
+        return Path(value).expanduser()
     return cache_dir() / f"index-{roots_key(roots)}.sqlite"  # the cache folder exists (cache_dir makes it)
 
 

@@ -389,7 +389,7 @@ def with_catalog(roots: list[Path], work: Any) -> Any:
 
     try:
         db = default_db(list(roots))
-        if is_own_cache_file(db):
+        if isinstance(db, Path) and is_own_cache_file(db):
             db.unlink(missing_ok=True)
     except OSError:
         pass

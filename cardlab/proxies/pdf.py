@@ -318,7 +318,7 @@ def _not_found(catalog, ref: str, langs: Sequence[str]) -> CardlabError:  # noqa
 
 def select(
     roots: Sequence[Path],
-    db: Path | None,
+    db: Path | str | None,
     deck: Path | None = None,
     queries: Sequence[str] = (),
     cards: Sequence[str] = (),

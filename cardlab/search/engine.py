@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 from cardlab.catalog.index import data_decoder
 from cardlab.core.errors import CardlabError, ExitStatus
 from cardlab.core.text import compact, fold, norm_value, pick
-from cardlab.search.query import QueryError, Term, compile_sql, parse, replace_terms, terms
+from cardlab.search.query import QueryError, Term, compile_sql, dialect_of, parse, replace_terms, terms
 
 SORTS = {
     "number": "c.rowid",  # the index's row order: release date, set, number (cardlab.catalog.index.search_order)
@@ -33,6 +34,57 @@ _SORT_JOINS = {
     "hp": " LEFT JOIN (SELECT card, MAX(num) AS v FROM facet_num WHERE field = 'hp' GROUP BY card) hp_sort ON hp_sort.card = c.rowid"
 }
 """Joins a sort key needs: one pass over that field's facet rows, not one lookup per card."""
+
+_PG_SORTS = {
+    name: sql.replace("c.name COLLATE NOCASE", "lower(c.name)").replace("c.illustrator COLLATE NOCASE", "lower(c.illustrator)")
+    for name, sql in SORTS.items()
+}
+""":data:`SORTS` on PostgreSQL: ``lower()`` of a ``COLLATE "C"`` column folds ASCII letters only, as
+SQLite's ``NOCASE`` does."""
+
+
+def _order(keys: list[str], reverse: bool, dialect: str) -> list[str]:
+    """ORDER BY terms: SQLite puts NULL first going up and last going down; PostgreSQL is told to."""
+    if dialect == "sqlite":
+        return [f"{k} DESC" for k in keys] if reverse else keys
+    return [f"{k} DESC NULLS LAST" for k in keys] if reverse else [f"{k} NULLS FIRST" for k in keys]
+
+
+_NO_SNAPSHOT = nullcontext()
+
+
+def _snapshot(con: Any) -> Any:
+    """The context one engine call runs in: nothing on SQLite (an index file is never changed in
+    place: a rebuild renames a new file in), on PostgreSQL one read-only transaction during which
+    no rebuild can swap the index (:meth:`cardlab.catalog.pgindex.PgIndex.snapshot`), so that the
+    call's statements all read the same index."""
+    return _NO_SNAPSHOT if isinstance(con, sqlite3.Connection) else con.snapshot()
+
+
+def _fetch(con: Any, sql: str, params: list, timeout: float | None) -> list:
+    """Every row of ``sql`` on ``con``, cut off after ``timeout`` seconds (SQLite: a progress
+    handler; PostgreSQL: ``statement_timeout``, :meth:`cardlab.catalog.pgindex.PgIndex.fetch`).
+
+    Raises:
+        QueryTimeoutError: the time limit was reached; UsageError: the index could not run it.
+    """
+    from cardlab.core.errors import UsageError
+
+    if isinstance(con, sqlite3.Connection):
+        with _Deadline(con, timeout) as deadline:
+            try:
+                return con.execute(sql, params).fetchall()
+            except sqlite3.OperationalError as err:
+                if deadline.hit:
+                    raise QueryTimeoutError(timeout or 0) from None
+                raise UsageError(f"the query is too complex for the index ({err}); make it shorter") from None
+    try:
+        return con.fetch(sql, params, timeout)
+    except TimeoutError:
+        raise QueryTimeoutError(timeout or 0) from None
+    except ValueError as err:
+        raise UsageError(f"the index cannot run this query ({err})") from None
+
 
 CLOSED_FIELDS = (
     "game",
@@ -136,7 +188,7 @@ class AmbiguousCardError(CardlabError):
         self.choices = choices
 
 
-def open_index(roots: list[Path], db: Path) -> sqlite3.Connection:
+def open_index(roots: list[Path], db: Path | str) -> sqlite3.Connection:
     """Return a read-only connection to a fresh index, (re)building it if the catalog changed.
 
     The policy (older index used when the catalog has problems or the index cannot be written) is
@@ -253,16 +305,9 @@ def count(con: sqlite3.Connection, query: str, *, timeout: float | None = None) 
     Raises:
         QueryError: the query cannot be parsed; QueryTimeoutError: it ran longer than ``timeout`` seconds.
     """
-    from cardlab.core.errors import UsageError
-
-    where, params = compile_sql(parse(query))
-    with _Deadline(con, timeout) as deadline:
-        try:
-            return con.execute(f"SELECT COUNT(*) FROM card c WHERE {where}", params).fetchone()[0]
-        except sqlite3.OperationalError as err:
-            if deadline.hit:
-                raise QueryTimeoutError(timeout or 0) from None
-            raise UsageError(f"the query is too complex for the index ({err}); make it shorter") from None
+    where, params = compile_sql(parse(query), dialect=dialect_of(con))
+    with _snapshot(con):
+        return _fetch(con, f"SELECT COUNT(*) FROM card c WHERE {where}", params, timeout)[0][0]
 
 
 def _vocabulary(con: sqlite3.Connection, field_name: str) -> list[str]:
@@ -277,10 +322,10 @@ def _vocabulary(con: sqlite3.Connection, field_name: str) -> list[str]:
         values = {
             r[0]
             for r in con.execute(
-                "WITH RECURSIVE v(t) AS (SELECT MIN(text) FROM facet_text WHERE field = ?1 UNION ALL"
-                " SELECT (SELECT MIN(text) FROM facet_text WHERE field = ?1 AND text > v.t) FROM v WHERE v.t IS NOT NULL)"
+                "WITH RECURSIVE v(t) AS (SELECT MIN(text) FROM facet_text WHERE field = ? UNION ALL"
+                " SELECT (SELECT MIN(text) FROM facet_text WHERE field = ? AND text > v.t) FROM v WHERE v.t IS NOT NULL)"
                 " SELECT t FROM v WHERE t IS NOT NULL",
-                (field_name,),
+                (field_name, field_name),
             )
         }
     if field_name == "rarity":
@@ -396,7 +441,8 @@ def search(
         QueryTimeoutError: the query ran longer than ``timeout``.
         UsageError: unknown sort key or ``unique`` value.
     """
-    return _search(con, query, langs, sort, reverse, limit, offset, timeout, False, unique)[1]
+    with _snapshot(con):
+        return _search(con, query, langs, sort, reverse, limit, offset, timeout, False, unique)[1]
 
 
 _SEARCH_DEFAULTS: dict[str, Any] = {
@@ -420,12 +466,13 @@ def search_page(con: sqlite3.Connection, query: str, **options: Any) -> tuple[in
     if unknown:
         raise TypeError(f"search_page() got unexpected options: {', '.join(sorted(unknown))}")
     args = {**_SEARCH_DEFAULTS, **options}
-    total, hits = _search(
-        con, query, args["langs"], args["sort"], args["reverse"], args["limit"], args["offset"], args["timeout"], True, args["unique"]
-    )
-    if total is None:  # the page is past the last card: nothing to count the window on
-        total = count(con, query, timeout=args["timeout"])
-    return total, hits
+    with _snapshot(con):
+        total, hits = _search(
+            con, query, args["langs"], args["sort"], args["reverse"], args["limit"], args["offset"], args["timeout"], True, args["unique"]
+        )
+        if total is None:  # the page is past the last card: nothing to count the window on
+            total = count(con, query, timeout=args["timeout"])
+        return total, hits
 
 
 def _search(
@@ -454,15 +501,15 @@ def _search(
         raise UsageError(f"unknown sort '{sort}'; choose one of: {', '.join(SORTS)}")
     if unique not in UNIQUE:
         raise UsageError(f"unknown --unique '{unique}'; choose one of: {', '.join(UNIQUE)}")
+    dialect = dialect_of(con)
     tree = check_vocabulary(con, query, parse(query))
-    where, params = compile_sql(tree, _stem_languages(con))
-    parts = SORTS[sort].split(", ")
-    if reverse:
-        parts = [f"{part} DESC" for part in parts]
-    # cards without the sort value (Trainers have no HP, sets no release date) come last either way;
-    # the row order already puts undated sets last, and a plain rowid order needs no sort at all
+    where, params = compile_sql(tree, _stem_languages(con), dialect)
+    sorts = SORTS if dialect == "sqlite" else _PG_SORTS
+    parts = _order(sorts[sort].split(", "), reverse, dialect)
+    # cards without the sort value (Trainers have no HP, sets no release date) come last either way,
+    # ties in row order; the row order itself puts undated sets last, and needs no sort at all
     if sort != "number":
-        order = [f"({SORTS[sort].split(', ')[0].split(' COLLATE')[0]}) IS NULL", *parts]
+        order = [f"({SORTS[sort].split(', ')[0].split(' COLLATE')[0]}) IS NULL", *parts, "c.rowid"]
     else:
         order = ["(s.release_date) IS NULL", *parts] if reverse else parts
     words = terms(tree)
@@ -482,14 +529,8 @@ def _search(
     params = [*params, *exact]
     if in_sql and (limit is not None or offset):
         sql += " LIMIT ? OFFSET ?"
-        params = [*params, -1 if limit is None else int(limit), max(int(offset), 0)]
-    with _Deadline(con, timeout) as deadline:
-        try:
-            rows = con.execute(sql, params).fetchall()
-        except sqlite3.OperationalError as err:
-            if deadline.hit:
-                raise QueryTimeoutError(timeout or 0) from None
-            raise UsageError(f"the query is too complex for the index ({err}); make it shorter") from None
+        params = [*params, (-1 if dialect == "sqlite" else None) if limit is None else int(limit), max(int(offset), 0)]
+    rows = _fetch(con, sql, params, timeout)
     total: int | None = None
     if in_sql:
         if with_total and rows:
@@ -602,6 +643,12 @@ def get_card(con: sqlite3.Connection, ref: str) -> CardView:
         CardNotFoundError: nothing matches (close names suggested).
         UsageError: an empty or blank reference (exit 2).
     """
+    with _snapshot(con):
+        return _get_card(con, ref)
+
+
+def _get_card(con: sqlite3.Connection, ref: str) -> CardView:
+    """:func:`get_card` within its snapshot."""
     ref_s = ref.strip()
     if not ref_s:
         from cardlab.core.errors import UsageError
@@ -645,7 +692,9 @@ def get_card(con: sqlite3.Connection, ref: str) -> CardView:
         choices = [
             tuple(r)
             for r in con.execute(
-                f"SELECT id, name, set_code FROM card WHERE id IN ({','.join('?' * len(ids))}) ORDER BY set_code, number_int", ids
+                f"SELECT id, name, set_code FROM card WHERE id IN ({','.join('?' * len(ids))})"
+                f" ORDER BY {', '.join(_order(['set_code', 'number_int'], False, dialect_of(con)))}",
+                ids,
             )
         ]
         raise AmbiguousCardError(ref, choices)
@@ -665,10 +714,11 @@ def printings(con: sqlite3.Connection, card_id: str) -> list[tuple[str, str, str
         ``[(card id, set code, collector number, rarity), ...]``; just the card itself when it has one
         printing; empty for an unknown id.
     """
-    row = con.execute("SELECT oracle_id FROM card WHERE id = ?", (card_id,)).fetchone()
-    if row is None:
-        return []
-    return _printings(con, row[0])
+    with _snapshot(con):
+        row = con.execute("SELECT oracle_id FROM card WHERE id = ?", (card_id,)).fetchone()
+        if row is None:
+            return []
+        return _printings(con, row[0])
 
 
 def _printings(con: sqlite3.Connection, oracle: str) -> list[tuple[str, str, str, str | None]]:
@@ -676,7 +726,8 @@ def _printings(con: sqlite3.Connection, oracle: str) -> list[tuple[str, str, str
         tuple(r)
         for r in con.execute(
             "SELECT c.id, c.set_code, c.number, c.rarity FROM card c LEFT JOIN card_set s ON s.code = c.set_code"
-            " WHERE c.oracle_id = ? ORDER BY c.id != c.oracle_id, s.release_date, c.set_code, c.number_int",
+            " WHERE c.oracle_id = ? ORDER BY "
+            + ", ".join(_order(["c.id != c.oracle_id", "s.release_date", "c.set_code", "c.number_int"], False, dialect_of(con))),
             (oracle,),
         )
     ]

@@ -444,30 +444,46 @@ def _symbol_only(value: str) -> bool:
     return not re.search(r"\w", value)
 
 
-def compile_sql(node: Node | None, stem_langs: tuple[str, ...] | None = None) -> tuple[str, list]:
+DIALECTS = ("sqlite", "postgresql")
+"""The SQL :func:`compile_sql` writes: SQLite (FTS5 ``MATCH`` strings) or PostgreSQL (``tsquery``
+on ``tsvector`` columns). Everything else (facets, names, LIKE, prefix ranges) is the same SQL."""
+
+
+def dialect_of(con: object) -> str:
+    """The dialect of an index connection: ``postgresql`` for cardlab's PostgreSQL index
+    (:class:`cardlab.catalog.pgindex.PgIndex`, which says so), else ``sqlite``."""
+    return getattr(con, "dialect", "sqlite")
+
+
+def compile_sql(node: Node | None, stem_langs: tuple[str, ...] | None = None, dialect: str = "sqlite") -> tuple[str, list]:
     """Compile a parsed query into a SQL condition on the index's ``card`` table (alias ``c``).
 
     ``stem_langs``: the languages whose stemmed rules-text words the index holds (None: every
-    language with a stemmer); a word is stemmed by each of them.
+    language with a stemmer); a word is stemmed by each of them. ``dialect``: one of
+    :data:`DIALECTS`; only the full-text matches and the always-true condition differ between them.
 
     Returns:
         ``(condition, parameters)`` for ``SELECT ... FROM card c WHERE <condition>``; every value
-        is a bound parameter.
+        is a bound parameter (``?``; the PostgreSQL connection turns them into its own).
     """
     if node is None:
-        return "1", []
+        return _true(dialect), []
     if isinstance(node, Not):
-        sql, params = compile_sql(node.node, stem_langs)
+        sql, params = compile_sql(node.node, stem_langs, dialect)
         return f"NOT ({sql})", params
     if isinstance(node, (And, Or)):
-        parts = [compile_sql(n, stem_langs) for n in node.nodes]
+        parts = [compile_sql(n, stem_langs, dialect) for n in node.nodes]
         joiner = " AND " if isinstance(node, And) else " OR "
         sql = "(" + joiner.join(p[0] for p in parts) + ")"
         params = [x for p in parts for x in p[1]]
         if isinstance(node, And):
             sql, params = _with_run_together(node, sql, params)
         return sql, params
-    return _term_sql(node, stem_langs)
+    return _term_sql(node, stem_langs, dialect)
+
+
+def _true(dialect: str) -> str:
+    return "1" if dialect == "sqlite" else "TRUE"
 
 
 def _bare(node: Node) -> bool:
@@ -489,8 +505,8 @@ def _with_run_together(node: And, sql: str, params: list) -> tuple[str, list]:
     )
 
 
-def _term_sql(t: Term, stem_langs: tuple[str, ...] | None = None) -> tuple[str, list]:
-    sql, params = _positive_term_sql(t, stem_langs)
+def _term_sql(t: Term, stem_langs: tuple[str, ...] | None = None, dialect: str = "sqlite") -> tuple[str, list]:
+    sql, params = _positive_term_sql(t, stem_langs, dialect)
     if t.op != "!=":
         return sql, params
     # Scryfall: field!=value means "has the field, and it is not value" (Trainers have no HP)
@@ -502,7 +518,7 @@ def _term_sql(t: Term, stem_langs: tuple[str, ...] | None = None) -> tuple[str, 
     return f"NOT ({sql})", params
 
 
-def _positive_term_sql(t: Term, stem_langs: tuple[str, ...] | None = None) -> tuple[str, list]:
+def _positive_term_sql(t: Term, stem_langs: tuple[str, ...] | None = None, dialect: str = "sqlite") -> tuple[str, list]:
     if t.field is None or t.field == "text":
         column = "body" if t.field == "text" else None
         if _CJK.search(t.value):
@@ -511,7 +527,9 @@ def _positive_term_sql(t: Term, stem_langs: tuple[str, ...] | None = None) -> tu
             return f"c.rowid IN (SELECT rowid FROM card_tri WHERE {cond})", [_like(fold(t.value))] * len(cols)
         words = _fts_words(t.value)
         if not words:
-            return "1", []
+            return _true(dialect), []
+        if dialect != "sqlite":
+            return _pg_text_sql(t, words, column, stem_langs)
         if t.field is None and _symbol_only(t.value):
             return "c.rowid IN (SELECT rowid FROM card_fts WHERE card_fts MATCH ?)", ["{names} : " + _fts_phrase(words, False)]
         # rules text matches whole words (and, below, their stems): "bur" never finds "burn";
@@ -561,6 +579,50 @@ def _positive_term_sql(t: Term, stem_langs: tuple[str, ...] | None = None) -> tu
     if t.field == "set":
         return "c.set_code IN (SELECT code FROM set_key WHERE key = ?)", [norm_value(t.value)]
     return "c.rowid IN (SELECT card FROM facet_text WHERE field = ? AND text = ?)", [t.field, norm_value(t.value)]
+
+
+def _pg_text_sql(t: Term, words: list[str], column: str | None, stem_langs: tuple[str, ...] | None) -> tuple[str, list]:
+    """:func:`_positive_term_sql`'s full-text part on PostgreSQL: the same phrases as the FTS5
+    ``MATCH`` strings, as ``tsquery`` on the ``tsvector`` columns of ``card_fts`` and ``card_stem``
+    (lexemes as FTS5's tokenizers cut them: :mod:`cardlab.catalog.tokens`). An FTS5 phrase with no
+    token matches nothing; so does its ``tsquery`` here (``FALSE``)."""
+    from cardlab.catalog.tokens import tokenize, tsquery_phrase
+
+    tokens = tokenize([" ".join(words)])[0]
+    whole, prefix = tsquery_phrase(tokens), tsquery_phrase(tokens, prefix=True)
+    if t.field is None and _symbol_only(t.value):
+        conds = [("names", whole)]
+    elif column:
+        conds = [(column, whole)]
+    elif t.quoted:
+        conds = [("names", whole), ("body", whole)]
+    else:
+        conds = [("names", prefix), ("body", whole)]
+    # one IN over a UNION ALL, not an OR of INs: PostgreSQL then joins the few matching rows to
+    # ``card`` instead of probing every card against each subquery
+    parts: list[str] = []
+    params: list = []
+    if tokens:
+        parts.append("SELECT rowid FROM card_fts WHERE " + " OR ".join(f"{c} @@ ?::tsquery" for c, _ in conds))
+        params += [q for _, q in conds]
+    if not (t.field is None and _symbol_only(t.value)):
+        alternatives = []
+        for lang in stemmer_languages() if stem_langs is None else stem_langs:
+            stems = stem_words(t.value, lang)
+            if stems:
+                query = tsquery_phrase(tokenize([" ".join(f"{lang}_{w}" for w in stems)], "stems")[0])
+                if query:
+                    alternatives.append(f"({query})")
+        if alternatives:
+            parts.append("SELECT rowid FROM card_stem WHERE stems @@ ?::tsquery")
+            params.append(" | ".join(dict.fromkeys(alternatives)))
+        joined = compact(t.value)
+        if t.field is None and joined:
+            parts.append("SELECT n.rowid FROM card n WHERE n.id IN (SELECT card_id FROM card_name WHERE compact >= ? AND compact < ?)")
+            params += [joined, _after_prefix(joined)]
+    if not parts:
+        return "FALSE", []
+    return "c.rowid IN (" + " UNION ALL ".join(parts) + ")", params
 
 
 def terms(node: Node | None) -> list[Term]:

@@ -111,7 +111,7 @@ class Site:
         CatalogError: the catalog does not validate.
     """
 
-    def __init__(self, roots: list[Path], db: Path, search_timeout: float = SEARCH_TIMEOUT, token: str | None = None) -> None:
+    def __init__(self, roots: list[Path], db: Path | str, search_timeout: float = SEARCH_TIMEOUT, token: str | None = None) -> None:
         from cardlab.catalog.index import ensure_index
         from cardlab.catalog.validate import validate
         from cardlab.core.errors import CatalogError
@@ -554,7 +554,7 @@ def _templates() -> Jinja2Templates:
 
 def create_app(
     roots: list[Path] | None = None,
-    db: Path | None = None,
+    db: Path | str | None = None,
     search_timeout: float = SEARCH_TIMEOUT,
     allow_writes: bool | None = None,
     token: str | None = None,

@@ -1,0 +1,502 @@
+"""The search index on a PostgreSQL server (``CARDLAB_DB`` or ``--db`` = ``postgresql+psycopg://...``).
+
+One builder: :func:`build` validates the catalog and writes the SQLite index
+(:func:`cardlab.catalog.index.build_index`) to a temporary file, then copies its rows into tables of
+the same names and columns on the server (text columns ``COLLATE "C"``: code-point order, as
+SQLite's, for ORDER BY and the prefix ranges), plus full text: ``tsvector`` columns for names,
+rules text and stemmed words with GIN indexes, lexemes cut by FTS5's own tokenizers
+(:mod:`cardlab.catalog.tokens`; text is folded in Python before either database sees it, so no
+dictionary or ``unaccent`` is needed), and ``pg_trgm`` GIN indexes for the Japanese and Chinese
+substring ``LIKE``.
+
+Rebuilds without downtime: the new index is written into a schema of its own
+(``cardlab_build_<pid>``); one transaction then renames the live schema (:data:`LIVE_SCHEMA`) away
+and the new one in; the old one is dropped after. Readers resolve tables through ``search_path`` =
+the live schema, and each search runs in one transaction holding :data:`SWAP_LOCK` shared (the swap
+takes it exclusively), so a search sees the whole old or the whole new index. A build that fails (or
+is killed) leaves the old index serving; its schema is dropped then, or by the next build. Builds
+are serialized by an advisory lock (:data:`BUILD_LOCK`).
+
+Freshness: the catalog's fingerprint is stored in the ``meta`` table as in SQLite. Searching never
+rebuilds a shared server's index: a missing or stale one is an error that says to run ``cardlab
+index`` (:class:`IndexOutOfDateError`, exit 2).
+
+psycopg and SQLAlchemy are imported only inside the functions here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cardlab.core.errors import CardlabError, ExitStatus
+
+if TYPE_CHECKING:
+    from cardlab.catalog.index import BuildReport
+    from cardlab.core.database import Location
+
+LIVE_SCHEMA = "cardlab_index"
+"""The schema searches read (their ``search_path``)."""
+
+BUILD_PREFIX = "cardlab_build_"
+OLD_PREFIX = "cardlab_old_"
+
+BUILD_LOCK = (0x63617264, 0x696E6478)
+"""``pg_advisory_lock`` keys ("card", "indx"): one ``cardlab index`` at a time per database."""
+
+SWAP_LOCK = (0x63617264, 0x73776170)
+"""Advisory lock keys ("card", "swap"): a search holds it shared for its transaction
+(:meth:`PgIndex.snapshot`), the swap exclusively for its own: a swap waits for the searches in
+progress, and a search never sees the index change between its statements."""
+
+REQUIRED_EXTENSIONS = ("pg_trgm",)
+"""Extensions the index needs on the server (created when missing, if the user may)."""
+
+COPY_BATCH = 2000
+"""Cards tokenized and copied together."""
+
+C = 'COLLATE "C"'
+TABLES: dict[str, str] = {
+    "card": f"rowid bigint PRIMARY KEY, id text {C} NOT NULL UNIQUE, game text {C} NOT NULL, set_code text {C} NOT NULL,"
+    f" number text {C} NOT NULL, number_int bigint, name text {C} NOT NULL, type_line text {C} NOT NULL, stats text {C} NOT NULL,"
+    f" rarity text {C}, rarity_rank bigint, illustrator text {C}, data bytea NOT NULL, path text {C} NOT NULL,"
+    f" oracle_id text {C} NOT NULL, reprint_of text {C}",
+    "card_name": f"rowid bigint PRIMARY KEY, card_id text {C} NOT NULL, lang text {C} NOT NULL, name text {C} NOT NULL,"
+    f" folded text {C} NOT NULL, compact text {C} NOT NULL",
+    "printed_name": f"rowid bigint PRIMARY KEY, card_id text {C} NOT NULL, folded text {C} NOT NULL, compact text {C} NOT NULL",
+    "facet_text": f"field text {C} NOT NULL, text text {C} NOT NULL, card bigint NOT NULL, PRIMARY KEY (field, text, card)",
+    "facet_num": f"field text {C} NOT NULL, num double precision NOT NULL, card bigint NOT NULL, PRIMARY KEY (field, num, card)",
+    "set_key": f"key text {C} NOT NULL, code text {C} NOT NULL, PRIMARY KEY (key, code)",
+    "card_set": f"code text {C} PRIMARY KEY, game text {C} NOT NULL, name text {C} NOT NULL, source_language text {C} NOT NULL,"
+    f" printed_total bigint, release_date text {C}, aliases text {C} NOT NULL, data text {C} NOT NULL, path text {C} NOT NULL",
+    "meta": f"key text {C} PRIMARY KEY, value text {C} NOT NULL",
+    "card_fts": "rowid bigint PRIMARY KEY, names tsvector NOT NULL, body tsvector NOT NULL",
+    "card_stem": "rowid bigint PRIMARY KEY, stems tsvector NOT NULL",
+    "card_tri": f"rowid bigint PRIMARY KEY, names text {C} NOT NULL, body text {C} NOT NULL",
+}
+"""The index's tables on PostgreSQL: those of :mod:`cardlab.catalog.tables` (same names and columns,
+``rowid`` explicit) and the full-text ones."""
+
+COPIED = ("card", "card_name", "printed_name", "facet_text", "facet_num", "set_key", "card_set", "meta", "card_tri")
+"""Tables copied row for row from the SQLite index (their columns in :data:`TABLES`' order)."""
+
+INDEXES = [
+    "CREATE INDEX ON card (set_code)",
+    "CREATE INDEX ON card (oracle_id)",
+    "CREATE INDEX ON card (lower(id))",
+    "CREATE INDEX ON card_name (card_id)",
+    "CREATE INDEX ON card_name (folded)",
+    "CREATE INDEX ON card_name (compact)",
+    "CREATE INDEX ON printed_name (folded)",
+    "CREATE INDEX ON printed_name (compact)",
+    "CREATE INDEX ON card_fts USING gin (names)",
+    "CREATE INDEX ON card_fts USING gin (body)",
+    "CREATE INDEX ON card_stem USING gin (stems)",
+    "CREATE INDEX ON card_tri USING gin (names {trgm}.gin_trgm_ops)",
+    "CREATE INDEX ON card_tri USING gin (body {trgm}.gin_trgm_ops)",
+]
+
+
+class IndexOutOfDateError(CardlabError):
+    """The PostgreSQL index is missing or was built from another state of the catalog: exit 2,
+    saying to run ``cardlab index`` (searches never rebuild a shared server's index)."""
+
+    exit_code = ExitStatus.USAGE
+
+
+class MissingExtensionError(CardlabError):
+    """An extension the index needs (:data:`REQUIRED_EXTENSIONS`) is not installed and cannot be
+    created by this user, or is not available on the server: exit 2, with what to do."""
+
+    exit_code = ExitStatus.USAGE
+
+
+def is_url(db: object) -> bool:
+    """True when ``db`` (an index location) is a database URL (a ``str``) rather than a file."""
+    from cardlab.core.paths import is_database_url
+
+    return isinstance(db, str) and is_database_url(db)
+
+
+def locate(url: str) -> Location:
+    """Return the :class:`~cardlab.core.database.Location` of an index URL.
+
+    Raises:
+        UsageError: not a PostgreSQL URL (a ``sqlite:///`` URL is turned into a path earlier,
+            :func:`cardlab.core.paths.default_db`).
+    """
+    from cardlab.core.database import locate as locate_db
+    from cardlab.core.errors import UsageError
+
+    scheme = url.partition("://")[0].strip().lower()
+    if scheme not in ("postgresql", "postgres", "postgresql+psycopg"):
+        raise UsageError(
+            f"the search index lives in a file or on a PostgreSQL server, not '{scheme}'; give --db FILE or"
+            " --db postgresql+psycopg://USER@HOST/DATABASE (or CARDLAB_DB)"
+        )
+    return locate_db(url)
+
+
+def _conninfo(where: Location) -> str:
+    return where.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+def server_connection(where: Location, *, autocommit: bool = True, search_path: str | None = None) -> Any:
+    """Open a psycopg connection to the index's database.
+
+    Raises:
+        DatabaseUnavailableError: no driver, unreachable server, refused login, no such database
+            (:func:`cardlab.core.database.server_error`, exit 2).
+    """
+    from cardlab.core.database import DatabaseUnavailableError, server_error
+
+    try:
+        import psycopg
+    except ImportError:
+        raise DatabaseUnavailableError(
+            "PostgreSQL needs the psycopg 3 driver: pip install 'cardlab[postgres]' (or 'psycopg[binary]')"
+        ) from None
+    options = f"-c search_path={search_path}" if search_path else ""
+    try:
+        # prepare_threshold=None: no server-side prepared statements, so every query is planned
+        # with its values (a generic plan of a facet query is 50x slower than its custom plan)
+        return psycopg.connect(_conninfo(where), autocommit=autocommit, connect_timeout=10, options=options, prepare_threshold=None)
+    except psycopg.Error as err:
+        raise server_error(err, where, "the search index") from None
+
+
+@contextmanager
+def _errors(where: Location) -> Iterator[None]:
+    """Turn psycopg's errors into cardlab's (:func:`cardlab.core.database.server_error`)."""
+    import psycopg
+
+    from cardlab.core.database import server_error
+
+    try:
+        yield
+    except psycopg.Error as err:
+        raise server_error(err, where, "the search index") from None
+
+
+@lru_cache(maxsize=512)
+def _pg_sql(sql: str) -> str:
+    """SQLite's ``?`` placeholders as psycopg's ``%s`` (a literal ``%`` doubled)."""
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+class PgIndex:
+    """A read connection to the PostgreSQL index that the search engine uses as it uses a
+    ``sqlite3.Connection``: :meth:`execute` (``?`` placeholders) returns a cursor (``fetchone``,
+    ``fetchall``, iteration), :meth:`fetch` runs one query under a time limit; ``dialect`` is
+    ``postgresql`` (:func:`cardlab.search.query.dialect_of`)."""
+
+    dialect = "postgresql"
+
+    def __init__(self, where: Location) -> None:
+        self.where = where
+        self.con = server_connection(where, search_path=LIVE_SCHEMA)
+        self._depth = 0
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Run the statements of one search in one read-only transaction holding :data:`SWAP_LOCK`
+        shared: they all read the same index, old or new, never some of each (nested: the outer one
+        counts). The transaction ends with the block (rolled back after an error)."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        import psycopg
+
+        with _errors(self.where):
+            self.con.execute(f"BEGIN READ ONLY; SELECT pg_advisory_xact_lock_shared({SWAP_LOCK[0]}, {SWAP_LOCK[1]})")
+        self._depth = 1
+        ok = False
+        try:
+            yield
+            ok = True
+        finally:
+            self._depth = 0
+            try:
+                self.con.execute("COMMIT" if ok else "ROLLBACK")
+            except psycopg.Error as err:
+                if ok:
+                    from cardlab.core.database import server_error
+
+                    raise server_error(err, self.where, "the search index") from None
+
+    def execute(self, sql: str, params: Any = ()) -> Any:
+        """Run ``sql`` (SQLite placeholders) and return the cursor.
+
+        Raises:
+            DatabaseUnavailableError: the server went away; DataDirError: another database error.
+        """
+        with _errors(self.where):
+            return self.con.execute(_pg_sql(sql), list(params))
+
+    def fetch(self, sql: str, params: Any, timeout: float | None = None) -> list:
+        """Return every row of ``sql``, cut off after ``timeout`` seconds (``statement_timeout``).
+
+        Raises:
+            TimeoutError: the time limit was reached. ValueError: the server refused the query's
+                values (its first line).
+        """
+        import psycopg
+
+        try:
+            if timeout is None:
+                return self.con.execute(_pg_sql(sql), list(params)).fetchall()
+            limit = f"SET LOCAL statement_timeout = {max(1, int(timeout * 1000))}"
+            if self._depth:  # in a snapshot's transaction: the limit lasts until it ends
+                self.con.execute(limit)
+                return self.con.execute(_pg_sql(sql), list(params)).fetchall()
+            with self.con.transaction():
+                self.con.execute(limit)
+                return self.con.execute(_pg_sql(sql), list(params)).fetchall()
+        except psycopg.errors.QueryCanceled:
+            raise TimeoutError(timeout) from None
+        except (psycopg.DataError, psycopg.ProgrammingError) as err:
+            raise ValueError(str(err).strip().splitlines()[0]) from None
+        except psycopg.Error as err:
+            from cardlab.core.database import server_error
+
+            raise server_error(err, self.where, "the search index") from None
+
+    def meta(self) -> dict[str, str] | None:
+        """The index's ``meta`` table, or None when there is no index (no live schema yet)."""
+        import psycopg
+
+        try:
+            return dict(self.con.execute("SELECT key, value FROM meta").fetchall())
+        except psycopg.errors.UndefinedTable:
+            return None
+        except psycopg.Error as err:
+            from cardlab.core.database import server_error
+
+            raise server_error(err, self.where, "the search index") from None
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.con.close()
+
+
+def connect(url: str) -> PgIndex:
+    """Open the index at ``url`` for reading, whatever its freshness (see :func:`open_fresh`).
+
+    Raises:
+        UsageError, DatabaseUnavailableError: as :func:`locate` and :func:`server_connection`.
+    """
+    return PgIndex(locate(url))
+
+
+def _is_fresh(roots: list[Path], meta: dict[str, str]) -> bool:
+    """True when ``meta`` was recorded from the catalog under ``roots`` as it is now: the folder
+    fingerprint for a big catalog (as :func:`cardlab.catalog.index.ensure_index`), else every file's."""
+    from cardlab.catalog.index import FULL_CHECK_FILES, fingerprint, quick_fingerprint
+
+    if int(meta.get("files", "0")) > FULL_CHECK_FILES and meta.get("quick") == quick_fingerprint(roots):
+        return True
+    return meta.get("fingerprint", "").split(":racy-")[0] == fingerprint(roots).split(":racy-")[0]
+
+
+def check_fresh(roots: list[Path], index: PgIndex) -> None:
+    """Raise :class:`IndexOutOfDateError` unless the index on ``index`` holds the catalog under ``roots``."""
+    meta = index.meta()
+    how = f"run 'cardlab index' with CARDLAB_DB={index.where.shown} (or --db) to build it"
+    if meta is None or "fingerprint" not in meta:
+        raise IndexOutOfDateError(f"there is no search index on {index.where.shown} yet; {how}")
+    if not _is_fresh(roots, meta):
+        raise IndexOutOfDateError(f"the search index on {index.where.shown} is out of date (the catalog changed since it was built); {how}")
+
+
+def open_fresh(roots: list[Path], url: str) -> PgIndex:
+    """Open the index at ``url`` and check that it holds the catalog under ``roots``.
+
+    Raises:
+        IndexOutOfDateError: no index, or one of another state of the catalog (exit 2).
+        UsageError, DatabaseUnavailableError: a bad URL, an unreachable server, a refused login.
+    """
+    index = connect(url)
+    try:
+        check_fresh(roots, index)
+    except BaseException:
+        index.close()
+        raise
+    return index
+
+
+def _ensure_extensions(con: Any, where: Location) -> dict[str, str]:
+    """Create the :data:`REQUIRED_EXTENSIONS` that are missing; return each one's schema.
+
+    Raises:
+        MissingExtensionError: one is not installed and cannot be created (no right, not on the server).
+    """
+    import psycopg
+
+    schemas: dict[str, str] = {}
+    for ext in REQUIRED_EXTENSIONS:
+        row = con.execute(
+            "SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = %s", (ext,)
+        ).fetchone()
+        if row is None:
+            try:
+                with con.transaction():
+                    con.execute(f"CREATE EXTENSION IF NOT EXISTS {ext}")
+            except psycopg.Error as err:
+                raise _extension_error(ext, err, where) from None
+            row = con.execute(
+                "SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = %s", (ext,)
+            ).fetchone()
+        schemas[ext] = row[0]
+    return schemas
+
+
+def _extension_error(ext: str, err: BaseException, where: Location) -> MissingExtensionError:
+    database = where.url.database
+    text = str(err).lower()
+    if "control file" in text or "is not available" in text:
+        return MissingExtensionError(
+            f"the PostgreSQL server of {where.shown} does not have the extension {ext}, which the search index needs;"
+            " install PostgreSQL's contrib modules on the server (Debian: apt-get install postgresql-contrib), then run"
+            " 'cardlab index' again"
+        )
+    return MissingExtensionError(
+        f"the search index needs the PostgreSQL extension {ext}, and this user may not create it in the database"
+        f" '{database}'; ask the server's administrator to run: psql -d {database} -c 'CREATE EXTENSION {ext}'"
+        " (once), then run 'cardlab index' again"
+    )
+
+
+def build(roots: list[Path], url: str, force: bool = False) -> BuildReport | None:
+    """Build the index of the catalog under ``roots`` on the server at ``url``, unless it is
+    already fresh (and not ``force``). See the module's docstring for the steps and guarantees.
+
+    Returns:
+        The :class:`~cardlab.catalog.index.BuildReport` (``db``: the URL without its password), or
+        None when the index was already fresh.
+
+    Raises:
+        CatalogError: the catalog has problems (the index in use is untouched).
+        MissingExtensionError: ``pg_trgm`` is missing and cannot be created.
+        DatabaseUnavailableError, DataDirError: the server cannot be reached or used.
+    """
+    import tempfile
+
+    from cardlab.catalog.index import BuildReport, build_index
+
+    start = time.perf_counter()
+    where = locate(url)
+    con = server_connection(where)
+    try:
+        with _errors(where):
+            con.execute("SELECT pg_advisory_lock(%s, %s)", BUILD_LOCK)
+            trgm = _ensure_extensions(con, where)["pg_trgm"]
+            _drop_leftovers(con)
+            if not force:
+                row = (
+                    con.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (LIVE_SCHEMA,)).fetchone()
+                    and con.execute(f"SELECT key, value FROM {LIVE_SCHEMA}.meta").fetchall()
+                )
+                if row and _is_fresh(roots, dict(row)):
+                    return None
+        with tempfile.TemporaryDirectory(prefix="cardlab-pgindex.") as tmp:
+            report = build_index(roots, Path(tmp) / "index.sqlite")
+            schema = f"{BUILD_PREFIX}{os.getpid()}"
+            try:
+                with _errors(where):
+                    _copy(report.db, con, schema, trgm)
+                    _swap(con, schema)
+            except BaseException:
+                _drop_quietly(con, schema)
+                raise
+        return BuildReport(db=where.shown, cards=report.cards, sets=report.sets, seconds=time.perf_counter() - start)
+    finally:
+        con.close()  # ends the session: the advisory lock goes with it
+
+
+def _drop_leftovers(con: Any) -> None:
+    """Drop the schemas of builds that did not finish (their process was killed): under the build
+    lock no other build is running, so every build or old schema left is one."""
+    for (name,) in con.execute(
+        "SELECT nspname FROM pg_namespace WHERE starts_with(nspname, %s) OR starts_with(nspname, %s)", (BUILD_PREFIX, OLD_PREFIX)
+    ).fetchall():
+        con.execute(f'DROP SCHEMA "{name}" CASCADE')
+
+
+def _drop_quietly(con: Any, schema: str) -> None:
+    import psycopg
+
+    try:
+        con.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    except psycopg.Error:
+        pass  # the server or the connection went away: the next build drops it (_drop_leftovers)
+
+
+def _copy(sqlite_path: Path | str, con: Any, schema: str, trgm: str) -> None:
+    """Create ``schema`` with the index's tables (:data:`TABLES`) and fill them from the SQLite
+    index at ``sqlite_path``; then the indexes and the planner's statistics."""
+    import sqlite3
+
+    from cardlab.catalog.index import _texts, data_decoder
+    from cardlab.catalog.tokens import tokenize, tsvector
+
+    con.execute(f'CREATE SCHEMA "{schema}"')
+    for name, columns in TABLES.items():
+        con.execute(f'CREATE TABLE "{schema}".{name} ({columns})')
+    src = sqlite3.connect(f"file:{sqlite_path}?mode=ro", uri=True)
+    try:
+        cur = con.cursor()
+        for name in COPIED:
+            listed = ", ".join(_columns(name))
+            with cur.copy(f'COPY "{schema}".{name} ({listed}) FROM STDIN') as copy:
+                for row in src.execute(f"SELECT {listed} FROM {name}"):
+                    copy.write_row(row)
+        decode = data_decoder(src)
+        rows = src.execute("SELECT rowid, data FROM card ORDER BY rowid")
+        stem_rows: list[tuple[int, str]] = []
+        with cur.copy(f'COPY "{schema}".card_fts (rowid, names, body) FROM STDIN') as fts:
+            while batch := rows.fetchmany(COPY_BATCH):
+                texts = [_texts(decode(data)) for _rowid, data in batch]
+                names = tokenize([t[0] for t in texts])
+                bodies = tokenize([t[1] for t in texts])
+                stems = tokenize([t[2] for t in texts], "stems")
+                for i, (rowid, _data) in enumerate(batch):
+                    fts.write_row((rowid, tsvector(names[i]), tsvector(bodies[i])))
+                    stem_rows.append((rowid, tsvector(stems[i])))
+        with cur.copy(f'COPY "{schema}".card_stem (rowid, stems) FROM STDIN') as copy:
+            for row in stem_rows:
+                copy.write_row(row)
+    finally:
+        src.close()
+    con.execute(f'SET search_path = "{schema}"')
+    for ddl in INDEXES:
+        con.execute(ddl.format(trgm=f'"{trgm}"'))
+    for name in TABLES:
+        con.execute(f"ANALYZE {name}")
+    con.execute("RESET search_path")
+
+
+def _columns(table: str) -> list[str]:
+    """The column names of one of :data:`TABLES`, in order."""
+    return re.findall(r"(?:^|, )(\w+) (?:text|bigint|bytea|double precision|tsvector)\b", TABLES[table])
+
+
+def _swap(con: Any, schema: str) -> None:
+    """In one transaction: the live schema renamed away, ``schema`` renamed live; then the old one
+    dropped (readers that began before the swap finish on it first)."""
+    old = f"{OLD_PREFIX}{os.getpid()}"
+    with con.transaction():
+        con.execute("SELECT pg_advisory_xact_lock(%s, %s)", SWAP_LOCK)  # the searches in progress end first
+        if con.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (LIVE_SCHEMA,)).fetchone():
+            con.execute(f'ALTER SCHEMA {LIVE_SCHEMA} RENAME TO "{old}"')
+        con.execute(f'ALTER SCHEMA "{schema}" RENAME TO {LIVE_SCHEMA}')
+    con.execute(f'DROP SCHEMA IF EXISTS "{old}" CASCADE')

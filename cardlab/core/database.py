@@ -1,0 +1,164 @@
+"""Where a database is and what went wrong reaching it: one home for both users of a database
+server, the search index (:mod:`cardlab.catalog.pgindex`) and the collections
+(:mod:`cardlab.collection.db`).
+
+:func:`locate` turns a URL, file or folder into a :class:`Location`; :func:`server_error` turns a
+driver's failure (unreachable server, refused login, missing database, missing rights) into one
+clear error with what to do. SQLAlchemy is imported by this module: only commands that use a
+database URL import it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import sqlalchemy as sa
+
+from cardlab.core.errors import CardlabError, ExitStatus, UsageError
+
+
+class DataDirError(CardlabError):
+    """The data folder or database cannot be used (read-only folder, not a database, written by a
+    newer cardlab...): exit 1."""
+
+
+class DatabaseUnavailableError(CardlabError):
+    """The database server cannot be used as configured (unreachable, login refused, no such
+    database, no driver, a URL cardlab does not know): exit 2, with what to do."""
+
+    exit_code = ExitStatus.USAGE
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a collections database is: ``url`` (SQLAlchemy, password included), ``path`` (the
+    SQLite file, None for a server), ``shown`` (for messages: the URL without its password)."""
+
+    url: sa.URL
+    path: Path | None
+    shown: str
+
+    @property
+    def backend(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return "sqlite" if self.path is not None else "postgresql"
+
+
+def locate(where: str | Path | Location | None = None) -> Location:
+    """Return where a collections database is.
+
+    Args:
+        where: a SQLAlchemy URL (``postgresql+psycopg://user:pw@host:port/db``, ``postgresql://``
+            meaning the same, ``sqlite:///path/file.sqlite``), a SQLite file, a folder (its
+            ``collection.sqlite``), or None for :func:`cardlab.core.paths.collection_location`;
+            a :class:`Location` is returned as it is.
+
+    Raises:
+        UsageError: an empty text, or a URL that is not one cardlab can use (another database or
+            driver, no path).
+    """
+    from cardlab.core.paths import collection_location, is_database_url
+
+    if isinstance(where, Location):
+        return where
+    if where is None:
+        where = collection_location()
+    if isinstance(where, str) and not where.strip():
+        raise UsageError("no database given (an empty name); give a SQLite file, a data folder or postgresql+psycopg://USER@HOST/DATABASE")
+    if isinstance(where, str) and not is_database_url(where):
+        where = Path(where).expanduser()
+    if isinstance(where, Path):
+        path = where / "collection.sqlite" if where.is_dir() else where
+        return Location(sa.URL.create("sqlite", database=str(path)), path, str(path))
+    try:
+        url = sa.make_url(where.strip())
+    except (sa.exc.ArgumentError, ValueError):  # no scheme cardlab knows, a port that is not a number
+        raise UsageError(f"'{where}' is not a database URL; give postgresql+psycopg://USER@HOST/DATABASE or sqlite:///FILE") from None
+    shown = url.render_as_string(hide_password=True)
+    if url.drivername in ("sqlite", "sqlite+pysqlite"):
+        if not url.database or url.database == ":memory:":
+            raise UsageError(f"{shown} names no file; give sqlite:///PATH/collection.sqlite")
+        return locate(Path(url.database))
+    if url.drivername in ("postgresql", "postgres", "postgresql+psycopg"):
+        if not url.database:
+            raise UsageError(f"{shown} names no database; give postgresql+psycopg://USER@HOST/DATABASE")
+        from urllib.parse import unquote
+
+        url = url.set(drivername="postgresql+psycopg")
+        return Location(url, None, unquote(url.render_as_string(hide_password=True)))
+    raise UsageError(
+        f"cardlab keeps collections in SQLite or PostgreSQL, not '{url.drivername}'; "
+        "give postgresql+psycopg://USER@HOST/DATABASE or sqlite:///FILE"
+    )
+
+
+def _server(url: sa.URL) -> str:
+    host = url.query.get("host") or url.host or "the local socket"
+    if isinstance(host, tuple):
+        host = ",".join(host)
+    return f"{host}:{url.port}" if url.port else str(host)
+
+
+def server_error(err: BaseException, where: Location, what: str = "the collection database") -> CardlabError:
+    """Return the one clear error for a failure to reach or use a PostgreSQL database.
+
+    Args:
+        err: the driver's or SQLAlchemy's exception (psycopg ``OperationalError`` and the like).
+        where: the database that was being opened.
+        what: how the last message names it (``the search index``, default ``the collection database``).
+
+    Returns:
+        A :class:`DatabaseUnavailableError` (exit 2) saying what went wrong and what to do:
+        unreachable server, refused login, missing database, no right to create or change the
+        tables; any other driver error as
+        :class:`DataDirError` (exit 1) with its first line.
+    """
+    url = where.url
+    text = str(getattr(err, "orig", None) or err)
+    low = text.lower()
+    server = _server(url)
+    user = url.username or os.environ.get("PGUSER") or "your login name"
+    if "database" in low and "does not exist" in low:
+        return DatabaseUnavailableError(
+            f"the PostgreSQL server at {server} has no database '{url.database}'; create it "
+            f'(createdb {url.database}, or CREATE DATABASE "{url.database}" OWNER "{user}") or fix the database name in {where.shown}'
+        )
+    if (
+        "password authentication failed" in low
+        or "no password supplied" in low
+        or ("role" in low and "does not exist" in low)
+        or "authentication failed" in low
+        or "pg_hba.conf" in low
+    ):
+        return DatabaseUnavailableError(
+            f"the PostgreSQL server at {server} refused the login of user '{user}' (wrong user name or password); "
+            "fix them in the URL (postgresql+psycopg://USER:PASSWORD@HOST/DATABASE) or in ~/.pgpass"
+        )
+    if "permission denied" in low:
+        return DatabaseUnavailableError(
+            f"user '{user}' may not create or change cardlab's tables in the database '{url.database}' on {server}; "
+            f'make the user its owner (ALTER DATABASE "{url.database}" OWNER TO "{user}") or grant it the rights '
+            f'(GRANT CREATE, USAGE ON SCHEMA public TO "{user}")'
+        )
+    if any(
+        s in low
+        for s in (
+            "connection refused",
+            "no such file or directory",
+            "could not translate host name",
+            "name or service not known",
+            "timeout expired",
+            "could not connect",
+            "connection failed",
+            "is the server running",
+            "network is unreachable",
+            "no route to host",
+        )
+    ):
+        return DatabaseUnavailableError(
+            f"cannot reach the PostgreSQL server at {server} ({where.shown}); start the server, or fix the host and port in the URL"
+        )
+    first = text.strip().splitlines()[0] if text.strip() else type(err).__name__
+    return DataDirError(f"{what} {where.shown} failed: {first}")

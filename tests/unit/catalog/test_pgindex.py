@@ -1,0 +1,329 @@
+"""The search index on PostgreSQL (issue 15): cardlab index / search / show with a URL, freshness,
+rebuilds swapped in without downtime, serialized builds, and one clear error per server problem."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from cardlab.catalog import pgindex
+from cardlab.cli.app import app
+from cardlab.search import engine
+
+REPO = Path(__file__).resolve().parents[3]
+PG_PASSWORD_USER = "alice_pw"  # the roles tests/conftest.py's pg_server makes: one that must give a password,
+PG_LIMITED_USER = "limited"  # and one that owns nothing
+
+
+def _schemas(url: str) -> list[str]:
+    import psycopg
+
+    where = pgindex.locate(url)
+    with psycopg.connect(pgindex._conninfo(where), autocommit=True) as con:
+        rows = con.execute("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'cardlab%' ORDER BY nspname").fetchall()
+    return [r[0] for r in rows]
+
+
+def _waiting_for_swap(url: str) -> bool:
+    """True when a session waits for the swap lock (:data:`cardlab.catalog.pgindex.SWAP_LOCK`)."""
+    import psycopg
+
+    with psycopg.connect(pgindex._conninfo(pgindex.locate(url)), autocommit=True) as con:
+        row = con.execute(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = %s AND objid = %s",
+            pgindex.SWAP_LOCK,
+        ).fetchone()
+    return row[0] > 0
+
+
+def _ids(url: str, roots: list[Path], query: str) -> list[str]:
+    con = pgindex.open_fresh(roots, url)
+    try:
+        return [h.id for h in engine.search(con, query)]
+    finally:
+        con.close()
+
+
+def test_index_search_show_through_the_cli(runner, test_set, pg_index_url):
+    first = runner.invoke(app, ["index", "--catalog", str(test_set), "--db", pg_index_url])
+    assert first.exit_code == 0, first.output
+    assert first.stdout.startswith("indexed 4 cards in 1 sets")
+    assert "index: postgresql+psycopg://postgres@/cardlab_index_tests?host=" in first.stdout
+    again = runner.invoke(app, ["index", "--catalog", str(test_set)], env={"CARDLAB_DB": pg_index_url})
+    assert again.exit_code == 0, again.output
+    assert again.stdout.startswith("index is up to date: postgresql+psycopg://")
+    found = runner.invoke(app, ["search", "--catalog", str(test_set), "--db", pg_index_url, "-O", "ids", "testmon"])
+    assert found.exit_code == 0, found.output
+    assert found.stdout == "test1-1\ntest1-2\n"
+    shown = runner.invoke(app, ["show", "--catalog", str(test_set), "-O", "json", "test1-1"], env={"CARDLAB_DB": pg_index_url})
+    assert shown.exit_code == 0, shown.output
+    assert '"name": {' in shown.stdout and '"Testmon"' in shown.stdout
+    assert _schemas(pg_index_url) == ["cardlab_index"]
+
+
+def test_no_index_yet_says_to_run_cardlab_index(runner, test_set, pg_index_url):
+    result = runner.invoke(app, ["search", "--catalog", str(test_set), "--db", pg_index_url, "testmon"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: there is no search index on postgresql+psycopg://postgres@/cardlab_index_tests")
+    assert "run 'cardlab index' with CARDLAB_DB=" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_stale_index_is_refused_until_rebuilt(runner, test_set, pg_index_url):
+    pgindex.build([test_set], pg_index_url)
+    card = test_set / "pokemon" / "test1" / "1-testmon.yaml"
+    card.write_text(card.read_text(encoding="utf-8").replace("fr: Testemon", "fr: Zorbmon", 1), encoding="utf-8")
+    stale = runner.invoke(app, ["search", "--catalog", str(test_set), "--db", pg_index_url, "zorbmon"])
+    assert stale.exit_code == 2
+    assert "is out of date (the catalog changed since it was built); run 'cardlab index'" in stale.stderr
+    rebuilt = runner.invoke(app, ["index", "--catalog", str(test_set), "--db", pg_index_url])
+    assert rebuilt.exit_code == 0, rebuilt.output
+    assert _ids(pg_index_url, [test_set], "zorbmon") == ["test1-1"]
+
+
+def test_a_failed_build_leaves_the_old_index_serving(test_set, pg_index_url, monkeypatch):
+    pgindex.build([test_set], pg_index_url)
+
+    def broken(con, schema):
+        raise RuntimeError("the disk is full")
+
+    monkeypatch.setattr(pgindex, "_swap", broken)
+    with pytest.raises(RuntimeError, match="the disk is full"):
+        pgindex.build([test_set], pg_index_url, force=True)
+    assert _schemas(pg_index_url) == ["cardlab_index"]  # the new schema was dropped
+    assert _ids(pg_index_url, [test_set], "") == ["test1-1", "test1-2", "test1-3", "test1-4"]
+
+
+def test_a_catalog_with_problems_is_not_indexed(runner, test_set, pg_index_url):
+    (test_set / "pokemon" / "test1" / "9-broken.yaml").write_text("id: test1-9\nname: [oops\n", encoding="utf-8")
+    result = runner.invoke(app, ["index", "--catalog", str(test_set), "--db", pg_index_url])
+    assert result.exit_code == 1
+    assert "9-broken.yaml" in result.output
+    assert _schemas(pg_index_url) == []
+
+
+def test_builds_wait_for_each_other(test_set, pg_index_url):
+    import psycopg
+
+    holder = psycopg.connect(pgindex._conninfo(pgindex.locate(pg_index_url)), autocommit=True)
+    holder.execute("SELECT pg_advisory_lock(%s, %s)", pgindex.BUILD_LOCK)
+    done: list = []
+    worker = threading.Thread(target=lambda: done.append(pgindex.build([test_set], pg_index_url)))
+    worker.start()
+    time.sleep(1.5)
+    assert worker.is_alive() and done == []
+    assert _schemas(pg_index_url) == []
+    holder.execute("SELECT pg_advisory_unlock(%s, %s)", pgindex.BUILD_LOCK)
+    worker.join(60)
+    holder.close()
+    assert done[0].cards == 4
+    assert _schemas(pg_index_url) == ["cardlab_index"]
+
+
+def test_leftover_schemas_of_killed_builds_are_dropped(test_set, pg_index_url):
+    import psycopg
+
+    with psycopg.connect(pgindex._conninfo(pgindex.locate(pg_index_url)), autocommit=True) as con:
+        con.execute("CREATE SCHEMA cardlab_build_999999")
+        con.execute("CREATE SCHEMA cardlab_old_999998")
+    pgindex.build([test_set], pg_index_url)
+    assert _schemas(pg_index_url) == ["cardlab_index"]
+
+
+# --- errors --------------------------------------------------------------------------------------
+
+
+def test_unreachable_server(runner, test_set, pg_server):
+    url = f"postgresql+psycopg://postgres@/cardlab_tests?host={pg_server}&port=1"
+    for command in (["index"], ["search", "x"]):
+        result = runner.invoke(app, [*command, "--catalog", str(test_set), "--db", url])
+        assert result.exit_code == 2
+        assert result.stderr == (
+            f"error: cannot reach the PostgreSQL server at {pg_server} ({url}); start the server, or fix the host and port in the URL\n"
+        )
+
+
+def test_wrong_credentials(runner, test_set, pg_server):
+    url = f"postgresql+psycopg://{PG_PASSWORD_USER}:wrong@/postgres?host={pg_server}"
+    result = runner.invoke(app, ["index", "--catalog", str(test_set), "--db", url])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: the PostgreSQL server at {pg_server} refused the login of user '{PG_PASSWORD_USER}' (wrong user name or password);"
+        " fix them in the URL (postgresql+psycopg://USER:PASSWORD@HOST/DATABASE) or in ~/.pgpass\n"
+    )
+
+
+def test_extension_the_user_may_not_create(runner, test_set, pg_index_url, pg_server):
+    url = pg_index_url.replace("postgres@", f"{PG_LIMITED_USER}@")
+    result = runner.invoke(app, ["index", "--catalog", str(test_set), "--db", url])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: the search index needs the PostgreSQL extension pg_trgm, and this user may not create it in the database"
+        " 'cardlab_index_tests'; ask the server's administrator to run: psql -d cardlab_index_tests -c 'CREATE EXTENSION pg_trgm'"
+        " (once), then run 'cardlab index' again\n"
+    )
+
+
+def test_extension_missing_from_the_server(runner, test_set, pg_index_url, monkeypatch):
+    monkeypatch.setattr(pgindex, "REQUIRED_EXTENSIONS", ("cardlab_no_such_extension",))
+    result = runner.invoke(app, ["index", "--catalog", str(test_set), "--db", pg_index_url])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(
+        "error: the PostgreSQL server of postgresql+psycopg://postgres@/cardlab_index_tests"
+    ) and result.stderr.endswith(
+        "does not have the extension cardlab_no_such_extension, which the search index needs; install PostgreSQL's contrib"
+        " modules on the server (Debian: apt-get install postgresql-contrib), then run 'cardlab index' again\n"
+    )
+
+
+def test_not_a_postgresql_url(runner, test_set):
+    result = runner.invoke(app, ["search", "--catalog", str(test_set), "--db", "mysql://u@h/db", "x"])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: the search index lives in a file or on a PostgreSQL server, not 'mysql'; give --db FILE or"
+        " --db postgresql+psycopg://USER@HOST/DATABASE (or CARDLAB_DB)\n"
+    )
+
+
+# --- other commands with the index on a server ----------------------------------------------------
+
+
+def test_web_app_searches_the_server(test_set, pg_index_url):
+    from fastapi.testclient import TestClient
+
+    from cardlab.web.app import create_app
+
+    pgindex.build([test_set], pg_index_url)
+    client = TestClient(create_app([test_set], pg_index_url))
+    body = client.get("/api/cards/search", params={"q": "testmon"}).json()
+    assert body["total_cards"] == 2
+    assert [c["id"] for c in body["data"]] == ["test1-1", "test1-2"]
+    assert client.get("/api/cards/test1-1").json()["id"] == "test1-1"
+
+
+def test_deck_and_validate_commands_with_a_server_index(runner, pg_index_url, forum_roots):
+    deck = Path(forum_roots) / "deck.txt"
+    deck.write_text("4 ftcg-test-1\n", encoding="utf-8")
+    env = {"CARDLAB_DB": pg_index_url, "CARDLAB_CATALOG": forum_roots}
+    checked = runner.invoke(app, ["deck", "validate", str(deck), "--format", "forumtcg-list"], env=env)
+    local = runner.invoke(app, ["deck", "validate", str(deck), "--format", "forumtcg-list"], env={"CARDLAB_CATALOG": forum_roots})
+    assert (checked.exit_code, checked.stdout) == (local.exit_code, local.stdout)
+    assert "Traceback" not in checked.output
+    validated = runner.invoke(app, ["validate"], env=env)
+    assert validated.exit_code == 0, validated.output
+
+
+def test_collection_list_query_on_a_server_index(runner, forum_roots, pg_index_url):
+    env = {"CARDLAB_DB": pg_index_url, "CARDLAB_CATALOG": forum_roots}
+    assert runner.invoke(app, ["index"], env=env).exit_code == 0
+    assert runner.invoke(app, ["collection", "add", "ftcg-test-1", "-n", "2"], env=env).exit_code == 0
+    listed = runner.invoke(app, ["collection", "list", "value:1", "-O", "csv"], env=env)
+    assert listed.exit_code == 0, listed.output
+    assert listed.stdout.splitlines()[1].startswith("ftcg-test-1,2,")
+
+
+# --- kill -9 during a rebuild --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("delay", [0.2, 0.6, 1.0, 1.4, 1.8, 2.4])
+def test_kill_during_rebuild_leaves_old_or_new_index(test_set, pg_index_url, delay, tmp_path):
+    """``kill -9`` of ``cardlab index --force`` at some moment of its build or swap: the index
+    serves the whole old catalog or the whole new one, and the next build succeeds."""
+    pgindex.build([test_set], pg_index_url)
+    old = _ids(pg_index_url, [test_set], "testemon")
+    assert old == ["test1-1"]
+    copy = tmp_path / "new"
+    shutil.copytree(test_set, copy)
+    card = copy / "pokemon" / "test1" / "1-testmon.yaml"
+    card.write_text(card.read_text(encoding="utf-8").replace("fr: Testemon", "fr: Zorbmon", 1), encoding="utf-8")
+    env = {**os.environ, "CARDLAB_DB": pg_index_url, "CARDLAB_CATALOG": str(copy)}
+    proc = subprocess.Popen([sys.executable, "-m", "cardlab", "index", "--force"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(delay)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(30)
+    # whichever index serves, it is a whole one: its own catalog's answers for every query
+    con = pgindex.connect(pg_index_url)
+    try:
+        names = engine.search(con, "")
+        assert [h.id for h in names] == ["test1-1", "test1-2", "test1-3", "test1-4"]
+        answer = [h.id for h in engine.search(con, "testemon")]
+        assert answer in (old, [])
+        assert [h.id for h in engine.search(con, "zorbmon")] == (["test1-1"] if answer == [] else [])
+    finally:
+        con.close()
+    report = pgindex.build([copy], pg_index_url, force=True)
+    assert report is not None and report.cards == 4
+    assert _schemas(pg_index_url) == ["cardlab_index"]
+    assert _ids(pg_index_url, [copy], "zorbmon") == ["test1-1"]
+
+
+def test_serve_refuses_a_server_without_the_index(runner, test_set, pg_index_url):
+    result = runner.invoke(app, ["serve", "--catalog", str(test_set), "--db", pg_index_url, "--port", "1"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: there is no search index on postgresql+psycopg://postgres@/cardlab_index_tests")
+    assert "serving" not in result.stderr
+
+
+def test_cardlab_search_on_sqlite_imports_no_database_driver(tmp_path):
+    """The PostgreSQL code loads only for a URL: a search on a fresh SQLite index imports neither psycopg nor SQLAlchemy."""
+    code = (
+        "import sys; from cardlab.cli.app import main; sys.argv = ['cardlab', 'search', '-O', 'ids', 'set:test1'];\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print([m for m in ('psycopg', 'sqlalchemy', 'cardlab.catalog.pgindex', 'cardlab.core.database') if m in sys.modules], file=sys.stderr)"
+    )
+    catalog = REPO / "tests" / "fixtures" / "catalog" / "pokemon"
+    env = {**os.environ, "CARDLAB_CATALOG": str(catalog), "CARDLAB_DB": str(tmp_path / "i.sqlite"), "CARDLAB_CACHE_DIR": str(tmp_path)}
+    subprocess.run([sys.executable, "-m", "cardlab", "index"], capture_output=True, env=env, check=True)  # a build uses SQLModel
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert run.stdout.splitlines()[0] == "test1-1"
+    assert run.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_a_swap_waits_for_the_search_in_progress(test_set, pg_index_url, tmp_path):
+    """Within one search (its snapshot) every statement reads the same index: a rebuild's swap waits
+    for it, and the next search reads the new index."""
+    pgindex.build([test_set], pg_index_url)
+    copy = tmp_path / "new"
+    shutil.copytree(test_set, copy)
+    card = copy / "pokemon" / "test1" / "1-testmon.yaml"
+    card.write_text(card.read_text(encoding="utf-8").replace("fr: Testemon", "fr: Zorbmon", 1), encoding="utf-8")
+    con = pgindex.connect(pg_index_url)
+    done: list = []
+    worker = threading.Thread(target=lambda: done.append(pgindex.build([copy], pg_index_url, force=True)))
+    with con.snapshot():
+        before = [h.id for h in engine.search(con, "testemon")]
+        worker.start()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not _waiting_for_swap(pg_index_url):
+            time.sleep(0.05)
+        assert _waiting_for_swap(pg_index_url)  # the build is copied, and its swap waits for this search
+        during = [h.id for h in engine.search(con, "testemon")]
+        assert worker.is_alive() and done == []
+    worker.join(60)
+    after = [h.id for h in engine.search(con, "zorbmon")]
+    con.close()
+    assert (before, during, after) == (["test1-1"], ["test1-1"], ["test1-1"])
+    assert done[0].cards == 4
+    assert _ids(pg_index_url, [copy], "testemon") == []
+
+
+def test_an_index_path_given_as_text_is_still_a_file(test_set, tmp_path):
+    import sqlite3
+
+    from cardlab.catalog import index
+
+    db = tmp_path / "i.sqlite"
+    index.build_index([test_set], db)
+    con = index.connect(str(db))
+    assert isinstance(con, sqlite3.Connection)
+    assert con.execute("SELECT COUNT(*) FROM card").fetchone() == (4,)
+    assert index.ensure_index([test_set], str(db)) is None
+    assert index.stored_meta(str(db))["version"] == index.INDEX_VERSION
