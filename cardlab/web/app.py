@@ -23,6 +23,7 @@ connection per worker thread. A catalog edited while serving is seen after a res
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 from collections.abc import Sequence
@@ -61,6 +62,11 @@ MAX_JSON_BODY = 4096
 ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 """A card id as the URL gives it: letters, digits, ``-`` and ``_`` (no dot, no slash, at most 64)."""
 FILENAME_PATTERN = re.compile(r"[^A-Za-z0-9_-]+")
+LOG = logging.getLogger("cardlab.web")
+"""The server log: what a client is not told (why the collections database cannot be used)."""
+UNAVAILABLE = "the collections database cannot be used; see the server log"
+"""The words of every 503 ``collection_unavailable``: the reason (a database URL, a server path)
+goes to :data:`LOG` only, never to an anonymous client."""
 
 
 class WebError(Exception):
@@ -365,10 +371,18 @@ def collection_error(err: CardlabError) -> WebError:
     if isinstance(err, NotOwnedError):
         return WebError(409, "not_owned", str(err))
     if isinstance(err, (DataDirError, DatabaseUnavailableError)):
-        return WebError(503, "collection_unavailable", str(err))
+        return unavailable(err)
     if isinstance(err, UsageError):
         return WebError(400, "bad_count", str(err))
     return web_error(err)
+
+
+def unavailable(err: CardlabError) -> WebError:
+    """Log why the collections database cannot be used (:data:`LOG`, a warning) and return the 503
+    ``collection_unavailable`` to answer with, in generic words (:data:`UNAVAILABLE`): the reason
+    names server paths, the database host, user and name, which are not an anonymous client's to see."""
+    LOG.warning("collections database unavailable: %s", err)
+    return WebError(503, "collection_unavailable", UNAVAILABLE)
 
 
 def collection_name(name: str) -> str:
@@ -480,12 +494,12 @@ def connect_collections(opener: Any) -> Any:
 
     Raises:
         WebError: 503 ``collection_unavailable`` when it cannot be opened (a bad ``CARDLAB_DATA``,
-            a server that cannot be reached, a read-only folder...).
+            a server that cannot be reached, a read-only folder...), in generic words (:func:`unavailable`).
     """
     try:
         return opener()
     except CardlabError as err:
-        raise WebError(503, "collection_unavailable", str(err)) from None
+        raise unavailable(err) from None
 
 
 def open_collections():  # noqa: ANN201 - collection.db.Database | None

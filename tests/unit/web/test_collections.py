@@ -280,14 +280,48 @@ def test_unreadable_collections_503(client, tmp_path, monkeypatch):
     (tmp_path / "afile").write_text("x")
     monkeypatch.setenv("CARDLAB_DATA", str(tmp_path / "afile" / "sub"))
     err = error_of(client.get("/api/collections"), 503, "collection_unavailable")
-    assert "is a file, not a folder" in err["details"]
+    assert err["details"] == "the collections database cannot be used; see the server log"
     error_of(client.get("/api/collections/alice"), 503, "collection_unavailable")
     # the deck page still checks decks, and says why it offers no collection
     form = client.get("/deck")
     assert form.status_code == 200 and 'id="collection"' not in form.text
-    assert '<p class="note" id="collections-error">Collections cannot be read: cannot use ' in form.text
+    assert (
+        '<p class="note" id="collections-error">Collections cannot be read: the collections database cannot be used; see the server log</p>'
+        in form.text
+    )
     assert client.post("/deck", data={"text": "4 Bill\n"}).status_code == 200
     assert client.post("/deck", data={"text": "4 Bill\n", "collection": "alice"}).status_code == 503
+
+
+LEAKY_URL = "postgresql://cluser:S3cretPW%40x@127.0.0.1:1/clcards?password=QueryPW123"
+"""A collections database no server answers at (port 1), with a password in the user part and in the query."""
+
+
+@pytest.mark.parametrize("data", [LEAKY_URL, "folder"])
+def test_unavailable_collections_tell_the_log_not_the_client(client, tmp_path, monkeypatch, caplog, data):
+    """Finding: a 503 named the database user, host, port, name and ?password= value (or the server's
+    paths) to anonymous clients. Now every answer has the generic words; the reason is in the log."""
+    if data == "folder":
+        (tmp_path / "afile").write_text("x")
+        data = str(tmp_path / "afile" / "sub")
+    monkeypatch.setenv("CARDLAB_DATA", data)
+    secrets = ("cluser", "S3cretPW", "QueryPW123", "127.0.0.1", "clcards", str(tmp_path))
+    plain = {"content-type": "text/plain"}
+    answers = [
+        client.get("/api/collections"),
+        client.get("/api/collections/alice"),
+        client.post("/api/decks/have", params={"collection": "alice"}, content="4 Bill\n", headers=plain),
+    ]
+    for resp in answers:
+        assert error_of(resp, 503, "collection_unavailable")["details"] == "the collections database cannot be used; see the server log"
+    pages = [client.get("/deck"), client.post("/deck", data={"text": "4 Bill\n", "collection": "alice"})]
+    assert [p.status_code for p in pages] == [200, 503]
+    for text in [r.text for r in answers] + [p.text for p in pages]:
+        assert [s for s in secrets if s in text] == []
+        assert "see the server log" in text
+    logged = [r.getMessage() for r in caplog.records if r.name == "cardlab.web"]
+    assert logged and all(m.startswith("collections database unavailable: ") for m in logged)
+    assert "QueryPW123" not in " ".join(logged) and "S3cretPW" not in " ".join(logged)
 
 
 # --- decks against a collection ------------------------------------------------------------------
