@@ -57,6 +57,10 @@ MAX_BODY = MAX_DECK_TEXT + 16 * 1024
 """Largest request body accepted: a deck list at its size limit plus form overhead."""
 MAX_PAGE = 10_000
 """Highest page number accepted."""
+MAX_PROXIES = 600
+"""Most proxies one ``/deck/proxies.pdf`` request prints (ten 60-card decks): a forced list of
+thousands of ``99 Bill`` lines would otherwise make a PDF of tens of MB, for tens of seconds and
+hundreds of MB of memory. ``cardlab proxies`` (a local user) has no such cap."""
 MAX_JSON_BODY = 4096
 """Largest JSON body of a collection write (a card reference and a count need a few dozen bytes)."""
 ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
@@ -1088,13 +1092,21 @@ def proxies_pdf(site: Site, text: str, name: str, format_name: str | None, langs
     """Return the proxies PDF of a pasted deck (:func:`cardlab.proxies.pdf.render_pdf`), one card per copy.
 
     Raises:
-        WebError: the deck cannot be read, has problems and ``force`` is False (400 ``deck_problems``),
-            or a bad paper name.
+        WebError: the deck cannot be read, asks for more than :data:`MAX_PROXIES` copies (413
+            ``too_large``, even with ``force``), has problems and ``force`` is False (400
+            ``deck_problems``), or a bad paper name.
     """
     from cardlab.proxies import pdf as px
 
     checked = check_deck_text(site, text, name, format_name, langs)
     deck = checked["deck"]
+    copies = sum(c.count for c in deck.cards)
+    if copies > MAX_PROXIES:
+        raise WebError(
+            413,
+            "too_large",
+            f"the deck asks for {copies:,} proxies; the web prints at most {MAX_PROXIES:,} per request (cardlab proxies has no limit)",
+        )
     report = next(r for r in checked["reports"] if r.deck is deck) if checked["reports"] else None
     if report is not None and report.problems and not force:
         raise WebError(

@@ -264,6 +264,23 @@ def test_proxies_pdf(client, zap_text):
     assert client.post("/deck/proxies.pdf", data={"text": zap_text, "paper": "a0"}).status_code == 400
 
 
+def test_proxies_pdf_caps_the_copies(client):
+    """Finding: a forced list of 5,000 ``99 Bill`` lines made a 45 MB PDF in 34 s. The web prints at most
+    MAX_PROXIES (600) proxies per request, forced or not; exactly 600 still prints."""
+    from pypdf import PdfReader
+
+    from cardlab.web.app import MAX_PROXIES
+
+    assert MAX_PROXIES == 600
+    over = client.post("/deck/proxies.pdf", data={"text": "99 Bill\n" * 5000, "force": "true"})
+    assert over.status_code == 413
+    assert "the deck asks for 495,000 proxies; the web prints at most 600 per request (cardlab proxies has no limit)" in over.text
+    assert client.post("/deck/proxies.pdf", data={"text": "99 Bill\n" * 6 + "7 Bill\n", "force": "true"}).status_code == 413
+    ok = client.post("/deck/proxies.pdf", data={"text": "99 Bill\n" * 6 + "6 Bill\n", "force": "true"})
+    assert ok.status_code == 200
+    assert len(PdfReader(io.BytesIO(ok.content)).pages) == 600 // 9 + 1
+
+
 # --- the rest ----------------------------------------------------------------------------------
 
 
