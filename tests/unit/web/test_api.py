@@ -210,6 +210,50 @@ def test_deck_lists_over_128_kb(client):
     assert client.post("/deck", data={"text": big}).status_code == 413
 
 
+def test_deck_lists_over_1000_lines(client):
+    """Finding: 128 kB of short unknown names took 2.4 s on every deck route. The web checks at most
+    MAX_DECK_LINES (1,000) lines, counted as the deck parser counts them."""
+    from cardlab.web.app import MAX_DECK_LINES
+
+    assert MAX_DECK_LINES == 1000
+    over = "1 Qwerty\n" * 1000 + "1 Qwerty\r1 Qwerty"
+    plain = {"content-type": "text/plain"}
+    err = error_of(client.post("/api/decks/validate", content=over, headers=plain), 413, "too_large")
+    assert err["details"] == "the deck list has 1,002 lines; the web checks at most 1,000"
+    error_of(client.post("/api/decks/have", params={"collection": "alice"}, content=over, headers=plain), 413, "too_large")
+    for path in ("/deck", "/deck/export.txt", "/deck/export.json", "/deck/proxies.pdf"):
+        resp = client.post(path, data={"text": over})
+        assert (resp.status_code, "the deck list has 1,002 lines" in resp.text) == (413, True)
+    at_cap = "1 Qwerty\n" * 1000
+    assert client.post("/api/decks/validate", content=at_cap, headers=plain).status_code == 200
+
+
+def test_deck_exports_check_in_a_worker_thread(client, zap_text, monkeypatch):
+    """Finding: the exports checked the deck inside the async handler, freezing every other request
+    meanwhile. Every deck route now checks in the thread pool (no event loop in the checking thread)."""
+    import asyncio
+
+    from cardlab.web import app as web
+
+    seen = []
+    original = web.check_deck_text
+
+    def spy(*args, **kwargs):
+        try:
+            asyncio.get_running_loop()
+            seen.append("event loop")
+        except RuntimeError:
+            seen.append("worker thread")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(web, "check_deck_text", spy)
+    plain = {"content-type": "text/plain"}
+    for path in ("/deck", "/deck/export.txt", "/deck/export.json", "/deck/proxies.pdf"):
+        assert client.post(path, data={"text": zap_text}).status_code == 200
+    assert client.post("/api/decks/validate", content=zap_text, headers=plain).status_code == 200
+    assert seen == ["worker thread"] * 5
+
+
 def test_deck_text_is_inert(client):
     page = client.post("/deck", data={"text": "4 Bill\n1 <script>alert(1)</script>\n</textarea><b>x</b>"})
     assert "<script>alert" not in page.text and "</textarea><b>" not in page.text
