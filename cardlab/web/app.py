@@ -440,7 +440,9 @@ def read_json_object(content_type: str | None, raw: bytes) -> dict[str, Any]:
 
     Raises:
         WebError: not ``application/json`` (415 ``unsupported_media_type``), over
-            :data:`MAX_JSON_BODY` (413 ``too_large``), not JSON (400 ``bad_json``), not an object
+            :data:`MAX_JSON_BODY` (413 ``too_large``), not JSON or nested too deep or with a text
+            that is not Unicode (a lone surrogate, :func:`cardlab.core.inputs.text_argument`) (400
+            ``bad_json``), not an object
             with a ``card`` text and nothing but ``card`` and ``count`` (400 ``bad_body``).
     """
     ctype = (content_type or "").split(";")[0].strip().lower()
@@ -450,12 +452,22 @@ def read_json_object(content_type: str | None, raw: bytes) -> dict[str, Any]:
         raise WebError(413, "too_large", f"the request body is larger than {MAX_JSON_BODY:,} bytes")
     import json
 
+    from cardlab.core.inputs import text_argument
+
     try:
         body = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as err:
         raise WebError(400, "bad_json", f"the body is not JSON: {err}") from None
+    except RecursionError:
+        raise WebError(400, "bad_json", "the body is not JSON cardlab reads: arrays or objects nested too deep") from None
     if not isinstance(body, dict) or not isinstance(body.get("card"), str) or set(body) - {"card", "count"}:
         raise WebError(400, "bad_body", 'send {"card": "<id, set and number, or name>", "count": N} (count optional, default 1)')
+    for key, value in body.items():
+        if isinstance(value, str):
+            try:
+                text_argument(value, key, "a \\ud800 to \\udfff escape alone is not a character")
+            except UsageError as err:
+                raise WebError(400, "bad_json", str(err)) from None
     return body
 
 

@@ -187,6 +187,38 @@ def test_dot_names(writable):
     assert check_player(" ...x ") == "...x"
 
 
+def test_deep_json_and_lone_surrogates_are_400(writable):
+    """Findings: ``[`` x 1000 raised RecursionError (500); ``{"card": "\\ud800"}`` raised
+    UnicodeEncodeError building the reply (500). Both are 400 ``bad_json`` now, nothing written."""
+    json_ctype = {**AUTH, "content-type": "application/json"}
+    for deep in (b"[" * 1000, b'{"card": ' + b"[" * 2000 + b"]" * 2000 + b"}"):
+        err = error_of(writable.post(ADD, content=deep, headers=json_ctype), 400, "bad_json")
+        assert err["details"] == "the body is not JSON cardlab reads: arrays or objects nested too deep"
+    hint = "a \\ud800 to \\udfff escape alone is not a character"
+    err = error_of(writable.post(ADD, content=b'{"card": "\\ud800"}', headers=json_ctype), 400, "bad_json")
+    assert err["details"] == f"card is not UTF-8 text at character 1; {hint}"
+    err = error_of(writable.post(REMOVE, content=b'{"card": "Bill", "count": "1\\udc80"}', headers=json_ctype), 400, "bad_json")
+    assert err["details"] == f"count is not UTF-8 text (byte 0x80) at character 2; {hint}"
+    # a pair of surrogate escapes is one character: read as such (an unknown card here)
+    error_of(writable.post(ADD, content=b'{"card": "\\ud83d\\ude00"}', headers=json_ctype), 404, "not_found")
+    assert owned_now() == {}
+
+
+def test_undecodable_form_and_query_text_is_never_a_500(client):
+    """Forms and query strings cannot carry a lone surrogate (Starlette reads undecodable form bytes
+    as Latin-1 or U+FFFD): every deck route and search answers, never with a 500."""
+    bad = b'--B\r\nContent-Disposition: form-data; name="text"\r\n\r\n\xed\xa0\x80 Bill\r\n--B--\r\n'
+    statuses = {
+        path: client.post(path, content=bad, headers={"content-type": "multipart/form-data; boundary=B"}).status_code
+        for path in ("/deck", "/deck/export.txt", "/deck/export.json", "/deck/proxies.pdf")
+    }
+    assert statuses == {"/deck": 200, "/deck/export.txt": 200, "/deck/export.json": 200, "/deck/proxies.pdf": 400}
+    form = {"content-type": "application/x-www-form-urlencoded"}
+    assert client.post("/deck", content=b"text=%ED%A0%80&format=%ED%A0%80", headers=form).status_code == 400
+    error_of(client.post("/api/decks/validate", content=b"4 Bill\n\xed\xa0\x80", headers={"content-type": "text/plain"}), 400, "bad_deck")
+    error_of(client.get("/api/cards/search?q=%ED%A0%80"), 400, "bad_query")
+
+
 def test_bodies(writable):
     json_ctype = {**AUTH, "content-type": "application/json"}
     big = b'{"card": "base1-4", "pad": "' + b"x" * (10 * 1024 * 1024) + b'"}'
