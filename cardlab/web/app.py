@@ -331,12 +331,16 @@ def report_json(report) -> dict[str, Any]:  # noqa: ANN001 - decks.check.DeckRep
 
 
 def lines_with_problems(text: str, reports: Sequence) -> tuple[list[dict[str, Any]], list]:
-    """Pair each line of the pasted text with the problems reported at it.
+    """Pair each line of the pasted text with the problems reported at it, the lines split as the deck
+    parser splits them (:func:`cardlab.core.inputs.split_lines`: at ``\\n``, ``\\r\\n`` and ``\\r`` only).
 
     Returns:
         ``([{"number", "text", "problems": [(format name, Problem), ...]}, ...], problems at no line)``.
     """
-    rows = [{"number": i, "text": line, "problems": []} for i, line in enumerate(text.splitlines(), start=1)]
+    from cardlab.core.inputs import split_lines
+
+    # the deck parser's own splitter (cardlab.decks.parse_text): \f, \v, NEL, U+2028... are spaces, not breaks
+    rows = [{"number": i, "text": line, "problems": []} for i, line in enumerate(split_lines(text), start=1)]
     loose = []
     for report in reports:
         for p in report.problems:

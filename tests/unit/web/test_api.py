@@ -254,6 +254,24 @@ def test_deck_exports_check_in_a_worker_thread(client, zap_text, monkeypatch):
     assert seen == ["worker thread"] * 5
 
 
+@pytest.mark.parametrize("space", ["\f", "\v", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"])
+def test_deck_page_lines_are_the_parsers_lines(client, web_app, space):
+    """Finding: the page split the text with str.splitlines (which breaks at \\f, \\v, NEL, U+2028...)
+    while the parser reads those as spaces, so problems showed beside the wrong lines."""
+    from cardlab.web.app import check_deck_text, lines_with_problems
+
+    text = f"1 Qwerty{space}x\n4 Bill\n1 Zzzz\n"
+    checked = check_deck_text(web_app.site, text, "deck.txt", "pokemon-base", [])
+    rows, _loose = lines_with_problems(text, checked["reports"])
+    assert [r["text"] for r in rows] == [f"1 Qwerty{space}x", "4 Bill", "1 Zzzz"]
+    unknown = [[p.message for _f, p in r["problems"] if p.rule == "unknown-card"] for r in rows]
+    assert [len(u) for u in unknown] == [1, 0, 1]
+    assert "Zzzz" in unknown[2][0]
+    page = client.post("/deck", data={"text": text, "format": "pokemon-base"}).text
+    assert '<tr id="line-3" class="bad"><td class="num">3</td><td class="text"><code>1 Zzzz</code>' in page
+    assert 'id="line-4"' not in page
+
+
 def test_deck_text_is_inert(client):
     page = client.post("/deck", data={"text": "4 Bill\n1 <script>alert(1)</script>\n</textarea><b>x</b>"})
     assert "<script>alert" not in page.text and "</textarea><b>" not in page.text
