@@ -29,7 +29,7 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from fastapi import Depends, FastAPI, File, Form, Query, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
@@ -866,11 +866,12 @@ def create_app(
         request: Request, q: str = "", sort: str = "number", reverse: bool = False, lang: str = "", page_: int = Query(1, alias="page")
     ) -> dict:
         """Cards matching a query in cardlab's query language (as ``cardlab search``), a page of
-        50 at a time: a list object with ``data``, ``total_cards``, ``has_more``, ``next_page``."""
+        50 at a time: a list object with ``data``, ``total_cards``, ``has_more``, ``next_page`` (a
+        URL relative to this server: ``/api/cards/search?q=...&page=2``)."""
         total, hits = run_search(site, q, sort, reverse, langs_param(lang), page_)
         more = page_ * PER_PAGE < total
         params = {k: v for k, v in request.query_params.items() if k != "page"}
-        base = str(request.url_for("api_search"))
+        base = "/api/cards/search"  # relative: never built from the client's Host header
         return {
             "object": "list",
             "total_cards": total,
@@ -978,7 +979,7 @@ def create_app(
         start = (page_ - 1) * PER_PAGE
         more = start + PER_PAGE < len(rows)
         params = {k: v for k, v in request.query_params.items() if k != "page"}
-        base = str(request.url_for("api_collection", name=who))
+        base = f"/api/collections/{quote(who, safe='')}"  # relative (never the client's Host), the name one encoded segment
         return {
             "object": "list",
             "collection": who,

@@ -34,8 +34,8 @@ def test_search_list_object(client):
 def test_search_pages(client):
     first = client.get("/api/cards/search", params={"q": "set:base1", "sort": "name"}).json()
     assert (first["total_cards"], len(first["data"]), first["has_more"]) == (102, 50, True)
-    assert "page=2" in first["next_page"] and "sort=name" in first["next_page"]
-    second = client.get(first["next_page"].replace("http://testserver", "")).json()
+    assert first["next_page"] == "/api/cards/search?q=set%3Abase1&sort=name&page=2"
+    second = client.get(first["next_page"]).json()
     third = client.get("/api/cards/search", params={"q": "set:base1", "sort": "name", "page": 3}).json()
     assert (len(second["data"]), len(third["data"]), third["has_more"]) == (50, 2, False)
     ids = [c["id"] for page in (first, second, third) for c in page["data"]]

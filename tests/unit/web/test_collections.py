@@ -303,9 +303,36 @@ def test_collection_pages(client):
     owned.change(db.connect(), "carol", [("add", f"base1-{i}", 1) for i in range(1, 61)])
     first = client.get("/api/collections/carol").json()
     assert (first["total_cards"], len(first["data"]), first["has_more"]) == (60, 50, True)
-    assert first["next_page"] == "http://testserver/api/collections/carol?page=2"
+    assert first["next_page"] == "/api/collections/carol?page=2"
     second = client.get("/api/collections/carol", params={"page": 2}).json()
     assert (len(second["data"]), second["has_more"], second["data"][-1]["id"]) == (10, False, "base1-60")
+
+
+def test_next_page_encodes_the_name_and_ignores_the_host_header(client):
+    """Findings: next_page held the name unencoded (``a?b#c``) and was built from the client's Host
+    header (``Host: evil.example``). It is now relative, the name one percent-encoded segment."""
+    from cardlab.collection import db, owned
+
+    owned.change(db.connect(), "a?b#c %", [("add", f"base1-{i}", 1) for i in range(1, 61)])
+    first = client.get("/api/collections/a%3Fb%23c%20%25", params={"q": "set:base1"}, headers={"host": "evil.example"}).json()
+    assert first["next_page"] == "/api/collections/a%3Fb%23c%20%25?q=set%3Abase1&page=2"
+    second = client.get(first["next_page"]).json()
+    assert (second["collection"], len(second["data"]), second["has_more"]) == ("a?b#c %", 10, False)
+    search = client.get("/api/cards/search", params={"q": "set:base1"}, headers={"host": "evil.example"}).json()
+    assert search["next_page"] == "/api/cards/search?q=set%3Abase1&page=2"
+
+
+def test_redirects_stay_on_this_site(client):
+    """Finding: ``/api/sets/`` answered 307 to ``http://evil.example/api/sets`` when the client sent
+    ``Host: evil.example``. Every Location is relative now."""
+    from cardlab.web.guard import relative_location
+
+    resp = client.get("/api/sets/", headers={"host": "evil.example"}, follow_redirects=False)
+    assert (resp.status_code, resp.headers["location"]) == (307, "/api/sets")
+    resp = client.get("/search/?q=hp%3E80", headers={"host": "evil.example"}, follow_redirects=False)
+    assert (resp.status_code, resp.headers["location"]) == (307, "/search?q=hp%3E80")
+    assert relative_location(b"http://evil.example//evil.example/x?y#z") == b"/evil.example/x?y#z"
+    assert relative_location(b"/card/base1-4?lang=fr") == b"/card/base1-4?lang=fr"
 
 
 def test_unreadable_collections_503(client, tmp_path, monkeypatch):
