@@ -57,18 +57,32 @@ MAX_PLAYER_NAME = 64
 """The longest player name, in characters."""
 
 
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+"""Unicode categories no player name holds: controls, format characters, surrogates, line and paragraph separators."""
+
+
 def check_player(player: str) -> str:
     """Return ``player`` stripped: a collection's name, as the CLI (``--player``), CSV imports and
     ``cardlab serve`` (one segment of ``/api/collections/<name>``) take it.
 
     Raises:
         UsageError: an empty name, one over :data:`MAX_PLAYER_NAME` characters, one with control
-            characters, ``/`` or ``\\``, or ``.`` and ``..`` (a name must fit one URL path segment).
+            characters, ``/`` or ``\\``, or ``.`` and ``..`` (a name must fit one URL path segment);
+            one holding (even at either end, where it would be stripped) a character of Unicode
+            category Cc (control: NEL...), Cf (format: zero-width, bidi overrides), Zl or Zp (U+2028,
+            U+2029), a lone surrogate, or U+FFFD (what undecodable bytes become: ``%FF`` in a URL).
     """
+    import unicodedata
+
     name = (player or "").strip()
     shown = repr(player) if len(player or "") <= 70 else repr(player[:67]) + "..."
-    if not name or any(ord(ch) < 32 or ch == "\x7f" for ch in name):
+    if not name or any(ord(ch) < 32 or ch == "\x7f" for ch in player):
         raise UsageError(f"bad player name {shown}: give a non-empty name on one line")
+    if any(ch == "\ufffd" or unicodedata.category(ch) in _HIDDEN_CATEGORIES for ch in player):
+        raise UsageError(
+            f"bad player name {shown}: a name holds no control, invisible (zero-width, bidi) or line-separator character, "
+            "and no U+FFFD (bytes that were not UTF-8)"
+        )
     if len(name) > MAX_PLAYER_NAME:
         raise UsageError(f"bad player name {shown}: at most {MAX_PLAYER_NAME} characters (it has {len(name):,})")
     if "/" in name or "\\" in name or name in (".", ".."):

@@ -14,6 +14,7 @@ TOKEN = "test-token-0123456789abcdef"
 """The write token of :func:`writable`."""
 AUTH = {"authorization": f"Bearer {TOKEN}"}
 ADD = "/api/collections/alice/cards"
+HIDDEN = "a name holds no control, invisible (zero-width, bidi) or line-separator character, and no U+FFFD (bytes that were not UTF-8)"
 REMOVE = "/api/collections/alice/cards/remove"
 
 
@@ -157,6 +158,15 @@ def test_a_count_given_twice(writable):
         ("a" * 65, f"bad player name '{'a' * 65}': at most 64 characters (it has 65)"),
         ("a%5Cb", "bad player name 'a\\\\b': a name holds no '/' or '\\' and is not '.' or '..'"),
         ("..%5Cx", "bad player name '..\\\\x': a name holds no '/' or '\\' and is not '.' or '..'"),
+        # findings: invalid UTF-8 (read as U+FFFD), NEL (stripped: %C2%85x wrote to "x"), U+2028,
+        # zero-width and bidi-override look-alikes
+        ("%FF%FE", f"bad player name '\ufffd\ufffd': {HIDDEN}"),
+        ("%C2%85x", f"bad player name '\\x85x': {HIDDEN}"),
+        ("a%E2%80%A8b", f"bad player name 'a\\u2028b': {HIDDEN}"),
+        ("a%E2%80%A9", f"bad player name 'a\\u2029': {HIDDEN}"),
+        ("ali%E2%80%8Bce", f"bad player name 'ali\\u200bce': {HIDDEN}"),
+        ("%E2%80%AEecila", f"bad player name '\\u202eecila': {HIDDEN}"),
+        ("alice%EF%BB%BF", f"bad player name 'alice\\ufeff': {HIDDEN}"),
     ],
 )
 def test_bad_collection_names(writable, name, details):
