@@ -661,7 +661,9 @@ def create_app(
         """Answer a :class:`WebError`: its JSON object under ``/api/``, else the error page, with its status."""
         if is_api(request):
             return JSONResponse(err.to_json(), status_code=err.status, headers=err.headers)
-        return page(request, "error.html", err.status, error=err, title=f"{err.status} · cardlab")
+        response = page(request, "error.html", err.status, error=err, title=f"{err.status} · cardlab")
+        response.headers.update(err.headers)
+        return response
 
     @api.exception_handler(RequestValidationError)
     async def _bad_parameter(request: Request, err: RequestValidationError) -> Response:
@@ -671,10 +673,23 @@ def create_app(
 
     @api.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, err: StarletteHTTPException) -> Response:
-        """Answer routing errors (unknown path 404, wrong method 405) in the same error shape."""
+        """Answer routing errors (unknown path 404, wrong method 405 with its ``Allow``) in the same error shape."""
         code = {404: "not_found", 405: "method_not_allowed"}.get(err.status_code, "http_error")
         details = "no such page" if err.status_code == 404 else str(err.detail)
-        return await _web_error(request, WebError(err.status_code, code, details))
+        headers = dict(err.headers or {})
+        if err.status_code == 405:
+            headers["Allow"] = allowed_methods(request)
+        return await _web_error(request, WebError(err.status_code, code, details, headers))
+
+    def allowed_methods(request: Request) -> str:
+        """The ``Allow`` header of a 405: the methods of every route matching the path (Starlette names
+        only the first route's), ``HEAD`` with ``GET`` (the Guard answers it)."""
+        from starlette.routing import Match
+
+        methods = {m for r in api.routes if r.matches(request.scope)[0] != Match.NONE for m in getattr(r, "methods", None) or ()}
+        if "GET" in methods:
+            methods.add("HEAD")
+        return ", ".join(sorted(methods))
 
     # --- pages ---
 

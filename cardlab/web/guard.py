@@ -45,7 +45,8 @@ def relative_location(location: bytes) -> bytes:
 class Guard:
     """Wrap an ASGI app: refuse request bodies over ``max_body`` bytes with 413 (a JSON error object
     under ``/api/``, a short page elsewhere) before the app sees them, add :data:`SECURITY_HEADERS`
-    to every response, and make every redirect relative (:func:`relative_location`).
+    to every response, make every redirect relative (:func:`relative_location`), and answer ``HEAD``
+    as ``GET`` without the body.
 
     Args:
         app: the ASGI app to wrap.
@@ -61,9 +62,15 @@ class Guard:
             await self.app(scope, receive, send)
             return
 
+        head = scope["method"] == "HEAD"
+        if head:  # answered as GET without the body (RFC 9110 9.3.2): the app's routes declare GET only
+            scope = {**scope, "method": "GET"}
+
         async def send_with_headers(message: Message) -> None:
             """Pass ``message`` on, with :data:`SECURITY_HEADERS` replacing any of the same name at the
-            start, and a ``Location`` made relative (:func:`relative_location`)."""
+            start, a ``Location`` made relative (:func:`relative_location`), no body for ``HEAD``."""
+            if head and message["type"] == "http.response.body":
+                message = {**message, "body": b""}
             if message["type"] == "http.response.start":
                 headers = [
                     (k, relative_location(v) if k.lower() == b"location" else v)

@@ -272,6 +272,22 @@ def test_deck_page_lines_are_the_parsers_lines(client, web_app, space):
     assert 'id="line-4"' not in page
 
 
+def test_head_and_allow(client):
+    """Findings: HEAD on the GET routes answered 405, and 405 answers had no Allow header."""
+    for path in ("/api/sets", "/search?q=hp>80", "/card/base1-4", "/api/cards/base1-4", "/deck", "/static/style.css"):
+        head, get = client.head(path), client.get(path)
+        assert (head.status_code, head.content) == (200, b"")
+        assert head.headers["content-type"] == get.headers["content-type"]
+        assert head.headers["content-length"] == get.headers["content-length"]
+    assert client.head("/no-such-page").status_code == 404
+    resp = client.get("/api/decks/validate")
+    error_of(resp, 405, "method_not_allowed")
+    assert resp.headers["allow"] == "POST"
+    page = client.delete("/deck")
+    assert (page.status_code, page.headers["allow"]) == (405, "GET, HEAD, POST")
+    assert (client.head("/deck/export.txt").status_code, client.head("/deck/export.txt").headers["allow"]) == (405, "POST")
+
+
 def test_deck_text_is_inert(client):
     page = client.post("/deck", data={"text": "4 Bill\n1 <script>alert(1)</script>\n</textarea><b>x</b>"})
     assert "<script>alert" not in page.text and "</textarea><b>" not in page.text
@@ -334,9 +350,9 @@ def test_proxies_pdf_caps_the_copies(client):
     from cardlab.web.app import MAX_PROXIES
 
     assert MAX_PROXIES == 600
-    over = client.post("/deck/proxies.pdf", data={"text": "99 Bill\n" * 5000, "force": "true"})
+    over = client.post("/deck/proxies.pdf", data={"text": "99 Bill\n" * 1000, "force": "true"})
     assert over.status_code == 413
-    assert "the deck asks for 495,000 proxies; the web prints at most 600 per request (cardlab proxies has no limit)" in over.text
+    assert "the deck asks for 99,000 proxies; the web prints at most 600 per request (cardlab proxies has no limit)" in over.text
     assert client.post("/deck/proxies.pdf", data={"text": "99 Bill\n" * 6 + "7 Bill\n", "force": "true"}).status_code == 413
     ok = client.post("/deck/proxies.pdf", data={"text": "99 Bill\n" * 6 + "6 Bill\n", "force": "true"})
     assert ok.status_code == 200
