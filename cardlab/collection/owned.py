@@ -116,12 +116,15 @@ def parse_count(text: str | int, *, allow_zero: bool = False) -> int:
     return n
 
 
-def counted_reference(resolver, card: str, count: str | None, n: int, op: str) -> tuple[str, int]:  # noqa: ANN001 - CardResolver
+def counted_reference(  # noqa: ANN001 - CardResolver
+    resolver, card: str, count: str | None, n: int, op: str, count_name: str = "-n"
+) -> tuple[str, int]:
     """Match a card argument of ``collection add/remove/set``, which may carry its count as a deck
     line does (``2 Bill``, ``Bill x2``); ``n`` is the count already read from ``count`` (None: not
     given). A count in the text is read as :func:`parse_count` reads ``-n``: ``0 Bill``, ``-1 Bill``
     and ``1.5 Bill`` are refused (exit 2), as is a count given twice (in the text and ``-n`` or
-    ``set``'s COUNT).
+    ``set``'s COUNT; ``count_name`` names where the other count came from: ``-n``, or the web API's
+    ``count``).
 
     Returns:
         ``(card id, count)``.
@@ -134,7 +137,7 @@ def counted_reference(resolver, card: str, count: str | None, n: int, op: str) -
     if written is not None:
         shown = card if len(card) <= 60 else card[:57] + "..."
         if op == "set" or count is not None:
-            given = "COUNT" if op == "set" else "-n"
+            given = "COUNT" if op == "set" else count_name
             raise UsageError(f"'{shown}' holds a count and {given} gives one; give the count once")
         try:
             n = parse_count(written)
@@ -145,7 +148,9 @@ def counted_reference(resolver, card: str, count: str | None, n: int, op: str) -
     return found, n
 
 
-def plan_change(resolver, player: str, op: str, card: str, count: str | int | None = None) -> tuple[str, str, int]:  # noqa: ANN001
+def plan_change(  # noqa: ANN001 - CardResolver
+    resolver, player: str, op: str, card: str, count: str | int | None = None, count_name: str = "-n"
+) -> tuple[str, str, int]:
     """Check one ``collection add``, ``remove`` or ``set`` before anything is written (``cardlab
     collection`` and ``cardlab serve``'s write endpoints both call it, then :func:`change`).
 
@@ -153,7 +158,8 @@ def plan_change(resolver, player: str, op: str, card: str, count: str | int | No
         resolver: a :class:`cardlab.collection.cards.CardResolver`; player: the collection;
         op: ``add``, ``remove`` or ``set``; card: a card reference (:func:`counted_reference`: an id,
         set and number, or a name, with or without a leading count); count: the count given apart
-        (``-n``, ``set``'s COUNT, the API's ``count``), None when not given (1).
+        (``-n``, ``set``'s COUNT, the API's ``count``), None when not given (1); count_name: what
+        the messages call it (``-n``; ``cardlab serve`` says ``count``).
 
     Returns:
         ``(player, card id, count)``: the player name checked (:func:`check_player`), the card
@@ -165,7 +171,7 @@ def plan_change(resolver, player: str, op: str, card: str, count: str | int | No
     """
     who = check_player(player)
     n = parse_count(count if count is not None else "1", allow_zero=op == "set")
-    card_id, n = counted_reference(resolver, card, None if count is None else str(count), n, op)
+    card_id, n = counted_reference(resolver, card, None if count is None else str(count), n, op, count_name)
     return who, card_id, n
 
 

@@ -491,8 +491,14 @@ def collection_change(site: Site, name: str, op: str, body: dict[str, Any]) -> d
 
     who = collection_name(name)
     count = body.get("count")
+    if "count" in body and (not isinstance(count, int) or isinstance(count, bool)):
+        import json
+
+        shown = json.dumps(count, ensure_ascii=False)
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        raise WebError(400, "bad_count", f"count is a JSON integer from 1 to {owned.MAX_COUNT:,} (or absent: 1), not {shown}")
     try:
-        who, card_id, n = owned.plan_change(site.resolver(), who, op, body["card"], count if count is None else _count_text(count))
+        who, card_id, n = owned.plan_change(site.resolver(), who, op, body["card"], count, count_name="count")
     except CardlabError as err:
         raise collection_error(err) from None
     database = connect_collections(db.connect)
@@ -503,16 +509,6 @@ def collection_change(site: Site, name: str, op: str, body: dict[str, Any]) -> d
     finally:
         database.close()
     return {"object": "collection_change", "collection": who, "action": op, "card": card_id, "count": n, "owned": new}
-
-
-def _count_text(count: Any) -> str | int:
-    """A JSON ``count`` as :func:`cardlab.collection.owned.parse_count` reads it: a whole number as
-    it is, anything else (``2.5``, ``true``, a list) as its JSON text, refused there."""
-    import json
-
-    if isinstance(count, int) and not isinstance(count, bool):
-        return count
-    return count if isinstance(count, str) else json.dumps(count)
 
 
 def connect_collections(opener: Any) -> Any:
