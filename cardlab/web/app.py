@@ -175,15 +175,24 @@ class Site:
         return self.catalog.set_of(card_id).source_language
 
 
-def langs_param(lang: str | None) -> list[str]:
+def langs_param(lang: str | None, known: Sequence[str] | None = None) -> list[str]:
     """Return the languages a ``lang`` parameter asks for (``fr`` or ``fr,de``), at most 8 of 2-8 letters each.
 
+    Args:
+        lang: the parameter; known: the languages card names are known in (``Site.languages``); when
+            given, every code asked for must be one of them (case aside), as an unknown sort is refused.
+
     Raises:
-        WebError: a malformed language list (400 ``bad_parameter``).
+        WebError: a malformed language list, or a language no card name is known in (400 ``bad_parameter``).
     """
     langs = [x.strip() for x in (lang or "").split(",") if x.strip()]
     if len(langs) > 8 or any(not re.fullmatch(r"[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})?", x) for x in langs):
         raise WebError(400, "bad_parameter", f"lang: a language code or a comma-separated list, such as fr or fr,de (got {lang!r})")
+    if known is not None:
+        have = {k.lower() for k in known}
+        unknown = [x for x in langs if x.lower() not in have]
+        if unknown:
+            raise WebError(400, "bad_parameter", f"lang: no card name is known in {', '.join(unknown)} (languages: {', '.join(known)})")
     return langs
 
 
@@ -702,7 +711,7 @@ def create_app(
         ``lang``), or the query error with its caret (400). Every result page is a permalink."""
         from cardlab.search.engine import SORTS
 
-        langs = langs_param(lang)
+        langs = langs_param(lang, site.languages)
         context: dict[str, Any] = {
             "q": q,
             "sort": sort,
@@ -761,7 +770,7 @@ def create_app(
         """``/card/<id>``: the whole card (fields, names, printings, legality); a name or other reference
         redirects (301) to the card's id; 400 for a malformed id, 404 for an unknown one."""
 
-        langs = langs_param(lang)
+        langs = langs_param(lang, site.languages)
         view = card_view(site, card_id)
         if view.id != card_id:
             return RedirectResponse(f"/card/{view.id}" + (f"?lang={lang}" if lang else ""), status_code=301)
@@ -774,7 +783,7 @@ def create_app(
         """``/sets``: recorded against printed cards per set, and the numbers still missing."""
         from cardlab.contrib.new_card import missing_text, set_statuses
 
-        langs = langs_param(lang)
+        langs = langs_param(lang, site.languages)
         rows = [(s, missing_text(s)) for s in set_statuses(site.catalog)]
         return page(request, "sets.html", title="Sets · cardlab", rows=rows, langs=langs)
 
@@ -807,7 +816,7 @@ def create_app(
         """``POST /deck``: check the pasted or uploaded list (:func:`deck_view`) and show the verdicts, each
         problem beside its line, statistics, a sample hand for ``seed``, the export buttons and, with
         ``collection``, what that collection has and needs."""
-        langs = langs_param(lang)
+        langs = langs_param(lang, site.languages)
         content, name = await read_deck_form(text, upload)
         context: dict[str, Any] = {
             "title": "Deck check · cardlab",
@@ -839,7 +848,7 @@ def create_app(
         if kind not in ("txt", "json"):
             raise StarletteHTTPException(404)
         content, name = await read_deck_form(text, upload)
-        langs = langs_param(lang)
+        langs = langs_param(lang, site.languages)
 
         def export() -> Any:
             """Check the list and export the matched deck (in a worker thread: a check takes time)."""
@@ -864,7 +873,7 @@ def create_app(
         """``POST /deck/proxies.pdf``: the deck's proxies on ``paper`` (:func:`proxies_pdf`), a download;
         400 when the deck has problems unless ``force``."""
         content, name = await read_deck_form(text, upload)
-        langs = langs_param(lang)
+        langs = langs_param(lang, site.languages)
         data = await run_in_threadpool(proxies_pdf, site, content, name, fmt or None, langs, paper, force)
         return Response(
             data, media_type="application/pdf", headers={"content-disposition": f'attachment; filename="{safe_filename(name)}-proxies.pdf"'}
@@ -879,7 +888,7 @@ def create_app(
         """Cards matching a query in cardlab's query language (as ``cardlab search``), a page of
         50 at a time: a list object with ``data``, ``total_cards``, ``has_more``, ``next_page`` (a
         URL relative to this server: ``/api/cards/search?q=...&page=2``)."""
-        total, hits = run_search(site, q, sort, reverse, langs_param(lang), page_)
+        total, hits = run_search(site, q, sort, reverse, langs_param(lang, site.languages), page_)
         more = page_ * PER_PAGE < total
         params = {k: v for k, v in request.query_params.items() if k != "page"}
         base = "/api/cards/search"  # relative: never built from the client's Host header
@@ -894,7 +903,7 @@ def create_app(
     @api.get("/api/cards/{card_id}", tags=["cards"])
     def api_card(card_id: str, lang: str = "") -> dict:
         """One card by id (``base1-4``): names, set, the card's data, printings and legality per format."""
-        langs = langs_param(lang)
+        langs = langs_param(lang, site.languages)
         view = card_view(site, card_id)
         if view.id.lower() != card_id.lower():
             raise WebError(404, "not_found", f"no card with the id '{card_id}'")
@@ -905,7 +914,7 @@ def create_app(
         """Every set: code, game, name, cards recorded and printed, the numbers still missing."""
         from cardlab.contrib.new_card import missing_text, set_statuses
 
-        langs = langs_param(lang)
+        langs = langs_param(lang, site.languages)
         return {
             "object": "list",
             "has_more": False,
@@ -933,7 +942,7 @@ def create_app(
         (``deck_report``); without: legality in every format of its game (``legality``). Each problem
         has its ``line``."""
         text = await deck_body(request)
-        langs = langs_param(lang)
+        langs = langs_param(lang, site.languages)
         checked = await run_in_threadpool(check_deck_text, site, text, "deck.txt", fmt, langs)
         if fmt:
             return report_json(checked["reports"][0])
@@ -960,7 +969,7 @@ def create_app(
         needs, as ``cardlab deck have``: ``cards`` (id, name, need, own, missing), ``need``,
         ``missing``, ``complete``. Read-only; an unknown collection owns nothing."""
         text = await deck_body(request)
-        langs = langs_param(lang)
+        langs = langs_param(lang, site.languages)
 
         def have() -> dict:
             """Check the list, then compare the matched deck with the collection."""

@@ -56,6 +56,18 @@ def test_search_errors(client):
     error_of(client.get("/api/cards/search", params={"q": "x", "lang": "<b>"}), 400, "bad_parameter")
 
 
+def test_unknown_languages_are_refused(client, web_app):
+    """Finding: ``lang=zz`` was taken silently (names fell back to the source language); it is refused
+    as an unknown sort is, on every route that takes ``lang``."""
+    known = ", ".join(web_app.site.languages)
+    details = f"lang: no card name is known in zz (languages: {known})"
+    for path in ("/api/cards/search?q=bill", "/api/cards/base1-91", "/api/sets"):
+        assert error_of(client.get(path, params={"lang": "fr,zz"}), 400, "bad_parameter")["details"] == details
+    for resp in (client.get("/search", params={"q": "bill", "lang": "zz"}), client.post("/deck", data={"text": "4 Bill\n", "lang": "zz"})):
+        assert (resp.status_code, details in resp.text) == (400, True)
+    assert client.get("/api/cards/search", params={"q": "bill", "lang": "FR"}).status_code == 200
+
+
 def test_search_timeout(client, web_app, monkeypatch):
     monkeypatch.setattr(web_app.site, "search_timeout", 0)
     err = error_of(client.get("/api/cards/search", params={"q": "a or e or i or o or u"}), 400, "query_timeout")
