@@ -77,6 +77,25 @@ UNAVAILABLE = "the collections database cannot be used; see the server log"
 goes to :data:`LOG` only, never to an anonymous client."""
 
 
+NOT_AN_UPLOAD = 'not a file upload: send the file as multipart/form-data with filename="..." (a filename*= alone is not read)'
+"""What a ``file`` form field that is not an upload answers (Starlette reads a part with only
+``filename*=`` as a text field), instead of the framework's type-check words."""
+FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
+"""Content types of the deck form's routes (``/deck``, ``/deck/export.*``, ``/deck/proxies.pdf``)."""
+
+
+def form_body(request: Request) -> None:
+    """A dependency of the deck form's routes: refuse a body that is not a form.
+
+    Raises:
+        WebError: 415 ``unsupported_media_type`` for a JSON (or any other) body, which would otherwise be
+            read as an empty form ("the file is empty").
+    """
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype not in FORM_TYPES:
+        raise WebError(415, "unsupported_media_type", f"send the deck form as {' or '.join(FORM_TYPES)} (got {ctype or 'no content type'})")
+
+
 class WebError(Exception):
     """An error to answer with: ``status`` (HTTP), ``code`` (stable id), ``details`` (words) and
     ``extra`` fields for the JSON object (``column`` of a query error...)."""
@@ -673,7 +692,11 @@ def create_app(
     @api.exception_handler(RequestValidationError)
     async def _bad_parameter(request: Request, err: RequestValidationError) -> Response:
         """Answer FastAPI's parameter errors (``page=abc``) as 400 ``bad_parameter`` naming each parameter."""
-        parts = [f"{'.'.join(str(x) for x in e.get('loc', ())[1:])}: {e.get('msg')}" for e in err.errors()]
+        parts = [
+            f"{'.'.join(str(x) for x in e.get('loc', ())[1:])}: "
+            + (NOT_AN_UPLOAD if "Expected UploadFile" in str(e.get("msg")) else str(e.get("msg")))
+            for e in err.errors()
+        ]
         return await _web_error(request, WebError(400, "bad_parameter", "; ".join(parts) or "bad parameter"))
 
     @api.exception_handler(StarletteHTTPException)
@@ -803,7 +826,7 @@ def create_app(
             **collection_choices(),
         )
 
-    @api.post("/deck", response_class=HTMLResponse, include_in_schema=False)
+    @api.post("/deck", response_class=HTMLResponse, include_in_schema=False, dependencies=[Depends(form_body)])
     async def deck_page(
         request: Request,
         text: str = Form(""),
@@ -833,7 +856,7 @@ def create_app(
             return page(request, "deck.html", err.status, **context, result=None, error=err)
         return page(request, "deck.html", **context, result=result)
 
-    @api.post("/deck/export.{kind}", include_in_schema=False)
+    @api.post("/deck/export.{kind}", include_in_schema=False, dependencies=[Depends(form_body)])
     async def deck_export(
         kind: str,
         text: str = Form(""),
@@ -861,7 +884,7 @@ def create_app(
             return JSONResponse(body, headers=disposition)
         return Response(body, media_type="text/plain; charset=utf-8", headers=disposition)
 
-    @api.post("/deck/proxies.pdf", include_in_schema=False)
+    @api.post("/deck/proxies.pdf", include_in_schema=False, dependencies=[Depends(form_body)])
     async def deck_proxies(
         text: str = Form(""),
         fmt: str = Form("", alias="format"),

@@ -300,6 +300,27 @@ def test_head_and_allow(client):
     assert (client.head("/deck/export.txt").status_code, client.head("/deck/export.txt").headers["allow"]) == (405, "POST")
 
 
+def test_deck_form_routes_want_a_form(client):
+    """Findings: a JSON body sent to /deck said "the file is empty" (it was read as an empty form), and
+    an upload named only with ``filename*=`` answered the framework's "Expected UploadFile" words."""
+    for path in ("/deck", "/deck/export.txt", "/deck/export.json", "/deck/proxies.pdf"):
+        resp = client.post(path, json={"text": "4 Bill"})
+        assert (
+            resp.status_code,
+            "send the deck form as multipart/form-data or application/x-www-form-urlencoded (got application/json)" in resp.text,
+        ) == (415, True)
+        resp = client.post(path, content=b"4 Bill", headers={"content-type": "text/plain"})
+        assert resp.status_code == 415
+    starred = b"--B\r\nContent-Disposition: form-data; name=\"file\"; filename*=UTF-8''deck.txt\r\n\r\n4 Bill\r\n--B--\r\n"
+    resp = client.post("/deck", content=starred, headers={"content-type": "multipart/form-data; boundary=B"})
+    assert resp.status_code == 400
+    assert (
+        "file: not a file upload: send the file as multipart/form-data with filename=&#34;...&#34; (a filename*= alone is not read)"
+        in resp.text
+    )
+    assert "Expected UploadFile" not in resp.text
+
+
 def test_deck_text_is_inert(client):
     page = client.post("/deck", data={"text": "4 Bill\n1 <script>alert(1)</script>\n</textarea><b>x</b>"})
     assert "<script>alert" not in page.text and "</textarea><b>" not in page.text
