@@ -33,6 +33,15 @@ class UnknownCardError(CardlabError):
     """A card the catalog does not know (with suggestions): exit 1, nothing written."""
 
 
+class AmbiguousCardError(UnknownCardError):
+    """A name that means several cards or printings (``choices``: their ids, in print order): exit 1,
+    nothing written; ``cardlab serve`` answers 400 ``ambiguous`` with the choices."""
+
+    def __init__(self, message: str, choices: list[str]) -> None:
+        super().__init__(message)
+        self.choices = choices
+
+
 class BadCountsError(DataError):
     """Rows of a collection CSV whose count is not a whole number from 0 to :data:`MAX_COUNT`
     (every problem of the file, positioned): unusable input, exit 2, nothing written."""
@@ -130,8 +139,9 @@ def counted_reference(  # noqa: ANN001 - CardResolver
         ``(card id, count)``.
 
     Raises:
-        UsageError: a bad count, or a count given twice (exit 2); UnknownCardError: no card, an
-            ambiguous name, or a name with several printings (exit 1). Nothing is written.
+        UsageError: a bad count, or a count given twice (exit 2); UnknownCardError: no card, or
+            its :class:`AmbiguousCardError` for an ambiguous name or a name with several printings
+            (with the choices) (exit 1). Nothing is written.
     """
     found, message, written = resolver.resolve_counted(card)
     if written is not None:
@@ -144,6 +154,9 @@ def counted_reference(  # noqa: ANN001 - CardResolver
         except UsageError as err:
             raise UsageError(f"'{shown}': {err}; nothing was changed") from None
     if found is None:
+        choices = resolver.choices(card)
+        if choices:
+            raise AmbiguousCardError(message + "; nothing was changed", choices)
         raise UnknownCardError(message + "; nothing was changed")
     return found, n
 

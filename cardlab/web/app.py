@@ -403,13 +403,16 @@ async def read_deck_form(text: str, upload: UploadFile | None) -> tuple[str, str
 
 
 def collection_error(err: CardlabError) -> WebError:
-    """Map an error of :mod:`cardlab.collection` to the :class:`WebError` to answer with: an unknown
+    """Map an error of :mod:`cardlab.collection` to the :class:`WebError` to answer with: a name meaning
+    several cards or printings 400 ``ambiguous`` with ``choices`` (ids), as a search's; an unknown
     card 404 ``not_found`` (its message has the "did you mean" suggestions the CLI gives), removing
     more than owned 409 ``not_owned``, a bad count 400 ``bad_count``, a database that cannot be used
     503 ``collection_unavailable``; anything else as :func:`web_error`."""
     from cardlab.collection.db import DatabaseUnavailableError, DataDirError
-    from cardlab.collection.owned import NotOwnedError, UnknownCardError
+    from cardlab.collection.owned import AmbiguousCardError, NotOwnedError, UnknownCardError
 
+    if isinstance(err, AmbiguousCardError):
+        return WebError(400, "ambiguous", str(err), choices=err.choices)
     if isinstance(err, UnknownCardError):
         return WebError(404, "not_found", str(err))
     if isinstance(err, NotOwnedError):

@@ -147,6 +147,30 @@ def test_bad_counts(writable, count, details):
     assert owned_now() == {}
 
 
+def test_an_ambiguous_name_is_400_with_the_choices(web_app, tmp_path_factory):
+    """Finding: a name with several printings answered 404 ``not_found``; it is 400 ``ambiguous`` with
+    the printings' ids, as a search's ambiguity is (here Charizard of Base Set and Base Set 2)."""
+    import shutil
+
+    from fastapi.testclient import TestClient
+
+    from cardlab.core.paths import shipped_catalog
+    from cardlab.web.app import create_app
+
+    root = tmp_path_factory.mktemp("two-sets")
+    for part in ("base1", "base2", "base3", "base4", "formats"):  # Base Set 2 reprints cards of Jungle and Fossil
+        shutil.copytree(shipped_catalog() / "pokemon" / part, root / "pokemon" / part)
+    app = create_app([root], root.parent / "two-sets.sqlite", allow_writes=True, token=TOKEN)
+    with TestClient(app) as c:
+        err = error_of(c.post(ADD, json={"card": "2 Charizard"}, headers=AUTH), 400, "ambiguous")
+        assert err["choices"] == ["base1-4", "base4-4"]
+        assert err["details"].startswith('"Charizard" has 2 printings: base1 4 (base1-4), base4 4 (base4-4);')
+        assert err["details"].endswith("; nothing was changed")
+        assert c.post(ADD, json={"card": "BS 4"}, headers=AUTH).json()["card"] == "base1-4"
+        error_of(c.post(ADD, json={"card": "Charizzard"}, headers=AUTH), 404, "not_found")
+    assert owned_now() == {"base1-4": 1}
+
+
 def test_a_count_given_twice(writable):
     err = error_of(writable.post(ADD, json={"card": "2 Bill", "count": 3}, headers=AUTH), 400, "bad_count")
     assert err["details"] == "'2 Bill' holds a count and count gives one; give the count once"  # was "-n", a CLI flag
