@@ -7,7 +7,9 @@ The CLI never imports :mod:`cardlab.web`: uvicorn loads the app factory by name
 
 ``--allow-writes`` turns on the collection write endpoints; it needs a token
 (:func:`cardlab.core.auth.serve_token`: ``--token-file`` or ``CARDLAB_SERVE_TOKEN``), else the
-command stops with exit 2 before anything listens: no token is made up.
+command stops with exit 2 before anything listens: no token is made up. The address is checked
+(:func:`cardlab.core.listen.check_listen`: an empty host, one that does not resolve, a port in use
+are usage errors, exit 2) before "serving on" is printed; an IPv6 address is shown in brackets.
 """
 
 from __future__ import annotations
@@ -79,6 +81,9 @@ def serve(
             from cardlab.catalog import pgindex
 
             pgindex.open_fresh(roots, db_path).close()
+        from cardlab.core.listen import check_listen
+
+        url = check_listen(host, port)  # an empty host, a host that does not resolve, a port in use: told before "serving on"
     os.environ["CARDLAB_CATALOG"] = os.pathsep.join(str(r) for r in roots)
     os.environ["CARDLAB_DB"] = str(db_path)
     os.environ["CARDLAB_SERVE_WRITES"] = "1" if allow_writes else "0"
@@ -89,8 +94,13 @@ def serve(
     import uvicorn
 
     writes = "collection writes on (Bearer token)" if allow_writes else "read-only"
-    typer.echo(f"cardlab: serving on http://{host}:{port}/, {writes} (Ctrl-C stops)", err=True)
-    uvicorn.run(APP_FACTORY, factory=True, host=host, port=port, workers=workers, log_level="warning", server_header=False)
+    typer.echo(f"cardlab: serving on {url}, {writes} (Ctrl-C stops)", err=True)
+    with user_errors():
+        try:
+            uvicorn.run(APP_FACTORY, factory=True, host=host, port=port, workers=workers, log_level="warning", server_header=False)
+        except SystemExit as err:  # uvicorn exits when it cannot start (the port taken since the check above...)
+            if err.code not in (0, None):
+                raise UsageError(f"the server could not start on {url} (uvicorn's message above)") from None
 
 
 def register(app: typer.Typer) -> None:

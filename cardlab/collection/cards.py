@@ -119,6 +119,16 @@ class CardResolver:
             return whole, "", None
         return None, message, written
 
+    def choices(self, text: str) -> list[str]:
+        """Return the cards a reference that :meth:`resolve_counted` did not match could mean: every
+        card (every printing) called ``text`` (a leading or trailing count aside) in any game, in
+        print order, when there are several; ``[]`` when the name is unknown or names one card."""
+        _written, rest = split_count_text(text)
+        ids: list[str] = []
+        for game in self.games:
+            ids.extend(self.catalog.by_print_order(self._index(game).ids_of(rest)))
+        return ids if len(ids) > 1 else []
+
     def _one_printing(self, card_id: str, name: str) -> tuple[str | None, str]:
         """A collection owns a printing: a name with several printings (Charizard in Base Set and
         Base Set 2, holo and plain Dark Charizard) is ambiguous; the message lists each printing

@@ -33,9 +33,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine, Row
 
-from cardlab.core.database import DatabaseUnavailableError, DataDirError, Location, locate, server_error
+from cardlab.core.database import DatabaseUnavailableError, DataDirError, Location, hide_secrets, locate, server_error, shown_url
 
-__all__ = ["DataDirError", "DatabaseUnavailableError", "Location", "locate", "server_error"]
+__all__ = ["DataDirError", "DatabaseUnavailableError", "Location", "hide_secrets", "locate", "server_error", "shown_url"]
 
 REVISIONS: tuple[str, ...] = ("0001", "0002")
 """The Alembic revisions shipped, oldest first; a database is at one of them (the last: up to date)."""
@@ -117,7 +117,7 @@ class Database:
         except sa.exc.DBAPIError as err:
             if self.backend == "postgresql":
                 raise server_error(err, self.where) from None
-            raise DataDirError(f"cannot use the collection database {self.where.shown}: {err.orig}") from None
+            raise DataDirError(f"cannot use the collection database {self.where.shown}: {hide_secrets(str(err.orig))}") from None
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:

@@ -33,6 +33,15 @@ class UnknownCardError(CardlabError):
     """A card the catalog does not know (with suggestions): exit 1, nothing written."""
 
 
+class AmbiguousCardError(UnknownCardError):
+    """A name that means several cards or printings (``choices``: their ids, in print order): exit 1,
+    nothing written; ``cardlab serve`` answers 400 ``ambiguous`` with the choices."""
+
+    def __init__(self, message: str, choices: list[str]) -> None:
+        super().__init__(message)
+        self.choices = choices
+
+
 class BadCountsError(DataError):
     """Rows of a collection CSV whose count is not a whole number from 0 to :data:`MAX_COUNT`
     (every problem of the file, positioned): unusable input, exit 2, nothing written."""
@@ -57,18 +66,32 @@ MAX_PLAYER_NAME = 64
 """The longest player name, in characters."""
 
 
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+"""Unicode categories no player name holds: controls, format characters, surrogates, line and paragraph separators."""
+
+
 def check_player(player: str) -> str:
     """Return ``player`` stripped: a collection's name, as the CLI (``--player``), CSV imports and
     ``cardlab serve`` (one segment of ``/api/collections/<name>``) take it.
 
     Raises:
         UsageError: an empty name, one over :data:`MAX_PLAYER_NAME` characters, one with control
-            characters, ``/`` or ``\\``, or ``.`` and ``..`` (a name must fit one URL path segment).
+            characters, ``/`` or ``\\``, or ``.`` and ``..`` (a name must fit one URL path segment);
+            one holding (even at either end, where it would be stripped) a character of Unicode
+            category Cc (control: NEL...), Cf (format: zero-width, bidi overrides), Zl or Zp (U+2028,
+            U+2029), a lone surrogate, or U+FFFD (what undecodable bytes become: ``%FF`` in a URL).
     """
+    import unicodedata
+
     name = (player or "").strip()
     shown = repr(player) if len(player or "") <= 70 else repr(player[:67]) + "..."
-    if not name or any(ord(ch) < 32 or ch == "\x7f" for ch in name):
+    if not name or any(ord(ch) < 32 or ch == "\x7f" for ch in player):
         raise UsageError(f"bad player name {shown}: give a non-empty name on one line")
+    if any(ch == "\ufffd" or unicodedata.category(ch) in _HIDDEN_CATEGORIES for ch in player):
+        raise UsageError(
+            f"bad player name {shown}: a name holds no control, invisible (zero-width, bidi) or line-separator character, "
+            "and no U+FFFD (bytes that were not UTF-8)"
+        )
     if len(name) > MAX_PLAYER_NAME:
         raise UsageError(f"bad player name {shown}: at most {MAX_PLAYER_NAME} characters (it has {len(name):,})")
     if "/" in name or "\\" in name or name in (".", ".."):
@@ -102,36 +125,45 @@ def parse_count(text: str | int, *, allow_zero: bool = False) -> int:
     return n
 
 
-def counted_reference(resolver, card: str, count: str | None, n: int, op: str) -> tuple[str, int]:  # noqa: ANN001 - CardResolver
+def counted_reference(  # noqa: ANN001 - CardResolver
+    resolver, card: str, count: str | None, n: int, op: str, count_name: str = "-n"
+) -> tuple[str, int]:
     """Match a card argument of ``collection add/remove/set``, which may carry its count as a deck
     line does (``2 Bill``, ``Bill x2``); ``n`` is the count already read from ``count`` (None: not
     given). A count in the text is read as :func:`parse_count` reads ``-n``: ``0 Bill``, ``-1 Bill``
     and ``1.5 Bill`` are refused (exit 2), as is a count given twice (in the text and ``-n`` or
-    ``set``'s COUNT).
+    ``set``'s COUNT; ``count_name`` names where the other count came from: ``-n``, or the web API's
+    ``count``).
 
     Returns:
         ``(card id, count)``.
 
     Raises:
-        UsageError: a bad count, or a count given twice (exit 2); UnknownCardError: no card, an
-            ambiguous name, or a name with several printings (exit 1). Nothing is written.
+        UsageError: a bad count, or a count given twice (exit 2); UnknownCardError: no card, or
+            its :class:`AmbiguousCardError` for an ambiguous name or a name with several printings
+            (with the choices) (exit 1). Nothing is written.
     """
     found, message, written = resolver.resolve_counted(card)
     if written is not None:
         shown = card if len(card) <= 60 else card[:57] + "..."
         if op == "set" or count is not None:
-            given = "COUNT" if op == "set" else "-n"
+            given = "COUNT" if op == "set" else count_name
             raise UsageError(f"'{shown}' holds a count and {given} gives one; give the count once")
         try:
             n = parse_count(written)
         except UsageError as err:
             raise UsageError(f"'{shown}': {err}; nothing was changed") from None
     if found is None:
+        choices = resolver.choices(card)
+        if choices:
+            raise AmbiguousCardError(message + "; nothing was changed", choices)
         raise UnknownCardError(message + "; nothing was changed")
     return found, n
 
 
-def plan_change(resolver, player: str, op: str, card: str, count: str | int | None = None) -> tuple[str, str, int]:  # noqa: ANN001
+def plan_change(  # noqa: ANN001 - CardResolver
+    resolver, player: str, op: str, card: str, count: str | int | None = None, count_name: str = "-n"
+) -> tuple[str, str, int]:
     """Check one ``collection add``, ``remove`` or ``set`` before anything is written (``cardlab
     collection`` and ``cardlab serve``'s write endpoints both call it, then :func:`change`).
 
@@ -139,7 +171,8 @@ def plan_change(resolver, player: str, op: str, card: str, count: str | int | No
         resolver: a :class:`cardlab.collection.cards.CardResolver`; player: the collection;
         op: ``add``, ``remove`` or ``set``; card: a card reference (:func:`counted_reference`: an id,
         set and number, or a name, with or without a leading count); count: the count given apart
-        (``-n``, ``set``'s COUNT, the API's ``count``), None when not given (1).
+        (``-n``, ``set``'s COUNT, the API's ``count``), None when not given (1); count_name: what
+        the messages call it (``-n``; ``cardlab serve`` says ``count``).
 
     Returns:
         ``(player, card id, count)``: the player name checked (:func:`check_player`), the card
@@ -151,7 +184,7 @@ def plan_change(resolver, player: str, op: str, card: str, count: str | int | No
     """
     who = check_player(player)
     n = parse_count(count if count is not None else "1", allow_zero=op == "set")
-    card_id, n = counted_reference(resolver, card, None if count is None else str(count), n, op)
+    card_id, n = counted_reference(resolver, card, None if count is None else str(count), n, op, count_name)
     return who, card_id, n
 
 

@@ -11,12 +11,33 @@ database URL import it.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import sqlalchemy as sa
 
 from cardlab.core.errors import CardlabError, ExitStatus, UsageError
+
+_USERINFO_PASSWORD = re.compile(r"(://[^/?#@\s:]*:)[^/?#@\s]*@")
+_QUERY_PASSWORD = re.compile(r"(?i)([?&;\s][^=&;?#\s]*pass[^=&;?#\s]*=)[^&;#\s]*")
+
+
+def hide_secrets(text: str) -> str:
+    """Return ``text`` (a database URL as typed, or a message quoting one) with every password
+    masked as ``***``: the one in ``user:password@`` and the value of any query parameter whose
+    name holds ``pass`` (libpq's ``?password=``). Host, port, user and database stay: the user
+    typed them and needs them to fix the URL."""
+    return _QUERY_PASSWORD.sub(r"\1***", _USERINFO_PASSWORD.sub(r"\1***@", text))
+
+
+def shown_url(url: sa.URL) -> str:
+    """Return ``url`` as messages show it: SQLAlchemy's rendering with ``hide_password``, then every
+    query parameter naming a password (``?password=``) masked as ``***``, percent-escapes decoded."""
+    from urllib.parse import unquote
+
+    masked = url.update_query_dict({k: "***" for k in url.query if "pass" in k.lower()})
+    return hide_secrets(unquote(masked.render_as_string(hide_password=True)))
 
 
 class DataDirError(CardlabError):
@@ -75,8 +96,10 @@ def locate(where: str | Path | Location | None = None) -> Location:
     try:
         url = sa.make_url(where.strip())
     except (sa.exc.ArgumentError, ValueError):  # no scheme cardlab knows, a port that is not a number
-        raise UsageError(f"'{where}' is not a database URL; give postgresql+psycopg://USER@HOST/DATABASE or sqlite:///FILE") from None
-    shown = url.render_as_string(hide_password=True)
+        raise UsageError(
+            f"'{hide_secrets(where)}' is not a database URL; give postgresql+psycopg://USER@HOST/DATABASE or sqlite:///FILE"
+        ) from None
+    shown = shown_url(url)
     if url.drivername in ("sqlite", "sqlite+pysqlite"):
         if not url.database or url.database == ":memory:":
             raise UsageError(f"{shown} names no file; give sqlite:///PATH/collection.sqlite")
@@ -84,10 +107,8 @@ def locate(where: str | Path | Location | None = None) -> Location:
     if url.drivername in ("postgresql", "postgres", "postgresql+psycopg"):
         if not url.database:
             raise UsageError(f"{shown} names no database; give postgresql+psycopg://USER@HOST/DATABASE")
-        from urllib.parse import unquote
-
         url = url.set(drivername="postgresql+psycopg")
-        return Location(url, None, unquote(url.render_as_string(hide_password=True)))
+        return Location(url, None, shown_url(url))
     raise UsageError(
         f"cardlab keeps collections in SQLite or PostgreSQL, not '{url.drivername}'; "
         "give postgresql+psycopg://USER@HOST/DATABASE or sqlite:///FILE"
@@ -160,5 +181,5 @@ def server_error(err: BaseException, where: Location, what: str = "the collectio
         return DatabaseUnavailableError(
             f"cannot reach the PostgreSQL server at {server} ({where.shown}); start the server, or fix the host and port in the URL"
         )
-    first = text.strip().splitlines()[0] if text.strip() else type(err).__name__
+    first = hide_secrets(text.strip().splitlines()[0]) if text.strip() else type(err).__name__
     return DataDirError(f"{what} {where.shown} failed: {first}")

@@ -169,11 +169,14 @@ def read_text(path: Path, max_bytes: int = MAX_FILE_BYTES, what: str = "file") -
     return decode(read_bytes(path, max_bytes, what), Path(path))
 
 
-def text_argument(value: str, what: str = "the argument") -> str:
-    """Return a command-line text argument, refusing one that is not UTF-8.
+def text_argument(value: str, what: str = "the argument", hint: str = "check the terminal's encoding") -> str:
+    """Return a command-line text argument (or any text from outside: a JSON string of the web API),
+    refusing one that is not UTF-8, that is, one holding a lone surrogate (U+D800 to U+DFFF, no
+    Unicode scalar value).
 
-    Python decodes undecodable argument bytes (``$'t:\\xff'``) as lone surrogates, which SQLite
-    and every encoder refuse later with a traceback; this says where the bad byte is instead.
+    Python decodes undecodable argument bytes (``$'t:\\xff'``) as lone surrogates, and JSON's
+    ``"\\ud800"`` escape gives one; SQLite and every encoder refuse them later with a traceback;
+    this says where the bad character is instead, followed by ``hint``.
 
     Raises:
         UsageError: the text holds a byte that is not UTF-8 (its column is given).
@@ -183,5 +186,5 @@ def text_argument(value: str, what: str = "the argument") -> str:
     for i, ch in enumerate(value):
         if "\ud800" <= ch <= "\udfff":
             byte = f" (byte 0x{ord(ch) - 0xDC00:02x})" if "\udc80" <= ch <= "\udcff" else ""
-            raise UsageError(f"{what} is not UTF-8 text{byte} at character {i + 1}; check the terminal's encoding")
+            raise UsageError(f"{what} is not UTF-8 text{byte} at character {i + 1}; {hint}")
     return value

@@ -23,12 +23,13 @@ connection per worker thread. A catalog edited while serving is seen after a res
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from fastapi import Depends, FastAPI, File, Form, Query, Request, UploadFile
 from fastapi.exceptions import RequestValidationError
@@ -50,17 +51,49 @@ SEARCH_TIMEOUT = 2.0
 MAX_DECK_TEXT = 128 * 1024
 """Largest deck list the web takes, pasted, uploaded or sent to the API (128 kB, over a hundred times a
 60-card list; ``cardlab deck`` reads files up to :data:`~cardlab.decks.model.MAX_DECK_BYTES`, 1 MB). A
-hostile 1 MB list of 66,000 unknown names takes about 6 s to check on the development machine; 128 kB
-bounds a request to under a second."""
+hostile 1 MB list of 66,000 unknown names takes about 6 s to check on the development machine; with
+:data:`MAX_DECK_LINES` a request is bounded to under a second."""
+MAX_DECK_LINES = 1000
+"""Most lines of a deck list the web takes (a 60-card list has a few dozen). With :data:`MAX_DECK_TEXT`
+it bounds a deck check to under a second: 1,000 lines of unknown 120-letter names take 0.5 s on the
+development machine, where 12,000 short ones (128 kB) took 2.4 s."""
 MAX_BODY = MAX_DECK_TEXT + 16 * 1024
 """Largest request body accepted: a deck list at its size limit plus form overhead."""
 MAX_PAGE = 10_000
 """Highest page number accepted."""
+MAX_PROXIES = 600
+"""Most proxies one ``/deck/proxies.pdf`` request prints (ten 60-card decks): a forced list of
+thousands of ``99 Bill`` lines would otherwise make a PDF of tens of MB, for tens of seconds and
+hundreds of MB of memory. ``cardlab proxies`` (a local user) has no such cap."""
 MAX_JSON_BODY = 4096
 """Largest JSON body of a collection write (a card reference and a count need a few dozen bytes)."""
 ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 """A card id as the URL gives it: letters, digits, ``-`` and ``_`` (no dot, no slash, at most 64)."""
 FILENAME_PATTERN = re.compile(r"[^A-Za-z0-9_-]+")
+LOG = logging.getLogger("cardlab.web")
+"""The server log: what a client is not told (why the collections database cannot be used)."""
+UNAVAILABLE = "the collections database cannot be used; see the server log"
+"""The words of every 503 ``collection_unavailable``: the reason (a database URL, a server path)
+goes to :data:`LOG` only, never to an anonymous client."""
+
+
+NOT_AN_UPLOAD = 'not a file upload: send the file as multipart/form-data with filename="..." (a filename*= alone is not read)'
+"""What a ``file`` form field that is not an upload answers (Starlette reads a part with only
+``filename*=`` as a text field), instead of the framework's type-check words."""
+FORM_TYPES = ("multipart/form-data", "application/x-www-form-urlencoded")
+"""Content types of the deck form's routes (``/deck``, ``/deck/export.*``, ``/deck/proxies.pdf``)."""
+
+
+def form_body(request: Request) -> None:
+    """A dependency of the deck form's routes: refuse a body that is not a form.
+
+    Raises:
+        WebError: 415 ``unsupported_media_type`` for a JSON (or any other) body, which would otherwise be
+            read as an empty form ("the file is empty").
+    """
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype not in FORM_TYPES:
+        raise WebError(415, "unsupported_media_type", f"send the deck form as {' or '.join(FORM_TYPES)} (got {ctype or 'no content type'})")
 
 
 class WebError(Exception):
@@ -161,15 +194,24 @@ class Site:
         return self.catalog.set_of(card_id).source_language
 
 
-def langs_param(lang: str | None) -> list[str]:
+def langs_param(lang: str | None, known: Sequence[str] | None = None) -> list[str]:
     """Return the languages a ``lang`` parameter asks for (``fr`` or ``fr,de``), at most 8 of 2-8 letters each.
 
+    Args:
+        lang: the parameter; known: the languages card names are known in (``Site.languages``); when
+            given, every code asked for must be one of them (case aside), as an unknown sort is refused.
+
     Raises:
-        WebError: a malformed language list (400 ``bad_parameter``).
+        WebError: a malformed language list, or a language no card name is known in (400 ``bad_parameter``).
     """
     langs = [x.strip() for x in (lang or "").split(",") if x.strip()]
     if len(langs) > 8 or any(not re.fullmatch(r"[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})?", x) for x in langs):
         raise WebError(400, "bad_parameter", f"lang: a language code or a comma-separated list, such as fr or fr,de (got {lang!r})")
+    if known is not None:
+        have = {k.lower() for k in known}
+        unknown = [x for x in langs if x.lower() not in have]
+        if unknown:
+            raise WebError(400, "bad_parameter", f"lang: no card name is known in {', '.join(unknown)} (languages: {', '.join(known)})")
     return langs
 
 
@@ -267,13 +309,17 @@ def check_deck_text(site: Site, text: str, name: str, format_name: str | None, l
 
     Raises:
         WebError: the text cannot be read as a deck (400 ``bad_deck``), an unknown format (400 ``bad_request``),
-            a list over :data:`MAX_DECK_TEXT` (413 ``too_large``).
+            a list over :data:`MAX_DECK_TEXT` bytes or :data:`MAX_DECK_LINES` lines (413 ``too_large``).
     """
+    from cardlab.core.inputs import split_lines
     from cardlab.decks import check as decks
     from cardlab.decks.read import parse_deck_text
 
     if len(text.encode("utf-8", "surrogatepass")) > MAX_DECK_TEXT:
         raise WebError(413, "too_large", f"the deck list is larger than {MAX_DECK_TEXT:,} bytes")
+    lines = len(split_lines(text))
+    if lines > MAX_DECK_LINES:
+        raise WebError(413, "too_large", f"the deck list has {lines:,} lines; the web checks at most {MAX_DECK_LINES:,}")
     try:
         deck_list = parse_deck_text(text, name, site.header_words)
         if format_name:
@@ -313,12 +359,16 @@ def report_json(report) -> dict[str, Any]:  # noqa: ANN001 - decks.check.DeckRep
 
 
 def lines_with_problems(text: str, reports: Sequence) -> tuple[list[dict[str, Any]], list]:
-    """Pair each line of the pasted text with the problems reported at it.
+    """Pair each line of the pasted text with the problems reported at it, the lines split as the deck
+    parser splits them (:func:`cardlab.core.inputs.split_lines`: at ``\\n``, ``\\r\\n`` and ``\\r`` only).
 
     Returns:
         ``([{"number", "text", "problems": [(format name, Problem), ...]}, ...], problems at no line)``.
     """
-    rows = [{"number": i, "text": line, "problems": []} for i, line in enumerate(text.splitlines(), start=1)]
+    from cardlab.core.inputs import split_lines
+
+    # the deck parser's own splitter (cardlab.decks.parse_text): \f, \v, NEL, U+2028... are spaces, not breaks
+    rows = [{"number": i, "text": line, "problems": []} for i, line in enumerate(split_lines(text), start=1)]
     loose = []
     for report in reports:
         for p in report.problems:
@@ -353,22 +403,33 @@ async def read_deck_form(text: str, upload: UploadFile | None) -> tuple[str, str
 
 
 def collection_error(err: CardlabError) -> WebError:
-    """Map an error of :mod:`cardlab.collection` to the :class:`WebError` to answer with: an unknown
+    """Map an error of :mod:`cardlab.collection` to the :class:`WebError` to answer with: a name meaning
+    several cards or printings 400 ``ambiguous`` with ``choices`` (ids), as a search's; an unknown
     card 404 ``not_found`` (its message has the "did you mean" suggestions the CLI gives), removing
     more than owned 409 ``not_owned``, a bad count 400 ``bad_count``, a database that cannot be used
     503 ``collection_unavailable``; anything else as :func:`web_error`."""
     from cardlab.collection.db import DatabaseUnavailableError, DataDirError
-    from cardlab.collection.owned import NotOwnedError, UnknownCardError
+    from cardlab.collection.owned import AmbiguousCardError, NotOwnedError, UnknownCardError
 
+    if isinstance(err, AmbiguousCardError):
+        return WebError(400, "ambiguous", str(err), choices=err.choices)
     if isinstance(err, UnknownCardError):
         return WebError(404, "not_found", str(err))
     if isinstance(err, NotOwnedError):
         return WebError(409, "not_owned", str(err))
     if isinstance(err, (DataDirError, DatabaseUnavailableError)):
-        return WebError(503, "collection_unavailable", str(err))
+        return unavailable(err)
     if isinstance(err, UsageError):
         return WebError(400, "bad_count", str(err))
     return web_error(err)
+
+
+def unavailable(err: CardlabError) -> WebError:
+    """Log why the collections database cannot be used (:data:`LOG`, a warning) and return the 503
+    ``collection_unavailable`` to answer with, in generic words (:data:`UNAVAILABLE`): the reason
+    names server paths, the database host, user and name, which are not an anonymous client's to see."""
+    LOG.warning("collections database unavailable: %s", err)
+    return WebError(503, "collection_unavailable", UNAVAILABLE)
 
 
 def collection_name(name: str) -> str:
@@ -414,7 +475,9 @@ def read_json_object(content_type: str | None, raw: bytes) -> dict[str, Any]:
 
     Raises:
         WebError: not ``application/json`` (415 ``unsupported_media_type``), over
-            :data:`MAX_JSON_BODY` (413 ``too_large``), not JSON (400 ``bad_json``), not an object
+            :data:`MAX_JSON_BODY` (413 ``too_large``), not JSON or nested too deep or with a text
+            that is not Unicode (a lone surrogate, :func:`cardlab.core.inputs.text_argument`) (400
+            ``bad_json``), not an object
             with a ``card`` text and nothing but ``card`` and ``count`` (400 ``bad_body``).
     """
     ctype = (content_type or "").split(";")[0].strip().lower()
@@ -424,12 +487,22 @@ def read_json_object(content_type: str | None, raw: bytes) -> dict[str, Any]:
         raise WebError(413, "too_large", f"the request body is larger than {MAX_JSON_BODY:,} bytes")
     import json
 
+    from cardlab.core.inputs import text_argument
+
     try:
         body = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as err:
         raise WebError(400, "bad_json", f"the body is not JSON: {err}") from None
+    except RecursionError:
+        raise WebError(400, "bad_json", "the body is not JSON cardlab reads: arrays or objects nested too deep") from None
     if not isinstance(body, dict) or not isinstance(body.get("card"), str) or set(body) - {"card", "count"}:
         raise WebError(400, "bad_body", 'send {"card": "<id, set and number, or name>", "count": N} (count optional, default 1)')
+    for key, value in body.items():
+        if isinstance(value, str):
+            try:
+                text_argument(value, key, "a \\ud800 to \\udfff escape alone is not a character")
+            except UsageError as err:
+                raise WebError(400, "bad_json", str(err)) from None
     return body
 
 
@@ -449,8 +522,14 @@ def collection_change(site: Site, name: str, op: str, body: dict[str, Any]) -> d
 
     who = collection_name(name)
     count = body.get("count")
+    if "count" in body and (not isinstance(count, int) or isinstance(count, bool)):
+        import json
+
+        shown = json.dumps(count, ensure_ascii=False)
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        raise WebError(400, "bad_count", f"count is a JSON integer from 1 to {owned.MAX_COUNT:,} (or absent: 1), not {shown}")
     try:
-        who, card_id, n = owned.plan_change(site.resolver(), who, op, body["card"], count if count is None else _count_text(count))
+        who, card_id, n = owned.plan_change(site.resolver(), who, op, body["card"], count, count_name="count")
     except CardlabError as err:
         raise collection_error(err) from None
     database = connect_collections(db.connect)
@@ -463,16 +542,6 @@ def collection_change(site: Site, name: str, op: str, body: dict[str, Any]) -> d
     return {"object": "collection_change", "collection": who, "action": op, "card": card_id, "count": n, "owned": new}
 
 
-def _count_text(count: Any) -> str | int:
-    """A JSON ``count`` as :func:`cardlab.collection.owned.parse_count` reads it: a whole number as
-    it is, anything else (``2.5``, ``true``, a list) as its JSON text, refused there."""
-    import json
-
-    if isinstance(count, int) and not isinstance(count, bool):
-        return count
-    return count if isinstance(count, str) else json.dumps(count)
-
-
 def connect_collections(opener: Any) -> Any:
     """Return ``opener()``: the collections database (``CARDLAB_DATA``) opened by
     :func:`cardlab.collection.db.connect` (to write) or :func:`cardlab.collection.owned.open_readonly`
@@ -480,12 +549,12 @@ def connect_collections(opener: Any) -> Any:
 
     Raises:
         WebError: 503 ``collection_unavailable`` when it cannot be opened (a bad ``CARDLAB_DATA``,
-            a server that cannot be reached, a read-only folder...).
+            a server that cannot be reached, a read-only folder...), in generic words (:func:`unavailable`).
     """
     try:
         return opener()
     except CardlabError as err:
-        raise WebError(503, "collection_unavailable", str(err)) from None
+        raise unavailable(err) from None
 
 
 def open_collections():  # noqa: ANN201 - collection.db.Database | None
@@ -619,20 +688,39 @@ def create_app(
         """Answer a :class:`WebError`: its JSON object under ``/api/``, else the error page, with its status."""
         if is_api(request):
             return JSONResponse(err.to_json(), status_code=err.status, headers=err.headers)
-        return page(request, "error.html", err.status, error=err, title=f"{err.status} · cardlab")
+        response = page(request, "error.html", err.status, error=err, title=f"{err.status} · cardlab")
+        response.headers.update(err.headers)
+        return response
 
     @api.exception_handler(RequestValidationError)
     async def _bad_parameter(request: Request, err: RequestValidationError) -> Response:
         """Answer FastAPI's parameter errors (``page=abc``) as 400 ``bad_parameter`` naming each parameter."""
-        parts = [f"{'.'.join(str(x) for x in e.get('loc', ())[1:])}: {e.get('msg')}" for e in err.errors()]
+        parts = [
+            f"{'.'.join(str(x) for x in e.get('loc', ())[1:])}: "
+            + (NOT_AN_UPLOAD if "Expected UploadFile" in str(e.get("msg")) else str(e.get("msg")))
+            for e in err.errors()
+        ]
         return await _web_error(request, WebError(400, "bad_parameter", "; ".join(parts) or "bad parameter"))
 
     @api.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, err: StarletteHTTPException) -> Response:
-        """Answer routing errors (unknown path 404, wrong method 405) in the same error shape."""
+        """Answer routing errors (unknown path 404, wrong method 405 with its ``Allow``) in the same error shape."""
         code = {404: "not_found", 405: "method_not_allowed"}.get(err.status_code, "http_error")
         details = "no such page" if err.status_code == 404 else str(err.detail)
-        return await _web_error(request, WebError(err.status_code, code, details))
+        headers = dict(err.headers or {})
+        if err.status_code == 405:
+            headers["Allow"] = allowed_methods(request)
+        return await _web_error(request, WebError(err.status_code, code, details, headers))
+
+    def allowed_methods(request: Request) -> str:
+        """The ``Allow`` header of a 405: the methods of every route matching the path (Starlette names
+        only the first route's), ``HEAD`` with ``GET`` (the Guard answers it)."""
+        from starlette.routing import Match
+
+        methods = {m for r in api.routes if r.matches(request.scope)[0] != Match.NONE for m in getattr(r, "methods", None) or ()}
+        if "GET" in methods:
+            methods.add("HEAD")
+        return ", ".join(sorted(methods))
 
     # --- pages ---
 
@@ -649,7 +737,7 @@ def create_app(
         ``lang``), or the query error with its caret (400). Every result page is a permalink."""
         from cardlab.search.engine import SORTS
 
-        langs = langs_param(lang)
+        langs = langs_param(lang, site.languages)
         context: dict[str, Any] = {
             "q": q,
             "sort": sort,
@@ -708,7 +796,7 @@ def create_app(
         """``/card/<id>``: the whole card (fields, names, printings, legality); a name or other reference
         redirects (301) to the card's id; 400 for a malformed id, 404 for an unknown one."""
 
-        langs = langs_param(lang)
+        langs = langs_param(lang, site.languages)
         view = card_view(site, card_id)
         if view.id != card_id:
             return RedirectResponse(f"/card/{view.id}" + (f"?lang={lang}" if lang else ""), status_code=301)
@@ -721,7 +809,7 @@ def create_app(
         """``/sets``: recorded against printed cards per set, and the numbers still missing."""
         from cardlab.contrib.new_card import missing_text, set_statuses
 
-        langs = langs_param(lang)
+        langs = langs_param(lang, site.languages)
         rows = [(s, missing_text(s)) for s in set_statuses(site.catalog)]
         return page(request, "sets.html", title="Sets · cardlab", rows=rows, langs=langs)
 
@@ -741,7 +829,7 @@ def create_app(
             **collection_choices(),
         )
 
-    @api.post("/deck", response_class=HTMLResponse, include_in_schema=False)
+    @api.post("/deck", response_class=HTMLResponse, include_in_schema=False, dependencies=[Depends(form_body)])
     async def deck_page(
         request: Request,
         text: str = Form(""),
@@ -754,7 +842,7 @@ def create_app(
         """``POST /deck``: check the pasted or uploaded list (:func:`deck_view`) and show the verdicts, each
         problem beside its line, statistics, a sample hand for ``seed``, the export buttons and, with
         ``collection``, what that collection has and needs."""
-        langs = langs_param(lang)
+        langs = langs_param(lang, site.languages)
         content, name = await read_deck_form(text, upload)
         context: dict[str, Any] = {
             "title": "Deck check · cardlab",
@@ -771,7 +859,7 @@ def create_app(
             return page(request, "deck.html", err.status, **context, result=None, error=err)
         return page(request, "deck.html", **context, result=result)
 
-    @api.post("/deck/export.{kind}", include_in_schema=False)
+    @api.post("/deck/export.{kind}", include_in_schema=False, dependencies=[Depends(form_body)])
     async def deck_export(
         kind: str,
         text: str = Form(""),
@@ -786,15 +874,20 @@ def create_app(
         if kind not in ("txt", "json"):
             raise StarletteHTTPException(404)
         content, name = await read_deck_form(text, upload)
-        langs = langs_param(lang)
-        checked = check_deck_text(site, content, name, fmt or None, langs)
+        langs = langs_param(lang, site.languages)
+
+        def export() -> Any:
+            """Check the list and export the matched deck (in a worker thread: a check takes time)."""
+            deck = check_deck_text(site, content, name, fmt or None, langs)["deck"]
+            return (export_json if kind == "json" else export_text)(deck, langs, site.source_of)
+
+        body = await run_in_threadpool(export)
         disposition = {"content-disposition": f'attachment; filename="{safe_filename(name)}.{kind}"'}
         if kind == "json":
-            return JSONResponse(export_json(checked["deck"], langs, site.source_of), headers=disposition)
-        body = export_text(checked["deck"], langs, site.source_of)
+            return JSONResponse(body, headers=disposition)
         return Response(body, media_type="text/plain; charset=utf-8", headers=disposition)
 
-    @api.post("/deck/proxies.pdf", include_in_schema=False)
+    @api.post("/deck/proxies.pdf", include_in_schema=False, dependencies=[Depends(form_body)])
     async def deck_proxies(
         text: str = Form(""),
         fmt: str = Form("", alias="format"),
@@ -806,7 +899,7 @@ def create_app(
         """``POST /deck/proxies.pdf``: the deck's proxies on ``paper`` (:func:`proxies_pdf`), a download;
         400 when the deck has problems unless ``force``."""
         content, name = await read_deck_form(text, upload)
-        langs = langs_param(lang)
+        langs = langs_param(lang, site.languages)
         data = await run_in_threadpool(proxies_pdf, site, content, name, fmt or None, langs, paper, force)
         return Response(
             data, media_type="application/pdf", headers={"content-disposition": f'attachment; filename="{safe_filename(name)}-proxies.pdf"'}
@@ -819,11 +912,12 @@ def create_app(
         request: Request, q: str = "", sort: str = "number", reverse: bool = False, lang: str = "", page_: int = Query(1, alias="page")
     ) -> dict:
         """Cards matching a query in cardlab's query language (as ``cardlab search``), a page of
-        50 at a time: a list object with ``data``, ``total_cards``, ``has_more``, ``next_page``."""
-        total, hits = run_search(site, q, sort, reverse, langs_param(lang), page_)
+        50 at a time: a list object with ``data``, ``total_cards``, ``has_more``, ``next_page`` (a
+        URL relative to this server: ``/api/cards/search?q=...&page=2``)."""
+        total, hits = run_search(site, q, sort, reverse, langs_param(lang, site.languages), page_)
         more = page_ * PER_PAGE < total
         params = {k: v for k, v in request.query_params.items() if k != "page"}
-        base = str(request.url_for("api_search"))
+        base = "/api/cards/search"  # relative: never built from the client's Host header
         return {
             "object": "list",
             "total_cards": total,
@@ -835,7 +929,7 @@ def create_app(
     @api.get("/api/cards/{card_id}", tags=["cards"])
     def api_card(card_id: str, lang: str = "") -> dict:
         """One card by id (``base1-4``): names, set, the card's data, printings and legality per format."""
-        langs = langs_param(lang)
+        langs = langs_param(lang, site.languages)
         view = card_view(site, card_id)
         if view.id.lower() != card_id.lower():
             raise WebError(404, "not_found", f"no card with the id '{card_id}'")
@@ -846,7 +940,7 @@ def create_app(
         """Every set: code, game, name, cards recorded and printed, the numbers still missing."""
         from cardlab.contrib.new_card import missing_text, set_statuses
 
-        langs = langs_param(lang)
+        langs = langs_param(lang, site.languages)
         return {
             "object": "list",
             "has_more": False,
@@ -874,7 +968,7 @@ def create_app(
         (``deck_report``); without: legality in every format of its game (``legality``). Each problem
         has its ``line``."""
         text = await deck_body(request)
-        langs = langs_param(lang)
+        langs = langs_param(lang, site.languages)
         checked = await run_in_threadpool(check_deck_text, site, text, "deck.txt", fmt, langs)
         if fmt:
             return report_json(checked["reports"][0])
@@ -901,7 +995,7 @@ def create_app(
         needs, as ``cardlab deck have``: ``cards`` (id, name, need, own, missing), ``need``,
         ``missing``, ``complete``. Read-only; an unknown collection owns nothing."""
         text = await deck_body(request)
-        langs = langs_param(lang)
+        langs = langs_param(lang, site.languages)
 
         def have() -> dict:
             """Check the list, then compare the matched deck with the collection."""
@@ -931,7 +1025,7 @@ def create_app(
         start = (page_ - 1) * PER_PAGE
         more = start + PER_PAGE < len(rows)
         params = {k: v for k, v in request.query_params.items() if k != "page"}
-        base = str(request.url_for("api_collection", name=who))
+        base = f"/api/collections/{quote(who, safe='')}"  # relative (never the client's Host), the name one encoded segment
         return {
             "object": "list",
             "collection": who,
@@ -1074,13 +1168,21 @@ def proxies_pdf(site: Site, text: str, name: str, format_name: str | None, langs
     """Return the proxies PDF of a pasted deck (:func:`cardlab.proxies.pdf.render_pdf`), one card per copy.
 
     Raises:
-        WebError: the deck cannot be read, has problems and ``force`` is False (400 ``deck_problems``),
-            or a bad paper name.
+        WebError: the deck cannot be read, asks for more than :data:`MAX_PROXIES` copies (413
+            ``too_large``, even with ``force``), has problems and ``force`` is False (400
+            ``deck_problems``), or a bad paper name.
     """
     from cardlab.proxies import pdf as px
 
     checked = check_deck_text(site, text, name, format_name, langs)
     deck = checked["deck"]
+    copies = sum(c.count for c in deck.cards)
+    if copies > MAX_PROXIES:
+        raise WebError(
+            413,
+            "too_large",
+            f"the deck asks for {copies:,} proxies; the web prints at most {MAX_PROXIES:,} per request (cardlab proxies has no limit)",
+        )
     report = next(r for r in checked["reports"] if r.deck is deck) if checked["reports"] else None
     if report is not None and report.problems and not force:
         raise WebError(

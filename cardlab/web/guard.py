@@ -1,4 +1,5 @@
-"""ASGI middleware guarding every request: a cap on request bodies and security headers.
+"""ASGI middleware guarding every request: a cap on request bodies, security headers, redirects kept
+on this site.
 
 Pure ASGI (no framework import), so it wraps the whole app, error pages included.
 """
@@ -29,10 +30,23 @@ SECURITY_HEADERS = [
 """Headers added to every response."""
 
 
+def relative_location(location: bytes) -> bytes:
+    """Return a redirect's ``Location`` without its scheme and host (``http://evil.example/api/sets``
+    -> ``/api/sets``): Starlette builds the trailing-slash redirect from the client's ``Host`` header,
+    which a client may set to any site. The app never redirects to another site."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(location.decode("latin-1"))
+    if not (parts.scheme or parts.netloc):
+        return location
+    return urlunsplit(("", "", "/" + parts.path.lstrip("/"), parts.query, parts.fragment)).encode("latin-1")
+
+
 class Guard:
     """Wrap an ASGI app: refuse request bodies over ``max_body`` bytes with 413 (a JSON error object
-    under ``/api/``, a short page elsewhere) before the app sees them, and add :data:`SECURITY_HEADERS`
-    to every response.
+    under ``/api/``, a short page elsewhere) before the app sees them, add :data:`SECURITY_HEADERS`
+    to every response, make every redirect relative (:func:`relative_location`), and answer ``HEAD``
+    as ``GET`` without the body.
 
     Args:
         app: the ASGI app to wrap.
@@ -48,10 +62,21 @@ class Guard:
             await self.app(scope, receive, send)
             return
 
+        head = scope["method"] == "HEAD"
+        if head:  # answered as GET without the body (RFC 9110 9.3.2): the app's routes declare GET only
+            scope = {**scope, "method": "GET"}
+
         async def send_with_headers(message: Message) -> None:
-            """Pass ``message`` on, with :data:`SECURITY_HEADERS` replacing any of the same name at the start."""
+            """Pass ``message`` on, with :data:`SECURITY_HEADERS` replacing any of the same name at the
+            start, a ``Location`` made relative (:func:`relative_location`), no body for ``HEAD``."""
+            if head and message["type"] == "http.response.body":
+                message = {**message, "body": b""}
             if message["type"] == "http.response.start":
-                headers = [h for h in message.get("headers", []) if h[0].lower() not in dict(SECURITY_HEADERS)]
+                headers = [
+                    (k, relative_location(v) if k.lower() == b"location" else v)
+                    for k, v in message.get("headers", [])
+                    if k.lower() not in dict(SECURITY_HEADERS)
+                ]
                 message["headers"] = headers + SECURITY_HEADERS
             await send(message)
 

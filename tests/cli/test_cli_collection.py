@@ -50,6 +50,27 @@ def test_bad_counts_exit_2(runner, env, count):
         ("a\\b", "a name holds no '/' or '\\' and is not '.' or '..'"),
         ("p" * 65, "at most 64 characters (it has 65)"),
         (" ", "give a non-empty name on one line"),
+        ("\talice", "give a non-empty name on one line"),
+        (
+            "\x85x",
+            "a name holds no control, invisible (zero-width, bidi) or line-separator character, and no U+FFFD (bytes that were not UTF-8)",
+        ),
+        (
+            "a\u2028b",
+            "a name holds no control, invisible (zero-width, bidi) or line-separator character, and no U+FFFD (bytes that were not UTF-8)",
+        ),
+        (
+            "ali\u200bce",
+            "a name holds no control, invisible (zero-width, bidi) or line-separator character, and no U+FFFD (bytes that were not UTF-8)",
+        ),
+        (
+            "\u202eecila",
+            "a name holds no control, invisible (zero-width, bidi) or line-separator character, and no U+FFFD (bytes that were not UTF-8)",
+        ),
+        (
+            "a\ufffd",
+            "a name holds no control, invisible (zero-width, bidi) or line-separator character, and no U+FFFD (bytes that were not UTF-8)",
+        ),
     ],
 )
 def test_bad_player_names_exit_2(runner, env, player, why):

@@ -171,6 +171,26 @@ def test_postgresql_locations(monkeypatch):
     assert where.url.password == "pw"
 
 
+def test_messages_never_show_a_password(runner, monkeypatch):
+    """A password in the user part or in a ``?password=`` query parameter is masked wherever a URL is
+    shown: the location, a URL cardlab cannot parse, a server that cannot be reached (the CLI's words)."""
+    from cardlab.cli.app import app
+    from cardlab.core.errors import UsageError
+
+    where = db.locate("postgresql://bob:S3cret%40x@db.example:5433/cards?password=QueryPW123&sslmode=require")
+    assert where.shown == "postgresql+psycopg://bob:***@db.example:5433/cards?password=***&sslmode=require"
+    assert where.url.query["password"] == "QueryPW123"  # still used to log in
+    with pytest.raises(UsageError) as caught:
+        db.locate("postgresql://bob:S3cret@h:port/db?sslmode=require&password=QueryPW123")
+    assert str(caught.value).startswith("'postgresql://bob:***@h:port/db?sslmode=require&password=***' is not a database URL")
+    assert db.hide_secrets("a postgresql://u:pw@h/d?passfile=/p&password=x b") == "a postgresql://u:***@h/d?passfile=***&password=*** b"
+    monkeypatch.setenv("CARDLAB_DATA", "postgresql://cluser:S3cretPW%40x@127.0.0.1:1/cards?password=QueryPW123")
+    result = runner.invoke(app, ["collection", "list", "--player", "alice"])
+    assert result.exit_code == 2
+    assert "127.0.0.1:1" in result.output and "cards" in result.output
+    assert ("S3cretPW" in result.output, "QueryPW123" in result.output) == (False, False)
+
+
 @pytest.mark.parametrize(
     ("url", "message"),
     [

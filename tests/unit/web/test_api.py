@@ -34,8 +34,8 @@ def test_search_list_object(client):
 def test_search_pages(client):
     first = client.get("/api/cards/search", params={"q": "set:base1", "sort": "name"}).json()
     assert (first["total_cards"], len(first["data"]), first["has_more"]) == (102, 50, True)
-    assert "page=2" in first["next_page"] and "sort=name" in first["next_page"]
-    second = client.get(first["next_page"].replace("http://testserver", "")).json()
+    assert first["next_page"] == "/api/cards/search?q=set%3Abase1&sort=name&page=2"
+    second = client.get(first["next_page"]).json()
     third = client.get("/api/cards/search", params={"q": "set:base1", "sort": "name", "page": 3}).json()
     assert (len(second["data"]), len(third["data"]), third["has_more"]) == (50, 2, False)
     ids = [c["id"] for page in (first, second, third) for c in page["data"]]
@@ -54,6 +54,18 @@ def test_search_errors(client):
     error_of(client.get("/api/cards/search", params={"q": "x", "page": "abc"}), 400, "bad_parameter")
     error_of(client.get("/api/cards/search", params={"q": "x", "page": 0}), 400, "bad_parameter")
     error_of(client.get("/api/cards/search", params={"q": "x", "lang": "<b>"}), 400, "bad_parameter")
+
+
+def test_unknown_languages_are_refused(client, web_app):
+    """Finding: ``lang=zz`` was taken silently (names fell back to the source language); it is refused
+    as an unknown sort is, on every route that takes ``lang``."""
+    known = ", ".join(web_app.site.languages)
+    details = f"lang: no card name is known in zz (languages: {known})"
+    for path in ("/api/cards/search?q=bill", "/api/cards/base1-91", "/api/sets"):
+        assert error_of(client.get(path, params={"lang": "fr,zz"}), 400, "bad_parameter")["details"] == details
+    for resp in (client.get("/search", params={"q": "bill", "lang": "zz"}), client.post("/deck", data={"text": "4 Bill\n", "lang": "zz"})):
+        assert (resp.status_code, details in resp.text) == (400, True)
+    assert client.get("/api/cards/search", params={"q": "bill", "lang": "FR"}).status_code == 200
 
 
 def test_search_timeout(client, web_app, monkeypatch):
@@ -210,6 +222,105 @@ def test_deck_lists_over_128_kb(client):
     assert client.post("/deck", data={"text": big}).status_code == 413
 
 
+def test_deck_lists_over_1000_lines(client):
+    """Finding: 128 kB of short unknown names took 2.4 s on every deck route. The web checks at most
+    MAX_DECK_LINES (1,000) lines, counted as the deck parser counts them."""
+    from cardlab.web.app import MAX_DECK_LINES
+
+    assert MAX_DECK_LINES == 1000
+    over = "1 Qwerty\n" * 1000 + "1 Qwerty\r1 Qwerty"
+    plain = {"content-type": "text/plain"}
+    err = error_of(client.post("/api/decks/validate", content=over, headers=plain), 413, "too_large")
+    assert err["details"] == "the deck list has 1,002 lines; the web checks at most 1,000"
+    error_of(client.post("/api/decks/have", params={"collection": "alice"}, content=over, headers=plain), 413, "too_large")
+    for path in ("/deck", "/deck/export.txt", "/deck/export.json", "/deck/proxies.pdf"):
+        resp = client.post(path, data={"text": over})
+        assert (resp.status_code, "the deck list has 1,002 lines" in resp.text) == (413, True)
+    at_cap = "1 Qwerty\n" * 1000
+    assert client.post("/api/decks/validate", content=at_cap, headers=plain).status_code == 200
+
+
+def test_deck_exports_check_in_a_worker_thread(client, zap_text, monkeypatch):
+    """Finding: the exports checked the deck inside the async handler, freezing every other request
+    meanwhile. Every deck route now checks in the thread pool (no event loop in the checking thread)."""
+    import asyncio
+
+    from cardlab.web import app as web
+
+    seen = []
+    original = web.check_deck_text
+
+    def spy(*args, **kwargs):
+        try:
+            asyncio.get_running_loop()
+            seen.append("event loop")
+        except RuntimeError:
+            seen.append("worker thread")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(web, "check_deck_text", spy)
+    plain = {"content-type": "text/plain"}
+    for path in ("/deck", "/deck/export.txt", "/deck/export.json", "/deck/proxies.pdf"):
+        assert client.post(path, data={"text": zap_text}).status_code == 200
+    assert client.post("/api/decks/validate", content=zap_text, headers=plain).status_code == 200
+    assert seen == ["worker thread"] * 5
+
+
+@pytest.mark.parametrize("space", ["\f", "\v", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"])
+def test_deck_page_lines_are_the_parsers_lines(client, web_app, space):
+    """Finding: the page split the text with str.splitlines (which breaks at \\f, \\v, NEL, U+2028...)
+    while the parser reads those as spaces, so problems showed beside the wrong lines."""
+    from cardlab.web.app import check_deck_text, lines_with_problems
+
+    text = f"1 Qwerty{space}x\n4 Bill\n1 Zzzz\n"
+    checked = check_deck_text(web_app.site, text, "deck.txt", "pokemon-base", [])
+    rows, _loose = lines_with_problems(text, checked["reports"])
+    assert [r["text"] for r in rows] == [f"1 Qwerty{space}x", "4 Bill", "1 Zzzz"]
+    unknown = [[p.message for _f, p in r["problems"] if p.rule == "unknown-card"] for r in rows]
+    assert [len(u) for u in unknown] == [1, 0, 1]
+    assert "Zzzz" in unknown[2][0]
+    page = client.post("/deck", data={"text": text, "format": "pokemon-base"}).text
+    assert '<tr id="line-3" class="bad"><td class="num">3</td><td class="text"><code>1 Zzzz</code>' in page
+    assert 'id="line-4"' not in page
+
+
+def test_head_and_allow(client):
+    """Findings: HEAD on the GET routes answered 405, and 405 answers had no Allow header."""
+    for path in ("/api/sets", "/search?q=hp>80", "/card/base1-4", "/api/cards/base1-4", "/deck", "/static/style.css"):
+        head, get = client.head(path), client.get(path)
+        assert (head.status_code, head.content) == (200, b"")
+        assert head.headers["content-type"] == get.headers["content-type"]
+        assert head.headers["content-length"] == get.headers["content-length"]
+    assert client.head("/no-such-page").status_code == 404
+    resp = client.get("/api/decks/validate")
+    error_of(resp, 405, "method_not_allowed")
+    assert resp.headers["allow"] == "POST"
+    page = client.delete("/deck")
+    assert (page.status_code, page.headers["allow"]) == (405, "GET, HEAD, POST")
+    assert (client.head("/deck/export.txt").status_code, client.head("/deck/export.txt").headers["allow"]) == (405, "POST")
+
+
+def test_deck_form_routes_want_a_form(client):
+    """Findings: a JSON body sent to /deck said "the file is empty" (it was read as an empty form), and
+    an upload named only with ``filename*=`` answered the framework's "Expected UploadFile" words."""
+    for path in ("/deck", "/deck/export.txt", "/deck/export.json", "/deck/proxies.pdf"):
+        resp = client.post(path, json={"text": "4 Bill"})
+        assert (
+            resp.status_code,
+            "send the deck form as multipart/form-data or application/x-www-form-urlencoded (got application/json)" in resp.text,
+        ) == (415, True)
+        resp = client.post(path, content=b"4 Bill", headers={"content-type": "text/plain"})
+        assert resp.status_code == 415
+    starred = b"--B\r\nContent-Disposition: form-data; name=\"file\"; filename*=UTF-8''deck.txt\r\n\r\n4 Bill\r\n--B--\r\n"
+    resp = client.post("/deck", content=starred, headers={"content-type": "multipart/form-data; boundary=B"})
+    assert resp.status_code == 400
+    assert (
+        "file: not a file upload: send the file as multipart/form-data with filename=&#34;...&#34; (a filename*= alone is not read)"
+        in resp.text
+    )
+    assert "Expected UploadFile" not in resp.text
+
+
 def test_deck_text_is_inert(client):
     page = client.post("/deck", data={"text": "4 Bill\n1 <script>alert(1)</script>\n</textarea><b>x</b>"})
     assert "<script>alert" not in page.text and "</textarea><b>" not in page.text
@@ -262,6 +373,23 @@ def test_proxies_pdf(client, zap_text):
     forced = client.post("/deck/proxies.pdf", data={"text": bad, "force": "true"})
     assert forced.status_code == 200 and forced.content.startswith(b"%PDF")
     assert client.post("/deck/proxies.pdf", data={"text": zap_text, "paper": "a0"}).status_code == 400
+
+
+def test_proxies_pdf_caps_the_copies(client):
+    """Finding: a forced list of 5,000 ``99 Bill`` lines made a 45 MB PDF in 34 s. The web prints at most
+    MAX_PROXIES (600) proxies per request, forced or not; exactly 600 still prints."""
+    from pypdf import PdfReader
+
+    from cardlab.web.app import MAX_PROXIES
+
+    assert MAX_PROXIES == 600
+    over = client.post("/deck/proxies.pdf", data={"text": "99 Bill\n" * 1000, "force": "true"})
+    assert over.status_code == 413
+    assert "the deck asks for 99,000 proxies; the web prints at most 600 per request (cardlab proxies has no limit)" in over.text
+    assert client.post("/deck/proxies.pdf", data={"text": "99 Bill\n" * 6 + "7 Bill\n", "force": "true"}).status_code == 413
+    ok = client.post("/deck/proxies.pdf", data={"text": "99 Bill\n" * 6 + "6 Bill\n", "force": "true"})
+    assert ok.status_code == 200
+    assert len(PdfReader(io.BytesIO(ok.content)).pages) == 600 // 9 + 1
 
 
 # --- the rest ----------------------------------------------------------------------------------

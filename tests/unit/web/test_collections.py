@@ -14,6 +14,7 @@ TOKEN = "test-token-0123456789abcdef"
 """The write token of :func:`writable`."""
 AUTH = {"authorization": f"Bearer {TOKEN}"}
 ADD = "/api/collections/alice/cards"
+HIDDEN = "a name holds no control, invisible (zero-width, bidi) or line-separator character, and no U+FFFD (bytes that were not UTF-8)"
 REMOVE = "/api/collections/alice/cards/remove"
 
 
@@ -74,7 +75,7 @@ def test_right_token_adds_and_removes(writable, backend):
     assert owned_now() == {"base1-4": 3}
     # a name, a set and number, a count inside the card text: as `cardlab collection add` takes them
     assert writable.post(ADD, json={"card": "Bill"}, headers=AUTH).json()["owned"] == 1
-    assert writable.post(ADD, json={"card": "BS 91", "count": "2"}, headers=AUTH).json()["owned"] == 3
+    assert writable.post(ADD, json={"card": "BS 91", "count": 2}, headers=AUTH).json()["owned"] == 3
     assert writable.post(ADD, json={"card": "2 Dracaufeu"}, headers=AUTH).json()["owned"] == 5
     assert owned_now() == {"base1-4": 5, "base1-91": 3}
     resp = writable.post(REMOVE, json={"card": "base1-4", "count": 4}, headers=AUTH)
@@ -130,10 +131,14 @@ def test_unknown_card_404_with_suggestions(writable, web_app, runner):
         (-1, "count -1 is not allowed: a count is a whole number from 1 to 1,000,000"),
         (1_000_001, "count 1,000,001 is too large (at most 1,000,000 copies of a card)"),
         (10**30, "count 1,000,000,000,000,000,000,000,000,000,000 is too large (at most 1,000,000 copies of a card)"),
-        (2.5, "count '2.5' is not a whole number"),
-        (True, "count 'true' is not a whole number"),
-        ([1], "count '[1]' is not a whole number"),
-        ("x", "count 'x' is not a whole number"),
+        # findings: text and null were taken though the OpenAPI description says integer
+        (2.5, "count is a JSON integer from 1 to 1,000,000 (or absent: 1), not 2.5"),
+        (True, "count is a JSON integer from 1 to 1,000,000 (or absent: 1), not true"),
+        ([1], "count is a JSON integer from 1 to 1,000,000 (or absent: 1), not [1]"),
+        ("x", 'count is a JSON integer from 1 to 1,000,000 (or absent: 1), not "x"'),
+        ("3", 'count is a JSON integer from 1 to 1,000,000 (or absent: 1), not "3"'),
+        (None, "count is a JSON integer from 1 to 1,000,000 (or absent: 1), not null"),
+        ("é" * 50, 'count is a JSON integer from 1 to 1,000,000 (or absent: 1), not "' + "é" * 36 + "..."),
     ],
 )
 def test_bad_counts(writable, count, details):
@@ -142,9 +147,33 @@ def test_bad_counts(writable, count, details):
     assert owned_now() == {}
 
 
+def test_an_ambiguous_name_is_400_with_the_choices(web_app, tmp_path_factory):
+    """Finding: a name with several printings answered 404 ``not_found``; it is 400 ``ambiguous`` with
+    the printings' ids, as a search's ambiguity is (here Charizard of Base Set and Base Set 2)."""
+    import shutil
+
+    from fastapi.testclient import TestClient
+
+    from cardlab.core.paths import shipped_catalog
+    from cardlab.web.app import create_app
+
+    root = tmp_path_factory.mktemp("two-sets")
+    for part in ("base1", "base2", "base3", "base4", "formats"):  # Base Set 2 reprints cards of Jungle and Fossil
+        shutil.copytree(shipped_catalog() / "pokemon" / part, root / "pokemon" / part)
+    app = create_app([root], root.parent / "two-sets.sqlite", allow_writes=True, token=TOKEN)
+    with TestClient(app) as c:
+        err = error_of(c.post(ADD, json={"card": "2 Charizard"}, headers=AUTH), 400, "ambiguous")
+        assert err["choices"] == ["base1-4", "base4-4"]
+        assert err["details"].startswith('"Charizard" has 2 printings: base1 4 (base1-4), base4 4 (base4-4);')
+        assert err["details"].endswith("; nothing was changed")
+        assert c.post(ADD, json={"card": "BS 4"}, headers=AUTH).json()["card"] == "base1-4"
+        error_of(c.post(ADD, json={"card": "Charizzard"}, headers=AUTH), 404, "not_found")
+    assert owned_now() == {"base1-4": 1}
+
+
 def test_a_count_given_twice(writable):
     err = error_of(writable.post(ADD, json={"card": "2 Bill", "count": 3}, headers=AUTH), 400, "bad_count")
-    assert err["details"] == "'2 Bill' holds a count and -n gives one; give the count once"
+    assert err["details"] == "'2 Bill' holds a count and count gives one; give the count once"  # was "-n", a CLI flag
     err = error_of(writable.post(ADD, json={"card": "-1 Bill"}, headers=AUTH), 400, "bad_count")
     assert err["details"].startswith("'-1 Bill': count -1 is not allowed")
 
@@ -157,6 +186,15 @@ def test_a_count_given_twice(writable):
         ("a" * 65, f"bad player name '{'a' * 65}': at most 64 characters (it has 65)"),
         ("a%5Cb", "bad player name 'a\\\\b': a name holds no '/' or '\\' and is not '.' or '..'"),
         ("..%5Cx", "bad player name '..\\\\x': a name holds no '/' or '\\' and is not '.' or '..'"),
+        # findings: invalid UTF-8 (read as U+FFFD), NEL (stripped: %C2%85x wrote to "x"), U+2028,
+        # zero-width and bidi-override look-alikes
+        ("%FF%FE", f"bad player name '\ufffd\ufffd': {HIDDEN}"),
+        ("%C2%85x", f"bad player name '\\x85x': {HIDDEN}"),
+        ("a%E2%80%A8b", f"bad player name 'a\\u2028b': {HIDDEN}"),
+        ("a%E2%80%A9", f"bad player name 'a\\u2029': {HIDDEN}"),
+        ("ali%E2%80%8Bce", f"bad player name 'ali\\u200bce': {HIDDEN}"),
+        ("%E2%80%AEecila", f"bad player name '\\u202eecila': {HIDDEN}"),
+        ("alice%EF%BB%BF", f"bad player name 'alice\\ufeff': {HIDDEN}"),
     ],
 )
 def test_bad_collection_names(writable, name, details):
@@ -185,6 +223,38 @@ def test_dot_names(writable):
         with pytest.raises(UsageError, match="is not '.' or '..'"):
             check_player(name)
     assert check_player(" ...x ") == "...x"
+
+
+def test_deep_json_and_lone_surrogates_are_400(writable):
+    """Findings: ``[`` x 1000 raised RecursionError (500); ``{"card": "\\ud800"}`` raised
+    UnicodeEncodeError building the reply (500). Both are 400 ``bad_json`` now, nothing written."""
+    json_ctype = {**AUTH, "content-type": "application/json"}
+    for deep in (b"[" * 1000, b'{"card": ' + b"[" * 2000 + b"]" * 2000 + b"}"):
+        err = error_of(writable.post(ADD, content=deep, headers=json_ctype), 400, "bad_json")
+        assert err["details"] == "the body is not JSON cardlab reads: arrays or objects nested too deep"
+    hint = "a \\ud800 to \\udfff escape alone is not a character"
+    err = error_of(writable.post(ADD, content=b'{"card": "\\ud800"}', headers=json_ctype), 400, "bad_json")
+    assert err["details"] == f"card is not UTF-8 text at character 1; {hint}"
+    err = error_of(writable.post(REMOVE, content=b'{"card": "Bill", "count": "1\\udc80"}', headers=json_ctype), 400, "bad_json")
+    assert err["details"] == f"count is not UTF-8 text (byte 0x80) at character 2; {hint}"
+    # a pair of surrogate escapes is one character: read as such (an unknown card here)
+    error_of(writable.post(ADD, content=b'{"card": "\\ud83d\\ude00"}', headers=json_ctype), 404, "not_found")
+    assert owned_now() == {}
+
+
+def test_undecodable_form_and_query_text_is_never_a_500(client):
+    """Forms and query strings cannot carry a lone surrogate (Starlette reads undecodable form bytes
+    as Latin-1 or U+FFFD): every deck route and search answers, never with a 500."""
+    bad = b'--B\r\nContent-Disposition: form-data; name="text"\r\n\r\n\xed\xa0\x80 Bill\r\n--B--\r\n'
+    statuses = {
+        path: client.post(path, content=bad, headers={"content-type": "multipart/form-data; boundary=B"}).status_code
+        for path in ("/deck", "/deck/export.txt", "/deck/export.json", "/deck/proxies.pdf")
+    }
+    assert statuses == {"/deck": 200, "/deck/export.txt": 200, "/deck/export.json": 200, "/deck/proxies.pdf": 400}
+    form = {"content-type": "application/x-www-form-urlencoded"}
+    assert client.post("/deck", content=b"text=%ED%A0%80&format=%ED%A0%80", headers=form).status_code == 400
+    error_of(client.post("/api/decks/validate", content=b"4 Bill\n\xed\xa0\x80", headers={"content-type": "text/plain"}), 400, "bad_deck")
+    error_of(client.get("/api/cards/search?q=%ED%A0%80"), 400, "bad_query")
 
 
 def test_bodies(writable):
@@ -271,23 +341,84 @@ def test_collection_pages(client):
     owned.change(db.connect(), "carol", [("add", f"base1-{i}", 1) for i in range(1, 61)])
     first = client.get("/api/collections/carol").json()
     assert (first["total_cards"], len(first["data"]), first["has_more"]) == (60, 50, True)
-    assert first["next_page"] == "http://testserver/api/collections/carol?page=2"
+    assert first["next_page"] == "/api/collections/carol?page=2"
     second = client.get("/api/collections/carol", params={"page": 2}).json()
     assert (len(second["data"]), second["has_more"], second["data"][-1]["id"]) == (10, False, "base1-60")
+
+
+def test_next_page_encodes_the_name_and_ignores_the_host_header(client):
+    """Findings: next_page held the name unencoded (``a?b#c``) and was built from the client's Host
+    header (``Host: evil.example``). It is now relative, the name one percent-encoded segment."""
+    from cardlab.collection import db, owned
+
+    owned.change(db.connect(), "a?b#c %", [("add", f"base1-{i}", 1) for i in range(1, 61)])
+    first = client.get("/api/collections/a%3Fb%23c%20%25", params={"q": "set:base1"}, headers={"host": "evil.example"}).json()
+    assert first["next_page"] == "/api/collections/a%3Fb%23c%20%25?q=set%3Abase1&page=2"
+    second = client.get(first["next_page"]).json()
+    assert (second["collection"], len(second["data"]), second["has_more"]) == ("a?b#c %", 10, False)
+    search = client.get("/api/cards/search", params={"q": "set:base1"}, headers={"host": "evil.example"}).json()
+    assert search["next_page"] == "/api/cards/search?q=set%3Abase1&page=2"
+
+
+def test_redirects_stay_on_this_site(client):
+    """Finding: ``/api/sets/`` answered 307 to ``http://evil.example/api/sets`` when the client sent
+    ``Host: evil.example``. Every Location is relative now."""
+    from cardlab.web.guard import relative_location
+
+    resp = client.get("/api/sets/", headers={"host": "evil.example"}, follow_redirects=False)
+    assert (resp.status_code, resp.headers["location"]) == (307, "/api/sets")
+    resp = client.get("/search/?q=hp%3E80", headers={"host": "evil.example"}, follow_redirects=False)
+    assert (resp.status_code, resp.headers["location"]) == (307, "/search?q=hp%3E80")
+    assert relative_location(b"http://evil.example//evil.example/x?y#z") == b"/evil.example/x?y#z"
+    assert relative_location(b"/card/base1-4?lang=fr") == b"/card/base1-4?lang=fr"
 
 
 def test_unreadable_collections_503(client, tmp_path, monkeypatch):
     (tmp_path / "afile").write_text("x")
     monkeypatch.setenv("CARDLAB_DATA", str(tmp_path / "afile" / "sub"))
     err = error_of(client.get("/api/collections"), 503, "collection_unavailable")
-    assert "is a file, not a folder" in err["details"]
+    assert err["details"] == "the collections database cannot be used; see the server log"
     error_of(client.get("/api/collections/alice"), 503, "collection_unavailable")
     # the deck page still checks decks, and says why it offers no collection
     form = client.get("/deck")
     assert form.status_code == 200 and 'id="collection"' not in form.text
-    assert '<p class="note" id="collections-error">Collections cannot be read: cannot use ' in form.text
+    assert (
+        '<p class="note" id="collections-error">Collections cannot be read: the collections database cannot be used; see the server log</p>'
+        in form.text
+    )
     assert client.post("/deck", data={"text": "4 Bill\n"}).status_code == 200
     assert client.post("/deck", data={"text": "4 Bill\n", "collection": "alice"}).status_code == 503
+
+
+LEAKY_URL = "postgresql://cluser:S3cretPW%40x@127.0.0.1:1/clcards?password=QueryPW123"
+"""A collections database no server answers at (port 1), with a password in the user part and in the query."""
+
+
+@pytest.mark.parametrize("data", [LEAKY_URL, "folder"])
+def test_unavailable_collections_tell_the_log_not_the_client(client, tmp_path, monkeypatch, caplog, data):
+    """Finding: a 503 named the database user, host, port, name and ?password= value (or the server's
+    paths) to anonymous clients. Now every answer has the generic words; the reason is in the log."""
+    if data == "folder":
+        (tmp_path / "afile").write_text("x")
+        data = str(tmp_path / "afile" / "sub")
+    monkeypatch.setenv("CARDLAB_DATA", data)
+    secrets = ("cluser", "S3cretPW", "QueryPW123", "127.0.0.1", "clcards", str(tmp_path))
+    plain = {"content-type": "text/plain"}
+    answers = [
+        client.get("/api/collections"),
+        client.get("/api/collections/alice"),
+        client.post("/api/decks/have", params={"collection": "alice"}, content="4 Bill\n", headers=plain),
+    ]
+    for resp in answers:
+        assert error_of(resp, 503, "collection_unavailable")["details"] == "the collections database cannot be used; see the server log"
+    pages = [client.get("/deck"), client.post("/deck", data={"text": "4 Bill\n", "collection": "alice"})]
+    assert [p.status_code for p in pages] == [200, 503]
+    for text in [r.text for r in answers] + [p.text for p in pages]:
+        assert [s for s in secrets if s in text] == []
+        assert "see the server log" in text
+    logged = [r.getMessage() for r in caplog.records if r.name == "cardlab.web"]
+    assert logged and all(m.startswith("collections database unavailable: ") for m in logged)
+    assert "QueryPW123" not in " ".join(logged) and "S3cretPW" not in " ".join(logged)
 
 
 # --- decks against a collection ------------------------------------------------------------------
