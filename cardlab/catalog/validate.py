@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from cardlab.catalog import model as catalog_mod
-from cardlab.catalog.filecheck import _localized_keys, bulk_objects, check_file, check_files
+from cardlab.catalog.filecheck import _localized_keys, check_file, check_files
 from cardlab.catalog.formats import Format, build_format, collect_formats
 from cardlab.catalog.model import Catalog, SourceFile
+from cardlab.core.bulk import bulk_objects
 from cardlab.core.errors import DataError, Problem, SourcePos
 from cardlab.core.text import listify
 from cardlab.core.yamlio import LoadError, load_positions, position

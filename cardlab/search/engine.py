@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from cardlab.catalog.index import data_decoder
+from cardlab.core.bulk import bulk_objects
 from cardlab.core.errors import CardlabError, ExitStatus
 from cardlab.core.text import compact, fold, norm_value, pick
 from cardlab.search.query import QueryError, Term, compile_sql, dialect_of, parse, replace_terms, terms
@@ -530,7 +531,27 @@ def _search(
     if in_sql and (limit is not None or offset):
         sql += " LIMIT ? OFFSET ?"
         params = [*params, (-1 if dialect == "sqlite" else None) if limit is None else int(limit), max(int(offset), 0)]
-    rows = _fetch(con, sql, params, timeout)
+    with bulk_objects():  # a broad search builds tens of thousands of rows and hits
+        rows = _fetch(con, sql, params, timeout)
+        total, hits = _hits(con, rows, langs, sort, reverse, limit, offset, in_sql, with_total, unique, exact)
+    return total, hits
+
+
+def _hits(
+    con: Any,
+    rows: list,
+    langs: tuple[str, ...] | list[str],
+    sort: str,
+    reverse: bool,
+    limit: int | None,
+    offset: int,
+    in_sql: bool,
+    with_total: bool,
+    unique: str,
+    exact: list,
+) -> tuple[int | None, list[Hit]]:
+    """The hits of :func:`_search`'s rows: grouped (``unique``), sorted by name in Python, paged
+    when SQL could not do it; ``(total or None, hits)``."""
     total: int | None = None
     if in_sql:
         if with_total and rows:
