@@ -5,7 +5,7 @@ over :mod:`cardlab.collection` (issue 13 §2). ``--player`` defaults to the loca
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
@@ -22,6 +22,9 @@ from cardlab.cli.options import (
     langs_of,
     roots_and_db,
 )
+
+if TYPE_CHECKING:
+    from cardlab.collection.db import Database
 
 collection_app = typer.Typer(
     help="Your cards: how many copies of each card each player owns (every game).", no_args_is_help=True, rich_markup_mode=None
@@ -44,6 +47,22 @@ def _player(player: str | None) -> str:
     from cardlab.collection.owned import check_player, default_player
 
     return check_player(player if player is not None else default_player())
+
+
+def open_for_reading() -> Database | None:
+    """The collections database for a read command (:func:`cardlab.collection.owned.open_readonly`), or
+    None when its SQLite file does not exist yet (nothing owned, no saved game: exit 0 as usual). When
+    ``CARDLAB_DATA`` names that file or folder, one line on stderr says so: a mistyped path is seen."""
+    import os
+
+    from cardlab.collection.db import locate
+    from cardlab.collection.owned import open_readonly
+
+    con = open_readonly()
+    if con is None and os.environ.get("CARDLAB_DATA", "").strip():
+        path = locate().path  # a SQLite file (only a file can be missing), shown absolute: sqlite:///x is relative
+        typer.echo(f"note: no collections database at {path.absolute() if path else ''} yet: nothing owned", err=True)
+    return con
 
 
 def _change(op: str, card: str, count: str | None, player: str | None, catalog: list[Path] | None) -> None:
@@ -113,12 +132,12 @@ def list_cmd(
     import sys
 
     from cardlab.collection import listing
-    from cardlab.collection.owned import counts, open_readonly
+    from cardlab.collection.owned import counts
 
     roots, db_path = roots_and_db(catalog, db_opt)
     with user_errors():
         who = _player(player)
-        con = open_readonly()
+        con = open_for_reading()
         have = counts(con, who) if con is not None else {}
         from cardlab.search.engine import open_index
 
@@ -138,7 +157,7 @@ def export(
     """Export a collection as CSV (card_id,count).  Example: cardlab collection export --all-players -o backup.csv"""
     import sys
 
-    from cardlab.collection.owned import export_csv, open_readonly
+    from cardlab.collection.owned import export_csv
 
     with user_errors():
         who = None if all_players else _player(player)
@@ -146,7 +165,7 @@ def export(
             from cardlab.core.fs import check_output
 
             check_output(output, overwrite, example="collection.csv")
-        con = open_readonly()
+        con = open_for_reading()
         text = export_csv(con, who) if con is not None else ("player,card_id,count\n" if who is None else "card_id,count\n")
         if output is None:
             sys.stdout.write(text)
@@ -196,7 +215,7 @@ def deck_have(
     import json
 
     from cardlab.collection import listing
-    from cardlab.collection.owned import counts, open_readonly
+    from cardlab.collection.owned import counts
 
     roots, _ = roots_and_db(catalog, None)
     with user_errors():
@@ -207,7 +226,7 @@ def deck_have(
             from cardlab.render import decks as render_deck
 
             render_deck.print_catalog_warnings(deck.catalog_problems, render.stderr_console())
-        con = open_readonly()
+        con = open_for_reading()
         rows = listing.have(deck, counts(con, who) if con is not None else {})
     data = listing.have_json(rows, who)
     if output_format is ReportOutput.json:

@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from cardlab.cli.collection import open_for_reading
 from cardlab.cli.errors import finish, user_errors
 from cardlab.cli.options import CatalogOpt, PostOutput, PostOutputOpt, ReportOutput, ReportOutputOpt, roots_and_db
 
@@ -236,7 +237,10 @@ def list_games() -> None:
     from cardlab.render.forum import TITLES
 
     with user_errors():
-        found = store.games(db.connect())
+        reader = open_for_reading()  # no database file yet: no game, and none is created
+        if reader is not None:
+            reader.close()
+        found = store.games(db.connect()) if reader is not None else []
     for rec in found:
         res = rec.result or {}
         state = ("draw" if res.get("draw") else f"{res.get('winner')} won") if rec.status == "over" else "on"

@@ -734,7 +734,8 @@ def create_app(
         request: Request, q: str = "", sort: str = "number", lang: str = "", page_: int = Query(1, alias="page"), reverse: bool = False
     ) -> HTMLResponse:
         """``/search``: the form; with ``q``, one page of results (``page``, ``sort``, ``reverse``, names in
-        ``lang``), or the query error with its caret (400). Every result page is a permalink."""
+        ``lang``), or the query error with its caret (400). Every result page is a permalink; a page past the
+        last one says so and links to the last page (the previous-page link too)."""
         from cardlab.search.engine import SORTS
 
         langs = langs_param(lang, site.languages)
@@ -770,8 +771,10 @@ def create_app(
             hits=hits,
             page=page_,
             pages=pages,
-            prev_link=link(page_ - 1) if page_ > 1 else None,
+            prev_link=link(min(page_ - 1, pages)) if page_ > 1 else None,
             next_link=link(page_ + 1) if page_ < pages else None,
+            last_link=link(pages),
+            past_end=bool(total) and page_ > pages,
             first=(page_ - 1) * PER_PAGE + 1,
             lang_link=lambda code: link(page_, code),
         )

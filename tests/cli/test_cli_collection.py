@@ -126,6 +126,30 @@ def test_deck_have_other_games(runner, monkeypatch, repo, tmp_path):
     assert out.exit_code == 1 and data["need"] == 60 and data["missing"] == 60
 
 
+def test_reading_a_named_database_that_does_not_exist_says_so(runner, monkeypatch, forum_catalog, tmp_path):
+    monkeypatch.setenv("CARDLAB_CATALOG", str(forum_catalog))
+    monkeypatch.setenv("CARDLAB_PLAYER", "alice")
+    missing = tmp_path / "typo" / "collection.sqlite"
+    note = f"note: no collections database at {missing} yet: nothing owned\n"
+    for where in (f"sqlite:///{missing}", str(missing.parent)):
+        monkeypatch.setenv("CARDLAB_DATA", where)
+        for args, stdout in (
+            (("collection", "list"), "Count  Id  Name  Type  Stats\n0 cards, 0 copies\n"),
+            (("collection", "export"), "card_id,count\n"),
+            (("play", "list"), ""),
+        ):
+            out = run(runner, *args)
+            assert (out.exit_code, out.stdout, out.stderr) == (0, stdout, note), args
+    assert not missing.parent.exists()  # reading creates nothing
+    assert run(runner, "collection", "add", "ftcg-test-1").exit_code == 0
+    out = run(runner, "collection", "export")
+    assert (out.exit_code, out.stdout, out.stderr) == (0, "card_id,count\nftcg-test-1,1\n", "")
+    monkeypatch.delenv("CARDLAB_DATA")  # the default place, not yet made: a fresh user, no note
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    out = run(runner, "collection", "export")
+    assert (out.exit_code, out.stdout, out.stderr) == (0, "card_id,count\n", "")
+
+
 def test_read_only_data_dir_is_a_clear_error(runner, env, monkeypatch, tmp_path):
     import os
     from pathlib import Path

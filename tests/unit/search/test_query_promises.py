@@ -116,10 +116,12 @@ def test_suggestions_fold_the_same_way():
 
 
 def test_not_equal_means_has_the_field(con):
-    """Kind E (field!=value is "has the field and not value"): hp!=120 lists no Trainer or Energy."""
+    """Kind E (field!=value is "has the field and not value"): hp!=120 lists only cards with HP (no
+    Energy; of the Trainers only Clefairy Doll, base1-70, in this set)."""
     cards = {c["id"]: c for c in _cards()}
     found = [i for i in ids(con, "hp!=120 set:base1")]
     assert found and all("hp" in cards[i] and cards[i]["hp"] != 120 for i in found)
+    assert [i for i in found if cards[i]["supertype"] != "Pokémon"] == ["base1-70"]
     assert {c["id"] for c in cards.values() if c.get("hp") not in (None, 120)} == set(found)
     assert not set(ids(con, "retreat!=0")) & {i for i, c in cards.items() if c["supertype"] != "Pokémon"}
 

@@ -409,6 +409,29 @@ def test_pages_and_help(client):
     assert client.get("/nowhere").status_code == 404
 
 
+def test_a_search_page_past_the_last_says_so_and_links_to_the_last(client):
+    import re
+
+    def count_line(params: dict) -> str:
+        resp = client.get("/search", params=params)
+        assert resp.status_code == 200
+        return re.search(r'<p id="count">(.*?)</p>', resp.text).group(1)
+
+    fire = {"q": "type:fire hp>=80", "sort": "name", "lang": "fr"}
+    assert count_line({**fire, "page": 2}) == (
+        '4 cards; page 2 is past the last page (<a id="last-page" '
+        'href="/search?q=type%3Afire+hp%3E%3D80&amp;sort=name&amp;lang=fr&amp;page=1">1</a>)'
+    )
+    assert count_line({**fire, "page": 1}) == "4 cards; 1–4 shown"
+    base = client.get("/search", params={"q": "set:base1", "page": 9}).text
+    assert re.search(r'<p id="count">(.*?)</p>', base).group(1) == (
+        '102 cards; page 9 is past the last page (<a id="last-page" href="/search?q=set%3Abase1&amp;sort=number&amp;page=3">3</a>)'
+    )
+    assert '<a rel="prev" href="/search?q=set%3Abase1&amp;sort=number&amp;page=3">' in base  # not page 8
+    assert count_line({"q": "set:base1", "page": 3}) == "102 cards; 101–102 shown"
+    assert count_line({"q": "name:nosuchcardname"}) == "0 cards"
+
+
 def test_security_headers(client):
     for resp in (client.get("/search"), client.get("/api/sets"), client.get("/nowhere"), client.get("/static/style.css")):
         assert "frame-ancestors 'none'" in resp.headers["content-security-policy"]
