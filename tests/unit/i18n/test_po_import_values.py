@@ -298,3 +298,65 @@ def test_refuse_installed_wording(monkeypatch):
         "written there (an upgrade would lose them). Pass --catalog with the cards/ folder of your cardlab checkout "
         "(git clone the repository first), e.g. --catalog ~/cardlab/cards; --dry-run shows the diff"
     )
+
+
+PLANNED = [
+    _entry(29, "ippo-test-2 name", "テストストレート", "Zorb direct"),
+    _entry(32, "ippo-test set.products[0].name", "スターター", "Zorb starter"),
+    _entry(35, "ippo-test set.name", "テストセット", "Zorb set"),
+]
+
+
+def _fail_for(name, error):
+    """A stand-in that raises ``error`` for the file called ``name`` and does the real work for the others."""
+
+    def fake(real):
+        def wrapper(path, *args, **kwargs):
+            if Path(path).name == name:
+                raise error
+            return real(path, *args, **kwargs)
+
+        return wrapper
+
+    return fake
+
+
+def test_plan_with_a_file_that_cannot_be_rewritten(fixture_catalog, monkeypatch):
+    """``render_edits`` refuses one file: its problems, then ``not-applied`` at each of its entries, in
+    order; the other file is still planned."""
+    from cardlab.core.errors import Problem, SourcePos
+    from cardlab.i18n import writeback
+
+    refusal = Problem(SourcePos(Path("set.yaml"), 7, 3), "zorb cannot be rewritten", "yaml")
+    monkeypatch.setattr(writeback, "render_edits", _fail_for("set.yaml", DataError(refusal))(writeback.render_edits))
+    report = po_import.plan(fixture_catalog, PLANNED, PO, "fr", replace=True)
+    assert [(p.pos.path.name, p.pos.line, p.rule, p.message) for p in report.problems] == [
+        ("set.yaml", 7, "yaml", "zorb cannot be rewritten"),
+        ("zorb.po", 32, "not-applied", "'ippo-test set.products[0].name': not imported, set.yaml cannot be rewritten"),
+        ("zorb.po", 35, "not-applied", "'ippo-test set.name': not imported, set.yaml cannot be rewritten"),
+    ]
+    assert [(c.path.name, c.kind) for c in report.changes] == [("2-test-straight.yaml", "card")]
+    assert report.applied == ["ippo-test-2 name"]
+    assert report.unchanged == 0
+
+
+@pytest.mark.parametrize(
+    ("error", "problem"),
+    [
+        (OSError("zorb: disk gone"), ("set.yaml", 0, "file", "zorb: disk gone")),
+        ("load", ("zorb.yaml", 4, "encoding", "zorb is not UTF-8")),
+    ],
+)
+def test_plan_with_a_file_that_cannot_be_read(fixture_catalog, monkeypatch, error, problem):
+    """A file that cannot be read during the plan: one problem (the read error, or ``file`` at the
+    file for an OS error), its entries not planned; the other file is still planned."""
+    from cardlab.core import inputs
+    from cardlab.core.errors import Problem, SourcePos
+
+    if error == "load":
+        error = inputs.LoadError(Problem(SourcePos(Path("zorb.yaml"), 4), "zorb is not UTF-8", "encoding"))
+    monkeypatch.setattr(inputs, "read_text", _fail_for("set.yaml", error)(inputs.read_text))
+    report = po_import.plan(fixture_catalog, PLANNED, PO, "fr", replace=True)
+    assert [(p.pos.path.name, p.pos.line, p.rule, p.message) for p in report.problems] == [problem]
+    assert [(c.path.name, c.kind) for c in report.changes] == [("2-test-straight.yaml", "card")]
+    assert report.applied == ["ippo-test-2 name"]
