@@ -7,6 +7,7 @@ Not part of CI (a module takes one to several minutes on 2 cores). Usage::
     python tools/mutation.py cardlab/decks/odds.py cardlab/proxies/layout.py
     python tools/mutation.py --keep /tmp/mut      # keep the work folder (survivors: mutmut show NAME there)
     python tools/mutation.py cardlab/search/query.py --tests tests/unit/search tests/cli/test_cli_edges.py
+    python tools/mutation.py cardlab/search/query.py --keep /tmp/mut --resume   # go on with a stopped run
 
 For each module, the tracked files of this checkout are copied to a work folder, a virtual
 environment there gets cardlab's dependencies and mutmut but **not** cardlab itself (an installed
@@ -20,6 +21,12 @@ property tests and the CLI tests that reach it, instead of the whole suite, whos
 about a minute per mutant on 2 cores. A mutant that survives a subset may still be killed by a test
 outside it, and one killed by the subset is killed by the whole suite, so **a score measured against
 a subset of the tests is a lower bound of the whole suite's score**.
+
+``--timeout-multiplier N`` (mutmut's ``timeout_multiplier``, 15 by default) bounds the CPU time of
+one mutant's tests to about 2 N times their normal duration: a mutant that loops forever (the query
+tokenizer's index arithmetic) then costs 2 N times its tests, not 30. ``--resume`` goes on with the
+stopped run of a ``--keep`` folder: the files, the environment and the mutants judged so far stay
+(mutmut judges again only the timeouts when the multiplier changed).
 
 Prints one row per module: mutants, killed, survived, timed out, the minutes taken and the score
 (killed + timed out) / (killed + survived + timed out) (a mutant that makes a test hang is caught:
@@ -95,9 +102,9 @@ def _venv(work: Path) -> Path:
     return py
 
 
-def _config(module: str, tests: list[str]) -> str:
+def _config(module: str, tests: list[str], timeout_multiplier: float) -> str:
     """The [tool.mutmut] section that mutates ``module`` only, judged by the tests under the paths
-    ``tests`` (all of ``tests/`` when empty)."""
+    ``tests`` (all of ``tests/`` when empty), each mutant's CPU time bounded by ``timeout_multiplier``."""
     others = sorted(str(p.relative_to(REPO)) for p in (REPO / "cardlab").rglob("*.py") if str(p.relative_to(REPO)) != module)
     files = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True, check=True).stdout.split()
     tops = sorted({f.split("/")[0] + ("/" if "/" in f else "") for f in files} - {"cardlab/", "pyproject.toml"})
@@ -108,16 +115,19 @@ def _config(module: str, tests: list[str]) -> str:
         f"do_not_mutate = {json.dumps(others)}\n"
         f"pytest_add_cli_args = {json.dumps([a for t in DESELECT for a in ('--deselect', t)])}\n"
         f"pytest_add_cli_args_test_selection = {json.dumps(tests)}\n"
+        f"timeout_multiplier = {float(timeout_multiplier)}\n"
     )
 
 
-def run_module(module: str, work: Path, py: Path, tests: list[str]) -> dict:
-    """Mutate one module in ``work``, judged by the tests under ``tests`` (all when empty); return
-    mutmut's counts plus the survivors' names and the minutes taken."""
+def run_module(module: str, work: Path, py: Path, tests: list[str], timeout_multiplier: float, resume: bool = False) -> dict:
+    """Mutate one module in ``work``, judged by the tests under ``tests`` (all when empty); go on with
+    the mutants judged so far when ``resume``; return mutmut's counts plus the survivors' names and
+    the minutes taken."""
     start = time.monotonic()
-    shutil.rmtree(work / "mutants", ignore_errors=True)
+    if not resume:
+        shutil.rmtree(work / "mutants", ignore_errors=True)
     base = (REPO / "pyproject.toml").read_text(encoding="utf-8")
-    (work / "pyproject.toml").write_text(base + _config(module, tests), encoding="utf-8")
+    (work / "pyproject.toml").write_text(base + _config(module, tests, timeout_multiplier), encoding="utf-8")
     mutmut = [str(py), "-m", "mutmut"]
     subprocess.run([*mutmut, "run"], cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     subprocess.run([*mutmut, "export-cicd-stats"], cwd=work, capture_output=True, check=False)
@@ -139,17 +149,24 @@ def main() -> int:
         metavar="PATH",
         help="only these test paths judge the mutants (default: the whole suite); the score is then a lower bound",
     )
+    parser.add_argument("--timeout-multiplier", type=float, default=15.0, help="mutmut's timeout_multiplier (default 15)")
+    parser.add_argument("--resume", action="store_true", help="go on with the stopped run of the --keep folder (one module)")
     args = parser.parse_args()
+    if args.resume and (not args.keep or len(args.modules) != 1 or not (args.keep / ".mutvenv" / "bin" / "python").is_file()):
+        parser.error("--resume goes on with the run of one module in an existing --keep folder")
     missing = [t for t in args.tests if not (REPO / t.split("::")[0]).exists()]
     if missing:
         parser.error(f"no such test path: {', '.join(missing)}")
     work = args.keep or Path(tempfile.mkdtemp(prefix="cardlab-mutation-"))
     work.mkdir(parents=True, exist_ok=True)
-    _copy_checkout(work)
-    py = _venv(work)
+    if args.resume:
+        py = work / ".mutvenv" / "bin" / "python"
+    else:
+        _copy_checkout(work)
+        py = _venv(work)
     rows = []
     for module in args.modules:
-        stats = run_module(module, work, py, args.tests)
+        stats = run_module(module, work, py, args.tests, args.timeout_multiplier, args.resume)
         judged = stats["killed"] + stats["survived"] + stats["timeout"]
         score = (stats["killed"] + stats["timeout"]) / judged if judged else 0.0
         rows.append((module, stats, score))

@@ -286,11 +286,14 @@ def test_report_diff_and_files():
 
 
 def test_refuse_installed_wording(monkeypatch):
-    """A planned change in the installed catalog: the usage error, word for word."""
+    """A planned change in the installed catalog (asked file by file): the usage error, word for word;
+    changes elsewhere pass."""
     from cardlab.core import paths
 
-    monkeypatch.setattr(paths, "installed_catalog_holding", lambda path: Path("/site/cardlab/cards"))
-    report = po_import.ImportReport("fr", changes=[SimpleNamespace(path=Path("zorb.yaml"))])
+    shipped = {Path("zorb.yaml"): Path("/site/cardlab/cards")}
+    monkeypatch.setattr(paths, "installed_catalog_holding", lambda path: shipped.get(path))
+    po_import._refuse_installed(po_import.ImportReport("fr", changes=[SimpleNamespace(path=Path("own.yaml"))]))  # not refused
+    report = po_import.ImportReport("fr", changes=[SimpleNamespace(path=Path("own.yaml")), SimpleNamespace(path=Path("zorb.yaml"))])
     with pytest.raises(UsageError) as err:
         po_import._refuse_installed(report)
     assert str(err.value) == (
@@ -360,3 +363,60 @@ def test_plan_with_a_file_that_cannot_be_read(fixture_catalog, monkeypatch, erro
     assert [(p.pos.path.name, p.pos.line, p.rule, p.message) for p in report.problems] == [problem]
     assert [(c.path.name, c.kind) for c in report.changes] == [("2-test-straight.yaml", "card")]
     assert report.applied == ["ippo-test-2 name"]
+
+
+def test_import_po_defaults(tmp_path, monkeypatch):
+    """Called with a catalog and a PO file only: the language comes from the header, validation uses
+    the default cache, and an entry that would replace a current translation is refused (nothing written)."""
+    import shutil
+
+    from cardlab.catalog import validate as validate_module
+
+    root = tmp_path / "catalog"
+    shutil.copytree(FIXTURES / "ippo" / "ippo-test", root / "ippo" / "ippo-test")
+    before = (root / "ippo" / "ippo-test" / "2-test-straight.yaml").read_bytes()
+    po_path = tmp_path / "fr.po"
+    po_path.write_text(
+        'msgid ""\nmsgstr ""\n"Language: fr\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgctxt "ippo-test-2 name"\nmsgid "テストストレート"\nmsgstr "Zorb direct"\n',
+        encoding="utf-8",
+    )
+    caches = []
+
+    def recording(roots, cache_path):
+        caches.append(cache_path)
+        return validate(roots, cache_path=None)
+
+    monkeypatch.setattr(validate_module, "validate", recording)
+    report = po_import.import_po([root], po_path)
+    assert caches == ["default"]
+    assert (report.lang, report.dry_run) == ("fr", False)
+    assert [(p.pos.line, p.rule) for p in report.problems] == [(0, "would-replace"), (6, "would-replace")]
+    assert report.written == []
+    assert (root / "ippo" / "ippo-test" / "2-test-straight.yaml").read_bytes() == before
+
+
+def test_plan_keeps_the_spaces_of_a_msgstr_whose_msgid_has_some(fixture_catalog, monkeypatch):
+    """A source text with surrounding white space (here a final newline): its ``msgstr`` is taken as
+    written; without, the ``msgstr`` is stripped."""
+    import dataclasses
+
+    from cardlab.i18n import strings, writeback
+
+    real = strings.strings(fixture_catalog, "fr")
+    spaced = {
+        "ippo-test-1 name": dataclasses.replace(
+            next(s for s in real if s.context == "ippo-test-1 name"), source="テストジャブ\n", translation=None
+        ),
+        "ippo-test-2 name": dataclasses.replace(next(s for s in real if s.context == "ippo-test-2 name"), translation=None),
+    }
+    monkeypatch.setattr(strings, "strings", lambda catalog, lang: list(spaced.values()))
+    edits = []
+    monkeypatch.setattr(writeback, "render_edits", lambda path, old, planned: (edits.extend(planned), old)[1])
+    po = [
+        _entry(5, "ippo-test-1 name", "テストジャブ\n", " Zorb jab\n"),
+        _entry(9, "ippo-test-2 name", "テストストレート", " Zorb direct\n"),
+    ]
+    report = po_import.plan(fixture_catalog, po, PO, "fr")
+    assert [(e.keys, e.text) for e in edits] == [(("name",), " Zorb jab\n"), (("name",), "Zorb direct")]
+    assert (report.problems, report.unchanged) == ([], 2)
