@@ -355,3 +355,84 @@ def test_cached_data_skips_a_damaged_row(tmp_path, monkeypatch):
     assert cached_data(roots, ["a.yaml", "b.yaml", "c.yaml", "zz.yaml"]) == {"a.yaml": {"id": "zz1-1"}, "c.yaml": {"id": "zz1-3"}}
     monkeypatch.setenv("CARDLAB_NO_CACHE", "1")
     assert cached_data(roots, ["a.yaml"]) == {}
+
+
+def test_check_file_reads_then_checks(tmp_path):
+    """``check_file`` is ``check_text`` of the file's text; a missing file is its read problem, no data."""
+    from cardlab.catalog.filecheck import check_file
+
+    path = tmp_path / "2-zorblax.yaml"
+    path.write_text(ZORB_CARD, encoding="utf-8")
+    data, problems = check_file(path, "card", "pokemon", "en")
+    assert (data["id"], data["name"], problems) == ("zz1-2", {"en": "Zorblax", "ja": "ゾルブラックス"}, [])
+    data, problems = check_file(tmp_path / "zorb.yaml", "card", "pokemon")
+    assert data is None
+    assert [(p.pos.path, p.rule) for p in problems] == [(tmp_path / "zorb.yaml", "file")]
+
+
+def test_catalog_key_of_a_symlink_loop_keeps_the_spelling(tmp_path):
+    """A root that cannot be resolved (a symlink loop) keys the cache by the path as given."""
+    from cardlab.catalog.filecheck import _catalog_key
+    from cardlab.core.paths import roots_key
+
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    assert _catalog_key([tmp_path / "a"]) == roots_key([tmp_path / "a"])
+    assert _catalog_key([str(tmp_path / "a")]) == roots_key([tmp_path / "a"])
+
+
+def test_prune_caches_at_the_age_limit(tmp_path, monkeypatch):
+    """A cache file exactly ``max_age_days`` old stays, one a second older goes with its journal,
+    WAL and shared-memory files; a cache name that cannot be removed (a folder) does not stop the
+    files after it; other names stay."""
+    import os
+
+    from cardlab.catalog.filecheck import prune_caches
+
+    now = 1_000_000_000.0
+    keep = tmp_path / "validate-aaaaaaaaaaaa.sqlite"
+    keep.write_bytes(b"")
+    (tmp_path / "validate-000000000000.sqlite").mkdir()  # listed first below: cannot be unlinked
+    old = tmp_path / "validate-111111111111.sqlite"
+    edge = tmp_path / "validate-222222222222.sqlite"
+    for path in (old, edge, tmp_path / "zorb.sqlite"):
+        path.write_bytes(b"")
+    for suffix in ("-journal", "-wal", "-shm"):
+        (tmp_path / (old.name + suffix)).write_bytes(b"")
+    os.utime(tmp_path / "validate-000000000000.sqlite", (0, 0))
+    os.utime(old, (now - 2 * 86400 - 1, now - 2 * 86400 - 1))
+    os.utime(edge, (now - 2 * 86400, now - 2 * 86400))
+    os.utime(tmp_path / "zorb.sqlite", (0, 0))
+    real_scandir = os.scandir
+    monkeypatch.setattr(os, "scandir", lambda folder: sorted(real_scandir(folder), key=lambda e: e.name))
+    assert prune_caches(keep, now=now, max_age_days=2) == [old]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "validate-000000000000.sqlite",
+        "validate-222222222222.sqlite",
+        "validate-aaaaaaaaaaaa.sqlite",
+        "zorb.sqlite",
+    ]
+    assert keep.stat().st_mtime == now
+
+
+def test_check_files_defaults(tmp_path, monkeypatch):
+    """Called with the files only: the catalog's own cache file in the cache folder, named by the
+    folder holding every file, and cards served from it in full (not as summaries)."""
+    import shutil
+
+    from cardlab.catalog.filecheck import _catalog_key, check_files
+    from cardlab.catalog.model import scan
+
+    root = tmp_path / "cards"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "fixtures" / "catalog" / "pokemon", root / "pokemon")
+    monkeypatch.setenv("CARDLAB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("CARDLAB_NO_CACHE", raising=False)
+    monkeypatch.chdir(tmp_path)
+    files = scan([root])
+    first, problems, reread = check_files(files)
+    assert (problems, reread) == ([], len(files))
+    set_dir = files[0].path.parent
+    assert sorted(p.name for p in (tmp_path / "cache").iterdir() if p.suffix == ".sqlite") == [f"validate-{_catalog_key([set_dir])}.sqlite"]
+    again, problems, reread = check_files(files)
+    assert (problems, reread) == ([], 0)
+    assert again == first  # whole cards, as read the first time

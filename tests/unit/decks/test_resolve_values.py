@@ -74,3 +74,19 @@ def test_number_over_printed_total(index, line, allowed, answer):
     """``name number/total``: the card of that number in the sets of that total, the allowed sets'
     first when several, whose name agrees; else why not, word for word."""
     assert _resolve(index, line, allowed) == answer
+
+
+@pytest.mark.parametrize(
+    ("line", "answer"),
+    [
+        ("4 Basic {L} Energy BS 100", ("base1-100", None, "")),
+        ("4 {L} Energy BS 100", ("base1-100", None, "")),
+        # {Z} is no energy symbol: read as the letter z, which Lightning Energy's name lacks
+        ("4 Basic {Z} Energy BS 100", (None, 'BS 100 is "Lightning Energy", not "Basic {Z} Energy"', "unknown-card")),
+        ("4 {W} Energy BS 100", (None, 'BS 100 is "Lightning Energy", not "{W} Energy"', "unknown-card")),
+    ],
+)
+def test_energy_symbols_in_a_name_with_set_and_number(index, line, answer):
+    """A name beside a set and number agrees once its energy symbols are read as their type; an
+    unknown symbol is its letter."""
+    assert _resolve(index, line) == answer
