@@ -303,10 +303,10 @@ def test_refuse_installed_wording(monkeypatch):
     )
 
 
-PLANNED = [
-    _entry(29, "ippo-test-2 name", "テストストレート", "Zorb direct"),
+PLANNED = [  # set.yaml first: the file that fails below comes before the one that does not
     _entry(32, "ippo-test set.products[0].name", "スターター", "Zorb starter"),
     _entry(35, "ippo-test set.name", "テストセット", "Zorb set"),
+    _entry(29, "ippo-test-2 name", "テストストレート", "Zorb direct"),
 ]
 
 
@@ -325,8 +325,8 @@ def _fail_for(name, error):
 
 
 def test_plan_with_a_file_that_cannot_be_rewritten(fixture_catalog, monkeypatch):
-    """``render_edits`` refuses one file: its problems, then ``not-applied`` at each of its entries, in
-    order; the other file is still planned."""
+    """``render_edits`` refuses the first file: its problems, then ``not-applied`` at each of its
+    entries, in order; the file after it is still planned."""
     from cardlab.core.errors import Problem, SourcePos
     from cardlab.i18n import writeback
 
