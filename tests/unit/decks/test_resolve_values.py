@@ -90,3 +90,80 @@ def test_energy_symbols_in_a_name_with_set_and_number(index, line, answer):
     """A name beside a set and number agrees once its energy symbols are read as their type; an
     unknown symbol is its letter."""
     assert _resolve(index, line) == answer
+
+
+def test_loose_words():
+    """The words a name is loosely compared by: energy symbols read as their type (an unknown one
+    is its letter), ``basic`` and empty pieces dropped."""
+    from cardlab.decks.resolve import _loose
+
+    assert _loose("basic {l} energy!") == frozenset({"lightning", "energy"})
+    assert _loose("{z} basic") == frozenset({"z"})
+    assert _loose("here comes team rocket!") == frozenset({"here", "comes", "team", "rocket"})
+
+
+@pytest.mark.parametrize(
+    ("line", "answer"),
+    [
+        ("4 Pikachu BS 058", ("base1-58", None, "")),  # zeros before a number
+        ("4 Here Comes Team Rocket TR 71", ("base5-71", None, "")),  # the name's "!" left out
+        ("4 base1-999", (None, 'unknown card "base1-999"', "unknown-card")),  # an id of no card: a name
+    ],
+)
+def test_lines_with_set_and_number(index, line, answer):
+    """A set and number written with leading zeros, a name without its punctuation, an id of no card."""
+    assert _resolve(index, line) == answer
+
+
+def _fake_index(cards: dict[str, dict], names: dict[str, set[str]], sets: dict[str, str] | None = None):
+    """A :class:`CardIndex` over a made-up catalog: ``cards`` by id (set ``zz1`` unless ``sets`` says),
+    ``names`` folded name -> ids."""
+    from types import SimpleNamespace
+
+    card_set = {i: (sets or {}).get(i, "zz1") for i in cards}
+    catalog = SimpleNamespace(
+        cards=cards,
+        card_set=card_set,
+        name_maps=lambda game: (names, {}, {}),
+        set_of=lambda card_id: SimpleNamespace(source_language="en"),
+        find_set=lambda code: SimpleNamespace(code=code, game="pokemon") if code in set(card_set.values()) else None,
+    )
+    return CardIndex(catalog, "pokemon")  # type: ignore[arg-type]
+
+
+def test_by_number_strips_zeros_only():
+    """``058`` is 58, ``000`` is 0; a number that does not start with a digit is kept whole."""
+    index = _fake_index({"zz1-0": {}, "zz1-5": {}, "zz1-58": {}}, {})
+    assert [index._by_number("zz1", n) for n in ("058", "000", "0", "X5", " 5")] == ["zz1-58", "zz1-0", "zz1-0", None, None]
+
+
+def test_agrees_ignores_the_source_hashes_of_a_name():
+    """A name map that records the source hashes of imported translations (``_source``) is compared
+    by its names only."""
+    index = _fake_index({"zz1-1": {"name": {"en": "Zorb", "fr": "Zorbe", "_source": {"fr": "0123abcd"}}}}, {})
+    assert (index._agrees("zz1-1", "ZORBE"), index._agrees("zz1-1", "Zorbette")) == (True, False)
+
+
+def test_suggestions_put_the_card_game_type_first_and_look_past_the_first_three():
+    """ "Electric Energy" suggests Lightning Energy first (the card game's name for the type), even
+    when closer names exist; the names with a card in the allowed sets are found among every close
+    name, not only the three closest."""
+    names = {
+        "electric energi": {"zz1-1"},
+        "electric energy drink": {"zz1-2"},
+        "electric energies": {"zz1-3"},
+        "electric energ": {"zz1-4"},
+        "lightning energy": {"zz2-5"},
+    }
+    cards = {
+        "zz1-1": {"name": {"en": "Electric Energi"}},
+        "zz1-2": {"name": {"en": "Electric Energy Drink"}},
+        "zz1-3": {"name": {"en": "Electric Energies"}},
+        "zz1-4": {"name": {"en": "Electric Energ"}},
+        "zz2-5": {"name": {"en": "Lightning Energy"}},
+    }
+    index = _fake_index(cards, names, sets={"zz2-5": "zz2", "zz1-2": "zz3"})
+    assert index.suggestions("Electric Energy") == ["Lightning Energy", "Electric Energ", "Electric Energy Drink"]
+    # the fourth closest name is the only one of set zz3
+    assert index.suggestions("Electric Energie") == ["Electric Energies", "Electric Energi", "Electric Energ"]
+    assert index.suggestions("Electric Energie", allowed_sets={"zz3"}) == ["Electric Energy Drink"]
