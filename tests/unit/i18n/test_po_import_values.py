@@ -420,3 +420,33 @@ def test_plan_keeps_the_spaces_of_a_msgstr_whose_msgid_has_some(fixture_catalog,
     report = po_import.plan(fixture_catalog, po, PO, "fr")
     assert [(e.keys, e.text) for e in edits] == [(("name",), " Zorb jab\n"), (("name",), "Zorb direct")]
     assert (report.problems, report.unchanged) == ([], 2)
+
+
+def test_import_po_refuses_the_installed_catalog_unless_dry_run(tmp_path, monkeypatch):
+    """Files of the installed catalog: a real import is refused before writing; a dry run shows the change."""
+    import shutil
+
+    from cardlab.core import paths
+
+    root = tmp_path / "catalog"
+    shutil.copytree(FIXTURES / "ippo" / "ippo-test", root / "ippo" / "ippo-test")
+    po_path = tmp_path / "fr.po"
+    po_path.write_text(
+        'msgid ""\nmsgstr ""\n"Language: fr\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgctxt "ippo-test set.products[0].name"\nmsgid "スターター"\nmsgstr "Zorb starter"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(paths, "installed_catalog_holding", lambda path: root)
+    report = po_import.import_po([root], po_path, dry_run=True, cache_path=None)
+    assert ([c.path.name for c in report.changes], report.applied, report.problems) == (
+        ["set.yaml"],
+        ["ippo-test set.products[0].name"],
+        [],
+    )
+    before = (root / "ippo" / "ippo-test" / "set.yaml").read_bytes()
+    with pytest.raises(UsageError) as err:
+        po_import.import_po([root], po_path, cache_path=None)
+    assert str(err.value).startswith(
+        f"{root / 'ippo' / 'ippo-test' / 'set.yaml'} is in the catalog installed with the cardlab package ({root})"
+    )
+    assert (root / "ippo" / "ippo-test" / "set.yaml").read_bytes() == before
