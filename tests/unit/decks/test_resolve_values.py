@@ -167,3 +167,14 @@ def test_suggestions_put_the_card_game_type_first_and_look_past_the_first_three(
     # the fourth closest name is the only one of set zz3
     assert index.suggestions("Electric Energie") == ["Electric Energies", "Electric Energi", "Electric Energ"]
     assert index.suggestions("Electric Energie", allowed_sets={"zz3"}) == ["Electric Energy Drink"]
+
+
+def test_allowed_by_set_and_number_range():
+    """A card is allowed when its set is (if sets are given) and the digits of its number are in its
+    set's range (if the set has one); a number without digits, or no number, is out of range."""
+    cards = {"zz1-5a": {"number": "5a"}, "zz1-9": {"number": "9"}, "zz1-x": {"number": "X"}, "zz1-n": {}, "zz2-7": {"number": "7"}}
+    index = _fake_index(cards, {}, sets={"zz2-7": "zz2"})
+    ranges = {"zz1": (1, 6)}
+    assert [index._allowed(i, None, ranges) for i in cards] == [True, False, False, False, True]
+    assert [index._allowed(i, {"zz1"}, None) for i in cards] == [True, True, True, True, False]
+    assert [index._allowed(i, {"zz1"}, {"zz1": (9, 9)}) for i in cards] == [False, True, False, False, False]

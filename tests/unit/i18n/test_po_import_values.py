@@ -450,3 +450,41 @@ def test_import_po_refuses_the_installed_catalog_unless_dry_run(tmp_path, monkey
         f"{root / 'ippo' / 'ippo-test' / 'set.yaml'} is in the catalog installed with the cardlab package ({root})"
     )
     assert (root / "ippo" / "ippo-test" / "set.yaml").read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("error", "message"),
+    [
+        (
+            OSError(28, "No space left on device", "set.yaml"),
+            "writing the card files failed: No space left on device (set.yaml); every file is either as it was or fully "
+            "updated: fix the cause and run the import again",
+        ),
+        (
+            OSError("zorb"),
+            "writing the card files failed: zorb; every file is either as it was or fully updated: fix the cause and run the import again",
+        ),
+    ],
+)
+def test_import_po_when_writing_fails(tmp_path, monkeypatch, error, message):
+    """Writing fails: one error saying why (and which file, when known), word for word."""
+    import shutil
+
+    from cardlab.core.errors import CardlabError
+    from cardlab.i18n import writeback
+
+    root = tmp_path / "catalog"
+    shutil.copytree(FIXTURES / "ippo" / "ippo-test", root / "ippo" / "ippo-test")
+    po_path = tmp_path / "fr.po"
+    po_path.write_text(
+        'msgid ""\nmsgstr ""\n"Language: fr\\n"\n\nmsgctxt "ippo-test set.products[0].name"\nmsgid "スターター"\nmsgstr "Zorb starter"\n',
+        encoding="utf-8",
+    )
+
+    def failing(changes):
+        raise error
+
+    monkeypatch.setattr(writeback, "commit", failing)
+    with pytest.raises(CardlabError) as err:
+        po_import.import_po([root], po_path, cache_path=None)
+    assert str(err.value) == message
