@@ -420,7 +420,7 @@ def test_check_files_defaults(tmp_path, monkeypatch):
     folder holding every file, and cards served from it in full (not as summaries)."""
     import shutil
 
-    from cardlab.catalog.filecheck import _catalog_key, check_files
+    from cardlab.catalog.filecheck import _catalog_key, check_file, check_files
     from cardlab.catalog.model import scan
 
     root = tmp_path / "cards"
@@ -435,4 +435,7 @@ def test_check_files_defaults(tmp_path, monkeypatch):
     assert sorted(p.name for p in (tmp_path / "cache").iterdir() if p.suffix == ".sqlite") == [f"validate-{_catalog_key([set_dir])}.sqlite"]
     again, problems, reread = check_files(files)
     assert (problems, reread) == ([], 0)
-    assert again == first  # whole cards, as read the first time
+    card = next(f.path for f in files if f.kind == "card")
+    whole = check_file(card, "card", "pokemon")[0]
+    assert (first[card], again[card]) == (whole, whole)  # whole cards, not summaries
+    assert again == first
