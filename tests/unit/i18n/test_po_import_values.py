@@ -51,10 +51,10 @@ def test_target_language(header, lang, target):
     ],
 )
 def test_target_language_mismatch(header, lang, message):
-    """Another or a malformed language: a ``po-language`` problem at the header's line."""
+    """Another or a malformed language: a ``po-language`` problem at the header's line of the PO file."""
     with pytest.raises(DataError) as err:
         _target(header, lang)
-    assert [(p.pos.line, p.rule, p.message) for p in err.value.problems] == [(3, "po-language", message)]
+    assert [(p.pos.path, p.pos.line, p.rule, p.message) for p in err.value.problems] == [(PO, 3, "po-language", message)]
 
 
 @pytest.mark.parametrize("header", [None, "", "  "])
