@@ -439,3 +439,81 @@ def test_check_files_defaults(tmp_path, monkeypatch):
     whole = check_file(card, "card", "pokemon")[0]
     assert (first[card], again[card]) == (whole, whole)  # whole cards, not summaries
     assert again == first
+
+
+FIXTURE_POKEMON = Path(__file__).resolve().parents[2] / "fixtures" / "catalog" / "pokemon" / "test1"
+FIXTURE_IPPO = Path(__file__).resolve().parents[2] / "fixtures" / "catalog" / "ippo" / "ippo-test"
+
+
+def _rules_by_file(problems):
+    return sorted({(p.pos.path.name, p.rule) for p in problems})
+
+
+def test_check_files_schema_of_a_card_comes_from_its_set(tmp_path):
+    """The ``game`` of a set's manifest chooses the schema of the cards beside it, whatever the
+    folder says; a card with no manifest beside it is checked with its folder's game."""
+    from cardlab.catalog.filecheck import check_files
+    from cardlab.catalog.model import SourceFile
+
+    odd = tmp_path / "pokemon" / "odd"  # an Ippo set in a Pokémon folder
+    odd.mkdir(parents=True)
+    (odd / "set.yaml").write_bytes((FIXTURE_IPPO / "set.yaml").read_bytes())
+    (odd / "1-testmon.yaml").write_bytes((FIXTURE_POKEMON / "1-testmon.yaml").read_bytes())
+    bare = tmp_path / "pokemon" / "bare"  # no set.yaml: the folder's game
+    bare.mkdir()
+    (bare / "1-jab.yaml").write_bytes((FIXTURE_IPPO / "1-test-jab.yaml").read_bytes())
+    files = [
+        SourceFile(odd / "set.yaml", "set", "pokemon", odd),
+        SourceFile(odd / "1-testmon.yaml", "card", "pokemon", odd),
+        SourceFile(bare / "1-jab.yaml", "card", "pokemon", bare),
+    ]
+    data, problems, reread = check_files(files, cache_path=None)
+    assert (sorted(p.name for p in data), reread) == (["1-jab.yaml", "1-testmon.yaml", "set.yaml"], 3)
+    assert _rules_by_file(problems) == [("1-jab.yaml", "schema"), ("1-testmon.yaml", "schema")]
+
+
+def test_check_files_of_relative_and_absolute_paths(tmp_path, monkeypatch):
+    """Files named by relative and absolute paths have no common folder: checked all the same."""
+    from cardlab.catalog.filecheck import check_files
+    from cardlab.catalog.model import SourceFile
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "1-testmon.yaml").write_bytes((FIXTURE_POKEMON / "1-testmon.yaml").read_bytes())
+    files = [
+        SourceFile(Path("1-testmon.yaml"), "card", "pokemon", None),
+        SourceFile(FIXTURE_POKEMON / "2-testmon-ex.yaml", "card", "pokemon", None),
+    ]
+    data, problems, reread = check_files(files, cache_path=None)
+    assert ([str(p) for p in data], problems, reread) == (["1-testmon.yaml", str(FIXTURE_POKEMON / "2-testmon-ex.yaml")], [], 2)
+
+
+def test_check_files_with_its_own_cache_leaves_the_cache_folder_alone(tmp_path, monkeypatch):
+    """A cache file given by path: the other catalogs' cache files in the cache folder are not pruned."""
+    import os
+
+    from cardlab.catalog.filecheck import check_files
+    from cardlab.catalog.model import SourceFile
+
+    monkeypatch.setenv("CARDLAB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("CARDLAB_NO_CACHE", raising=False)
+    (tmp_path / "cache").mkdir()
+    old = tmp_path / "cache" / "validate-0123456789ab.sqlite"
+    old.write_bytes(b"")
+    os.utime(old, (0, 0))
+    files = [SourceFile(FIXTURE_POKEMON / "1-testmon.yaml", "card", "pokemon", None)]
+    _data, problems, reread = check_files(files, cache_path=tmp_path / "own.sqlite")
+    assert (problems, reread, old.exists(), (tmp_path / "own.sqlite").exists()) == ([], 1, True, True)
+
+
+def test_check_files_reads_again_when_the_schemas_change(tmp_path, monkeypatch):
+    """Cached rows are for the schemas they were checked with: new schemas, every file read again."""
+    from cardlab.catalog import schemas
+    from cardlab.catalog.filecheck import check_files
+    from cardlab.catalog.model import SourceFile
+
+    files = [SourceFile(FIXTURE_POKEMON / "1-testmon.yaml", "card", "pokemon", None)]
+    cache = tmp_path / "own.sqlite"
+    assert check_files(files, cache_path=cache)[1:] == ([], 1)
+    assert check_files(files, cache_path=cache)[1:] == ([], 0)
+    monkeypatch.setattr(schemas, "fingerprint", lambda: "zorb-schemas")
+    assert check_files(files, cache_path=cache)[1:] == ([], 1)

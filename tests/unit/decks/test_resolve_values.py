@@ -178,3 +178,21 @@ def test_allowed_by_set_and_number_range():
     assert [index._allowed(i, None, ranges) for i in cards] == [True, False, False, False, True]
     assert [index._allowed(i, {"zz1"}, None) for i in cards] == [True, True, True, True, False]
     assert [index._allowed(i, {"zz1"}, {"zz1": (9, 9)}) for i in cards] == [False, True, False, False, False]
+
+
+def test_ids_of_by_name_then_symbols_then_compact():
+    """A name is looked up folded, then with its energy symbols read (an unknown symbol is its
+    letter) and ``basic`` dropped, then typed without spaces or punctuation."""
+    from types import SimpleNamespace
+
+    names = {"zorb fen": {"zz1-1"}, "z zorb": {"zz1-2"}, "lightning zorb": {"zz1-3"}}
+    catalog = SimpleNamespace(name_maps=lambda game: (names, {"zorbfan": {"zz1-4"}}, {}))
+    index = CardIndex(catalog, "pokemon")  # type: ignore[arg-type]
+    assert [index.ids_of(n) for n in ("Zorb Fen", "{Z} Zorb", "Basic {L} Zorb", "Zorb-Fan", "Zorb Fan", "!!")] == [
+        {"zz1-1"},
+        {"zz1-2"},
+        {"zz1-3"},
+        {"zz1-4"},
+        {"zz1-4"},
+        set(),
+    ]
