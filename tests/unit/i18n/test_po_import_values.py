@@ -160,10 +160,14 @@ def test_parse_entries_in_the_declared_charset():
             HEADER % b"UTF-8" + b"zorb\n",
             "zorb.po:6:1: PO syntax: unexpected 'zorb' (expected msgctxt, msgid, msgstr, a quoted string or a # comment) (po-syntax)",
         ),
+        # errors polib finds itself: its reason when it gives one, else a general one, at its line
+        (HEADER % b"UTF-8" + b'#| zorb "a"\n', "zorb.po:6: PO syntax: unknown keyword zorb (po-syntax)"),
+        (HEADER % b"UTF-8" + b'msgid "a"\nmsgstr "b"\nmsgstr "c"\n', "zorb.po:8: PO syntax: invalid PO file (po-syntax)"),
     ],
 )
 def test_parse_errors(raw, message):
-    """A bad charset, bytes not in it, a syntax error: each with its line (and column)."""
+    """A bad charset, bytes not in it, a syntax error (found before polib reads the file, or by
+    polib): each with its line (and column)."""
     with pytest.raises(DataError) as err:
         po_import.parse(raw, PO)
     assert str(err.value) == message
