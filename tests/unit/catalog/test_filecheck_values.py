@@ -482,9 +482,11 @@ def test_check_files_of_relative_and_absolute_paths(tmp_path, monkeypatch):
     files = [
         SourceFile(Path("1-testmon.yaml"), "card", "pokemon", None),
         SourceFile(FIXTURE_POKEMON / "2-testmon-ex.yaml", "card", "pokemon", None),
+        SourceFile(Path("gone.yaml"), "card", "pokemon", None),  # missing: its read problem
     ]
     data, problems, reread = check_files(files, cache_path=None)
-    assert ([str(p) for p in data], problems, reread) == (["1-testmon.yaml", str(FIXTURE_POKEMON / "2-testmon-ex.yaml")], [], 2)
+    assert ([str(p) for p in data], reread) == (["1-testmon.yaml", str(FIXTURE_POKEMON / "2-testmon-ex.yaml"), "gone.yaml"], 3)
+    assert [(str(p.pos.path), p.rule) for p in problems] == [("gone.yaml", "file")]
 
 
 def test_check_files_with_its_own_cache_leaves_the_cache_folder_alone(tmp_path, monkeypatch):
@@ -517,3 +519,24 @@ def test_check_files_reads_again_when_the_schemas_change(tmp_path, monkeypatch):
     assert check_files(files, cache_path=cache)[1:] == ([], 0)
     monkeypatch.setattr(schemas, "fingerprint", lambda: "zorb-schemas")
     assert check_files(files, cache_path=cache)[1:] == ([], 1)
+
+
+def test_check_files_reads_again_a_file_changed_too_recently(tmp_path, monkeypatch):
+    """A file whose stamp cannot be trusted yet (changed within the last tick) is read again on the
+    next run; a trusted one is served from the cache with its problems as they were."""
+    from cardlab.catalog import filecheck
+    from cardlab.catalog.filecheck import check_files
+    from cardlab.catalog.model import SourceFile
+
+    card = tmp_path / "1-testmon.yaml"
+    card.write_text((FIXTURE_POKEMON / "1-testmon.yaml").read_text(encoding="utf-8").replace("hp: ", "hp: x"), encoding="utf-8")
+    files = [SourceFile(card, "card", "pokemon", None)]
+    cache = tmp_path / "own.sqlite"
+    monkeypatch.setattr(filecheck, "is_racy", lambda st, now: False)
+    first = check_files(files, cache_path=cache)
+    assert ([(p.pos.line, p.rule) for p in first[1]], first[2]) == ([(6, "schema")], 1)
+    again = check_files(files, cache_path=cache)
+    assert (again[1], again[2]) == (first[1], 0)
+    monkeypatch.setattr(filecheck, "is_racy", lambda st, now: True)
+    assert check_files(files, cache_path=cache)[2] == 1
+    assert check_files(files, cache_path=cache)[2] == 1  # still too recent: read again

@@ -185,14 +185,22 @@ def test_ids_of_by_name_then_symbols_then_compact():
     letter) and ``basic`` dropped, then typed without spaces or punctuation."""
     from types import SimpleNamespace
 
-    names = {"zorb fen": {"zz1-1"}, "z zorb": {"zz1-2"}, "lightning zorb": {"zz1-3"}}
+    names = {"zorb fen": {"zz1-1"}, "z zorb": {"zz1-2"}, "lightning zorb": {"zz1-3"}, "basic lightning zorbo": {"zz1-5"}}
     catalog = SimpleNamespace(name_maps=lambda game: (names, {"zorbfan": {"zz1-4"}}, {}))
     index = CardIndex(catalog, "pokemon")  # type: ignore[arg-type]
-    assert [index.ids_of(n) for n in ("Zorb Fen", "{Z} Zorb", "Basic {L} Zorb", "Zorb-Fan", "Zorb Fan", "!!")] == [
-        {"zz1-1"},
-        {"zz1-2"},
-        {"zz1-3"},
-        {"zz1-4"},
-        {"zz1-4"},
-        set(),
-    ]
+    names_asked = ("Zorb Fen", "{Z} Zorb", "Basic {L} Zorb", "Basic {L} Zorbo", "Zorb-Fan", "Zorb Fan", "!!", "Zorbx")
+    assert [index.ids_of(n) for n in names_asked] == [{"zz1-1"}, {"zz1-2"}, {"zz1-3"}, {"zz1-5"}, {"zz1-4"}, {"zz1-4"}, set(), set()]
+
+
+def test_same_name_is_english_else_the_source_language():
+    """The name "same name" rules compare: English when the card has it, else its set's source
+    language (not the first language the map happens to list), folded."""
+    from types import SimpleNamespace
+
+    cards = {"zz1-1": {"name": {"fr": "Zorbe", "ja": "ゾルブ"}}, "zz1-2": {"name": {"fr": "Zorbe", "ja": "ゾルブ", "en": "Zorb"}}}
+    catalog = SimpleNamespace(
+        cards=cards, name_maps=lambda game: ({}, {}, {}), set_of=lambda card_id: SimpleNamespace(source_language="ja")
+    )
+    index = CardIndex(catalog, "pokemon", ["fr"])  # type: ignore[arg-type]
+    assert [index.same_name(i) for i in ("zz1-1", "zz1-2", "zz1-1")] == ["ゾルブ", "zorb", "ゾルブ"]
+    assert [index.display_name(i) for i in ("zz1-1", "zz1-2")] == ["Zorbe", "Zorbe"]
