@@ -532,11 +532,11 @@ def test_check_files_reads_again_a_file_changed_too_recently(tmp_path, monkeypat
     card.write_text((FIXTURE_POKEMON / "1-testmon.yaml").read_text(encoding="utf-8").replace("hp: ", "hp: x"), encoding="utf-8")
     files = [SourceFile(card, "card", "pokemon", None)]
     cache = tmp_path / "own.sqlite"
-    monkeypatch.setattr(filecheck, "is_racy", lambda st, now: False)
+    monkeypatch.setattr(filecheck, "is_racy", lambda st, now=None: False)
     first = check_files(files, cache_path=cache)
     assert ([(p.pos.line, p.rule) for p in first[1]], first[2]) == ([(6, "schema")], 1)
     again = check_files(files, cache_path=cache)
     assert (again[1], again[2]) == (first[1], 0)
-    monkeypatch.setattr(filecheck, "is_racy", lambda st, now: True)
+    monkeypatch.setattr(filecheck, "is_racy", lambda st, now=None: True)
     assert check_files(files, cache_path=cache)[2] == 1
     assert check_files(files, cache_path=cache)[2] == 1  # still too recent: read again
