@@ -540,3 +540,23 @@ def test_check_files_reads_again_a_file_changed_too_recently(tmp_path, monkeypat
     monkeypatch.setattr(filecheck, "is_racy", lambda st, now=None: True)
     assert check_files(files, cache_path=cache)[2] == 1
     assert check_files(files, cache_path=cache)[2] == 1  # still too recent: read again
+
+
+def test_check_files_reads_again_a_damaged_cache_row(tmp_path, monkeypatch):
+    """A cache row whose data cannot be read back: the file is checked again, with the same answer."""
+    import sqlite3
+
+    from cardlab.catalog import filecheck
+    from cardlab.catalog.filecheck import check_files
+    from cardlab.catalog.model import SourceFile
+
+    monkeypatch.setattr(filecheck, "is_racy", lambda st, now=None: False)
+    files = [SourceFile(FIXTURE_POKEMON / "1-testmon.yaml", "card", "pokemon", None)]
+    cache = tmp_path / "own.sqlite"
+    first = check_files(files, cache_path=cache)
+    con = sqlite3.connect(cache)
+    with con:
+        con.execute("UPDATE files4 SET data = x'00'")
+    con.close()
+    again = check_files(files, cache_path=cache)
+    assert (again[0], again[1], again[2]) == (first[0], [], 1)
