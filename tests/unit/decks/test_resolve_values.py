@@ -204,3 +204,11 @@ def test_same_name_is_english_else_the_source_language():
     index = CardIndex(catalog, "pokemon", ["fr"])  # type: ignore[arg-type]
     assert [index.same_name(i) for i in ("zz1-1", "zz1-2", "zz1-1")] == ["ゾルブ", "zorb", "ゾルブ"]
     assert [index.display_name(i) for i in ("zz1-1", "zz1-2")] == ["Zorbe", "Zorbe"]
+
+
+def test_lines_under_a_total_header_before_any_section_are_main_deck_cards(catalog, formats):
+    """``Total Cards: 4`` before any section header: its lines are main-deck cards, counted."""
+    from cardlab.decks.resolve import build_deck
+
+    deck = build_deck(parse_text("Total Cards: 4\n4 Pikachu BS 58\n", P), catalog, formats["pokemon-base"])
+    assert (deck.size("main"), [(c.card_id, c.section) for c in deck.cards], deck.problems) == (4, [("base1-58", "main")], [])
