@@ -182,11 +182,12 @@ def test_allowed_by_set_and_number_range():
 
 def test_ids_of_by_name_then_symbols_then_compact():
     """A name is looked up folded, then with its energy symbols read (an unknown symbol is its
-    letter) and ``basic`` dropped, then typed without spaces or punctuation."""
+    letter) and ``basic`` dropped, then typed without spaces or punctuation; a name with no letter
+    or digit finds no card, not the cards named by punctuation alone."""
     from types import SimpleNamespace
 
     names = {"zorb fen": {"zz1-1"}, "z zorb": {"zz1-2"}, "lightning zorb": {"zz1-3"}, "basic lightning zorbo": {"zz1-5"}}
-    catalog = SimpleNamespace(name_maps=lambda game: (names, {"zorbfan": {"zz1-4"}}, {}))
+    catalog = SimpleNamespace(name_maps=lambda game: (names, {"zorbfan": {"zz1-4"}, "": {"zz1-9"}}, {}))
     index = CardIndex(catalog, "pokemon")  # type: ignore[arg-type]
     names_asked = ("Zorb Fen", "{Z} Zorb", "Basic {L} Zorb", "Basic {L} Zorbo", "Zorb-Fan", "Zorb Fan", "!!", "Zorbx")
     assert [index.ids_of(n) for n in names_asked] == [{"zz1-1"}, {"zz1-2"}, {"zz1-3"}, {"zz1-5"}, {"zz1-4"}, {"zz1-4"}, set(), set()]
