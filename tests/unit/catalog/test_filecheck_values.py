@@ -560,3 +560,21 @@ def test_check_files_reads_again_a_damaged_cache_row(tmp_path, monkeypatch):
     con.close()
     again = check_files(files, cache_path=cache)
     assert (again[0], again[1], again[2]) == (first[0], [], 1)
+
+
+def test_check_files_summaries_of_cards_read_again(tmp_path):
+    """``full=False``: a card read again comes back as its summary fields; a set file whole."""
+    from cardlab.catalog.filecheck import SUMMARY_FIELDS, check_file, check_files
+    from cardlab.catalog.model import SourceFile
+
+    card, manifest = FIXTURE_POKEMON / "1-testmon.yaml", FIXTURE_POKEMON / "set.yaml"
+    files = [SourceFile(manifest, "set", "pokemon", FIXTURE_POKEMON), SourceFile(card, "card", "pokemon", FIXTURE_POKEMON)]
+    data, problems, reread = check_files(files, cache_path=None, full=False)
+    whole = check_file(card, "card", "pokemon")[0]
+    assert (data[card], data[manifest], problems, reread) == (
+        {k: whole[k] for k in SUMMARY_FIELDS if k in whole},
+        check_file(manifest, "set", "pokemon")[0],
+        [],
+        2,
+    )
+    assert sorted(data[card]) == ["hp", "id", "name", "number", "stage", "supertype"]

@@ -213,3 +213,14 @@ def test_lines_under_a_total_header_before_any_section_are_main_deck_cards(catal
 
     deck = build_deck(parse_text("Total Cards: 4\n4 Pikachu BS 58\n", P), catalog, formats["pokemon-base"])
     assert (deck.size("main"), [(c.card_id, c.section) for c in deck.cards], deck.problems) == (4, [("base1-58", "main")], [])
+
+
+def test_sideboard_after_a_section_counts_its_own_lines(catalog, formats):
+    """A ``Sideboard:`` header after a section: its problem counts the lines under it, not the others."""
+    from cardlab.decks.resolve import build_deck
+
+    text = "Pokemon: 4\n4 Pikachu BS 58\nSideboard:\n2 Bill\n1 Potion\n"
+    deck = build_deck(parse_text(text, P), catalog, formats["pokemon-base"])
+    assert [(p.pos.line, p.rule, p.message) for p in deck.problems] == [
+        (3, "unknown-section", "sideboards are not part of pokemon-base; remove these lines (3 cards on lines 4, 5, not counted)")
+    ]
