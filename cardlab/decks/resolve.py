@@ -283,8 +283,9 @@ class CardIndex:
     def _by_number_total(
         self, entry: Entry, name: str, number: str, total: int, allowed_sets: set[str] | None
     ) -> tuple[str | None, str | None, str]:
-        """``Pikachu 58/102``: the card numbered ``number`` in a set of ``total`` printed cards
-        (preferring the format's sets) whose name agrees."""
+        """``Pikachu 58/102``: the card numbered ``number`` in a set of ``total`` printed cards whose
+        name agrees (the format's sets preferred when several agree; a card of another set whose name
+        agrees is still that card, not a mismatch with the format's card of that number)."""
         found = []
         for info in self.catalog.sets.values():
             if info.game != self.game or (info.printed_total is not None and info.printed_total != total):
@@ -292,14 +293,15 @@ class CardIndex:
             card_id = self._by_number(info.code, number)
             if card_id is not None:
                 found.append(card_id)
-        if allowed_sets and len(found) > 1:
-            found = [i for i in found if self.catalog.card_set[i] in allowed_sets] or found
         agreeing = [i for i in found if self._agrees(i, name)]
+        if allowed_sets and len(agreeing) > 1:
+            agreeing = [i for i in agreeing if self.catalog.card_set[i] in allowed_sets] or agreeing
         if len(agreeing) == 1:
             return agreeing[0], None, ""
         if not agreeing:
             if found:
-                return None, self._mismatch(f"{number}/{total}", found[0], name), "unknown-card"
+                shown = next((i for i in found if allowed_sets and self.catalog.card_set[i] in allowed_sets), found[0])
+                return None, self._mismatch(f"{number}/{total}", shown, name), "unknown-card"
             return None, f'no card {number}/{total} in the catalog ("{entry.text}")', "unknown-card"
         shown = ", ".join(f"{i}" for i in sorted(agreeing))
         return None, f'"{entry.text}" matches {len(agreeing)} cards: {shown}; add the set code', "ambiguous-card"

@@ -51,10 +51,10 @@ def test_target_language(header, lang, target):
     ],
 )
 def test_target_language_mismatch(header, lang, message):
-    """Another or a malformed language: a ``po-language`` problem at the header's line."""
+    """Another or a malformed language: a ``po-language`` problem at the header's line of the PO file."""
     with pytest.raises(DataError) as err:
         _target(header, lang)
-    assert [(p.pos.line, p.rule, p.message) for p in err.value.problems] == [(3, "po-language", message)]
+    assert [(p.pos.path, p.pos.line, p.rule, p.message) for p in err.value.problems] == [(PO, 3, "po-language", message)]
 
 
 @pytest.mark.parametrize("header", [None, "", "  "])
@@ -160,10 +160,14 @@ def test_parse_entries_in_the_declared_charset():
             HEADER % b"UTF-8" + b"zorb\n",
             "zorb.po:6:1: PO syntax: unexpected 'zorb' (expected msgctxt, msgid, msgstr, a quoted string or a # comment) (po-syntax)",
         ),
+        # errors polib finds itself: its reason when it gives one, else a general one, at its line
+        (HEADER % b"UTF-8" + b'#| zorb "a"\n', "zorb.po:6: PO syntax: unknown keyword zorb (po-syntax)"),
+        (HEADER % b"UTF-8" + b'msgid "a"\nmsgstr "b"\nmsgstr "c"\n', "zorb.po:8: PO syntax: invalid PO file (po-syntax)"),
     ],
 )
 def test_parse_errors(raw, message):
-    """A bad charset, bytes not in it, a syntax error: each with its line (and column)."""
+    """A bad charset, bytes not in it, a syntax error (found before polib reads the file, or by
+    polib): each with its line (and column)."""
     with pytest.raises(DataError) as err:
         po_import.parse(raw, PO)
     assert str(err.value) == message
@@ -286,11 +290,14 @@ def test_report_diff_and_files():
 
 
 def test_refuse_installed_wording(monkeypatch):
-    """A planned change in the installed catalog: the usage error, word for word."""
+    """A planned change in the installed catalog (asked file by file): the usage error, word for word;
+    changes elsewhere pass."""
     from cardlab.core import paths
 
-    monkeypatch.setattr(paths, "installed_catalog_holding", lambda path: Path("/site/cardlab/cards"))
-    report = po_import.ImportReport("fr", changes=[SimpleNamespace(path=Path("zorb.yaml"))])
+    shipped = {Path("zorb.yaml"): Path("/site/cardlab/cards")}
+    monkeypatch.setattr(paths, "installed_catalog_holding", lambda path: shipped.get(path))
+    po_import._refuse_installed(po_import.ImportReport("fr", changes=[SimpleNamespace(path=Path("own.yaml"))]))  # not refused
+    report = po_import.ImportReport("fr", changes=[SimpleNamespace(path=Path("own.yaml")), SimpleNamespace(path=Path("zorb.yaml"))])
     with pytest.raises(UsageError) as err:
         po_import._refuse_installed(report)
     assert str(err.value) == (
@@ -298,3 +305,190 @@ def test_refuse_installed_wording(monkeypatch):
         "written there (an upgrade would lose them). Pass --catalog with the cards/ folder of your cardlab checkout "
         "(git clone the repository first), e.g. --catalog ~/cardlab/cards; --dry-run shows the diff"
     )
+
+
+PLANNED = [  # set.yaml first: the file that fails below comes before the one that does not
+    _entry(32, "ippo-test set.products[0].name", "スターター", "Zorb starter"),
+    _entry(35, "ippo-test set.name", "テストセット", "Zorb set"),
+    _entry(29, "ippo-test-2 name", "テストストレート", "Zorb direct"),
+]
+
+
+def _fail_for(name, error):
+    """A stand-in that raises ``error`` for the file called ``name`` and does the real work for the others."""
+
+    def fake(real):
+        def wrapper(path, *args, **kwargs):
+            if Path(path).name == name:
+                raise error
+            return real(path, *args, **kwargs)
+
+        return wrapper
+
+    return fake
+
+
+def test_plan_with_a_file_that_cannot_be_rewritten(fixture_catalog, monkeypatch):
+    """``render_edits`` refuses the first file: its problems, then ``not-applied`` at each of its
+    entries, in order; the file after it is still planned."""
+    from cardlab.core.errors import Problem, SourcePos
+    from cardlab.i18n import writeback
+
+    refusal = Problem(SourcePos(Path("set.yaml"), 7, 3), "zorb cannot be rewritten", "yaml")
+    monkeypatch.setattr(writeback, "render_edits", _fail_for("set.yaml", DataError(refusal))(writeback.render_edits))
+    report = po_import.plan(fixture_catalog, PLANNED, PO, "fr", replace=True)
+    assert [(p.pos.path.name, p.pos.line, p.rule, p.message) for p in report.problems] == [
+        ("set.yaml", 7, "yaml", "zorb cannot be rewritten"),
+        ("zorb.po", 32, "not-applied", "'ippo-test set.products[0].name': not imported, set.yaml cannot be rewritten"),
+        ("zorb.po", 35, "not-applied", "'ippo-test set.name': not imported, set.yaml cannot be rewritten"),
+    ]
+    assert [(c.path.name, c.kind) for c in report.changes] == [("2-test-straight.yaml", "card")]
+    assert report.applied == ["ippo-test-2 name"]
+    assert report.unchanged == 0
+
+
+@pytest.mark.parametrize(
+    ("error", "problem"),
+    [
+        (OSError("zorb: disk gone"), ("set.yaml", 0, "file", "zorb: disk gone")),
+        ("load", ("zorb.yaml", 4, "encoding", "zorb is not UTF-8")),
+    ],
+)
+def test_plan_with_a_file_that_cannot_be_read(fixture_catalog, monkeypatch, error, problem):
+    """A file that cannot be read during the plan: one problem (the read error, or ``file`` at the
+    file for an OS error), its entries not planned; the other file is still planned."""
+    from cardlab.core import inputs
+    from cardlab.core.errors import Problem, SourcePos
+
+    if error == "load":
+        error = inputs.LoadError(Problem(SourcePos(Path("zorb.yaml"), 4), "zorb is not UTF-8", "encoding"))
+    monkeypatch.setattr(inputs, "read_text", _fail_for("set.yaml", error)(inputs.read_text))
+    report = po_import.plan(fixture_catalog, PLANNED, PO, "fr", replace=True)
+    assert [(p.pos.path.name, p.pos.line, p.rule, p.message) for p in report.problems] == [problem]
+    assert [(c.path.name, c.kind) for c in report.changes] == [("2-test-straight.yaml", "card")]
+    assert report.applied == ["ippo-test-2 name"]
+
+
+def test_import_po_defaults(tmp_path, monkeypatch):
+    """Called with a catalog and a PO file only: the language comes from the header, validation uses
+    the default cache, and an entry that would replace a current translation is refused (nothing written)."""
+    import shutil
+
+    from cardlab.catalog import validate as validate_module
+
+    root = tmp_path / "catalog"
+    shutil.copytree(FIXTURES / "ippo" / "ippo-test", root / "ippo" / "ippo-test")
+    before = (root / "ippo" / "ippo-test" / "2-test-straight.yaml").read_bytes()
+    po_path = tmp_path / "fr.po"
+    po_path.write_text(
+        'msgid ""\nmsgstr ""\n"Language: fr\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgctxt "ippo-test-2 name"\nmsgid "テストストレート"\nmsgstr "Zorb direct"\n',
+        encoding="utf-8",
+    )
+    caches = []
+
+    def recording(roots, cache_path):
+        caches.append(cache_path)
+        return validate(roots, cache_path=None)
+
+    monkeypatch.setattr(validate_module, "validate", recording)
+    report = po_import.import_po([root], po_path)
+    assert caches == ["default"]
+    assert (report.lang, report.dry_run) == ("fr", False)
+    assert [(p.pos.line, p.rule) for p in report.problems] == [(0, "would-replace"), (6, "would-replace")]
+    assert report.written == []
+    assert (root / "ippo" / "ippo-test" / "2-test-straight.yaml").read_bytes() == before
+
+
+def test_plan_keeps_the_spaces_of_a_msgstr_whose_msgid_has_some(fixture_catalog, monkeypatch):
+    """A source text with surrounding white space (here a final newline): its ``msgstr`` is taken as
+    written; without, the ``msgstr`` is stripped."""
+    import dataclasses
+
+    from cardlab.i18n import strings, writeback
+
+    real = strings.strings(fixture_catalog, "fr")
+    spaced = {
+        "ippo-test-1 name": dataclasses.replace(
+            next(s for s in real if s.context == "ippo-test-1 name"), source="テストジャブ\n", translation=None
+        ),
+        "ippo-test-2 name": dataclasses.replace(next(s for s in real if s.context == "ippo-test-2 name"), translation=None),
+    }
+    monkeypatch.setattr(strings, "strings", lambda catalog, lang: list(spaced.values()))
+    edits = []
+    monkeypatch.setattr(writeback, "render_edits", lambda path, old, planned: (edits.extend(planned), old)[1])
+    po = [
+        _entry(5, "ippo-test-1 name", "テストジャブ\n", " Zorb jab\n"),
+        _entry(9, "ippo-test-2 name", "テストストレート", " Zorb direct\n"),
+    ]
+    report = po_import.plan(fixture_catalog, po, PO, "fr")
+    assert [(e.keys, e.text) for e in edits] == [(("name",), " Zorb jab\n"), (("name",), "Zorb direct")]
+    assert (report.problems, report.unchanged) == ([], 2)
+
+
+def test_import_po_refuses_the_installed_catalog_unless_dry_run(tmp_path, monkeypatch):
+    """Files of the installed catalog: a real import is refused before writing; a dry run shows the change."""
+    import shutil
+
+    from cardlab.core import paths
+
+    root = tmp_path / "catalog"
+    shutil.copytree(FIXTURES / "ippo" / "ippo-test", root / "ippo" / "ippo-test")
+    po_path = tmp_path / "fr.po"
+    po_path.write_text(
+        'msgid ""\nmsgstr ""\n"Language: fr\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgctxt "ippo-test set.products[0].name"\nmsgid "スターター"\nmsgstr "Zorb starter"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(paths, "installed_catalog_holding", lambda path: root)
+    report = po_import.import_po([root], po_path, dry_run=True, cache_path=None)
+    assert ([c.path.name for c in report.changes], report.applied, report.problems) == (
+        ["set.yaml"],
+        ["ippo-test set.products[0].name"],
+        [],
+    )
+    before = (root / "ippo" / "ippo-test" / "set.yaml").read_bytes()
+    with pytest.raises(UsageError) as err:
+        po_import.import_po([root], po_path, cache_path=None)
+    assert str(err.value).startswith(
+        f"{root / 'ippo' / 'ippo-test' / 'set.yaml'} is in the catalog installed with the cardlab package ({root})"
+    )
+    assert (root / "ippo" / "ippo-test" / "set.yaml").read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("error", "message"),
+    [
+        (
+            OSError(28, "No space left on device", "set.yaml"),
+            "writing the card files failed: No space left on device (set.yaml); every file is either as it was or fully "
+            "updated: fix the cause and run the import again",
+        ),
+        (
+            OSError("zorb"),
+            "writing the card files failed: zorb; every file is either as it was or fully updated: fix the cause and run the import again",
+        ),
+    ],
+)
+def test_import_po_when_writing_fails(tmp_path, monkeypatch, error, message):
+    """Writing fails: one error saying why (and which file, when known), word for word."""
+    import shutil
+
+    from cardlab.core.errors import CardlabError
+    from cardlab.i18n import writeback
+
+    root = tmp_path / "catalog"
+    shutil.copytree(FIXTURES / "ippo" / "ippo-test", root / "ippo" / "ippo-test")
+    po_path = tmp_path / "fr.po"
+    po_path.write_text(
+        'msgid ""\nmsgstr ""\n"Language: fr\\n"\n\nmsgctxt "ippo-test set.products[0].name"\nmsgid "スターター"\nmsgstr "Zorb starter"\n',
+        encoding="utf-8",
+    )
+
+    def failing(changes):
+        raise error
+
+    monkeypatch.setattr(writeback, "commit", failing)
+    with pytest.raises(CardlabError) as err:
+        po_import.import_po([root], po_path, cache_path=None)
+    assert str(err.value) == message

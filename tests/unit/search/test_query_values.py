@@ -17,6 +17,7 @@ from cardlab.search.query import (
     Or,
     QueryError,
     Term,
+    _after_prefix,
     compile_sql,
     fields_help,
     parse,
@@ -328,6 +329,9 @@ FACET_TEXT = "c.rowid IN (SELECT card FROM facet_text WHERE field = ? AND text =
         ("number:4a", FACET_TEXT, ["number", "4a"]),
         ("number:4", FACET_TEXT, ["number", "4"]),
         ("rarity:Rare-Holo", FACET_TEXT, ["rarity", "rare holo"]),
+        ("game:Pokemon", "c.game = ?", ["pokemon"]),
+        ("game!=pokemon", "NOT (c.game = ?)", ["pokemon"]),
+        ("set:Base1", "c.set_code IN (SELECT code FROM set_key WHERE key = ?)", ["base1"]),
         (
             "type!=fire",
             f"(c.rowid IN (SELECT card FROM facet_text WHERE field = ? UNION ALL SELECT card FROM facet_num WHERE field = ?) AND NOT ({FACET_TEXT}))",
@@ -502,3 +506,15 @@ def test_run_together_only_when_every_term_is_a_bare_word():
 @pytest.mark.parametrize("space", ["\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1f", "\x85"])
 def test_control_characters_that_are_white_space_still_separate_words(space):
     assert [t.value for t in terms(parse(f"pika{space}chu"))] == ["pika", "chu"]
+
+
+def test_after_prefix_at_the_ends_of_unicode():
+    """The range end after U+10FFFF carries to the character before it; a prefix of U+10FFFF alone
+    ends at two of them; the surrogates (never stored) are stepped over at both ends."""
+    assert _after_prefix("\U0010ffff") == "\U0010ffff\U0010ffff"
+    assert _after_prefix("ab\U0010ffff") == "ac"
+    assert _after_prefix("a\U0010ffff\U0010ffff") == "b"
+    assert _after_prefix("\ud7fe") == "\ud7ff"
+    assert _after_prefix("\ud7ff") == "\ue000"
+    assert _after_prefix("\udffe") == "\ue000"
+    assert _after_prefix("\udfff") == "\ue000"
