@@ -31,6 +31,9 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on; 127.0.0.1 answers this machine only.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
     workers: Annotated[int, typer.Option(min=1, max=32, help="Server processes (one per core is plenty).")] = 1,
+    threads: Annotated[
+        int, typer.Option(min=1, max=64, help="Request threads per process (searches, deck checks, PDFs); a few beat many on few cores.")
+    ] = 4,
     allow_writes: Annotated[
         bool,
         typer.Option(
@@ -87,6 +90,7 @@ def serve(
     os.environ["CARDLAB_CATALOG"] = os.pathsep.join(str(r) for r in roots)
     os.environ["CARDLAB_DB"] = str(db_path)
     os.environ["CARDLAB_SERVE_WRITES"] = "1" if allow_writes else "0"
+    os.environ["CARDLAB_WEB_THREADS"] = str(threads)  # read by the app in each uvicorn worker
     if token is not None:
         from cardlab.core.auth import TOKEN_ENV
 

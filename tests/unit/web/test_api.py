@@ -468,3 +468,21 @@ def test_the_only_writes_are_the_collection_endpoints(client):
 def test_json_is_utf8(client):
     body = client.get("/api/cards/search", params={"q": "set:ippo1"}).content
     assert json.loads(body)["total_cards"] == 0
+
+
+@pytest.mark.parametrize(("value", "threads"), [("", 4), ("1", 1), (" 64 ", 64), ("8", 8)])
+def test_request_threads_per_worker(monkeypatch, value, threads):
+    from cardlab.web.app import web_threads
+
+    monkeypatch.setenv("CARDLAB_WEB_THREADS", value)
+    assert web_threads() == threads
+
+
+@pytest.mark.parametrize("value", ["0", "65", "-1", "two", "1.5"])
+def test_request_threads_out_of_range_are_refused(monkeypatch, value):
+    from cardlab.core.errors import UsageError
+    from cardlab.web.app import web_threads
+
+    monkeypatch.setenv("CARDLAB_WEB_THREADS", value)
+    with pytest.raises(UsageError, match=f"CARDLAB_WEB_THREADS: a whole number from 1 to 64, not '{value}'"):
+        web_threads()
