@@ -158,10 +158,15 @@ def server_error(err: BaseException, where: Location, what: str = "the collectio
             "fix them in the URL (postgresql+psycopg://USER:PASSWORD@HOST/DATABASE) or in ~/.pgpass"
         )
     if "permission denied" in low:
+        # the index builds in schemas of its own (CREATE on the database); collections use public
+        grant = (
+            f'GRANT CREATE ON DATABASE "{url.database}" TO "{user}"'
+            if what == "the search index"
+            else f'GRANT CREATE, USAGE ON SCHEMA public TO "{user}"'
+        )
         return DatabaseUnavailableError(
             f"user '{user}' may not create or change cardlab's tables in the database '{url.database}' on {server}; "
-            f'make the user its owner (ALTER DATABASE "{url.database}" OWNER TO "{user}") or grant it the rights '
-            f'(GRANT CREATE, USAGE ON SCHEMA public TO "{user}")'
+            f'make the user its owner (ALTER DATABASE "{url.database}" OWNER TO "{user}") or grant it the rights ({grant})'
         )
     if any(
         s in low
