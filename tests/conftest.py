@@ -82,6 +82,15 @@ def forum_roots(tmp_path_factory) -> str:
 
 
 @pytest.fixture
+def catalog_copy(tmp_path) -> Path:
+    """A private copy of the shipped Base Set and the Pokémon formats, as a catalog root ``<tmp>/catalog``."""
+    root = tmp_path / "catalog"
+    shutil.copytree(REPO / "cards" / "pokemon" / "base1", root / "pokemon" / "base1")
+    shutil.copytree(REPO / "cards" / "pokemon" / "formats", root / "pokemon" / "formats")
+    return root
+
+
+@pytest.fixture
 def test_set(tmp_path) -> Path:
     """A private copy of the fictional Pokémon test set (tests/fixtures/catalog/pokemon/test1),
     as a catalog root ``<tmp>/catalog`` holding ``pokemon/test1``."""

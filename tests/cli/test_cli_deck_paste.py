@@ -4,7 +4,6 @@ codes of deck stats / deck list, validate on a special file, and a file's own pr
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -13,15 +12,6 @@ from cardlab.cli.app import app
 
 REPO = Path(__file__).resolve().parents[2]
 ZAP = REPO / "examples" / "decks" / "zap-theme-deck.txt"
-
-
-@pytest.fixture
-def catalog_copy(tmp_path) -> Path:
-    """A private copy of the Base Set and the Pokémon formats."""
-    root = tmp_path / "catalog"
-    shutil.copytree(REPO / "cards" / "pokemon" / "base1", root / "pokemon" / "base1")
-    shutil.copytree(REPO / "cards" / "pokemon" / "formats", root / "pokemon" / "formats")
-    return root
 
 
 def test_standard_input(runner, catalog_copy):

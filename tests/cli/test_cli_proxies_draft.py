@@ -4,7 +4,6 @@ with the reason."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -19,15 +18,6 @@ DRAFTS = [  # file name, content: kinds of invalid catalog file
     ("103-broken.yaml", "id: base1-103\nname: [unclosed\n"),  # YAML syntax
     ("103-nulls.yaml", 'id: base1-103\nnumber: "103"\nname: {en: Draftmon}\nhp: null\nsupertype: Pokémon\n'),  # card new's nulls
 ]
-
-
-@pytest.fixture
-def catalog_copy(tmp_path) -> Path:
-    """A private copy of the Base Set and the Pokémon formats."""
-    root = tmp_path / "catalog"
-    shutil.copytree(REPO / "cards" / "pokemon" / "base1", root / "pokemon" / "base1")
-    shutil.copytree(REPO / "cards" / "pokemon" / "formats", root / "pokemon" / "formats")
-    return root
 
 
 def _proxies(runner, catalog, tmp_path, *args):
