@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardlab.catalog.model import Catalog, folders
+from cardlab.catalog.model import Catalog, folders, number_int
 from cardlab.core.errors import CardlabError, CatalogError
 from cardlab.core.inputs import MAX_FILE_BYTES, file_stamp, is_racy
 from cardlab.core.text import CJK, compact, fold, norm_value, pick, stem_words
@@ -389,7 +389,7 @@ as queries are."""
 def _common_facets(card: dict, set_data: dict, aliases: list[str]) -> list[tuple[str, str | None, float | None]]:
     rows: list[tuple[str, str | None, float | None]] = []
     number = card["number"]
-    num = _number_int(number)
+    num = number_int(number)
     rows.append(("number", fold(number), float(num) if num is not None else None))
     if card.get("rarity"):
         rows.append(("rarity", card["rarity"], None))
@@ -426,12 +426,6 @@ def _texts(card: dict) -> tuple[str, str, str]:
     return "\n".join(names), "\n".join(body), " ".join(stems)
 
 
-def _number_int(number: str) -> int | None:
-    """The digits of a collector number as one integer (``H12`` -> 12), None without any."""
-    digits = "".join(ch for ch in number if ch.isdigit())
-    return int(digits) if digits else None
-
-
 def search_order(cat: Catalog, card_id: str) -> tuple:
     """The sort key of the index's row order (``card.rowid``), which is the default order of a
     search (``cardlab search --sort number``): sets by release date (sets without one last), then
@@ -441,7 +435,7 @@ def search_order(cat: Catalog, card_id: str) -> tuple:
     info = cat.set_of(card_id)
     date = info.data.get("release_date")
     number = str(cat.cards[card_id].get("number", ""))
-    num = _number_int(number)
+    num = number_int(number)
     return (date is None, "" if date is None else str(date), info.code, num is not None, num or 0, number)
 
 
@@ -638,7 +632,7 @@ def _write(
                 info = cat.set_of(card_id)
                 game = game_module(info.game)
                 src = info.source_language
-                num = _number_int(card["number"])
+                num = number_int(card["number"])
                 rows.append(
                     (
                         rowid,

@@ -21,6 +21,14 @@ PRINTING_FIELDS = ("id", "number", "rarity", "illustrator", "notes", "printed_na
 original card named by ``reprint_of`` (Base Set 2 reprints Base Set and Jungle)."""
 
 
+def number_int(number: str) -> int | None:
+    """The digits of a collector number read as one integer (``H12`` -> 12, ``4a`` -> 4), None when it
+    has none: what sorts printings, checks a number against its set's total and a format's number
+    ranges."""
+    digits = "".join(ch for ch in number if ch.isdigit())
+    return int(digits) if digits else None
+
+
 @dataclass
 class SetInfo:
     """One set: its manifest data and where it lives.
@@ -111,8 +119,7 @@ class Catalog:
         collector number."""
         info = self.set_of(card_id)
         number = str(self.cards[card_id].get("number", ""))
-        digits = "".join(ch for ch in number if ch.isdigit())
-        return (card_id in self.own, str(info.data.get("release_date", "")), info.code, int(digits) if digits else 0, number)
+        return (card_id in self.own, str(info.data.get("release_date", "")), info.code, number_int(number) or 0, number)
 
     def by_print_order(self, ids: Iterable[str]) -> list[str]:
         """Return ``ids`` sorted by :meth:`print_order` (originals first, then set release date...)."""

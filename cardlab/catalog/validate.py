@@ -113,8 +113,8 @@ def cross_checks(
             if not f.path.name.startswith(f"{number}-"):
                 found.append((f.path, ["number"], f"file name should start with '{number}-' (the collector number)", "file-name"))
             total = s.get("total", s.get("printed_total"))
-            digits = "".join(ch for ch in number if ch.isdigit())
-            if isinstance(total, int) and digits and int(digits) > total:
+            num = catalog_mod.number_int(number)
+            if isinstance(total, int) and num is not None and num > total:
                 what = "total" if "total" in s else "printed total"
                 found.append((f.path, ["number"], f"collector number {number} is beyond the set's {what} {total}", "number-range"))
     for card_id, card in cat.cards.items():

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cardlab.catalog.model import number_int
 from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.text import compact, fold, line_list, pick
 from cardlab.decks.model import Deck, DeckCard
@@ -182,8 +183,8 @@ class CardIndex:
         if allowed_sets and code not in allowed_sets:
             return False
         if ranges and code in ranges:
-            digits = "".join(ch for ch in str(self.catalog.cards[card_id].get("number", "")) if ch.isdigit())
-            return bool(digits) and ranges[code][0] <= int(digits) <= ranges[code][1]
+            num = number_int(str(self.catalog.cards[card_id].get("number", "")))
+            return num is not None and ranges[code][0] <= num <= ranges[code][1]
         return True
 
     def resolve(

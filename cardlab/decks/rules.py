@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from cardlab.catalog.model import number_int
 from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.text import line_list
 
@@ -183,8 +184,8 @@ def check_number_range(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
     for card in deck.cards:
         if card.set_code != code:
             continue
-        digits = "".join(ch for ch in str(card.card.get("number", "")) if ch.isdigit())
-        if not digits or not low <= int(digits) <= high:
+        num = number_int(str(card.card.get("number", "")))
+        if num is None or not low <= num <= high:
             yield (
                 card.line,
                 (

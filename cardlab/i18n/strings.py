@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardlab.catalog.model import Catalog
+from cardlab.catalog.model import Catalog, number_int
 from cardlab.core.text import localized_fields, pick
 from cardlab.i18n.writeback import Change, Edit, check_change, commit, render_edits
 
@@ -177,8 +177,8 @@ def _selected_sets(catalog: Catalog, sets: Iterable[str] | None) -> list[str]:
 
 def _number_key(card_id: str, card: dict) -> tuple:
     number = str(card.get("number", ""))
-    digits = "".join(ch for ch in number if ch.isdigit())
-    return (int(digits) if digits else 1 << 30, number, card_id)
+    num = number_int(number)
+    return (num if num is not None else 1 << 30, number, card_id)
 
 
 def strings(catalog: Catalog, lang: str, sets: Iterable[str] | None = None) -> Iterator[TString]:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardlab.catalog.model import Catalog
+from cardlab.catalog.model import Catalog, number_int
 from cardlab.core.errors import CardlabError, UsageError
 from cardlab.games.forumtcg import COMMON, FOUR_FACTIONS
 
@@ -42,7 +42,7 @@ def draw_pool(catalog: Catalog, set_code: str) -> list[dict]:
     if info.game != "forumtcg":
         raise UsageError(f"set {info.code} is a {info.game} set; the mini-games use forum TCG sets (game forumtcg)")
     ids = [cid for cid, code in catalog.card_set.items() if code == info.code and catalog.cards[cid].get("rarity") == COMMON]
-    ids.sort(key=lambda cid: (int("".join(ch for ch in catalog.cards[cid]["number"] if ch.isdigit()) or 0), cid))
+    ids.sort(key=lambda cid: (number_int(catalog.cards[cid]["number"]) or 0, cid))
     if not ids:
         raise SetupError(f"set {info.code} has no {COMMON} card to draw; load its cards with 'cardlab import csv'")
     return [card_info(catalog, cid) for cid in ids]
