@@ -235,7 +235,7 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _is_url(db: Path | str) -> bool:
+def is_server(db: Path | str) -> bool:
     """True when ``db`` names an index on a database server (a URL, as text) rather than a file
     (:func:`cardlab.core.paths.default_db`); a path given as text is a file."""
     from cardlab.core.paths import is_database_url
@@ -248,7 +248,7 @@ def is_own_cache_file(db: Path | str) -> bool:
     such a file may be replaced when it is damaged; a file elsewhere (or a database URL) never is."""
     from cardlab.core.paths import cache_dir
 
-    if _is_url(db):
+    if is_server(db):
         return False
     db = Path(db)
     try:
@@ -280,7 +280,7 @@ def _whole(db: Path) -> bool:
 def stored_meta(db: Path | str) -> dict[str, str] | None:
     """Return the facts recorded in the index file at ``db`` (``fingerprint``, ``quick``, ``files``...),
     or None (missing, truncated or unreadable, or a PostgreSQL URL: see :mod:`cardlab.catalog.pgindex`)."""
-    if _is_url(db):
+    if is_server(db):
         return None
     db = Path(db)
     if not db.is_file() or not _whole(db):
@@ -328,16 +328,14 @@ def _note_quick(db: Path, quick: str) -> None:
 def mark_stale(db: Path | str) -> None:
     """Make the next search check every file of the catalog (not only its folders) against the
     index at ``db``: ``cardlab validate`` calls it when it saw a changed file. Best effort."""
-    if not _is_url(db) and stored_meta(db) is not None:
+    if not is_server(db) and stored_meta(db) is not None:
         _write_meta(Path(db), {}, drop=("quick",))
 
 
 def ensure_index(roots: list[Path], db: Path | str, full: bool = False) -> BuildReport | None:
     """Make sure the index at ``db`` reflects the catalog under ``roots``.
 
-    On PostgreSQL (``db`` a URL) nothing is rebuilt implicitly: a fresh index gives None, a missing
-    or stale one raises :class:`cardlab.catalog.pgindex.IndexOutOfDateError` (``cardlab index``
-    builds it: :func:`cardlab.catalog.pgindex.build`).
+    ``db`` is a file (a PostgreSQL URL goes through :func:`cardlab.catalog.indexes.ensure_index`).
 
     A catalog of up to :data:`FULL_CHECK_FILES` files is checked file by file (:func:`fingerprint`);
     a larger one folder by folder (:func:`quick_fingerprint`), unless ``full`` (``cardlab index``)
@@ -350,11 +348,6 @@ def ensure_index(roots: list[Path], db: Path | str, full: bool = False) -> Build
     Raises:
         CatalogError: the catalog has problems (the index in use is left as it was).
     """
-    if isinstance(db, str) and _is_url(db):
-        from cardlab.catalog import pgindex
-
-        pgindex.open_fresh(roots, db).close()
-        return None
     db = Path(db)
     meta = stored_meta(db)
     quick = None
@@ -754,14 +747,9 @@ def open_fresh(roots: list[Path], db: Path | str) -> tuple[sqlite3.Connection, B
 
     Raises:
         CatalogError, IndexWriteError: the rebuild failed and there is no older index.
-        IndexOutOfDateError: on PostgreSQL (``db`` a URL, :func:`cardlab.catalog.pgindex.open_fresh`),
-            the index is missing or stale; the connection returned is then a
-            :class:`~cardlab.catalog.pgindex.PgIndex`, which the search engine reads as it reads SQLite.
-    """
-    if isinstance(db, str) and _is_url(db):
-        from cardlab.catalog import pgindex
 
-        return pgindex.open_fresh(roots, db), None, None  # type: ignore[return-value]
+    ``db`` is a file (a PostgreSQL URL goes through :func:`cardlab.catalog.indexes.open_fresh`).
+    """
     db = Path(db)
     try:
         report = ensure_index(roots, db)
@@ -809,10 +797,6 @@ def repair(roots: list[Path], db: Path, err: sqlite3.DatabaseError) -> sqlite3.C
 
 
 def connect(db: Path | str) -> sqlite3.Connection:
-    """Open the index read-only (a PostgreSQL URL: :func:`cardlab.catalog.pgindex.connect`).
+    """Open the index file read-only (a PostgreSQL URL: :func:`cardlab.catalog.indexes.connect`).
     Raises sqlite3.Error when it cannot be opened."""
-    if isinstance(db, str) and _is_url(db):
-        from cardlab.catalog import pgindex
-
-        return pgindex.connect(db)  # type: ignore[return-value]
     return sqlite3.connect(f"file:{db}?mode=ro", uri=True)

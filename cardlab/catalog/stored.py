@@ -293,7 +293,7 @@ def open_catalog(roots: Iterable[Path], db: Path | str | None = None) -> tuple[C
     Raises:
         InputError: a root is missing or not a folder.
     """
-    from cardlab.catalog.index import open_fresh
+    from cardlab.catalog.indexes import open_fresh
     from cardlab.catalog.validate import formats_only, validate
     from cardlab.core.errors import CardlabError
     from cardlab.core.paths import default_db

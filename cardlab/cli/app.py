@@ -228,11 +228,11 @@ def _query(roots: list[Path], db_path: Path | str, run):  # noqa: ANN001, ANN202
 
 
 def _open(roots: list[Path], db_path: Path | str):  # noqa: ANN202 - sqlite3.Connection
-    """Open a fresh index (:func:`cardlab.catalog.index.open_fresh`); when it cannot be rebuilt (a
+    """Open a fresh index (:func:`cardlab.catalog.indexes.open_fresh`); when it cannot be rebuilt (a
     catalog with problems, a read-only or full disk), the previous index with a warning."""
-    from cardlab.catalog import index as index
+    from cardlab.catalog import indexes
 
-    con, report, failure = index.open_fresh(roots, db_path)
+    con, report, failure = indexes.open_fresh(roots, db_path)
     if failure is None and report is None:
         return con  # the everyday case: nothing to say, so no rich to import
     from cardlab.core.errors import DataError

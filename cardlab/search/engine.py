@@ -198,7 +198,7 @@ def open_index(roots: list[Path], db: Path | str) -> sqlite3.Connection:
     Raises:
         CatalogError, IndexWriteError: the index cannot be rebuilt and there is no older one.
     """
-    from cardlab.catalog.index import open_fresh
+    from cardlab.catalog.indexes import open_fresh
 
     return open_fresh(roots, db)[0]
 

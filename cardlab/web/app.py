@@ -146,7 +146,7 @@ class Site:
     """
 
     def __init__(self, roots: list[Path], db: Path | str, search_timeout: float = SEARCH_TIMEOUT, token: str | None = None) -> None:
-        from cardlab.catalog.index import ensure_index
+        from cardlab.catalog.indexes import ensure_index
         from cardlab.catalog.validate import validate
         from cardlab.core.errors import CatalogError
         from cardlab.decks.check import header_words
@@ -185,7 +185,7 @@ class Site:
         """Return this thread's read-only index connection (opened on first use)."""
         con = getattr(self._local, "con", None)
         if con is None:
-            from cardlab.catalog.index import connect
+            from cardlab.catalog.indexes import connect
 
             con = self._local.con = connect(self.db)
         return con
