@@ -1,5 +1,5 @@
 """``python -m cardlab``."""
 
-from cardlab.cli.app import main
+from cardlab.cli.entry import main
 
 main()

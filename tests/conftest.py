@@ -40,9 +40,9 @@ def _isolated_env(monkeypatch, tmp_path_factory, tmp_path):
     monkeypatch.setenv("COLUMNS", "200")
     # Test files are copied just before they are read: do not treat them as "racy" (changed within
     # the file system's time tick, so re-read every time); tests of that rule set it back.
-    from cardlab.core import inputs
+    from cardlab.core import stamps
 
-    monkeypatch.setattr(inputs, "RACY_NS", 0)
+    monkeypatch.setattr(stamps, "RACY_NS", 0)
 
 
 @pytest.fixture

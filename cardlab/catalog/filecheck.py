@@ -20,9 +20,10 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from cardlab.catalog.freshness import validation_cache
 from cardlab.catalog.model import SourceFile
 from cardlab.core.errors import Problem, SourcePos
-from cardlab.core.inputs import file_stamp, is_racy
+from cardlab.core.stamps import file_stamp, is_racy
 from cardlab.core.text import is_localized
 from cardlab.core.yamlio import LoadError, Positions, describe, key_position, load, position, read_text
 
@@ -270,7 +271,7 @@ def _check_job(job: tuple[str, str, str, str | None, bool]) -> tuple[str, Any, l
 
 class _Cache:
     """path -> (file stamp, schema fingerprint, data, problems) in a small SQLite file; the stamp is
-    :func:`cardlab.core.inputs.file_stamp` (size, modification and change times, inode).
+    :func:`cardlab.core.stamps.file_stamp` (size, modification and change times, inode).
 
     The data is pickled (it is the file's own YAML data, written and read only by cardlab in the
     user's cache folder); pickle reads three times faster than JSON here."""
@@ -368,55 +369,9 @@ def _own_cache_file(path: Path | str) -> bool:
         return False
 
 
-def _catalog_key(roots: Iterable[Path]) -> str:
-    """The roots key (:func:`cardlab.core.paths.roots_key`) of ``roots`` made absolute, so a
-    relative and an absolute spelling of the same catalog share a cache file."""
-    from cardlab.core.paths import roots_key
-
-    resolved = []
-    for r in roots:
-        try:
-            resolved.append(Path(r).resolve())
-        except (OSError, RuntimeError):  # a symlink loop: keep the spelling given
-            resolved.append(Path(r))
-    return roots_key(resolved)
-
-
-def _default_cache(roots: Iterable[Path] = ()) -> Path | None:
-    """The validation cache file of the catalog under ``roots``:
-    ``<cache dir>/validate-<roots key>.sqlite``; None when ``CARDLAB_NO_CACHE`` is set."""
-    if os.environ.get("CARDLAB_NO_CACHE"):
-        return None
-    from cardlab.core.paths import cache_dir
-
-    return cache_dir() / f"validate-{_catalog_key(roots)}.sqlite"
-
-
-def cached_run(roots: Iterable[Path], key: str) -> tuple[int, list[Problem]] | None:
-    """The outcome of the last whole validation of the catalog under ``roots`` when it was made
-    with ``key`` (:func:`cardlab.catalog.validate.run_key`: every file's stamp, the schemas and the
-    checking code): ``(files checked, problems)``; None when there is none for that key."""
-    cache = _Cache(_default_cache(list(roots)))
-    if cache.db is None:
-        return None
-    try:
-        row = cache.db.execute("SELECT files, problems FROM runs WHERE id = 1 AND key = ?", (key,)).fetchone()
-    except sqlite3.Error:
-        return None
-    finally:
-        cache.db.close()
-    if row is None:
-        return None
-    try:
-        problems = [Problem(SourcePos(Path(p), ln, col), msg, rule) for p, ln, col, msg, rule in json.loads(row[1])]
-    except (ValueError, TypeError):
-        return None
-    return row[0], problems
-
-
 def store_run(roots: Iterable[Path], key: str, files: int, problems: list[Problem]) -> None:
-    """Record the outcome of a whole validation made with ``key`` (see :func:`cached_run`); best effort."""
-    cache = _Cache(_default_cache(list(roots)))
+    """Record the outcome of a whole validation made with ``key`` (see :func:`cardlab.catalog.freshness.cached_run`); best effort."""
+    cache = _Cache(validation_cache(list(roots)))
     if cache.db is None:
         return
     shown = [(str(p.pos.path), p.pos.line, p.pos.col, p.message, p.rule) for p in problems]
@@ -433,7 +388,7 @@ def cached_data(roots: Iterable[Path], paths: list[str]) -> dict[str, Any]:
     """The parsed data of ``paths`` as the catalog's validation cache holds it (what the last
     validation read), for the files it holds; read by the index build (:mod:`cardlab.catalog.index`)
     a batch at a time, instead of keeping every card in memory. A damaged row is left out."""
-    cache = _Cache(_default_cache(list(roots)))
+    cache = _Cache(validation_cache(list(roots)))
     out: dict[str, Any] = {}
     try:
         for path, row in cache.get_many(paths, full=True).items():
@@ -540,7 +495,7 @@ def check_files(
         except ValueError:  # relative and absolute paths mixed: no common folder
             roots = []
     roots = list(roots)
-    default = _default_cache(roots) if cache_path == "default" else None
+    default = validation_cache(roots) if cache_path == "default" else None
     cache = _Cache(default if cache_path == "default" else cache_path)  # type: ignore[arg-type]
     schema_fp = fingerprint()
     data: dict[Path, Any] = {}

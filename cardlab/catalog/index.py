@@ -21,16 +21,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardlab.catalog.model import Catalog, folders, number_int
+from cardlab.catalog.freshness import FINGERPRINT_SALT, INDEX_VERSION, SQLITE_MAGIC, folders, stamp_digest, stored_fingerprint, stored_meta
+from cardlab.catalog.model import Catalog, number_int
 from cardlab.core.errors import CardlabError, CatalogError
-from cardlab.core.inputs import MAX_FILE_BYTES, file_stamp, is_racy
+from cardlab.core.inputs import MAX_FILE_BYTES
+from cardlab.core.paths import is_server
+from cardlab.core.stamps import file_stamp, is_racy
 from cardlab.core.text import CJK, compact, fold, norm_value, pick, stem_words
-
-INDEX_VERSION = "15"
-"""Bump when the index's tables or contents change: old indexes are then rebuilt."""
-
-FINGERPRINT_SALT = f"v{INDEX_VERSION}"
-"""What :func:`fingerprint` hashes first: another index version never matches."""
 
 DICTIONARY_BYTES = 8192
 """Size of the zlib preset dictionary for ``card.data``: the last bytes of about 100 cards spread over
@@ -85,7 +82,7 @@ class BuildReport:
 
 
 def fingerprint(roots: list[Path]) -> str:
-    """Return a hash of the catalog's state: every file's path and :func:`~cardlab.core.inputs.file_stamp`
+    """Return a hash of the catalog's state: every file's path and :func:`~cardlab.core.stamps.file_stamp`
     (size, modification and change times, inode), plus the schemas. A same-size edit that keeps the
     modification time (``cp -p``, ``rsync -t``) still changes the change time or the inode.
 
@@ -96,9 +93,7 @@ def fingerprint(roots: list[Path]) -> str:
 
 def _fingerprint_and_count(roots: list[Path], racy_files: list[str] | None = None) -> tuple[str, int]:
     """:func:`fingerprint`, and how many catalog files it stamped (the racy ones' paths added to
-    ``racy_files``, see :func:`cardlab.catalog.model.stamp_digest`)."""
-    from cardlab.catalog.model import stamp_digest
-
+    ``racy_files``, see :func:`cardlab.catalog.freshness.stamp_digest`)."""
     return stamp_digest(roots, FINGERPRINT_SALT, racy_files)
 
 
@@ -176,9 +171,6 @@ def quick_fingerprint(roots: list[Path]) -> str:
     return h.hexdigest() + (f":racy-{now}" if racy else "")
 
 
-SQLITE_MAGIC = b"SQLite format 3\x00"
-
-
 def check_db_path(db: Path) -> None:
     """Refuse an index path cardlab must not write: a folder, a device or other special file, or
     an existing file that is not a cardlab index (it would be replaced).
@@ -235,14 +227,6 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def is_server(db: Path | str) -> bool:
-    """True when ``db`` names an index on a database server (a URL, as text) rather than a file
-    (:func:`cardlab.core.paths.default_db`); a path given as text is a file."""
-    from cardlab.core.paths import is_database_url
-
-    return isinstance(db, str) and is_database_url(db)
-
-
 def is_own_cache_file(db: Path | str) -> bool:
     """True for an index file cardlab names itself (``index-<hash>.sqlite`` in its cache folder):
     such a file may be replaced when it is damaged; a file elsewhere (or a database URL) never is."""
@@ -259,48 +243,6 @@ def is_own_cache_file(db: Path | str) -> bool:
         )
     except OSError:
         return False
-
-
-def _whole(db: Path) -> bool:
-    """True when the file is as long as its SQLite header says (a truncated index is not)."""
-    try:
-        with open(db, "rb") as fh:
-            head = fh.read(100)
-        size = os.path.getsize(db)
-    except OSError:
-        return False
-    if len(head) < 100 or head[:16] != SQLITE_MAGIC:
-        return False
-    page = int.from_bytes(head[16:18], "big")
-    page = 65536 if page == 1 else page
-    pages = int.from_bytes(head[28:32], "big")
-    return pages == 0 or size >= page * pages
-
-
-def stored_meta(db: Path | str) -> dict[str, str] | None:
-    """Return the facts recorded in the index file at ``db`` (``fingerprint``, ``quick``, ``files``...),
-    or None (missing, truncated or unreadable, or a PostgreSQL URL: see :mod:`cardlab.catalog.pgindex`)."""
-    if is_server(db):
-        return None
-    db = Path(db)
-    if not db.is_file() or not _whole(db):
-        return None
-    try:
-        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-        try:
-            rows = con.execute("SELECT key, value FROM meta").fetchall()
-        finally:
-            con.close()
-    except sqlite3.Error:
-        return None
-    meta = dict(rows)
-    return meta if "fingerprint" in meta else None
-
-
-def stored_fingerprint(db: Path | str) -> str | None:
-    """Return the fingerprint recorded in the index at ``db``, or None (missing, truncated or unreadable)."""
-    meta = stored_meta(db)
-    return meta["fingerprint"] if meta else None
 
 
 def _write_meta(db: Path, values: dict[str, str], drop: tuple[str, ...] = ()) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardlab.catalog import index
-from cardlab.catalog.index import is_server
+from cardlab.core.paths import is_server
 
 if TYPE_CHECKING:
     import sqlite3

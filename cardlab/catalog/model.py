@@ -6,12 +6,12 @@ Layout (docs/ARCHITECTURE.md): ``<root>/<game>/<set>/set.yaml`` and
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cardlab.catalog.freshness import folders, yaml_names
 from cardlab.core.text import fold, pick
 
 SET_FILE = "set.yaml"
@@ -225,115 +225,12 @@ def scan(roots: Iterable[Path]) -> list[SourceFile]:
         if kind == "formats":
             formats.extend(SourceFile(p, "format", game, None) for p in sorted(folder.glob("*.yaml")))
             continue
-        names = _yaml_names(folder)
+        names = yaml_names(folder)
         if SET_FILE in names:  # the manifest first
             names.remove(SET_FILE)
             names.insert(0, SET_FILE)
         found.extend(SourceFile(folder / name, "set" if name == SET_FILE else "card", game, folder) for name in names)
     return found + formats
-
-
-def folders(roots: Iterable[Path]) -> Iterator[tuple[str, Path, str]]:
-    """Yield the catalog's folders as ``(kind, folder, game)``: kind ``set`` for a set folder,
-    ``formats`` for a formats folder; each folder once, however the roots overlap.
-
-    Raises:
-        InputError: a root does not exist or is not a folder.
-    """
-    from cardlab.core.errors import InputError
-
-    seen: set[Path] = set()
-    for root in roots:
-        root = Path(root)
-        if not root.is_dir():
-            raise InputError(f"{root}: catalog folder not found" if not root.exists() else f"{root}: not a folder")
-        if _yaml_names(root):
-            set_dirs = [root]
-        elif any(_yaml_names(d) for d in _subdirs(root) if d.name != "formats"):
-            set_dirs = [d for d in _subdirs(root) if d.name != "formats"]
-        else:
-            set_dirs = [d for g in _subdirs(root) for d in _subdirs(g) if d.name != "formats"]
-        for set_dir in set_dirs:
-            if set_dir not in seen:  # overlapping roots
-                seen.add(set_dir)
-                yield "set", set_dir, set_dir.parent.name
-        for fmt_dir in [root / "formats", *(g / "formats" for g in _subdirs(root))]:
-            if fmt_dir.is_dir() and fmt_dir not in seen:
-                seen.add(fmt_dir)
-                yield "formats", fmt_dir, fmt_dir.parent.name
-
-
-def stamp_digest(roots: Iterable[Path], salt: str, racy_files: list[str] | None = None) -> tuple[str, int]:
-    """:func:`stamp_digests` for one salt."""
-    digests, count = stamp_digests(roots, [salt], racy_files)
-    return digests[0], count
-
-
-def stamp_digests(roots: Iterable[Path], salts: list[str], racy_files: list[str] | None = None) -> tuple[list[str], int]:
-    """Return, for each of ``salts``, a hash of it, every catalog file's path and stamp
-    (:func:`cardlab.core.inputs.file_stamp`: size, modification and change times, inode) and the
-    schemas' stamps (one pass: one ``stat`` per file, no reading), and how many catalog files there are.
-
-    A file changed within the file system's time tick of now could change again unseen: the hash
-    then ends with ``:racy-<now>`` and never equals a later one; such files' paths are added to
-    ``racy_files`` when it is given.
-    """
-    import hashlib
-    import time
-
-    from cardlab.core.inputs import file_stamp, is_racy
-    from cardlab.core.paths import schema_dir
-
-    now = time.time_ns()
-    racy = False
-    count = 0
-    hashes = [hashlib.sha1(salt.encode()) for salt in salts]
-    for _kind, folder, _game in folders(roots):
-        try:
-            with os.scandir(folder) as entries:
-                listed = sorted((e.name, e) for e in entries if e.name.endswith(".yaml"))
-        except OSError:
-            continue
-        count += len(listed)
-        lines = []
-        for name, entry in listed:
-            try:
-                st = entry.stat()
-            except OSError:  # a broken link: validation reports it
-                lines.append(f"{folder}/{name}\0missing\n")
-                continue
-            lines.append(f"{folder}/{name}\0{file_stamp(st)}\n")
-            if is_racy(st, now):
-                racy = True
-                if racy_files is not None:
-                    racy_files.append(f"{folder}/{name}")
-        block = "".join(lines).encode()  # one update per folder: the same bytes as one per file
-        for h in hashes:
-            h.update(block)
-    for p in sorted(schema_dir().glob("*.json")):
-        line = f"{p.name}\0{file_stamp(p.stat())}\n".encode()
-        for h in hashes:
-            h.update(line)
-    return [h.hexdigest() + (f":racy-{now}" if racy else "") for h in hashes], count
-
-
-def _yaml_names(folder: Path) -> list[str]:
-    """The ``.yaml`` files directly in ``folder`` (a broken link or a link loop counts: validation
-    reports it), sorted."""
-    try:
-        with os.scandir(folder) as entries:
-            return sorted(e.name for e in entries if e.name.endswith(".yaml") and not e.name.startswith(".") and not e.is_dir())
-    except OSError:
-        return []
-
-
-def _subdirs(path: Path) -> list[Path]:
-    try:
-        with os.scandir(path) as entries:
-            found = sorted(e.path for e in entries if e.is_dir() and not e.name.startswith((".", "_")))
-        return [Path(p) for p in found]  # sorted as text: the same order, without Path comparisons
-    except OSError:
-        return []
 
 
 def build_catalog(roots: list[Path], files: list[SourceFile], data: dict[Path, Any]) -> Catalog:

@@ -212,31 +212,11 @@ def load_catalog(roots: list[Path]) -> Catalog:
     return result.catalog
 
 
-def run_key(roots: list[Path], index_salt: str = "") -> tuple[str | None, str | None]:
-    """The key of a whole validation's outcome: a hash of every catalog file's stamp, the schemas
-    and the checking code's files (``cardlab/catalog``, ``games``, ``core``), None when a file
-    changed too recently for its stamp to be trusted; and, from the same ``stat`` of each file, the
-    search index's fingerprint of the catalog when ``index_salt`` is given
-    (:data:`cardlab.catalog.index.FINGERPRINT_SALT`; the caller names it, so this module does not
-    import the index, which imports it), else None."""
-    import cardlab
-    from cardlab.catalog.model import stamp_digests
-    from cardlab.core.inputs import file_stamp
-
-    package = Path(cardlab.__file__).parent
-    code = [
-        f"{p.relative_to(package)}:{file_stamp(p.stat())}"
-        for sub in ("catalog", "games", "core")
-        for p in sorted((package / sub).glob("*.py"))
-    ]
-    digests, _count = stamp_digests(roots, ["validate\0" + "\0".join(code), *([index_salt] if index_salt else [])])
-    return (None if ":racy-" in digests[0] else digests[0]), (digests[1] if index_salt else None)
-
-
 def _whole_catalog(roots: list[Path], index_salt: str = "") -> Validation:
     """``cardlab validate`` of the whole catalog: when nothing changed since the last run (same
     :func:`run_key`), its outcome again, for the cost of one ``stat`` per file; else a validation."""
-    from cardlab.catalog.filecheck import cached_run, store_run
+    from cardlab.catalog.filecheck import store_run
+    from cardlab.catalog.freshness import cached_run, run_key
 
     key, index_fp = run_key(roots, index_salt)
     if key is not None:
@@ -260,7 +240,7 @@ def validate_paths(paths: list[Path], roots: list[Path], index_salt: str = "") -
             is checked with the rest of its set folder, and only its own problems are reported.
         roots: the catalog roots used when ``paths`` is empty.
         index_salt: for the whole catalog, also give :attr:`Validation.index_fingerprint` under this
-            salt (:data:`cardlab.catalog.index.FINGERPRINT_SALT`), from the same ``stat`` of each file.
+            salt (:data:`cardlab.catalog.freshness.FINGERPRINT_SALT`), from the same ``stat`` of each file.
 
     Raises:
         InputError: a path does not exist.

@@ -159,7 +159,8 @@ def validate(
     Prints each problem as path:line:column: message (rule), then a summary; exits 1 when
     anything is wrong.  Example: cardlab validate cards/pokemon/base1
     """
-    from cardlab.catalog.index import FINGERPRINT_SALT, mark_stale, stored_fingerprint
+    from cardlab.catalog.freshness import FINGERPRINT_SALT, stored_fingerprint
+    from cardlab.catalog.index import mark_stale
     from cardlab.catalog.validate import validate_paths
     from cardlab.render import cards as render
 
@@ -289,51 +290,7 @@ def _slim_app(argv: list[str]) -> typer.Typer:
     return slim
 
 
-def main() -> None:
-    """Run the ``cardlab`` command.
-
-    At the edge, whatever a command does: arguments that are not valid text in the locale's encoding
-    (lone surrogates from undecodable bytes) are a usage error (exit 2); standard output that cannot
-    be written (closed, full disk) ends with one line on stderr (exit 2), a closed pipe silently;
-    Ctrl-C ends with exit 130 and no traceback.
-    """
-    import sys
-
-    from cardlab.core.errors import ExitStatus
-
-    for arg in sys.argv[1:]:
-        try:
-            arg.encode("utf-8")
-        except UnicodeEncodeError:
-            shown = arg.encode("utf-8", "backslashreplace").decode("ascii", "replace")
-            sys.stderr.write(f"error: the argument '{shown}' is not valid text (undecodable bytes); give names and paths in UTF-8\n")
-            raise SystemExit(ExitStatus.USAGE) from None
-    if sys.stdout is None:
-        sys.stderr.write("error: standard output is closed\n")
-        raise SystemExit(ExitStatus.USAGE)
-    try:
-        _slim_app(sys.argv[1:])(prog_name="cardlab")
-    except KeyboardInterrupt:
-        sys.stderr.write("interrupted\n")
-        raise SystemExit(130) from None
-    except BrokenPipeError:
-        _quiet_stdout()
-        raise SystemExit(ExitStatus.OK) from None
-    except OSError as err:
-        if err.filename is not None:
-            raise
-        _quiet_stdout()
-        sys.stderr.write(f"error: cannot write the output: {err.strerror or err}\n")
-        raise SystemExit(ExitStatus.USAGE) from None
-
-
-def _quiet_stdout() -> None:
-    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
-    import os
-    import sys
-
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):
-        pass
+def run(argv: list[str]) -> None:
+    """Run the command ``argv`` names (typer; exits through ``SystemExit``). The edge around it
+    (undecodable arguments, closed output, Ctrl-C) is :func:`cardlab.cli.entry.main`'s."""
+    _slim_app(argv)(args=argv, prog_name="cardlab")

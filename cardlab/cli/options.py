@@ -167,14 +167,11 @@ def roots_and_db(catalog: list[Path] | None, db: str | Path | None) -> tuple[lis
     A cache folder that cannot be made (a file in its place, no permission) is a usage error (exit 2)."""
     from cardlab.cli.errors import user_errors
     from cardlab.core.errors import UsageError
-    from cardlab.core.paths import catalog_roots, default_db
+    from cardlab.core.paths import default_db, roots_of_option
 
     with user_errors():
         try:
-            if catalog and len(catalog) == 1 and ":" in str(catalog[0]):
-                roots = catalog_roots(str(catalog[0]))
-            else:
-                roots = catalog_roots(catalog or None)
+            roots = roots_of_option(catalog)
             return roots, default_db(roots, db)
         except OSError as err:
             where = f" {err.filename}" if err.filename else ""

@@ -18,7 +18,6 @@ import errno
 import os
 import re
 import stat
-import time
 from pathlib import Path
 
 from cardlab.core.errors import Problem, SourcePos
@@ -73,24 +72,6 @@ class LineIndex:
 def line_col(text: str, index: int) -> tuple[int, int]:
     """Return the 1-based (line, column) of the character at ``index`` of ``text``."""
     return LineIndex(text[: index + 1]).line_col(index)
-
-
-def file_stamp(st: os.stat_result) -> str:
-    """What says a file changed: size, modification and change times, inode. A same-size edit that
-    keeps the modification time (``cp -p``, ``rsync -t``, ``touch -r``) still changes the change
-    time (which no user can set) or the inode (a file renamed into place)."""
-    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}"
-
-
-RACY_NS = 2_000_000_000
-"""A file changed less than this before a stamp was taken may change again with the same stamp
-(file systems keep times in coarse ticks, up to 2 s): its stamp is not trusted (git's "racy" files)."""
-
-
-def is_racy(st: os.stat_result, now_ns: int | None = None) -> bool:
-    """True when ``st`` was changed too recently for :func:`file_stamp` to be trusted later."""
-    now = time.time_ns() if now_ns is None else now_ns
-    return max(st.st_mtime_ns, st.st_ctime_ns) >= now - RACY_NS
 
 
 def _describe(err: OSError) -> str:

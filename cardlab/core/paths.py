@@ -54,8 +54,6 @@ def catalog_roots(option: list[Path] | Path | str | None = None) -> list[Path]:
     Returns:
         The roots from ``option``, else from ``CARDLAB_CATALOG``, else ``[shipped_catalog()]``.
     """
-    from cardlab.core.errors import UsageError
-
     source = "--catalog"
     if option is None or option == []:
         option = os.environ.get("CARDLAB_CATALOG") or None
@@ -65,6 +63,8 @@ def catalog_roots(option: list[Path] | Path | str | None = None) -> list[Path]:
     if isinstance(option, str):
         option = [Path(p) for p in option.split(os.pathsep) if p.strip()]
         if not option:  # CARDLAB_CATALOG=":" names no folder; it must not mean the current one
+            from cardlab.core.errors import UsageError
+
             raise UsageError(
                 f"{source} names no folder; give catalog folders separated by '{os.pathsep}', "
                 "or unset it to use the cards shipped with cardlab"
@@ -72,6 +72,18 @@ def catalog_roots(option: list[Path] | Path | str | None = None) -> list[Path]:
     elif isinstance(option, Path):
         option = [option]
     return list(dict.fromkeys(Path(p).expanduser().resolve() for p in option))
+
+
+def roots_of_option(values: list[Path] | None) -> list[Path]:
+    """Return the catalog roots ``--catalog`` names, given once or more (``values``): one value
+    holding ``:`` is a list of folders (as ``CARDLAB_CATALOG``); none is :func:`catalog_roots`'s default.
+
+    Raises:
+        UsageError: the one value names no folder (``:``).
+    """
+    if values and len(values) == 1 and ":" in str(values[0]):
+        return catalog_roots(str(values[0]))
+    return catalog_roots(values or None)
 
 
 def cache_dir() -> Path:
@@ -121,6 +133,12 @@ def is_database_url(text: str) -> bool:
     or ``sqlite:///path``) rather than a file or folder path."""
     scheme, sep, _ = text.partition("://")
     return bool(sep) and scheme.replace("+", "").replace("-", "").replace(".", "").isalnum()
+
+
+def is_server(db: Path | str) -> bool:
+    """True when ``db`` names an index on a database server (a URL, as text) rather than a file
+    (:func:`default_db`); a path given as text is a file."""
+    return isinstance(db, str) and is_database_url(db)
 
 
 def data_dir() -> Path:

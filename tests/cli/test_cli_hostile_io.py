@@ -264,9 +264,9 @@ def test_same_size_edit_keeping_mtime_is_noticed(runner, test_set, tmp_path, mon
     """Kind: change detection by size and mtime only: a same-size edit that keeps the mtime is
     seen by the validation cache and the index (ctime and inode; a file changed within the file
     system's time tick is checked again, as git does for "racy" files)."""
-    from cardlab.core import inputs
+    from cardlab.core import stamps
 
-    monkeypatch.setattr(inputs, "RACY_NS", 2_000_000_000)
+    monkeypatch.setattr(stamps, "RACY_NS", 2_000_000_000)
     card = test_set / "pokemon" / "test1" / "1-testmon.yaml"
     assert runner.invoke(app, ["validate", str(test_set)]).exit_code == 0
     _same_size_edit(card, "hp: 60", "hp: 6x")

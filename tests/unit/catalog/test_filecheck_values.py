@@ -14,18 +14,17 @@ import pytest
 from cardlab.catalog.filecheck import (
     _allowed_keys,
     _Cache,
-    _default_cache,
     _found,
     _own_cache_file,
     _plain_json,
     _show,
     _yaml_text,
     cached_data,
-    cached_run,
     check_text,
     schema_message,
     store_run,
 )
+from cardlab.catalog.freshness import cached_run, catalog_key, validation_cache
 from cardlab.core.errors import Problem, SourcePos
 
 
@@ -342,7 +341,7 @@ def test_cached_data_skips_a_damaged_row(tmp_path, monkeypatch):
     monkeypatch.setenv("CARDLAB_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("CARDLAB_NO_CACHE", raising=False)
     roots = [tmp_path / "cards"]
-    cache = _Cache(_default_cache(roots))
+    cache = _Cache(validation_cache(roots))
     rows = [
         ("a.yaml", "s", "f", pickle.dumps({"id": "zz1-1"}), "[]", pickle.dumps({"id": "zz1-1", "s": 1})),
         ("b.yaml", "s", "f", b"zorb", "[]", b"zorb"),
@@ -372,13 +371,12 @@ def test_check_file_reads_then_checks(tmp_path):
 
 def test_catalog_key_of_a_symlink_loop_keeps_the_spelling(tmp_path):
     """A root that cannot be resolved (a symlink loop) keys the cache by the path as given."""
-    from cardlab.catalog.filecheck import _catalog_key
     from cardlab.core.paths import roots_key
 
     (tmp_path / "a").symlink_to(tmp_path / "b")
     (tmp_path / "b").symlink_to(tmp_path / "a")
-    assert _catalog_key([tmp_path / "a"]) == roots_key([tmp_path / "a"])
-    assert _catalog_key([str(tmp_path / "a")]) == roots_key([tmp_path / "a"])
+    assert catalog_key([tmp_path / "a"]) == roots_key([tmp_path / "a"])
+    assert catalog_key([str(tmp_path / "a")]) == roots_key([tmp_path / "a"])
 
 
 def test_prune_caches_at_the_age_limit(tmp_path, monkeypatch):
@@ -420,7 +418,7 @@ def test_check_files_defaults(tmp_path, monkeypatch):
     folder holding every file, and cards served from it in full (not as summaries)."""
     import shutil
 
-    from cardlab.catalog.filecheck import _catalog_key, check_file, check_files
+    from cardlab.catalog.filecheck import check_file, check_files
     from cardlab.catalog.model import scan
 
     root = tmp_path / "cards"
@@ -432,7 +430,7 @@ def test_check_files_defaults(tmp_path, monkeypatch):
     first, problems, reread = check_files(files)
     assert (problems, reread) == ([], len(files))
     set_dir = files[0].path.parent
-    assert sorted(p.name for p in (tmp_path / "cache").iterdir() if p.suffix == ".sqlite") == [f"validate-{_catalog_key([set_dir])}.sqlite"]
+    assert sorted(p.name for p in (tmp_path / "cache").iterdir() if p.suffix == ".sqlite") == [f"validate-{catalog_key([set_dir])}.sqlite"]
     again, problems, reread = check_files(files)
     assert (problems, reread) == ([], 0)
     card = next(f.path for f in files if f.kind == "card")

@@ -14,7 +14,7 @@ import pytest
 
 from cardlab.catalog import index as index_mod
 from cardlab.cli.app import app
-from cardlab.core import inputs
+from cardlab.core import stamps
 
 PAST = 1_500_000_000  # 2017: far from "now", so no stamp is racy
 
@@ -23,7 +23,7 @@ PAST = 1_500_000_000  # 2017: far from "now", so no stamp is racy
 def large(monkeypatch, test_set):
     """The fictional test set, treated as a catalog above the full-check size; stamps not racy."""
     monkeypatch.setattr(index_mod, "FULL_CHECK_FILES", 0)
-    monkeypatch.setattr(inputs, "RACY_NS", 0)
+    monkeypatch.setattr(stamps, "RACY_NS", 0)
     return test_set
 
 
@@ -137,7 +137,7 @@ def test_touched_folder_checks_files_once_then_notes_quick(large, tmp_path):
 
 
 def test_small_catalog_sees_in_place_edit_on_every_search(test_set, tmp_path, monkeypatch):
-    monkeypatch.setattr(inputs, "RACY_NS", 0)
+    monkeypatch.setattr(stamps, "RACY_NS", 0)
     _age(test_set)
     db = tmp_path / "i.sqlite"
     index_mod.build_index([test_set], db)
@@ -171,7 +171,7 @@ def test_cli_index_checks_every_file(runner, large, tmp_path):
 def test_validate_twice_answers_from_the_last_run(runner, test_set, monkeypatch):
     from cardlab.catalog import validate as validate_mod
 
-    monkeypatch.setattr(inputs, "RACY_NS", 0)
+    monkeypatch.setattr(stamps, "RACY_NS", 0)
     _age(test_set)
     first = runner.invoke(app, ["validate", "--catalog", str(test_set)])
     assert first.exit_code == 0 and first.stdout.strip() == "ok: 5 files, no problems"
@@ -185,7 +185,7 @@ def test_validate_twice_answers_from_the_last_run(runner, test_set, monkeypatch)
 
 
 def test_validate_after_same_size_edit_checks_again(runner, test_set, monkeypatch):
-    monkeypatch.setattr(inputs, "RACY_NS", 0)
+    monkeypatch.setattr(stamps, "RACY_NS", 0)
     _age(test_set)
     card = test_set / "pokemon" / "test1" / "4-test-gadget.yaml"
     assert runner.invoke(app, ["validate", "--catalog", str(test_set)]).exit_code == 0
@@ -196,7 +196,7 @@ def test_validate_after_same_size_edit_checks_again(runner, test_set, monkeypatc
 
 
 def test_validate_repeats_the_problems_it_found(runner, test_set, monkeypatch):
-    monkeypatch.setattr(inputs, "RACY_NS", 0)
+    monkeypatch.setattr(stamps, "RACY_NS", 0)
     card = test_set / "pokemon" / "test1" / "4-test-gadget.yaml"
     _edit_in_place(card, 'number: "4"', 'number: "7"')
     _age(test_set)
@@ -208,14 +208,14 @@ def test_validate_repeats_the_problems_it_found(runner, test_set, monkeypatch):
 
 def test_index_built_among_recent_files_settles_without_a_rebuild(test_set, tmp_path, monkeypatch):
     db = tmp_path / "i.sqlite"
-    monkeypatch.setattr(inputs, "RACY_NS", 10**18)  # every file "just written", as after a checkout
+    monkeypatch.setattr(stamps, "RACY_NS", 10**18)  # every file "just written", as after a checkout
     index_mod.build_index([test_set], db)
     meta = _meta(db)
     assert ":racy-" in meta["fingerprint"]
     assert sorted(Path(p).name for p in json.loads(meta["racy_files"])) == sorted(
         p.name for p in (test_set / "pokemon" / "test1").glob("*.yaml")
     )
-    monkeypatch.setattr(inputs, "RACY_NS", 0)  # time passed
+    monkeypatch.setattr(stamps, "RACY_NS", 0)  # time passed
     assert index_mod.ensure_index([test_set], db) is None
     settled = _meta(db)
     assert settled["fingerprint"] == index_mod.fingerprint([test_set]) and "racy_files" not in settled
@@ -223,9 +223,9 @@ def test_index_built_among_recent_files_settles_without_a_rebuild(test_set, tmp_
 
 def test_recent_file_with_other_bytes_rebuilds(test_set, tmp_path, monkeypatch):
     db = tmp_path / "i.sqlite"
-    monkeypatch.setattr(inputs, "RACY_NS", 10**18)
+    monkeypatch.setattr(stamps, "RACY_NS", 10**18)
     index_mod.build_index([test_set], db)
-    monkeypatch.setattr(inputs, "RACY_NS", 0)
+    monkeypatch.setattr(stamps, "RACY_NS", 0)
     real = index_mod._contents
     monkeypatch.setattr(index_mod, "_contents", lambda paths: {p: "0" * 40 for p in real(paths)})  # same stamps, other bytes
     report = index_mod.ensure_index([test_set], db)

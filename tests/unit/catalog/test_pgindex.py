@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.catalog import pgindex
+from cardlab.catalog import freshness, pgindex
 from cardlab.cli.app import app
 from cardlab.search import engine
 
@@ -275,7 +275,7 @@ def test_serve_refuses_a_server_without_the_index(runner, test_set, pg_index_url
 def test_cardlab_search_on_sqlite_imports_no_database_driver(tmp_path):
     """The PostgreSQL code loads only for a URL: a search on a fresh SQLite index imports neither psycopg nor SQLAlchemy."""
     code = (
-        "import sys; from cardlab.cli.app import main; sys.argv = ['cardlab', 'search', '-O', 'ids', 'set:test1'];\n"
+        "import sys; from cardlab.cli.entry import main; sys.argv = ['cardlab', 'search', '-O', 'ids', 'set:test1'];\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
         "print([m for m in ('psycopg', 'sqlalchemy', 'cardlab.catalog.pgindex', 'cardlab.core.database') if m in sys.modules], file=sys.stderr)"
     )
@@ -326,4 +326,4 @@ def test_an_index_path_given_as_text_is_still_a_file(test_set, tmp_path):
     assert isinstance(con, sqlite3.Connection)
     assert con.execute("SELECT COUNT(*) FROM card").fetchone() == (4,)
     assert index.ensure_index([test_set], str(db)) is None
-    assert index.stored_meta(str(db))["version"] == index.INDEX_VERSION
+    assert freshness.stored_meta(str(db))["version"] == index.INDEX_VERSION

@@ -1,0 +1,118 @@
+"""The ``cardlab`` command's entry point (``[project.scripts]`` and ``python -m cardlab``).
+
+``cardlab validate`` of a whole catalog that validated clean and has not changed since (every
+file's stamp, the schemas and the checking code the same: :func:`cardlab.catalog.freshness.unchanged_clean_run`)
+prints its one line without loading the CLI (typer and rich: about 60 ms of imports), when the line
+goes to a file or a pipe (scripts, hooks, CI); a terminal gets rich's colours, so the full CLI.
+Everything else, and anything unusual on the way, runs the full CLI (:func:`cardlab.cli.app.main`),
+which says what is wrong.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+_COLOUR_ENV = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")
+"""Variables with which rich colours output that does not go to a terminal."""
+
+
+def main() -> None:
+    """Run the ``cardlab`` command with ``sys.argv``.
+
+    At the edge, whatever a command does: arguments that are not valid text in the locale's encoding
+    (lone surrogates from undecodable bytes) are a usage error (exit 2); standard output that cannot
+    be written (closed, full disk) ends with one line on stderr (exit 2), a closed pipe silently;
+    Ctrl-C ends with exit 130 and no traceback. Exit statuses: :class:`cardlab.core.errors.ExitStatus`.
+    """
+    argv = sys.argv[1:]
+    for arg in argv:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = arg.encode("utf-8", "backslashreplace").decode("ascii", "replace")
+            sys.stderr.write(f"error: the argument '{shown}' is not valid text (undecodable bytes); give names and paths in UTF-8\n")
+            raise SystemExit(_USAGE) from None
+    if sys.stdout is None:
+        sys.stderr.write("error: standard output is closed\n")
+        raise SystemExit(_USAGE)
+    try:
+        if not _unchanged_validate(argv):
+            from cardlab.cli.app import run
+
+            run(argv)
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        raise SystemExit(130) from None
+    except BrokenPipeError:
+        _quiet_stdout()
+        raise SystemExit(0) from None
+    except OSError as err:
+        if err.filename is not None:
+            raise
+        _quiet_stdout()
+        sys.stderr.write(f"error: cannot write the output: {err.strerror or err}\n")
+        raise SystemExit(_USAGE) from None
+
+
+_USAGE = 2
+""":attr:`cardlab.core.errors.ExitStatus.USAGE` (not imported: this module stays light)."""
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _catalog_values(args: list[str]) -> list[str] | None:
+    """The values of ``--catalog`` when ``args`` (after ``validate``) hold nothing else; None when
+    they hold anything else (paths, other options, a value that looks like an option)."""
+    values = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg.startswith("--catalog="):
+            value = arg.partition("=")[2]
+        elif arg == "--catalog" and i + 1 < len(args):
+            i += 1
+            value = args[i]
+        else:
+            return None
+        if value.startswith("-"):
+            return None
+        values.append(value)
+        i += 1
+    return values
+
+
+def _unchanged_validate(argv: list[str]) -> bool:
+    """Print ``ok: N files, no problems`` and return True when ``argv`` is ``validate`` of the whole
+    catalog (``--catalog`` at most), standard output is neither a terminal nor coloured, and the
+    catalog's last whole validation found nothing and holds (:func:`cardlab.catalog.freshness.unchanged_clean_run`);
+    return False for everything else (the full CLI then runs)."""
+    if argv[:1] != ["validate"] or sys.stdout is None or any(os.environ.get(v) for v in _COLOUR_ENV):
+        return False
+    values = _catalog_values(argv[1:])
+    if values is None:
+        return False
+    try:
+        if sys.stdout.isatty():
+            return False
+        from pathlib import Path
+
+        from cardlab.catalog.freshness import unchanged_clean_run
+        from cardlab.core.paths import default_db, roots_of_option
+
+        roots = roots_of_option([Path(v) for v in values])
+        files = unchanged_clean_run(roots, default_db(roots))
+    except Exception:  # noqa: BLE001 - whatever it is, the full CLI reports it (the same checks, with messages)
+        return False
+    if files is None:
+        return False
+    sys.stdout.write(f"ok: {files} file{'s' if files != 1 else ''}, no problems\n")
+    sys.stdout.flush()  # a closed pipe or a full disk: main's edge
+    return True

@@ -1,0 +1,141 @@
+"""The ``cardlab`` entry point (cardlab.cli.entry): ``cardlab validate`` of a catalog that validated
+clean and has not changed answers without loading the CLI, and only then (issue 12)."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardlab.catalog import freshness
+from cardlab.cli import entry
+from cardlab.cli.app import app
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _quick(monkeypatch, argv: list[str]) -> tuple[bool, str]:
+    """Run the entry's quick path on ``argv`` with stdout a pipe; return (answered, what it printed)."""
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    answered = entry._unchanged_validate(argv)
+    return answered, out.getvalue()
+
+
+def _full_validate(runner, root: Path) -> str:
+    result = runner.invoke(app, ["validate", "--catalog", str(root)])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_an_unchanged_clean_catalog_answers_as_the_full_validation(runner, catalog_copy, monkeypatch):
+    full = _full_validate(runner, catalog_copy)
+    assert full == "ok: 110 files, no problems\n"  # Base Set: set.yaml and 102 cards; 7 formats
+    assert _quick(monkeypatch, ["validate", "--catalog", str(catalog_copy)]) == (True, full)
+    assert _quick(monkeypatch, ["validate", f"--catalog={catalog_copy}"]) == (True, full)
+    monkeypatch.setenv("CARDLAB_CATALOG", str(catalog_copy))
+    assert _quick(monkeypatch, ["validate"]) == (True, full)
+
+
+def test_a_same_size_edit_with_the_modification_time_kept_is_not_answered_quickly(runner, catalog_copy, monkeypatch):
+    _full_validate(runner, catalog_copy)
+    card = next((catalog_copy / "pokemon" / "base1").glob("4-*.yaml"))
+    st = card.stat()
+    text = card.read_text(encoding="utf-8")
+    assert "hp: 120" in text
+    card.write_text(text.replace("hp: 120", "hp: 210"), encoding="utf-8")  # same size
+    os.utime(card, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert card.stat().st_size == st.st_size and card.stat().st_mtime_ns == st.st_mtime_ns
+    assert _quick(monkeypatch, ["validate", "--catalog", str(catalog_copy)]) == (False, "")
+
+
+def test_a_catalog_with_problems_goes_to_the_full_cli(runner, catalog_copy, monkeypatch):
+    card = next((catalog_copy / "pokemon" / "base1").glob("4-*.yaml"))
+    card.write_text(card.read_text(encoding="utf-8").replace("hp: 120", "hp: -120"), encoding="utf-8")
+    result = runner.invoke(app, ["validate", "--catalog", str(catalog_copy)])
+    assert result.exit_code == 1
+    assert _quick(monkeypatch, ["validate", "--catalog", str(catalog_copy)]) == (False, "")
+
+
+def test_an_index_of_another_state_of_the_catalog_goes_to_the_full_cli(runner, catalog_copy, tmp_path, monkeypatch):
+    """The full validation tells such an index to check every file at the next search."""
+    db = tmp_path / "index.sqlite"
+    monkeypatch.setenv("CARDLAB_DB", str(db))
+    assert runner.invoke(app, ["index", "--catalog", str(catalog_copy)]).exit_code == 0
+    _full_validate(runner, catalog_copy)
+    assert _quick(monkeypatch, ["validate", "--catalog", str(catalog_copy)])[0] is True
+    card = next((catalog_copy / "pokemon" / "base1").glob("4-*.yaml"))
+    card.write_text(card.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    _full_validate(runner, catalog_copy)  # the index still holds the state before the edit
+    assert freshness.stored_fingerprint(db) != freshness.run_key([catalog_copy], freshness.FINGERPRINT_SALT)[1]
+    assert _quick(monkeypatch, ["validate", "--catalog", str(catalog_copy)]) == (False, "")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["validate", "--format", "json"],
+        ["validate", "cards"],
+        ["validate", "--catalog"],
+        ["validate", "--catalog", "--format"],
+        ["validate", "--help"],
+        ["search", "pikachu"],
+        ["--version"],
+        [],
+    ],
+)
+def test_other_command_lines_go_to_the_full_cli(argv, runner, catalog_copy, monkeypatch):
+    _full_validate(runner, catalog_copy)
+    monkeypatch.setenv("CARDLAB_CATALOG", str(catalog_copy))
+    assert _quick(monkeypatch, argv) == (False, "")
+
+
+@pytest.mark.parametrize("variable", ["FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"])
+def test_output_rich_would_colour_goes_to_the_full_cli(variable, runner, catalog_copy, monkeypatch):
+    _full_validate(runner, catalog_copy)
+    monkeypatch.setenv(variable, "1")
+    assert _quick(monkeypatch, ["validate", "--catalog", str(catalog_copy)]) == (False, "")
+
+
+def test_a_terminal_goes_to_the_full_cli(runner, catalog_copy, monkeypatch):
+    _full_validate(runner, catalog_copy)
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdout", Terminal())
+    assert entry._unchanged_validate(["validate", "--catalog", str(catalog_copy)]) is False
+    assert sys.stdout.getvalue() == ""
+
+
+def test_a_missing_catalog_goes_to_the_full_cli_which_says_so(runner, tmp_path, monkeypatch):
+    assert _quick(monkeypatch, ["validate", "--catalog", str(tmp_path / "nowhere")]) == (False, "")
+    result = runner.invoke(app, ["validate", "--catalog", str(tmp_path / "nowhere")])
+    assert result.exit_code == 2 and "catalog folder not found" in result.stderr
+
+
+def test_as_a_process_the_second_validation_loads_neither_typer_nor_rich(tmp_path):
+    """A real process, on the shipped catalog (its files are older than the racy tick)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CARDLAB_", "FORCE_COLOR", "TTY_"))}
+    env["CARDLAB_CACHE_DIR"] = str(tmp_path / "cache")
+    command = [sys.executable, "-X", "importtime", "-m", "cardlab", "validate"]
+    first = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120, cwd=REPO)
+    second = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120, cwd=REPO)
+    assert first.returncode == 0 and second.returncode == 0
+    files = len(list((REPO / "cards").rglob("*.yaml")))  # 780 today
+    assert first.stdout == second.stdout == f"ok: {files} files, no problems\n"
+    loaded = {line.rsplit("|", 1)[-1].strip() for line in second.stderr.splitlines() if line.startswith("import time:")}
+    assert "cardlab.catalog.freshness" in loaded
+    assert {"typer", "rich", "cardlab.cli.app", "cardlab.catalog.validate"} & loaded == set()
+    assert {"typer", "rich", "cardlab.cli.app"} <= {line.rsplit("|", 1)[-1].strip() for line in first.stderr.splitlines()}
+    with open("/dev/full", "w") as full:
+        third = subprocess.run(
+            [sys.executable, "-m", "cardlab", "validate"], stdout=full, stderr=subprocess.PIPE, text=True, env=env, timeout=120, cwd=REPO
+        )
+    assert third.returncode == 2
+    assert third.stderr == "error: cannot write the output: No space left on device\n"
