@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from functools import lru_cache
 
 TOKENIZERS = {
     "text": "unicode61 remove_diacritics 2",
@@ -61,6 +62,17 @@ def tokenize(texts: list[str], kind: str = "text") -> list[list[str]]:
     for doc, _offset, term in rows:
         out[doc].append(term)
     return out
+
+
+@lru_cache(maxsize=4096)
+def tokens_of(text: str, kind: str = "text") -> tuple[str, ...]:
+    """The tokens of one text as :func:`tokenize` gives them, remembered (the last 4,096 texts): a
+    query's words are cut once per process, not at every search (about 50 µs each).
+
+    Args:
+        text: the text (already folded); kind: a key of :data:`TOKENIZERS`.
+    """
+    return tuple(tokenize([text], kind)[0])
 
 
 def tsvector(tokens: list[str]) -> str:

@@ -586,9 +586,9 @@ def _pg_text_sql(t: Term, words: list[str], column: str | None, stem_langs: tupl
     ``MATCH`` strings, as ``tsquery`` on the ``tsvector`` columns of ``card_fts`` and ``card_stem``
     (lexemes as FTS5's tokenizers cut them: :mod:`cardlab.catalog.tokens`). An FTS5 phrase with no
     token matches nothing; so does its ``tsquery`` here (``FALSE``)."""
-    from cardlab.catalog.tokens import tokenize, tsquery_phrase
+    from cardlab.catalog.tokens import tokens_of, tsquery_phrase
 
-    tokens = tokenize([" ".join(words)])[0]
+    tokens = list(tokens_of(" ".join(words)))
     whole, prefix = tsquery_phrase(tokens), tsquery_phrase(tokens, prefix=True)
     if t.field is None and _symbol_only(t.value):
         conds = [("names", whole)]
@@ -610,7 +610,7 @@ def _pg_text_sql(t: Term, words: list[str], column: str | None, stem_langs: tupl
         for lang in stemmer_languages() if stem_langs is None else stem_langs:
             stems = stem_words(t.value, lang)
             if stems:
-                query = tsquery_phrase(tokenize([" ".join(f"{lang}_{w}" for w in stems)], "stems")[0])
+                query = tsquery_phrase(list(tokens_of(" ".join(f"{lang}_{w}" for w in stems), "stems")))
                 if query:
                     alternatives.append(f"({query})")
         if alternatives:
