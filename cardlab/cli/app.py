@@ -162,6 +162,8 @@ def validate(
     from cardlab.catalog.freshness import FINGERPRINT_SALT, stored_fingerprint
     from cardlab.catalog.index import mark_stale
     from cardlab.catalog.validate import validate_paths
+    from cardlab.cli.entry import clean_summary
+    from cardlab.core.words import count
     from cardlab.render import cards as render
 
     fmt = output_format(output_fmt, old_fmt, "validate", "--format")
@@ -177,9 +179,9 @@ def validate(
     else:
         n = len(result.problems)
         summary = (
-            f"[green]ok[/]: {result.files} file{'s' if result.files != 1 else ''}, no problems"
+            clean_summary(result.files, ok="[green]ok[/]")
             if not n
-            else f"[red]{n} problem{'s' if n != 1 else ''}[/] in {len({p.pos.path for p in result.problems})} file(s) ({result.files} file{'s' if result.files != 1 else ''} checked)"
+            else f"[red]{count(n, 'problem')}[/] in {len({p.pos.path for p in result.problems})} file(s) ({count(result.files, 'file')} checked)"
         )
         render.problems(result.problems, render.stderr_console() if n else render.stdout_console(), summary)
     finish(not result.problems)

@@ -29,12 +29,14 @@ def copy(
     Example: cardlab db copy --from ~/.local/share/cardlab --to postgresql+psycopg://cardlab@db.example/cardlab
     """
     from cardlab.collection.copy import copy_database
+    from cardlab.core.words import count
 
     with user_errors():
         report = copy_database(source, target, overwrite=overwrite)
-    replaced = f" (replacing {report.replaced[0]} rows and {report.replaced[1]} games)" if any(report.replaced) else ""
+
+    replaced = f" (replacing {count(report.replaced[0], 'row')} and {count(report.replaced[1], 'game')})" if any(report.replaced) else ""
     typer.echo(
-        f"copied {report.rows} owned card rows of {report.players} players and {report.games} games "
+        f"copied {count(report.rows, 'owned card row')} of {count(report.players, 'player')} and {count(report.games, 'game')} "
         f"from {report.source} to {report.target}{replaced}"
     )
 

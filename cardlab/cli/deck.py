@@ -30,6 +30,7 @@ from cardlab.cli.options import (
     output_format,
     roots_and_db,
 )
+from cardlab.core import words
 
 deck_app = typer.Typer(help="Check deck lists against a format and show their statistics.", no_args_is_help=True, rich_markup_mode=None)
 
@@ -133,9 +134,7 @@ def deck_stats(
         if problems:
             from cardlab.render import messages
 
-            messages.note(
-                f"the deck is not legal ({len(problems)} problem{'s' if len(problems) != 1 else ''}); run 'cardlab deck validate'"
-            )
+            messages.note(f"the deck is not legal ({words.count(len(problems), 'problem')}); run 'cardlab deck validate'")
     finish(not problems)
 
 

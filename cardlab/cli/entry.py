@@ -68,6 +68,14 @@ def _quiet_stdout() -> None:
         pass
 
 
+def clean_summary(files: int, ok: str = "ok") -> str:
+    """The line ``cardlab validate`` ends with when it found nothing: ``ok: 3 files, no problems``
+    (``ok`` as given: the full CLI colours it)."""
+    from cardlab.core.words import count
+
+    return f"{ok}: {count(files, 'file')}, no problems"
+
+
 def _catalog_values(args: list[str]) -> list[str] | None:
     """The values of ``--catalog`` when ``args`` (after ``validate``) hold nothing else; None when
     they hold anything else (paths, other options, a value that looks like an option)."""
@@ -113,6 +121,6 @@ def _unchanged_validate(argv: list[str]) -> bool:
         return False
     if files is None:
         return False
-    sys.stdout.write(f"ok: {files} file{'s' if files != 1 else ''}, no problems\n")
+    sys.stdout.write(clean_summary(files) + "\n")
     sys.stdout.flush()  # a closed pipe or a full disk: main's edge
     return True

@@ -17,6 +17,7 @@ import sqlalchemy as sa
 from cardlab.collection import tables
 from cardlab.collection.db import HEAD, Database, DataDirError, Location, connect, locate, open_database, version
 from cardlab.core.errors import InputError, UsageError
+from cardlab.core.words import count
 
 
 class TargetNotEmptyError(UsageError):
@@ -144,7 +145,7 @@ def copy_database(source: str | Path, target: str | Path, *, overwrite: bool = F
         held = _counts(con)
         if any(held) and not overwrite:
             raise TargetNotEmptyError(
-                f"{dst.where.shown} already holds {held[0]} owned card rows and {held[1]} games; nothing was copied. "
+                f"{dst.where.shown} already holds {count(held[0], 'owned card row')} and {count(held[1], 'game')}; nothing was copied. "
                 "Give --overwrite to replace them (keep a backup first: cardlab collection export --all-players -o backup.csv)"
             )
         con.execute(sa.delete(tables.game))

@@ -7,6 +7,8 @@ import sqlite3
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from cardlab.core import words
+
 
 class OwnedRow(NamedTuple):
     """One owned card: ``card_id``, ``copies``, and from the index ``name``, ``set_code``, ``number``,
@@ -93,7 +95,7 @@ def plain(rows: list[OwnedRow], fmt: str = "text") -> str:
     line = f"{{:>{widths[0]}}}  {{:<{widths[1]}}}  {{:<{widths[2]}}}  {{:<{widths[3]}}}  {{}}"
     lines = [line.format(*t).rstrip() for t in table]
     total = sum(r.copies for r in rows)
-    lines.append(f"{len(rows)} card{'s' if len(rows) != 1 else ''}, {total} cop{'ies' if total != 1 else 'y'}")
+    lines.append(f"{words.count(len(rows), 'card')}, {words.count(total, 'copy', 'copies')}")
     return "\n".join(lines) + "\n"
 
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from cardlab.catalog.model import number_int
 from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.text import compact, fold, line_list, pick
+from cardlab.core.words import count as counted
 from cardlab.decks.model import Deck, DeckCard
 
 if TYPE_CHECKING:
@@ -386,7 +387,7 @@ def build_deck(deck_list: DeckList, catalog: Catalog, fmt: Format, index: CardIn
         if h.outside:
             lines = outside.get(i, [])
             held = sum(e.count for e in lines)
-            what = f" ({held} card{'s' if held != 1 else ''} on {line_list([e.line for e in lines])}, not counted)" if lines else ""
+            what = f" ({counted(held, 'card')} on {line_list([e.line for e in lines])}, not counted)" if lines else ""
             deck.problems.append(
                 Problem(SourcePos(path, h.line), f"sideboards are not part of {fmt.name}; remove these lines{what}", "unknown-section")
             )

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardlab.catalog.model import number_int
+from cardlab.core import words
 from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.text import line_list
 
@@ -83,7 +84,7 @@ def check_size(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
     section = params.get("section", "main")
     held, size = deck.size(section), params["size"]
     if held != size:
-        yield _section_line(deck, section), f"{_where(deck, section)} holds {held} card{'s' if held != 1 else ''}; exactly {size} needed"
+        yield _section_line(deck, section), f"{_where(deck, section)} holds {words.count(held, 'card')}; exactly {size} needed"
 
 
 def check_copies(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
@@ -231,7 +232,7 @@ def describe(spec: RuleSpec) -> str:
     """Return one line of text for a rule of a format (``cardlab formats``)."""
     p = spec.params
     if spec.rule in ("deck-size", "section-size"):
-        return f"exactly {p['size']} card{'s' if p['size'] != 1 else ''} in {p.get('section', 'main')}"
+        return f"exactly {words.count(p['size'], 'card')} in {p.get('section', 'main')}"
     if spec.rule == "copy-limit":
         text = f"at most {p['max']} copies of a card by {'name' if p['same'] == 'name' else 'card number'}"
         if p.get("sections"):

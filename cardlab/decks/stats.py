@@ -30,6 +30,7 @@ from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from cardlab.core import words
 from cardlab.core.errors import UsageError
 from cardlab.core.text import fold, listify
 from cardlab.decks import odds as odds
@@ -324,8 +325,7 @@ def _too_small(stats: DeckStats) -> bool:
     if stats.size >= stats.hand:
         return False
     stats.notes.append(
-        f"the deck holds {stats.size} card{'s' if stats.size != 1 else ''}, fewer than the "
-        f"{stats.hand}-card opening hand: too small for opening odds"
+        f"the deck holds {words.count(stats.size, 'card')}, fewer than the {stats.hand}-card opening hand: too small for opening odds"
     )
     return True
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
+from cardlab.core import words
 from cardlab.core.text import fold, pick
 
 ENERGY_SYMBOL = {
@@ -82,7 +83,7 @@ def key_stats(card: dict) -> str:
     if card.get("supertype") != "Pokémon":
         return ""
     n = len(card.get("attacks") or [])
-    parts = [f"{card['hp']} HP", f"{n} attack{'s' if n != 1 else ''}", f"retreat {card.get('retreat_cost', 0)}"]
+    parts = [f"{card['hp']} HP", words.count(n, "attack"), f"retreat {card.get('retreat_cost', 0)}"]
     if card.get("pokemon_power"):
         parts.insert(1, "Power")
     return " · ".join(parts)

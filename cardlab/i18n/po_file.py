@@ -27,6 +27,7 @@ from typing import Any
 
 from cardlab.catalog.model import Catalog
 from cardlab.core.errors import DataError, Problem, SourcePos
+from cardlab.core.words import count
 from cardlab.i18n import strings as i18n
 
 MAX_PO_BYTES = 50_000_000
@@ -97,11 +98,6 @@ def _version() -> str:
         return version("cardlab")
     except Exception:  # noqa: BLE001 - PackageNotFoundError or a broken install: the header is cosmetic
         return "0"
-
-
-def count(n: int, noun: str, plural: str | None = None) -> str:
-    """Return ``n`` with its noun in the right number: ``1 file``, ``2 files``, ``0 entries``."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
 def export_summary(po: Any, lang: str) -> str:

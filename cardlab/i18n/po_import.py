@@ -16,10 +16,11 @@ from typing import Any
 
 from cardlab.catalog.model import Catalog
 from cardlab.core.errors import CardlabError, DataError, InputError, Problem, SourcePos, UsageError
+from cardlab.core.words import count
 from cardlab.i18n import po_file as _po
 from cardlab.i18n import strings as i18n
 from cardlab.i18n import writeback as i18n_write
-from cardlab.i18n.po_file import MAX_PO_BYTES, count
+from cardlab.i18n.po_file import MAX_PO_BYTES
 from cardlab.i18n.strings import TString
 from cardlab.i18n.writeback import Change, Edit
 

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardlab.core import words
 from cardlab.core.errors import CardlabError, UsageError
 from cardlab.play.hands import describe, rank, winners
 from cardlab.play.rng import Stream
@@ -384,7 +385,7 @@ def _manche_end(setup: dict, players: Sequence[str], state: dict, mode: str, tar
     if mode in ("points", "best-of"):
         for p in players:
             if pts[p] >= target:
-                return p, f"first to {target} point{'s' if target != 1 else ''}"
+                return p, f"first to {words.count(target, 'point')}"
     left = {p: {c["value"] for i, c in enumerate(setup["lists"][p], 1) if i not in state["burned"][p]} for p in players}
     a, b = players
     reason = None

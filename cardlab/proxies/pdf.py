@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cardlab.core import words
 from cardlab.core.errors import CardlabError, DataError, UsageError
 from cardlab.core.fs import atomic_write, check_output
 from cardlab.proxies.faces import Context, draw_face
@@ -103,7 +104,7 @@ class DeckProblemsError(DataError):
 
     def __str__(self) -> str:
         n = len(self.problems)
-        return f"the deck has {n} problem{'s' if n != 1 else ''}; fix them or use --force to print what can be printed"
+        return f"the deck has {words.count(n, 'problem')}; fix them or use --force to print what can be printed"
 
 
 # --- choosing the cards ----------------------------------------------------------------------
@@ -290,7 +291,7 @@ def _not_found(catalog, ref: str, langs: Sequence[str]) -> CardlabError:  # noqa
     if info is not None:
         count = sum(1 for code in catalog.card_set.values() if code == info.code)
         err = CardNotFoundError(ref, [])
-        err.args = (f"no card {text} ({info.code} has {count} card{'s' if count != 1 else ''})",)
+        err.args = (f"no card {text} ({info.code} has {words.count(count, 'card')})",)
         return err
     if m and "-" in text and any(ch.isdigit() for ch in m.group("set")):
         err = CardNotFoundError(ref, [])

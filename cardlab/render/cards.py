@@ -11,6 +11,7 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
+from cardlab.core import words
 from cardlab.core.errors import Problem
 
 
@@ -50,7 +51,7 @@ def hits(rows: Sequence, console: Console) -> None:
     for h in rows:
         table.add_row(escape(h.id), escape(h.name), escape(h.type_line), escape(h.stats), escape(h.rarity or ""))
     console.print(table)
-    console.print(f"[dim]{len(rows)} card{'s' if len(rows) != 1 else ''}[/]")
+    console.print(f"[dim]{words.count(len(rows), 'card')}[/]")
 
 
 def card(view, console: Console, langs: Sequence[str] = ()) -> None:  # noqa: ANN001 - search.CardView

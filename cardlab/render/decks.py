@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from cardlab.core import words
 from cardlab.decks.rules import describe
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ def print_report(report: DeckReport, out: Console, err: Console) -> None:
     else:
         k = len(report.problems)
         err.print(
-            f"[red]not legal[/]: {k} problem{'s' if k != 1 else ''} in {escape(str(report.deck.path))} under {fmt.name}",
+            f"[red]not legal[/]: {words.count(k, 'problem')} in {escape(str(report.deck.path))} under {fmt.name}",
             highlight=False,
             soft_wrap=True,
         )
@@ -78,7 +79,7 @@ def print_legality(report: LegalityReport, out: Console) -> None:
         if more > 0:
             shown.append(f"and {more} more")
         k = len(r.problems)
-        rows.append((r.format.name, "not legal", f" ({k} problem{'s' if k != 1 else ''})", shown))
+        rows.append((r.format.name, "not legal", f" ({words.count(k, 'problem')})", shown))
     out.print(f"{escape(str(report.path))}: no format named; legality in every {report.game} format", highlight=False, soft_wrap=True)
     if out.is_terminal:
         table = Table(box=None, header_style="bold", pad_edge=False, show_edge=False)

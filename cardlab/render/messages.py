@@ -9,6 +9,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
+from cardlab.core import words
 from cardlab.core.errors import CardlabError, DataError
 from cardlab.render.cards import problems, stderr_console
 
@@ -20,7 +21,7 @@ def user_error(err: CardlabError, console: Console | None = None) -> None:
     if isinstance(err, DataError):
         problems(err.problems, console)
         n = len(err.problems)
-        console.print(f"[red]error[/]: {n} problem{'' if n == 1 else 's'} found")
+        console.print(f"[red]error[/]: {words.count(n, 'problem')} found")
         return
     caret = getattr(err, "caret", None)
     if caret:

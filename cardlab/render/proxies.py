@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from rich.console import Console
 
+from cardlab.core import words
 from cardlab.render import messages
 from cardlab.render.cards import stderr_console
 
@@ -30,7 +31,7 @@ def selection(sel, err: Console | None = None) -> None:  # noqa: ANN001 - proxie
     deck_check(sel.report, sel.notes, err)
     if sel.problems:
         n = len(sel.problems)
-        messages.warning(f"the deck has {n} problem{'s' if n != 1 else ''}; printing what can be printed (--force)", err)
+        messages.warning(f"the deck has {words.count(n, 'problem')}; printing what can be printed (--force)", err)
 
 
 def refused(exc, err: Console | None = None) -> None:  # noqa: ANN001 - proxies.pdf.DeckProblemsError

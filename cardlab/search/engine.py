@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from cardlab.catalog.index import data_decoder
+from cardlab.core import words
 from cardlab.core.bulk import bulk_objects
 from cardlab.core.errors import CardlabError, ExitStatus
 from cardlab.core.text import compact, fold, norm_value, pick
@@ -629,7 +630,7 @@ def plain(hits: list[Hit], fmt: str = "table") -> str:
     rows = [("Id", "Name", "Type", "Stats", "Rarity")] + [(h.id, h.name, h.type_line, h.stats, h.rarity or "") for h in hits]
     widths = [max(_width(r[i]) for r in rows) for i in range(5)]
     lines = ["  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(r, widths, strict=True)).rstrip() for r in rows]
-    lines.append(f"{len(hits)} card{'s' if len(hits) != 1 else ''}")
+    lines.append(words.count(len(hits), "card"))
     return "\n".join(lines) + "\n"
 
 

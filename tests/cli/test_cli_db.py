@@ -93,10 +93,10 @@ def test_a_target_with_data_is_refused_unless_overwrite(runner, monkeypatch, tmp
     owned.change(db.connect(source), "alice", [("add", "ftcg-test-1", 2)])
     owned.change(db.connect(pg_url), "bob", [("add", "ftcg-test-9", 1)])
     out = run(runner, "db", "copy", "--from", str(source), "--to", pg_url, code=2)
-    assert "already holds 1 owned card rows and 0 games; nothing was copied. Give --overwrite" in out.stderr
+    assert "already holds 1 owned card row and 0 games; nothing was copied. Give --overwrite" in out.stderr
     assert owned.export_csv(db.connect(pg_url), None) == "player,card_id,count\nbob,ftcg-test-9,1\n"
     out = run(runner, "db", "copy", "--from", str(source), "--to", pg_url, "--overwrite")
-    assert out.stdout.endswith("(replacing 1 rows and 0 games)\n")
+    assert out.stdout.endswith("(replacing 1 row and 0 games)\n")
     assert owned.export_csv(db.connect(pg_url), None) == "player,card_id,count\nalice,ftcg-test-1,2\n"
     with pytest.raises(TargetNotEmptyError):
         copy_database(pg_url, source)
