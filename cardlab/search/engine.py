@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from collections.abc import Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -129,13 +130,46 @@ class Hit:
     name: str
     names_source: Any = field(default=None, repr=False, compare=False)
     """Every name (language -> text), or a :class:`_NameBatch` that loads them when first asked."""
-    type_line: str = ""
-    stats: str = ""
-    rarity: str | None = None
+    display: Any = field(default=("", "", None), repr=False, compare=False)
+    """``(type_line, stats, rarity)``, or a :class:`_DisplayBatch` that reads them when first asked
+    (a whole result of 21,000 cards listed by id never reads them)."""
     raw: Any = field(default=None, repr=False, compare=False)
     """The card's stored data (``card.data``) or a :class:`_DataBatch` that reads it, decoded by
     ``decode`` on first use of :attr:`data`."""
     decode: Any = field(default=None, repr=False, compare=False)
+
+    def __eq__(self, other: object) -> bool:
+        """Two hits are equal when their id, game, set, number, name and display strings are."""
+        if not isinstance(other, Hit):
+            return NotImplemented
+        return (self.id, self.game, self.set_code, self.number, self.name, self._shown()) == (
+            other.id,
+            other.game,
+            other.set_code,
+            other.number,
+            other.name,
+            other._shown(),
+        )
+
+    def _shown(self) -> tuple:
+        if isinstance(self.display, _DisplayBatch):
+            self.display = self.display.of(self.id)
+        return self.display
+
+    @property
+    def type_line(self) -> str:
+        """The game module's short type line (``Pokémon · Stage 2 · Fire``)."""
+        return self._shown()[0]
+
+    @property
+    def stats(self) -> str:
+        """The game module's short statistics (``120 HP · Power · 1 attack · retreat 3``)."""
+        return self._shown()[1]
+
+    @property
+    def rarity(self) -> str | None:
+        """The printed rarity, or None."""
+        return self._shown()[2]
 
     @property
     def names(self) -> dict:
@@ -248,19 +282,41 @@ class _DataBatch:
     """The stored data of a result's hits, read in one go when the first hit's data is asked for:
     the search itself neither reads nor sorts the widest column, and a table never asks for it."""
 
-    def __init__(self, con: sqlite3.Connection, ids: list[str]) -> None:
+    def __init__(self, con: sqlite3.Connection, ids: list[str] | None = None) -> None:
         self._con = con
-        self._ids = ids
+        self.ids: list[str] = ids or []
+        """The result's card ids (set once the result is paged)."""
         self._data: dict[str, bytes] | None = None
 
     def of(self, card_id: str) -> bytes | None:
         if self._data is None:
-            self._data = {}
-            for chunk in range(0, len(self._ids), 900):
-                part = self._ids[chunk : chunk + 900]
-                marks = ",".join("?" * len(part))
-                self._data.update(self._con.execute(f"SELECT id, data FROM card WHERE id IN ({marks})", part))
+            self._data = dict(_by_id(self._con, "data", self.ids))
         return self._data.get(card_id)
+
+
+class _DisplayBatch:
+    """The display strings (type line, stats, rarity) of a result's hits, read in one go when the
+    first hit's are asked for: a whole result (no ``limit``) does not read them with its rows, so a
+    listing of ids or a count of 21,000 cards never creates them; a page reads them with its rows."""
+
+    def __init__(self, con: sqlite3.Connection) -> None:
+        self._con = con
+        self.ids: list[str] = []
+        """The result's card ids (set once the result is paged)."""
+        self._shown: dict[str, tuple] | None = None
+
+    def of(self, card_id: str) -> tuple:
+        """``(type_line, stats, rarity)`` of the card ``card_id`` of this result."""
+        if self._shown is None:
+            self._shown = {r[0]: r[1:] for r in _by_id(self._con, "type_line, stats, rarity", self.ids)}
+        return self._shown.get(card_id, ("", "", None))
+
+
+def _by_id(con: sqlite3.Connection, columns: str, ids: list[str]) -> Iterator[tuple]:
+    """``(id, *columns)`` of the cards ``ids`` (900 at a time: SQLite's parameter limit)."""
+    for chunk in range(0, len(ids), 900):
+        part = ids[chunk : chunk + 900]
+        yield from con.execute(f"SELECT id, {columns} FROM card WHERE id IN ({','.join('?' * len(part))})", part)
 
 
 def _names(con: sqlite3.Connection, ids: list[str]) -> dict[str, dict]:
@@ -522,7 +578,11 @@ def _search(
     in_sql = sort != "name" and unique == "prints"
     # only the columns a hit shows (its data and names are read when first asked for); the set table
     # is joined only for an order on its release date
-    columns = "c.id, c.game, c.set_code, c.number, c.name, c.type_line, c.stats, c.rarity" + (", c.oracle_id" if unique == "cards" else "")
+    # a page reads its display strings with its rows; a whole result (or one paged in Python) when
+    # first shown (_DisplayBatch)
+    shown = in_sql and limit is not None
+    columns = "c.id, c.game, c.set_code, c.number, c.name" + (", c.type_line, c.stats, c.rarity" if shown else "")
+    columns += ", c.oracle_id" if unique == "cards" else ""
     sets = " LEFT JOIN card_set s ON s.code = c.set_code" if any(re.search(r"\bs\.", part) for part in order) else ""
     sql = (
         f"SELECT {columns}{', COUNT(*) OVER ()' if with_total and in_sql else ''}"
@@ -534,7 +594,7 @@ def _search(
         params = [*params, (-1 if dialect == "sqlite" else None) if limit is None else int(limit), max(int(offset), 0)]
     with bulk_objects():  # a broad search builds tens of thousands of rows and hits
         rows = _fetch(con, sql, params, timeout)
-        total, hits = _hits(con, rows, langs, sort, reverse, limit, offset, in_sql, with_total, unique, exact)
+        total, hits = _hits(con, rows, langs, sort, reverse, limit, offset, in_sql, with_total, unique, exact, shown)
     return total, hits
 
 
@@ -550,9 +610,11 @@ def _hits(
     with_total: bool,
     unique: str,
     exact: list,
+    shown: bool,
 ) -> tuple[int | None, list[Hit]]:
     """The hits of :func:`_search`'s rows: grouped (``unique``), sorted by name in Python, paged
-    when SQL could not do it; ``(total or None, hits)``."""
+    when SQL could not do it; ``(total or None, hits)``. ``shown``: the rows hold the display
+    strings (``type_line, stats, rarity`` after the name), else they are read when first asked."""
     total: int | None = None
     if in_sql:
         if with_total and rows:
@@ -563,7 +625,7 @@ def _hits(
             seen: set[str] = set()
             kept = []
             for r in rows:
-                oracle = r[8]
+                oracle = r[8 if shown else 5]
                 if oracle in seen or (r[0] != oracle and oracle in matched):
                     continue  # another printing of a card already listed, or its original is listed
                 seen.add(oracle)
@@ -572,13 +634,27 @@ def _hits(
         total = len(rows)
     batch = _NameBatch(con, rows)
     decode = _LazyDecoder(con)
+    data = _DataBatch(con)
+    later = _DisplayBatch(con)
     if langs:
         hits = [
-            Hit(r[0], r[1], r[2], r[3], pick(batch.of(r[0]), langs, batch.source_language(r[2])), batch, r[5], r[6], r[7], None, decode)
+            Hit(
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                pick(batch.of(r[0]), langs, batch.source_language(r[2])),
+                batch,
+                r[5:8] if shown else later,
+                data,
+                decode,
+            )
             for r in rows
         ]
+    elif shown:
+        hits = [Hit(r[0], r[1], r[2], r[3], r[4], batch, r[5:8], data, decode) for r in rows]
     else:
-        hits = [Hit(r[0], r[1], r[2], r[3], r[4], batch, r[5], r[6], r[7], None, decode) for r in rows]
+        hits = [Hit(r[0], r[1], r[2], r[3], r[4], batch, later, data, decode) for r in rows]
     if sort == "name":
         # the shown language's names, folded (accents, case) then as written; exact matches stay first
         first: set[str] = set()
@@ -589,9 +665,7 @@ def _hits(
     if not in_sql:
         start = max(int(offset), 0)
         hits = hits[start : start + limit] if limit is not None else hits[start:]
-    data = _DataBatch(con, [h.id for h in hits])
-    for hit in hits:
-        hit.raw = data
+    data.ids = later.ids = [h.id for h in hits]
     return total, hits
 
 
