@@ -160,11 +160,9 @@ def validate(
     anything is wrong.  Example: cardlab validate cards/pokemon/base1
     """
     from cardlab.catalog.freshness import FINGERPRINT_SALT, stored_fingerprint
-    from cardlab.catalog.index import mark_stale
     from cardlab.catalog.validate import validate_paths
-    from cardlab.cli.entry import clean_summary
+    from cardlab.cli.entry import clean_summary, plain_stdout
     from cardlab.core.words import count
-    from cardlab.render import cards as render
 
     fmt = output_format(output_fmt, old_fmt, "validate", "--format")
     roots, db_path = roots_and_db(catalog, None)
@@ -173,7 +171,14 @@ def validate(
 
     if result.reparsed or (result.index_fingerprint and stored_fingerprint(db_path) not in (None, result.index_fingerprint)):
         # a file changed since the index was built: the next search checks every file, not only folders
+        from cardlab.catalog.index import mark_stale
+
         mark_stale(db_path)
+    if fmt is ReportOutput.text and not result.problems and plain_stdout():
+        typer.echo(clean_summary(result.files))  # what rich would print, without loading it
+        finish(True)
+    from cardlab.render import cards as render
+
     if fmt is ReportOutput.json:
         render.problems_json(result.problems, render.stdout_console(), files=result.files)
     else:

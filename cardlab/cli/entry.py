@@ -68,6 +68,17 @@ def _quiet_stdout() -> None:
         pass
 
 
+def plain_stdout() -> bool:
+    """True when standard output takes no colour: it is open, not a terminal, and none of
+    :data:`_COLOUR_ENV` asks rich for colours anyway (so plain text is what rich would print)."""
+    if sys.stdout is None or any(os.environ.get(v) for v in _COLOUR_ENV):
+        return False
+    try:
+        return not sys.stdout.isatty()
+    except (ValueError, AttributeError):  # closed, or not a file
+        return False
+
+
 def clean_summary(files: int, ok: str = "ok") -> str:
     """The line ``cardlab validate`` ends with when it found nothing: ``ok: 3 files, no problems``
     (``ok`` as given: the full CLI colours it)."""
@@ -102,14 +113,12 @@ def _unchanged_validate(argv: list[str]) -> bool:
     catalog (``--catalog`` at most), standard output is neither a terminal nor coloured, and the
     catalog's last whole validation found nothing and holds (:func:`cardlab.catalog.freshness.unchanged_clean_run`);
     return False for everything else (the full CLI then runs)."""
-    if argv[:1] != ["validate"] or sys.stdout is None or any(os.environ.get(v) for v in _COLOUR_ENV):
+    if argv[:1] != ["validate"]:
         return False
     values = _catalog_values(argv[1:])
-    if values is None:
+    if values is None or not plain_stdout():
         return False
     try:
-        if sys.stdout.isatty():
-            return False
         from pathlib import Path
 
         from cardlab.catalog.freshness import unchanged_clean_run
