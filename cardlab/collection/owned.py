@@ -79,7 +79,10 @@ def check_player(player: str) -> str:
             characters, ``/`` or ``\\``, or ``.`` and ``..`` (a name must fit one URL path segment);
             one holding (even at either end, where it would be stripped) a character of Unicode
             category Cc (control: NEL...), Cf (format: zero-width, bidi overrides), Zl or Zp (U+2028,
-            U+2029), a lone surrogate, or U+FFFD (what undecodable bytes become: ``%FF`` in a URL).
+            U+2029), a lone surrogate, or U+FFFD (what undecodable bytes become: ``%FF`` in a URL);
+            one that Unicode's compatibility normalization (NFKC) changes: full-width ``ａｌｉｃｅ``
+            would look like ``alice`` (the message gives the plain spelling). A name is returned
+            composed (NFC): ``e`` + combining accent is ``é``.
     """
     import unicodedata
 
@@ -96,6 +99,12 @@ def check_player(player: str) -> str:
         raise UsageError(f"bad player name {shown}: at most {MAX_PLAYER_NAME} characters (it has {len(name):,})")
     if "/" in name or "\\" in name or name in (".", ".."):
         raise UsageError(f"bad player name {shown}: a name holds no '/' or '\\' and is not '.' or '..'")
+    name = unicodedata.normalize("NFC", name)  # é typed as e + accent is the same name as é
+    plain = unicodedata.normalize("NFKC", name)
+    if plain != name:
+        raise UsageError(
+            f"bad player name {shown}: full-width and other compatibility characters would make two names look alike; write {plain!r}"
+        )
     return name
 
 

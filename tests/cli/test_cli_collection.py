@@ -71,6 +71,9 @@ def test_bad_counts_exit_2(runner, env, count):
             "a\ufffd",
             "a name holds no control, invisible (zero-width, bidi) or line-separator character, and no U+FFFD (bytes that were not UTF-8)",
         ),
+        ("ＡＬＩＣＥ", "full-width and other compatibility characters would make two names look alike; write 'ALICE'"),
+        ("ｱﾘｽ", "full-width and other compatibility characters would make two names look alike; write 'アリス'"),
+        ("Ⅻ", "full-width and other compatibility characters would make two names look alike; write 'XII'"),
     ],
 )
 def test_bad_player_names_exit_2(runner, env, player, why):

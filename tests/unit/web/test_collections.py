@@ -13,6 +13,7 @@ from tests.unit.web.test_api import error_of
 TOKEN = "test-token-0123456789abcdef"
 """The write token of :func:`writable`."""
 AUTH = {"authorization": f"Bearer {TOKEN}"}
+LOOK_ALIKE = "full-width and other compatibility characters would make two names look alike;"
 ADD = "/api/collections/alice/cards"
 HIDDEN = "a name holds no control, invisible (zero-width, bidi) or line-separator character, and no U+FFFD (bytes that were not UTF-8)"
 REMOVE = "/api/collections/alice/cards/remove"
@@ -195,6 +196,8 @@ def test_a_count_given_twice(writable):
         ("ali%E2%80%8Bce", f"bad player name 'ali\\u200bce': {HIDDEN}"),
         ("%E2%80%AEecila", f"bad player name '\\u202eecila': {HIDDEN}"),
         ("alice%EF%BB%BF", f"bad player name 'alice\\ufeff': {HIDDEN}"),
+        # a full-width look-alike of alice
+        ("%EF%BD%81lice", f"bad player name '\uff41lice': {LOOK_ALIKE} write 'alice'"),
     ],
 )
 def test_bad_collection_names(writable, name, details):
