@@ -13,6 +13,9 @@ tests do: ``tests/conftest.py``), unless ``--url`` names one. Timed:
 - web API throughput: ``uvicorn`` with 2 workers (``cardlab serve --workers 2``) on each index in
   turn, 50 keep-alive clients sending the five shapes to ``/api/cards/search`` (the load generator
   of ``benchmarks/bench_web.py``), ``--web-requests`` per backend or ``--web-duration`` seconds.
+  With ``--split`` (a server this script starts), once more with the web tier (both uvicorn workers
+  and the load generator) on CPU 0 and the PostgreSQL server on CPU 1, as a database on its own
+  host: SQLite, inside the workers, has CPU 0 only (one web host either way).
 - search latency of five query shapes, ``search_page(con, q, limit=50)`` (what the web page and the
   API run): *warm*, the same open connection, A and B alternated run by run (p50, p95); *cold*, a new
   connection (SQLite: open the file; PostgreSQL: a new session over the socket) and its first search.
@@ -99,6 +102,7 @@ def main() -> int:
     ap.add_argument("--web-requests", type=int, default=3000, help="API requests per backend (0: no web run)")
     ap.add_argument("--web-duration", type=float, default=30.0, help="seconds at most per backend's web run")
     ap.add_argument("--url", help="a PostgreSQL database to use (its cardlab_index schema is replaced)")
+    ap.add_argument("--split", action="store_true", help="also run the web test with the database server on a CPU of its own")
     args = ap.parse_args()
     if not args.catalog.exists():
         subprocess.run(
@@ -110,11 +114,14 @@ def main() -> int:
         stop: list[str] = []
         url = args.url
         server = None
+        data = None
         if url is None:
             server = tempfile.mkdtemp(prefix="cardlab-bench-pg-server.")  # its own folder: the postgres user must enter it
-            url, stop, _data = start_server(server)
+            url, stop, data = start_server(server)
+        elif args.split:
+            sys.exit("--split needs the server this script starts (no --url)")
         try:
-            return run(roots, url, Path(tmp), args)
+            return run(roots, url, Path(tmp), args, data)
         finally:
             if stop:
                 subprocess.run(stop, check=False, capture_output=True, cwd="/")
@@ -122,7 +129,32 @@ def main() -> int:
                 shutil.rmtree(server, ignore_errors=True)
 
 
-def run(roots: list[Path], url: str, tmp: Path, args: argparse.Namespace) -> int:
+def postgres_pids(data: str) -> list[int]:
+    """The postmaster of the server in ``data`` and every process it started (the backends)."""
+    with open(f"{data}/postmaster.pid") as fh:
+        root = int(fh.readline())
+    pids = [root]
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            with open(stat) as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == root:
+            pids.append(int(stat.split("/")[2]))
+    return pids
+
+
+def pin(pids: list[int], cpus: set[int]) -> None:
+    """Give ``pids`` (0: this process; children started later inherit it) the CPUs ``cpus``."""
+    for pid in pids:
+        try:
+            os.sched_setaffinity(pid, cpus)
+        except OSError:
+            pass
+
+
+def run(roots: list[Path], url: str, tmp: Path, args: argparse.Namespace, data: str | None = None) -> int:
     from cardlab.catalog import index, pgindex
     from cardlab.catalog.validate import validate
     from cardlab.search import engine
@@ -175,6 +207,16 @@ def run(roots: list[Path], url: str, tmp: Path, args: argparse.Namespace) -> int
     print(f"\nwarm p50 ratio PostgreSQL/SQLite, median of the five shapes: {statistics.median(ratios):.2f} (goal <= 2)")
     if args.web_requests:
         web(roots, {"SQLite": str(db), "PostgreSQL": url}, list(queries.values()), tmp, args)
+        if args.split and data is not None and len(os.sched_getaffinity(0)) >= 2:
+            every = os.sched_getaffinity(0)
+            print("\nthe same, web tier (workers and clients) on CPU 0, the PostgreSQL server on CPU 1 (a database host of its own):")
+            pin([0], {0})
+            pin(postgres_pids(data), {1})
+            try:
+                web(roots, {"SQLite": str(db), "PostgreSQL": url}, list(queries.values()), tmp, args)
+            finally:
+                pin([0], every)
+                pin(postgres_pids(data), every)
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     lite.close()
     pg.close()
