@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -450,6 +451,11 @@ def check_vocabulary(con: sqlite3.Connection, query: str, tree):  # noqa: ANN001
     return replace_terms(tree, new) if new else tree
 
 
+_parsed = lru_cache(maxsize=1024)(parse)
+""":func:`cardlab.search.query.parse`, its trees (frozen) kept for the last 1,024 queries: a query
+asked again (the next page of a web search) is not parsed again."""
+
+
 def _stem_languages(con: sqlite3.Connection) -> tuple[str, ...] | None:
     """The languages whose stemmed words the index holds (recorded at build time)."""
     try:
@@ -560,7 +566,7 @@ def _search(
     if unique not in UNIQUE:
         raise UsageError(f"unknown --unique '{unique}'; choose one of: {', '.join(UNIQUE)}")
     dialect = dialect_of(con)
-    tree = check_vocabulary(con, query, parse(query))
+    tree = check_vocabulary(con, query, _parsed(query))
     where, params = compile_sql(tree, _stem_languages(con), dialect)
     sorts = SORTS if dialect == "sqlite" else _PG_SORTS
     parts = _order(sorts[sort].split(", "), reverse, dialect)

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Union
 
 from cardlab.core.errors import UsageError
@@ -294,11 +293,8 @@ def _tokens_of(q: str) -> list[_Tok]:
 # --- parser ----------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=1024)
 def parse(query: str) -> Node | None:
-    """Parse a query into a tree of :class:`Term`, :class:`Not`, :class:`And`, :class:`Or`
-    (frozen: the last 1,024 queries' trees are kept, so a query asked again, a web page's next
-    page, is not parsed again).
+    """Parse a query into a tree of :class:`Term`, :class:`Not`, :class:`And`, :class:`Or`.
 
     Returns:
         The tree, or None for an empty query (which matches every card).
