@@ -599,7 +599,7 @@ def _search(
         sql += " LIMIT ? OFFSET ?"
         params = [*params, (-1 if dialect == "sqlite" else None) if limit is None else int(limit), max(int(offset), 0)]
     # a whole result may build tens of thousands of rows and hits: the garbage collector waits (for
-    # the whole process: a page, what the web server asks for, never pauses it)
+    # the whole process: a page cut in SQL, what the web server asks for in the default order, never pauses it)
     with nullcontext() if shown else bulk_objects():
         rows = _fetch(con, sql, params, timeout)
         total, hits = _hits(con, rows, langs, sort, reverse, limit, offset, in_sql, with_total, unique, exact, shown)
