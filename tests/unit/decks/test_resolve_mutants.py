@@ -1,0 +1,101 @@
+"""cardlab.decks.resolve.build_deck: the values that survivors of the fifth and sixth mutation runs
+changed (issue 16): the format's collector number ranges used to choose among cards of one name, a
+YAML deck's unknown section reported word for word with the lines after it kept, and each deck
+card's source language."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardlab.decks.check import load_deck
+from cardlab.decks.parse_text import parse_text
+from cardlab.decks.resolve import build_deck
+
+P = Path("deck.txt")
+
+
+def test_a_name_is_matched_among_the_cards_in_the_formats_number_ranges(catalog, formats):
+    """Under pokemon-base-fossil (promos 1 to 9 only), "Mewtwo" is Base Set's or promo 3: the promos
+    12 and 14 are out of the range, so they are not offered."""
+    deck = build_deck(parse_text("1 Mewtwo\n", P), catalog, formats["pokemon-base-fossil"])
+    assert deck.cards == []
+    assert [(p.pos.line, p.rule, p.message) for p in deck.problems] == [
+        (
+            1,
+            "ambiguous-card",
+            '"Mewtwo" matches 2 cards: Mewtwo base1 10 (base1-10), Mewtwo basep 3 (basep-3); '
+            'add the set and number, e.g. "1 Mewtwo base1 10"',
+        )
+    ]
+
+
+def test_yaml_unknown_section_before_the_main_deck(tmp_path, catalog, formats):
+    """A section the format does not have: one problem at each of its lines, naming the format's
+    sections; the lines of the sections after it are still matched."""
+    path = tmp_path / "d.yaml"
+    path.write_text("format: pokemon-base\nsideboard:\n  - 4 Pikachu\nmain: [60 Fire Energy]\n", encoding="utf-8")
+    deck = load_deck(path, catalog, formats)
+    assert [(p.pos.line, p.rule, p.message) for p in deck.problems] == [
+        (3, "unknown-section", "section 'sideboard' is not part of pokemon-base (sections: main)")
+    ]
+    assert [(c.line, c.count, c.card_id, c.section) for c in deck.cards] == [(4, 60, "base1-98", "main")]
+
+
+def test_yaml_unknown_section_lists_the_formats_sections_a_to_z(tmp_path, catalog, formats):
+    """The format's sections, A-Z, separated by a comma and a space."""
+    path = tmp_path / "d.yaml"
+    path.write_text("format: monpa\nsideboard:\n  - 1 monpa-test-1\n", encoding="utf-8")
+    deck = load_deck(path, catalog, formats)
+    assert [(p.pos.line, p.rule, p.message) for p in deck.problems if p.rule == "unknown-section"] == [
+        (3, "unknown-section", "section 'sideboard' is not part of monpa (sections: commander, favor, main)")
+    ]
+
+
+def test_deck_cards_carry_their_sets_source_language(catalog, formats):
+    """A card of a set written in French: its deck card's source language is ``fr`` (names fall back
+    to it), an English set's ``en``."""
+    fr = build_deck(parse_text("1 monpa-test-1\n", P), catalog, formats["monpa"])
+    en = build_deck(parse_text("1 Pikachu BS 58\n", P), catalog, formats["pokemon-base"])
+    assert [(c.card_id, c.name, c.source_language) for c in fr.cards + en.cards] == [
+        ("monpa-test-1", "Test Commander", "fr"),
+        ("base1-58", "Pikachu", "en"),
+    ]
+
+
+def _problems(text: str, catalog, fmt) -> list[tuple[int, str, str]]:
+    deck = build_deck(parse_text(text, P, fmt.header_words()), catalog, fmt)
+    return [(p.pos.line, p.rule, p.message) for p in deck.problems]
+
+
+@pytest.mark.parametrize(
+    ("sideboard", "message"),
+    [
+        ("", "sideboards are not part of pokemon-base; remove these lines"),
+        ("1 Bill\n", "sideboards are not part of pokemon-base; remove these lines (1 card on line 4, not counted)"),
+        ("2 Bill\n", "sideboards are not part of pokemon-base; remove these lines (2 cards on line 4, not counted)"),
+    ],
+)
+def test_sideboard_problem_counts_its_cards_in_words(catalog, formats, sideboard, message):
+    """An empty sideboard says nothing of cards; one card is "1 card", two are "2 cards"."""
+    text = "Pokemon: 4\n4 Pikachu BS 58\nSideboard:\n" + sideboard
+    assert _problems(text, catalog, formats["pokemon-base"]) == [(3, "unknown-section", message)]
+
+
+@pytest.mark.parametrize(
+    ("text", "problems"),
+    [
+        # a header without a total does not end the checks of the headers after it
+        ("Pokemon:\n4 Pikachu BS 58\nTrainer: 3\n2 Bill\n", [(3, "section-total", '"Trainer: 3" declares 3 cards but its lines hold 2')]),
+        # a total line between two groups ends neither: Pokemon holds its 4 cards only
+        ("Pokemon: 4\n4 Pikachu BS 58\nTotal Cards: 7\nTrainer: 3\n3 Bill\n", []),
+        # a header the format does not know is a group of the main deck: it ends at the next header
+        ("Stuff: 2\n2 Bill\nPokemon: 4\n4 Pikachu BS 58\n", []),
+        # ... and does not end a section's count (Main Deck counts the groups under it)
+        ("Main Deck: 6\nPokemon: 4\n4 Pikachu BS 58\nStuff: 2\n2 Bill\n", []),
+    ],
+)
+def test_section_totals_count_the_lines_each_header_holds(catalog, formats, text, problems):
+    """Declared totals against the lines under each header, groups and sections."""
+    assert _problems(text, catalog, formats["pokemon-base"]) == problems
