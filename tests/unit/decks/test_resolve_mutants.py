@@ -99,3 +99,69 @@ def test_sideboard_problem_counts_its_cards_in_words(catalog, formats, sideboard
 def test_section_totals_count_the_lines_each_header_holds(catalog, formats, text, problems):
     """Declared totals against the lines under each header, groups and sections."""
     assert _problems(text, catalog, formats["pokemon-base"]) == problems
+
+
+@pytest.mark.parametrize(
+    ("item", "problem"),
+    [
+        # a card id with a set and number that name no card
+        (
+            '{count: 4, card: base1-58, set: base1, number: "999"}',
+            ("unknown-card", 'card base1-58 is "Pikachu" but base1 999 is no card of the catalog'),
+        ),
+        # a card id of another game, and one of no game
+        ("{count: 1, card: monpa-test-1}", ("unknown-card", "monpa-test-1 is a monpa card, not a pokemon card")),
+        ("{count: 1, card: base1-999}", ("unknown-card", "no card base1-999 in the catalog")),
+        # an explicit name is a name: not read as "name set number" nor as "set number"
+        ('{count: 1, name: "Pikachu BS 58"}', ("unknown-card", 'unknown card "Pikachu BS 58"; did you mean "Pikachu"?')),
+        ('{count: 1, name: "BS 58"}', ("unknown-card", 'unknown card "BS 58"')),
+    ],
+)
+def test_yaml_items_with_explicit_parts(tmp_path, catalog, formats, item, problem):
+    """YAML items that give a card id, or a name, explicitly: the problem word for word, its rule."""
+    path = tmp_path / "d.yaml"
+    path.write_text(f"format: pokemon-base\nmain:\n  - {item}\n", encoding="utf-8")
+    deck = load_deck(path, catalog, formats)
+    assert (deck.cards, [(p.pos.line, p.rule, p.message) for p in deck.problems]) == ([], [(3, *problem)])
+
+
+def test_display_name_falls_back_to_the_sets_source_language():
+    """No preferred language and no English name: the name in the set's source language, not the
+    first one the map lists."""
+    from types import SimpleNamespace
+
+    from cardlab.decks.resolve import CardIndex
+
+    catalog = SimpleNamespace(
+        cards={"zz1-1": {"name": {"fr": "Zorbe", "ja": "ゾルブ"}}},
+        name_maps=lambda game: ({}, {}, {}),
+        set_of=lambda card_id: SimpleNamespace(source_language="ja"),
+    )
+    index = CardIndex(catalog, "pokemon")  # type: ignore[arg-type]
+    assert (index.display_name("zz1-1"), index.display_name("zz1-1")) == ("ゾルブ", "ゾルブ")
+
+
+def test_ambiguous_cards_are_listed_by_set_then_id():
+    """The cards a name matches are listed set by set: with sets ``zz`` and ``zz-2``, ``zz-9`` (set
+    ``zz``) comes before ``zz-2-5`` although its id sorts after."""
+    from types import SimpleNamespace
+
+    from cardlab.decks.model import Entry
+    from cardlab.decks.resolve import CardIndex
+
+    cards = {"zz-9": {"name": {"en": "Zorb"}, "number": "9"}, "zz-2-5": {"name": {"en": "Zorb"}, "number": "5"}}
+    catalog = SimpleNamespace(
+        cards=cards,
+        card_set={"zz-9": "zz", "zz-2-5": "zz-2"},
+        name_maps=lambda game: ({"zorb": set(cards)}, {}, {}),
+        set_of=lambda card_id: SimpleNamespace(source_language="en"),
+        find_set=lambda code: None,
+        by_print_order=sorted,
+        oracle_of=lambda card_id: card_id,
+    )
+    index = CardIndex(catalog, "pokemon")  # type: ignore[arg-type]
+    assert index.resolve(Entry(1, 2, "Zorb")) == (
+        None,
+        '"Zorb" matches 2 cards: Zorb zz 9 (zz-9), Zorb zz-2 5 (zz-2-5); add the set and number, e.g. "2 Zorb zz 9"',
+        "ambiguous-card",
+    )
