@@ -102,6 +102,18 @@ def test_a_manifest_whose_game_is_no_text_leaves_the_cards_to_their_folder(tmp_p
                 ("1-testmon.yaml", 3, 7, "source-language", "missing the source language 'en'"),
             ],
         ),
+        # a card written in French only, its set's language English: each map is reported
+        (
+            SET,
+            CARD.replace("name: {en: Testmon, fr: Testemon, ja: テストモンスター}", "name: {fr: Testemon}")
+            .replace("name: {en: Test Flame, fr: Flamme de test}", "name: {fr: Flamme de test}")
+            .replace('text: {en: "Flip a coin; on tails, no damage."}', 'text: {fr: "Pile ou face."}'),
+            [
+                ("1-testmon.yaml", 3, 7, "source-language", "missing the source language 'en'"),
+                ("1-testmon.yaml", 9, 11, "source-language", "missing the source language 'en'"),
+                ("1-testmon.yaml", 12, 11, "source-language", "missing the source language 'en'"),
+            ],
+        ),
         # source_language: fr, a card written in French only: nothing missing
         (
             SET.replace("source_language: en", "source_language: fr"),
@@ -137,3 +149,94 @@ def test_one_cpu_or_an_unknown_count_checks_in_process(tmp_path, monkeypatch, cp
     monkeypatch.setattr(os, "cpu_count", lambda: cpus)
     data, problems, reread = check_files(files, cache_path=None)
     assert (pools, problems, reread, len(data)) == ([], [], len(files), len(files))
+
+
+def test_cache_that_cannot_be_opened_is_no_cache(tmp_path):
+    """A cache path that is a folder: no cache (nothing read, nothing stored), no error."""
+    cache = filecheck._Cache(tmp_path)
+    assert (cache.db, cache.get_many(["a"]), cache.put([("a", "s", "f", b"", "[]", b"")])) == (None, {}, 0)
+
+
+def test_a_damaged_file_that_is_not_cardlabs_cache_is_left_alone(tmp_path, monkeypatch):
+    """Only cardlab's own cache files (``validate-*.sqlite`` in the cache folder) are replaced when
+    damaged; any other file is not touched, and no cache is used."""
+    monkeypatch.setenv("CARDLAB_CACHE_DIR", str(tmp_path / "cache"))
+    mine = tmp_path / "mine.sqlite"
+    mine.write_bytes(b"not a database, " * 512)
+    cache = filecheck._Cache(mine)
+    assert (cache.db, mine.read_bytes()) == (None, b"not a database, " * 512)
+
+
+def _rows(*paths: str) -> list[tuple]:
+    return [(p, f"stamp-{p}", "fp", f"data-{p}".encode(), "[]", f"summary-{p}".encode()) for p in paths]
+
+
+def test_cache_get_many_whole_data_by_default_and_any_number_of_paths(tmp_path):
+    """``get_many`` gives ``(stamp, fp, data, problems)`` (the summary when ``full=False``) of the
+    paths asked, however many: 1, past 500 (read 500 at a time) and past 5,000 (one scan)."""
+    cache = filecheck._Cache(tmp_path / "c.sqlite")
+    cache.put(_rows("/c/a.yaml", "/c/b.yaml"))
+    assert cache.get_many(["/c/a.yaml"]) == {"/c/a.yaml": ("stamp-/c/a.yaml", "fp", b"data-/c/a.yaml", "[]")}
+    assert cache.get_many(["/c/a.yaml"], full=False) == {"/c/a.yaml": ("stamp-/c/a.yaml", "fp", b"summary-/c/a.yaml", "[]")}
+    for n in (501, 1200, 5001):
+        asked = [f"/other/{i}.yaml" for i in range(n - 1)]
+        asked.insert(500 if n == 501 else n - 1, "/c/b.yaml")
+        assert cache.get_many(asked) == {"/c/b.yaml": ("stamp-/c/b.yaml", "fp", b"data-/c/b.yaml", "[]")}, n
+
+
+def test_cache_put_deletes_the_rows_of_files_gone_and_counts_them(tmp_path):
+    """``put`` returns how many rows it deleted: none without ``current`` or prefixes, none while the
+    cache holds no more rows than ``current`` has paths; else the rows under the prefixes that are
+    not current (another catalog's rows stay)."""
+    cache = filecheck._Cache(tmp_path / "c.sqlite")
+    assert cache.put(_rows("/c/a.yaml", "/c/b.yaml", "/d/x.yaml")) == 0
+    assert cache.put([], None, ("/c/",)) == 0
+    assert cache.put([], {"/c/a.yaml"}, ()) == 0
+    assert cache.put([], {"/c/a.yaml", "/c/new.yaml", "/d/x.yaml"}, ("/c/",)) == 0  # 3 rows, 3 current paths: not listed
+    assert cache.put([], {"/c/a.yaml"}, ("/c/",)) == 1
+    assert sorted(cache.get_many(["/c/a.yaml", "/c/b.yaml", "/d/x.yaml"])) == ["/c/a.yaml", "/d/x.yaml"]
+    cache.db.close()  # an error of the cache: nothing deleted, no error
+    assert cache.put([], {"/c/a.yaml"}, ("/c/",)) == 0
+
+
+def test_check_files_drops_the_rows_of_its_own_files_gone_only(tmp_path, monkeypatch):
+    """A cache shared by ``cards`` and ``cards2``: checking ``cards`` keeps every row of ``cards2``
+    (its prefix ends with the separator); a file gone from a catalog named by a relative path loses
+    its row."""
+    import sqlite3
+
+    for name in ("cards", "cards2"):
+        shutil.copytree(FIXTURES / "pokemon", tmp_path / name / "pokemon")
+    monkeypatch.chdir(tmp_path)
+    shared = tmp_path / "shared.sqlite"
+    first, second = [Path("cards")], [Path("cards2")]
+    assert check_files(scan(second), cache_path=shared, roots=second)[2] == len(scan(second))
+    assert check_files(scan(first), cache_path=shared, roots=first)[2] == len(scan(first))
+    assert check_files(scan(second), cache_path=shared, roots=second)[2] == 0
+    gone = Path("cards") / "pokemon" / "test1" / "1-testmon.yaml"
+    gone.unlink()
+    check_files(scan(first), cache_path=shared, roots=first)
+    with sqlite3.connect(shared) as db:
+        stored = {p for (p,) in db.execute("SELECT path FROM files4")}
+    assert str(gone) not in stored
+    assert stored == {str(f.path) for f in scan(first) + scan(second)}
+
+
+def test_check_files_named_through_a_symlink_drops_the_rows_stored_under_the_real_path(tmp_path):
+    """A catalog checked under its real path, then through a symlink to it: the rows of the real
+    paths are another spelling of the same files, dropped (the resolved root, ending with the
+    separator, is a prefix too); the rows of ``real2`` beside it stay."""
+    import sqlite3
+
+    real, real2 = tmp_path / "real", tmp_path / "real2"
+    for root in (real, real2):
+        shutil.copytree(FIXTURES / "pokemon", root / "pokemon")
+    link = tmp_path / "link"
+    link.symlink_to(real, target_is_directory=True)
+    shared = tmp_path / "shared.sqlite"
+    check_files(scan([real2]), cache_path=shared, roots=[real2])
+    check_files(scan([real]), cache_path=shared, roots=[real])
+    check_files(scan([link]), cache_path=shared, roots=[link])
+    with sqlite3.connect(shared) as db:
+        stored = {p for (p,) in db.execute("SELECT path FROM files4")}
+    assert stored == {str(f.path) for f in scan([link]) + scan([real2])}
