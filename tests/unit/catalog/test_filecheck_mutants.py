@@ -83,11 +83,20 @@ def test_a_manifest_that_is_not_a_map_leaves_the_cards_to_their_folder(tmp_path)
 
 def test_a_manifest_whose_game_is_no_text_leaves_the_cards_to_their_folder(tmp_path):
     """``game: 5``: the manifest's problem, and the Ippo card beside it is checked as a Pokémon card
-    (its folder's game), so its Ippo fields are reported."""
+    (its folder's game): its Ippo fields and the missing Pokémon fields, each problem once (the four
+    fields a Pokémon needs are four schema errors of one message)."""
     ippo_card = (FIXTURES / "ippo" / "ippo-test" / "1-test-jab.yaml").read_text(encoding="utf-8")
     _data, problems = _check(tmp_path, SET.replace("game: pokemon", "game: 5"), ippo_card)
-    assert problems[0] == ("set.yaml", 3, 7, "schema", 'game: 5 (a YAML integer) is not one of "pokemon", "ippo", "monpa", "forumtcg"')
-    assert problems[1] == ("1-testmon.yaml", 4, 1, "schema", "unknown field 'kind'")
+    assert problems == [
+        ("set.yaml", 3, 7, "schema", 'game: 5 (a YAML integer) is not one of "pokemon", "ippo", "monpa", "forumtcg"'),
+        ("1-testmon.yaml", 4, 1, "schema", "unknown field 'kind'"),
+        ("1-testmon.yaml", 5, 1, "schema", "unknown field 'stars'"),
+        ("1-testmon.yaml", 6, 1, "schema", "unknown field 'blow_type'"),
+        ("1-testmon.yaml", 7, 1, "schema", "unknown field 'start_cost'"),
+        ("1-testmon.yaml", 9, 1, "schema", "unknown field 'blow_power'"),
+        ("1-testmon.yaml", 1, 1, "schema", "missing field 'supertype'"),
+        ("1-testmon.yaml", 1, 1, "schema", "missing fields 'stage', 'hp', 'types', 'attacks'"),
+    ]
 
 
 @pytest.mark.parametrize(
