@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from cardlab.catalog import filecheck
-from cardlab.catalog.filecheck import check_files
+from cardlab.catalog.filecheck import check_files, check_text
 from cardlab.catalog.model import SourceFile, scan
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "catalog"
@@ -249,3 +249,61 @@ def test_check_files_named_through_a_symlink_drops_the_rows_stored_under_the_rea
     with sqlite3.connect(shared) as db:
         stored = {p for (p,) in db.execute("SELECT path FROM files4")}
     assert stored == {str(f.path) for f in scan([link]) + scan([real2])}
+
+
+ENERGY = (TEST1 / "3-test-fire-energy.yaml").read_text(encoding="utf-8")
+X = Path("x.yaml")
+
+
+@pytest.mark.parametrize(
+    ("text", "problems"),
+    [
+        ("id: [\n", [(2, 1, "yaml", "YAML syntax: did not find expected node content")]),
+        ("- a\n", [(1, 1, "schema", 'expected a map of fields (name: value), found ["a"] (a list)')]),
+        (CARD + "zorb: 1\n", [(17, 1, "schema", "unknown field 'zorb'")]),
+        (
+            CARD.replace("name: {en: Testmon, fr: Testemon, ja: テストモンスター}", "name: {fr: Testemon}"),
+            [(3, 7, "source-language", "missing the source language 'en'")],
+        ),
+        # a value that fits none of the choices (anyOf): the closest choice's words
+        (
+            ENERGY.replace("provides: [Fire]", "provides: [Bogus]"),
+            [
+                (
+                    6,
+                    12,
+                    "schema",
+                    'provides.0: "Bogus" is not one of "Grass", "Fire", "Water", "Lightning", "Psychic", "Fighting", "Darkness", "Metal", "Colorless"',
+                )
+            ],
+        ),
+        # a top-level field of the wrong type does not hide the fields a Pokémon needs
+        (
+            CARD.replace("hp: 60", "hp: sixty").replace("stage: Basic\n", ""),
+            [(5, 5, "schema", 'hp: expected an integer, found "sixty" (text)'), (1, 1, "schema", "missing field 'stage'")],
+        ),
+        # an unknown field and a missing one: both
+        (
+            CARD.replace("stage: Basic\n", "") + "zorb: 1\n",
+            [(16, 1, "schema", "unknown field 'zorb'"), (1, 1, "schema", "missing field 'stage'")],
+        ),
+        # a supertype outside its list: that field only, not the branches that depend on it...
+        (
+            CARD.replace("supertype: Pokémon", "supertype: Pokemon") + "reprint_of: base1-4\n",
+            [(4, 12, "schema", 'supertype: "Pokemon" is not one of "Pokémon", "Trainer", "Energy"')],
+        ),
+        # ... but the problems after those branches still
+        (
+            CARD.replace("supertype: Pokémon", "supertype: Pokemon") + "zorb: 1\n",
+            [
+                (4, 12, "schema", 'supertype: "Pokemon" is not one of "Pokémon", "Trainer", "Energy"'),
+                (17, 1, "schema", "unknown field 'zorb'"),
+            ],
+        ),
+    ],
+)
+def test_check_text_problems_in_the_file_given(text, problems):
+    """``check_text`` on a card's text: each problem at its place in the file named, in order."""
+    _data, found = check_text(X, text, "card", "pokemon", "en")
+    assert [p.pos.path for p in found] == [X] * len(problems)
+    assert [(p.pos.line, p.pos.col, p.rule, p.message) for p in found] == problems
