@@ -102,7 +102,9 @@ def _schema_problems(path: Path, tree: Positions, data: Any, schema: str) -> lis
             continue
         where = ".".join(str(k) for k in keys)
         prefix = f"{where}: " if where else ""
-        problems.append(Problem(position(tree, keys, path), prefix + schema_message(err), "schema"))
+        problem = Problem(position(tree, keys, path), prefix + schema_message(err), "schema")
+        if problem not in problems:  # several required fields of one branch: one message names them all
+            problems.append(problem)
     return problems
 
 
