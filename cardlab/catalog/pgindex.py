@@ -100,11 +100,6 @@ INDEXES = [
     "CREATE INDEX ON card_stem USING gin (stems)",
     "CREATE INDEX ON card_tri USING gin (names {trgm}.gin_trgm_ops)",
     "CREATE INDEX ON card_tri USING gin (body {trgm}.gin_trgm_ops)",
-    # a facet's field and value go together (type: fire, hp: 60): without statistics of the pair the
-    # planner multiplies their frequencies and expects a tenth of the rows (a hash of 18,000 cards
-    # then deduplicated, not a semi-join; the OR/negation shape of BENCHMARKS.md 35 -> 22 ms)
-    "CREATE STATISTICS facet_text_pairs (mcv, dependencies) ON field, text FROM facet_text",
-    "CREATE STATISTICS facet_num_pairs (mcv, dependencies) ON field, num FROM facet_num",
 ]
 
 

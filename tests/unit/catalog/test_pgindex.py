@@ -327,22 +327,3 @@ def test_an_index_path_given_as_text_is_still_a_file(test_set, tmp_path):
     assert con.execute("SELECT COUNT(*) FROM card").fetchone() == (4,)
     assert index.ensure_index([test_set], str(db)) is None
     assert freshness.stored_meta(str(db))["version"] == index.INDEX_VERSION
-
-
-def test_the_planner_knows_a_facet_s_field_and_value_go_together(catalog_copy, pg_index_url):
-    """Extended statistics on (field, text) and (field, num): the estimate of ``type: fire`` is the
-    count itself, not the product of the two columns' frequencies."""
-    import json
-
-    import psycopg
-
-    pgindex.build([catalog_copy], pg_index_url)
-    with psycopg.connect(pgindex._conninfo(pgindex.locate(pg_index_url)), autocommit=True) as con:
-        con.execute(f"SET search_path = {pgindex.LIVE_SCHEMA}")
-        names = [r[0] for r in con.execute("SELECT stxname FROM pg_statistic_ext ORDER BY stxname")]
-        assert names == ["facet_num_pairs", "facet_text_pairs"]
-        fire = con.execute("SELECT count(*) FROM facet_text WHERE field = 'type' AND text = 'fire'").fetchone()[0]
-        assert fire == 10  # Base Set's nine Fire Pokémon (base1-4, 12, 23, 24, 28, 36, 46, 60, 68) and Fire Energy (base1-98)
-        plan = con.execute("EXPLAIN (FORMAT JSON) SELECT card FROM facet_text WHERE field = 'type' AND text = 'fire'").fetchone()[0]
-        plan = plan if isinstance(plan, list) else json.loads(plan)
-        assert plan[0]["Plan"]["Plan Rows"] == fire
