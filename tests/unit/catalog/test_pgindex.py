@@ -327,3 +327,19 @@ def test_an_index_path_given_as_text_is_still_a_file(test_set, tmp_path):
     assert con.execute("SELECT COUNT(*) FROM card").fetchone() == (4,)
     assert index.ensure_index([test_set], str(db)) is None
     assert freshness.stored_meta(str(db))["version"] == index.INDEX_VERSION
+
+
+def test_a_new_index_is_vacuumed_before_it_serves(catalog_copy, pg_index_url):
+    """Every page of the facet tables is marked all-visible when the index is swapped in: index-only
+    scans (every facet term) then never read the table."""
+    import psycopg
+
+    pgindex.build([catalog_copy], pg_index_url)
+    with psycopg.connect(pgindex._conninfo(pgindex.locate(pg_index_url)), autocommit=True) as con:
+        rows = con.execute(
+            "SELECT c.relname, c.relpages, c.relallvisible FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+            " WHERE n.nspname = %s AND c.relname IN ('facet_text', 'facet_num', 'card') ORDER BY c.relname",
+            (pgindex.LIVE_SCHEMA,),
+        ).fetchall()
+    assert [r[0] for r in rows] == ["card", "facet_num", "facet_text"]
+    assert all(pages > 0 and visible == pages for _name, pages, visible in rows), rows
