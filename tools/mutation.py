@@ -5,7 +5,8 @@ Not part of CI (a module takes minutes to hours on 2 cores, see TESTING.md). Usa
 
     python tools/mutation.py                      # every module in CORE_MODULES
     python tools/mutation.py cardlab/decks/odds.py cardlab/proxies/layout.py
-    python tools/mutation.py --keep /tmp/mut      # keep the work folder (survivors: mutmut show NAME there)
+    python tools/mutation.py cardlab/core/fuzzy.py --keep /tmp/mut   # keep the work folder; in it, a survivor:
+                                                  #   .mutvenv/bin/mutmut show cardlab.core.fuzzy.x_suggest__mutmut_14
     python tools/mutation.py cardlab/search/query.py --tests tests/unit/search tests/cli/test_cli_edges.py
     python tools/mutation.py cardlab/search/query.py --keep /tmp/mut --resume   # go on with a stopped run
 
@@ -141,7 +142,11 @@ def run_module(module: str, work: Path, py: Path, tests: list[str], timeout_mult
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("modules", nargs="*", default=CORE_MODULES, help="module paths (default: the core modules)")
-    parser.add_argument("--keep", type=Path, help="work folder to use and keep (default: a temporary one, removed)")
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="work folder to use and keep (default: a temporary one, removed); it keeps the mutants of the last module run",
+    )
     parser.add_argument(
         "--tests",
         nargs="+",
@@ -154,6 +159,14 @@ def main() -> int:
     args = parser.parse_args()
     if args.resume and (not args.keep or len(args.modules) != 1 or not (args.keep / ".mutvenv" / "bin" / "python").is_file()):
         parser.error("--resume goes on with the run of one module in an existing --keep folder")
+    bad = [m for m in args.modules if not (m.startswith("cardlab/") and m.endswith(".py") and (REPO / m).is_file())]
+    if bad:
+        parser.error(f"not a module of cardlab (a path such as cardlab/core/text.py): {', '.join(bad)}")
+    modules_as_tests = [t for t in args.tests if t.startswith("cardlab/")]
+    if modules_as_tests:
+        parser.error(f"{', '.join(modules_as_tests)}: a module after --tests; give the modules first (MODULE ... --tests PATH ...)")
+    if args.timeout_multiplier <= 0:
+        parser.error("--timeout-multiplier must be above 0")
     missing = [t for t in args.tests if not (REPO / t.split("::")[0]).exists()]
     if missing:
         parser.error(f"no such test path: {', '.join(missing)}")

@@ -68,6 +68,7 @@ def _deck(cards: list[DeckCard], *rules: RuleSpec, extra: list[tuple[Entry, str]
         ({"types": ["Fire", "Water"]}, {"types": "Water"}, True),  # a card list: one item
         ({"types": ["Fire", "Water"]}, {"types": ["Grass", "Fire"]}, True),
         ({"types": ["Fire", "Water"]}, {"types": "Grass"}, False),
+        ({"types": ["Fire"]}, {"types": ["Water"]}, False),  # lists on both sides, no item in common
         ({"stage": "Basic"}, {"stage": "Basic", "hp": 40}, False),  # every field must match
         ({"stage": "Basic", "hp": 40}, {"stage": "Basic", "hp": 40}, True),
         ({}, {"stage": "Basic"}, False),  # a missing field matches nothing
@@ -212,6 +213,13 @@ def test_require_counts_copies_in_its_section_only():
     params = {"where": {"stage": "Basic"}, "min": 3, "label": "Basic Pokémon"}
     assert list(check_require(deck, params)) == [(1, "the deck holds only 2 Basic Pokémon; at least 3 needed")]
     assert list(check_require(deck, {**params, "section": "side"})) == []
+
+
+def test_require_in_another_section_names_it():
+    """A section other than main is named by its title, at its header line."""
+    deck = _deck([_card(1, 2, "Zorb", stage="Basic"), _card(5, 1, "Fen", stage="Basic", section="side")], section_lines={"side": 4})
+    params = {"where": {"stage": "Basic"}, "min": 2, "label": "Basic Pokémon", "section": "side"}
+    assert list(check_require(deck, params)) == [(4, "the Reserve section holds only 1 Basic Pokémon; at least 2 needed")]
 
 
 # -- allowed-sets, banned, number-range ----------------------------------------------------------
