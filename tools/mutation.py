@@ -165,8 +165,10 @@ def main() -> int:
     modules_as_tests = [t for t in args.tests if t.startswith("cardlab/")]
     if modules_as_tests:
         parser.error(f"{', '.join(modules_as_tests)}: a module after --tests; give the modules first (MODULE ... --tests PATH ...)")
-    if args.timeout_multiplier <= 0:
-        parser.error("--timeout-multiplier must be above 0")
+    if not (0 < args.timeout_multiplier < float("inf")):
+        parser.error("--timeout-multiplier must be a number above 0")
+    if args.keep and not args.resume and args.keep.exists() and (not args.keep.is_dir() or any(args.keep.iterdir())):
+        parser.error(f"--keep {args.keep}: exists and is not an empty folder (its files would be replaced); give a new folder, or --resume")
     missing = [t for t in args.tests if not (REPO / t.split("::")[0]).exists()]
     if missing:
         parser.error(f"no such test path: {', '.join(missing)}")

@@ -33,12 +33,13 @@ def folders(roots: Iterable[Path]) -> Iterator[tuple[str, Path, str]]:
     a set folder (it holds YAML files itself); which one is seen from where the YAML files are.
 
     Raises:
-        InputError: a root does not exist or is not a folder.
+        InputError: a root does not exist or is not a folder, or a folder of the catalog cannot be
+            listed (no permission).
     """
     seen: set[Path] = set()
     for root in roots:
         root = Path(root)
-        if not root.is_dir():
+        if not _is_dir(root):
             from cardlab.core.errors import InputError
 
             raise InputError(f"{root}: catalog folder not found" if not root.exists() else f"{root}: not a folder")
@@ -53,30 +54,67 @@ def folders(roots: Iterable[Path]) -> Iterator[tuple[str, Path, str]]:
                 seen.add(set_dir)
                 yield "set", set_dir, set_dir.parent.name
         for fmt_dir in [root / "formats", *(g / "formats" for g in subdirs(root))]:
-            if fmt_dir.is_dir() and fmt_dir not in seen:
+            if _is_dir(fmt_dir) and fmt_dir not in seen:
                 seen.add(fmt_dir)
                 yield "formats", fmt_dir, fmt_dir.parent.name
 
 
 def yaml_names(folder: Path) -> list[str]:
     """The names of the ``.yaml`` files directly in ``folder``, sorted (a broken link or a link
-    loop counts: validation reports it; hidden files do not); empty when it cannot be listed."""
+    loop counts: validation reports it; hidden files do not); empty when the folder does not exist.
+
+    Raises:
+        InputError: the folder cannot be listed (no permission)."""
     try:
         with os.scandir(folder) as entries:
-            return sorted(e.name for e in entries if e.name.endswith(".yaml") and not e.name.startswith(".") and not e.is_dir())
-    except OSError:
+            return sorted(e.name for e in entries if e.name.endswith(".yaml") and not e.name.startswith(".") and not _entry_is_dir(e))
+    except (FileNotFoundError, NotADirectoryError):
         return []
+    except OSError as err:
+        raise _unreadable(folder, err) from None
 
 
 def subdirs(path: Path) -> list[Path]:
     """The folders directly in ``path`` whose names start with neither ``.`` nor ``_``, sorted by
-    name; empty when it cannot be listed."""
+    name (a link that loops is not one); empty when ``path`` does not exist.
+
+    Raises:
+        InputError: ``path`` cannot be listed (no permission)."""
     try:
         with os.scandir(path) as entries:
-            found = sorted(e.path for e in entries if e.is_dir() and not e.name.startswith((".", "_")))
+            found = sorted(e.path for e in entries if not e.name.startswith((".", "_")) and _entry_is_dir(e))
         return [Path(p) for p in found]  # sorted as text: the same order, without Path comparisons
-    except OSError:
+    except (FileNotFoundError, NotADirectoryError):
         return []
+    except OSError as err:
+        raise _unreadable(path, err) from None
+
+
+def _entry_is_dir(entry: os.DirEntry) -> bool:
+    """``entry.is_dir()``, False for a link that loops or cannot be followed (as a file, validation
+    reports it; the rest of its folder is still listed)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _is_dir(path: Path) -> bool:
+    """``path.is_dir()``; a folder that cannot be searched (no permission) is an error, not "no".
+
+    Raises:
+        InputError: the path cannot be checked."""
+    try:
+        return path.is_dir()
+    except OSError as err:
+        raise _unreadable(path.parent, err) from None
+
+
+def _unreadable(folder: Path, err: OSError) -> Exception:
+    """The error for a catalog folder that cannot be listed: exit 2, nothing checked half-way."""
+    from cardlab.core.errors import InputError
+
+    return InputError(f"{folder}: cannot read this catalog folder: {err.strerror or err}")
 
 
 def stamp_digest(roots: Iterable[Path], salt: str, racy_files: list[str] | None = None) -> tuple[str, int]:
@@ -95,7 +133,7 @@ def stamp_digests(roots: Iterable[Path], salts: list[str], racy_files: list[str]
     ``racy_files`` when it is given.
 
     Raises:
-        InputError: a root does not exist or is not a folder (:func:`folders`).
+        InputError: a root does not exist or is not a folder, or a folder cannot be listed.
     """
     from cardlab.core.paths import schema_dir
 
@@ -107,8 +145,10 @@ def stamp_digests(roots: Iterable[Path], salts: list[str], racy_files: list[str]
         try:
             with os.scandir(folder) as listing:
                 entries = {e.name: e for e in listing if e.name.endswith(".yaml")}
-        except OSError:
+        except (FileNotFoundError, NotADirectoryError):  # gone since it was listed
             continue
+        except OSError as err:
+            raise _unreadable(folder, err) from None
         count += len(entries)
         lines = []
         prefix = f"{folder}/"

@@ -11,6 +11,7 @@ import csv
 import io
 import os
 import re
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,6 +70,23 @@ MAX_PLAYER_NAME = 64
 _HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 """Unicode categories no player name holds: controls, format characters, surrogates, line and paragraph separators."""
 
+_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+    (0x2800, 0x2800),  # not default-ignorable, but the braille blank shows as a space
+)  # fmt: skip
+"""Unicode's Default_Ignorable_Code_Point ranges (DerivedCoreProperties.txt, Unicode 15): characters
+shown as nothing (variation selectors, Hangul fillers, the combining grapheme joiner, tags), and
+the blank braille pattern: a name holding one would look like another."""
+
+
+def _invisible(ch: str) -> bool:
+    """True for a character a name must not hold because it shows as nothing (see :data:`_IGNORABLE`)."""
+    code = ord(ch)
+    return ch == "\ufffd" or unicodedata.category(ch) in _HIDDEN_CATEGORIES or any(lo <= code <= hi for lo, hi in _IGNORABLE)
+
 
 def check_player(player: str) -> str:
     """Return ``player`` stripped: a collection's name, as the CLI (``--player``), CSV imports and
@@ -84,22 +102,22 @@ def check_player(player: str) -> str:
             would look like ``alice`` (the message gives the plain spelling). A name is returned
             composed (NFC): ``e`` + combining accent is ``é``.
     """
-    import unicodedata
-
     name = (player or "").strip()
     shown = repr(player) if len(player or "") <= 70 else repr(player[:67]) + "..."
     if not name or any(ord(ch) < 32 or ch == "\x7f" for ch in player):
         raise UsageError(f"bad player name {shown}: give a non-empty name on one line")
-    if any(ch == "\ufffd" or unicodedata.category(ch) in _HIDDEN_CATEGORIES for ch in player):
+    if any(_invisible(ch) for ch in player):
         raise UsageError(
             f"bad player name {shown}: a name holds no control, invisible (zero-width, bidi) or line-separator character, "
             "and no U+FFFD (bytes that were not UTF-8)"
         )
+    typed = len(name)
+    name = unicodedata.normalize("NFC", name)  # é typed as e + accent is the same name as é; counted so
     if len(name) > MAX_PLAYER_NAME:
-        raise UsageError(f"bad player name {shown}: at most {MAX_PLAYER_NAME} characters (it has {len(name):,})")
+        composed = " once composed as Unicode NFC" if len(name) != typed else ""
+        raise UsageError(f"bad player name {shown}: at most {MAX_PLAYER_NAME} characters (it has {len(name):,}{composed})")
     if "/" in name or "\\" in name or name in (".", ".."):
         raise UsageError(f"bad player name {shown}: a name holds no '/' or '\\' and is not '.' or '..'")
-    name = unicodedata.normalize("NFC", name)  # é typed as e + accent is the same name as é
     plain = unicodedata.normalize("NFKC", name)
     if plain != name:
         raise UsageError(

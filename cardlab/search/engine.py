@@ -586,7 +586,10 @@ def _search(
     # is joined only for an order on its release date
     # a page reads its display strings with its rows; a whole result (or one paged in Python) when
     # first shown (_DisplayBatch)
-    shown = in_sql and limit is not None
+    page = in_sql and limit is not None
+    # on PostgreSQL in the search's own snapshot too: read later, they could come from an index
+    # swapped in since (names and data still are; see ARCHITECTURE.md)
+    shown = page or dialect != "sqlite"
     columns = "c.id, c.game, c.set_code, c.number, c.name" + (", c.type_line, c.stats, c.rarity" if shown else "")
     columns += ", c.oracle_id" if unique == "cards" else ""
     sets = " LEFT JOIN card_set s ON s.code = c.set_code" if any(re.search(r"\bs\.", part) for part in order) else ""
@@ -600,7 +603,7 @@ def _search(
         params = [*params, (-1 if dialect == "sqlite" else None) if limit is None else int(limit), max(int(offset), 0)]
     # a whole result may build tens of thousands of rows and hits: the garbage collector waits (for
     # the whole process: a page cut in SQL, what the web server asks for in the default order, never pauses it)
-    with nullcontext() if shown else bulk_objects():
+    with nullcontext() if page else bulk_objects():
         rows = _fetch(con, sql, params, timeout)
         total, hits = _hits(con, rows, langs, sort, reverse, limit, offset, in_sql, with_total, unique, exact, shown)
     return total, hits

@@ -343,3 +343,16 @@ def test_a_new_index_is_vacuumed_before_it_serves(catalog_copy, pg_index_url):
         ).fetchall()
     assert [r[0] for r in rows] == ["card", "facet_num", "facet_text"]
     assert all(pages > 0 and visible == pages for _name, pages, visible in rows), rows
+
+
+def test_a_whole_result_s_display_strings_are_read_in_the_search_on_postgresql(catalog_copy, pg_index_url):
+    """Read later (as on SQLite), they could come from an index swapped in since."""
+    pgindex.build([catalog_copy], pg_index_url)
+    con = pgindex.connect(pg_index_url)
+    try:
+        hits = engine.search(con, "type:fire")
+    finally:
+        con.close()
+    assert hits[0].display == ("Pokémon · Stage 2 · Fire", "120 HP · Power · 1 attack · retreat 3", "Rare Holo")
+    assert [h.id for h in hits] == [f"base1-{n}" for n in (4, 12, 23, 24, 28, 36, 46, 60, 68, 98)]
+    assert hits[-1].type_line == "Energy · basic · Fire"  # the connection is closed: nothing left to read
