@@ -50,3 +50,8 @@ def test_a_field_searches_its_column_only_and_no_name_prefix():
         f"c.rowid IN (SELECT rowid FROM card_fts WHERE body @@ ?::tsquery UNION ALL {STEMS})",
         ["'draw' <-> 'a' <-> 'card'", "('en_draw' <-> 'en_a' <-> 'en_card') | ('fr_draw' <-> 'fr_a' <-> 'fr_card')"],
     )
+
+
+def test_a_word_with_no_token_stem_or_name_matches_nothing():
+    """``_`` is a word character, but FTS5's tokenizer drops it and it has no letters: no phrase."""
+    assert pg("_", ()) == ("FALSE", [])
