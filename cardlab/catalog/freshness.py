@@ -309,8 +309,9 @@ def stored_fingerprint(db: Path | str) -> str | None:
 def unchanged_clean_run(roots: list[Path], db: Path | str) -> int | None:
     """How many files the last whole validation of the catalog under ``roots`` checked, when it
     found no problem, nothing it depends on changed since (same :func:`run_key`: every file's stamp,
-    the schemas, the checking code) and the search index at ``db`` holds the same catalog or none
-    (so ``cardlab validate`` has nothing to tell it); else None (the full validation decides).
+    the schemas, the checking code) and the search index at ``db`` holds the same catalog, or none,
+    or is already marked stale (so ``cardlab validate`` has nothing to tell it); else None (the full
+    validation decides).
 
     Args:
         roots: the catalog roots.
@@ -329,6 +330,7 @@ def unchanged_clean_run(roots: list[Path], db: Path | str) -> int | None:
     found = cached_run(roots, key)
     if found is None or found[1]:
         return None
-    if stored_fingerprint(db) not in (None, index_fp):
-        return None
+    meta = stored_meta(db)
+    if meta is not None and meta["fingerprint"] != index_fp and "quick" in meta:
+        return None  # the full validation marks that index stale (cardlab.catalog.index.mark_stale)
     return found[0]

@@ -62,7 +62,10 @@ def test_a_catalog_with_problems_goes_to_the_full_cli(runner, catalog_copy, monk
 
 
 def test_an_index_of_another_state_of_the_catalog_goes_to_the_full_cli(runner, catalog_copy, tmp_path, monkeypatch):
-    """The full validation tells such an index to check every file at the next search."""
+    """The full validation tells such an index to check every file at the next search (it drops the
+    index's folder fingerprint, ``quick``); once it has, there is nothing more to tell it."""
+    from cardlab.catalog.index import _write_meta
+
     db = tmp_path / "index.sqlite"
     monkeypatch.setenv("CARDLAB_DB", str(db))
     assert runner.invoke(app, ["index", "--catalog", str(catalog_copy)]).exit_code == 0
@@ -70,9 +73,16 @@ def test_an_index_of_another_state_of_the_catalog_goes_to_the_full_cli(runner, c
     assert _quick(monkeypatch, ["validate", "--catalog", str(catalog_copy)])[0] is True
     card = next((catalog_copy / "pokemon" / "base1").glob("4-*.yaml"))
     card.write_text(card.read_text(encoding="utf-8") + "\n", encoding="utf-8")
-    _full_validate(runner, catalog_copy)  # the index still holds the state before the edit
-    assert freshness.stored_fingerprint(db) != freshness.run_key([catalog_copy], freshness.FINGERPRINT_SALT)[1]
+    assert _quick(monkeypatch, ["validate", "--catalog", str(catalog_copy)]) == (False, "")  # the run key changed
+    _full_validate(runner, catalog_copy)  # the index still holds the state before the edit: marked stale
+    meta = freshness.stored_meta(db)
+    assert meta["fingerprint"] != freshness.run_key([catalog_copy], freshness.FINGERPRINT_SALT)[1]
+    assert "quick" not in meta
+    assert _quick(monkeypatch, ["validate", "--catalog", str(catalog_copy)]) == (True, "ok: 110 files, no problems\n")
+    _write_meta(db, {"quick": "an index trusted by its folders again (restored from a backup)"})
     assert _quick(monkeypatch, ["validate", "--catalog", str(catalog_copy)]) == (False, "")
+    _full_validate(runner, catalog_copy)
+    assert "quick" not in freshness.stored_meta(db)
 
 
 @pytest.mark.parametrize(
