@@ -161,8 +161,8 @@ def validate(
     """
     from cardlab.catalog.freshness import FINGERPRINT_SALT, stored_fingerprint
     from cardlab.catalog.validate import validate_paths
-    from cardlab.cli.entry import clean_summary, plain_stdout
     from cardlab.core.words import count
+    from cardlab.render.plain import clean_summary, plain_stdout
 
     fmt = output_format(output_fmt, old_fmt, "validate", "--format")
     roots, db_path = roots_and_db(catalog, None)

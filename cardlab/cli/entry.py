@@ -13,9 +13,6 @@ from __future__ import annotations
 import os
 import sys
 
-_COLOUR_ENV = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")
-"""Variables with which rich colours output that does not go to a terminal."""
-
 
 def main() -> None:
     """Run the ``cardlab`` command with ``sys.argv``.
@@ -68,25 +65,6 @@ def _quiet_stdout() -> None:
         pass
 
 
-def plain_stdout() -> bool:
-    """True when standard output takes no colour: it is open, not a terminal, and none of
-    :data:`_COLOUR_ENV` asks rich for colours anyway (so plain text is what rich would print)."""
-    if sys.stdout is None or any(os.environ.get(v) for v in _COLOUR_ENV):
-        return False
-    try:
-        return not sys.stdout.isatty()
-    except (ValueError, AttributeError):  # closed, or not a file
-        return False
-
-
-def clean_summary(files: int, ok: str = "ok") -> str:
-    """The line ``cardlab validate`` ends with when it found nothing: ``ok: 3 files, no problems``
-    (``ok`` as given: the full CLI colours it)."""
-    from cardlab.core.words import count
-
-    return f"{ok}: {count(files, 'file')}, no problems"
-
-
 def _catalog_values(args: list[str]) -> list[str] | None:
     """The values of ``--catalog`` when ``args`` (after ``validate``) hold nothing else; None when
     they hold anything else (paths, other options, a value that looks like an option)."""
@@ -115,6 +93,8 @@ def _unchanged_validate(argv: list[str]) -> bool:
     return False for everything else (the full CLI then runs)."""
     if argv[:1] != ["validate"]:
         return False
+    from cardlab.render.plain import plain_stdout
+
     values = _catalog_values(argv[1:])
     if values is None or not plain_stdout():
         return False
@@ -130,6 +110,8 @@ def _unchanged_validate(argv: list[str]) -> bool:
         return False
     if files is None:
         return False
+    from cardlab.render.plain import clean_summary
+
     sys.stdout.write(clean_summary(files) + "\n")
     sys.stdout.flush()  # a closed pipe or a full disk: main's edge
     return True
