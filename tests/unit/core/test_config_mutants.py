@@ -4,26 +4,12 @@ position and wording, and a ``languages`` string split at commas only."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import platformdirs
 import pytest
 
 from cardlab.core import config
 
-
-@pytest.fixture(autouse=True)
-def _no_user_config(monkeypatch, tmp_path):
-    monkeypatch.delenv("CARDLAB_CONFIG", raising=False)
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "no-config-here"))
-    monkeypatch.delenv("CARDLAB_LANG", raising=False)
-
-
-def _write(monkeypatch, tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "config.toml"
-    path.write_text(text, encoding="utf-8")
-    monkeypatch.setenv("CARDLAB_CONFIG", str(path))
-    return path
+pytestmark = pytest.mark.usefixtures("no_user_config")
 
 
 def test_config_path_asks_platformdirs_for_cardlab_without_an_author(monkeypatch, tmp_path):
@@ -55,9 +41,9 @@ def test_only_four_letters_make_a_script(code, normal):
 
 
 @pytest.mark.parametrize("text", ["languages = " + "9" * 5000 + "\n", "x = 1\ny = " + "9" * 5000 + "\n"])
-def test_number_too_long_is_reported_at_the_files_start(monkeypatch, tmp_path, text):
+def test_number_too_long_is_reported_at_the_files_start(monkeypatch, tmp_path, text, write_config):
     """tomllib gives no position for a number beyond Python's int-conversion limit: line 1, column 1."""
-    path = _write(monkeypatch, tmp_path, text)
+    path = write_config(text)
     with pytest.raises(config.ConfigError) as err:
         config.preferred_languages(None)
     problem = err.value.problem
@@ -70,9 +56,9 @@ def test_number_too_long_is_reported_at_the_files_start(monkeypatch, tmp_path, t
     ("value", "bad"),
     [("fr de", "fr de"), ("deXX,XXfr", "deXX")],
 )
-def test_languages_string_is_split_at_commas_only(monkeypatch, tmp_path, value, bad):
+def test_languages_string_is_split_at_commas_only(monkeypatch, tmp_path, value, bad, write_config):
     """``languages = "fr de"`` is one item, not two: refused with the item named."""
-    path = _write(monkeypatch, tmp_path, f'languages = "{value}"\n')
+    path = write_config(f'languages = "{value}"\n')
     with pytest.raises(config.ConfigError) as err:
         config.preferred_languages(None)
     assert str(err.value) == f"{path}:1: '{bad}' is not a language code (examples: fr, ja, pt-BR, sr@latin)"

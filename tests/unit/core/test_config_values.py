@@ -3,6 +3,7 @@ scripts, gettext modifiers), the config file's errors with their exact line, col
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -10,18 +11,11 @@ import pytest
 from cardlab.core import config
 from cardlab.core.errors import UsageError
 
-
-@pytest.fixture(autouse=True)
-def _no_user_config(monkeypatch, tmp_path):
-    monkeypatch.delenv("CARDLAB_CONFIG", raising=False)
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "no-config-here"))
-    monkeypatch.delenv("CARDLAB_LANG", raising=False)
+pytestmark = pytest.mark.usefixtures("no_user_config")
 
 
-def _config_error(monkeypatch, tmp_path: Path, text: str) -> tuple[str, int, int, str]:
-    path = tmp_path / "config.toml"
-    path.write_text(text, encoding="utf-8")
-    monkeypatch.setenv("CARDLAB_CONFIG", str(path))
+def _config_error(write_config: Callable[[str], Path], text: str) -> tuple[str, int, int, str]:
+    write_config(text)
     with pytest.raises(config.ConfigError) as err:
         config.preferred_languages(None)
     problem = err.value.problem
@@ -111,9 +105,9 @@ def test_config_path_expands_the_home_folder(monkeypatch, tmp_path):
         ('languages = ["fr", "f r"]\n', 1, 0, "'f r' is not a language code (examples: fr, ja, pt-BR, sr@latin)"),
     ],
 )
-def test_config_file_errors_exactly(monkeypatch, tmp_path, text, line, col, message):
+def test_config_file_errors_exactly(monkeypatch, tmp_path, text, line, col, message, write_config):
     """Each problem of the config file: its line, column (0: the whole line) and wording."""
-    assert _config_error(monkeypatch, tmp_path, text) == ("config.toml", line, col, message)
+    assert _config_error(write_config, text) == ("config.toml", line, col, message)
 
 
 def test_config_languages_as_a_string_or_list(monkeypatch, tmp_path):

@@ -10,19 +10,7 @@ from cardlab.cli.app import app
 from cardlab.core import config as config
 from cardlab.core.errors import DataError, UsageError
 
-
-@pytest.fixture(autouse=True)
-def _no_user_config(monkeypatch, tmp_path):
-    monkeypatch.delenv("CARDLAB_CONFIG", raising=False)
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "no-config-here"))
-    monkeypatch.delenv("CARDLAB_LANG", raising=False)
-
-
-def write_config(monkeypatch, tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "config.toml"
-    path.write_text(text, encoding="utf-8")
-    monkeypatch.setenv("CARDLAB_CONFIG", str(path))
-    return path
+pytestmark = pytest.mark.usefixtures("no_user_config")
 
 
 def test_nothing_configured_gives_an_empty_list():
@@ -58,21 +46,21 @@ def test_environment_comes_after_the_option(monkeypatch):
         config.preferred_languages(None)
 
 
-def test_config_file_comes_last(monkeypatch, tmp_path):
-    write_config(monkeypatch, tmp_path, '# my settings\nlanguages = ["fr", "en"]\n')
+def test_config_file_comes_last(monkeypatch, tmp_path, write_config):
+    write_config('# my settings\nlanguages = ["fr", "en"]\n')
     assert config.preferred_languages(None) == ["fr", "en"]
     monkeypatch.setenv("CARDLAB_LANG", "ja")
     assert config.preferred_languages(None) == ["ja"]
     assert config.preferred_languages("de") == ["de"]
 
 
-def test_config_file_accepts_a_comma_string(monkeypatch, tmp_path):
-    write_config(monkeypatch, tmp_path, 'languages = "it, en"\n')
+def test_config_file_accepts_a_comma_string(monkeypatch, tmp_path, write_config):
+    write_config('languages = "it, en"\n')
     assert config.preferred_languages(None) == ["it", "en"]
 
 
-def test_config_file_without_languages(monkeypatch, tmp_path):
-    write_config(monkeypatch, tmp_path, "# nothing set\n")
+def test_config_file_without_languages(monkeypatch, tmp_path, write_config):
+    write_config("# nothing set\n")
     assert config.preferred_languages(None) == []
 
 
@@ -86,19 +74,19 @@ def test_config_file_without_languages(monkeypatch, tmp_path):
         ('"lang uages" = 1\n', "1:1", "unknown setting 'lang uages'"),
     ],
 )
-def test_config_unknown_keys_are_reported(monkeypatch, tmp_path, text, where, fragment):
+def test_config_unknown_keys_are_reported(monkeypatch, tmp_path, text, where, fragment, write_config):
     """Kind: config settings ignored silently (a typo): every unknown key is reported at its line
     and column, lines counted as editors count them."""
-    path = write_config(monkeypatch, tmp_path, text)
+    path = write_config(text)
     with pytest.raises(config.ConfigError) as err:
         config.preferred_languages(None)
     assert str(err.value).startswith(f"{path}:{where}: {fragment}")
 
 
 @pytest.mark.parametrize("text", ["languages = " + "9" * 5000 + "\n", "x = " + "9" * 5000 + "\n"])
-def test_config_huge_number(monkeypatch, tmp_path, text):
+def test_config_huge_number(monkeypatch, tmp_path, text, write_config):
     """Kind: numbers beyond Python's int-conversion limit (tomllib raises ValueError): a config error."""
-    write_config(monkeypatch, tmp_path, text)
+    write_config(text)
     with pytest.raises(config.ConfigError, match="a number too long"):
         config.preferred_languages(None)
 
@@ -137,8 +125,8 @@ def test_config_special_file_is_bounded(monkeypatch, tmp_path, special):
         config.preferred_languages(None)
 
 
-def test_config_file_syntax_error_has_its_position(monkeypatch, tmp_path):
-    path = write_config(monkeypatch, tmp_path, '\nlanguages = ["fr", \n')
+def test_config_file_syntax_error_has_its_position(monkeypatch, tmp_path, write_config):
+    path = write_config('\nlanguages = ["fr", \n')
     with pytest.raises(config.ConfigError) as err:
         config.preferred_languages(None)
     problem = err.value.problem
@@ -154,8 +142,8 @@ def test_config_file_syntax_error_has_its_position(monkeypatch, tmp_path):
         ('languages = ["f r"]\n', ":1: ", "'f r' is not a language code"),
     ],
 )
-def test_config_file_problems_are_usage_errors_with_the_file_and_line(monkeypatch, tmp_path, text, where, words):
-    path = write_config(monkeypatch, tmp_path, text)
+def test_config_file_problems_are_usage_errors_with_the_file_and_line(monkeypatch, tmp_path, text, where, words, write_config):
+    path = write_config(text)
     with pytest.raises(UsageError) as err:
         config.preferred_languages(None)
     assert not isinstance(err.value, DataError) and err.value.exit_code == 2
@@ -168,8 +156,8 @@ def test_config_file_that_is_a_folder_is_a_usage_error(monkeypatch, tmp_path):
         config.preferred_languages(None)
 
 
-def test_broken_config_through_the_cli_is_a_plain_message(runner, monkeypatch, tmp_path):
-    path = write_config(monkeypatch, tmp_path, "languages = [\n")
+def test_broken_config_through_the_cli_is_a_plain_message(runner, monkeypatch, tmp_path, write_config):
+    path = write_config("languages = [\n")
     result = runner.invoke(app, ["i18n", "export"])
     assert result.exit_code == 2
     assert f"error: {path}:2:1: TOML syntax: " in result.stderr
@@ -198,8 +186,8 @@ def test_bad_language_through_the_cli_is_a_usage_error(runner, monkeypatch, env,
         ('\n\nlanguages = ["fr", "french"]\n', "'french' is not a language code"),
     ],
 )
-def test_config_file_bad_languages(monkeypatch, tmp_path, text, words):
-    path = write_config(monkeypatch, tmp_path, text)
+def test_config_file_bad_languages(monkeypatch, tmp_path, text, words, write_config):
+    path = write_config(text)
     with pytest.raises(config.ConfigError) as err:
         config.preferred_languages(None)
     problem = err.value.problem
