@@ -93,7 +93,7 @@ def _unchanged_validate(argv: list[str]) -> bool:
     return False for everything else (the full CLI then runs)."""
     if argv[:1] != ["validate"]:
         return False
-    from cardlab.render.plain import plain_stdout
+    from cardlab.render.plain import clean_summary, plain_stdout
 
     values = _catalog_values(argv[1:])
     if values is None or not plain_stdout():
@@ -110,8 +110,6 @@ def _unchanged_validate(argv: list[str]) -> bool:
         return False
     if files is None:
         return False
-    from cardlab.render.plain import clean_summary
-
     sys.stdout.write(clean_summary(files) + "\n")
     sys.stdout.flush()  # a closed pipe or a full disk: main's edge
     return True
