@@ -291,7 +291,7 @@ class _DataBatch:
 
     def of(self, card_id: str) -> bytes | None:
         if self._data is None:
-            self._data = dict(_by_id(self._con, "data", self.ids))
+            self._data = dict(_where_in(self._con, "SELECT id, data FROM card WHERE id", self.ids))
         return self._data.get(card_id)
 
 
@@ -309,24 +309,22 @@ class _DisplayBatch:
     def of(self, card_id: str) -> tuple:
         """``(type_line, stats, rarity)`` of the card ``card_id`` of this result."""
         if self._shown is None:
-            self._shown = {r[0]: r[1:] for r in _by_id(self._con, "type_line, stats, rarity", self.ids)}
+            self._shown = {r[0]: r[1:] for r in _where_in(self._con, "SELECT id, type_line, stats, rarity FROM card WHERE id", self.ids)}
         return self._shown.get(card_id, ("", "", None))
 
 
-def _by_id(con: sqlite3.Connection, columns: str, ids: list[str]) -> Iterator[tuple]:
-    """``(id, *columns)`` of the cards ``ids`` (900 at a time: SQLite's parameter limit)."""
+def _where_in(con: sqlite3.Connection, select: str, ids: list[str]) -> Iterator[tuple]:
+    """The rows of ``select`` (ending ``WHERE <column>``) ``IN`` ``ids``, 900 ids a statement
+    (SQLite's parameter limit)."""
     for chunk in range(0, len(ids), 900):
         part = ids[chunk : chunk + 900]
-        yield from con.execute(f"SELECT id, {columns} FROM card WHERE id IN ({','.join('?' * len(part))})", part)
+        yield from con.execute(f"{select} IN ({','.join('?' * len(part))})", part)
 
 
 def _names(con: sqlite3.Connection, ids: list[str]) -> dict[str, dict]:
     out: dict[str, dict] = {i: {} for i in ids}
-    for chunk in range(0, len(ids), 900):
-        part = ids[chunk : chunk + 900]
-        marks = ",".join("?" * len(part))
-        for cid, lang, name in con.execute(f"SELECT card_id, lang, name FROM card_name WHERE card_id IN ({marks})", part):
-            out[cid][lang] = name
+    for cid, lang, name in _where_in(con, "SELECT card_id, lang, name FROM card_name WHERE card_id", ids):
+        out[cid][lang] = name
     return out
 
 
