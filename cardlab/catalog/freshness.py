@@ -1,20 +1,28 @@
 """Whether anything changed: the catalog's folders, a digest of every file's stamp, the key and
 the record of the last whole validation, and the fingerprint recorded in the search index.
 
-Standard library only (no YAML, schema or CLI code): ``cardlab validate`` of a catalog that
-validated clean and has not changed since answers from this module alone (:mod:`cardlab.cli.entry`).
+Standard library only (no YAML, schema or CLI code), and neither ``pathlib``, ``sqlite3`` nor
+``hashlib`` at import: ``cardlab validate`` of a catalog that validated clean and has not changed
+answers from this module alone (:func:`unchanged_clean_run`, called by :mod:`cardlab.cli.entry`),
+on paths as text; the functions that return paths or read SQLite import what they need.
 """
 
 from __future__ import annotations
 
-import hashlib
+import errno
 import os
-import sqlite3
+import stat
 import time
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 
-from cardlab.core.stamps import file_stamp, is_racy
+from cardlab.core.stamps import file_stamp, is_racy, sha1_hex
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    import sqlite3
+    from pathlib import Path
+
+    from cardlab.core.errors import Problem
 
 INDEX_VERSION = "15"
 """The search index's layout (:mod:`cardlab.catalog.index`): bump when its tables or contents
@@ -25,9 +33,24 @@ FINGERPRINT_SALT = f"v{INDEX_VERSION}"
 first: an index of another version never matches."""
 
 
-def folders(roots: Iterable[Path]) -> Iterator[tuple[str, Path, str]]:
+def folders(roots: Iterable[str | os.PathLike[str]]) -> Iterator[tuple[str, Path, str]]:
     """Yield the catalog's folders as ``(kind, folder, game)``: kind ``set`` for a set folder,
-    ``formats`` for a formats folder; each folder once, however the roots overlap.
+    ``formats`` for a formats folder; each folder once, however the roots overlap
+    (:func:`folder_texts` with each folder as a path).
+
+    Raises:
+        InputError: a root does not exist or is not a folder, or a folder of the catalog cannot be
+            listed (no permission).
+    """
+    from pathlib import Path
+
+    for kind, folder, game in folder_texts(roots):
+        yield kind, Path(folder), game
+
+
+def folder_texts(roots: Iterable[str | os.PathLike[str]]) -> Iterator[tuple[str, str, str]]:
+    """Yield the catalog's folders as ``(kind, folder as text, game)``: kind ``set`` for a set
+    folder, ``formats`` for a formats folder; each folder once, however the roots overlap.
 
     A root is a catalog root (``<game>/<set>/`` below it), a game folder (set folders below it) or
     a set folder (it holds YAML files itself); which one is seen from where the YAML files are.
@@ -36,30 +59,38 @@ def folders(roots: Iterable[Path]) -> Iterator[tuple[str, Path, str]]:
         InputError: a root does not exist or is not a folder, or a folder of the catalog cannot be
             listed (no permission).
     """
-    seen: set[Path] = set()
-    for root in roots:
-        root = Path(root)
+    seen: set[str] = set()
+    for given in roots:
+        root = _plain(os.fspath(given))
         if not _is_dir(root):
             from cardlab.core.errors import InputError
 
-            raise InputError(f"{root}: catalog folder not found" if not root.exists() else f"{root}: not a folder")
+            raise InputError(f"{root}: catalog folder not found" if not os.path.lexists(root) else f"{root}: not a folder")
         if yaml_names(root):
             set_dirs = [root]
-        elif any(yaml_names(d) for d in subdirs(root) if d.name != "formats"):
-            set_dirs = [d for d in subdirs(root) if d.name != "formats"]
+        elif any(yaml_names(d) for d in subdirs(root) if os.path.basename(d) != "formats"):
+            set_dirs = [d for d in subdirs(root) if os.path.basename(d) != "formats"]
         else:
-            set_dirs = [d for g in subdirs(root) for d in subdirs(g) if d.name != "formats"]
+            set_dirs = [d for g in subdirs(root) for d in subdirs(g) if os.path.basename(d) != "formats"]
         for set_dir in set_dirs:
             if set_dir not in seen:  # overlapping roots
                 seen.add(set_dir)
-                yield "set", set_dir, set_dir.parent.name
-        for fmt_dir in [root / "formats", *(g / "formats" for g in subdirs(root))]:
+                yield "set", set_dir, os.path.basename(os.path.dirname(set_dir))
+        for fmt_dir in [os.path.join(root, "formats"), *(os.path.join(g, "formats") for g in subdirs(root))]:
             if _is_dir(fmt_dir) and fmt_dir not in seen:
                 seen.add(fmt_dir)
-                yield "formats", fmt_dir, fmt_dir.parent.name
+                yield "formats", fmt_dir, os.path.basename(os.path.dirname(fmt_dir))
 
 
-def yaml_names(folder: Path) -> list[str]:
+def _plain(path: str) -> str:
+    """``path`` as pathlib spells it (no ``.`` parts, no doubled or trailing separator), so a
+    folder is named the same however its root was written; ``..`` parts are kept (a link may precede them)."""
+    if ".." in path.split(os.sep):
+        return path.rstrip(os.sep) or path
+    return os.path.normpath(path) if path else "."
+
+
+def yaml_names(folder: str | os.PathLike[str]) -> list[str]:
     """The names of the ``.yaml`` files directly in ``folder``, sorted (a broken link or a link
     loop counts: validation reports it; hidden files do not); empty when the folder does not exist.
 
@@ -74,16 +105,15 @@ def yaml_names(folder: Path) -> list[str]:
         raise _unreadable(folder, err) from None
 
 
-def subdirs(path: Path) -> list[Path]:
-    """The folders directly in ``path`` whose names start with neither ``.`` nor ``_``, sorted by
-    name (a link that loops is not one); empty when ``path`` does not exist.
+def subdirs(path: str) -> list[str]:
+    """The folders directly in ``path`` whose names start with neither ``.`` nor ``_``, as text,
+    sorted (a link that loops is not one); empty when ``path`` does not exist.
 
     Raises:
         InputError: ``path`` cannot be listed (no permission)."""
     try:
         with os.scandir(path) as entries:
-            found = sorted(e.path for e in entries if not e.name.startswith((".", "_")) and _entry_is_dir(e))
-        return [Path(p) for p in found]  # sorted as text: the same order, without Path comparisons
+            return sorted(e.path for e in entries if not e.name.startswith((".", "_")) and _entry_is_dir(e))
     except (FileNotFoundError, NotADirectoryError):
         return []
     except OSError as err:
@@ -99,31 +129,40 @@ def _entry_is_dir(entry: os.DirEntry) -> bool:
         return False
 
 
-def _is_dir(path: Path) -> bool:
-    """``path.is_dir()``; a folder that cannot be searched (no permission) is an error, not "no".
+_NOT_THERE = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
+"""What makes a path simply not a folder (as ``Path.is_dir`` reads them)."""
+
+
+def _is_dir(path: str) -> bool:
+    """Whether ``path`` is a folder (following links); a folder that cannot be searched (no
+    permission) is an error, not "no".
 
     Raises:
         InputError: the path cannot be checked."""
     try:
-        return path.is_dir()
+        return stat.S_ISDIR(os.stat(path).st_mode)
     except OSError as err:
-        raise _unreadable(path.parent, err) from None
+        if err.errno in _NOT_THERE:
+            return False
+        raise _unreadable(os.path.dirname(path) or ".", err) from None
+    except ValueError:  # a NUL in the name
+        return False
 
 
-def _unreadable(folder: Path, err: OSError) -> Exception:
+def _unreadable(folder: str | os.PathLike[str], err: OSError) -> Exception:
     """The error for a catalog folder that cannot be listed: exit 2, nothing checked half-way."""
     from cardlab.core.errors import InputError
 
     return InputError(f"{folder}: cannot read this catalog folder: {err.strerror or err}")
 
 
-def stamp_digest(roots: Iterable[Path], salt: str, racy_files: list[str] | None = None) -> tuple[str, int]:
+def stamp_digest(roots: Iterable[str | os.PathLike[str]], salt: str, racy_files: list[str] | None = None) -> tuple[str, int]:
     """:func:`stamp_digests` for one salt: ``(digest, number of catalog files)``."""
     digests, count = stamp_digests(roots, [salt], racy_files)
     return digests[0], count
 
 
-def stamp_digests(roots: Iterable[Path], salts: list[str], racy_files: list[str] | None = None) -> tuple[list[str], int]:
+def stamp_digests(roots: Iterable[str | os.PathLike[str]], salts: list[str], racy_files: list[str] | None = None) -> tuple[list[str], int]:
     """Return, for each of ``salts``, a hash of it, every catalog file's path and stamp
     (:func:`cardlab.core.stamps.file_stamp`: size, modification and change times, inode) and the
     schemas' stamps (one pass: one ``stat`` per file, no reading), and how many catalog files there are.
@@ -135,13 +174,13 @@ def stamp_digests(roots: Iterable[Path], salts: list[str], racy_files: list[str]
     Raises:
         InputError: a root does not exist or is not a folder, or a folder cannot be listed.
     """
-    from cardlab.core.paths import schema_dir
+    from cardlab.core.paths import schema_folder
 
     now = time.time_ns()
     racy = False
     count = 0
-    hashes = [hashlib.sha1(salt.encode()) for salt in salts]
-    for _kind, folder, _game in folders(roots):
+    blocks: list[bytes] = []
+    for _kind, folder, _game in folder_texts(roots):
         try:
             with os.scandir(folder) as listing:
                 entries = {e.name: e for e in listing if e.name.endswith(".yaml")}
@@ -163,17 +202,19 @@ def stamp_digests(roots: Iterable[Path], salts: list[str], racy_files: list[str]
                 racy = True
                 if racy_files is not None:
                     racy_files.append(f"{prefix}{name}")
-        block = "".join(lines).encode()  # one update per folder: the same bytes as one per file
-        for h in hashes:
-            h.update(block)
-    for p in sorted(schema_dir().glob("*.json")):
-        line = f"{p.name}\0{file_stamp(p.stat())}\n".encode()
-        for h in hashes:
-            h.update(line)
-    return [h.hexdigest() + (f":racy-{now}" if racy else "") for h in hashes], count
+        blocks.append("".join(lines).encode())
+    schemas = schema_folder()
+    for name in sorted(n for n in os.listdir(schemas) if n.endswith(".json") and not n.startswith(".")):
+        blocks.append(f"{name}\0{file_stamp(os.stat(os.path.join(schemas, name)))}\n".encode())
+    data = b"".join(blocks)
+    return [sha1_hex(salt.encode(), data) + (f":racy-{now}" if racy else "") for salt in salts], count
 
 
-def run_key(roots: list[Path], index_salt: str = "") -> tuple[str | None, str | None]:
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+"""The ``cardlab`` package folder."""
+
+
+def run_key(roots: list[str] | list[Path], index_salt: str = "") -> tuple[str | None, str | None]:
     """The key of a whole validation's outcome: a hash of every catalog file's stamp, the schemas
     and the checking code's files (``cardlab/catalog``, ``games``, ``core``), None when a file
     changed too recently for its stamp to be trusted; and, from the same ``stat`` of each file, the
@@ -183,53 +224,61 @@ def run_key(roots: list[Path], index_salt: str = "") -> tuple[str | None, str | 
     Raises:
         InputError: a root does not exist or is not a folder.
     """
-    package = Path(__file__).resolve().parents[1]
     code = [
-        f"{sub}/{name}:{file_stamp(os.stat(package / sub / name))}"
+        f"{sub}/{name}:{file_stamp(os.stat(os.path.join(_PACKAGE, sub, name)))}"
         for sub in ("catalog", "games", "core")
-        for name in sorted(n for n in os.listdir(package / sub) if n.endswith(".py"))
+        for name in sorted(n for n in os.listdir(os.path.join(_PACKAGE, sub)) if n.endswith(".py"))
     ]
     digests, _count = stamp_digests(roots, ["validate\0" + "\0".join(code), *([index_salt] if index_salt else [])])
     return (None if ":racy-" in digests[0] else digests[0]), (digests[1] if index_salt else None)
 
 
-def catalog_key(roots: Iterable[Path]) -> str:
-    """The roots key (:func:`cardlab.core.paths.roots_key`) of ``roots`` made absolute, so a
-    relative and an absolute spelling of the same catalog share a cache file."""
+def catalog_key(roots: Iterable[str | os.PathLike[str]]) -> str:
+    """The roots key (:func:`cardlab.core.paths.roots_key`) of ``roots`` made absolute (links
+    resolved), so a relative and an absolute spelling of the same catalog share a cache file."""
     from cardlab.core.paths import roots_key
 
-    resolved = []
-    for r in roots:
-        try:
-            resolved.append(Path(r).resolve())
-        except (OSError, RuntimeError):  # a symlink loop: keep the spelling given
-            resolved.append(Path(r))
-    return roots_key(resolved)
+    return roots_key([os.path.realpath(os.fspath(r)) for r in roots])
 
 
-def validation_cache(roots: Iterable[Path] = ()) -> Path | None:
-    """The validation cache file of the catalog under ``roots``:
-    ``<cache dir>/validate-<roots key>.sqlite``; None when ``CARDLAB_NO_CACHE`` is set."""
+def _cache_file(roots: Iterable[str | os.PathLike[str]], suffix: str) -> str | None:
+    """``<cache dir>/validate-<roots key><suffix>``; None when ``CARDLAB_NO_CACHE`` is set."""
     if os.environ.get("CARDLAB_NO_CACHE"):
         return None
-    from cardlab.core.paths import cache_dir
+    from cardlab.core.paths import cache_folder
 
-    return cache_dir() / f"validate-{catalog_key(roots)}.sqlite"
+    return os.path.join(cache_folder(), f"validate-{catalog_key(roots)}{suffix}")
 
 
-def _read_only(path: Path) -> sqlite3.Connection:
+def validation_cache(roots: Iterable[str | os.PathLike[str]] = ()) -> Path | None:
+    """The validation cache file of the catalog under ``roots``:
+    ``<cache dir>/validate-<roots key>.sqlite``; None when ``CARDLAB_NO_CACHE`` is set."""
+    path = _cache_file(roots, ".sqlite")
+    if path is None:
+        return None
+    from pathlib import Path
+
+    return Path(path)
+
+
+def _read_only(path: str | os.PathLike[str]) -> sqlite3.Connection:
     """Open the SQLite file at ``path`` read-only (never created).
 
     Raises:
         sqlite3.Error: it cannot be opened."""
+    import sqlite3
+    from pathlib import Path
+
     return sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
 
 
-def cached_run(roots: Iterable[Path], key: str) -> tuple[int, list] | None:
+def cached_run(roots: Iterable[str | os.PathLike[str]], key: str) -> tuple[int, list[Problem]] | None:
     """The outcome of the last whole validation of the catalog under ``roots`` when it was made
     with ``key`` (:func:`run_key`), from its validation cache (:func:`validation_cache`, written by
     :func:`cardlab.catalog.filecheck.store_run`): ``(files checked, problems)``, the problems as
     :class:`~cardlab.core.errors.Problem`; None when there is none for that key (or no readable cache)."""
+    import sqlite3
+
     path = validation_cache(list(roots))
     if path is None or not path.is_file():
         return None
@@ -246,6 +295,7 @@ def cached_run(roots: Iterable[Path], key: str) -> tuple[int, list] | None:
     if row[1] == "[]":  # no problem (json not needed)
         return row[0], []
     import json
+    from pathlib import Path
 
     from cardlab.core.errors import Problem, SourcePos
 
@@ -260,7 +310,7 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 """The first 16 bytes of every SQLite database file."""
 
 
-def whole_sqlite_file(db: Path) -> bool:
+def whole_sqlite_file(db: str | os.PathLike[str]) -> bool:
     """True when the file at ``db`` starts as a SQLite database and is as long as its header says
     (a truncated index is not)."""
     try:
@@ -277,16 +327,17 @@ def whole_sqlite_file(db: Path) -> bool:
     return pages == 0 or size >= page * pages
 
 
-def stored_meta(db: Path | str) -> dict[str, str] | None:
+def stored_meta(db: str | os.PathLike[str]) -> dict[str, str] | None:
     """Return the facts recorded in the search index file at ``db`` (``fingerprint``, ``quick``,
     ``files``...), or None (missing, truncated or unreadable, or a PostgreSQL URL: see
     :mod:`cardlab.catalog.pgindex`)."""
+    import sqlite3
+
     from cardlab.core.paths import is_server
 
     if is_server(db):
         return None
-    db = Path(db)
-    if not db.is_file() or not whole_sqlite_file(db):
+    if not os.path.isfile(db) or not whole_sqlite_file(db):
         return None
     try:
         con = _read_only(db)
@@ -300,18 +351,58 @@ def stored_meta(db: Path | str) -> dict[str, str] | None:
     return meta if "fingerprint" in meta else None
 
 
-def stored_fingerprint(db: Path | str) -> str | None:
+def stored_fingerprint(db: str | os.PathLike[str]) -> str | None:
     """Return the fingerprint recorded in the index at ``db``, or None (missing, truncated or unreadable)."""
     meta = stored_meta(db)
     return meta["fingerprint"] if meta else None
 
 
-def unchanged_clean_run(roots: list[Path], db: Path | str) -> int | None:
+def _index_stamp(db: str) -> str | None:
+    """The stamp of the index file at ``db`` (:func:`cardlab.core.stamps.file_stamp`), ``-`` when
+    there is none; None when it changed too recently for the stamp to be trusted (or cannot be read)."""
+    try:
+        st = os.stat(db)
+    except FileNotFoundError:
+        return "-"
+    except (OSError, ValueError):
+        return None
+    return None if is_racy(st) else file_stamp(st)
+
+
+def record_clean_run(roots: list[str] | list[Path], key: str, files: int, db: str | os.PathLike[str]) -> None:
+    """Record that the whole catalog under ``roots`` validated clean with ``key`` (:func:`run_key`),
+    ``files`` files, and that the search index at ``db`` was then as the validation left it (the
+    same catalog, or marked for a full check): ``<cache dir>/validate-<roots key>.clean``, four
+    lines (key, files, index file, index stamp), written to a temporary file and renamed into
+    place. Best effort: a cache that cannot be written only makes the next ``cardlab validate`` slower.
+    An index on a server, or one changed too recently to be trusted, is not recorded."""
+    from cardlab.core.paths import is_server
+
+    path = _cache_file(roots, ".clean")
+    if path is None or is_server(db):
+        return
+    db = os.fspath(db)
+    stamp = _index_stamp(db)
+    if stamp is None or "\n" in db:
+        return
+    temp = f"{path}.tmp-{os.getpid()}"
+    try:
+        with open(temp, "w", encoding="utf-8") as fh:
+            fh.write(f"{key}\n{files}\n{os.path.abspath(db)}\n{stamp}\n")
+        os.replace(temp, path)
+    except OSError:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+
+
+def unchanged_clean_run(roots: list[str] | list[Path], db: str | os.PathLike[str]) -> int | None:
     """How many files the last whole validation of the catalog under ``roots`` checked, when it
     found no problem, nothing it depends on changed since (same :func:`run_key`: every file's stamp,
-    the schemas, the checking code) and the search index at ``db`` holds the same catalog, or none,
-    or is already marked stale (so ``cardlab validate`` has nothing to tell it); else None (the full
-    validation decides).
+    the schemas, the checking code) and the search index at ``db`` is still the file it left
+    (:func:`record_clean_run`: so ``cardlab validate`` has nothing to tell it); else None (the full
+    validation decides). Reads one small file and ``stat``s every catalog file; no SQLite.
 
     Args:
         roots: the catalog roots.
@@ -322,15 +413,20 @@ def unchanged_clean_run(roots: list[Path], db: Path | str) -> int | None:
     """
     from cardlab.core.paths import is_server
 
-    if is_server(db):
+    path = _cache_file(roots, ".clean")
+    if path is None or is_server(db):
         return None
-    key, index_fp = run_key(roots, FINGERPRINT_SALT)
-    if key is None:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            record = fh.read().split("\n")
+    except (OSError, UnicodeDecodeError):
         return None
-    found = cached_run(roots, key)
-    if found is None or found[1]:
+    if len(record) != 5 or record[4] or not record[1].isdigit():
         return None
-    meta = stored_meta(db)
-    if meta is not None and meta["fingerprint"] != index_fp and "quick" in meta:
-        return None  # the full validation marks that index stale (cardlab.catalog.index.mark_stale)
-    return found[0]
+    db = os.fspath(db)
+    if record[2] != os.path.abspath(db) or record[3] != _index_stamp(db):
+        return None
+    key, _fp = run_key(roots)
+    if key is None or key != record[0]:
+        return None
+    return int(record[1])

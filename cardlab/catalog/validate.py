@@ -55,6 +55,9 @@ class Validation:
     """For a whole-catalog ``cardlab validate``: the catalog's fingerprint as the search index
     records it (:func:`cardlab.catalog.index.fingerprint`), so that an index of another state is
     marked for a full check."""
+    run_key: str | None = None
+    """For a whole-catalog validation: its key (:func:`cardlab.catalog.freshness.run_key`), None
+    when a file changed too recently to be trusted."""
 
     @property
     def ok(self) -> bool:
@@ -222,9 +225,12 @@ def _whole_catalog(roots: list[Path], index_salt: str = "") -> Validation:
     if key is not None:
         found = cached_run(roots, key)
         if found is not None:
-            return Validation(catalog=Catalog(roots=list(roots)), problems=found[1], files=found[0], reparsed=0, index_fingerprint=index_fp)
+            return Validation(
+                catalog=Catalog(roots=list(roots)), problems=found[1], files=found[0], reparsed=0, index_fingerprint=index_fp, run_key=key
+            )
     result = validate(roots, full=False)
     result.index_fingerprint = index_fp
+    result.run_key = key
     if key is not None:
         store_run(roots, key, result.files, result.problems)
     return result

@@ -159,7 +159,7 @@ def validate(
     Prints each problem as path:line:column: message (rule), then a summary; exits 1 when
     anything is wrong.  Example: cardlab validate cards/pokemon/base1
     """
-    from cardlab.catalog.freshness import FINGERPRINT_SALT, stored_fingerprint
+    from cardlab.catalog.freshness import FINGERPRINT_SALT, record_clean_run, stored_fingerprint
     from cardlab.catalog.validate import validate_paths
     from cardlab.core.words import count
     from cardlab.render.plain import clean_summary, plain_stdout
@@ -174,6 +174,8 @@ def validate(
         from cardlab.catalog.index import mark_stale
 
         mark_stale(db_path)
+    if result.run_key and not result.problems:  # the next run, nothing changed, answers from cli.entry
+        record_clean_run(roots, result.run_key, result.files, db_path)
     if fmt is ReportOutput.text and not result.problems and plain_stdout():
         typer.echo(clean_summary(result.files))  # what rich would print, without loading it
         finish(True)

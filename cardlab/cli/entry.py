@@ -4,7 +4,7 @@
 file's stamp, the schemas and the checking code the same: :func:`cardlab.catalog.freshness.unchanged_clean_run`)
 prints its one line without loading the CLI (typer and rich: about 60 ms of imports), when the line
 goes to a file or a pipe (scripts, hooks, CI); a terminal gets rich's colours, so the full CLI.
-Everything else, and anything unusual on the way, runs the full CLI (:func:`cardlab.cli.app.main`),
+Everything else, and anything unusual on the way, runs the full CLI (:func:`cardlab.cli.app.run`),
 which says what is wrong.
 """
 
@@ -99,13 +99,12 @@ def _unchanged_validate(argv: list[str]) -> bool:
     if values is None or not plain_stdout():
         return False
     try:
-        from pathlib import Path
-
         from cardlab.catalog.freshness import unchanged_clean_run
-        from cardlab.core.paths import default_db, roots_of_option
+        from cardlab.core.paths import index_location, option_root_folders
 
-        roots = roots_of_option([Path(v) for v in values])
-        files = unchanged_clean_run(roots, default_db(roots))
+        roots = option_root_folders(values)
+        db, server = index_location(roots)
+        files = None if server else unchanged_clean_run(roots, db)
     except Exception:  # noqa: BLE001 - whatever it is, the full CLI reports it (the same checks, with messages)
         return False
     if files is None:

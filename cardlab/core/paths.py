@@ -9,21 +9,43 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
-from pathlib import Path
 
-_PKG = Path(__file__).resolve().parents[1]
+from cardlab.core.stamps import sha1_hex
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
+
+# No pathlib at import: the quick ``cardlab validate`` (:mod:`cardlab.cli.entry`) finds the catalog,
+# the cache and the index with the text forms below (``*_folder``, :func:`root_folders`,
+# :func:`index_location`); the Path forms wrap them.
+
+_PKG = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+
+
+def _data_folder(name: str) -> str:
+    shipped = os.path.join(_PKG, "_data", name)
+    return shipped if os.path.isdir(shipped) else os.path.join(os.path.dirname(_PKG), name)
 
 
 def _data_dir(name: str) -> Path:
-    shipped = _PKG / "_data" / name
-    return shipped if shipped.is_dir() else _PKG.parent / name
+    from pathlib import Path
+
+    return Path(_data_folder(name))
+
+
+def shipped_catalog_folder() -> str:
+    """Return the folder of the card data shipped with cardlab (``cards/``), as text."""
+    return _data_folder("cards")
 
 
 def shipped_catalog() -> Path:
     """Return the directory of the card data shipped with cardlab (``cards/``)."""
-    return _data_dir("cards")
+    from pathlib import Path
+
+    return Path(shipped_catalog_folder())
 
 
 def installed_catalog_holding(path: Path) -> Path | None:
@@ -34,10 +56,17 @@ def installed_catalog_holding(path: Path) -> Path | None:
     package, not a checkout, and an upgrade loses it. A checkout's (editable install's) shipped
     catalog is the repository's ``cards/`` and is not refused.
     """
+    from pathlib import Path
+
     shipped = shipped_catalog().resolve()
     if "_data" in shipped.parts and Path(path).resolve().is_relative_to(shipped):
         return shipped
     return None
+
+
+def schema_folder() -> str:
+    """Return the folder of the JSON Schemas shipped with cardlab (``schema/``), as text."""
+    return _data_folder("schema")
 
 
 def schema_dir() -> Path:
@@ -45,23 +74,26 @@ def schema_dir() -> Path:
     return _data_dir("schema")
 
 
-def catalog_roots(option: list[Path] | Path | str | None = None) -> list[Path]:
-    """Return the catalog roots to use, absolute.
+def root_folders(option: Sequence[str | os.PathLike[str]] | os.PathLike[str] | str | None = None) -> list[str]:
+    """Return the catalog roots to use, absolute (symbolic links resolved), as text, each once.
 
     Args:
         option: what ``--catalog`` said (a path, several, or a pathsep-separated string), or None.
 
     Returns:
-        The roots from ``option``, else from ``CARDLAB_CATALOG``, else ``[shipped_catalog()]``.
+        The roots from ``option``, else from ``CARDLAB_CATALOG``, else the shipped catalog.
+
+    Raises:
+        UsageError: the list names no folder (``:``).
     """
     source = "--catalog"
-    if option is None or option == []:
+    if option is None or (not isinstance(option, (str, os.PathLike)) and len(option) == 0):
         option = os.environ.get("CARDLAB_CATALOG") or None
         source = "CARDLAB_CATALOG"
     if option is None:
-        return [shipped_catalog()]
+        return [shipped_catalog_folder()]
     if isinstance(option, str):
-        option = [Path(p) for p in option.split(os.pathsep) if p.strip()]
+        option = [p for p in option.split(os.pathsep) if p.strip()]
         if not option:  # CARDLAB_CATALOG=":" names no folder; it must not mean the current one
             from cardlab.core.errors import UsageError
 
@@ -69,63 +101,103 @@ def catalog_roots(option: list[Path] | Path | str | None = None) -> list[Path]:
                 f"{source} names no folder; give catalog folders separated by '{os.pathsep}', "
                 "or unset it to use the cards shipped with cardlab"
             )
-    elif isinstance(option, Path):
+    elif isinstance(option, os.PathLike):
         option = [option]
-    return list(dict.fromkeys(Path(p).expanduser().resolve() for p in option))
+    return list(dict.fromkeys(os.path.realpath(os.path.expanduser(os.fspath(p) or ".")) for p in option))
 
 
-def roots_of_option(values: list[Path] | None) -> list[Path]:
-    """Return the catalog roots ``--catalog`` names, given once or more (``values``): one value
-    holding ``:`` is a list of folders (as ``CARDLAB_CATALOG``); none is :func:`catalog_roots`'s default.
+def catalog_roots(option: Sequence[str | os.PathLike[str]] | os.PathLike[str] | str | None = None) -> list[Path]:
+    """Return the catalog roots to use, absolute: :func:`root_folders` as paths.
+
+    Raises:
+        UsageError: the list names no folder (``:``).
+    """
+    from pathlib import Path
+
+    return [Path(p) for p in root_folders(option)]
+
+
+def option_root_folders(values: Sequence[str | os.PathLike[str]] | None) -> list[str]:
+    """Return the catalog roots ``--catalog`` names, given once or more (``values``), as text: one
+    value holding ``:`` is a list of folders (as ``CARDLAB_CATALOG``); none is :func:`root_folders`'s
+    default.
 
     Raises:
         UsageError: the one value names no folder (``:``).
     """
-    if values and len(values) == 1 and ":" in str(values[0]):
-        return catalog_roots(str(values[0]))
-    return catalog_roots(values or None)
+    if values and len(values) == 1 and ":" in os.fspath(values[0]):
+        return root_folders(os.fspath(values[0]))
+    return root_folders(values or None)
 
 
-def cache_dir() -> Path:
-    """Return cardlab's user cache directory (platformdirs), creating it when it can.
+def roots_of_option(values: Sequence[str | os.PathLike[str]] | None) -> list[Path]:
+    """:func:`option_root_folders` as paths.
+
+    Raises:
+        UsageError: the one value names no folder (``:``).
+    """
+    from pathlib import Path
+
+    return [Path(p) for p in option_root_folders(values)]
+
+
+def cache_folder() -> str:
+    """Return cardlab's user cache folder as text: ``CARDLAB_CACHE_DIR``, else the platform's
+    (platformdirs), creating it when it can.
 
     A folder that cannot be created (read-only file system, a file in the way) is still returned:
     the caches then go unused (validation) or say why they cannot be written (the index).
     """
-    override = os.environ.get("CARDLAB_CACHE_DIR")
-    if override:
-        path = Path(override)
-    else:
+    path = os.environ.get("CARDLAB_CACHE_DIR")
+    if not path:
         from platformdirs import user_cache_dir
 
-        path = Path(user_cache_dir("cardlab", appauthor=False))
+        path = user_cache_dir("cardlab", appauthor=False)
     try:
-        path.mkdir(parents=True, exist_ok=True)
+        os.makedirs(path, exist_ok=True)
     except OSError:
         pass
     return path
 
 
-def roots_key(roots: list[Path]) -> str:
+def cache_dir() -> Path:
+    """Return cardlab's user cache directory (:func:`cache_folder`) as a path."""
+    from pathlib import Path
+
+    return Path(cache_folder())
+
+
+def roots_key(roots: Sequence[str | os.PathLike[str]]) -> str:
     """Return a short stable hash naming a list of catalog roots (for cache file names)."""
-    return hashlib.sha1("\0".join(str(r) for r in roots).encode()).hexdigest()[:12]
+    return sha1_hex("\0".join(os.fspath(r) for r in roots).encode())[:12]
 
 
-def default_db(roots: list[Path], option: Path | str | None = None) -> Path | str:
+def index_location(roots: Sequence[str | os.PathLike[str]], option: os.PathLike[str] | str | None = None) -> tuple[str, bool]:
+    """Return where the index is, as text, and whether that is a database server:
+    ``(url, True)`` for a PostgreSQL URL, else ``(file, False)``; see :func:`default_db`."""
+    value = option or os.environ.get("CARDLAB_DB")
+    if value:
+        text = os.fspath(value)
+        if isinstance(value, str) and is_database_url(text):
+            scheme = text.partition("://")[0].lower()
+            if scheme.startswith("sqlite"):
+                return os.path.expanduser(text.partition("://")[2][1:] or "."), False
+            return text.strip(), True
+        return os.path.expanduser(text), False
+    return os.path.join(cache_folder(), f"index-{roots_key(roots)}.sqlite"), False  # the cache folder exists (cache_folder makes it)
+
+
+def default_db(roots: Sequence[str | os.PathLike[str]], option: os.PathLike[str] | str | None = None) -> Path | str:
     """Return the index: ``option``, else ``CARDLAB_DB``, else one file per catalog in the cache dir.
 
     A PostgreSQL URL (``postgresql+psycopg://user@host/db``) is returned as text (the index on that
     server: :mod:`cardlab.catalog.pgindex`); ``sqlite:///path`` as its file; anything else is a file path."""
-    value = option or os.environ.get("CARDLAB_DB")
-    if value:
-        text = str(value)
-        if isinstance(value, str) and is_database_url(text):
-            scheme = text.partition("://")[0].lower()
-            if scheme.startswith("sqlite"):
-                return Path(text.partition("://")[2][1:] or ".").expanduser()
-            return text.strip()
-        return Path(value).expanduser()
-    return cache_dir() / f"index-{roots_key(roots)}.sqlite"  # the cache folder exists (cache_dir makes it)
+    text, server = index_location(roots, option)
+    if server:
+        return text
+    from pathlib import Path
+
+    return Path(text)
 
 
 def is_database_url(text: str) -> bool:
@@ -135,7 +207,7 @@ def is_database_url(text: str) -> bool:
     return bool(sep) and scheme.replace("+", "").replace("-", "").replace(".", "").isalnum()
 
 
-def is_server(db: Path | str) -> bool:
+def is_server(db: str | os.PathLike[str]) -> bool:
     """True when ``db`` names an index on a database server (a URL, as text) rather than a file
     (:func:`default_db`); a path given as text is a file."""
     return isinstance(db, str) and is_database_url(db)
@@ -146,6 +218,8 @@ def data_dir() -> Path:
     see :func:`collection_location`), else the platform's user data dir (platformdirs
     ``user_data_dir("cardlab")``; not the cache dir: collections live there and are the user's own
     data). Not created here."""
+    from pathlib import Path
+
     override = os.environ.get("CARDLAB_DATA")
     if override and not is_database_url(override):
         return Path(override).expanduser()

@@ -35,3 +35,25 @@ def is_racy(st: os.stat_result, now_ns: int | None = None) -> bool:
     the epoch; None for now)."""
     now = time.time_ns() if now_ns is None else now_ns
     return max(st.st_mtime_ns, st.st_ctime_ns) >= now - RACY_NS
+
+
+SMALL_DIGEST = 1 << 18
+"""Up to this many bytes (256 KiB), :func:`sha1_hex` hashes with the interpreter's own SHA-1;
+above, with OpenSSL's (``hashlib``), which is ten times faster per byte but costs about 3 ms to load."""
+
+
+def sha1_hex(*parts: bytes) -> str:
+    """Return the SHA-1 of ``parts`` joined, as 40 hexadecimal digits.
+
+    The same digest either way: small inputs (a catalog of about 2,000 files or fewer, a list of
+    roots) are hashed by CPython's built-in ``_sha1`` module, so the quick ``cardlab validate`` of
+    :mod:`cardlab.catalog.freshness` never loads OpenSSL; larger ones by ``hashlib``."""
+    data = b"".join(parts)
+    if len(data) <= SMALL_DIGEST:
+        try:
+            from _sha1 import sha1
+        except ImportError:  # an interpreter built without it
+            from hashlib import sha1
+    else:
+        from hashlib import sha1
+    return sha1(data).hexdigest()

@@ -33,7 +33,7 @@ def installed(tmp_path, monkeypatch) -> Path:
     shipped catalog; returns that folder."""
     shipped = tmp_path / "site-packages" / "cardlab" / "_data" / "cards"
     shutil.copytree(FIXTURES / "ippo", shipped / "ippo")
-    monkeypatch.setattr(paths, "shipped_catalog", lambda: shipped)
+    monkeypatch.setattr(paths, "shipped_catalog_folder", lambda: str(shipped))
     return shipped
 
 
@@ -58,7 +58,7 @@ def test_card_new_into_a_checkout_and_with_catalog_still_works(runner, tmp_path,
     assert (catalog_copy / "ippo" / "ippo-test" / "20-test-wall.yaml").is_file()
     checkout = tmp_path / "checkout" / "cards"  # an editable install: the shipped catalog is the repo's cards/
     shutil.copytree(FIXTURES / "ippo", checkout / "ippo")
-    monkeypatch.setattr(paths, "shipped_catalog", lambda: checkout)
+    monkeypatch.setattr(paths, "shipped_catalog_folder", lambda: str(checkout))
     result = _new(runner, "--set", "ippo-test", "--number", "21", "--slug", "test-guard")
     assert result.exit_code == 0, result.output
     assert (checkout / "ippo" / "ippo-test" / "21-test-guard.yaml").is_file()

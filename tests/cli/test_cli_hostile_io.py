@@ -302,7 +302,7 @@ def test_i18n_import_refuses_the_installed_package(runner, tmp_path, monkeypatch
     """Kind: writing into an installed package: i18n import refuses it as card new does."""
     shipped = tmp_path / "site-packages" / "cardlab" / "_data" / "cards"
     shutil.copytree(REPO / "cards" / "pokemon" / "base1", shipped / "pokemon" / "base1")
-    monkeypatch.setattr(paths, "shipped_catalog", lambda: shipped)
+    monkeypatch.setattr(paths, "shipped_catalog_folder", lambda: str(shipped))
     po_path = tmp_path / "fr.po"
     assert runner.invoke(app, ["i18n", "export", "--lang", "fr", "-o", str(po_path)]).exit_code == 0
     text = po_path.read_text(encoding="utf-8")
