@@ -28,8 +28,15 @@ _HEADER = re.compile(
 )
 
 
+_DECO_CHARS = "*=-_~"
+"""The characters a decoration run is made of: a line that neither starts nor ends with one has none."""
+
+
 def _undecorated(line: str) -> str:
-    """The line without the decorations around it (``=== *** Pokémon *** ===`` -> ``Pokémon``)."""
+    """The line without the decorations around it (``=== *** Pokémon *** ===`` -> ``Pokémon``);
+    ``line`` has no space at either end."""
+    if line[:1] not in _DECO_CHARS and line[-1:] not in _DECO_CHARS:
+        return line  # most lines: no regular expression needed
     while True:
         bare = _DECORATION.sub("", line).strip()
         if bare == line:
@@ -90,9 +97,10 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
             line = line.lstrip("#").strip()
         elif line.startswith(("* ", "- ", "• ")):
             line = line[2:].strip()
-        if not hashed:
+        if not hashed and ("#" in line or "//" in line):
             line = _COMMENT_TAIL.sub("", line)
-        meta = None if hashed else _META.match(line)
+        colon = ":" in line  # a format or name line, a sideboard line: never without one
+        meta = None if hashed or not colon else _META.match(line)
         key, value = (meta["key"].lower(), meta["value"].strip()) if meta else ("", "")
         # "Deck: Zap" names the deck; "Deck:" and "Deck: 60" are the deck section header ("Deck: 4 Bill" is reported)
         if meta and not value.isdigit() and not (key == "deck" and (not value or split_count(value) is not None)):
@@ -117,7 +125,7 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
             else:
                 deck.name = value
             continue
-        sideboard = None if hashed else _SIDEBOARD_LINE.match(line)
+        sideboard = None if hashed or not colon else _SIDEBOARD_LINE.match(line)
         if sideboard:  # SB: 2 Gust of Wind, as the Sideboard: header
             line = line[sideboard.end() :]
             deck.headers.append(Header(number, sideboard.group(0).strip(), "sideboard", None, False, True))
