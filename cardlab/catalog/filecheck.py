@@ -18,14 +18,17 @@ import sqlite3
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardlab.catalog.freshness import validation_cache
 from cardlab.catalog.model import SourceFile
 from cardlab.core.errors import Problem, SourcePos
+from cardlab.core.inputs import LoadError, read_text
 from cardlab.core.stamps import file_stamp, is_racy
 from cardlab.core.text import is_localized
-from cardlab.core.yamlio import LoadError, Positions, describe, key_position, load, position, read_text
+
+if TYPE_CHECKING:
+    from cardlab.core.yamlio import Positions
 
 COMMON_FIELDS = ("id", "number", "name", "rarity", "illustrator", "notes")
 """The fields of ``common.schema.json#/$defs/card``, which every game's card has."""
@@ -73,6 +76,8 @@ def schema_errors(data: Any, schema: str) -> list[Any]:
 
 
 def _schema_problems(path: Path, tree: Positions, data: Any, schema: str) -> list[Problem]:
+    from cardlab.core.yamlio import key_position, position
+
     errors = schema_errors(data, schema)
     if not errors:
         return []
@@ -161,6 +166,8 @@ _TYPE_WORDS = {
 def _found(value: Any, text_ok: bool = True) -> str:
     """``true (a YAML boolean)``; a date gets the hint to quote it when text is what is wanted
     (``text_ok``: an integer field is not helped by quoting)."""
+    from cardlab.core.yamlio import describe
+
     what = describe(value)
     if what == "a YAML date" and text_ok:
         return f'{_show(value)} (a YAML date): YAML reads this as a date; quote it: "{value.isoformat()}"'
@@ -234,6 +241,8 @@ def check_file(path: Path, kind: str, game: str, source_language: str | None = N
 
 def check_text(path: Path, text: str, kind: str, game: str, source_language: str | None = None) -> tuple[Any, list[Problem]]:
     """:func:`check_file` on a file's text, already read."""
+    from cardlab.core.yamlio import load, position  # YAML is loaded only when a file must be read again
+
     try:
         data, tree = load(path, text)
     except LoadError as err:
@@ -355,9 +364,10 @@ CACHE_MAX_AGE_DAYS = 30
 """The validation cache file of a catalog not validated for this many days is removed (by the next
 validation of another catalog)."""
 
-_CACHE_NAME = re.compile(r"validate-(?:[0-9a-f]{12}|cache)\.sqlite")
-"""cardlab's validation cache files: ``validate-<roots key>.sqlite``, one per catalog, and the
-``validate-cache.sqlite`` that earlier versions shared between catalogs."""
+_CACHE_NAME = re.compile(r"validate-(?:[0-9a-f]{12}\.(?:sqlite|clean)|cache\.sqlite)")
+"""cardlab's validation cache files: ``validate-<roots key>.sqlite``, one per catalog, its record of
+the last clean run ``validate-<roots key>.clean`` (:func:`cardlab.catalog.freshness.record_clean_run`),
+and the ``validate-cache.sqlite`` that earlier versions shared between catalogs."""
 
 
 def _own_cache_file(path: Path | str) -> bool:

@@ -100,8 +100,6 @@ def build_format(path: Path, game: str | None, data: dict) -> tuple[Format | Non
     Returns:
         ``(format, problems)``; the format is None when any problem was found.
     """
-    from cardlab.core.yamlio import LoadError, load_positions, position
-
     found: list[tuple[list, str, str]] = []  # (data path, message, rule); positioned below if any
     if data["name"] != path.stem:
         found.append((["name"], f"name '{data['name']}' should be the file name '{path.stem}'", "format-name"))
@@ -130,6 +128,9 @@ def build_format(path: Path, game: str | None, data: dict) -> tuple[Format | Non
                 )
         specs.append((i, r["rule"], {k: v for k, v in r.items() if k not in ("rule", "source")}, r.get("source", "")))
     if found:
+        from cardlab.core.inputs import LoadError
+        from cardlab.core.yamlio import load_positions, position
+
         try:
             tree = load_positions(path)
         except LoadError:  # changed since it was read: positions unknown

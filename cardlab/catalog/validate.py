@@ -30,7 +30,6 @@ from cardlab.catalog.model import Catalog, SourceFile
 from cardlab.core.bulk import bulk_objects
 from cardlab.core.errors import DataError, Problem, SourcePos
 from cardlab.core.text import listify
-from cardlab.core.yamlio import LoadError, load_positions, position
 
 __all__ = ["Validation", "bulk_objects", "check_file", "check_files", "cross_checks", "load_catalog", "validate", "validate_paths"]
 
@@ -148,6 +147,9 @@ def cross_checks(
 
 
 def _positioned(found: list[tuple[Path, list, str, str]]) -> list[Problem]:
+    from cardlab.core.inputs import LoadError
+    from cardlab.core.yamlio import load_positions, position
+
     trees: dict[Path, Any] = {}
     out = []
     for path, keys, message, rule in found:

@@ -91,7 +91,7 @@ def read_csv(path: Path) -> CsvTable:
     Raises:
         InputError: the file is missing, too large, not UTF-8, binary, or not CSV (exit 2).
     """
-    from cardlab.core.yamlio import LoadError, read_text
+    from cardlab.core.inputs import LoadError, read_text
 
     path = Path(path)
     try:

@@ -20,7 +20,7 @@ def _read_stdin() -> str:
     """Read a plain-text deck list from standard input: at most :data:`MAX_DECK_BYTES` + 1 bytes."""
     import sys
 
-    from cardlab.core.yamlio import LoadError
+    from cardlab.core.inputs import LoadError
 
     where = SourcePos(Path(STDIN_NAME), 1, 1)
     stream = getattr(sys.stdin, "buffer", None)
@@ -50,7 +50,7 @@ def read_deck(path: Path, header_words: Iterable[str] = ()) -> DeckList:
             deck with empty lists), YAML that does not parse or whose top level is not a mapping
             (exit code 2).
     """
-    from cardlab.core.yamlio import LoadError, read_text
+    from cardlab.core.inputs import LoadError, read_text
 
     path = Path(path)
     try:

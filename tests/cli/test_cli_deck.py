@@ -266,3 +266,25 @@ def test_piped_legality_table_is_one_line_per_format(runner, tmp_path, lines, pr
     assert len(out) == len(names) + 3
     if prop_line is not None:
         assert out[2 + names.index("pokemon-prop-15-3")] == prop_line
+
+
+def test_a_plain_text_deck_checked_against_the_index_loads_no_yaml_parser(tmp_path):
+    """A real process: with the index and the validation cache warm, a plain-text deck needs
+    neither the YAML parser nor the schema checker (about 20 ms of imports at every run)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CARDLAB_")}
+    env.update(CARDLAB_CACHE_DIR=str(tmp_path / "cache"), CARDLAB_DB=str(tmp_path / "index.sqlite"))
+    deck = EXAMPLES / "zap-theme-deck.txt"
+    code = (
+        "import sys\nfrom cardlab.cli.entry import main\n"
+        "try:\n    main()\nexcept SystemExit as e:\n    code = e.code\n"
+        "print(code, sorted(m for m in ('yaml', 'ruamel.yaml', 'jsonschema') if m in sys.modules), file=sys.stderr)\n"
+    )
+    argv = ["deck", "validate", str(deck), "--format", "pokemon-base"]
+    subprocess.run([sys.executable, "-m", "cardlab", "index"], env=env, capture_output=True, timeout=120, check=True)
+    proc = subprocess.run([sys.executable, "-c", code, *argv], env=env, capture_output=True, text=True, timeout=120)
+    assert proc.stderr.splitlines()[-1] == "0 []", proc.stderr
+    assert "legal" in proc.stdout

@@ -100,9 +100,11 @@ def test_old_cache_files_of_other_catalogs_are_removed(test_set, cache):
     cache.mkdir()
     now = time.time()
     old = cache / "validate-0123456789ab.sqlite"
+    old_record = cache / "validate-0123456789ab.clean"  # its last clean run (freshness.record_clean_run)
     fresh = cache / "validate-ba9876543210.sqlite"
+    fresh_record = cache / "validate-ba9876543210.clean"
     shared = cache / "validate-cache.sqlite"  # the file earlier versions shared between catalogs
-    for path, days in ((old, 31), (fresh, 29), (shared, 40)):
+    for path, days in ((old, 31), (old_record, 31), (fresh, 29), (fresh_record, 29), (shared, 40)):
         path.write_bytes(b"")
         os.utime(path, (now - days * 86400, now - days * 86400))
     (cache / "validate-0123456789ab.sqlite-journal").write_bytes(b"")
@@ -112,7 +114,7 @@ def test_old_cache_files_of_other_catalogs_are_removed(test_set, cache):
     os.utime(index, (now - 400 * 86400, now - 400 * 86400))
     validate([test_set])
     mine = _cache_file(test_set, cache)
-    assert sorted(p.name for p in cache.iterdir()) == sorted([fresh.name, index.name, mine.name])
+    assert sorted(p.name for p in cache.iterdir()) == sorted([fresh.name, fresh_record.name, index.name, mine.name])
     assert now - 60 <= mine.stat().st_mtime <= time.time() + 1
 
 
