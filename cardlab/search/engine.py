@@ -21,7 +21,7 @@ from cardlab.core import words
 from cardlab.core.bulk import bulk_objects
 from cardlab.core.errors import CardlabError, ExitStatus
 from cardlab.core.text import compact, fold, norm_value, pick
-from cardlab.search.query import QueryError, Term, compile_sql, dialect_of, parse, replace_terms, terms
+from cardlab.search.query import QueryError, Term, compile_sql, dialect_of, one_bare_word, parse, replace_terms, terms
 
 SORTS = {
     "number": "c.rowid",  # the index's row order: release date, set, number (cardlab.catalog.index.search_order)
@@ -65,9 +65,12 @@ def _snapshot(con: Any) -> Any:
     return _NO_SNAPSHOT if isinstance(con, sqlite3.Connection) else con.snapshot()
 
 
-def _fetch(con: Any, sql: str, params: list, timeout: float | None) -> list:
+def _fetch(con: Any, sql: str, params: list, timeout: float | None, last: bool = False, generic: bool = False) -> list:
     """Every row of ``sql`` on ``con``, cut off after ``timeout`` seconds (SQLite: a progress
     handler; PostgreSQL: ``statement_timeout``, :meth:`cardlab.catalog.pgindex.PgIndex.fetch`).
+    ``last``: the snapshot runs no other statement after this one (PostgreSQL ends its
+    transaction in the same round trip). ``generic``: on PostgreSQL, one plan serves every value
+    (:meth:`cardlab.catalog.pgindex.PgIndex.fetch`).
 
     Raises:
         QueryTimeoutError: the time limit was reached; UsageError: the index could not run it.
@@ -83,7 +86,7 @@ def _fetch(con: Any, sql: str, params: list, timeout: float | None) -> list:
                     raise QueryTimeoutError(timeout or 0) from None
                 raise UsageError(f"the query is too complex for the index ({err}); make it shorter") from None
     try:
-        return con.fetch(sql, params, timeout)
+        return con.fetch(sql, params, timeout, last=last, generic=generic)
     except TimeoutError:
         raise QueryTimeoutError(timeout or 0) from None
     except ValueError as err:
@@ -455,7 +458,11 @@ asked again (the next page of a web search) is not parsed again."""
 
 
 def _stem_languages(con: sqlite3.Connection) -> tuple[str, ...] | None:
-    """The languages whose stemmed words the index holds (recorded at build time)."""
+    """The languages whose stemmed words the index holds (recorded at build time; on PostgreSQL
+    as last seen by the connection: :meth:`cardlab.catalog.pgindex.PgIndex.stem_languages`)."""
+    if not isinstance(con, sqlite3.Connection):
+        value = con.stem_languages()
+        return tuple(json.loads(value)) if value else None
     try:
         row = con.execute("SELECT value FROM meta WHERE key = 'stem_languages'").fetchone()
     except sqlite3.Error:
@@ -550,7 +557,7 @@ def _search(
     unique: str = "prints",
 ) -> tuple[int | None, list[Hit]]:
     """:func:`search` and :func:`search_page`: ``(total or None, hits)``; the total is None unless
-    ``with_total`` and at least one card matched.
+    ``with_total`` and at least one card matched or the page starts at the first card (total 0).
 
     A query of bare words lists the cards whose whole name is those words first (``pikachu``:
     Pikachu before Surfing Pikachu), then the chosen order. The page is cut in SQL (``LIMIT``, with
@@ -565,7 +572,8 @@ def _search(
         raise UsageError(f"unknown --unique '{unique}'; choose one of: {', '.join(UNIQUE)}")
     dialect = dialect_of(con)
     tree = check_vocabulary(con, query, _parsed(query))
-    where, params = compile_sql(tree, _stem_languages(con), dialect)
+    stems = _stem_languages(con)
+    where, params = compile_sql(tree, stems, dialect)
     sorts = SORTS if dialect == "sqlite" else _PG_SORTS
     parts = _order(sorts[sort].split(", "), reverse, dialect)
     # cards without the sort value (Trainers have no HP, sets no release date) come last either way,
@@ -601,8 +609,15 @@ def _search(
         params = [*params, (-1 if dialect == "sqlite" else None) if limit is None else int(limit), max(int(offset), 0)]
     # a whole result may build tens of thousands of rows and hits: the garbage collector waits (for
     # the whole process: a page cut in SQL, what the web server asks for in the default order, never pauses it)
+    # on PostgreSQL, a page in no language but the source's is the snapshot's one statement: its
+    # transaction ends in the same round trip (a first page with no row needs no count either)
+    last = page and not langs and (offset <= 0 or not with_total)
     with nullcontext() if page else bulk_objects():
-        rows = _fetch(con, sql, params, timeout)
+        rows = _fetch(con, sql, params, timeout, last, dialect != "sqlite" and one_bare_word(tree))
+        if dialect != "sqlite" and _stem_languages(con) != stems:
+            # the index was rebuilt with other languages since the query was compiled (checked in
+            # the same round trip): compile and run it again
+            return _search(con, query, langs, sort, reverse, limit, offset, timeout, with_total, unique)
         total, hits = _hits(con, rows, langs, sort, reverse, limit, offset, in_sql, with_total, unique, exact, shown)
     return total, hits
 
@@ -628,6 +643,8 @@ def _hits(
     if in_sql:
         if with_total and rows:
             total = rows[0][-1]
+        elif with_total and offset <= 0:
+            total = 0  # nothing matched at all
     else:
         if unique == "cards":
             matched = {r[0] for r in rows}

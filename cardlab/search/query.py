@@ -490,6 +490,13 @@ def _bare(node: Node) -> bool:
     return isinstance(node, Term) and node.field is None and not node.quoted and not _CJK.search(node.value)
 
 
+def one_bare_word(node: Node | None) -> bool:
+    """True when the whole query is one bare word (no field, not quoted, no Chinese or Japanese
+    characters): its SQL then has the same shape and the same good plan whatever the word, so
+    PostgreSQL may plan it once (:meth:`cardlab.catalog.pgindex.PgIndex.fetch`, ``generic``)."""
+    return isinstance(node, Term) and node.op == ":" and _bare(node)
+
+
 def _with_run_together(node: And, sql: str, params: list) -> tuple[str, list]:
     """Bare words side by side also match as one name typed apart: ``plus power`` finds PlusPower,
     ``item finder`` finds Item Finder whatever the spacing."""
@@ -618,7 +625,8 @@ def _pg_text_sql(t: Term, words: list[str], column: str | None, stem_langs: tupl
             params.append(" | ".join(dict.fromkeys(alternatives)))
         joined = compact(t.value)
         if t.field is None and joined:
-            parts.append("SELECT n.rowid FROM card n WHERE n.id IN (SELECT card_id FROM card_name WHERE compact >= ? AND compact < ?)")
+            # the card's rowid is kept beside each name on PostgreSQL: no join back to ``card``
+            parts.append("SELECT card FROM card_name WHERE compact >= ? AND compact < ?")
             params += [joined, _after_prefix(joined)]
     if not parts:
         return "FALSE", []

@@ -171,8 +171,11 @@ def test_timeout_on_postgresql(indexed):
         def snapshot(self):
             return self.con.snapshot()
 
-        def fetch(self, sql, params, timeout=None):
-            return self.con.fetch("SELECT pg_sleep(2)", [], timeout)
+        def stem_languages(self):
+            return self.con.stem_languages()
+
+        def fetch(self, sql, params, timeout=None, last=False, generic=False):
+            return self.con.fetch("SELECT pg_sleep(2)", [], timeout, last=last)
 
     with pytest.raises(engine.QueryTimeoutError) as err:
         engine.search(Slow(pair.pg), "set:base1", timeout=0.05)

@@ -356,3 +356,90 @@ def test_a_whole_result_s_display_strings_are_read_in_the_search_on_postgresql(c
     assert hits[0].display == ("Pokémon · Stage 2 · Fire", "120 HP · Power · 1 attack · retreat 3", "Rare Holo")
     assert [h.id for h in hits] == [f"base1-{n}" for n in (4, 12, 23, 24, 28, 36, 46, 60, 68, 98)]
     assert hits[-1].type_line == "Energy · basic · Fire"  # the connection is closed: nothing left to read
+
+
+def _messages(con, action) -> list[str]:  # noqa: ANN001
+    """The kinds of the messages ``action()`` sends to the server on ``con`` (a PgIndex), from
+    libpq's protocol trace: ``Query`` (one text of statements), ``Parse``/``Bind`` (one statement
+    with its values), ``Sync``."""
+    import tempfile
+
+    from psycopg.pq import Trace
+
+    with tempfile.TemporaryFile("w+") as trace:
+        con.con.pgconn.trace(trace.fileno())
+        con.con.pgconn.set_trace_flags(Trace.SUPPRESS_TIMESTAMPS)
+        try:
+            action()
+        finally:
+            con.con.pgconn.untrace()
+        trace.seek(0)
+        return [line.split()[2] for line in trace if line.split()[:1] == ["F"]]
+
+
+def test_a_one_statement_search_is_one_round_trip(test_set, pg_index_url):
+    """BEGIN, the shared swap lock, the search and COMMIT travel in one message: no separate round
+    trip for the transaction (four before)."""
+    pgindex.build([test_set], pg_index_url)
+    con = pgindex.open_fresh([test_set], pg_index_url)
+    try:
+        sent = _messages(con, lambda: engine.search_page(con, "testemon", limit=50))
+        total, hits = engine.search_page(con, "testemon", limit=50)
+        assert sent == ["Query"]
+        assert (total, [h.id for h in hits]) == (1, ["test1-1"])
+        # names in a chosen language are read in the same transaction: the names (with their ids as
+        # values), the sets' source languages, then COMMIT
+        sent = _messages(con, lambda: engine.search_page(con, "testemon", limit=50, langs=["fr"]))
+        assert sent == ["Query", "Parse", "Bind", "Describe", "Execute", "Sync", "Query", "Query"]
+        assert engine.search_page(con, "testemon", limit=50, langs=["fr"])[1][0].name == "Testemon"
+        assert engine.search_page(con, "nothing-here-at-all", limit=50) == (0, [])
+    finally:
+        con.close()
+
+
+def test_a_search_notices_new_stem_languages_after_a_rebuild(test_set, pg_index_url):
+    """A connection remembers the index's stem languages; its next search checks them in the same
+    round trip, and compiles the query again when a rebuild changed them."""
+    pgindex.build([test_set], pg_index_url)
+    con = pgindex.open_fresh([test_set], pg_index_url)
+    try:
+        assert engine.search(con, "münzen") == []
+        assert con.stem_languages() == '["en", "fr"]'
+        card = test_set / "pokemon" / "test1" / "1-testmon.yaml"
+        text = card.read_text(encoding="utf-8")
+        card.write_text(
+            text.replace(
+                'text: {en: "Flip a coin; on tails, no damage."}', 'text: {en: "Flip a coin; on tails, no damage.", de: "Wirf eine Münze."}'
+            ),
+            encoding="utf-8",
+        )
+        assert pgindex.build([test_set], pg_index_url) is not None
+        assert [h.id for h in engine.search(con, "münzen")] == ["test1-1"]  # German stems: Münzen, Münze -> munz
+        assert con.stem_languages() == '["de", "en", "fr"]'
+    finally:
+        con.close()
+
+
+def test_a_bare_word_search_is_planned_once_and_follows_a_rebuild(test_set, pg_index_url):
+    """One bare word: one prepared statement per connection, whatever the word, with one plan;
+    after a rebuild's swap it reads the new index (PostgreSQL plans it again on the new tables)."""
+    pgindex.build([test_set], pg_index_url)
+    con = pgindex.open_fresh([test_set], pg_index_url)
+
+    def prepared() -> list[str]:
+        return [r[0] for r in con.con.execute("SELECT name FROM pg_prepared_statements").fetchall()]
+
+    try:
+        assert [h.id for h in engine.search_page(con, "testemon", limit=50)[1]] == ["test1-1"]
+        assert [h.id for h in engine.search_page(con, "gadget", limit=50)[1]] == ["test1-4"]
+        # a facet: planned with its values, not prepared
+        assert [h.id for h in engine.search_page(con, "type:fire", limit=50)[1]] == ["test1-1", "test1-2", "test1-3"]
+        assert prepared() == ["cardlab_q1"]
+        card = test_set / "pokemon" / "test1" / "1-testmon.yaml"
+        card.write_text(card.read_text(encoding="utf-8").replace("fr: Testemon", "fr: Zorbmon", 1), encoding="utf-8")
+        assert pgindex.build([test_set], pg_index_url) is not None
+        assert engine.search_page(con, "testemon", limit=50) == (0, [])
+        assert [h.id for h in engine.search_page(con, "zorbmon", limit=50)[1]] == ["test1-1"]
+        assert prepared() == ["cardlab_q1"]
+    finally:
+        con.close()

@@ -9,7 +9,7 @@ from cardlab.search.query import compile_sql, parse
 
 FTS = "SELECT rowid FROM card_fts WHERE names @@ ?::tsquery OR body @@ ?::tsquery"
 STEMS = "SELECT rowid FROM card_stem WHERE stems @@ ?::tsquery"
-PREFIX = "SELECT n.rowid FROM card n WHERE n.id IN (SELECT card_id FROM card_name WHERE compact >= ? AND compact < ?)"
+PREFIX = "SELECT card FROM card_name WHERE compact >= ? AND compact < ?"
 
 
 def pg(query: str, stem_langs: tuple[str, ...] | None) -> tuple[str, list]:
