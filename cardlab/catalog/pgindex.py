@@ -414,7 +414,19 @@ def check_fresh(roots: list[Path], index: PgIndex) -> None:
     if meta is None or "fingerprint" not in meta:
         raise IndexOutOfDateError(f"there is no search index on {index.where.shown} yet; {how}")
     if not _is_fresh(roots, meta):
-        raise IndexOutOfDateError(f"the search index on {index.where.shown} is out of date (the catalog changed since it was built); {how}")
+        import json
+
+        from cardlab.catalog.index import _built_from
+
+        if _built_from(meta, roots):
+            why = "the catalog changed since it was built"
+        else:
+            try:
+                built = ", ".join(str(r) for r in json.loads(meta.get("roots", "[]")))
+            except ValueError:
+                built = ""
+            why = f"it was built from another catalog: {built or 'unknown'}"
+        raise IndexOutOfDateError(f"the search index on {index.where.shown} is out of date ({why}); {how}")
 
 
 def open_fresh(roots: list[Path], url: str) -> PgIndex:

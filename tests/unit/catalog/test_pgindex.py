@@ -87,6 +87,12 @@ def test_stale_index_is_refused_until_rebuilt(runner, test_set, pg_index_url):
     rebuilt = runner.invoke(app, ["index", "--catalog", str(test_set), "--db", pg_index_url])
     assert rebuilt.exit_code == 0, rebuilt.output
     assert _ids(pg_index_url, [test_set], "zorbmon") == ["test1-1"]
+    # a copy of the catalog elsewhere is another catalog: the message names the one indexed
+    other = test_set.parent / "copy"
+    shutil.copytree(test_set, other)
+    elsewhere = runner.invoke(app, ["search", "--catalog", str(other), "--db", pg_index_url, "zorbmon"])
+    assert elsewhere.exit_code == 2
+    assert f"is out of date (it was built from another catalog: {test_set.resolve()}); run 'cardlab index'" in elsewhere.stderr
 
 
 def test_a_failed_build_leaves_the_old_index_serving(test_set, pg_index_url, monkeypatch):
