@@ -178,11 +178,12 @@ def server_connection(where: Location, *, autocommit: bool = True, search_path: 
         # statement is planned with its values, as statements not prepared always are
         options += " -c plan_cache_mode=force_generic_plan"
     try:
-        # prepare_threshold=None: no server-side prepared statements, so every query is planned
-        # with its values (a generic plan of a facet query is 50x slower than its custom plan)
+        # prepare_threshold=None: psycopg prepares nothing by itself, so every query is planned with
+        # its values (a generic plan of a facet query is 50x slower than its custom plan), except
+        # the one-word searches PgIndex prepares on purpose
         return psycopg.connect(_conninfo(where), autocommit=autocommit, connect_timeout=10, options=options, prepare_threshold=None)
     except psycopg.Error as err:
-        raise server_error(err, where, "the search index") from None
+        raise server_error(err, where, "the search index", connecting=True) from None
 
 
 @contextmanager
@@ -273,6 +274,40 @@ class PgIndex:
         """Send ``sql`` (SQLite placeholders) with what the transaction needs around it, in one
         message; return the cursor on its rows. ``generic``: run it as a prepared statement with
         one plan for every value (:data:`PREPARED` at most per connection)."""
+        import psycopg
+
+        if (self.con.closed or self.con.broken) and not (self._depth and self._begun):
+            self._reconnect()  # the server restarted or the network dropped since the last call
+        begun = self._begun
+        try:
+            return self._send(sql, params, timeout, last, generic)
+        except psycopg.OperationalError:
+            # a connection found dead by this statement: when nothing of the call was read on it
+            # (its first statement, or no call), once more on a new connection
+            if not self.con.broken or (self._depth and begun):
+                raise
+            self._begun = False
+            self._reconnect()
+            return self._send(sql, params, timeout, last, generic)
+
+    def _reconnect(self) -> None:
+        """A new session in place of a closed or broken one (what it had prepared went with it).
+
+        Raises:
+            DatabaseUnavailableError: the server cannot be reached (:func:`server_connection`).
+        """
+        import psycopg
+
+        try:
+            self.con.close()
+        except psycopg.Error:
+            pass
+        self.con = server_connection(self.where, search_path=LIVE_SCHEMA, generic_plans=True)
+        self._prepared.clear()
+        self._stems_read = False
+
+    def _send(self, sql: str, params: Any, timeout: float | None, last: bool, generic: bool) -> Any:
+        """:meth:`_run` on the current session."""
         import psycopg
 
         before: list[str] = []

@@ -122,13 +122,15 @@ def _server(url: sa.URL) -> str:
     return f"{host}:{url.port}" if url.port else str(host)
 
 
-def server_error(err: BaseException, where: Location, what: str = "the collection database") -> CardlabError:
+def server_error(err: BaseException, where: Location, what: str = "the collection database", connecting: bool = False) -> CardlabError:
     """Return the one clear error for a failure to reach or use a PostgreSQL database.
 
     Args:
         err: the driver's or SQLAlchemy's exception (psycopg ``OperationalError`` and the like).
         where: the database that was being opened.
         what: how the last message names it (``the search index``, default ``the collection database``).
+        connecting: the error came from opening the connection: whatever it says, the URL could
+            not be used (a bad ``sslmode``, port or option): exit 2.
 
     Returns:
         A :class:`DatabaseUnavailableError` (exit 2) saying what went wrong and what to do:
@@ -137,14 +139,15 @@ def server_error(err: BaseException, where: Location, what: str = "the collectio
         :class:`DataDirError` (exit 1) with its first line.
     """
     url = where.url
+    shown, database = _visible(where.shown), _visible(str(url.database))  # a NUL typed in the URL stays visible
     text = str(getattr(err, "orig", None) or err)
     low = text.lower()
     server = _server(url)
     user = url.username or os.environ.get("PGUSER") or "your login name"
     if "database" in low and "does not exist" in low:
         return DatabaseUnavailableError(
-            f"the PostgreSQL server at {server} has no database '{url.database}'; create it "
-            f'(createdb {url.database}, or CREATE DATABASE "{url.database}" OWNER "{user}") or fix the database name in {where.shown}'
+            f"the PostgreSQL server at {server} has no database '{database}'; create it "
+            f'(createdb {database}, or CREATE DATABASE "{database}" OWNER "{user}") or fix the database name in {shown}'
         )
     if (
         "password authentication failed" in low
@@ -160,13 +163,13 @@ def server_error(err: BaseException, where: Location, what: str = "the collectio
     if "permission denied" in low:
         # the index builds in schemas of its own (CREATE on the database); collections use public
         grant = (
-            f'GRANT CREATE ON DATABASE "{url.database}" TO "{user}"'
+            f'GRANT CREATE ON DATABASE "{database}" TO "{user}"'
             if what == "the search index"
             else f'GRANT CREATE, USAGE ON SCHEMA public TO "{user}"'
         )
         return DatabaseUnavailableError(
-            f"user '{user}' may not create or change cardlab's tables in the database '{url.database}' on {server}; "
-            f'make the user its owner (ALTER DATABASE "{url.database}" OWNER TO "{user}") or grant it the rights ({grant})'
+            f"user '{user}' may not create or change cardlab's tables in the database '{database}' on {server}; "
+            f'make the user its owner (ALTER DATABASE "{database}" OWNER TO "{user}") or grant it the rights ({grant})'
         )
     if any(
         s in low
@@ -184,7 +187,22 @@ def server_error(err: BaseException, where: Location, what: str = "the collectio
         )
     ):
         return DatabaseUnavailableError(
-            f"cannot reach the PostgreSQL server at {server} ({where.shown}); start the server, or fix the host and port in the URL"
+            f"cannot reach the PostgreSQL server at {server} ({shown}); start the server, or fix the host and port in the URL"
         )
-    first = hide_secrets(text.strip().splitlines()[0]) if text.strip() else type(err).__name__
-    return DataDirError(f"{what} {where.shown} failed: {first}")
+    if any(s in low for s in ("terminating connection", "server closed the connection", "connection is lost", "connection is closed")):
+        return DatabaseUnavailableError(
+            f"lost the connection to the PostgreSQL server at {server} ({shown}): it stopped or restarted; try again once it is running"
+        )
+    first = _visible(hide_secrets(text.strip().splitlines()[0])) if text.strip() else type(err).__name__
+    if connecting or low.startswith("connection is bad") or "invalid connection option" in low:
+        return DatabaseUnavailableError(f"cannot connect with {shown}: {first}; fix the URL (postgresql+psycopg://USER@HOST/DATABASE)")
+    return DataDirError(f"{what} {shown} failed: {first}")
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _visible(text: str) -> str:
+    """``text`` with its control characters written as escapes (``\\x00``): a message never
+    prints a NUL byte or moves the terminal's cursor."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)

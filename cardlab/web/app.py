@@ -76,6 +76,9 @@ LOG = logging.getLogger("cardlab.web")
 UNAVAILABLE = "the collections database cannot be used; see the server log"
 """The words of every 503 ``collection_unavailable``: the reason (a database URL, a server path)
 goes to :data:`LOG` only, never to an anonymous client."""
+INDEX_UNAVAILABLE = "the search index cannot be used now; see the server log"
+"""The words of every 503 ``index_unavailable`` (a PostgreSQL index's server unreachable or gone):
+the reason goes to :data:`LOG` only, as for the collections."""
 
 
 NOT_AN_UPLOAD = 'not a file upload: send the file as multipart/form-data with filename="..." (a filename*= alone is not read)'
@@ -113,6 +116,7 @@ class WebError(Exception):
 
 def web_error(err: CardlabError) -> WebError:
     """Map a library error to the :class:`WebError` to answer with (status, code, details)."""
+    from cardlab.core.database import DatabaseUnavailableError, DataDirError
     from cardlab.search.engine import AmbiguousCardError, CardNotFoundError, QueryTimeoutError
     from cardlab.search.query import QueryError
 
@@ -128,6 +132,10 @@ def web_error(err: CardlabError) -> WebError:
         return WebError(400, "bad_deck", str(err))
     if isinstance(err, UsageError):
         return WebError(400, "bad_request", str(err))
+    if isinstance(err, (DatabaseUnavailableError, DataDirError)):
+        # the search index's server went away or refused: its URL and socket are not a client's to see
+        LOG.warning("search index unavailable: %s", err)
+        return WebError(503, "index_unavailable", INDEX_UNAVAILABLE)
     return WebError(500, "catalog_error", str(err))
 
 
@@ -725,6 +733,12 @@ def create_app(
         response = page(request, "error.html", err.status, error=err, title=f"{err.status} · cardlab")
         response.headers.update(err.headers)
         return response
+
+    @api.exception_handler(CardlabError)
+    async def _library_error(request: Request, err: CardlabError) -> Response:
+        """Answer a library error that reached no route's own handling (a hit's data read after its
+        search, from a server that went away) as :func:`web_error` maps it, never a bare 500."""
+        return await _web_error(request, web_error(err))
 
     @api.exception_handler(RequestValidationError)
     async def _bad_parameter(request: Request, err: RequestValidationError) -> Response:

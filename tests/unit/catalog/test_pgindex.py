@@ -449,3 +449,105 @@ def test_a_bare_word_search_is_planned_once_and_follows_a_rebuild(test_set, pg_i
         assert prepared() == ["cardlab_q1"]
     finally:
         con.close()
+
+
+def _kill_session(url: str, con) -> None:  # noqa: ANN001
+    """End ``con``'s server session from another one, as a server restart does."""
+    import psycopg
+
+    pid = con.con.info.backend_pid
+    with psycopg.connect(pgindex._conninfo(pgindex.locate(url)), autocommit=True) as admin:
+        assert admin.execute("SELECT pg_terminate_backend(%s)", (pid,)).fetchone() == (True,)
+
+
+def test_a_connection_whose_session_ended_opens_a_new_one(test_set, pg_index_url):
+    """The server restarted (or the session was ended) between two searches: the next search runs
+    on a new session; one that loses its session after reading part of its answer fails with one
+    clear error (exit 2), and the one after it works."""
+    from cardlab.core.database import DatabaseUnavailableError
+
+    pgindex.build([test_set], pg_index_url)
+    con = pgindex.open_fresh([test_set], pg_index_url)
+    try:
+        assert [h.id for h in engine.search_page(con, "testemon", limit=50)[1]] == ["test1-1"]
+        first = con.con.info.backend_pid
+        _kill_session(pg_index_url, con)
+        assert [h.id for h in engine.search_page(con, "testemon", limit=50)[1]] == ["test1-1"]
+        assert con.con.info.backend_pid != first
+        assert [h.id for h in engine.search_page(con, "type:fire", limit=50)[1]] == ["test1-1", "test1-2", "test1-3"]
+        with pytest.raises(DatabaseUnavailableError) as err, con.snapshot():
+            engine.search(con, "testemon")  # the snapshot's transaction is open: the session holds it
+            _kill_session(pg_index_url, con)
+            engine.search(con, "gadget")
+        assert err.value.exit_code == 2
+        assert [h.id for h in engine.search_page(con, "gadget", limit=50)[1]] == ["test1-4"]
+    finally:
+        con.close()
+
+
+def _kill_other_sessions(url: str) -> int:
+    """End every other session on the index's database (the web workers'), as a server restart
+    does; return how many."""
+    import psycopg
+
+    with psycopg.connect(pgindex._conninfo(pgindex.locate(url)), autocommit=True) as admin:
+        rows = admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchall()
+    return sum(1 for (ok,) in rows if ok)
+
+
+def test_the_web_api_serves_again_after_the_index_server_restarts(test_set, pg_index_url, monkeypatch, caplog):
+    """A worker whose session ended (the server restarted) answers the next request on a new one;
+    a request that cannot be answered is a 503 ``index_unavailable`` in generic words (the URL and
+    socket go to the server log only), never a bare 500."""
+    from fastapi.testclient import TestClient
+
+    from cardlab.web.app import INDEX_UNAVAILABLE, create_app
+
+    monkeypatch.setenv("CARDLAB_CACHE_DIR", str(test_set.parent / "cache"))
+    pgindex.build([test_set], pg_index_url)
+    app = create_app([test_set], pg_index_url)
+    with TestClient(app) as client:
+        first = client.get("/api/cards/search", params={"q": "testemon"})
+        assert first.status_code == 200 and [c["id"] for c in first.json()["data"]] == ["test1-1"]
+        assert _kill_other_sessions(pg_index_url) >= 1
+        again = client.get("/api/cards/search", params={"q": "testemon"})
+        assert again.status_code == 200 and [c["id"] for c in again.json()["data"]] == ["test1-1"]
+
+        def gone(*_args, **_kwargs):
+            import psycopg
+
+            raise psycopg.OperationalError("server closed the connection unexpectedly")
+
+        monkeypatch.setattr(pgindex, "server_connection", gone)
+        assert _kill_other_sessions(pg_index_url) >= 1
+        down = client.get("/api/cards/search", params={"q": "testemon"})
+        assert down.status_code == 503
+        assert down.json() == {"object": "error", "status": 503, "code": "index_unavailable", "details": INDEX_UNAVAILABLE}
+        assert "host=" not in down.text
+        assert "lost the connection to the PostgreSQL server" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        ("&sslmode=bogus", 'invalid sslmode value: "bogus"'),
+        ("&port=99999", 'invalid port number: "99999"'),
+    ],
+)
+def test_a_url_the_driver_refuses_is_a_usage_error(runner, test_set, pg_index_url, extra, said):
+    result = runner.invoke(app, ["search", "--catalog", str(test_set), "--db", pg_index_url + extra, "x"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: cannot connect with postgresql+psycopg://postgres@/cardlab_index_tests?host=")
+    assert said in result.stderr
+    assert result.stderr.endswith("; fix the URL (postgresql+psycopg://USER@HOST/DATABASE)\n")
+
+
+def test_a_nul_in_the_url_is_shown_escaped(runner, test_set, pg_index_url):
+    url = pg_index_url.replace("/cardlab_index_tests?", "/card%00lab?")
+    result = runner.invoke(app, ["search", "--catalog", str(test_set), "--db", url, "x"])
+    assert result.exit_code == 2
+    assert "\x00" not in result.stderr
+    assert "card\\x00lab" in result.stderr
+    assert "Traceback" not in result.output
