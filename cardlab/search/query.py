@@ -277,7 +277,8 @@ def _tokens_of(q: str) -> list[_Tok]:
                 raise QueryError(q, i, f"'{word[0]}' needs a field name before it (e.g. type{word[0]}...)")
             else:
                 if not re.search(r"\w", fold(word)):
-                    raise QueryError(q, i, f"'{word}' has no letters or digits to search for; quote it as part of a phrase")
+                    shown = f'"{word}"' if "'" in word else f"'{word}'"  # a quote mark is not quoted with itself
+                    raise QueryError(q, i, f"{shown} has no letters or digits to search for; quote it as part of a phrase")
                 toks.append(_Tok("term", i, Term(None, ":", word, i)))
             i = j
     terms = [t for t in toks if t.kind == "term"]

@@ -62,6 +62,7 @@ def _error(query: str) -> tuple[int, str, str]:
         ("=x", 0, "'=' needs a field name before it (e.g. type=...)"),
         (">x", 0, "'>' needs a field name before it (e.g. type>...)"),
         ("zorb ...", 5, "'...' has no letters or digits to search for; quote it as part of a phrase"),
+        ("zorb ';", 5, '"\';" has no letters or digits to search for; quote it as part of a phrase'),
         ("zorb or", 5, "'or' needs a term on both sides"),
         ("zorb or or fen", 5, "'or' needs a term on both sides"),
         ("(zorb or) fen", 6, "'or' needs a term on both sides"),
