@@ -698,12 +698,12 @@ def open_fresh(roots: list[Path], db: Path | str) -> tuple[sqlite3.Connection, B
         return connect(db), report, None
     except (CatalogError, IndexWriteError) as err:
         meta = stored_meta(db)
-        if meta is None or not _built_from(meta, roots):
+        if meta is None or not built_from(meta, roots):
             raise  # no older index of this catalog (an index of another catalog is no answer)
         return connect(db), None, err
 
 
-def _built_from(meta: dict[str, str], roots: list[Path]) -> bool:
+def built_from(meta: dict[str, str], roots: list[Path]) -> bool:
     """True when the index's recorded catalog roots are ``roots`` (compared as resolved paths)."""
 
     def resolved(paths: list) -> set[str]:

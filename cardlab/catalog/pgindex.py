@@ -451,9 +451,9 @@ def check_fresh(roots: list[Path], index: PgIndex) -> None:
     if not _is_fresh(roots, meta):
         import json
 
-        from cardlab.catalog.index import _built_from
+        from cardlab.catalog.index import built_from
 
-        if _built_from(meta, roots):
+        if built_from(meta, roots):
             why = "the catalog changed since it was built"
         else:
             try:
