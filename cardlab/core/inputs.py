@@ -89,7 +89,7 @@ def read_bytes(path: Path, limit: int, what: str = "file") -> bytes:
     Raises:
         LoadError: rule ``file``: missing, a folder, unreadable, or larger than ``limit``.
     """
-    path = Path(path)
+    path = path if isinstance(path, Path) else Path(path)
     try:
         flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
         fd = os.open(path, flags)
@@ -147,7 +147,7 @@ def read_text(path: Path, max_bytes: int = MAX_FILE_BYTES, what: str = "file") -
         LoadError: the file is missing, unreadable or too large (rule ``file``), or not UTF-8 /
             holds a NUL byte (rule ``encoding``, with line and column).
     """
-    return decode(read_bytes(path, max_bytes, what), Path(path))
+    return decode(read_bytes(path, max_bytes, what), path if isinstance(path, Path) else Path(path))
 
 
 def text_argument(value: str, what: str = "the argument", hint: str = "check the terminal's encoding") -> str:

@@ -71,7 +71,7 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
     """
     format_words = set(header_words)
     words = format_words | TOTAL_WORDS | SIDEBOARD_WORDS
-    deck = DeckList(path=Path(path))
+    deck = DeckList(path=path if isinstance(path, Path) else Path(path))
     header: int | None = None
     content = False  # any line besides blanks and comments
     for number, raw in enumerate(split_lines(text.removeprefix("\ufeff")), start=1):

@@ -52,7 +52,7 @@ def read_deck(path: Path, header_words: Iterable[str] = ()) -> DeckList:
     """
     from cardlab.core.inputs import LoadError, read_text
 
-    path = Path(path)
+    path = path if isinstance(path, Path) else Path(path)
     try:
         text = _read_stdin() if str(path) == STDIN else read_text(path, max_bytes=MAX_DECK_BYTES)
         if str(path) == STDIN:
@@ -81,7 +81,7 @@ def parse_deck_text(text: str, path: Path | str, header_words: Iterable[str] = (
         InputError: the text is larger than :data:`MAX_DECK_BYTES` (UTF-8), holds a NUL byte, or holds
             no card line; YAML whose top level is not a mapping (exit code 2).
     """
-    path = Path(path)
+    path = path if isinstance(path, Path) else Path(path)
     text = text.removeprefix("\ufeff")
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_DECK_BYTES:

@@ -83,6 +83,7 @@ class CardIndex:
         self._suggested: dict[str, list[str]] = {}
         self._shown: dict[str, str] = {}  # card id -> display_name (an index is reused across decks)
         self._same: dict[str, str] = {}  # card id -> same_name
+        self._folded: dict[str, list[str]] = {}  # card id -> its names and printed names, folded (_agrees)
         self.names, self.compact, self.other_games = catalog.name_maps(game)
         self._choices: list[str] | None = None
 
@@ -131,10 +132,12 @@ class CardIndex:
         variant's spelling), loosely: in any language, or once
         energy symbols such as ``{L}`` are read as their type and ``Basic`` is ignored, every word
         of the card's name is in it (``Basic {L} Energy`` is Lightning Energy)."""
-        card = self.catalog.cards[card_id]
-        names = [
-            fold(n) for k, n in [*card["name"].items(), *(card.get("printed_name") or {}).items()] if k != "_source" and isinstance(n, str)
-        ]
+        names = self._folded.get(card_id)
+        if names is None:
+            card = self.catalog.cards[card_id]
+            names = self._folded[card_id] = [
+                fold(n) for k, n in [*card["name"].items(), *(card.get("printed_name") or {}).items()] if k != "_source" and isinstance(n, str)
+            ]
         wanted = fold(name)
         if wanted in names:
             return True
@@ -165,7 +168,8 @@ class CardIndex:
         info = self.catalog.find_set(set_code)
         if info is None or info.game != self.game:
             return None
-        number = unicodedata.normalize("NFKC", number)  # full-width digits: ５８ is 58
+        if not number.isascii():
+            number = unicodedata.normalize("NFKC", number)  # full-width digits: ５８ is 58
         card_id = f"{info.code}-{number.lstrip('0') or '0'}"
         return card_id if card_id in self.catalog.cards else None
 
