@@ -136,7 +136,9 @@ class CardIndex:
         if names is None:
             card = self.catalog.cards[card_id]
             names = self._folded[card_id] = [
-                fold(n) for k, n in [*card["name"].items(), *(card.get("printed_name") or {}).items()] if k != "_source" and isinstance(n, str)
+                fold(n)
+                for k, n in [*card["name"].items(), *(card.get("printed_name") or {}).items()]
+                if k != "_source" and isinstance(n, str)
             ]
         wanted = fold(name)
         if wanted in names:
