@@ -18,6 +18,7 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from cardlab.core.errors import CardlabError, ExitStatus, UsageError
+from cardlab.core.text import visible
 
 _USERINFO_PASSWORD = re.compile(r"(://[^/?#@\s:]*:)[^/?#@\s]*@")
 _QUERY_PASSWORD = re.compile(r"(?i)([?&;\s][^=&;?#\s]*pass[^=&;?#\s]*=)[^&;#\s]*")
@@ -139,7 +140,7 @@ def server_error(err: BaseException, where: Location, what: str = "the collectio
         :class:`DataDirError` (exit 1) with its first line.
     """
     url = where.url
-    shown, database = _visible(where.shown), _visible(str(url.database))  # a NUL typed in the URL stays visible
+    shown, database = visible(where.shown), visible(str(url.database))  # a NUL typed in the URL stays visible
     text = str(getattr(err, "orig", None) or err)
     low = text.lower()
     server = _server(url)
@@ -193,16 +194,7 @@ def server_error(err: BaseException, where: Location, what: str = "the collectio
         return DatabaseUnavailableError(
             f"lost the connection to the PostgreSQL server at {server} ({shown}): it stopped or restarted; try again once it is running"
         )
-    first = _visible(hide_secrets(text.strip().splitlines()[0])) if text.strip() else type(err).__name__
+    first = visible(hide_secrets(text.strip().splitlines()[0])) if text.strip() else type(err).__name__
     if connecting or low.startswith("connection is bad") or "invalid connection option" in low:
         return DatabaseUnavailableError(f"cannot connect with {shown}: {first}; fix the URL (postgresql+psycopg://USER@HOST/DATABASE)")
     return DataDirError(f"{what} {shown} failed: {first}")
-
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
-def _visible(text: str) -> str:
-    """``text`` with its control characters written as escapes (``\\x00``): a message never
-    prints a NUL byte or moves the terminal's cursor."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)

@@ -147,6 +147,15 @@ def localized_fields(data: Any, path: str = "") -> Iterator[tuple[str, dict]]:
             yield from localized_fields(value, f"{path}[{i}]")
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def visible(text: str) -> str:
+    """``text`` with its control characters (C0, DEL, C1) written as escapes (``\\x00``): a message
+    or a page title never carries a NUL byte or moves the terminal's cursor."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
 def slug(text: str) -> str:
     """Return a file-name slug: ``"Mr. Mime"`` -> ``mr-mime``, ``"Nidoran♂"`` -> ``nidoran-m``."""
     return re.sub(r"[^a-z0-9]+", "-", fold(text).replace("'", "")).strip("-") or "card"

@@ -42,6 +42,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardlab.core.errors import CardlabError, InputError, UsageError
+from cardlab.core.text import visible
 from cardlab.web.guard import Guard
 
 HERE = Path(__file__).resolve().parent
@@ -718,7 +719,7 @@ def create_app(
 
     def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
         """Render the template ``name`` with ``context`` (plus ``site`` and a default title) and ``status``."""
-        context.setdefault("title", "cardlab")
+        context["title"] = visible(context.get("title", "cardlab"))  # a NUL typed in a query never reaches <title>
         return templates.TemplateResponse(request, name, {"site": site, **context}, status_code=status)
 
     def is_api(request: Request) -> bool:

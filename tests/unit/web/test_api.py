@@ -95,6 +95,12 @@ def test_html_in_a_query_is_inert(client):
     assert client.get("/api/cards/search", params={"q": q}).headers["content-type"] == "application/json"
 
 
+def test_a_control_character_in_a_query_is_escaped_in_the_page_title(client):
+    page = client.get("/search", params={"q": "pika\x00chu\x1b[31m"})
+    assert page.status_code == 400
+    assert "<title>pika\\x00chu\\x1b[31m · cardlab</title>" in page.text
+
+
 # --- cards -------------------------------------------------------------------------------------
 
 
