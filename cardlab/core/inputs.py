@@ -29,6 +29,12 @@ LINE_BREAK = re.compile(r"\r\n|\r|\n")
 """A line break as editors and YAML 1.2 count them."""
 
 
+def as_path(path: Path | str) -> Path:
+    """``path`` as a :class:`~pathlib.Path`, the same object when it is one already (a deck check
+    passes one path through several readers: no re-parse of it at each)."""
+    return path if isinstance(path, Path) else Path(path)
+
+
 class LoadError(Exception):
     """A file that cannot be turned into data; ``problem`` says where and why (rule ``file`` for
     a file that cannot be read at all, ``encoding`` for bytes that are not text, else the
@@ -89,7 +95,7 @@ def read_bytes(path: Path, limit: int, what: str = "file") -> bytes:
     Raises:
         LoadError: rule ``file``: missing, a folder, unreadable, or larger than ``limit``.
     """
-    path = path if isinstance(path, Path) else Path(path)
+    path = as_path(path)
     try:
         flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
         fd = os.open(path, flags)
@@ -147,7 +153,8 @@ def read_text(path: Path, max_bytes: int = MAX_FILE_BYTES, what: str = "file") -
         LoadError: the file is missing, unreadable or too large (rule ``file``), or not UTF-8 /
             holds a NUL byte (rule ``encoding``, with line and column).
     """
-    return decode(read_bytes(path, max_bytes, what), path if isinstance(path, Path) else Path(path))
+    path = as_path(path)
+    return decode(read_bytes(path, max_bytes, what), path)
 
 
 def text_argument(value: str, what: str = "the argument", hint: str = "check the terminal's encoding") -> str:

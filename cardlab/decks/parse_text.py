@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from cardlab.core.errors import Problem, SourcePos
-from cardlab.core.inputs import split_lines
+from cardlab.core.inputs import as_path, split_lines
 from cardlab.core.text import fold, norm_value
 from cardlab.decks.lines import count_problem, no_count_message, split_count, to_int
 from cardlab.decks.model import SIDEBOARD_WORDS, TOTAL_WORDS, DeckList, Entry, Header
@@ -71,7 +71,7 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
     """
     format_words = set(header_words)
     words = format_words | TOTAL_WORDS | SIDEBOARD_WORDS
-    deck = DeckList(path=path if isinstance(path, Path) else Path(path))
+    deck = DeckList(path=as_path(path))
     header: int | None = None
     content = False  # any line besides blanks and comments
     for number, raw in enumerate(split_lines(text.removeprefix("\ufeff")), start=1):

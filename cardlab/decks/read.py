@@ -50,9 +50,9 @@ def read_deck(path: Path, header_words: Iterable[str] = ()) -> DeckList:
             deck with empty lists), YAML that does not parse or whose top level is not a mapping
             (exit code 2).
     """
-    from cardlab.core.inputs import LoadError, read_text
+    from cardlab.core.inputs import LoadError, as_path, read_text
 
-    path = path if isinstance(path, Path) else Path(path)
+    path = as_path(path)
     try:
         text = _read_stdin() if str(path) == STDIN else read_text(path, max_bytes=MAX_DECK_BYTES)
         if str(path) == STDIN:
@@ -81,7 +81,9 @@ def parse_deck_text(text: str, path: Path | str, header_words: Iterable[str] = (
         InputError: the text is larger than :data:`MAX_DECK_BYTES` (UTF-8), holds a NUL byte, or holds
             no card line; YAML whose top level is not a mapping (exit code 2).
     """
-    path = path if isinstance(path, Path) else Path(path)
+    from cardlab.core.inputs import as_path
+
+    path = as_path(path)
     text = text.removeprefix("\ufeff")
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_DECK_BYTES:
