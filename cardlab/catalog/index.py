@@ -715,11 +715,18 @@ def built_from(meta: dict[str, str], roots: list[Path]) -> bool:
                 out.add(str(p))
         return out
 
+    recorded = recorded_roots(meta)
+    return recorded is not None and resolved(recorded) == resolved(list(roots))
+
+
+def recorded_roots(meta: dict[str, str]) -> list | None:
+    """The catalog roots an index was built from (its ``meta`` ``roots``, a JSON list of folder
+    paths as text), or None when they are missing or not such a list."""
     try:
         recorded = json.loads(meta.get("roots", "[]"))
     except ValueError:
-        return False
-    return isinstance(recorded, list) and resolved(recorded) == resolved(list(roots))
+        return None
+    return recorded if isinstance(recorded, list) else None
 
 
 def repair(roots: list[Path], db: Path, err: sqlite3.DatabaseError) -> sqlite3.Connection:

@@ -222,7 +222,7 @@ class PgIndex:
 
     def __init__(self, where: Location) -> None:
         self.where = where
-        self.con = server_connection(where, search_path=LIVE_SCHEMA, generic_plans=True)
+        self.con = self._session()
         self._depth = 0
         self._begun = False
         self._stems: str | None = None
@@ -290,6 +290,10 @@ class PgIndex:
             self._reconnect()
             return self._send(sql, params, timeout, last, generic)
 
+    def _session(self) -> Any:
+        """A new reader session: the live schema, generic plans for what it prepares (:func:`server_connection`)."""
+        return server_connection(self.where, search_path=LIVE_SCHEMA, generic_plans=True)
+
     def _reconnect(self) -> None:
         """A new session in place of a closed or broken one (what it had prepared went with it).
 
@@ -302,7 +306,7 @@ class PgIndex:
             self.con.close()
         except psycopg.Error:
             pass
-        self.con = server_connection(self.where, search_path=LIVE_SCHEMA, generic_plans=True)
+        self.con = self._session()
         self._prepared.clear()
         self._stems_read = False
 
@@ -449,18 +453,12 @@ def check_fresh(roots: list[Path], index: PgIndex) -> None:
     if meta is None or "fingerprint" not in meta:
         raise IndexOutOfDateError(f"there is no search index on {index.where.shown} yet; {how}")
     if not _is_fresh(roots, meta):
-        import json
-
-        from cardlab.catalog.index import built_from
+        from cardlab.catalog.index import built_from, recorded_roots
 
         if built_from(meta, roots):
             why = "the catalog changed since it was built"
         else:
-            try:
-                built = ", ".join(str(r) for r in json.loads(meta.get("roots", "[]")))
-            except ValueError:
-                built = ""
-            why = f"it was built from another catalog: {built or 'unknown'}"
+            why = f"it was built from another catalog: {', '.join(map(str, recorded_roots(meta) or [])) or 'unknown'}"
         raise IndexOutOfDateError(f"the search index on {index.where.shown} is out of date ({why}); {how}")
 
 
