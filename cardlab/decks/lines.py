@@ -23,6 +23,8 @@ integer conversion limit is ever reached and messages stay short."""
 
 def to_int(digits: str) -> int:
     """``int(digits)`` for a deck count or header total, capped at :data:`HUGE` in size."""
+    if len(digits) < 19 and digits.isdecimal():  # most counts: one digit, no sign
+        return int(digits)
     body = digits.lstrip("+-").lstrip("0") or "0"
     sign = -1 if digits.startswith("-") else 1
     return sign * (HUGE if len(body) > 18 else int(body))

@@ -75,7 +75,7 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
     header: int | None = None
     content = False  # any line besides blanks and comments
     for number, raw in enumerate(split_lines(text.removeprefix("\ufeff")), start=1):
-        line = " ".join(raw.replace("\t", " ").split())
+        line = " ".join(raw.split())  # tabs and runs of spaces as one space
         if line.startswith("//"):
             continue
         # decorations around a line are dropped, never the line: ***4 Bill is a card; a line

@@ -28,7 +28,7 @@ from cardlab.decks.model import Deck, DeckCard
 
 if TYPE_CHECKING:
     from cardlab.catalog.formats import Format
-    from cardlab.catalog.model import Catalog
+    from cardlab.catalog.model import Catalog, SetInfo
     from cardlab.decks.model import DeckList, Entry
 
 _SET_NUMBER = re.compile(r"^(?P<name>.+?)\s+\(?(?P<set>[^\W\d][\w.\-]*)\)?\s+\(?#?(?P<num>\d+[a-z]?)\)?$")
@@ -84,6 +84,7 @@ class CardIndex:
         self._shown: dict[str, str] = {}  # card id -> display_name (an index is reused across decks)
         self._same: dict[str, str] = {}  # card id -> same_name
         self._folded: dict[str, list[str]] = {}  # card id -> its names and printed names, folded (_agrees)
+        self._facts: dict[str, tuple[dict, str, str, str, str]] = {}  # card id -> what a DeckCard holds (facts)
         self.names, self.compact, self.other_games = catalog.name_maps(game)
         self._choices: list[str] | None = None
 
@@ -103,6 +104,22 @@ class CardIndex:
         if found is None:
             info = self.catalog.set_of(card_id)
             found = self._same[card_id] = fold(pick(self.catalog.cards[card_id].get("name"), ["en"], info.source_language))
+        return found
+
+    def facts(self, card_id: str) -> tuple[dict, str, str, str, str]:
+        """``(card data, set code, display name, same name, source language)`` of a card: what a
+        :class:`DeckCard` holds besides its line, looked up once per card (an index is reused
+        across decks)."""
+        found = self._facts.get(card_id)
+        if found is None:
+            catalog = self.catalog
+            found = self._facts[card_id] = (
+                catalog.cards[card_id],
+                catalog.card_set[card_id],
+                self.display_name(card_id),
+                self.same_name(card_id),
+                catalog.set_of(card_id).source_language,
+            )
         return found
 
     def suggestions(self, text: str, limit: int = 3, allowed_sets: set[str] | None = None) -> list[str]:
@@ -166,8 +183,10 @@ class CardIndex:
     def _mismatch(self, where: str, card_id: str, name: str) -> str:
         return f'{where} is "{self.display_name(card_id)}", not "{name}"'
 
-    def _by_number(self, set_code: str, number: str) -> str | None:
-        info = self.catalog.find_set(set_code)
+    def _by_number(self, set_code: str, number: str, info: SetInfo | None = None) -> str | None:
+        """The id of card ``number`` of the set whose code or alias is ``set_code`` (``info`` when
+        the caller found that set already), or None when there is no such card of this game."""
+        info = info or self.catalog.find_set(set_code)
         if info is None or info.game != self.game:
             return None
         if not number.isascii():
@@ -233,10 +252,12 @@ class CardIndex:
                 return None, f"{entry.card_id} is a {self.catalog.game_of(entry.card_id)} card, not a {self.game} card", "unknown-card"
             return None, f"no card {entry.card_id} in the catalog", "unknown-card"
         name, set_code, number = entry.name or entry.text, entry.set_code, entry.number
+        info: SetInfo | None = None
         if set_code is None and entry.name is None:
             m = _SET_NUMBER.match(entry.text)
-            total = _NUMBER_TOTAL.match(entry.text)
-            if m and self.catalog.find_set(m["set"]):
+            info = self.catalog.find_set(m["set"]) if m else None
+            total = None if info else _NUMBER_TOTAL.match(entry.text)
+            if m and info:
                 name, set_code, number = m["name"], m["set"], m["num"]
             elif m and not self.ids_of(entry.text) and self.ids_of(m["name"]):
                 return None, self._unknown_set(m["set"], entry.text), "unknown-card"  # Charizard XYZ 4
@@ -249,7 +270,7 @@ class CardIndex:
                         return None, self._mismatch(m["id"], m["id"], m["name"]), "unknown-card"
                     return m["id"], None, ""
         if set_code and number:
-            card_id = self._by_number(set_code, number)
+            card_id = self._by_number(set_code, number, info)
             if card_id is None:
                 return None, f'no card {set_code} {number} in the catalog ("{entry.text}")', "unknown-card"
             if name and not _CARD_ID.match(name) and not self._agrees(card_id, name):
@@ -375,20 +396,8 @@ def build_deck(deck_list: DeckList, catalog: Catalog, fmt: Format, index: CardIn
             unknown += rule == "unknown-card"
             deck.problems.append(Problem(SourcePos(path, entry.line), message or "", rule))
             continue
-        card = catalog.cards[card_id]
-        deck.cards.append(
-            DeckCard(
-                entry.line,
-                entry.count,
-                card_id,
-                catalog.card_set[card_id],
-                section,
-                index.display_name(card_id),
-                index.same_name(card_id),
-                card,
-                catalog.set_of(card_id).source_language,
-            )
-        )
+        card, set_code, shown, same, language = index.facts(card_id)
+        deck.cards.append(DeckCard(entry.line, entry.count, card_id, set_code, section, shown, same, card, language))
     for i, h in enumerate(deck_list.headers):
         if h.outside:
             lines = outside.get(i, [])

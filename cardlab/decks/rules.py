@@ -35,11 +35,10 @@ def matches(card: dict, condition: dict[str, Any]) -> bool:
     """
     for key, wanted in condition.items():
         value = card.get(key)
-        if isinstance(wanted, list):
-            found = any(v in wanted for v in value) if isinstance(value, list) else value in wanted
-        else:
-            found = wanted in value if isinstance(value, list) else value == wanted
-        if not found:
+        if isinstance(value, list):
+            if not (any(v in wanted for v in value) if isinstance(wanted, list) else wanted in value):
+                return False
+        elif not (value in wanted if isinstance(wanted, list) else value == wanted):
             return False
     return True
 
@@ -96,13 +95,16 @@ def check_copies(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
     sections = params.get("sections")
     exempt = params.get("exempt", [])
     groups: dict[str, list[DeckCard]] = {}
+    by_name = params["same"] == "name"
     for card in deck.cards:
         if sections and card.section not in sections:
             continue
-        if any(matches(card.card, cond) for cond in exempt):
-            continue
-        key = card.same_name if params["same"] == "name" else card.card_id
-        groups.setdefault(key, []).append(card)
+        for cond in exempt:
+            if matches(card.card, cond):
+                break
+        else:
+            key = card.same_name if by_name else card.card_id
+            groups.setdefault(key, []).append(card)
     limit = params["max"]
     for cards in groups.values():
         total = sum(c.count for c in cards)
