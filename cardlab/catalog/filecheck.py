@@ -55,11 +55,12 @@ def _plain_json(data: Any) -> bool:
     return True
 
 
-def schema_errors(data: Any, schema: str) -> list[Any]:
+def schema_errors(data: Any, schema: str, plain_json: bool | None = None) -> list[Any]:
     """Return the jsonschema errors of ``data`` against ``schema`` (empty when valid).
 
     jsonschema-rs answers first (microseconds); it is trusted only when it says valid and the data
-    holds only plain JSON values (:func:`_plain_json`); in every other case the explaining validator
+    holds only plain JSON values (``plain_json`` when the caller knows it, as the YAML reader does:
+    :attr:`cardlab.core.yamlio.Positions.plain_json`; else :func:`_plain_json` looks); in every other case the explaining validator
     decides. So when either validator says invalid, the data is invalid: the two never disagree
     silently (their patterns are written to read alike, see tests/unit/catalog/test_schema_truth.py).
     """
@@ -68,7 +69,7 @@ def schema_errors(data: Any, schema: str) -> list[Any]:
     fast = fast_validator(schema)
     if fast is not None:
         try:
-            if fast.is_valid(data) and _plain_json(data):
+            if fast.is_valid(data) and (_plain_json(data) if plain_json is None else plain_json):
                 return []
         except Exception:  # noqa: BLE001 - values JSON has no type for (dates): the full check below says why
             pass
@@ -78,7 +79,7 @@ def schema_errors(data: Any, schema: str) -> list[Any]:
 def _schema_problems(path: Path, tree: Positions, data: Any, schema: str) -> list[Problem]:
     from cardlab.core.yamlio import key_position, position
 
-    errors = schema_errors(data, schema)
+    errors = schema_errors(data, schema, tree.plain_json)
     if not errors:
         return []
     from jsonschema.exceptions import best_match  # only for a file with problems: a valid catalog never imports it
@@ -264,13 +265,13 @@ def check_text(path: Path, text: str, kind: str, game: str, source_language: str
     return data, problems
 
 
-def _check_job(job: tuple[str, str, str, str | None, bool]) -> tuple[str, Any, list[tuple], tuple[bytes, str, bytes]]:
+def _check_job(job: tuple[Path, str, str, str | None, bool]) -> tuple[Path, Any, list[tuple], tuple[bytes, str, bytes]]:
     """Check one file for :func:`check_files` (in a worker process when there are many): returns
     ``(path, data or its summary as asked, problems as tuples, its cache row's data, problems and
     summary columns)``. The worker pickles the cache columns itself, so the parent neither receives
     the whole data when it asked for summaries nor pickles it again."""
     path, kind, game, src, full = job
-    data, problems = check_file(Path(path), kind, game, src)
+    data, problems = check_file(path, kind, game, src)
     probs = [(p.pos.line, p.pos.col, p.message, p.rule) for p in problems]
     summary = _summary(kind, data)
     row = (pickle.dumps(data, protocol=5), json.dumps(probs, ensure_ascii=False), pickle.dumps(summary, protocol=5))
@@ -522,7 +523,7 @@ def check_files(
         nonlocal reparsed, pool
         cached = cache.get_many([str(f.path) for f in batch], full)
         rows: list[tuple] = []
-        jobs: list[tuple[str, str, str, str | None, bool]] = []
+        jobs: list[tuple[Path, str, str, str | None, bool]] = []
         stats: dict[str, tuple[str, str]] = {}
         tags: dict[tuple, str] = {}
         for f in batch:
@@ -552,9 +553,9 @@ def check_files(
                 data[f.path] = served[0]
                 problems.extend(served[1])
             else:
-                jobs.append((key, f.kind, game, src, full))
+                jobs.append((f.path, f.kind, game, src, full))
         workers = os.cpu_count() or 1
-        results: Iterable[tuple[str, Any, list[tuple], tuple[bytes, str, bytes]]]
+        results: Iterable[tuple[Path, Any, list[tuple], tuple[bytes, str, bytes]]]
         if len(jobs) >= PARALLEL_THRESHOLD and workers > 1:
             if pool is None:
                 from concurrent.futures import ProcessPoolExecutor
@@ -570,8 +571,8 @@ def check_files(
             results = pool.map(_check_job, jobs, chunksize=250)
         else:
             results = (_check_job(j) for j in jobs)
-        for key, d, probs, row in results:
-            path = Path(key)
+        for path, d, probs, row in results:
+            key = str(path)
             data[path] = d  # the whole data, or its summary when not full: the rest is in the cache
             problems.extend(Problem(SourcePos(path, ln, col), msg, rule) for ln, col, msg, rule in probs)
             rows.append((key, *stats[key], *row))

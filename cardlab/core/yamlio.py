@@ -23,7 +23,6 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -188,16 +187,47 @@ except ImportError:  # pragma: no cover
             _Resolver.__init__(self)
 
 
-@dataclass(slots=True)
 class Positions:
     """Where a node of the file starts (a character offset, see :meth:`line_col`) and, for maps and
-    lists, where its keys and items are. Built from the same parse as the data."""
+    lists, where its keys and items are: read from the parse's own nodes when first asked (a valid
+    file, the usual case, never asks), so the walk that builds the data builds nothing else.
 
-    at: int
-    keys: dict[Any, tuple[int, Positions]] | None = None
-    items: list[Positions] | None = None
-    lines: LineIndex | None = None
-    """Set on the root: turns offsets into lines and columns."""
+    Attributes:
+        at: the node's start, a character offset into the text.
+        keys: for a map, key -> ``(offset of the key, Positions of its value)``; else None.
+        items: for a list, the Positions of each item; else None.
+        lines: set on the root: turns offsets into lines and columns.
+        plain_json: set on the root: True when the data holds no float and no date, only values
+            JSON has and that a JSON Schema validator types as YAML 1.2 does (it counts ``4.0``
+            as an integer).
+    """
+
+    __slots__ = ("_items", "_keys", "lines", "node", "plain_json")
+
+    def __init__(self, node: yaml.Node, lines: LineIndex | None = None, plain_json: bool = False) -> None:
+        self.node = node
+        self.lines = lines
+        self.plain_json = plain_json
+        self._keys: dict[Any, tuple[int, Positions]] | None = None
+        self._items: list[Positions] | None = None
+
+    @property
+    def at(self) -> int:
+        return self.node.start_mark.index
+
+    @property
+    def keys(self) -> dict[Any, tuple[int, Positions]] | None:
+        if self._keys is None and isinstance(self.node, yaml.MappingNode):
+            self._keys = {}
+            for key, value in self.node.value:  # keys are text and unique once load() returned
+                self._keys.setdefault(key.value, (key.start_mark.index, Positions(value)))
+        return self._keys
+
+    @property
+    def items(self) -> list[Positions] | None:
+        if self._items is None and isinstance(self.node, yaml.SequenceNode):
+            self._items = [Positions(item) for item in self.node.value]
+        return self._items
 
     def line_col(self, index: int) -> tuple[int, int]:
         """The 1-based (line, column) of a character offset (call on the root)."""
@@ -243,6 +273,8 @@ def _syntax_problem(path: Path, err: yaml.MarkedYAMLError, text: str, lines: Lin
 
 
 _STR = _T + "str"
+_INT_TAG = _T + "int"
+_NOT_JSON = {_T + "float", _T + "timestamp"}
 
 _SCALAR_VALUES = {
     _T + "str": lambda node: node.value,
@@ -255,18 +287,19 @@ _SCALAR_VALUES = {
 integers, :class:`_Constructor`) builds it; timestamps are built while they are checked."""
 
 
-def _check(path: Path, root: yaml.Node, lines: LineIndex) -> tuple[Any, Positions]:
-    """Walk the composed nodes (iteratively): refuse what cardlab files never hold, record positions,
-    and build the data in the same walk (no second pass of PyYAML's constructor). Returns ``(data,
-    positions)``. Raises LoadError at the first refused node."""
+def _check(path: Path, root: yaml.Node, lines: LineIndex) -> tuple[Any, bool]:
+    """Walk the composed nodes (iteratively): refuse what cardlab files never hold and build the
+    data in the same walk (no second pass of PyYAML's constructor). Returns ``(data, True when it
+    holds no float and no date)``. Raises LoadError at the first refused node, in document order."""
     # an alias makes one node appear twice; without '&' and '*' in the text there is none to find
     seen: set[int] | None = set() if ("&" in lines.text or "*" in lines.text) else None
-    top = Positions(root.start_mark.index, lines=lines)
     out: list[Any] = [None]
-    # (node, its positions, depth, the list or dict that holds its value, its index or key there)
-    stack: list[tuple[yaml.Node, Positions, int, Any, Any]] = [(root, top, 1, out, 0)]
+    plain = True  # no float, no date (yet)
+    # (node, depth, the list or dict that holds its value, its index or key there)
+    stack: list[tuple[yaml.Node, int, Any, Any]] = [(root, 1, out, 0)]
+    scalar = yaml.ScalarNode
     while stack:
-        node, pos, depth, holder, slot = stack.pop()
+        node, depth, holder, slot = stack.pop()
         if seen is not None:
             if id(node) in seen:
                 raise _problem(path, lines, node.start_mark, "YAML syntax: anchors and aliases are not allowed in cardlab files")
@@ -274,17 +307,18 @@ def _check(path: Path, root: yaml.Node, lines: LineIndex) -> tuple[Any, Position
         if depth > MAX_DEPTH:
             raise _problem(path, lines, node.start_mark, f"lists and maps nested too deep (at most {MAX_DEPTH} levels)")
         tag = node.tag
-        if tag == _STR and type(node) is yaml.ScalarNode:  # most values: text
+        if tag == _STR and type(node) is scalar:  # most values: text
             holder[slot] = node.value
             continue
         if tag not in _KIND_TAGS[type(node)]:
             name = _tag_name(tag)
             raise _problem(path, lines, node.start_mark, f"the tag {name} is not used in cardlab files; remove it")
-        if isinstance(node, yaml.ScalarNode):
+        if isinstance(node, scalar):
             rule = _SCALAR_RULES.get(tag)
             if rule is not None and not rule.match(node.value):
                 raise _problem(path, lines, node.start_mark, f"{_tag_name(tag)} '{node.value}' is not {_WHAT[tag]}")
             if tag == _T + "timestamp":
+                plain = False
                 try:
                     holder[slot] = _DATES.construct_yaml_timestamp(node)
                 except (ValueError, OverflowError):
@@ -308,25 +342,31 @@ def _check(path: Path, root: yaml.Node, lines: LineIndex) -> tuple[Any, Position
                     raise _problem(
                         path, lines, node.start_mark, f"a number of {digits:,} digits (at most {MAX_DIGITS:,}); quote it if it is text"
                     )
-            holder[slot] = _SCALAR_VALUES[tag](node)
+            if tag == _INT_TAG and node.value.isdigit() and node.value.isascii():
+                holder[slot] = int(node.value)  # most numbers: plain decimal digits
+            else:
+                plain = plain and tag not in _NOT_JSON
+                holder[slot] = _SCALAR_VALUES[tag](node)
             continue
+        # a text value below is set at once when nothing can be refused about it (no alias to
+        # look for, not too deep): the walk's stack holds only what needs a look
+        direct = seen is None and depth < MAX_DEPTH
+        todo: list[tuple[yaml.Node, int, Any, Any]] = []
         if isinstance(node, yaml.SequenceNode):
             items: list[Any] = [None] * len(node.value)
             holder[slot] = items
-            pos.items = []
-            for item in node.value:
-                pos.items.append(Positions(item.start_mark.index))
-            stack.extend(
-                reversed([(item, child, depth + 1, items, i) for i, (item, child) in enumerate(zip(node.value, pos.items, strict=True))])
-            )
+            for i, item in enumerate(node.value):
+                if direct and item.tag == _STR and type(item) is scalar:
+                    items[i] = item.value
+                else:
+                    todo.append((item, depth + 1, items, i))
+            stack.extend(reversed(todo))
             continue
         mapping: dict[str, Any] = {}
         holder[slot] = mapping
-        pos.keys = {}
-        todo = []
         for key, value in node.value:
-            if not (isinstance(key, yaml.ScalarNode) and key.tag == _T + "str"):
-                if isinstance(key, yaml.ScalarNode):
+            if not (type(key) is scalar and key.tag == _STR):
+                if isinstance(key, scalar):
                     what = _WHAT.get(key.tag, _tag_name(key.tag))
                     shown = f"'{key.value}'" if key.value else "nothing"
                     fix = f"; quote it: '{key.value}':" if key.value and key.tag in _WHAT else ""
@@ -334,15 +374,18 @@ def _check(path: Path, root: yaml.Node, lines: LineIndex) -> tuple[Any, Position
                 else:
                     message = f"a key must be text, not a {'list' if isinstance(key, yaml.SequenceNode) else 'map'}"
                 raise _problem(path, lines, key.start_mark, message)
-            if key.value in pos.keys:
-                first = lines.line_col(pos.keys[key.value][0])[0]
-                raise _problem(path, lines, key.start_mark, f"YAML syntax: the key '{key.value}' is given twice (first on line {first})")
-            child = Positions(value.start_mark.index)
-            pos.keys[key.value] = (key.start_mark.index, child)
-            mapping[key.value] = None  # keeps the file's key order; the value is set when its node is walked
-            todo.append((value, child, depth + 1, mapping, key.value))
+            name = key.value
+            if name in mapping:
+                first = next(k for k, _v in node.value if k.value == name)
+                line = lines.line_col(first.start_mark.index)[0]
+                raise _problem(path, lines, key.start_mark, f"YAML syntax: the key '{name}' is given twice (first on line {line})")
+            if direct and value.tag == _STR and type(value) is scalar:
+                mapping[name] = value.value
+            else:
+                mapping[name] = None  # keeps the file's key order; the value is set when its node is walked
+                todo.append((value, depth + 1, mapping, name))
         stack.extend(reversed(todo))
-    return out[0], top
+    return out[0], plain
 
 
 def load(path: Path, text: str | None = None) -> tuple[Any, Positions]:
@@ -384,7 +427,8 @@ def load(path: Path, text: str | None = None) -> tuple[Any, Positions]:
         if root is None:
             raise LoadError(Problem(SourcePos(path, 1, 1), "empty file", "yaml"))
         try:
-            data, positions = _check(path, root, lines)
+            data, plain = _check(path, root, lines)
+            positions = Positions(root, lines, plain)
         except (ValueError, TypeError, KeyError, OverflowError) as err:  # pragma: no cover - _check screens values first
             raise LoadError(Problem(SourcePos(path, 1, 1), f"YAML: {err}", "yaml")) from None
     finally:
