@@ -159,23 +159,14 @@ def validate(
     Prints each problem as path:line:column: message (rule), then a summary; exits 1 when
     anything is wrong.  Example: cardlab validate cards/pokemon/base1
     """
-    from cardlab.catalog.freshness import FINGERPRINT_SALT, record_clean_run, stored_fingerprint
-    from cardlab.catalog.validate import validate_paths
+    from cardlab.catalog.validate import validate_and_record
     from cardlab.core.words import count
     from cardlab.render.plain import clean_summary, plain_stdout
 
     fmt = output_format(output_fmt, old_fmt, "validate", "--format")
     roots, db_path = roots_and_db(catalog, None)
     with user_errors():
-        result = validate_paths(paths or [], roots, FINGERPRINT_SALT)
-
-    if result.reparsed or (result.index_fingerprint and stored_fingerprint(db_path) not in (None, result.index_fingerprint)):
-        # a file changed since the index was built: the next search checks every file, not only folders
-        from cardlab.catalog.index import mark_stale
-
-        mark_stale(db_path)
-    if result.run_key and not result.problems:  # the next run, nothing changed, answers from cli.entry
-        record_clean_run(roots, result.run_key, result.files, db_path)
+        result = validate_and_record(paths or [], roots, db_path)
     if fmt is ReportOutput.text and not result.problems and plain_stdout():
         typer.echo(clean_summary(result.files))  # what rich would print, without loading it
         finish(True)

@@ -1,11 +1,13 @@
 """The ``cardlab`` command's entry point (``[project.scripts]`` and ``python -m cardlab``).
 
-``cardlab validate`` of a whole catalog that validated clean and has not changed since (every
-file's stamp, the schemas and the checking code the same: :func:`cardlab.catalog.freshness.unchanged_clean_run`)
-prints its one line without loading the CLI (typer and rich: about 60 ms of imports), when the line
-goes to a file or a pipe (scripts, hooks, CI); a terminal gets rich's colours, so the full CLI.
-Everything else, and anything unusual on the way, runs the full CLI (:func:`cardlab.cli.app.run`),
-which says what is wrong.
+``cardlab validate`` of a whole catalog, its line going to a file or a pipe (scripts, hooks, CI),
+prints ``ok: N files, no problems`` without loading the CLI (typer and rich: about 60 ms of
+imports) when the catalog is clean: from the record of the last clean run when nothing it depends on
+changed (every file's stamp, the schemas, the checking code:
+:func:`cardlab.catalog.freshness.unchanged_clean_run`), else from a validation of its own
+(:func:`cardlab.catalog.validate.validate_and_record`, what the full command runs). A terminal gets
+rich's colours, so the full CLI. Everything else, a catalog with problems and anything unusual on
+the way included, runs the full CLI (:func:`cardlab.cli.app.run`), which says what is wrong.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ def main() -> None:
         sys.stderr.write("error: standard output is closed\n")
         raise SystemExit(_USAGE)
     try:
-        if not _unchanged_validate(argv):
+        if not _plain_validate(argv):
             from cardlab.cli.app import run
 
             run(argv)
@@ -86,11 +88,14 @@ def _catalog_values(args: list[str]) -> list[str] | None:
     return values
 
 
-def _unchanged_validate(argv: list[str]) -> bool:
+def _plain_validate(argv: list[str]) -> bool:
     """Print ``ok: N files, no problems`` and return True when ``argv`` is ``validate`` of the whole
-    catalog (``--catalog`` at most), standard output is neither a terminal nor coloured, and the
-    catalog's last whole validation found nothing and holds (:func:`cardlab.catalog.freshness.unchanged_clean_run`);
-    return False for everything else (the full CLI then runs)."""
+    catalog (``--catalog`` at most), standard output is neither a terminal nor coloured, the index
+    is a file, and the catalog is clean: its last whole validation found nothing and holds
+    (:func:`cardlab.catalog.freshness.unchanged_clean_run`), else a validation here finds nothing
+    (:func:`cardlab.catalog.validate.validate_and_record`, as the full command does). Return False
+    for everything else, a catalog with problems included: the full CLI then runs and reports them
+    (its validation reads this one's results back from the cache)."""
     if argv[:1] != ["validate"]:
         return False
     from cardlab.render.plain import clean_summary, plain_stdout
@@ -104,7 +109,16 @@ def _unchanged_validate(argv: list[str]) -> bool:
 
         roots = option_root_folders(values)
         db, server = index_location(roots)
-        files = None if server else unchanged_clean_run(roots, db)
+        if server:
+            return False
+        files = unchanged_clean_run(roots, db)
+        if files is None:
+            from pathlib import Path
+
+            from cardlab.catalog.validate import validate_and_record
+
+            result = validate_and_record([], [Path(r) for r in roots], db)
+            files = None if result.problems else result.files
     except Exception:  # noqa: BLE001 - whatever it is, the full CLI reports it (the same checks, with messages)
         return False
     if files is None:
