@@ -347,3 +347,28 @@ def test_a_fraction_beyond_microseconds_rounds_as_ruamel_does():
     text = "a: 0001-1-1T0:00:00.0000005\n"
     assert YAML(typ="safe").load(text)["a"] == datetime.datetime(1, 1, 1, 0, 0, 0, 1)
     assert load_fast(Path("x.yaml"), text)["a"] == datetime.datetime(1, 1, 1, 0, 0, 0, 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        ("a: [1, 017, x, null, true, '2.5']\nb: {c: -4}\n", True),
+        ("a: [1, 2.5]\n", False),  # a float: JSON Schema would count 4.0 as an integer
+        ("a:\n  b: 2001-01-01\n", False),  # a date: JSON has none
+        ("a: -1.5e3\n", False),
+        ("a: .inf\n", False),
+    ],
+)
+def test_the_reader_says_whether_the_data_is_plain_json(text, plain, tmp_path):
+    """What lets the file checks trust jsonschema-rs without walking the data again."""
+    _data, tree = load(tmp_path / "f.yaml", text)
+    assert tree.plain_json is plain
+
+
+def test_positions_of_a_valid_file_are_read_from_its_nodes(tmp_path):
+    text = "id: x\nattacks:\n  - name: {en: Zap}\n    cost: [Lightning]\n  - name: {en: Bolt}\n"
+    path = tmp_path / "c.yaml"
+    _data, tree = load(path, text)
+    assert (position(tree, ["attacks", 1, "name", "en"], path).line, position(tree, ["attacks", 1, "name", "en"], path).col) == (5, 16)
+    assert position(tree, ["attacks", 0, "cost", 0], path).col == 12
+    assert position(tree, ["nowhere"], path).line == 1
