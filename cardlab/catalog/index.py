@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import glob
-import hashlib
 import json
 import os
 import re
@@ -26,8 +25,8 @@ from cardlab.catalog.model import Catalog, number_int
 from cardlab.core.errors import CardlabError, CatalogError
 from cardlab.core.inputs import MAX_FILE_BYTES
 from cardlab.core.paths import is_server
-from cardlab.core.stamps import file_stamp, is_racy
-from cardlab.core.text import CJK, compact, fold, norm_value, pick, stem_words
+from cardlab.core.stamps import file_stamp, is_racy, sha1_hex
+from cardlab.core.text import compact, fold, has_cjk, norm_value, pick, stem_words
 
 DICTIONARY_BYTES = 8192
 """Size of the zlib preset dictionary for ``card.data``: the last bytes of about 100 cards spread over
@@ -99,6 +98,8 @@ def _fingerprint_and_count(roots: list[Path], racy_files: list[str] | None = Non
 
 def _contents(paths: list[str]) -> dict[str, str]:
     """SHA-1 of each file's bytes (empty for a file that cannot be read)."""
+    import hashlib
+
     out = {}
     for path in paths:
         try:
@@ -148,27 +149,27 @@ def quick_fingerprint(roots: list[Path]) -> str:
 
     now = time.time_ns()
     racy = False
-    h = hashlib.sha1(f"q{INDEX_VERSION}".encode())
+    parts = [f"q{INDEX_VERSION}"]  # hashed at the end: sha1_hex loads no OpenSSL for a small text
     for kind, folder, _game in folders(roots):
         name = os.fspath(folder)
         try:
             st = os.stat(name)
         except OSError:
             continue
-        h.update(f"{name}\0{file_stamp(st)}\n".encode())
+        parts.append(f"{name}\0{file_stamp(st)}\n")
         racy = racy or is_racy(st, now)
         watched = sorted(map(os.fspath, folder.glob("*.yaml"))) if kind == "formats" else [f"{name}/set.yaml"]
         for path in watched:
             try:
                 fst = os.stat(path)
             except OSError:
-                h.update(f"{path}\0missing\n".encode())
+                parts.append(f"{path}\0missing\n")
                 continue
-            h.update(f"{path}\0{file_stamp(fst)}\n".encode())
+            parts.append(f"{path}\0{file_stamp(fst)}\n")
             racy = racy or is_racy(fst, now)
     for p in sorted(schema_dir().glob("*.json")):
-        h.update(f"{p.name}\0{file_stamp(p.stat())}\n".encode())
-    return h.hexdigest() + (f":racy-{now}" if racy else "")
+        parts.append(f"{p.name}\0{file_stamp(p.stat())}\n")
+    return sha1_hex("".join(parts).encode()) + (f":racy-{now}" if racy else "")
 
 
 def check_db_path(db: Path) -> None:
@@ -334,9 +335,9 @@ def _common_facets(card: dict, set_data: dict, aliases: list[str]) -> list[tuple
 
 
 def _cjk_lines(text: str) -> str:
-    """The lines of ``text`` holding Japanese, Chinese or Korean characters (:data:`CJK`): all the
+    """The lines of ``text`` holding Japanese, Chinese or Korean characters (:func:`cardlab.core.text.has_cjk`): all the
     trigram table needs, since a substring search is made trigram only when it holds one."""
-    return "\n".join(line for line in text.split("\n") if CJK.search(line))
+    return "\n".join(line for line in text.split("\n") if has_cjk(line))
 
 
 def _texts(card: dict) -> tuple[str, str, str]:
@@ -485,6 +486,8 @@ def _write(
             (:func:`search_order`); default: computed from ``cat.cards`` (which then must hold each
             card's number).
     """
+    import hashlib
+
     from sqlalchemy import create_engine
 
     from cardlab.catalog import tables  # importing it registers the tables on SQLModel.metadata
@@ -616,7 +619,7 @@ def _write(
                         facets.extend((rowid, "evolves", other, None) for other in sorted(same.get(text, ())) if other != text)
                 folded_names, body, stemmed = _texts(card)
                 fts.append((rowid, folded_names, body))
-                if CJK.search(folded_names) or CJK.search(body):
+                if has_cjk(folded_names) or has_cjk(body):
                     tri.append((rowid, _cjk_lines(folded_names), _cjk_lines(body)))
                 stems.append((rowid, stemmed))
                 stem_langs.update(w.split("_", 1)[0] for w in stemmed.split() if "_" in w)

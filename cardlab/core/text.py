@@ -13,11 +13,21 @@ from typing import Any
 _GENDER = [(re.compile(r"\s*\u2642\ufe0f?"), " m"), (re.compile(r"\s*\u2640\ufe0f?"), " f")]
 LANG_RE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$")
 _NOT_WORD = re.compile(r"[\W_]+")
-CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\uac00-\ud7af\U00020000-\U0003ffff]")
-"""A Japanese kana, a CJK ideograph (and compatibility ideograph), half-width katakana or a Hangul
-syllable, or an ideograph of the supplementary planes: text written without spaces between words,
-searched by substring (trigrams). Folding (:func:`fold`) keeps such a character one (NFKC maps
-half-width kana and compatibility ideographs into these ranges)."""
+_CJK_CLASS = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\uac00-\ud7af\U00020000-\U0003ffff]"
+
+
+@lru_cache(maxsize=1)
+def _cjk() -> re.Pattern[str]:
+    return re.compile(_CJK_CLASS)  # about 5 ms to compile (its BMP ranges are mapped char by char): once, when needed
+
+
+def has_cjk(text: str) -> bool:
+    """True when ``text`` holds a Japanese kana, a CJK ideograph (or compatibility ideograph),
+    half-width katakana, a Hangul syllable or an ideograph of the supplementary planes: text written
+    without spaces between words, searched by substring (trigrams). Folding (:func:`fold`) keeps
+    such a character one (NFKC maps half-width kana and compatibility ideographs into these ranges).
+    ASCII text answers at once; the pattern is compiled on the first other text."""
+    return not text.isascii() and _cjk().search(text) is not None
 
 
 def _is_cjk(ch: str) -> bool:

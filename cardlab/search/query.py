@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Union
 
 from cardlab.core.errors import UsageError
-from cardlab.core.text import CJK, compact, fold, is_quote, norm_value, stem_words, stemmer_languages
+from cardlab.core.text import compact, fold, has_cjk, is_quote, norm_value, stem_words, stemmer_languages
 
 # field -> (kind, help). kinds: facet (exact folded text), like (substring of a facet), num (number),
 # name, text, number (text or number), set
@@ -96,7 +96,6 @@ _TEXT_OPS = (":", "=", "!=")
 _CARD_COLUMNS = ("game", "set")
 """Fields read from the ``card`` table itself (``game``; ``set`` through ``set_key``), not from facets."""
 _OPS = ("<=", ">=", "!=", ":", "=", "<", ">")
-_CJK = CJK
 _FIELD_TERM = re.compile(r"([A-Za-z_]+)(<=|>=|!=|:|=|<|>)")
 
 
@@ -488,7 +487,7 @@ def _true(dialect: str) -> str:
 
 
 def _bare(node: Node) -> bool:
-    return isinstance(node, Term) and node.field is None and not node.quoted and not _CJK.search(node.value)
+    return isinstance(node, Term) and node.field is None and not node.quoted and not has_cjk(node.value)
 
 
 def one_bare_word(node: Node | None) -> bool:
@@ -529,7 +528,7 @@ def _term_sql(t: Term, stem_langs: tuple[str, ...] | None = None, dialect: str =
 def _positive_term_sql(t: Term, stem_langs: tuple[str, ...] | None = None, dialect: str = "sqlite") -> tuple[str, list]:
     if t.field is None or t.field == "text":
         column = "body" if t.field == "text" else None
-        if _CJK.search(t.value):
+        if has_cjk(t.value):
             cols = [column] if column else ["names", "body"]
             cond = " OR ".join(f"{c} LIKE ? ESCAPE '\\'" for c in cols)
             return f"c.rowid IN (SELECT rowid FROM card_tri WHERE {cond})", [_like(fold(t.value))] * len(cols)
