@@ -41,7 +41,9 @@ _APP_SETTINGS: dict[str, Any] = dict(
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
 )
-app = typer.Typer(**_APP_SETTINGS)
+_own = typer.Typer(**_APP_SETTINGS)
+"""The commands defined here (search, show, validate, index); the groups of the other ``cli``
+modules join them in :func:`whole_app` or, one module at a time, in :func:`_slim_app`."""
 
 
 def _version(value: bool) -> None:
@@ -52,7 +54,7 @@ def _version(value: bool) -> None:
         finish(True)
 
 
-@app.callback()
+@_own.callback()
 def _main(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print cardlab's version and exit.")] = False,
 ) -> None:
@@ -75,7 +77,7 @@ def _fields_epilog() -> str:
     )
 
 
-@app.command(epilog=_fields_epilog())
+@_own.command()
 def search(
     query: Annotated[
         Optional[list[str]],
@@ -118,7 +120,7 @@ def search(
         sys.stdout.write(searching.plain(rows, fmt.value))
 
 
-@app.command()
+@_own.command()
 def show(
     card: Annotated[str, typer.Argument(metavar="CARD", help="A card id (base1-4), set and number ('BS 4') or a name in any language.")],
     output_fmt: ReportOutputOpt = ReportOutput.text,
@@ -145,7 +147,7 @@ def show(
         render.card(view, render.stdout_console(), langs)
 
 
-@app.command()
+@_own.command()
 def validate(
     paths: Annotated[
         Optional[list[Path]], typer.Argument(metavar="[PATH]...", help="Files or folders to check (default: the catalog).")
@@ -185,7 +187,7 @@ def validate(
     finish(not result.problems)
 
 
-@app.command("index")
+@_own.command("index")
 def index_cmd(
     catalog: CatalogOpt = None,
     db: DbOpt = None,
@@ -252,42 +254,71 @@ def _open(roots: list[Path], db_path: Path | str):  # noqa: ANN202 - sqlite3.Con
     return con
 
 
-def _register_groups() -> None:
-    from cardlab.cli import collection as cli_collection
-    from cardlab.cli import contrib as cli_contrib
-    from cardlab.cli import db as cli_db
-    from cardlab.cli import deck as cli_deck
-    from cardlab.cli import i18n as cli_i18n
-    from cardlab.cli import importing as cli_import
-    from cardlab.cli import play as cli_play
-    from cardlab.cli import proxies as cli_proxies
-    from cardlab.cli import serve as cli_serve
-
-    for module in (cli_deck, cli_contrib, cli_i18n, cli_proxies, cli_serve, cli_collection, cli_play, cli_import, cli_db):
-        module.register(app)
-
-
-_register_groups()
+_GROUPS: dict[str, str] = {
+    "formats": "deck",
+    "deck": "deck",
+    "sets": "contrib",
+    "card": "contrib",
+    "i18n": "i18n",
+    "proxies": "proxies",
+    "serve": "serve",
+    "collection": "collection",
+    "play": "play",
+    "odds": "play",
+    "import": "importing",
+    "db": "db",
+}
+"""Top-level command or group name -> the ``cardlab.cli`` module whose ``register(app)`` mounts it
+(in help order); a test keeps it equal to what the modules register. A command imports only its own
+module (each module imports its library code when it runs)."""
 
 
 def _command_name(info) -> str:  # noqa: ANN001 - typer's CommandInfo
     return info.name or info.callback.__name__.replace("_", "-")
 
 
+def _new_app(modules: list[str], name: str | None = None) -> typer.Typer:
+    """An app of the commands defined here and the groups of ``modules``; with ``name``, only the
+    command or group of that name. The search command's help epilog (the fields of the query
+    language, from :mod:`cardlab.search.query`) is written when an app holds it."""
+    import importlib
+
+    built = typer.Typer(**_APP_SETTINGS)
+    built.registered_callback = _own.registered_callback
+    built.registered_commands = list(_own.registered_commands)
+    for module in modules:
+        importlib.import_module(f"cardlab.cli.{module}").register(built)
+    if name is not None:
+        built.registered_commands = [c for c in built.registered_commands if _command_name(c) == name]
+        built.registered_groups = [g for g in built.registered_groups if g.name == name]
+    for info in built.registered_commands:
+        if info.callback is search and info.epilog is None:
+            info.epilog = _fields_epilog()
+    return built
+
+
+_WHOLE: list[typer.Typer] = []
+
+
+def whole_app() -> typer.Typer:
+    """The whole command line, every group mounted, built once (:mod:`cardlab.cli.whole` holds it
+    as ``app`` for typer's ``CliRunner``; ``cardlab --help`` shows it)."""
+    if not _WHOLE:
+        _WHOLE.append(_new_app(list(dict.fromkeys(_GROUPS.values()))))
+    return _WHOLE[0]
+
+
 def _slim_app(argv: list[str]) -> typer.Typer:
     """The app with only the command or group named in ``argv``: typer builds every registered
-    command before running one (about 70 ms for all of cardlab's), so a search builds one.
+    command before running one (about 70 ms for all of cardlab's), and a group's module is imported
+    only for that group (:data:`_GROUPS`), so a search builds and imports one command.
     Returns the full app when no command is named (``--help``) or the name is unknown."""
     name = next((a for a in argv if not a.startswith("-")), None)
-    commands = [c for c in app.registered_commands if _command_name(c) == name]
-    groups = [g for g in app.registered_groups if g.name == name]
-    if name is None or not (commands or groups):
-        return app
-    slim = typer.Typer(**_APP_SETTINGS)
-    slim.registered_callback = app.registered_callback
-    slim.registered_commands = commands
-    slim.registered_groups = groups
-    return slim
+    if name is not None and any(_command_name(c) == name for c in _own.registered_commands):
+        return _new_app([], name)
+    if name in _GROUPS:
+        return _new_app([_GROUPS[name]], name)
+    return whole_app()
 
 
 def run(argv: list[str]) -> None:

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 from cardlab.games import ippo
 
 CATALOG = Path(__file__).resolve().parents[1] / "fixtures" / "catalog"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 from cardlab.collection import db, owned
 from cardlab.collection.copy import TargetNotEmptyError, copy_database
 from cardlab.play import store

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 
 REPO = Path(__file__).resolve().parents[2]
 DECKS = REPO / "tests" / "fixtures" / "decks"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 from cardlab.core import paths
 
 REPO = Path(__file__).resolve().parents[2]

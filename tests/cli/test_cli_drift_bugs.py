@@ -8,7 +8,7 @@ import shutil
 import stat
 from pathlib import Path
 
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures" / "catalog"

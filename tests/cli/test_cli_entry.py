@@ -15,7 +15,7 @@ import pytest
 
 from cardlab.catalog import freshness
 from cardlab.cli import entry
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 from cardlab.core.paths import index_location
 
 REPO = Path(__file__).resolve().parents[2]

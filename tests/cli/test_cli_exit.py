@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from test_cli_flags import COMMANDS
 
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 from cardlab.core.errors import ExitStatus
 
 REPO = Path(__file__).resolve().parents[2]

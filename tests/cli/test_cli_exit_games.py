@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 from cardlab.core.errors import ExitStatus
 
 OK, CHECK, USAGE = ExitStatus.OK, ExitStatus.CHECK_FAILED, ExitStatus.USAGE

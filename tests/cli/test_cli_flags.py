@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import typer.main
 
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from cardlab.catalog import index as index_mod
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 from cardlab.core import paths
 
 REPO = Path(__file__).resolve().parents[2]

@@ -11,7 +11,7 @@ from pathlib import Path
 import polib
 import pytest
 
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from cardlab.catalog.validate import load_catalog
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 from cardlab.play import engine
 from cardlab.play.setup import draw_pool
 

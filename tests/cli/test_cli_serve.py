@@ -16,7 +16,7 @@ import urllib.request
 
 import pytest
 
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 
 TOKEN = "serve-token-0123456789"
 

@@ -9,7 +9,7 @@ import pytest
 
 from cardlab.catalog import freshness
 from cardlab.catalog.validate import validate_paths
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 from cardlab.core.errors import InputError
 
 

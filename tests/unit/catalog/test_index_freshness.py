@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from cardlab.catalog import index as index_mod
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 from cardlab.core import stamps
 
 PAST = 1_500_000_000  # 2017: far from "now", so no stamp is racy

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from cardlab.catalog import freshness, pgindex
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 from cardlab.search import engine
 
 REPO = Path(__file__).resolve().parents[3]

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from cardlab.catalog.validate import validate
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 
 # bad fixture -> (file name it takes in the set, expected "line:col: message" fragment, rule)
 BAD = {

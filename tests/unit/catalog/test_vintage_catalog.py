@@ -9,7 +9,7 @@ import pytest
 
 from cardlab.catalog.model import PRINTING_FIELDS, merge_reprint, play_key
 from cardlab.catalog.validate import validate
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 from cardlab.core.paths import shipped_catalog
 from cardlab.i18n.strings import strings
 

@@ -174,7 +174,7 @@ def test_postgresql_locations(monkeypatch):
 def test_messages_never_show_a_password(runner, monkeypatch):
     """A password in the user part or in a ``?password=`` query parameter is masked wherever a URL is
     shown: the location, a URL cardlab cannot parse, a server that cannot be reached (the CLI's words)."""
-    from cardlab.cli.app import app
+    from cardlab.cli.whole import app
     from cardlab.core.errors import UsageError
 
     where = db.locate("postgresql://bob:S3cret%40x@db.example:5433/cards?password=QueryPW123&sslmode=require")

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardlab.catalog.validate import load_catalog, validate
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 from cardlab.contrib.import_csv import columns, import_cards, plan_cards
 from cardlab.core.csvfile import parse_csv
 from cardlab.core.errors import DataError, InputError, UsageError

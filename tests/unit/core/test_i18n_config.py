@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 from cardlab.core import config as config
 from cardlab.core.errors import DataError, UsageError
 

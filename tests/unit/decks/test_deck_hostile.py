@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 from cardlab.core.errors import InputError, UsageError
 from cardlab.core.paths import shipped_catalog
 from cardlab.decks.check import load_deck

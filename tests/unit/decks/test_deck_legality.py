@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cardlab.catalog.validate import load_formats, validate
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 from cardlab.core.paths import shipped_catalog
 from cardlab.decks.check import LegalityReport, header_words, legality
 from cardlab.decks.read import read_deck

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 
 
 def test_deck_list_in_french(runner, repo):

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from cardlab.catalog.validate import validate
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 from cardlab.contrib import new_card as contrib
 from cardlab.games import ippo, monpa
 

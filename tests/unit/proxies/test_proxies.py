@@ -353,7 +353,7 @@ def test_illegal_deck_stops_unless_forced(base1, tmp_path):
 
 
 def _cli(runner, args):
-    from cardlab.cli.app import app
+    from cardlab.cli.whole import app
 
     return runner.invoke(app, ["proxies", *args, "--catalog", str(POKEMON)])
 
@@ -420,7 +420,7 @@ def test_shipped_example_deck(runner, repo, tmp_path):
     if not deck.is_file():
         pytest.skip("examples/decks/zap-theme-deck.txt not there yet")
     out = tmp_path / "zap.pdf"
-    from cardlab.cli.app import app
+    from cardlab.cli.whole import app
 
     result = runner.invoke(app, ["proxies", str(deck), "-o", str(out), "--paper", "a4"])
     assert result.exit_code == 0, result.stderr

@@ -41,7 +41,7 @@ def index(tmp_path_factory):
 
 
 def _cli(runner, args):
-    from cardlab.cli.app import app
+    from cardlab.cli.whole import app
 
     return runner.invoke(app, ["proxies", *args, "--catalog", str(POKEMON)])
 

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardlab.catalog.index import build_index, connect
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 from cardlab.core.errors import UsageError
 from cardlab.core.text import fold
 from cardlab.search.engine import get_card, search

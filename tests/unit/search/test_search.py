@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from cardlab.catalog.index import build_index, connect, ensure_index
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 from cardlab.search.engine import AmbiguousCardError, CardNotFoundError, get_card, search
 from cardlab.search.query import QueryError, parse
 
@@ -388,7 +388,61 @@ def test_the_command_line_builds_only_the_command_it_runs():
     assert search_only.registered_groups == []
     deck_only = _slim_app(["deck", "validate", "x.txt"])
     assert [g.name for g in deck_only.registered_groups] == ["deck"] and deck_only.registered_commands == []
-    assert _slim_app(["--help"]) is app and _slim_app(["nope"]) is app
+    assert _slim_app(["--help"]) is app and _slim_app(["nope"]) is app  # the whole app (cardlab.cli.whole)
+    formats_only = _slim_app(["formats"])
+    assert [c.name for c in formats_only.registered_commands] == ["formats"] and formats_only.registered_groups == []
+
+
+def test_the_group_map_says_which_module_mounts_each_name():
+    """``_GROUPS`` must name every command and group the cli modules mount (a missing name would
+    make ``cardlab <name>`` an unknown command), in the whole app's help order."""
+    import importlib
+
+    import typer
+
+    from cardlab.cli.app import _GROUPS, _command_name
+
+    mounted: dict[str, str] = {}
+    for module in dict.fromkeys(_GROUPS.values()):
+        probe = typer.Typer()
+        importlib.import_module(f"cardlab.cli.{module}").register(probe)
+        for name in [_command_name(c) for c in probe.registered_commands] + [g.name for g in probe.registered_groups]:
+            mounted[name] = module
+    assert mounted == _GROUPS
+    names = [_command_name(c) for c in app.registered_commands] + [g.name for g in app.registered_groups]
+    assert names == [
+        "search",
+        "show",
+        "validate",
+        "index",
+        "formats",
+        "sets",
+        "proxies",
+        "serve",
+        "deck",
+        "card",
+        "i18n",
+        "collection",
+        "play",
+        "odds",
+        "import",
+        "db",
+    ]
+
+
+def test_a_search_loads_no_other_command_module():
+    """A real process: ``cardlab search`` imports the search command's code, not the deck, play or
+    web commands' modules (and not the query language's help text until help is asked)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "cardlab", "search", "--help"], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0 and "Fields:" in done.stdout
+    loaded = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert "cardlab.cli.app" in loaded
+    assert {"cardlab.cli.deck", "cardlab.cli.play", "cardlab.cli.serve", "cardlab.cli.collection"} & loaded == set()
 
 
 def test_piped_table_is_plain_aligned_text(runner):

@@ -113,7 +113,7 @@ def test_a_change_over_the_limit_is_rolled_back(writable):
 
 
 def test_unknown_card_404_with_suggestions(writable, web_app, runner):
-    from cardlab.cli.app import app
+    from cardlab.cli.whole import app
 
     err = error_of(writable.post(ADD, json={"card": "Charizzard"}, headers=AUTH), 404, "not_found")
     assert err["details"] == 'unknown card "Charizzard"; did you mean "Charizard"?; nothing was changed'

@@ -8,7 +8,7 @@ import socket
 
 import pytest
 
-from cardlab.cli.app import app
+from cardlab.cli.whole import app
 from cardlab.core.errors import UsageError
 from cardlab.core.listen import check_listen, server_url
 
