@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -65,15 +66,17 @@ class Format:
     source: str = ""
     opening_hand: int | None = None
 
-    @property
+    @cached_property
     def allowed_sets(self) -> set[str] | None:
-        """Set codes allowed by an ``allowed-sets`` rule, or None when any set is."""
+        """Set codes allowed by an ``allowed-sets`` rule, or None when any set is (computed once, as
+        :meth:`header_words`: a format is not changed once read; callers do not change it)."""
         found = [set(r.params["sets"]) for r in self.rules if r.rule == "allowed-sets"]
         return set.intersection(*found) if found else None
 
-    @property
+    @cached_property
     def number_ranges(self) -> dict[str, tuple[int, int]]:
-        """Set code -> ``(lowest, highest)`` collector number allowed, from ``number-range`` rules."""
+        """Set code -> ``(lowest, highest)`` collector number allowed, from ``number-range`` rules
+        (computed once)."""
         return {r.params["set"]: (r.params["min"], r.params["max"]) for r in self.rules if r.rule == "number-range"}
 
     def section(self, section_id: str) -> Section | None:
@@ -81,7 +84,12 @@ class Format:
         return next((s for s in self.sections if s.id == section_id), None)
 
     def header_words(self) -> dict[str, tuple[str, bool]]:
-        """Return folded header word -> ``(section id, is a group)`` for text deck lists."""
+        """Return folded header word -> ``(section id, is a group)`` for text deck lists (computed
+        once per format: every deck checked against it reads it; callers do not change it)."""
+        return self._header_words
+
+    @cached_property
+    def _header_words(self) -> dict[str, tuple[str, bool]]:
         words: dict[str, tuple[str, bool]] = {}
         for s in self.sections:
             for w in s.groups:

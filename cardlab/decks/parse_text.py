@@ -85,6 +85,12 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
         line = bare
         if not line:
             continue
+        if not wrapped and line[0].isdecimal():  # most lines: "4 Pikachu BS 58" is a card line, never a
+            content = True  # format, name, sideboard or header line (each starts with a letter)
+            if "#" in line or "//" in line:
+                line = _COMMENT_TAIL.sub("", line)
+            _card_line(deck, number, line, header)
+            continue
         if wrapped and split_count(line) is None:
             m = _HEADER.match(line)
             if m and (fold(m["label"]) in words or m["sep"] == ":"):

@@ -56,6 +56,10 @@ _TYPE_WORDS = {"electric": "lightning", "steel": "metal"}
 """Type names of the video games and the anime that players write for the card game's Energy types
 ("Electric Energy" is Lightning Energy): suggested first, never matched silently."""
 
+MAX_CODES = 1024
+"""Set codes as written that a :class:`CardIndex` remembers (:meth:`CardIndex.find_set`); a deck
+list of thousands of made-up codes empties the memory instead of growing it."""
+
 MAX_SUGGESTED = 50
 """Unknown lines of one deck that get "did you mean" suggestions; later ones get none (a hostile
 list of thousands of unknown names stays fast)."""
@@ -85,6 +89,7 @@ class CardIndex:
         self._same: dict[str, str] = {}  # card id -> same_name
         self._folded: dict[str, list[str]] = {}  # card id -> its names and printed names, folded (_agrees)
         self._facts: dict[str, tuple[dict, str, str, str, str]] = {}  # card id -> what a DeckCard holds (facts)
+        self._codes: dict[str, SetInfo | None] = {}  # set code as written -> its set (find_set)
         self.names, self.compact, self.other_games = catalog.name_maps(game)
         self._choices: list[str] | None = None
 
@@ -104,6 +109,16 @@ class CardIndex:
         if found is None:
             info = self.catalog.set_of(card_id)
             found = self._same[card_id] = fold(pick(self.catalog.cards[card_id].get("name"), ["en"], info.source_language))
+        return found
+
+    def find_set(self, code: str) -> SetInfo | None:
+        """:meth:`Catalog.find_set`, remembered per code as written (a catalog has few sets and deck
+        lines name the same few codes; at most :data:`MAX_CODES` are kept)."""
+        if code in self._codes:
+            return self._codes[code]
+        if len(self._codes) >= MAX_CODES:
+            self._codes.clear()
+        found = self._codes[code] = self.catalog.find_set(code)
         return found
 
     def facts(self, card_id: str) -> tuple[dict, str, str, str, str]:
@@ -186,7 +201,7 @@ class CardIndex:
     def _by_number(self, set_code: str, number: str, info: SetInfo | None = None) -> str | None:
         """The id of card ``number`` of the set whose code or alias is ``set_code`` (``info`` when
         the caller found that set already), or None when there is no such card of this game."""
-        info = info or self.catalog.find_set(set_code)
+        info = info or self.find_set(set_code)
         if info is None or info.game != self.game:
             return None
         if not number.isascii():
@@ -255,7 +270,7 @@ class CardIndex:
         info: SetInfo | None = None
         if set_code is None and entry.name is None:
             m = _SET_NUMBER.match(entry.text)
-            info = self.catalog.find_set(m["set"]) if m else None
+            info = self.find_set(m["set"]) if m else None
             total = None if info else _NUMBER_TOTAL.match(entry.text)
             if m and info:
                 name, set_code, number = m["name"], m["set"], m["num"]
@@ -279,7 +294,7 @@ class CardIndex:
         ids = self.ids_of(name)
         if not ids:
             m = _SET_ONLY.match(name) if entry.name is None else None
-            if m and self.catalog.find_set(m["set"]):
+            if m and self.find_set(m["set"]):
                 card_id = self._by_number(m["set"], m["num"])
                 if card_id is None:
                     return None, f'no card {m["set"]} {m["num"]} in the catalog ("{entry.text}")', "unknown-card"
