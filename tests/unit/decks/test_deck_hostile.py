@@ -394,3 +394,17 @@ def test_formats_not_hard_wrapped_when_piped(runner, monkeypatch):
     monkeypatch.setenv("COLUMNS", "40")
     result = runner.invoke(app, ["formats", "--game", "monpa"])
     assert "  - section-cards: no commanders and favors in main (type commander or favor)" in result.stdout.splitlines()
+
+
+def test_a_card_index_remembers_a_bounded_number_of_set_codes(catalog, monkeypatch):
+    """Made-up set codes, deck after deck, do not grow a server's card index without bound."""
+    from cardlab.decks import resolve
+
+    monkeypatch.setattr(resolve, "MAX_CODES", 8)
+    index = CardIndex(catalog, "pokemon")
+    for i in range(20):
+        found, message, rule = index.resolve(Entry(1, 1, f"Pikachu ZQ{i} 58"), {"base1"})
+        assert (found, rule) == (None, "unknown-card") and f'unknown set code "ZQ{i}"' in message
+        assert len(index._codes) <= 8
+    assert index.resolve(Entry(1, 1, "Pikachu BS 58"), {"base1"}) == ("base1-58", None, "")
+    assert index._codes["BS"] is catalog.find_set("BS")
