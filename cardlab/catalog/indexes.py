@@ -2,7 +2,8 @@
 (:mod:`cardlab.catalog.index`), a ``postgresql+psycopg://`` URL is a PostgreSQL server
 (:mod:`cardlab.catalog.pgindex`, which builds on the SQLite index). Commands and the web open the
 index through here, so that neither backend module imports the other's dispatch (every import
-points down: this module sits above both)."""
+points down: this module sits above both). :func:`validate_and_record` is ``cardlab validate``
+without its printing: a validation, and what it tells the index."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     import sqlite3
 
     from cardlab.catalog.index import BuildReport
+    from cardlab.catalog.validate import Validation
     from cardlab.core.errors import CardlabError
 
 
@@ -55,3 +57,33 @@ def connect(db: Path | str) -> sqlite3.Connection:
 
         return pgindex.connect(str(db))  # type: ignore[return-value]
     return index.connect(db)
+
+
+def validate_and_record(paths: list[Path], roots: list[Path], db: str | Path) -> Validation:
+    """``cardlab validate`` without its printing (the CLI command and the quick path of
+    :mod:`cardlab.cli.entry` both call it): :func:`cardlab.catalog.validate.validate_paths` under the index's salt
+    (:data:`cardlab.catalog.freshness.FINGERPRINT_SALT`), then what the run tells the next ones: a
+    changed file makes the next search check every file against the index at ``db``
+    (:func:`cardlab.catalog.index.mark_stale`), and a clean whole-catalog run is recorded so that
+    the next one, nothing changed, answers from one ``stat`` per file
+    (:func:`cardlab.catalog.freshness.record_clean_run`).
+
+    Args:
+        paths: as :func:`cardlab.catalog.validate.validate_paths` (empty: the whole catalog); roots: the catalog roots;
+            db: the index file or PostgreSQL URL the catalog's searches use.
+
+    Returns:
+        The :class:`cardlab.catalog.validate.Validation`.
+
+    Raises:
+        InputError, UsageError: as :func:`cardlab.catalog.validate.validate_paths`.
+    """
+    from cardlab.catalog.freshness import FINGERPRINT_SALT, record_clean_run, stored_fingerprint
+    from cardlab.catalog.validate import validate_paths
+
+    result = validate_paths(paths, roots, FINGERPRINT_SALT)
+    if result.reparsed or (result.index_fingerprint and stored_fingerprint(db) not in (None, result.index_fingerprint)):
+        index.mark_stale(db)
+    if result.run_key and not result.problems:
+        record_clean_run(roots, result.run_key, result.files, db)
+    return result

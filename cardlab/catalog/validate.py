@@ -238,37 +238,6 @@ def _whole_catalog(roots: list[Path], index_salt: str = "") -> Validation:
     return result
 
 
-def validate_and_record(paths: list[Path], roots: list[Path], db: str | Path) -> Validation:
-    """``cardlab validate`` without its printing (the CLI command and the quick path of
-    :mod:`cardlab.cli.entry` both call it): :func:`validate_paths` under the index's salt
-    (:data:`cardlab.catalog.freshness.FINGERPRINT_SALT`), then what the run tells the next ones: a
-    changed file makes the next search check every file against the index at ``db``
-    (:func:`cardlab.catalog.index.mark_stale`), and a clean whole-catalog run is recorded so that
-    the next one, nothing changed, answers from one ``stat`` per file
-    (:func:`cardlab.catalog.freshness.record_clean_run`).
-
-    Args:
-        paths: as :func:`validate_paths` (empty: the whole catalog); roots: the catalog roots;
-            db: the index file or PostgreSQL URL the catalog's searches use.
-
-    Returns:
-        The :class:`Validation`.
-
-    Raises:
-        InputError, UsageError: as :func:`validate_paths`.
-    """
-    from cardlab.catalog.freshness import FINGERPRINT_SALT, record_clean_run, stored_fingerprint
-
-    result = validate_paths(paths, roots, FINGERPRINT_SALT)
-    if result.reparsed or (result.index_fingerprint and stored_fingerprint(db) not in (None, result.index_fingerprint)):
-        from cardlab.catalog.index import mark_stale
-
-        mark_stale(db)
-    if result.run_key and not result.problems:
-        record_clean_run(roots, result.run_key, result.files, db)
-    return result
-
-
 def validate_paths(paths: list[Path], roots: list[Path], index_salt: str = "") -> Validation:
     """Validate what ``cardlab validate [PATH...]`` names.
 

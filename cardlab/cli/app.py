@@ -161,7 +161,7 @@ def validate(
     Prints each problem as path:line:column: message (rule), then a summary; exits 1 when
     anything is wrong.  Example: cardlab validate cards/pokemon/base1
     """
-    from cardlab.catalog.validate import validate_and_record
+    from cardlab.catalog.indexes import validate_and_record
     from cardlab.core.words import count
     from cardlab.render.plain import clean_summary, plain_stdout
 
