@@ -254,23 +254,27 @@ def _open(roots: list[Path], db_path: Path | str):  # noqa: ANN202 - sqlite3.Con
     return con
 
 
-_GROUPS: dict[str, str] = {
-    "formats": "deck",
-    "deck": "deck",
-    "sets": "contrib",
-    "card": "contrib",
-    "i18n": "i18n",
-    "proxies": "proxies",
-    "serve": "serve",
-    "collection": "collection",
-    "play": "play",
-    "odds": "play",
-    "import": "importing",
-    "db": "db",
+_MODULES = ("deck", "contrib", "i18n", "proxies", "serve", "collection", "play", "importing", "db")
+"""The ``cardlab.cli`` modules whose ``register(app)`` mount the other commands, in help order."""
+
+_GROUPS: dict[str, tuple[str, ...]] = {
+    "formats": ("deck",),
+    "deck": ("deck", "collection"),  # collection mounts ``deck have`` on the deck group
+    "sets": ("contrib",),
+    "card": ("contrib",),
+    "i18n": ("i18n",),
+    "proxies": ("proxies",),
+    "serve": ("serve",),
+    "collection": ("collection",),
+    "play": ("play",),
+    "odds": ("play",),
+    "import": ("importing",),
+    "db": ("db",),
 }
-"""Top-level command or group name -> the ``cardlab.cli`` module whose ``register(app)`` mounts it
-(in help order); a test keeps it equal to what the modules register. A command imports only its own
-module (each module imports its library code when it runs)."""
+"""Top-level command or group name -> the ``cardlab.cli`` modules that mount it or add commands to
+it; tests keep it equal to what the modules register (every subcommand of the whole app is in the
+app built for its name). A command imports only these modules (each imports its library code when
+it runs)."""
 
 
 def _command_name(info) -> str:  # noqa: ANN001 - typer's CommandInfo
@@ -304,7 +308,7 @@ def whole_app() -> typer.Typer:
     """The whole command line, every group mounted, built once (:mod:`cardlab.cli.whole` holds it
     as ``app`` for typer's ``CliRunner``; ``cardlab --help`` shows it)."""
     if not _WHOLE:
-        _WHOLE.append(_new_app(list(dict.fromkeys(_GROUPS.values()))))
+        _WHOLE.append(_new_app(list(_MODULES)))
     return _WHOLE[0]
 
 
@@ -317,7 +321,7 @@ def _slim_app(argv: list[str]) -> typer.Typer:
     if name is not None and any(_command_name(c) == name for c in _own.registered_commands):
         return _new_app([], name)
     if name in _GROUPS:
-        return _new_app([_GROUPS[name]], name)
+        return _new_app(list(_GROUPS[name]), name)
     return whole_app()
 
 

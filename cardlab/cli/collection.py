@@ -249,4 +249,5 @@ def register(app: typer.Typer) -> None:
     from cardlab.cli.deck import deck_app
 
     app.add_typer(collection_app, name="collection")
-    deck_app.command("have")(deck_have)
+    if not any(c.callback is deck_have for c in deck_app.registered_commands):  # once, however many apps are built
+        deck_app.command("have")(deck_have)

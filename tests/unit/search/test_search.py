@@ -393,22 +393,42 @@ def test_the_command_line_builds_only_the_command_it_runs():
     assert [c.name for c in formats_only.registered_commands] == ["formats"] and formats_only.registered_groups == []
 
 
-def test_the_group_map_says_which_module_mounts_each_name():
-    """``_GROUPS`` must name every command and group the cli modules mount (a missing name would
-    make ``cardlab <name>`` an unknown command), in the whole app's help order."""
-    import importlib
+def _tree(command) -> dict:  # noqa: ANN001 - a click command or group
+    """A built command as nested names: a group -> {subcommand: its tree}, a command -> {}."""
+    return {name: _tree(sub) for name, sub in sorted(getattr(command, "commands", {}).items())}
+
+
+def test_the_group_map_says_which_modules_build_each_name():
+    """``_GROUPS`` must name, for every top-level command and group, each cli module that mounts it
+    or adds to it (``deck have`` comes from cli/collection.py): the app built for a name alone holds
+    exactly the commands the whole app holds under that name."""
+    import json
+    import subprocess
+    import sys
 
     import typer
 
-    from cardlab.cli.app import _GROUPS, _command_name
+    from cardlab.cli.app import _GROUPS, _MODULES, _command_name
 
-    mounted: dict[str, str] = {}
-    for module in dict.fromkeys(_GROUPS.values()):
-        probe = typer.Typer()
-        importlib.import_module(f"cardlab.cli.{module}").register(probe)
-        for name in [_command_name(c) for c in probe.registered_commands] + [g.name for g in probe.registered_groups]:
-            mounted[name] = module
-    assert mounted == _GROUPS
+    assert set(_GROUPS) | {"search", "show", "validate", "index"} == {_command_name(c) for c in app.registered_commands} | {
+        g.name for g in app.registered_groups
+    }
+    whole = _tree(typer.main.get_command(app))
+    assert whole["deck"]["have"] == {}  # cli/collection.py adds it to the deck group
+    # each name's app built in a process of its own: a module's register() may add to another
+    # module's group (here the whole app has run them all)
+    script = (
+        "import json, sys, typer\n"
+        "from cardlab.cli.app import _slim_app\n"
+        "def tree(c): return {n: tree(s) for n, s in sorted(getattr(c, 'commands', {}).items())}\n"
+        "print(json.dumps(tree(typer.main.get_command(_slim_app([sys.argv[1], '--help'])))))\n"
+    )
+    for name in sorted(whole):
+        done = subprocess.run([sys.executable, "-c", script, name], capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+        alone = json.loads(done.stdout)
+        assert alone.get(name) == whole[name] or (not alone and whole[name] == {}), name
+    assert {m for mods in _GROUPS.values() for m in mods} == set(_MODULES)
     names = [_command_name(c) for c in app.registered_commands] + [g.name for g in app.registered_groups]
     assert names == [
         "search",
