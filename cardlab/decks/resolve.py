@@ -294,8 +294,9 @@ class CardIndex:
         ids = self.ids_of(name)
         if not ids:
             m = _SET_ONLY.match(name) if entry.name is None else None
-            if m and self.find_set(m["set"]):
-                card_id = self._by_number(m["set"], m["num"])
+            found_set = self.find_set(m["set"]) if m else None
+            if m and found_set:
+                card_id = self._by_number(m["set"], m["num"], found_set)
                 if card_id is None:
                     return None, f'no card {m["set"]} {m["num"]} in the catalog ("{entry.text}")', "unknown-card"
                 return card_id, None, ""
