@@ -112,12 +112,17 @@ def read_bytes(path: Path, limit: int, what: str = "file") -> bytes:
             raise LoadError(Problem(SourcePos(path, 1, 1), f"cannot read {what}: is a folder, not a file", "file"))
         chunks: list[bytes] = []
         size = 0
+        # a regular file's size is known: the first read asks for one byte more than it, so a small
+        # file costs no buffer of the limit's size; a file that grew (or a /proc file, of size 0)
+        # is read on to its end as any other
+        want = st.st_size + 1 if stat.S_ISREG(st.st_mode) else 1 << 20
         while size <= limit:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            chunk = os.read(fd, min(want, limit + 1 - size))
             if not chunk:
                 break
             chunks.append(chunk)
             size += len(chunk)
+            want = 1 << 20
     except OSError as err:
         raise LoadError(Problem(SourcePos(path, 1, 1), f"cannot read {what}: {_describe(err)}", "file")) from None
     finally:

@@ -48,11 +48,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardlab.core.errors import Problem, SourcePos
+from cardlab.core.errors import Problem, SourcePos, UsageError
 from cardlab.core.text import pick
 from cardlab.decks.model import Deck, DeckCard, DeckList
 from cardlab.decks.read import read_deck
 from cardlab.decks.resolve import CardIndex, build_deck
+from cardlab.decks.rules import check_deck
 
 if TYPE_CHECKING:
     from cardlab.catalog.formats import Format
@@ -107,11 +108,9 @@ def resolve_deck(
     Raises:
         UsageError: no format given or named in the list, or an unknown format name (exit 2).
     """
-    from cardlab.core.errors import UsageError
-
     path = deck_list.path
     name = format_name or deck_list.format
-    known = ", ".join(sorted(formats)) or "none"
+    known = _known(formats)
     if not name:
         bad = next(
             (p for p in deck_list.problems if p.rule == "schema" and deck_list.format_line and p.pos.line == deck_list.format_line), None
@@ -147,6 +146,11 @@ def card_index(indexes: dict | None, catalog: Catalog, game: str, langs: Sequenc
     return index
 
 
+def _known(formats: dict[str, Format]) -> str:
+    """The format names a message lists, sorted (``none`` when there is none)."""
+    return ", ".join(sorted(formats)) or "none"
+
+
 def choose_format(
     deck_list: DeckList,
     catalog: Catalog,
@@ -168,18 +172,14 @@ def choose_format(
     Raises:
         UsageError: an unknown format name, or a catalog with no format at all (exit 2).
     """
-    from cardlab.core.errors import UsageError
-    from cardlab.decks.rules import check_deck
-
-    known = ", ".join(sorted(formats)) or "none"
     if format_name is not None and not format_name.strip():
-        raise UsageError(f"the format name is empty; give one such as pokemon-base (formats: {known})")
+        raise UsageError(f"the format name is empty; give one such as pokemon-base (formats: {_known(formats)})")
     name = format_name or deck_list.format
     if name:
         found = find_format(formats, name)
         if found is None:
             where = f"{SourcePos(deck_list.path, deck_list.format_line)}: " if not format_name and deck_list.format_line else ""
-            raise UsageError(f"{where}unknown format '{name}' (formats: {known})")
+            raise UsageError(f"{where}unknown format '{name}' (formats: {_known(formats)})")
         deck = build_deck(deck_list, catalog, found, card_index(indexes, catalog, found.game, langs), langs=langs)
         return deck, check_deck(deck), []
     if not formats:
@@ -256,9 +256,6 @@ def legality(
     Raises:
         UsageError: the catalog defines no format (exit 2).
     """
-    from cardlab.decks.resolve import CardIndex
-    from cardlab.decks.rules import check_deck
-
     chosen, _problems, _notes = choose_format(deck_list, catalog, formats, None, langs, indexes)
     game = chosen.format.game
     index = card_index(indexes, catalog, game, langs) or CardIndex(catalog, game, langs)
@@ -454,7 +451,6 @@ def check_file(path: Path, roots: list[Path], format_name: str | None = None, la
         CatalogError: the catalog's problems leave no format (exit 1); problems of other catalog
             files are warnings in ``report.deck.catalog_problems``.
     """
-    from cardlab.decks.rules import check_deck
 
     deck = open_deck(path, roots, format_name, langs)
     return DeckReport(deck, check_deck(deck))
@@ -476,7 +472,6 @@ def check_or_survey(
 
 
 def _check_or_survey(path: Path, result: Any, formats: dict[str, Format], format_name: str | None, langs: Sequence[str]) -> Any:
-    from cardlab.decks.rules import check_deck
 
     deck_list_ = read_deck(Path(path), header_words(formats))
     if not (format_name or deck_list_.format) and not any(

@@ -153,6 +153,6 @@ class Deck:
 
     def size(self, section: str | None = "main") -> int:
         """Return how many cards a section holds, counting lines that matched no card too."""
-        return sum(e.count for e, s in zip(self.entries, self._entry_sections, strict=True) if section is None or s == section)
+        return sum([e.count for e, s in zip(self.entries, self._entry_sections, strict=True) if section is None or s == section])
 
     _entry_sections: list[str] = field(default_factory=list, repr=False)

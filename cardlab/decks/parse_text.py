@@ -11,7 +11,7 @@ from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.inputs import as_path, split_lines
 from cardlab.core.text import fold, norm_value
 from cardlab.decks.lines import count_problem, no_count_message, split_count, to_int
-from cardlab.decks.model import SIDEBOARD_WORDS, TOTAL_WORDS, DeckList, Entry, Header
+from cardlab.decks.model import MAX_COUNT, SIDEBOARD_WORDS, TOTAL_WORDS, DeckList, Entry, Header
 
 _META = re.compile(r"^(?P<key>format|name|deck name|deck|title)\s*:\s*(?P<value>.*?)\s*$", re.IGNORECASE)
 _COMMENT_TAIL = re.compile(r"\s+(?://|#)(?=\s|$).*$")  # "# comment", never "#58" (a collector number)
@@ -74,8 +74,27 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
     deck = DeckList(path=as_path(path))
     header: int | None = None
     content = False  # any line besides blanks and comments
+    entries = deck.entries
     for number, raw in enumerate(split_lines(text.removeprefix("\ufeff")), start=1):
         line = " ".join(raw.split())  # tabs and runs of spaces as one space
+        count, _, rest = line.partition(" ")
+        if (
+            count.isdecimal()
+            and 0 < len(count) < 19
+            and rest
+            and (rest[0] not in "xX×" or rest[1:2] != " ")
+            and line[-1] not in _DECO_CHARS
+            and "#" not in line
+            and "//" not in line
+        ):
+            # most lines ("4 Pikachu BS 58"): digits, a space, the card, no decoration, no
+            # comment, no "x" between count and card ("4 x Bill"): read as _card_line reads them
+            # (the count-first pattern of split_count) when the count is fine; a test holds both equal
+            n = int(count)
+            if 0 < n <= MAX_COUNT:
+                content = True
+                entries.append(Entry(number, n, rest, header))
+                continue
         if line.startswith("//"):
             continue
         # decorations around a line are dropped, never the line: ***4 Bill is a card; a line

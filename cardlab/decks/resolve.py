@@ -57,8 +57,9 @@ _TYPE_WORDS = {"electric": "lightning", "steel": "metal"}
 ("Electric Energy" is Lightning Energy): suggested first, never matched silently."""
 
 MAX_CODES = 1024
-"""Set codes as written that a :class:`CardIndex` remembers (:meth:`CardIndex.find_set`); a deck
-list of thousands of made-up codes empties the memory instead of growing it."""
+"""Set codes as written, and set-and-number pairs, that a :class:`CardIndex` remembers
+(:meth:`CardIndex.find_set`, :meth:`CardIndex._by_number`); a deck list of thousands of made-up
+codes or numbers empties the memory instead of growing it."""
 
 MAX_SUGGESTED = 50
 """Unknown lines of one deck that get "did you mean" suggestions; later ones get none (a hostile
@@ -90,6 +91,7 @@ class CardIndex:
         self._folded: dict[str, list[str]] = {}  # card id -> its names and printed names, folded (_agrees)
         self._facts: dict[str, tuple[dict, str, str, str, str]] = {}  # card id -> what a DeckCard holds (facts)
         self._codes: dict[str, SetInfo | None] = {}  # set code as written -> its set (find_set)
+        self._numbers: dict[tuple[str, str], str | None] = {}  # (set code, number as written) -> card id (_by_number)
         self.names, self.compact, self.other_games = catalog.name_maps(game)
         self._choices: list[str] | None = None
 
@@ -204,10 +206,15 @@ class CardIndex:
         info = info or self.find_set(set_code)
         if info is None or info.game != self.game:
             return None
-        if not number.isascii():
-            number = unicodedata.normalize("NFKC", number)  # full-width digits: ５８ is 58
-        card_id = f"{info.code}-{number.lstrip('0') or '0'}"
-        return card_id if card_id in self.catalog.cards else None
+        key = (info.code, number)
+        if key in self._numbers:
+            return self._numbers[key]
+        if len(self._numbers) >= MAX_CODES:
+            self._numbers.clear()
+        written = number if number.isascii() else unicodedata.normalize("NFKC", number)  # full-width digits: ５８ is 58
+        card_id = f"{info.code}-{written.lstrip('0') or '0'}"
+        found = self._numbers[key] = card_id if card_id in self.catalog.cards else None
+        return found
 
     def _unknown_set(self, code: str, text: str) -> str:
         """The message for a known name followed by a set code that is no set of this game
@@ -250,6 +257,16 @@ class CardIndex:
             ``(card id, None, "")`` when matched, else ``(None, message, rule)`` with rule
             ``unknown-card`` or ``ambiguous-card``.
         """
+        if entry.card_id is None and entry.name is None and entry.set_code is None:
+            # most lines of a text list: "Pikachu BS 58", a name, a set and a number that agree
+            # (never a card id: it has spaces); anything else takes the general path below
+            m = _SET_NUMBER.match(entry.text)
+            if m is not None:
+                found_set = self.find_set(m[2])
+                if found_set is not None:
+                    card_id = self._by_number(m[2], m[3], found_set)
+                    if card_id is not None and (self._agrees(card_id, m[1]) or _CARD_ID.match(m[1])):
+                        return card_id, None, ""
         text = entry.card_id or entry.text
         if _CARD_ID.match(text) and self._is_ours(text):
             if entry.card_id:
@@ -391,6 +408,8 @@ def build_deck(deck_list: DeckList, catalog: Catalog, fmt: Format, index: CardIn
     known = {s.id for s in fmt.sections}
     outside: dict[int, list[Entry]] = {}
     unknown = 0
+    resolve, facts = index.resolve, index.facts
+    add_entry, add_section, add_card = deck.entries.append, deck._entry_sections.append, deck.cards.append
     for entry in deck_list.entries:
         section = entry.section or (header_section[entry.header] if entry.header is not None else main)
         if section is None:
@@ -405,15 +424,15 @@ def build_deck(deck_list: DeckList, catalog: Catalog, fmt: Format, index: CardIn
                 )
             )
             continue
-        deck.entries.append(entry)
-        deck._entry_sections.append(section)
-        card_id, message, rule = index.resolve(entry, allowed, suggest=unknown < MAX_SUGGESTED, ranges=ranges)
+        add_entry(entry)
+        add_section(section)
+        card_id, message, rule = resolve(entry, allowed, unknown < MAX_SUGGESTED, ranges)
         if card_id is None:
             unknown += rule == "unknown-card"
             deck.problems.append(Problem(SourcePos(path, entry.line), message or "", rule))
             continue
-        card, set_code, shown, same, language = index.facts(card_id)
-        deck.cards.append(DeckCard(entry.line, entry.count, card_id, set_code, section, shown, same, card, language))
+        card, set_code, shown, same, language = facts(card_id)
+        add_card(DeckCard(entry.line, entry.count, card_id, set_code, section, shown, same, card, language))
     for i, h in enumerate(deck_list.headers):
         if h.outside:
             lines = outside.get(i, [])

@@ -43,6 +43,36 @@ def matches(card: dict, condition: dict[str, Any]) -> bool:
     return True
 
 
+def condition_test(condition: dict[str, Any]) -> Callable[[dict], bool]:
+    """:func:`matches` made once for many cards: ``condition_test(condition)(card) ==
+    matches(card, condition)`` for every card (a test holds them equal); a rule checking a deck
+    builds it once and calls it per card, about twice as fast as :func:`matches`.
+
+    Takes a condition (module docstring); returns a function of a card's data giving True or False.
+    """
+    pairs = tuple(condition.items())
+    if any(isinstance(wanted, list) for _key, wanted in pairs):
+        return lambda card: matches(card, condition)  # a list of values: rare, the general reading
+    if len(pairs) == 1:
+        ((key, wanted),) = pairs
+
+        def one(card: dict) -> bool:
+            value = card.get(key)
+            return value == wanted or (isinstance(value, list) and wanted in value)
+
+        return one
+
+    def every(card: dict) -> bool:
+        get = card.get
+        for key, wanted in pairs:
+            value = get(key)
+            if value != wanted and not (isinstance(value, list) and wanted in value):
+                return False
+        return True
+
+    return every
+
+
 def _condition_text(condition: dict[str, Any]) -> str:
     return ", ".join(f"{k} {' or '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in condition.items())
 
@@ -93,21 +123,27 @@ def check_copies(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
     Energy, by the card's data) have no limit. ``sections`` limits the count to those sections.
     Reported at the line where the limit is passed."""
     sections = params.get("sections")
-    exempt = params.get("exempt", [])
+    exempt = [condition_test(cond) for cond in params.get("exempt", [])]
     groups: dict[str, list[DeckCard]] = {}
+    totals: dict[str, int] = {}
     by_name = params["same"] == "name"
     for card in deck.cards:
         if sections and card.section not in sections:
             continue
-        for cond in exempt:
-            if matches(card.card, cond):
+        for test in exempt:
+            if test(card.card):
                 break
         else:
             key = card.same_name if by_name else card.card_id
-            groups.setdefault(key, []).append(card)
+            if key in totals:
+                totals[key] += card.count
+                groups[key].append(card)
+            else:
+                totals[key] = card.count
+                groups[key] = [card]
     limit = params["max"]
-    for cards in groups.values():
-        total = sum(c.count for c in cards)
+    for key, cards in groups.items():
+        total = totals[key]
         if total <= limit:
             continue
         at = _first_over(cards, limit)
@@ -120,7 +156,8 @@ def check_require(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
     """``require``: the section (default ``main``) holds at least ``min`` cards matching ``where``
     (e.g. one Basic Pokémon). Reported at the section's header or first line."""
     section = params.get("section", "main")
-    held = sum(c.count for c in deck.in_section(section) if matches(c.card, params["where"]))
+    test = condition_test(params["where"])
+    held = sum([c.count for c in deck.in_section(section) if test(c.card)])
     need, label = params["min"], params["label"]
     if held < need:
         what = f"no {label}" if held == 0 else f"only {held} {label}"
@@ -161,7 +198,8 @@ def check_max_cards(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
     ``where``, called ``label`` in messages (Prop 15/3: at most 15 Trainer cards). Reported at the
     line where the count passes the cap, naming every line that counts when there are several."""
     section = params.get("section", "main")
-    cards = [c for c in deck.in_section(section) if matches(c.card, params["where"])]
+    test = condition_test(params["where"])
+    cards = [c for c in deck.in_section(section) if test(c.card)]
     total, limit = sum(c.count for c in cards), params["max"]
     if total <= limit:
         return

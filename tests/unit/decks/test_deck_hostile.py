@@ -408,3 +408,18 @@ def test_a_card_index_remembers_a_bounded_number_of_set_codes(catalog, monkeypat
         assert len(index._codes) <= 8
     assert index.resolve(Entry(1, 1, "Pikachu BS 58"), {"base1"}) == ("base1-58", None, "")
     assert index._codes["BS"] is catalog.find_set("BS")
+
+
+def test_a_card_index_remembers_a_bounded_number_of_collector_numbers(catalog, monkeypatch):
+    """Made-up collector numbers of a real set, deck after deck, do not grow the index without
+    bound either; a number it forgot is found again."""
+    from cardlab.decks import resolve
+
+    monkeypatch.setattr(resolve, "MAX_CODES", 8)
+    index = CardIndex(catalog, "pokemon")
+    for i in range(1000, 1020):
+        assert index.resolve(Entry(1, 1, f"BS {i}"), {"base1"}) == (None, f'no card BS {i} in the catalog ("BS {i}")', "unknown-card")
+        assert len(index._numbers) <= 8
+    assert index.resolve(Entry(1, 1, "Pikachu BS 058"), {"base1"}) == ("base1-58", None, "")
+    assert index._numbers[("base1", "058")] == "base1-58"
+    assert index.resolve(Entry(1, 1, "Pikachu BS ５８"), {"base1"}) == ("base1-58", None, "")

@@ -273,3 +273,34 @@ def test_yaml_deck_never_crashes(parts):
         assert 1 <= p.pos.line <= n + 1
     for e in deck.entries:
         assert isinstance(e.count, int) and not isinstance(e.count, bool) and 1 <= e.count <= 999
+
+
+COUNT_LINE_PARTS = ["4", "0", "12", "٤", "9" * 20, " ", "  ", "\t", "x", "X", "×", "x ", "Zorb", "Fen", "-", "+", "*", "枚", "#", "/", "é"]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(COUNT_LINE_PARTS), min_size=1, max_size=8).map("".join))
+def test_line_starting_with_a_digit_is_read_as_split_count_reads_it(line):
+    """Kind: deck text (property, 2,000 lines starting with a digit): parse_text's quick reading of
+    a plain card line (count, space, card) gives exactly the entry of the general reader
+    (split_count and the count check): same count and card text, or the same problem."""
+    from cardlab.decks.lines import count_problem, split_count
+
+    line = "1" + line
+    deck = parse_text(line + "\n", P)
+    bare = " ".join(line.split())
+    if not bare or bare[-1] in "*=-_~" or "#" in bare or "//" in bare:
+        return  # decorations and comments: the general path, held by the other tests
+    split = split_count(bare)
+    if split is None:
+        assert [(p.rule, p.pos.line) for p in deck.problems] == [("no-count", 1)]
+        assert deck.entries == []
+        return
+    n, text = split
+    problem = count_problem(P, 1, n, text)
+    if problem is None:
+        assert [(e.line, e.count, e.text, e.header) for e in deck.entries] == [(1, n, text, None)]
+        assert deck.problems == []
+    else:
+        assert deck.entries == []
+        assert [(p.rule, p.message) for p in deck.problems] == [(problem.rule, problem.message)]

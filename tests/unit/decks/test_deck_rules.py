@@ -5,11 +5,13 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cardlab.catalog.validate import validate
 from cardlab.core.paths import shipped_catalog
 from cardlab.decks.check import load_deck
-from cardlab.decks.rules import RULES, check_deck, matches
+from cardlab.decks.rules import RULES, check_deck, condition_test, matches
 
 REPO = Path(__file__).resolve().parents[3]
 DECKS = REPO / "tests" / "fixtures" / "decks"
@@ -264,6 +266,21 @@ def test_ptcgo_codes_in_deck_lines(catalog, formats, tmp_path):
 )
 def test_matches(card, condition, expected):
     assert matches(card, condition) is expected
+    assert condition_test(condition)(card) is expected
+
+
+_KEYS = st.sampled_from(["stage", "types", "energy_type"])
+_VALUES = st.sampled_from(["Basic", "Fire", "basic", "", 1, True, None])
+_FIELD = st.one_of(_VALUES, st.lists(_VALUES, max_size=3))
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.dictionaries(_KEYS, _FIELD, max_size=3), st.dictionaries(_KEYS, _FIELD, max_size=3))
+def test_condition_test_is_matches(card, condition):
+    """Property (1,000 cards and conditions): the function a rule builds once per deck
+    (condition_test) says what matches says, for scalar and list values on either side, missing
+    fields, and several fields."""
+    assert condition_test(condition)(card) is matches(card, condition)
 
 
 def test_same_name_across_sets_counts_together(base_catalog, formats, tmp_path):
