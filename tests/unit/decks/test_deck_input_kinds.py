@@ -92,6 +92,17 @@ def test_huge_count_is_reported(line):
     assert problem.rule == "count" and len(problem.message) < 200
 
 
+@pytest.mark.parametrize("line", ["1" * 200_000, "x" + "1" * 200_000, "Bill " + "1" * 200_000])
+def test_a_line_of_200000_digits_is_reported_at_once(line):
+    """Kind: a deck line of 200,000 digits with no card (no 枚 in it): one ``no-count`` problem;
+    the 枚 patterns, which tried every split of the run (4 s at 20,000 digits, growing with the square: the test time-out fails it),
+    are not tried on a line without 枚."""
+    deck = parse_text(line + "\n", P)
+    assert deck.entries == []
+    assert [(p.pos.line, p.rule) for p in deck.problems] == [(1, "no-count")]
+    assert deck.problems[0].message.startswith("cannot read a count and a card from this line")
+
+
 def test_huge_header_total_is_read():
     """Kind: huge numbers in header totals (5,000 digits)."""
     deck = parse_text("Trainers: " + "9" * 5000 + "\n4 Bill\n", P)
