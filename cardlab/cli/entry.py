@@ -95,7 +95,8 @@ def _plain_validate(argv: list[str]) -> bool:
     (:func:`cardlab.catalog.freshness.unchanged_clean_run`), else a validation here finds nothing
     (:func:`cardlab.catalog.indexes.validate_and_record`, as the full command does). Return False
     for everything else, a catalog with problems included: the full CLI then runs and reports them
-    (its validation reads this one's results back from the cache)."""
+    (its validation reads this one's results back from the cache); with no validation cache
+    (``CARDLAB_NO_CACHE``) a catalog not known clean goes to the full CLI at once, validated once."""
     if argv[:1] != ["validate"]:
         return False
     from cardlab.render.plain import clean_summary, plain_stdout
@@ -113,6 +114,10 @@ def _plain_validate(argv: list[str]) -> bool:
             return False
         files = unchanged_clean_run(roots, db)
         if files is None:
+            from cardlab.catalog.freshness import validation_cache
+
+            if validation_cache(roots) is None:
+                return False  # no cache: the full CLI could not read this validation back, it would run twice
             from pathlib import Path
 
             from cardlab.catalog.indexes import validate_and_record
