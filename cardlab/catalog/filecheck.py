@@ -277,7 +277,7 @@ def _check_job(job: tuple[Path, str, str, str | None, bool]) -> tuple[Path, Any,
     data, problems = check_file(path, kind, game, src)
     probs = [(p.pos.line, p.pos.col, p.message, p.rule) for p in problems]
     summary = _summary(kind, data)
-    row = (pickle.dumps(data, protocol=5), json.dumps(probs, ensure_ascii=False), pickle.dumps(summary, protocol=5))
+    row = (pickle.dumps(data, protocol=5), json.dumps(probs, ensure_ascii=False) if probs else "[]", pickle.dumps(summary, protocol=5))
     return path, data if full else summary, probs, row
 
 
@@ -623,10 +623,11 @@ def _lacks_language(data: Any, lang: str) -> bool:
             if is_localized(value):
                 if lang not in value:
                     return True
-            else:
-                stack.extend(value.values())
-        elif isinstance(value, list):
-            stack.extend(value)
+                continue
+            value = value.values()
+        for item in value:  # only maps and lists are walked further (most values are text or numbers)
+            if isinstance(item, (dict, list)):
+                stack.append(item)
     return False
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from cardlab.core.paths import schema_dir
+from cardlab.core.stamps import sha1_hex
 
 
 @cache
@@ -19,10 +19,7 @@ def _all(directory: Path) -> dict[str, dict]:
 def fingerprint(directory: Path | None = None) -> str:
     """Return a short hash of every schema's text (cached validation results depend on it)."""
     directory = directory or schema_dir()
-    h = hashlib.sha1()
-    for p in sorted(directory.glob("*.schema.json")):
-        h.update(p.name.encode() + b"\0" + p.read_bytes())
-    return h.hexdigest()[:16]
+    return sha1_hex(*(p.name.encode() + b"\0" + p.read_bytes() for p in sorted(directory.glob("*.schema.json"))))[:16]
 
 
 @cache

@@ -115,13 +115,17 @@ def read_bytes(path: Path, limit: int, what: str = "file") -> bytes:
         # a regular file's size is known: the first read asks for one byte more than it, so a small
         # file costs no buffer of the limit's size; a file that grew (or a /proc file, of size 0)
         # is read on to its end as any other
-        want = st.st_size + 1 if stat.S_ISREG(st.st_mode) else 1 << 20
+        regular = stat.S_ISREG(st.st_mode)
+        want = st.st_size + 1 if regular else 1 << 20
         while size <= limit:
-            chunk = os.read(fd, min(want, limit + 1 - size))
+            asked = min(want, limit + 1 - size)
+            chunk = os.read(fd, asked)
             if not chunk:
                 break
             chunks.append(chunk)
             size += len(chunk)
+            if regular and size == st.st_size and len(chunk) < asked:
+                break  # the whole file, as its size said, and nothing after it: no read to see the end
             want = 1 << 20
     except OSError as err:
         raise LoadError(Problem(SourcePos(path, 1, 1), f"cannot read {what}: {_describe(err)}", "file")) from None
