@@ -149,8 +149,9 @@ def deck_list_cmd(
 ) -> None:
     """Print a deck list as matched to the catalog, with card names in your language.
 
-    Lines that match no card are reported on stderr. Exit 0 when the deck is legal, 1 when it is
-    not (the list is printed either way), 2 when the file cannot be read or holds no card.
+    The deck's problems (lines that match no card, broken format rules) are reported on stderr, as
+    deck validate reports them. Exit 0 when the deck is legal, 1 when it is not (the list is printed
+    either way), 2 when the file cannot be read or holds no card.
 
     Example: cardlab deck list examples/decks/zap-theme-deck.txt -f pokemon-base --lang fr
     """
@@ -165,11 +166,11 @@ def deck_list_cmd(
         problems = check_deck(deck)
     listing = decks.deck_list(deck, langs)
     _warn_catalog(deck)
-    if deck.problems:
+    if problems:  # the list's own (unknown cards...) and the format's rules, as deck validate shows them
         from cardlab.render import cards as render
         from cardlab.render import decks as render_deck
 
-        render_deck.print_problems(deck.problems, render.stderr_console())
+        render_deck.print_problems(problems, render.stderr_console())
     if output is ReportOutput.json:
         _json([{"section": s, "cards": [{"count": n, "name": name, "id": cid} for n, name, cid in rows]} for s, rows in listing])
     else:

@@ -23,3 +23,19 @@ def test_deck_list_json_falls_back_to_source_language(runner, repo):
     assert main["section"] == "main"
     assert {"count": 3, "name": "Magnemite", "id": "base1-53"} in main["cards"]
     assert sum(c["count"] for c in main["cards"]) == 60
+
+
+def test_deck_list_says_why_it_exits_1(runner, tmp_path):
+    """A deck whose lines all match but which breaks the format's rules: deck list prints the list,
+    exits 1 and says why on stderr, with the rule and the line, as deck validate does."""
+    deck = tmp_path / "deck.txt"
+    deck.write_text("Format: pokemon-base\n5 Bill\n4 Pikachu\n", encoding="utf-8")
+    listed = runner.invoke(app, ["deck", "list", str(deck)])
+    validated = runner.invoke(app, ["deck", "validate", str(deck)])
+    assert listed.exit_code == 1
+    assert listed.stdout.splitlines() == ["main: 9", "5 Bill (base1-91)", "4 Pikachu (base1-58)"]
+    assert listed.stderr.splitlines() == [
+        f"{deck}:2: deck-size: the deck holds 9 cards; exactly 60 needed",
+        f'{deck}:2: copy-limit: 5 copies of "Bill" (limit 4)',
+    ]
+    assert all(line in validated.stderr.splitlines() + validated.stdout.splitlines() for line in listed.stderr.splitlines())
