@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from cardlab.core.errors import Problem, SourcePos
@@ -15,9 +16,56 @@ _COUNT_LAST = re.compile(r"^(?P<rest>\S.*?)(?:\s+[x×]\s*|\s*×\s*)(?P<n>[-+]?\d
 _MAI_FIRST = re.compile(r"^(?P<n>[-+]?\d+)\s*枚\s*(?P<rest>\S.*)$")  # 4枚 テストフック
 _MAI_LAST = re.compile(r"^(?P<rest>\S.*?)\s*[x×]?\s*(?P<n>[-+]?\d+)\s*枚$")  # テストフック 4枚, テストフック×4枚
 
-_ALL_PATTERNS = (_COUNT_FIRST, _X_FIRST, _MAI_FIRST, _COUNT_LAST, _MAI_LAST)
-"""The count patterns in the order :func:`split_count` tries them."""
-_PLAIN_PATTERNS = (_COUNT_FIRST, _X_FIRST, _COUNT_LAST)
+_MAI_END = re.compile(r"(?<!\d)(\d+)\s*枚\n?\Z")
+"""The whole run of digits before the final 枚 (:func:`_mai_last`): each run is read once."""
+
+
+def _mai_last(line: str) -> tuple[str, str] | None:
+    r"""``_MAI_LAST.match(line)`` as ``(rest, n)``, or None, in time linear in the line.
+
+    The pattern tries every length of ``rest`` and reads the digits after each again: a line of
+    200,000 digits ending in ``a枚`` took minutes. Its answer is the shortest ``rest`` whose tail is
+    ``\s*[x×]?\s*[-+]?`` and the digits before ``\s*枚``: found here from the end of the line (a
+    property test holds both equal)."""
+    if not line or line[0].isspace():  # rest starts with a character that is not a space
+        return None
+    end = _MAI_END.search(line)
+    if end is None:
+        return None
+    first, last = end.span(1)
+    start = first  # the leftmost start of the tail: [x×] and spaces, then a sign, then the digits
+    if start > 0 and line[start - 1] in "+-":
+        start -= 1
+    while start > 0 and line[start - 1].isspace():
+        start -= 1
+    if start > 0 and line[start - 1] in "x×":
+        start -= 1
+    while start > 0 and line[start - 1].isspace():
+        start -= 1
+    cut = max(1, start)  # rest holds one character at least
+    if cut > first:  # the line starts with the digits: rest is the first one
+        if last - cut < 1:
+            return None
+        n = line[cut:last]
+    else:
+        n = line[first - 1 : last] if first - 1 >= cut and line[first - 1] in "+-" else line[first:last]
+    rest = line[:cut]
+    return None if "\n" in rest else (rest, n)
+
+
+def _matcher(pattern: re.Pattern[str]) -> Callable[[str], tuple[str, str] | None]:
+    """A count pattern as a function of the line giving ``(rest, n)`` or None."""
+
+    def match(line: str) -> tuple[str, str] | None:
+        m = pattern.match(line)
+        return (m["rest"], m["n"]) if m else None
+
+    return match
+
+
+_ALL_PATTERNS = (*map(_matcher, (_COUNT_FIRST, _X_FIRST, _MAI_FIRST, _COUNT_LAST)), _mai_last)
+"""The count readers in the order :func:`split_count` tries them (the last one is _MAI_LAST's)."""
+_PLAIN_PATTERNS = _ALL_PATTERNS[:2] + _ALL_PATTERNS[3:4]
 """The same without the 枚 ones, for a line without 枚 (which they cannot match)."""
 
 HUGE = 10**18
@@ -61,11 +109,9 @@ def split_count(line: str) -> tuple[int, str] | None:
     """Split ``4 Pikachu``, ``4x Pikachu``, ``4 x Bill``, ``x4 Bill``, ``Pikachu x4``, ``Bill ×4``,
     ``4枚 テストフック``, ``テストフック 4枚`` into ``(count, card text)``; None when the line has no
     count. Counts may be 0 or negative here."""
-    # the 枚 patterns only where a 枚 is: on a long run of digits without one, _MAI_LAST tries
-    # every split of the run (100,000 digits took minutes); with none, no 枚 pattern can match
-    patterns = _ALL_PATTERNS if "枚" in line else _PLAIN_PATTERNS
-    for pattern in patterns:
-        m = pattern.match(line)
-        if m:
-            return to_int(m["n"]), m["rest"].strip()
+    # the 枚 readers only where a 枚 is (with none, they cannot match)
+    for read in _ALL_PATTERNS if "枚" in line else _PLAIN_PATTERNS:
+        found = read(line)
+        if found:
+            return to_int(found[1]), found[0].strip()
     return None

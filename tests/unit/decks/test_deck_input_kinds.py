@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from cardlab.core.errors import CardlabError, InputError
@@ -101,6 +101,44 @@ def test_a_line_of_200000_digits_is_reported_at_once(line):
     assert deck.entries == []
     assert [(p.pos.line, p.rule) for p in deck.problems] == [(1, "no-count")]
     assert deck.problems[0].message.startswith("cannot read a count and a card from this line")
+
+
+@pytest.mark.parametrize("line", ["1" * 200_000 + "a枚", "Bill " + "1" * 200_000 + "a枚", "1" * 200_000 + "枚"])
+def test_a_line_of_200000_digits_before_a_mai_is_read_at_once(line):
+    """Kind: a deck line of 200,000 digits with a 枚 at its end: the count-last-with-枚 reading
+    tried every split of the digits (4 s at 20,000, growing with the square: the test time-out
+    fails it); it now reads from the end of the line."""
+    deck = parse_text(line + "\n", P)
+    if line.endswith("a枚"):
+        assert deck.entries == []
+        assert [(p.pos.line, p.rule) for p in deck.problems] == [(1, "no-count")]
+    else:  # the pattern's own reading of a run of digits: the first digit is the card
+        assert [(e.count, e.text) for e in deck.entries] == []
+        assert [(p.pos.line, p.rule) for p in deck.problems] == [(1, "count")]
+
+
+_MAI_PARTS = ["1", "2", "0", "٤", "枚", " ", "\n", "\t", "x", "×", "X", "+", "-", "a", "テ", "\u3000"]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_MAI_PARTS), max_size=12).map("".join))
+@example("テ×4枚")
+@example("a x 1枚")
+@example("a-1枚")
+@example("a x -1 枚\n")
+@example("12枚")
+@example("-4枚")
+@example("a\n1枚")
+@example(" 1枚")
+@example("A1x3枚")
+@example("a1×2枚")
+def test_count_last_with_mai_reads_as_its_pattern(line):
+    """Property (3,000 lines of digits, 枚, spaces, x, ×, signs, letters, line breaks): the linear
+    reading of "card, count, 枚" gives exactly what its regular expression gives."""
+    from cardlab.decks.lines import _MAI_LAST, _mai_last
+
+    m = _MAI_LAST.match(line)
+    assert _mai_last(line) == ((m["rest"], m["n"]) if m else None)
 
 
 def test_huge_header_total_is_read():
