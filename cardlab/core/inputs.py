@@ -113,9 +113,9 @@ def read_bytes(path: Path, limit: int, what: str = "file") -> bytes:
         chunks: list[bytes] = []
         size = 0
         # a regular file's size is known: the first read asks for one byte more than it, so a small
-        # file costs no buffer of the limit's size; a file that grew (or a /proc file, of size 0)
-        # is read on to its end as any other
-        regular = stat.S_ISREG(st.st_mode)
+        # file costs no buffer of the limit's size; a file that grew is read on to its end as any
+        # other. Size 0 says nothing (a /proc/sys file answers only a read from its start)
+        regular = stat.S_ISREG(st.st_mode) and st.st_size > 0
         want = st.st_size + 1 if regular else 1 << 20
         while size <= limit:
             asked = min(want, limit + 1 - size)

@@ -24,6 +24,7 @@ from cardlab.catalog.model import number_int
 from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.text import compact, fold, line_list, pick
 from cardlab.core.words import count as counted
+from cardlab.decks.lines import to_int
 from cardlab.decks.model import Deck, DeckCard
 
 if TYPE_CHECKING:
@@ -294,7 +295,7 @@ class CardIndex:
             elif m and not self.ids_of(entry.text) and self.ids_of(m["name"]):
                 return None, self._unknown_set(m["set"], entry.text), "unknown-card"  # Charizard XYZ 4
             elif total and not self.ids_of(entry.text):
-                return self._by_number_total(entry, total["name"], total["num"], int(total["total"]), allowed_sets)
+                return self._by_number_total(entry, total["name"], total["num"], to_int(total["total"]), allowed_sets)
             else:
                 m = _NAME_ID.match(entry.text)
                 if m and self._is_ours(m["id"]):

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -142,3 +143,15 @@ def test_text_argument(arg, fragment):
     with pytest.raises(UsageError, match=fragment.replace("(", r"\(").replace(")", r"\)")):
         text_argument(arg, "the query")
     assert text_argument("t:fire Pokémon", "the query") == "t:fire Pokémon"
+
+
+SIZE_ZERO = Path("/proc/sys/kernel/pid_max")
+
+
+@pytest.mark.skipif(not SIZE_ZERO.is_file() or SIZE_ZERO.stat().st_size != 0, reason="needs Linux's /proc/sys (files of size 0)")
+def test_a_regular_file_of_size_zero_is_read_whole():
+    """A /proc/sys file says it is a regular file of size 0 and answers only a read from its start:
+    its size says nothing, so it is read as a pipe is (it was cut to its first byte)."""
+    expected = subprocess.run(["cat", str(SIZE_ZERO)], capture_output=True, check=True).stdout
+    assert len(expected) > 1
+    assert read_bytes(SIZE_ZERO, 1000) == expected

@@ -423,3 +423,12 @@ def test_a_card_index_remembers_a_bounded_number_of_collector_numbers(catalog, m
     assert index.resolve(Entry(1, 1, "Pikachu BS 058"), {"base1"}) == ("base1-58", None, "")
     assert index._numbers[("base1", "058")] == "base1-58"
     assert index.resolve(Entry(1, 1, "Pikachu BS ５８"), {"base1"}) == ("base1-58", None, "")
+
+
+def test_a_printed_total_of_5000_digits_is_no_card(catalog):
+    """``Pikachu 1/`` and 5,000 digits: no set has that printed total (it was a ValueError past
+    Python's integer conversion limit)."""
+    text = "Pikachu 1/" + "9" * 5000
+    found, message, rule = CardIndex(catalog, "pokemon").resolve(Entry(1, 1, text))
+    assert (found, rule) == (None, "unknown-card")
+    assert message == f'no card 1/{10**18} in the catalog ("{text}")'
