@@ -32,16 +32,58 @@ _DECO_CHARS = "*=-_~"
 """The characters a decoration run is made of: a line that neither starts nor ends with one has none."""
 
 
+def _run(line: str, start: int, end: int, step: int) -> int:
+    """How many times ``line[start]`` repeats from ``start`` towards ``end`` (``step`` 1 or -1);
+    0 when it is no decoration character."""
+    char = line[start]
+    if char not in _DECO_CHARS:
+        return 0
+    i = start
+    while i != end and line[i] == char:
+        i += step
+    return abs(i - start)
+
+
+def _starts_decorated(line: str) -> bool:
+    """``_DECO_START.match(line)``: three or more of one decoration character first."""
+    return bool(line) and _run(line, 0, len(line), 1) >= 3
+
+
+def _ends_decorated(line: str) -> bool:
+    """``_DECO_END.search(line)`` (the pattern tried at every position: quadratic on a long run
+    that does not end the line): three or more of one decoration character last."""
+    return bool(line) and _run(line, len(line) - 1, -1, -1) >= 3
+
+
 def _undecorated(line: str) -> str:
     """The line without the decorations around it (``=== *** Pokémon *** ===`` -> ``Pokémon``);
-    ``line`` has no space at either end."""
+    ``line`` has no space at either end.
+
+    Each round strips what one ``_DECORATION.sub`` strips (a run of three or more of one decoration
+    character and the spaces after it at the start; at the end, a run and the spaces before it,
+    never reaching into what the start took), then the spaces at both ends, until nothing changes;
+    read by index, so a line costs its length whatever its runs (a property test holds it equal to
+    the pattern's reading)."""
     if line[:1] not in _DECO_CHARS and line[-1:] not in _DECO_CHARS:
-        return line  # most lines: no regular expression needed
+        return line  # most lines: nothing to strip
+    start, end = 0, len(line)
     while True:
-        bare = _DECORATION.sub("", line).strip()
-        if bare == line:
-            return bare
-        line = bare
+        s, e = start, end
+        if s < e and _run(line, s, e, 1) >= 3:
+            s += _run(line, s, e, 1)
+            while s < e and line[s].isspace():
+                s += 1
+        if s < e and _run(line, e - 1, s - 1, -1) >= 3:
+            e -= _run(line, e - 1, s - 1, -1)
+            while e > s and line[e - 1].isspace():
+                e -= 1
+        while s < e and line[s].isspace():
+            s += 1
+        while e > s and line[e - 1].isspace():
+            e -= 1
+        if (s, e) == (start, end):
+            return line[s:e]
+        start, end = s, e
 
 
 def _card_line(deck: DeckList, number: int, line: str, header: int | None) -> None:
@@ -100,7 +142,7 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
         # decorations around a line are dropped, never the line: ***4 Bill is a card; a line
         # wrapped in them (*** Pokémon Trading Card Game Deck List ***) is a header or a title
         bare = _undecorated(line)
-        wrapped = bare != line and bool(_DECO_START.match(line)) and bool(_DECO_END.search(line))
+        wrapped = bare != line and _starts_decorated(line) and _ends_decorated(line)
         line = bare
         if not line:
             continue

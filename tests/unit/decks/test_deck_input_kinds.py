@@ -141,6 +141,47 @@ def test_count_last_with_mai_reads_as_its_pattern(line):
     assert _mai_last(line) == ((m["rest"], m["n"]) if m else None)
 
 
+_DECO_PARTS = ["*", "=", "-", "_", "~", " ", "a", "4", "\t", "\u3000", "*** ", "=== ", " ---"]
+
+
+def _undecorated_by_pattern(line: str) -> str:
+    """The reading the parser had: the decoration pattern substituted until nothing changes."""
+    from cardlab.decks.parse_text import _DECORATION
+
+    if line[:1] not in "*=-_~" and line[-1:] not in "*=-_~":
+        return line
+    while True:
+        bare = _DECORATION.sub("", line).strip()
+        if bare == line:
+            return bare
+        line = bare
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_DECO_PARTS), max_size=12).map(lambda parts: "".join(parts).strip()))
+@example("*** ***")
+@example("*****")
+@example("a *** ***")
+@example("**x**")
+@example("=== *** Zorb *** ===")
+def test_decorations_are_stripped_as_the_pattern_strips_them(line):
+    """Property (3,000 lines of decoration runs, spaces and text): the linear reading of decorations
+    strips exactly what the pattern did, and says "starts/ends decorated" as its patterns did."""
+    from cardlab.decks.parse_text import _ends_decorated, _starts_decorated
+
+    assert _undecorated(line) == _undecorated_by_pattern(line)
+    assert _starts_decorated(line) is bool(_DECO_START.match(line))
+    assert _ends_decorated(line) is bool(_DECO_END.search(line))
+
+
+def test_a_run_of_200000_stars_before_a_card_is_read_at_once():
+    """Kind: ``*`` x 200,000 then ``4 Bill``: a card line (decorations before a count are dropped);
+    the end-decoration pattern, tried at every star, took 96 s at 100,000 (the time-out fails it)."""
+    deck = parse_text("*" * 200_000 + "4 Bill\n" + "=" * 200_000 + " Trainers " + "=" * 200_000 + "\n", P, ["trainers"])
+    assert [(e.line, e.count, e.text) for e in deck.entries] == [(1, 4, "Bill")]
+    assert [(h.line, h.word) for h in deck.headers] == [(2, "trainers")]
+
+
 def test_huge_header_total_is_read():
     """Kind: huge numbers in header totals (5,000 digits)."""
     deck = parse_text("Trainers: " + "9" * 5000 + "\n4 Bill\n", P)
