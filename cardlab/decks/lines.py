@@ -14,16 +14,16 @@ _COUNT_FIRST = re.compile(r"^(?P<n>[-+]?\d+)(?:\s*[x×])?\s+(?P<rest>\S.*)$", re
 _X_FIRST = re.compile(r"^[x×]\s*(?P<n>[-+]?\d+)\s+(?P<rest>\S.*)$", re.IGNORECASE)
 _COUNT_LAST = re.compile(r"^(?P<rest>\S.*?)(?:\s+[x×]\s*|\s*×\s*)(?P<n>[-+]?\d+)$", re.IGNORECASE)
 _MAI_FIRST = re.compile(r"^(?P<n>[-+]?\d+)\s*枚\s*(?P<rest>\S.*)$")  # 4枚 テストフック
-_MAI_LAST = re.compile(r"^(?P<rest>\S.*?)\s*[x×]?\s*(?P<n>[-+]?\d+)\s*枚$")  # テストフック 4枚, テストフック×4枚
 
 _MAI_END = re.compile(r"(?<!\d)(\d+)\s*枚\n?\Z")
 """The whole run of digits before the final 枚 (:func:`_mai_last`): each run is read once."""
 
 
 def _mai_last(line: str) -> tuple[str, str] | None:
-    r"""``_MAI_LAST.match(line)`` as ``(rest, n)``, or None, in time linear in the line.
+    r"""``テストフック 4枚``, ``テストフック×4枚``: the count last, then 枚, as ``(rest, n)``, or None;
+    what ``^(?P<rest>\S.*?)\s*[x×]?\s*(?P<n>[-+]?\d+)\s*枚$`` matches, in time linear in the line.
 
-    The pattern tries every length of ``rest`` and reads the digits after each again: a line of
+    That pattern tries every length of ``rest`` and reads the digits after each again: a line of
     200,000 digits ending in ``a枚`` took minutes. Its answer is the shortest ``rest`` whose tail is
     ``\s*[x×]?\s*[-+]?`` and the digits before ``\s*枚``: found here from the end of the line (a
     property test holds both equal)."""
@@ -63,9 +63,10 @@ def _matcher(pattern: re.Pattern[str]) -> Callable[[str], tuple[str, str] | None
     return match
 
 
-_ALL_PATTERNS = (*map(_matcher, (_COUNT_FIRST, _X_FIRST, _MAI_FIRST, _COUNT_LAST)), _mai_last)
-"""The count readers in the order :func:`split_count` tries them (the last one is _MAI_LAST's)."""
-_PLAIN_PATTERNS = _ALL_PATTERNS[:2] + _ALL_PATTERNS[3:4]
+_first, _x_first, _mai_first, _count_last = map(_matcher, (_COUNT_FIRST, _X_FIRST, _MAI_FIRST, _COUNT_LAST))
+_ALL_PATTERNS = (_first, _x_first, _mai_first, _count_last, _mai_last)
+"""The count readers in the order :func:`split_count` tries them."""
+_PLAIN_PATTERNS = (_first, _x_first, _count_last)
 """The same without the 枚 ones, for a line without 枚 (which they cannot match)."""
 
 HUGE = 10**18

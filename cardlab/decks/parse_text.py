@@ -15,12 +15,6 @@ from cardlab.decks.model import MAX_COUNT, SIDEBOARD_WORDS, TOTAL_WORDS, DeckLis
 
 _META = re.compile(r"^(?P<key>format|name|deck name|deck|title)\s*:\s*(?P<value>.*?)\s*$", re.IGNORECASE)
 _COMMENT_TAIL = re.compile(r"\s+(?://|#)(?=\s|$).*$")  # "# comment", never "#58" (a collector number)
-_DECORATION = re.compile(r"^(?:\*{3,}|={3,}|-{3,}|_{3,}|~{3,})\s*|\s*(?:\*{3,}|={3,}|-{3,}|_{3,}|~{3,})$")
-"""A run of ``***``, ``===``, ``---``, ``___``, ``~~~`` at either end of a line: decoration, stripped;
-the rest of the line is read as any line (``=== Trainers ===`` is a header, ``===4 Bill`` a card
-line, ``*** My deck ***`` a title, ``=== Bill`` a line without a count, reported)."""
-_DECO_START = re.compile(r"^(?:\*{3,}|={3,}|-{3,}|_{3,}|~{3,})")
-_DECO_END = re.compile(r"(?:\*{3,}|={3,}|-{3,}|_{3,}|~{3,})$")
 _SIDEBOARD_LINE = re.compile(r"^(?:sb|sideboard)\s*:\s*(?=[-+]?\d|[x×]\s*\d)", re.IGNORECASE)
 _HEADER = re.compile(
     r"^(?P<label>[^\W\d][^:()]*?)\s*(?:(?P<sep>[:\-–—])\s*(?P<n>[-+]?\d+)?"
@@ -29,7 +23,10 @@ _HEADER = re.compile(
 
 
 _DECO_CHARS = "*=-_~"
-"""The characters a decoration run is made of: a line that neither starts nor ends with one has none."""
+"""The characters a decoration run is made of (``***``, ``===``, ``---``, ``___``, ``~~~`` at either end
+of a line, stripped; the rest of the line is read as any line: ``=== Trainers ===`` is a header,
+``===4 Bill`` a card line, ``*** My deck ***`` a title, ``=== Bill`` a line without a count,
+reported); a line that neither starts nor ends with one has none."""
 
 
 def _run(line: str, start: int, end: int, step: int) -> int:
@@ -45,13 +42,13 @@ def _run(line: str, start: int, end: int, step: int) -> int:
 
 
 def _starts_decorated(line: str) -> bool:
-    """``_DECO_START.match(line)``: three or more of one decoration character first."""
+    """True when the line starts with three or more of one decoration character."""
     return bool(line) and _run(line, 0, len(line), 1) >= 3
 
 
 def _ends_decorated(line: str) -> bool:
-    """``_DECO_END.search(line)`` (the pattern tried at every position: quadratic on a long run
-    that does not end the line): three or more of one decoration character last."""
+    """True when the line ends with three or more of one decoration character (read from the end:
+    a pattern searched for it at every position, quadratic on a long run before the line's end)."""
     return bool(line) and _run(line, len(line) - 1, -1, -1) >= 3
 
 
@@ -59,22 +56,24 @@ def _undecorated(line: str) -> str:
     """The line without the decorations around it (``=== *** Pokémon *** ===`` -> ``Pokémon``);
     ``line`` has no space at either end.
 
-    Each round strips what one ``_DECORATION.sub`` strips (a run of three or more of one decoration
-    character and the spaces after it at the start; at the end, a run and the spaces before it,
-    never reaching into what the start took), then the spaces at both ends, until nothing changes;
-    read by index, so a line costs its length whatever its runs (a property test holds it equal to
-    the pattern's reading)."""
+    A decoration is a run of three or more of one of ``*=-_~`` at either end. Each round strips a
+    run and the spaces after it at the start, a run and the spaces before it at the end (never
+    reaching into what the start took), then the spaces at both ends, until nothing changes; read by
+    index, so a line costs its length whatever its runs (a property test holds it equal to the
+    decoration pattern the parser used before, substituted until nothing changed)."""
     if line[:1] not in _DECO_CHARS and line[-1:] not in _DECO_CHARS:
         return line  # most lines: nothing to strip
     start, end = 0, len(line)
     while True:
         s, e = start, end
-        if s < e and _run(line, s, e, 1) >= 3:
-            s += _run(line, s, e, 1)
+        run = _run(line, s, e, 1) if s < e else 0
+        if run >= 3:
+            s += run
             while s < e and line[s].isspace():
                 s += 1
-        if s < e and _run(line, e - 1, s - 1, -1) >= 3:
-            e -= _run(line, e - 1, s - 1, -1)
+        run = _run(line, e - 1, s - 1, -1) if s < e else 0
+        if run >= 3:
+            e -= run
             while e > s and line[e - 1].isspace():
                 e -= 1
         while s < e and line[s].isspace():

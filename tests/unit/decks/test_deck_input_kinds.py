@@ -12,10 +12,16 @@ from hypothesis import strategies as st
 
 from cardlab.core.errors import CardlabError, InputError
 from cardlab.core.inputs import split_lines
-from cardlab.decks.parse_text import _DECO_END, _DECO_START, _undecorated, parse_text
+from cardlab.decks.parse_text import _undecorated, parse_text
 from cardlab.decks.parse_yaml import parse_yaml
 
 P = Path("deck.txt")
+
+# The patterns the parser used before its linear readings (the property tests hold both equal)
+_DECORATION = re.compile(r"^(?:\*{3,}|={3,}|-{3,}|_{3,}|~{3,})\s*|\s*(?:\*{3,}|={3,}|-{3,}|_{3,}|~{3,})$")
+_DECO_START = re.compile(r"^(?:\*{3,}|={3,}|-{3,}|_{3,}|~{3,})")
+_DECO_END = re.compile(r"(?:\*{3,}|={3,}|-{3,}|_{3,}|~{3,})$")
+_MAI_LAST = re.compile(r"^(?P<rest>\S.*?)\s*[x×]?\s*(?P<n>[-+]?\d+)\s*枚$")
 
 
 def _accounted(deck) -> set[int]:
@@ -135,7 +141,7 @@ _MAI_PARTS = ["1", "2", "0", "٤", "枚", " ", "\n", "\t", "x", "×", "X", "+", 
 def test_count_last_with_mai_reads_as_its_pattern(line):
     """Property (3,000 lines of digits, 枚, spaces, x, ×, signs, letters, line breaks): the linear
     reading of "card, count, 枚" gives exactly what its regular expression gives."""
-    from cardlab.decks.lines import _MAI_LAST, _mai_last
+    from cardlab.decks.lines import _mai_last
 
     m = _MAI_LAST.match(line)
     assert _mai_last(line) == ((m["rest"], m["n"]) if m else None)
@@ -146,8 +152,6 @@ _DECO_PARTS = ["*", "=", "-", "_", "~", " ", "a", "4", "\t", "\u3000", "*** ", "
 
 def _undecorated_by_pattern(line: str) -> str:
     """The reading the parser had: the decoration pattern substituted until nothing changes."""
-    from cardlab.decks.parse_text import _DECORATION
-
     if line[:1] not in "*=-_~" and line[-1:] not in "*=-_~":
         return line
     while True:
