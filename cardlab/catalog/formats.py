@@ -79,6 +79,23 @@ class Format:
         (computed once)."""
         return {r.params["set"]: (r.params["min"], r.params["max"]) for r in self.rules if r.rule == "number-range"}
 
+    @cached_property
+    def banned_cards(self) -> frozenset[str]:
+        """Card ids a ``banned`` rule names (computed once)."""
+        return frozenset(c for r in self.rules if r.rule == "banned" for c in r.params["cards"])
+
+    def allows(self, card_id: str, set_code: str, number: int | None) -> bool:
+        """True when a card may be played in the format by its printing alone: its set is allowed
+        (``allowed-sets``), its collector number is in range (``number-range``; ``number`` is the
+        number as an integer, None when it has none) and it is not banned (``banned``)."""
+        allowed = self.allowed_sets
+        if allowed is not None and set_code not in allowed:
+            return False
+        span = self.number_ranges.get(set_code)
+        if span is not None and (number is None or not span[0] <= number <= span[1]):
+            return False
+        return card_id not in self.banned_cards
+
     def section(self, section_id: str) -> Section | None:
         """Return the section with this id, or None."""
         return next((s for s in self.sections if s.id == section_id), None)

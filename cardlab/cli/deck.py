@@ -65,18 +65,18 @@ def deck_validate(
     output = output_format(output_fmt, old_output, "deck validate", "--output")
     roots, _ = roots_and_db(catalog, None)
     with user_errors(json_output=output is ReportOutput.json):
-        report = decks.check_or_survey(file, roots, fmt, langs_of(lang))
-    _warn_catalog(report.best.deck if isinstance(report, decks.LegalityReport) else report.deck)
+        report = decks.check_deck_file(file, roots, fmt, langs_of(lang))
+    _warn_catalog(report.best.deck)
     if output is ReportOutput.json:
         _json(report.to_json())
     else:
         from cardlab.render import cards as render
         from cardlab.render import decks as render_deck
 
-        if isinstance(report, decks.LegalityReport):
-            render_deck.print_legality(report, render.stdout_console())
+        if report.surveyed:
+            render_deck.print_legality(report, render.stdout_console(), render.stderr_console())
         else:
-            render_deck.print_report(report, render.stdout_console(), render.stderr_console())
+            render_deck.print_report(report.report, render.stdout_console(), render.stderr_console())
     finish(report.legal)
 
 
@@ -114,22 +114,22 @@ def deck_stats(
     Example: cardlab deck stats examples/decks/zap-theme-deck.txt -f pokemon-base
     """
     from cardlab.decks import check as decks
-    from cardlab.decks.rules import check_deck
     from cardlab.decks.stats import deck_stats as compute
 
     output = output_format(output_fmt, old_output, "deck stats", "--output")
     roots, _ = roots_and_db(catalog, None)
     with user_errors(json_output=output is ReportOutput.json):
-        deck = decks.open_deck(file, roots, fmt, langs_of(lang))
+        report = decks.check_deck_file(file, roots, fmt, langs_of(lang))
+        deck, problems = report.best.deck, report.best.problems
         stats = compute(deck, need or ())
-        problems = check_deck(deck)
     _warn_catalog(deck)
     if output is ReportOutput.json:
-        _json(stats.to_json())
+        _json({**stats.to_json(), "format": deck.format.name, "notes": [p.to_json() for p in deck.notes]})
     else:
         from cardlab.render import cards as render
         from cardlab.render import decks as render_deck
 
+        render_deck.print_notes(deck, render.stderr_console(), report.notes)
         render_deck.print_stats(stats, render.stdout_console())
         if problems:
             from cardlab.render import messages
@@ -156,21 +156,21 @@ def deck_list_cmd(
     Example: cardlab deck list examples/decks/zap-theme-deck.txt -f pokemon-base --lang fr
     """
     from cardlab.decks import check as decks
-    from cardlab.decks.rules import check_deck
 
     output = output_format(output_fmt, old_output, "deck list", "--output")
     roots, _ = roots_and_db(catalog, None)
     with user_errors(json_output=output is ReportOutput.json):
         langs = langs_of(lang)
-        deck = decks.open_deck(file, roots, fmt, langs)  # the catalog validated once for the command
-        problems = check_deck(deck)
+        report = decks.check_deck_file(file, roots, fmt, langs)  # the catalog opened once for the command
+        deck, problems = report.best.deck, report.best.problems
     listing = decks.deck_list(deck, langs)
     _warn_catalog(deck)
-    if problems:  # the list's own (unknown cards...) and the format's rules, as deck validate shows them
-        from cardlab.render import cards as render
-        from cardlab.render import decks as render_deck
+    from cardlab.render import cards as render
+    from cardlab.render import decks as render_deck
 
-        render_deck.print_problems(problems, render.stderr_console())
+    # the list's own problems (unknown cards...) and the format's rules, as deck validate shows them
+    render_deck.print_problems(problems, render.stderr_console())
+    render_deck.print_notes(deck, render.stderr_console(), report.notes)
     if output is ReportOutput.json:
         _json([{"section": s, "cards": [{"count": n, "name": name, "id": cid} for n, name, cid in rows]} for s, rows in listing])
     else:

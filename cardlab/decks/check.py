@@ -43,8 +43,9 @@ and in matching:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -52,7 +53,7 @@ from cardlab.core.errors import Problem, SourcePos, UsageError
 from cardlab.core.text import pick
 from cardlab.decks.model import Deck, DeckCard, DeckList
 from cardlab.decks.read import read_deck
-from cardlab.decks.resolve import CardIndex, build_deck
+from cardlab.decks.resolve import CardIndex, build_deck, lookups
 from cardlab.decks.rules import check_deck
 
 if TYPE_CHECKING:
@@ -64,7 +65,9 @@ __all__ = [
     "FormatResult",
     "LegalityReport",
     "card_index",
+    "check_deck_file",
     "check_file",
+    "check_list",
     "check_or_survey",
     "choose_format",
     "deck_list",
@@ -159,11 +162,12 @@ def choose_format(
     langs: Sequence[str] = (),
     indexes: dict | None = None,
 ) -> tuple[Deck, list[Problem], list[str]]:
-    """Match a parsed deck list under the format it should be checked against, and check it.
+    """Match a parsed deck list under the format it should be checked against, and check it
+    (:func:`check_list`, keeping only the chosen format's result).
 
     The format is ``format_name`` (any case), else the one the file names, else the format (of any
     game) under which the list has the fewest unknown cards, then the fewest problems (ties: by
-    name), so a plain list of Base Set cards works. ``deck validate`` and ``proxies`` both use it.
+    name), so a plain list of Base Set cards works.
 
     Returns:
         ``(deck, problems from the format's rules and the list, notes)``; ``notes`` says which format
@@ -172,8 +176,47 @@ def choose_format(
     Raises:
         UsageError: an unknown format name, or a catalog with no format at all (exit 2).
     """
+    report = check_list(deck_list, catalog, formats, format_name, langs, indexes)
+    return report.best.deck, report.best.problems, report.notes
+
+
+def check_list(
+    deck_list: DeckList,
+    catalog: Catalog,
+    formats: dict[str, Format],
+    format_name: str | None = None,
+    langs: Sequence[str] = (),
+    indexes: dict | None = None,
+) -> LegalityReport:
+    """The one deck checker (issue 27): every door (``deck validate|stats|list|have``, the web page
+    and API, proxies, the mini-games) checks a parsed list through here.
+
+    The format is the one asked for (``format_name``, any case), else the list's own ``Format:``
+    line, else none: the list is then checked under every format (the survey) and the game and
+    the best fit are the format with the fewest unknown cards, then the fewest problems (ties: by
+    name). Each line is looked up once per game (:func:`cardlab.decks.resolve.lookups`) and the
+    list built once per format (:func:`cardlab.decks.resolve.build_deck`), a name alone read as
+    a judge of that format reads it.
+
+    Args:
+        deck_list: the parsed list (:func:`cardlab.decks.read.read_deck`, ``parse_deck_text``).
+        catalog, formats: the catalog and its formats by name.
+        format_name: the format asked for, or None.
+        langs: preferred languages of card names in messages.
+        indexes: a cache of card indexes kept between calls (:func:`card_index`); None: this call's.
+
+    Returns:
+        A :class:`LegalityReport`: one :class:`FormatResult` under the format asked for or named
+        (``surveyed`` False), else one per format of the list's game (``surveyed`` True); ``best``
+        is the one to show, count and print.
+
+    Raises:
+        UsageError: an empty or unknown format name, a ``Format:`` line that is no name, or a
+            catalog with no format at all (exit 2).
+    """
     if format_name is not None and not format_name.strip():
         raise UsageError(f"the format name is empty; give one such as pokemon-base (formats: {_known(formats)})")
+    indexes = {} if indexes is None else indexes
     name = format_name or deck_list.format
     if name:
         found = find_format(formats, name)
@@ -181,21 +224,35 @@ def choose_format(
             where = f"{SourcePos(deck_list.path, deck_list.format_line)}: " if not format_name and deck_list.format_line else ""
             raise UsageError(f"{where}unknown format '{name}' (formats: {_known(formats)})")
         deck = build_deck(deck_list, catalog, found, card_index(indexes, catalog, found.game, langs), langs=langs)
-        return deck, check_deck(deck), []
+        return LegalityReport(deck_list.path, found.game, [FormatResult(deck, check_deck(deck))], found.name, surveyed=False)
+    bad = next(
+        (p for p in deck_list.problems if p.rule == "schema" and deck_list.format_line and p.pos.line == deck_list.format_line), None
+    )
+    if bad is not None:
+        raise UsageError(
+            f"{bad.pos}: {bad.message}: the format must be a name such as pokemon-base; fix it or use --format NAME (formats: {_known(formats)})"
+        )
     if not formats:
         raise UsageError("the catalog defines no deck format to read the deck with")
-
-    indexes = {} if indexes is None else indexes
-    best: tuple[tuple[int, int, str], Deck, list[Problem]] | None = None
+    results: list[FormatResult] = []
+    found_by_game: dict[str, list] = {}
+    best: tuple[tuple[int, int, str], FormatResult] | None = None
     for fmt in formats.values():
-        deck = build_deck(deck_list, catalog, fmt, card_index(indexes, catalog, fmt.game, langs), langs=langs)
-        problems = check_deck(deck)
-        key = (sum(p.rule == "unknown-card" for p in problems), len(problems), fmt.name)
+        index = card_index(indexes, catalog, fmt.game, langs)
+        assert index is not None
+        if fmt.game not in found_by_game:
+            found_by_game[fmt.game] = lookups(deck_list, index)
+        deck = build_deck(deck_list, catalog, fmt, index, langs, found_by_game[fmt.game])
+        result = FormatResult(deck, sorted(check_deck(deck)))
+        results.append(result)
+        key = (sum(p.rule == "unknown-card" for p in result.problems), len(result.problems), fmt.name)
         if best is None or key < best[0]:
-            best = (key, deck, problems)
+            best = (key, result)
     assert best is not None
-    _, deck, problems = best
-    return deck, problems, [f"checked against {deck.format.name} (the deck names no format; use --format)"]
+    chosen = best[1].format
+    rows = sorted((r for r in results if r.format.game == chosen.game), key=lambda r: r.format.name)
+    note = f"checked against {chosen.name} (the deck names no format; use --format)"
+    return LegalityReport(deck_list.path, chosen.game, rows, chosen.name, surveyed=True, notes=[note])
 
 
 @dataclass
@@ -213,6 +270,8 @@ class LegalityReport:
     game: str
     results: list[FormatResult]
     chosen: str = ""
+    surveyed: bool = True
+    notes: list[str] = field(default_factory=list)
 
     @property
     def best(self) -> FormatResult:
@@ -221,8 +280,13 @@ class LegalityReport:
 
     @property
     def legal(self) -> bool:
-        """True when the deck is legal in at least one format."""
-        return any(r.legal for r in self.results)
+        """True when the deck is legal in at least one format (surveyed), else in the one asked."""
+        return any(r.legal for r in self.results) if self.surveyed else self.best.legal
+
+    @property
+    def report(self) -> DeckReport:
+        """The :class:`DeckReport` of :attr:`best` (what a check under one format answers)."""
+        return DeckReport(self.best.deck, self.best.problems)
 
     @property
     def legal_in(self) -> list[str]:
@@ -230,12 +294,16 @@ class LegalityReport:
         return [r.format.name for r in self.results if r.legal]
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-ready: file, game, legal (in at least one format), legal_in, formats (each result)."""
+        """JSON-ready. Under one format: :meth:`DeckReport.to_json`. Surveyed: file, game, legal (in
+        at least one format), legal_in, chosen, formats (each result)."""
+        if not self.surveyed:
+            return self.report.to_json()
         return {
             "file": str(self.path),
             "game": self.game,
             "legal": self.legal,
             "legal_in": self.legal_in,
+            "chosen": self.chosen,
             "formats": [r.to_json() for r in self.results],
         }
 
@@ -243,30 +311,13 @@ class LegalityReport:
 def legality(
     deck_list: DeckList, catalog: Catalog, formats: dict[str, Format], langs: Sequence[str] = (), indexes: dict | None = None
 ) -> LegalityReport:
-    """Check a deck list under every format of its game ("is this deck legal anywhere?": ``deck
-    validate`` without a format, and the web deck page).
-
-    The game is found from the cards: it is the game of the format :func:`choose_format` picks for
-    the list (the fewest unknown cards, then the fewest problems). ``indexes`` caches card indexes
-    between calls, as :func:`card_index`.
-
-    Returns:
-        A :class:`LegalityReport` with one result per format of that game, sorted by format name.
+    """Check a deck list under every format of its game ("is this deck legal anywhere?"):
+    :func:`check_list` with no format asked for, whatever the list names.
 
     Raises:
         UsageError: the catalog defines no format (exit 2).
     """
-    chosen, _problems, _notes = choose_format(deck_list, catalog, formats, None, langs, indexes)
-    game = chosen.format.game
-    index = card_index(indexes, catalog, game, langs) or CardIndex(catalog, game, langs)
-    results = []
-    for name in sorted(formats):
-        fmt = formats[name]
-        if fmt.game != game:
-            continue
-        deck = build_deck(deck_list, catalog, fmt, index=index, langs=langs)
-        results.append(FormatResult(deck, sorted(check_deck(deck))))
-    return LegalityReport(deck_list.path, game, results, chosen.format.name)
+    return check_list(dataclasses.replace(deck_list, format=None, format_line=0), catalog, formats, None, langs, indexes)
 
 
 def header_words(formats: dict[str, Format]) -> set[str]:
@@ -289,8 +340,17 @@ def find_format(formats: dict[str, Format], name: str) -> Format | None:
 
 
 def describe_entry(card: DeckCard) -> dict[str, Any]:
-    """Return a JSON-ready dict of a matched line: line, count, id, name, section."""
-    return {"line": card.line, "count": card.count, "id": card.card_id, "name": card.name, "section": card.section}
+    """Return a JSON-ready dict of a matched line: line, count, id (the printing assumed for a name
+    alone), name, section, candidates (every printing a name alone may be, the assumed first;
+    ``[]`` for a line that names its printing)."""
+    return {
+        "line": card.line,
+        "count": card.count,
+        "id": card.card_id,
+        "name": card.name,
+        "section": card.section,
+        "candidates": list(card.candidates),
+    }
 
 
 @dataclass
@@ -316,6 +376,8 @@ class DeckReport:
             "cards": self.deck.size("main"),
             "sections": {s.id: self.deck.size(s.id) for s in fmt.sections},
             "problems": [p.to_json() for p in self.problems],
+            "notes": [p.to_json() for p in self.deck.notes],
+            "lines": [describe_entry(c) for c in self.deck.cards],
             "catalog_problems": [p.to_json() for p in self.deck.catalog_problems],
         }
 
@@ -338,6 +400,7 @@ class FormatResult(DeckReport):
             "legal": self.legal,
             "cards": self.deck.size("main"),
             "problems": [p.to_json() for p in self.problems],
+            "notes": [p.to_json() for p in self.deck.notes],
         }
 
 
@@ -415,23 +478,14 @@ def _usable_catalog(roots: list[Path]) -> tuple[Any, dict[str, Format]]:
 
 
 def _resolve(deck_list: DeckList, result: Any, formats: dict[str, Format], format_name: str | None, langs: Sequence[str]) -> Deck:
-    """:func:`resolve_deck` on a validated catalog, keeping its problems as the deck's warnings.
+    """The deck :func:`check_list` checks under the format given or named, else the best fit of the
+    survey, keeping the catalog's problems as its warnings.
 
     Raises:
         CatalogError: the format asked for is a broken format file.
         UsageError: as :func:`resolve_deck`.
     """
-    from cardlab.core.errors import CatalogError, UsageError
-
-    try:
-        deck = resolve_deck(deck_list, result.catalog, formats, format_name, langs)
-    except UsageError as err:
-        broken_formats = [p for p in result.problems if p.pos.path.parent.name == "formats"]
-        if broken_formats and "unknown format" in str(err):
-            raise CatalogError(broken_formats) from None  # the format asked for is the broken file
-        raise
-    deck.catalog_problems = list(result.problems)
-    return deck
+    return _checked(deck_list, result, formats, format_name, langs).best.deck
 
 
 def check_file(path: Path, roots: list[Path], format_name: str | None = None, langs: Sequence[str] = ()) -> DeckReport:
@@ -472,17 +526,49 @@ def check_or_survey(
 
 
 def _check_or_survey(path: Path, result: Any, formats: dict[str, Format], format_name: str | None, langs: Sequence[str]) -> Any:
+    """:func:`check_list` of a deck file on a catalog opened by :func:`with_catalog`: a
+    :class:`DeckReport` under the format asked for or named, else the survey's :class:`LegalityReport`."""
+    report = _checked(read_deck(Path(path), header_words(formats)), result, formats, format_name, langs)
+    return report if report.surveyed else report.report
 
-    deck_list_ = read_deck(Path(path), header_words(formats))
-    if not (format_name or deck_list_.format) and not any(
-        p.rule == "schema" and deck_list_.format_line and p.pos.line == deck_list_.format_line for p in deck_list_.problems
-    ):
-        report = legality(deck_list_, result.catalog, formats, langs)
-        for r in report.results:
-            r.deck.catalog_problems = list(result.problems)
-        return report
-    deck = _resolve(deck_list_, result, formats, format_name, langs)
-    return DeckReport(deck, check_deck(deck))
+
+def _checked(deck_list: DeckList, result: Any, formats: dict[str, Format], format_name: str | None, langs: Sequence[str]) -> LegalityReport:
+    """:func:`check_list` on a catalog opened by :func:`with_catalog`, keeping the catalog's problems
+    as each deck's warnings.
+
+    Raises:
+        CatalogError: the format asked for is a broken format file.
+        UsageError: as :func:`check_list`.
+    """
+    from cardlab.core.errors import CatalogError
+
+    try:
+        report = check_list(deck_list, result.catalog, formats, format_name, langs)
+    except UsageError as err:
+        broken_formats = [p for p in result.problems if p.pos.path.parent.name == "formats"]
+        if broken_formats and "unknown format" in str(err):
+            raise CatalogError(broken_formats) from None  # the format asked for is the broken file
+        raise
+    for r in report.results:
+        r.deck.catalog_problems = list(result.problems)
+    return report
+
+
+def check_deck_file(path: Path, roots: list[Path], format_name: str | None = None, langs: Sequence[str] = ()) -> LegalityReport:
+    """The one deck checker on a deck file (:func:`check_list`): the catalog under ``roots`` opened
+    once (the index when fresh, see :func:`with_catalog`), the file read, the format asked for,
+    else the file's, else every format surveyed.
+
+    Returns:
+        A :class:`LegalityReport` (``best.deck`` is the deck to count, list or print).
+
+    Raises:
+        InputError: the file cannot be read (exit 2); UsageError: an unknown format (exit 2);
+        CatalogError: the catalog's problems leave no format (exit 1).
+    """
+    return with_catalog(
+        list(roots), lambda result, formats: _checked(read_deck(Path(path), header_words(formats)), result, formats, format_name, langs)
+    )
 
 
 def deck_list(deck: Deck, langs: Iterable[str] = (), source_of: Any = None) -> list[tuple[str, list[tuple[int, str, str]]]]:

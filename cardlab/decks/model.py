@@ -110,6 +110,9 @@ class DeckCard(NamedTuple):
         same_name: the folded name "same name" rules compare.
         card: the card's data (as in its YAML file).
         source_language: the language the card's set is written in (names fall back to it).
+        candidates: for a line that names a card by name alone, every printing it may be (those
+            legal in the format, in print order; every printing when none is), the assumed one
+            (``card_id``) first; empty for a line that names its printing (set and number, id).
     """
 
     line: int
@@ -121,6 +124,7 @@ class DeckCard(NamedTuple):
     same_name: str
     card: dict
     source_language: str = "en"
+    candidates: tuple[str, ...] = ()
 
 
 @dataclass
@@ -136,6 +140,9 @@ class Deck:
         name: the deck's name, if the file gives one.
         catalog_problems: problems of the catalog's own files (a draft card from ``card new``): the
             deck was checked against the valid cards; these are warnings, not the deck's problems.
+        notes: what the check assumed, never a problem: a line naming a card by name alone that
+            several cards of the format share gets a note at its line saying which printing was
+            assumed and which others it could be (rule ``assumed-printing``).
     """
 
     path: Path
@@ -146,6 +153,7 @@ class Deck:
     entries: list[Entry] = field(default_factory=list)
     name: str | None = None
     catalog_problems: list[Problem] = field(default_factory=list)
+    notes: list[Problem] = field(default_factory=list)
 
     def in_section(self, section: str | None) -> list[DeckCard]:
         """Return the cards of ``section`` (None: every section)."""

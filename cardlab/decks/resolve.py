@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +26,7 @@ from cardlab.core.text import compact, fold, line_list, pick
 from cardlab.core.words import count as counted
 from cardlab.decks.lines import to_int
 from cardlab.decks.model import Deck, DeckCard
+from cardlab.decks.rules import deciding_facts
 
 if TYPE_CHECKING:
     from cardlab.catalog.formats import Format
@@ -53,6 +54,20 @@ _ENERGY_SYMBOLS = {
 _SYMBOL = re.compile(r"\{([a-z])\}")
 """Energy symbols as deck-list exports write them (``{L}``: Pokémon TCG Online and Live); the letters
 are the exports' own convention, so this is the one table kept by hand here."""
+_PSEUDO_ENERGY = re.compile(r"^(?P<name>.+?)\s+energy\s+\d+$", re.IGNORECASE)
+"""A basic Energy as Pokémon TCG Live exports it: the name, the pseudo set ``Energy`` and a number
+(``Basic {L} Energy Energy 4``); the number is the client's own, not a printing of ours."""
+
+
+def _said(value: object) -> str:
+    """A fact of :func:`cardlab.decks.rules.deciding_facts` in a message: yes/no for a condition."""
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    return f'"{value}"'
+
+
 _TYPE_WORDS = {"electric": "lightning", "steel": "metal"}
 """Type names of the video games and the anime that players write for the card game's Energy types
 ("Electric Energy" is Lightning Energy): suggested first, never matched silently."""
@@ -93,6 +108,9 @@ class CardIndex:
         self._facts: dict[str, tuple[dict, str, str, str, str]] = {}  # card id -> what a DeckCard holds (facts)
         self._codes: dict[str, SetInfo | None] = {}  # set code as written -> its set (find_set)
         self._numbers: dict[tuple[str, str], str | None] = {}  # (set code, number as written) -> card id (_by_number)
+        self._ordered: dict[str, tuple[str, ...]] = {}  # name as written -> its cards in print order (named)
+        self._chosen: dict[tuple[tuple[str, ...], str], tuple[str, tuple[str, ...], list[str]]] = {}  # (cards, format) -> choose
+        self._facts_of: dict[str, tuple] = {}  # format name -> (format, labels, facts) (_deciding)
         self.names, self.compact, self.other_games = catalog.name_maps(game)
         self._choices: list[str] | None = None
 
@@ -239,25 +257,154 @@ class CardIndex:
     def resolve(
         self, entry: Entry, allowed_sets: set[str] | None = None, suggest: bool = True, ranges: dict[str, tuple[int, int]] | None = None
     ) -> tuple[str | None, str | None, str]:
-        """Match a deck line to a card.
+        """Match one card reference to one card, outside a deck (collections, stakes): a name that
+        several different cards share is ``ambiguous-card`` here, as no format decides it (a deck
+        line is judged by :func:`build_deck`, which assumes a printing the format allows).
 
-        Tries, in order: an explicit or written card id (``base1-58``); a name followed by a set code
-        or alias and a collector number (``Pikachu BS 58``) or by a card id (``Pikachu base1-58``);
-        the name alone, in any language; a set code and number alone (``BS 58``). When a name
-        matches several cards, those of ``allowed_sets`` (and within ``ranges``) are preferred; printings of one card
-        (:meth:`Catalog.oracle_of`: an original and its reprints, holo and plain printings) are one
-        card, the first printing among the allowed ones. A name given with a set and
-        number or a card id must agree with that card (loosely, see :meth:`_agrees`).
-
-        Args:
-            entry: the line; allowed_sets: the format's sets, or None; ranges: the format's
-                collector number ranges by set (:attr:`Format.number_ranges`), or None.
-            suggest: give "did you mean" suggestions for an unknown name (costly on long lists).
+        Tries what :meth:`lookup` tries; when a name matches several cards, those of
+        ``allowed_sets`` (and within ``ranges``) are preferred; printings of one card
+        (:meth:`Catalog.oracle_of`) are one card, the first printing among the allowed ones.
 
         Returns:
             ``(card id, None, "")`` when matched, else ``(None, message, rule)`` with rule
             ``unknown-card`` or ``ambiguous-card``.
         """
+        found, message, rule = self.lookup(entry, allowed_sets, suggest)
+        if len(found) <= 1:
+            return (found[0] if found else None), message, rule
+        ids = set(found)
+        name = entry.name or entry.text
+        if (allowed_sets or ranges) and len(ids) > 1:
+            ids = {i for i in ids if self._allowed(i, allowed_sets, ranges)} or ids
+        if len(ids) > 1:
+            # printings of one card (a Base Set 2 reprint, holo and plain Scyther, the basic
+            # Energy of every set) are the same card in play: the first printing of each stays
+            firsts: dict[str, str] = {}
+            for i in self.catalog.by_print_order(ids):
+                firsts.setdefault(self.catalog.oracle_of(i), i)
+            ids = set(firsts.values())
+        if len(ids) > 1:
+            choices = sorted(ids, key=lambda i: (self.catalog.card_set[i], i))
+            return None, self._ambiguous(entry, name, choices, ""), "ambiguous-card"
+        return next(iter(ids)), None, ""
+
+    def _ambiguous(self, entry: Entry, name: str, choices: Sequence[str], why: str) -> str:
+        """The ``ambiguous-card`` message: the cards a name could be, ``why`` the choice matters
+        (empty outside a format), and a line to write instead."""
+        shown = ", ".join(f"{self.display_name(i)} {self.catalog.card_set[i]} {self.catalog.cards[i]['number']} ({i})" for i in choices)
+        first = choices[0]
+        example = f'"{entry.count} {name} {self.catalog.card_set[first]} {self.catalog.cards[first]["number"]}"'
+        return f'"{name}" matches {len(choices)} cards{why}: {shown}; add the set and number, e.g. {example}'
+
+    def named(self, name: str) -> tuple[str, ...]:
+        """Every card called ``name`` (:meth:`ids_of`), in print order (remembered per name as
+        written, at most :data:`MAX_CODES`)."""
+        found = self._ordered.get(name)
+        if found is None:
+            if len(self._ordered) >= MAX_CODES:
+                self._ordered.clear()
+            found = self._ordered[name] = tuple(self.catalog.by_print_order(self.ids_of(name)))
+        return found
+
+    def choose(self, found: tuple[str, ...], fmt: Format) -> tuple[str, tuple[str, ...], list[str]]:
+        """Phase two of matching a deck line, under one format: of the cards :meth:`lookup` found
+        for a name alone, the one a judge assumes (issue 27).
+
+        The candidates are the printings ``fmt`` allows (:meth:`Format.allows`: set, number range,
+        not banned), in print order; the first is assumed. When none is allowed, every printing
+        is a candidate and the first is assumed, so the format's rules report the line.
+
+        Returns:
+            ``(assumed card id, candidates, disagreements)``: candidates empty when the line had
+            one card; ``disagreements`` lists, in words, what the format's rules decide
+            differently between the candidate cards (empty when they are the same to every rule:
+            the line is then no problem, the assumption only a note).
+        """
+        if len(found) == 1:
+            return found[0], (), []
+        key = (found, fmt.name)
+        known = self._chosen.get(key)
+        if known is not None:
+            return known
+        catalog = self.catalog
+        legal = tuple(i for i in found if fmt.allows(i, catalog.card_set[i], number_int(str(catalog.cards[i].get("number", "")))))
+        pool = legal or found
+        firsts: dict[str, str] = {}
+        for i in pool:
+            firsts.setdefault(catalog.oracle_of(i), i)
+        why: list[str] = []
+        if legal and len(firsts) > 1:
+            labels, facts = self._deciding(fmt)
+            cards = list(firsts.values())
+            rows = [facts(catalog.cards[i], self.same_name(i), i) for i in cards]
+            for k, label in enumerate(labels):
+                values = [r[k] for r in rows]
+                if len(set(values)) > 1:
+                    shown = ", ".join(f"{i} {_said(v)}" for i, v in zip(cards, values, strict=True))
+                    why.append(f"{label}: {shown}")
+        answer = (pool[0], pool, why)
+        if len(self._chosen) >= MAX_CODES:
+            self._chosen.clear()
+        self._chosen[key] = answer
+        return answer
+
+    def _deciding(self, fmt: Format) -> tuple[list[str], Callable[[dict, str, str], tuple]]:
+        """:func:`cardlab.decks.rules.deciding_facts` of a format, made once per format."""
+        found = self._facts_of.get(fmt.name)
+        if found is None or found[0] is not fmt:
+            found = self._facts_of[fmt.name] = (fmt, *deciding_facts(fmt))
+        return found[1], found[2]
+
+    def assumed_note(self, entry: Entry, assumed: str, candidates: tuple[str, ...]) -> str | None:
+        """The note of a name-alone line whose candidates are several cards (not only printings of
+        one): ``4 Electabuzz: Base Set 20 assumed (also Wizards Black Star Promos 2)``; None when
+        every candidate is a printing of the assumed card."""
+        catalog = self.catalog
+        others: dict[str, str] = {}
+        mine = catalog.oracle_of(assumed)
+        for i in candidates:
+            oracle = catalog.oracle_of(i)
+            if oracle != mine:
+                others.setdefault(oracle, i)
+        if not others:
+            return None
+        also = ", ".join(self.printing_name(i) for i in others.values())
+        return f"{entry.count} {entry.name or entry.text}: {self.printing_name(assumed)} assumed (also {also})"
+
+    def printing_name(self, card_id: str) -> str:
+        """A printing as players say it: the set's name and the collector number (``Base Set 20``)."""
+        info = self.catalog.set_of(card_id)
+        return (
+            f"{pick(info.data.get('name'), self.langs, info.source_language) or info.code} {self.catalog.cards[card_id].get('number', '')}"
+        )
+
+    def lookup(self, entry: Entry, allowed_sets: set[str] | None = None, suggest: bool = True) -> tuple[tuple[str, ...], str | None, str]:
+        """Phase one of matching a deck line: the cards it can be, whatever the format.
+
+        Tries, in order: an explicit or written card id (``base1-58``); a name followed by a set code
+        or alias and a collector number (``Pikachu BS 58``) or by a card id (``Pikachu base1-58``);
+        the name alone, in any language; a set code and number alone (``BS 58``). A name given
+        with a set and number or a card id must agree with that card (loosely, see
+        :meth:`_agrees`). A name followed by Pokémon TCG Live's pseudo set ``Energy`` and a number
+        (``Basic {L} Energy Energy 4``) is read as the name alone.
+
+        Args:
+            entry: the line; allowed_sets: the format's sets, or None (preferred in suggestions
+                and among the cards a ``58/102`` line may be).
+            suggest: give "did you mean" suggestions for an unknown name (costly on long lists).
+
+        Returns:
+            ``(cards, None, "")`` when matched: one card id for a line that names its printing,
+            every card of the name in print order (:meth:`named`) for a name alone; else
+            ``((), message, "unknown-card")``. :meth:`choose` picks among several under a format.
+        """
+        card_id, message, rule = self._lookup(entry, allowed_sets, suggest)
+        if isinstance(card_id, tuple):
+            return card_id, None, ""
+        return ((card_id,) if card_id else ()), message, rule
+
+    def _lookup(self, entry: Entry, allowed_sets: set[str] | None, suggest: bool) -> tuple[str | tuple[str, ...] | None, str | None, str]:
+        """:meth:`lookup`, answering a name alone with its cards as a tuple."""
         if entry.card_id is None and entry.name is None and entry.set_code is None:
             # most lines of a text list: "Pikachu BS 58", a name, a set and a number that agree
             # (never a card id: it has spaces); anything else takes the general path below
@@ -292,7 +439,7 @@ class CardIndex:
             total = None if info else _NUMBER_TOTAL.match(entry.text)
             if m and info:
                 name, set_code, number = m["name"], m["set"], m["num"]
-            elif m and not self.ids_of(entry.text) and self.ids_of(m["name"]):
+            elif m and not self.ids_of(entry.text) and self.ids_of(m["name"]) and fold(m["set"]) != "energy":
                 return None, self._unknown_set(m["set"], entry.text), "unknown-card"  # Charizard XYZ 4
             elif total and not self.ids_of(entry.text):
                 return self._by_number_total(entry, total["name"], total["num"], to_int(total["total"]), allowed_sets)
@@ -310,6 +457,10 @@ class CardIndex:
                 return None, self._mismatch(f"{set_code} {number}", card_id, name), "unknown-card"
             return card_id, None, ""
         ids = self.ids_of(name)
+        if not ids and entry.name is None:
+            m = _PSEUDO_ENERGY.match(name)  # Pokémon TCG Live: "Basic {L} Energy Energy 4"
+            if m and self.ids_of(m["name"]):
+                name, ids = m["name"], self.ids_of(m["name"])
         if not ids:
             m = _SET_ONLY.match(name) if entry.name is None else None
             found_set = self.find_set(m["set"]) if m else None
@@ -324,24 +475,9 @@ class CardIndex:
             hint = self.suggestions(name, allowed_sets=allowed_sets) if suggest else []
             more = "; did you mean " + ", ".join(f'"{h}"' for h in hint) + "?" if hint else ""
             return None, f'unknown card "{name}"{more}', "unknown-card"
-        if (allowed_sets or ranges) and len(ids) > 1:
-            ids = {i for i in ids if self._allowed(i, allowed_sets, ranges)} or ids
-        if len(ids) > 1:
-            # printings of one card (a Base Set 2 reprint, holo and plain Scyther, the basic
-            # Energy of every set) are the same card in play: the first printing of each stays
-            firsts: dict[str, str] = {}
-            for i in self.catalog.by_print_order(ids):
-                firsts.setdefault(self.catalog.oracle_of(i), i)
-            ids = set(firsts.values())
-        if len(ids) > 1:
-            choices = sorted(ids, key=lambda i: (self.catalog.card_set[i], i))
-            shown = ", ".join(f"{self.display_name(i)} {self.catalog.card_set[i]} {self.catalog.cards[i]['number']} ({i})" for i in choices)
-            return (
-                None,
-                f'"{name}" matches {len(ids)} cards: {shown}; add the set and number, e.g. "{entry.count} {name} {self.catalog.card_set[choices[0]]} {self.catalog.cards[choices[0]]["number"]}"',
-                "ambiguous-card",
-            )
-        return next(iter(ids)), None, ""
+        if len(ids) == 1:
+            return next(iter(ids)), None, ""
+        return self.named(name), None, ""
 
     def _by_number_total(
         self, entry: Entry, name: str, number: str, total: int, allowed_sets: set[str] | None
@@ -373,8 +509,44 @@ class CardIndex:
         return card_id in self.catalog.cards and self.catalog.game_of(card_id) == self.game
 
 
-def build_deck(deck_list: DeckList, catalog: Catalog, fmt: Format, index: CardIndex | None = None, langs: Sequence[str] = ()) -> Deck:
-    """Place each line in a section of ``fmt`` and match it to a card of the catalog.
+Lookup = tuple[tuple[str, ...], "str | None", str]
+"""What :meth:`CardIndex.lookup` answers for one line: ``(cards, message, rule)``."""
+
+
+def lookups(deck_list: DeckList, index: CardIndex, allowed_sets: set[str] | None = None) -> list[Lookup]:
+    """Phase one of matching for every card line of a list (:meth:`CardIndex.lookup`), in
+    ``deck_list.entries`` order: made once and given to :func:`build_deck` under every format of
+    the index's game (the no-format survey matches each line once, not once per format).
+    "Did you mean" goes to the first :data:`MAX_SUGGESTED` unknown lines."""
+    out: list[Lookup] = []
+    unknown = 0
+    lookup = index.lookup
+    for entry in deck_list.entries:
+        found = lookup(entry, allowed_sets, unknown < MAX_SUGGESTED)
+        unknown += not found[0]
+        out.append(found)
+    return out
+
+
+def build_deck(
+    deck_list: DeckList,
+    catalog: Catalog,
+    fmt: Format,
+    index: CardIndex | None = None,
+    langs: Sequence[str] = (),
+    found: list[Lookup] | None = None,
+) -> Deck:
+    """Place each line in a section of ``fmt`` and match it to a card of the catalog, as a judge of
+    the format reads it (issue 27).
+
+    A line that names its printing (set and number, card id) is that card. A line that names a
+    card by name alone may be any card of that name the format allows (:meth:`CardIndex.choose`):
+    the first in print order is assumed and the rest are kept as the line's candidates; when
+    they are several different cards, the assumption is a note at the line (``Deck.notes``,
+    ``4 Electabuzz: Base Set 20 assumed (also Wizards Black Star Promos 2)``), never a problem,
+    unless the format's rules tell those cards apart (one is a Basic Pokémon, the other not):
+    then the line is ``ambiguous-card``, saying what the choice changes. When the format allows
+    none, the first printing is assumed and the format's rules report it.
 
     Lines under a ``Sideboard:`` header are not part of the deck: one ``unknown-section`` problem
     at the header names them, and they are not counted.
@@ -383,10 +555,12 @@ def build_deck(deck_list: DeckList, catalog: Catalog, fmt: Format, index: CardIn
         deck_list: the parsed file; catalog: the cards; fmt: the format (its game and sections).
         index: a :class:`CardIndex` for ``fmt.game`` to reuse across decks (built when None).
         langs: preferred languages for card names (used when ``index`` is None).
+        found: :func:`lookups` of the list made with this index (made here when None).
 
     Returns:
         A :class:`Deck` whose ``problems`` hold the list's own problems plus ``unknown-card``,
-        ``ambiguous-card``, ``unknown-section`` and ``section-total`` problems.
+        ``ambiguous-card``, ``unknown-section`` and ``section-total`` problems, and whose
+        ``notes`` say which printings were assumed.
     """
     index = index or CardIndex(catalog, fmt.game, langs)
     path = deck_list.path
@@ -405,13 +579,13 @@ def build_deck(deck_list: DeckList, catalog: Catalog, fmt: Format, index: CardIn
             deck.section_lines.setdefault(current, h.line)
         header_section.append(current)
     allowed = fmt.allowed_sets
-    ranges = fmt.number_ranges or None
     known = {s.id for s in fmt.sections}
     outside: dict[int, list[Entry]] = {}
-    unknown = 0
-    resolve, facts = index.resolve, index.facts
+    if found is None:
+        found = lookups(deck_list, index, allowed)
+    choose, facts = index.choose, index.facts
     add_entry, add_section, add_card = deck.entries.append, deck._entry_sections.append, deck.cards.append
-    for entry in deck_list.entries:
+    for entry, (ids, message, rule) in zip(deck_list.entries, found, strict=True):
         section = entry.section or (header_section[entry.header] if entry.header is not None else main)
         if section is None:
             outside.setdefault(entry.header or 0, []).append(entry)
@@ -427,13 +601,26 @@ def build_deck(deck_list: DeckList, catalog: Catalog, fmt: Format, index: CardIn
             continue
         add_entry(entry)
         add_section(section)
-        card_id, message, rule = resolve(entry, allowed, unknown < MAX_SUGGESTED, ranges)
-        if card_id is None:
-            unknown += rule == "unknown-card"
+        if not ids:
             deck.problems.append(Problem(SourcePos(path, entry.line), message or "", rule))
             continue
+        card_id, candidates, why = choose(ids, fmt)
+        if why:
+            firsts = list(dict.fromkeys(catalog.oracle_of(i) for i in candidates))
+            text = index._ambiguous(
+                entry,
+                entry.name or entry.text,
+                [next(i for i in candidates if catalog.oracle_of(i) == o) for o in firsts],
+                f" that {fmt.name} tells apart ({'; '.join(why)})",
+            )
+            deck.problems.append(Problem(SourcePos(path, entry.line), text, "ambiguous-card"))
+            continue
+        if candidates:
+            note = index.assumed_note(entry, card_id, candidates)
+            if note:
+                deck.notes.append(Problem(SourcePos(path, entry.line), note, "assumed-printing"))
         card, set_code, shown, same, language = facts(card_id)
-        add_card(DeckCard(entry.line, entry.count, card_id, set_code, section, shown, same, card, language))
+        add_card(DeckCard(entry.line, entry.count, card_id, set_code, section, shown, same, card, language, candidates))
     for i, h in enumerate(deck_list.headers):
         if h.outside:
             lines = outside.get(i, [])
@@ -452,6 +639,7 @@ def _total_problems(deck_list: DeckList, words: dict[str, tuple[str, bool]], mai
     for i, h in enumerate(headers):
         if h.total is None or h.outside:
             continue
+        lines = 0  # Pokémon TCG Live counts a section's lines ("Trainer: 17" over 17 lines), Limitless its cards
         if h.is_total:
             held = sum(e.count for e in deck_list.entries if e.header is None or not headers[e.header].outside)
         else:
@@ -464,8 +652,9 @@ def _total_problems(deck_list: DeckList, words: dict[str, tuple[str, bool]], mai
                 if is_group or not g or headers[j].outside:
                     end = j
                     break
-            held = sum(e.count for e in deck_list.entries if e.header is not None and i <= e.header < end and h.line < e.line)
-        if held != h.total:
+            inside = [e.count for e in deck_list.entries if e.header is not None and i <= e.header < end and h.line < e.line]
+            held, lines = sum(inside), len(inside)
+        if held != h.total and (lines != h.total or h.is_total):
             problems.append(
                 Problem(SourcePos(path, h.line), f'"{h.label}" declares {h.total} cards but its lines hold {held}', "section-total")
             )

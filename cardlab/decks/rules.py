@@ -73,6 +73,45 @@ def condition_test(condition: dict[str, Any]) -> Callable[[dict], bool]:
     return every
 
 
+def deciding_facts(fmt: Format) -> tuple[list[str], Callable[[dict, str, str], tuple]]:
+    """What the rules of ``fmt`` decide about one card beyond its printing, for a deck line that
+    names a card by name alone (issue 27: a judge asks which card is meant only when the choice
+    changes the verdict).
+
+    Takes a format; returns ``(labels, facts)``: ``facts(card data, same name, card id)`` is a tuple
+    with one item per label (``labels[i]`` says in words what item ``i`` is: "Basic Pokémon",
+    "the card counted by the copy limit"...). Two cards with equal tuples are the same to every
+    rule of the format but ``allowed-sets``, ``number-range`` and ``banned``, which look at the
+    printing itself (:meth:`cardlab.catalog.formats.Format.allows`).
+    """
+    labels: list[str] = []
+    tests: list[Callable[[dict, str, str], Any]] = []
+
+    def condition(label: str, cond: dict[str, Any]) -> None:
+        test = condition_test(cond)
+        labels.append(label)
+        tests.append(lambda card, _same, _cid: test(card))
+
+    for spec in fmt.rules:
+        p = spec.params
+        if spec.rule == "copy-limit":
+            if p["same"] == "name":
+                labels.append("the name the copy limit counts")
+                tests.append(lambda _card, same, _cid: same)
+            else:
+                labels.append("the card number the copy limit counts")
+                tests.append(lambda _card, _same, cid: cid)
+            for cond in p.get("exempt", []):
+                condition(f"free of the copy limit ({_condition_text(cond)})", cond)
+        elif spec.rule in ("require", "max-cards"):
+            condition(p["label"], p["where"])
+        elif spec.rule == "section-cards":
+            for key in ("allow", "deny"):
+                if p.get(key):
+                    condition(p.get("label") or _condition_text(p[key]), p[key])
+    return labels, lambda card, same, cid: tuple(t(card, same, cid) for t in tests)
+
+
 def _condition_text(condition: dict[str, Any]) -> str:
     return ", ".join(f"{k} {' or '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in condition.items())
 
@@ -170,10 +209,12 @@ def check_sets(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
     allowed = params["sets"]
     for card in deck.cards:
         if card.set_code not in allowed:
-            yield (
-                card.line,
-                (f'"{card.name}" ({card.card_id}) is from set {card.set_code}; {deck.format.name} allows only {", ".join(allowed)}'),
-            )
+            if len(card.candidates) > 1:  # a name alone whose every printing is out of the format
+                sets = ", ".join(dict.fromkeys(c.rsplit("-", 1)[0] for c in card.candidates))
+                printed = f'"{card.name}" is printed only in {sets} ({", ".join(card.candidates)})'
+            else:
+                printed = f'"{card.name}" ({card.card_id}) is from set {card.set_code}'
+            yield card.line, f"{printed}; {deck.format.name} allows only {', '.join(allowed)}"
 
 
 def check_section_cards(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:

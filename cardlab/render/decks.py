@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from cardlab.catalog.formats import Format
     from cardlab.core.errors import Problem
     from cardlab.decks.check import DeckReport, LegalityReport
+    from cardlab.decks.model import Deck
     from cardlab.decks.stats import DeckStats
 
 
@@ -44,10 +45,22 @@ def print_catalog_warnings(problems: Sequence[Problem], err: Console, done: str 
         )
 
 
+def print_notes(deck: Deck, err: Console, said: Sequence[str] = ()) -> None:
+    """Print what a check assumed, never a problem, on ``err``: each of ``said`` (the format chosen
+    for a list that names none) as ``note: ...``, then each of the deck's notes (the printing
+    assumed for a name alone) as ``path:line: note: message``."""
+    lines = [f"[yellow]note[/]: {escape(text)}" for text in said]
+    lines += [f"{escape(str(p.pos))}: [yellow]note[/]: {escape(p.message)}" for p in deck.notes]
+    if lines:
+        err.print("\n".join(lines), highlight=False, soft_wrap=True)
+
+
 def print_report(report: DeckReport, out: Console, err: Console) -> None:
-    """Print each problem as ``path:line: rule: message`` on ``err``, then a one-line verdict."""
+    """Print each problem as ``path:line: rule: message`` on ``err``, the deck's notes (the
+    printings assumed), then a one-line verdict."""
     fmt = report.deck.format
     print_problems(report.problems, err)
+    print_notes(report.deck, err)
     n = report.deck.size("main")
     if report.legal:
         out.print(f"[green]legal[/]: {escape(str(report.deck.path))} under {fmt.name} ({n} cards)", highlight=False, soft_wrap=True)
@@ -64,11 +77,14 @@ FIRST_PROBLEMS = 3
 """How many problems the legality table shows per format (then "and N more")."""
 
 
-def print_legality(report: LegalityReport, out: Console) -> None:
+def print_legality(report: LegalityReport, out: Console, err: Console | None = None) -> None:
     """Print a deck's legality in every format of its game as a table (format, verdict, the
     first problems with their lines), then a one-line summary. On a terminal the problems wrap
     in their column, one a line; piped, the table is plain text, one line per format (its
-    problems joined by `` | ``), never wrapped."""
+    problems joined by `` | ``), never wrapped. On ``err`` (when given), the notes of the best
+    fit's check (the printings it assumed for names alone)."""
+    if err is not None:
+        print_notes(report.best.deck, err)
     rows: list[tuple[str, str, str, list[str]]] = []
     for r in report.results:
         if r.legal:

@@ -289,8 +289,8 @@ def test_missing_file(tmp_path):
             "ambiguous.txt",
             4,
             "ambiguous-card",
-            '"Pikachu" matches 2 cards: Pikachu base1 58 (base1-58), Pikachu reprint 1 '
-            '(reprint-1); add the set and number, e.g. "4 Pikachu base1 58"',
+            '"Mockmon" matches 2 cards that pokemon-unlimited tells apart (Basic Pokémon: reprint-3 yes, reprint-4 no): '
+            'Mockmon reprint 3 (reprint-3), Mockmon reprint 4 (reprint-4); add the set and number, e.g. "4 Mockmon reprint 3"',
         ),
     ],
 )

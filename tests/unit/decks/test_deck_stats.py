@@ -42,10 +42,22 @@ def test_pokemon_curve_and_special_energy(catalog, formats, tmp_path):
     assert odds_of(stats)["mulligans"] is None
 
 
-def test_unmatched_lines_still_count_as_cards(catalog, formats):
-    stats = deck_stats(load_deck(REPO / "examples" / "decks" / "haymaker.txt", catalog, formats, "pokemon-base"))
-    assert (stats.size, stats.unmatched) == (60, 4)  # 4 Scyther are not in the Base Set
-    assert odds_of(stats)["opening-basic"] == 1 - Fraction(comb(52, 7), comb(60, 7))  # 4 Hitmonchan + 4 Electabuzz
+def test_unmatched_lines_still_count_as_cards(catalog, formats, tmp_path):
+    path = tmp_path / "deck.txt"
+    path.write_text("4 Hitmonchan\n4 Pikachoo\n52 Fighting Energy\n", encoding="utf-8")
+    stats = deck_stats(load_deck(path, catalog, formats, "pokemon-base"))
+    assert (stats.size, stats.unmatched) == (60, 4)  # no card is called Pikachoo
+    assert odds_of(stats)["opening-basic"] == 1 - Fraction(comb(56, 7), comb(60, 7))  # 4 Hitmonchan
+
+
+def test_haymaker_opening_odds_count_every_basic_named_bare(catalog, formats):
+    """Haymaker as players write it (bare names): 4 Hitmonchan, 4 Electabuzz (Base Set 20 assumed,
+    the promo is the same to the rules) and 4 Scyther are its 12 Basic Pokémon."""
+    deck = load_deck(REPO / "examples" / "decks" / "haymaker.txt", catalog, formats, "pokemon-base-fossil")
+    stats = deck_stats(deck)
+    assert (stats.size, stats.unmatched) == (60, 0)
+    assert odds_of(stats)["opening-basic"] == 1 - Fraction(comb(48, 7), comb(60, 7))
+    assert {c.card_id for c in deck.cards if c.card.get("stage") == "Basic"} == {"base1-7", "base1-20", "base2-10"}
 
 
 def test_ippo(catalog, formats):

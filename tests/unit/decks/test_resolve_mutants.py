@@ -17,18 +17,17 @@ P = Path("deck.txt")
 
 
 def test_a_name_is_matched_among_the_cards_in_the_formats_number_ranges(catalog, formats):
-    """Under pokemon-base-fossil (promos 1 to 9 only), "Mewtwo" is Base Set's or promo 3: the promos
-    12 and 14 are out of the range, so they are not offered."""
+    """Under pokemon-base-fossil (promos 1 to 9 only), "Mewtwo" is Base Set's, promo 3 or the Base
+    Set 2 reprint: the promos 12 and 14 are out of the range, so they are not candidates. The
+    cards are the same to every rule of the format: Base Set's is assumed, in a note."""
     deck = build_deck(parse_text("1 Mewtwo\n", P), catalog, formats["pokemon-base-fossil"])
-    assert deck.cards == []
-    assert [(p.pos.line, p.rule, p.message) for p in deck.problems] == [
-        (
-            1,
-            "ambiguous-card",
-            '"Mewtwo" matches 2 cards: Mewtwo base1 10 (base1-10), Mewtwo basep 3 (basep-3); '
-            'add the set and number, e.g. "1 Mewtwo base1 10"',
-        )
+    assert [(c.card_id, c.candidates) for c in deck.cards] == [("base1-10", ("base1-10", "basep-3", "base4-10"))]
+    assert deck.problems == []
+    assert [(p.pos.line, p.rule, p.message) for p in deck.notes] == [
+        (1, "assumed-printing", "1 Mewtwo: Base Set 10 assumed (also Wizards Black Star Promos 3)")
     ]
+    deck = build_deck(parse_text("1 Mewtwo\n", P), catalog, formats["pokemon-base-gym"])  # every promo: 12 and 14 too
+    assert deck.cards[0].candidates == ("base1-10", "basep-3", "basep-12", "basep-14", "base4-10")
 
 
 def test_yaml_unknown_section_before_the_main_deck(tmp_path, catalog, formats):
