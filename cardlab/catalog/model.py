@@ -198,10 +198,7 @@ class Catalog:
         other_games: dict[str, str] = {}
         for card_id, card in self.cards.items():
             card_game = self.game_of(card_id)
-            known = [("aka", n) for n in card.get("also_known_as") or ()]
-            for lang, name in [*(card.get("name") or {}).items(), *(card.get("printed_name") or {}).items(), *known]:
-                if lang == "_source" or not isinstance(name, str):
-                    continue
+            for name in card_names(card):
                 if card_game == game:
                     names.setdefault(fold(name), set()).add(card_id)
                     squeezed.setdefault(compact(name), set()).add(card_id)
@@ -225,6 +222,16 @@ class Catalog:
             hint = f"; did you mean {', '.join(close)}?" if close else ""
             raise UsageError(f"no set '{code}' in the catalog (known: {known}){hint}")
         return found
+
+
+def card_names(card: dict) -> list[str]:
+    """Every name a deck line or a search may give a card: its name in each language, each
+    ``printed_name`` (a print variant's spelling) and each ``also_known_as`` (the community's name:
+    ``Birthday Pikachu``), as written."""
+    names = [n for k, n in (card.get("name") or {}).items() if k != "_source" and isinstance(n, str)]
+    names += [n for k, n in (card.get("printed_name") or {}).items() if k != "_source" and isinstance(n, str)]
+    names += [n for n in card.get("also_known_as") or () if isinstance(n, str)]
+    return names
 
 
 CODE_KINDS = ("ptcgo", "ptcgl", "limitless", "tcgone", "tcgdex", "tcgdex_fr", "pokemontcgio")
