@@ -234,7 +234,7 @@ def card_names(card: dict) -> list[str]:
     return names
 
 
-CODE_KINDS = ("ptcgo", "ptcgl", "limitless", "tcgone", "tcgdex", "tcgdex_fr", "pokemontcgio")
+CODE_KINDS = ("ptcgo", "ptcgl", "limitless", "tcgone", "tcgdex", "pokemontcgio")
 """The tools whose set codes a set manifest may record (``codes``; schema/set.schema.json)."""
 
 
