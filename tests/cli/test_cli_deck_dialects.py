@@ -34,9 +34,9 @@ def test_limitless_output_of_the_cockatrice_haymaker(runner) -> None:  # noqa: A
 def test_tcgone_output_of_the_french_live_haymaker(runner) -> None:  # noqa: ANN001
     result = runner.invoke(app, ["deck", "list", str(FIXTURES / "haymaker.ptcgl-fr.txt"), *FORMAT, "-O", "TCGONE", *ROOTS])
     assert result.stdout == (FIXTURES / "haymaker.tcgone.txt").read_text(encoding="utf-8")
-    # Live's line counts are read as card counts until the section check accepts either
-    assert result.exit_code == 1
-    assert result.stderr.count("section-total") == 3
+    # Live's line counts (Pokémon : 4) are section-total problems until the check accepts either
+    # count (tests/unit/decks/test_dialects.py::test_live_line_counts_are_accepted); nothing else
+    assert [line for line in result.stderr.splitlines() if "section-total" not in line and not line.startswith("not legal")] == []
 
 
 def test_cardlab_output_is_the_text_export(runner) -> None:  # noqa: ANN001

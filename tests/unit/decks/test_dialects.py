@@ -75,9 +75,21 @@ def test_each_tools_haymaker_reads_to_the_same_cards(shipped, shipped_formats, n
     deck = load_deck(FIXTURES / name, shipped, shipped_formats, FORMAT)
     assert _cards(deck) == HAYMAKER
     assert sum(c.count for c in deck.cards) == 60
-    # Live's headers count lines (Pokémon: 4), which the section-total check reads as cards until
-    # it accepts either count (see the report of issue 27 part 4); nothing else is wrong
-    assert {p.rule for p in deck.problems} == ({"section-total"} if "ptcgl" in name else set())
+    # Live's headers count lines (Pokémon: 4): the section-total check reads them as cards until it
+    # accepts either count (test_live_line_counts_are_accepted); nothing else is wrong
+    assert [p for p in deck.problems if p.rule != "section-total" or "ptcgl" not in name] == []
+
+
+PENDING_LINE_COUNTS = pytest.mark.xfail(
+    strict=True,
+    reason="resolve._total_problems counts cards only; once it accepts a header that counts the section's lines, remove this mark",
+)
+
+
+@PENDING_LINE_COUNTS
+@pytest.mark.parametrize("name", ["haymaker.ptcgl.txt", "haymaker.ptcgl-fr.txt"])
+def test_live_line_counts_are_accepted(shipped, shipped_formats, name: str) -> None:  # noqa: ANN001
+    assert load_deck(FIXTURES / name, shipped, shipped_formats, FORMAT).problems == []
 
 
 def test_ptcgl_headers_hold_line_counts_and_the_total(shipped_formats) -> None:  # noqa: ANN001
@@ -127,8 +139,8 @@ def test_live_headers_in_other_languages(shipped, shipped_formats, text: str, wo
 
     deck = resolve_deck(deck_list, shipped, shipped_formats, FORMAT)
     assert _cards(deck) == {"base1-7": 4, "base1-91": 4, "base1-97": 4}
-    # each header declares one line of four cards: the section check (resolve.py) reads 1 as cards
-    assert [(p.pos.line, p.rule) for p in deck.problems] == [(1, "section-total"), (3, "section-total"), (5, "section-total")]
+    # each header declares one line of four cards, as Live counts (test_live_line_counts_are_accepted)
+    assert [p for p in deck.problems if p.rule != "section-total"] == []
 
 
 def test_live_pseudo_set_energy_lines_are_kept_whole() -> None:
@@ -160,6 +172,26 @@ def test_birthday_pikachu_is_the_blank_s_pikachu_promo(shipped, shipped_formats)
     ],
 )
 def test_tool_codes_and_spellings_on_card_lines(shipped, shipped_formats, line: str, card_id: str) -> None:  # noqa: ANN001
+    from cardlab.decks.check import resolve_deck
+
+    deck = resolve_deck(parse_deck_text(line + "\n", Path("d.txt")), shipped, shipped_formats, "pokemon-unlimited")
+    assert [c.card_id for c in deck.cards] == [card_id]
+
+
+@pytest.mark.xfail(strict=True, reason="resolve.py's name check (_agrees) and the pseudo set Energy: remove this mark once they land")
+@pytest.mark.parametrize(
+    ("line", "card_id"),
+    [
+        ("4 Lt Surges Pikachu G1 81", "gym1-81"),
+        ("1 Farfetchd BS 27", "base1-27"),
+        ("1 Birthday Pikachu PR 24", "basep-24"),
+        ("12 Basic {F} Energy Energy 6", "base1-97"),
+    ],
+)
+def test_lines_with_a_set_pending_in_resolve(shipped, shipped_formats, line: str, card_id: str) -> None:  # noqa: ANN001
+    """The same folding with a set and number as without (``4 Lt Surges Pikachu`` is found, with
+    ``G1 81`` it is a mismatch today), the community name with a set and number, and Live's pseudo
+    set ``Energy``: the changes are resolve.py's (see the report of issue 27 part 4)."""
     from cardlab.decks.check import resolve_deck
 
     deck = resolve_deck(parse_deck_text(line + "\n", Path("d.txt")), shipped, shipped_formats, "pokemon-unlimited")
