@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from cardlab.core.errors import Problem
 
-INDEX_VERSION = "15"
+INDEX_VERSION = "16"
 """The search index's layout (:mod:`cardlab.catalog.index`): bump when its tables or contents
 change, and old indexes are rebuilt."""
 

@@ -545,7 +545,7 @@ def _write(
                 )
             )
         con.executemany("INSERT INTO card_set VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", set_rows)
-        keys = {(norm_value(fold(name)), info.code) for info in cat.sets.values() for name in (info.code, *info.aliases)}
+        keys = {(norm_value(fold(name)), info.code) for info in cat.sets.values() for name in info.lookup_names}
         con.executemany("INSERT OR IGNORE INTO set_key VALUES (?, ?)", sorted(keys))
 
         # pass 2: the rows, batch by batch
@@ -610,6 +610,9 @@ def _write(
                         names.append((card_id, lang, name, fold(name), compact(name)))
                 for lang, name in (card.get("printed_name") or {}).items():
                     if lang != "_source" and isinstance(name, str):
+                        printed.append((card_id, fold(name), compact(name)))
+                for name in card.get("also_known_as") or ():  # the community's name: Birthday Pikachu
+                    if isinstance(name, str):
                         printed.append((card_id, fold(name), compact(name)))
                 for f, t, n in _common_facets(card, info.data, info.aliases) + list(game.facets(card)):
                     text = norm_value(t) if t is not None else None

@@ -60,6 +60,28 @@ class SetInfo:
         """Other codes deck lists use for this set (``BS`` for ``base1``)."""
         return list(self.data.get("aliases") or [])
 
+    @property
+    def codes(self) -> dict[str, str]:
+        """The set's code in the tools players use, by tool (:data:`CODE_KINDS`): ``{"ptcgo": "BS",
+        "tcgone": "BS", ...}`` (schema/set.schema.json ``codes``)."""
+        codes = self.data.get("codes")
+        return {k: v for k, v in codes.items() if isinstance(v, str)} if isinstance(codes, dict) else {}
+
+    def code_for(self, tool: str) -> str:
+        """The code ``tool`` writes for this set: its own code of :attr:`codes`, else the PTCGO code
+        (the one most tools took over), else the first alias, else the catalog code."""
+        codes = self.codes
+        return codes.get(tool) or codes.get("ptcgo") or next(iter(self.aliases), self.code)
+
+    @property
+    def lookup_names(self) -> list[str]:
+        """Every name set lookup accepts: the code, the aliases, then each tool's code (no repeats,
+        compared folded)."""
+        seen: dict[str, str] = {}
+        for name in (self.code, *self.aliases, *self.codes.values()):
+            seen.setdefault(fold(name), name)
+        return list(seen.values())
+
     def name(self, langs: Iterable[str] = ()) -> str:
         """The set's name in the first of ``langs`` known, else in the source language."""
         return pick(self.data.get("name"), list(langs), self.source_language)
@@ -148,14 +170,16 @@ class Catalog:
         return pick(self.cards[card_id].get("name"), list(langs), self.set_of(card_id).source_language)
 
     def find_set(self, code: str) -> SetInfo | None:
-        """Return the set whose code or alias is ``code`` (folded as every name is: case, width;
-        ``ＢＳ`` is ``BS``), or None. A dictionary lookup (built once, again when sets are added):
-        the first set in catalog order wins when a code and an alias collide."""
+        """Return the set whose code, alias or tool code (:attr:`SetInfo.codes`: ``WBSP``, ``BS2``)
+        is ``code`` (folded as every name is: case, width; ``ＢＳ`` is ``BS``), or None. A dictionary
+        lookup (built once, again when sets are added): a set's own code wins over another set's
+        alias or tool code, then the first set in catalog order (:func:`set_code_collisions` reports
+        such collisions when the catalog is validated)."""
         keys = self._set_keys
         if keys is None or keys[0] != len(self.sets):
-            found: dict[str, SetInfo] = {}
+            found: dict[str, SetInfo] = {fold(info.code): info for info in reversed(list(self.sets.values()))}
             for info in self.sets.values():
-                for name in (info.code, *info.aliases):
+                for name in info.lookup_names:
                     found.setdefault(fold(name), info)
             keys = self._set_keys = (len(self.sets), found)
         return keys[1].get(fold(code))
@@ -163,8 +187,10 @@ class Catalog:
     def name_maps(self, game: str) -> tuple[Mapping[str, set[str]], Mapping[str, set[str]], Mapping[str, str]]:
         """The names deck lines are matched by, for the cards of ``game``: ``(folded name -> card
         ids, name without spaces or punctuation -> card ids, folded name of another game's card ->
-        that game)``. Names in every language, and each ``printed_name`` (a print variant's
-        spelling); folded with :func:`cardlab.core.text.fold` and :func:`cardlab.core.text.compact`."""
+        that game)``. Names in every language, each ``printed_name`` (a print variant's spelling)
+        and each ``also_known_as`` (the name players and tools give the card: basep-24 ``_____'s
+        Pikachu`` is ``Birthday Pikachu``); folded with :func:`cardlab.core.text.fold` and
+        :func:`cardlab.core.text.compact`."""
         from cardlab.core.text import compact
 
         names: dict[str, set[str]] = {}
@@ -172,9 +198,7 @@ class Catalog:
         other_games: dict[str, str] = {}
         for card_id, card in self.cards.items():
             card_game = self.game_of(card_id)
-            for lang, name in [*(card.get("name") or {}).items(), *(card.get("printed_name") or {}).items()]:
-                if lang == "_source" or not isinstance(name, str):
-                    continue
+            for name in card_names(card):
                 if card_game == game:
                     names.setdefault(fold(name), set()).add(card_id)
                     squeezed.setdefault(compact(name), set()).add(card_id)
@@ -194,10 +218,53 @@ class Catalog:
             from cardlab.core.fuzzy import suggest
 
             known = ", ".join(sorted(self.sets)) or "none"
-            close = suggest(code, [n for s in self.sets.values() for n in (s.code, *s.aliases)])
+            close = suggest(code, [n for s in self.sets.values() for n in s.lookup_names])
             hint = f"; did you mean {', '.join(close)}?" if close else ""
             raise UsageError(f"no set '{code}' in the catalog (known: {known}){hint}")
         return found
+
+
+def card_names(card: dict) -> list[str]:
+    """Every name a deck line or a search may give a card: its name in each language, each
+    ``printed_name`` (a print variant's spelling) and each ``also_known_as`` (the community's name:
+    ``Birthday Pikachu``), as written."""
+    names = [n for k, n in (card.get("name") or {}).items() if k != "_source" and isinstance(n, str)]
+    names += [n for k, n in (card.get("printed_name") or {}).items() if k != "_source" and isinstance(n, str)]
+    names += [n for n in card.get("also_known_as") or () if isinstance(n, str)]
+    return names
+
+
+CODE_KINDS = ("ptcgo", "ptcgl", "limitless", "tcgone", "tcgdex", "pokemontcgio")
+"""The tools whose set codes a set manifest may record (``codes``; schema/set.schema.json)."""
+
+
+def set_code_collisions(sets: Iterable[tuple[str, dict]]) -> list[tuple[str, str, list[str], str, str]]:
+    """The names two sets share: each code, alias or tool code of a set (``(code, manifest data)``
+    pairs, in catalog order) that another set already uses, folded as lookup folds them; set lookup gives the name to the set that owns it as its code, else the first set.
+
+    Returns ``(set code, name as written, where the set's manifest holds it (["aliases"], ["codes",
+    "tcgone"]), the other set's code, how the other set uses it)``, one per shared name."""
+    owner: dict[str, tuple[str, str]] = {}
+    found: list[tuple[str, str, list[str], str, str]] = []
+    for code, data in sets:
+        codes, aliases = data.get("codes"), data.get("aliases")
+        codes = codes if isinstance(codes, dict) else {}
+        aliases = aliases if isinstance(aliases, list) else []
+        names = [(code, "code", ["code"]), *((a, "alias", ["aliases"]) for a in aliases)]
+        names += [(c, f"{k} code", ["codes", k]) for k, c in codes.items()]
+        mine: set[str] = set()
+        for name, how, where in names:
+            if not isinstance(name, str):
+                continue
+            key = fold(name)
+            if key in mine:
+                continue
+            mine.add(key)
+            if key in owner and owner[key][0] != code:
+                found.append((code, name, where, *owner[key]))
+            else:
+                owner.setdefault(key, (code, how))
+    return found
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,8 @@ positions from the same YAML parse as the data (:mod:`cardlab.core.yamlio`).
 
 Cross-file rules (ids: ``rule`` of each :class:`~cardlab.core.errors.Problem`):
 
-- ``unique-id``: no two cards share an id; ``unique-set``: no two sets share a code.
+- ``unique-id``: no two cards share an id; ``unique-set``: no two sets share a code;
+  ``set-code-collision``: no code, alias or tool code (``codes``) of a set is another set's.
 - ``id``: a card's id is ``<set code>-<number>``; ``file-name``: its file is ``<number>-<slug>.yaml``.
 - ``number-range``: a numeric collector number is within the set's printed total.
 - ``source-language``: every localized map holds the set's source language.
@@ -91,6 +92,14 @@ def cross_checks(
         for keys, loc in _localized_keys(d, []):
             if src not in loc:
                 found.append((f.path, keys, f"missing the source language '{src}'", "source-language"))
+    set_files: dict[str, Path] = {}
+    for f in files:
+        d = data.get(f.path)
+        if f.kind == "set" and f.path not in bad and isinstance(d, dict) and isinstance(d.get("code"), str):
+            set_files.setdefault(d["code"], f.path)
+    for code, name, where, other, how in catalog_mod.set_code_collisions((c, data[p]) for c, p in set_files.items()):
+        message = f"set code '{name}' is also the {how} of set {other}; set lookup gives it to {other}: remove one of them"
+        found.append((set_files[code], where, message, "set-code-collision"))
     seen_ids: dict[str, Path] = {}
     for f in files:
         d = data.get(f.path)

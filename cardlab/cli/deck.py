@@ -12,6 +12,7 @@ deck is checked against the valid cards. With ``-O json`` an error that stops a 
 
 from __future__ import annotations
 
+from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -138,12 +139,35 @@ def deck_stats(
     finish(not problems)
 
 
+class DeckListOutput(str, Enum):
+    """``deck list --output-format``: the listing (text, json) or a tool's deck list
+    (:mod:`cardlab.decks.dialects`: ptcgl, limitless, tcgone; cardlab for cardlab's own text list)."""
+
+    text = "text"
+    json = "json"
+    ptcgl = "ptcgl"
+    limitless = "limitless"
+    tcgone = "tcgone"
+    cardlab = "cardlab"
+
+
+DeckListOutputOpt = Annotated[
+    DeckListOutput,
+    typer.Option(
+        "--output-format",
+        "-O",
+        case_sensitive=False,
+        help="text or json (the listing), or the deck list of a tool: ptcgl (Pokémon TCG Live), limitless, tcgone (PTCGO layout), cardlab.",
+    ),
+]
+
+
 @deck_app.command("list")
 def deck_list_cmd(
     file: FileArg,
     fmt: DeckFormatOpt = None,
     lang: LangOpt = None,
-    output_fmt: ReportOutputOpt = ReportOutput.text,
+    output_fmt: DeckListOutputOpt = DeckListOutput.text,
     catalog: CatalogOpt = None,
     old_output: OldOutputOpt = None,
 ) -> None:
@@ -153,16 +177,26 @@ def deck_list_cmd(
     deck validate reports them. Exit 0 when the deck is legal, 1 when it is not (the list is printed
     either way), 2 when the file cannot be read or holds no card.
 
+    With -O ptcgl, limitless or tcgone the deck is printed as that tool exports it (its set codes,
+    collector numbers, section headers), ready to paste into it; -O cardlab prints cardlab's own
+    text list. Each reads back to the same cards.
+
     Example: cardlab deck list examples/decks/zap-theme-deck.txt -f pokemon-base --lang fr
+    Example: cardlab deck list examples/decks/haymaker.txt -f pokemon-base -O ptcgl
     """
     from cardlab.decks import check as decks
 
     output = output_format(output_fmt, old_output, "deck list", "--output")
     roots, _ = roots_and_db(catalog, None)
-    with user_errors(json_output=output is ReportOutput.json):
+    with user_errors(json_output=output is DeckListOutput.json):
         langs = langs_of(lang)
         report = decks.check_deck_file(file, roots, fmt, langs)  # the catalog opened once for the command
         deck, problems = report.best.deck, report.best.problems
+        written = None
+        if output not in (DeckListOutput.text, DeckListOutput.json):
+            from cardlab.decks.dialects import write_deck
+
+            written = write_deck(deck, "text" if output is DeckListOutput.cardlab else output.value, langs, report.catalog.sets)
     listing = decks.deck_list(deck, langs)
     _warn_catalog(deck)
     from cardlab.render import cards as render
@@ -171,7 +205,9 @@ def deck_list_cmd(
     # the list's own problems (unknown cards...) and the format's rules, as deck validate shows them
     render_deck.print_problems(problems, render.stderr_console())
     render_deck.print_notes(deck, render.stderr_console(), report.notes)
-    if output is ReportOutput.json:
+    if written is not None:
+        typer.echo(written, nl=False)
+    elif output is DeckListOutput.json:
         _json([{"section": s, "cards": [{"count": n, "name": name, "id": cid} for n, name, cid in rows]} for s, rows in listing])
     else:
         for section, rows in listing:

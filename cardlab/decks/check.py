@@ -264,6 +264,10 @@ class LegalityReport:
         path: the deck file; game: the game found from its cards.
         results: one :class:`FormatResult` per format of the game, by format name.
         chosen: the format :func:`choose_format` picks for the list (the file's, else the best fit).
+        surveyed: True when no format was asked for or named (every format of the game checked).
+        notes: what the check says it chose (the format of a list that names none).
+        catalog: the catalog checked against, when the door that opened it keeps it
+            (:func:`check_deck_file`: writers need its sets' codes).
     """
 
     path: Path
@@ -272,6 +276,7 @@ class LegalityReport:
     chosen: str = ""
     surveyed: bool = True
     notes: list[str] = field(default_factory=list)
+    catalog: Any = field(default=None, repr=False)
 
     @property
     def best(self) -> FormatResult:
@@ -551,6 +556,7 @@ def _checked(deck_list: DeckList, result: Any, formats: dict[str, Format], forma
         raise
     for r in report.results:
         r.deck.catalog_problems = list(result.problems)
+    report.catalog = result.catalog
     return report
 
 

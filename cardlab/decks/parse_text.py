@@ -22,6 +22,16 @@ _HEADER = re.compile(
 )
 
 
+LOCAL_TOTAL_WORDS = frozenset(
+    {"total de cartes", "karten insgesamt", "gesamtzahl der karten", "carte totali", "totale carte", "total de cartas"}
+)
+"""Folded header words of the whole list's total in the other languages of Pokémon TCG Live's
+export (``Total de cartes : 60``, ``Karten insgesamt: 60``, ``Carte totali: 60``, ``Total de
+cartas: 60``), besides :data:`cardlab.decks.model.TOTAL_WORDS`."""
+ALL_TOTAL_WORDS = TOTAL_WORDS | LOCAL_TOTAL_WORDS
+"""Every word of a header that gives the whole list's total."""
+
+
 _DECO_CHARS = "*=-_~"
 """The characters a decoration run is made of (``***``, ``===``, ``---``, ``___``, ``~~~`` at either end
 of a line, stripped; the rest of the line is read as any line: ``=== Trainers ===`` is a header,
@@ -111,7 +121,7 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
         A :class:`DeckList`; a file with no card line gets an ``empty`` problem at line 1.
     """
     format_words = set(header_words)
-    words = format_words | TOTAL_WORDS | SIDEBOARD_WORDS
+    words = format_words | ALL_TOTAL_WORDS | SIDEBOARD_WORDS
     deck = DeckList(path=as_path(path))
     header: int | None = None
     content = False  # any line besides blanks and comments
@@ -208,12 +218,12 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
                         line,
                         word,
                         to_int(total) if total is not None else None,
-                        word in TOTAL_WORDS,
+                        word in ALL_TOTAL_WORDS,
                         word in SIDEBOARD_WORDS and word not in format_words,
                     )
                 )
                 content = True
-                if word not in TOTAL_WORDS:
+                if word not in ALL_TOTAL_WORDS:
                     header = len(deck.headers) - 1
                 continue
         if hashed:

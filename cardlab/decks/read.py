@@ -1,4 +1,5 @@
-"""Reading a deck file: size, binary and empty checks, then the text or YAML parser by suffix."""
+"""Reading a deck file: size, binary and empty checks, then the text, YAML or Cockatrice (``.cod``)
+parser by suffix; a pasted list or standard input that starts like XML is read as a Cockatrice deck."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 
 from cardlab.core.errors import InputError, Problem, SourcePos
 from cardlab.decks.model import MAX_DECK_BYTES, DeckList
+from cardlab.decks.parse_cod import looks_like_cod, parse_cod
 from cardlab.decks.parse_text import parse_text
 from cardlab.decks.parse_yaml import parse_yaml
 
@@ -34,7 +36,8 @@ def _read_stdin() -> str:
 
 
 def read_deck(path: Path, header_words: Iterable[str] = ()) -> DeckList:
-    """Read and parse a deck file: YAML for ``.yaml``/``.yml``, plain text otherwise.
+    """Read and parse a deck file: YAML for ``.yaml``/``.yml``, a Cockatrice deck for ``.cod`` (or
+    text that starts with ``<?xml`` or ``<cockatrice_deck``), plain text otherwise.
 
     Args:
         path: the deck file; ``-`` reads a plain-text list from standard input.
@@ -47,8 +50,8 @@ def read_deck(path: Path, header_words: Iterable[str] = ()) -> DeckList:
     Raises:
         InputError: the file is missing, larger than :data:`MAX_DECK_BYTES`, binary (NUL bytes or
             not UTF-8), holds no card line (blank, comments, headers or a format line only; a YAML
-            deck with empty lists), YAML that does not parse or whose top level is not a mapping
-            (exit code 2).
+            deck with empty lists), YAML that does not parse or whose top level is not a mapping, a
+            ``.cod`` file that is not well-formed XML or not a Cockatrice deck (exit code 2).
     """
     from cardlab.core.inputs import LoadError, as_path, read_text
 
@@ -91,12 +94,18 @@ def parse_deck_text(text: str, path: Path | str, header_words: Iterable[str] = (
     if "\x00" in text:
         line = text[: text.index("\x00")].count("\n") + 1
         raise InputError(f"{SourcePos(path, line)}: binary file (a NUL byte); a deck list is plain text")
-    if path.suffix.lower() in (".yaml", ".yml"):
+    suffix = path.suffix.lower()
+    if suffix in (".yaml", ".yml"):
         deck = parse_yaml(text, path, header_words)
+    elif suffix == ".cod" or looks_like_cod(text):
+        deck = parse_cod(text, path)
     else:
         deck = parse_text(text, path, header_words)
     empty = next((p for p in deck.problems if p.rule == "empty"), None)
     if empty and not deck.entries and all(p.rule in ("empty", "format-conflict") for p in deck.problems):
-        example = "main: [4 Pikachu]" if path.suffix.lower() in (".yaml", ".yml") else "4 Pikachu"
+        example = {".yaml": "main: [4 Pikachu]", ".yml": "main: [4 Pikachu]"}.get(suffix, "4 Pikachu")
+        if suffix == ".cod" or looks_like_cod(text):
+            example = '<card number="4" name="Pikachu"/>'
+            raise InputError(f"{empty.pos}: the Cockatrice deck holds no cards; a deck's zone holds elements like '{example}'")
         raise InputError(f"{empty.pos}: {empty.message}; a deck list has lines like '{example}'")
     return deck

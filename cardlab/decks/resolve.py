@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardlab.catalog.model import number_int
+from cardlab.catalog.model import card_names, number_int
 from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.text import compact, fold, line_list, pick
 from cardlab.core.words import count as counted
@@ -187,14 +187,12 @@ class CardIndex:
         of the card's name is in it (``Basic {L} Energy`` is Lightning Energy)."""
         names = self._folded.get(card_id)
         if names is None:
-            card = self.catalog.cards[card_id]
-            names = self._folded[card_id] = [
-                fold(n)
-                for k, n in [*card["name"].items(), *(card.get("printed_name") or {}).items()]
-                if k != "_source" and isinstance(n, str)
-            ]
+            names = self._folded[card_id] = [fold(n) for n in card_names(self.catalog.cards[card_id])]
         wanted = fold(name)
         if wanted in names:
+            return True
+        squeezed = compact(name)  # typed without spaces or punctuation: "Lt Surges Pikachu", "Farfetchd"
+        if squeezed and any(compact(n) == squeezed for n in names):
             return True
         words = _loose(wanted)
         return any(_loose(n) and _loose(n) <= words for n in names)
@@ -240,7 +238,7 @@ class CardIndex:
         (``Charizard XYZ 4``), with "did you mean" over the game's set codes and aliases."""
         from cardlab.core.fuzzy import suggest
 
-        codes = [c for info in self.catalog.sets.values() if info.game == self.game for c in (info.code, *info.aliases)]
+        codes = [c for info in self.catalog.sets.values() if info.game == self.game for c in info.lookup_names]
         close = suggest(code, codes)
         hint = f"; did you mean {', '.join(close)}?" if close else f" (known: {', '.join(sorted(codes, key=str.casefold))})"
         return f'unknown set code "{code}" in "{text}"{hint}'

@@ -273,8 +273,9 @@ def _placeholder_texts(data: Any) -> Any:
 
 def _actual(card: dict[str, Any], reprint: bool) -> dict[str, Any]:
     """A catalog card ready to compare: the printed name for a reprint's name, notes (where the
-    sources disagree, for contributors) and the reprint link left out."""
-    data = {k: v for k, v in card.items() if k not in ("notes", "reprint_of", "printed_name")}
+    sources disagree, for contributors), the community's names (also_known_as: not in the
+    reference data) and the reprint link left out."""
+    data = {k: v for k, v in card.items() if k not in ("notes", "reprint_of", "printed_name", "also_known_as")}
     if reprint:
         printed = (card.get("printed_name") or card["name"])["en"]
         data["name"] = {"en": printed}

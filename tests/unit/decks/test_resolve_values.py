@@ -29,8 +29,8 @@ def test_unknown_set_lists_the_codes_a_to_z_whatever_the_case(index):
     """No close set code: every code and alias of the game, A-Z without regard to case."""
     assert _resolve(index, "1 Charizard XYZ 4") == (
         None,
-        'unknown set code "XYZ" in "Charizard XYZ 4" (known: B2, base, base1, base2, base3, base4, base5, basep, BS, FO, '
-        "fossil, G1, G2, gym1, gym2, JU, jungle, PR, promo, reprint, rocket, RPT, test1, TR, TST)",
+        'unknown set code "XYZ" in "Charizard XYZ 4" (known: B2, base, base1, base2, base3, base4, base5, basep, BS, BS2, FO, '
+        "fossil, G1, G2, gym1, gym2, JU, jungle, PR, promo, reprint, RO, rocket, RPT, test1, TR, TST, WBSP)",
         "unknown-card",
     )
 
