@@ -220,25 +220,31 @@ def deck_have(
     roots, _ = roots_and_db(catalog, None)
     with user_errors():
         who = _player(player)
-        deck = listing.open_any_deck(file, roots, fmt, langs_of(lang))
+        from cardlab.decks.check import check_deck_file
+
+        report = check_deck_file(file, roots, fmt, langs_of(lang))
+        deck = report.best.deck
         if deck.catalog_problems:  # invalid catalog files (a draft): left out, as for every deck command
             from cardlab.render import cards as render
             from cardlab.render import decks as render_deck
 
             render_deck.print_catalog_warnings(deck.catalog_problems, render.stderr_console())
         con = open_for_reading()
-        rows = listing.have(deck, counts(con, who) if con is not None else {})
+        rows = listing.have(deck, counts(con, who) if con is not None else {}, report.catalog)
     data = listing.have_json(rows, who)
     if output_format is ReportOutput.json:
         typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
     else:
         for r in rows:
             mark = "ok" if not r.missing else f"missing {r.missing}"
-            typer.echo(f"{r.need} {r.name} ({r.card_id}): own {r.own}, {mark}")
+            held = f" [{', '.join(f'{n} {i}' for i, n in r.printings)}]" if r.printings else ""
+            typer.echo(f"{r.need} {r.name} ({r.card_id}): own {r.own}{held}, {mark}")
         typer.echo(f"{who}: {data['need'] - data['missing']} of {data['need']} cards owned, {data['missing']} missing")
     for p in deck.problems:
         if p.rule in ("unknown-card", "ambiguous-card"):
             typer.echo(f"warning: {p}", err=True)
+    for note in deck.notes:  # the printing assumed for a name alone (the collection may have chosen another)
+        typer.echo(f"{note.pos}: note: {note.message}", err=True)
     if not data["complete"]:
         typer.echo(f"{who} is missing {data['missing']} of the deck's {data['need']} cards", err=True)
     finish(data["complete"])

@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from cardlab.core import words
+
+if TYPE_CHECKING:
+    from cardlab.catalog.model import Catalog
 
 
 class OwnedRow(NamedTuple):
@@ -101,13 +104,16 @@ def plain(rows: list[OwnedRow], fmt: str = "text") -> str:
 
 @dataclass(frozen=True)
 class HaveRow:
-    """One card of a deck list against a collection: ``need`` copies in the list, ``own`` owned,
-    ``missing`` = max(0, need - own)."""
+    """One card of a deck list against a collection: ``need`` copies in the list, ``own`` owned
+    (every printing of the card counts: a reprint, the holo and the plain one), ``missing`` =
+    max(0, need - own); ``printings`` the owned copies by printing (card id -> copies, only
+    those owned)."""
 
     card_id: str
     name: str
     need: int
     own: int
+    printings: tuple[tuple[str, int], ...] = ()
 
     @property
     def missing(self) -> int:
@@ -115,46 +121,64 @@ class HaveRow:
         return max(0, self.need - self.own)
 
 
-def have(deck, owned: dict[str, int]) -> list[HaveRow]:  # noqa: ANN001 - cardlab.decks.model.Deck
+def have(deck, owned: dict[str, int], catalog: Catalog | None = None) -> list[HaveRow]:  # noqa: ANN001 - a decks.model.Deck
     """Return, for each card of a matched deck (:class:`cardlab.decks.model.Deck`; the same card on
-    several lines adds up), how many the list needs and the player owns, in list order."""
+    several lines adds up), how many the list needs and the player owns, in list order.
+
+    A card is owned in any of its printings (issue 27): for a line that names a card by name
+    alone, each of its candidates (the printings the format allows, :attr:`DeckCard.candidates`),
+    and the player's collection decides among different candidate cards (the one owned most is
+    the line's card; the deck's assumption on a tie); for a line that names its printing, every
+    printing of that card (:meth:`cardlab.catalog.model.Catalog.oracle_of`: a reprint, the holo
+    and the plain one).
+
+    Args:
+        deck: a matched deck; owned: card id -> copies the player owns.
+        catalog: the catalog the deck was matched against (None: each printing alone counts).
+
+    Returns:
+        One :class:`HaveRow` per card of the deck (keyed by the card chosen), in list order.
+    """
+    oracle = catalog.oracle_of if catalog is not None else (lambda i: i)
+    wanted = {oracle(c.card_id) for c in deck.cards if not c.candidates}
+    printings: dict[str, list[str]] = {}
+    if catalog is not None and wanted:
+        for i in catalog.by_print_order(i for i in catalog.cards if oracle(i) in wanted):
+            printings.setdefault(oracle(i), []).append(i)
     need: dict[str, int] = {}
     names: dict[str, str] = {}
+    where: dict[str, tuple[str, ...]] = {}
     for c in deck.cards:
-        need[c.card_id] = need.get(c.card_id, 0) + c.count
-        names.setdefault(c.card_id, c.name)
-    return [HaveRow(cid, names[cid], n, owned.get(cid, 0)) for cid, n in need.items()]
+        if c.candidates:  # the different cards among the candidates, each with its printings
+            by_card: dict[str, list[str]] = {}
+            for i in c.candidates:
+                by_card.setdefault(oracle(i), []).append(i)
+            best = max(by_card.values(), key=lambda ids: (sum(owned.get(i, 0) for i in ids), c.card_id in ids))
+            card_id = c.card_id if c.card_id in best else best[0]
+            choice = tuple(best)
+        else:
+            card_id = c.card_id
+            choice = tuple(printings.get(oracle(card_id), [card_id]))
+        need[card_id] = need.get(card_id, 0) + c.count
+        names.setdefault(card_id, c.name)
+        where[card_id] = tuple(dict.fromkeys((*where.get(card_id, ()), *choice)))
+    rows = []
+    for cid, n in need.items():
+        held = tuple((i, owned[i]) for i in where[cid] if owned.get(i, 0) > 0)
+        rows.append(HaveRow(cid, names[cid], n, sum(k for _i, k in held), held))
+    return rows
 
 
 def have_json(rows: list[HaveRow], player: str) -> dict:
-    """Return ``deck have`` as a JSON-ready dict: player, cards (id, name, need, own, missing), totals."""
+    """Return ``deck have`` as a JSON-ready dict: player, cards (id, name, need, own, missing, owned
+    printings as ``{id: copies}``), totals."""
     return {
         "player": player,
-        "cards": [{"id": r.card_id, "name": r.name, "need": r.need, "own": r.own, "missing": r.missing} for r in rows],
+        "cards": [
+            {"id": r.card_id, "name": r.name, "need": r.need, "own": r.own, "missing": r.missing, "printings": dict(r.printings)}
+            for r in rows
+        ],
         "need": sum(r.need for r in rows),
         "missing": sum(r.missing for r in rows),
         "complete": all(r.missing == 0 for r in rows),
     }
-
-
-def open_any_deck(path, roots, format_name: str | None = None, langs=()):  # noqa: ANN001, ANN201
-    """Read a deck list of any game and match it: under ``format_name``, else the format the file
-    names, else the format under which it has the fewest unknown cards
-    (:func:`cardlab.decks.check.choose_format`). Returns the :class:`cardlab.decks.model.Deck`.
-
-    Raises:
-        InputError, UsageError: as :func:`cardlab.decks.check.choose_format`; CatalogError: the
-            catalog's problems leave no format (other invalid catalog files are left out, as for
-            every deck command, and kept in ``Deck.catalog_problems``).
-    """
-    from pathlib import Path
-
-    from cardlab.decks.check import choose_format, header_words, with_catalog
-    from cardlab.decks.read import read_deck
-
-    def match(result, formats):  # noqa: ANN001, ANN202 - the catalog as deck commands read it
-        deck, _problems, _notes = choose_format(read_deck(Path(path), header_words(formats)), result.catalog, formats, format_name, langs)
-        deck.catalog_problems = list(result.problems)
-        return deck
-
-    return with_catalog(list(roots), match)

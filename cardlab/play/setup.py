@@ -60,15 +60,14 @@ def read_list(path: Path, catalog: Catalog, formats: dict) -> list[dict]:
         InputError: unreadable file; DataError: unknown cards or not 10 cards (with lines).
     """
     from cardlab.core.errors import DataError
+    from cardlab.decks.check import check_list
     from cardlab.decks.read import read_deck
-    from cardlab.decks.resolve import build_deck
-    from cardlab.decks.rules import check_deck
 
     fmt = formats.get(LIST_FORMAT)
     if fmt is None:
         raise UsageError(f"the catalog has no '{LIST_FORMAT}' format (shipped in cards/forumtcg/formats)")
-    deck = build_deck(read_deck(Path(path), fmt.header_words()), catalog, fmt)
-    problems = check_deck(deck)
+    check = check_list(read_deck(Path(path), fmt.header_words()), catalog, {LIST_FORMAT: fmt}, LIST_FORMAT)
+    deck, problems = check.best.deck, check.best.problems
     if problems:
         raise DataError(problems)
     out: list[dict] = []

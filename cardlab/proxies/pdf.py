@@ -92,7 +92,7 @@ class DeckProblemsError(DataError):
 
     Attributes:
         report: the deck check (:class:`cardlab.decks.check.DeckReport`), to print as ``cardlab deck validate`` does.
-        notes: what the check assumed (the format chosen when the deck names none).
+        notes: what the check assumed (the format chosen when the deck names none, the printing assumed for a name alone).
         catalog_problems: problems of invalid catalog files left out (warnings).
     """
 
@@ -182,7 +182,7 @@ class Selection:
         problems: deck problems that ``force`` let through (empty otherwise).
         title: a title for the PDF (the deck's name or file name).
         report: the deck check (:class:`cardlab.decks.check.DeckReport`), None without a deck file.
-        notes: what the check assumed, in words (the format chosen when the deck names none).
+        notes: what the check assumed, in words (the format chosen when the deck names none, the printing assumed for a name alone).
         catalog_problems: problems of invalid catalog files (a draft from ``card new``): warnings;
             those files' cards are left out of the catalog, every other card prints.
     """
@@ -229,9 +229,10 @@ def deck_cards(
 
     formats = load_formats(roots)
     deck_list = read_deck(Path(path), decks.header_words(formats))
-    deck, problems, notes = decks.choose_format(deck_list, catalog, formats, format_name)
-    report = decks.DeckReport(deck, sorted(problems))
-    if problems and not force:
+    check = decks.check_list(deck_list, catalog, formats, format_name)
+    deck, notes = check.best.deck, check.notes + [p.message for p in check.best.deck.notes]
+    report = decks.DeckReport(deck, sorted(check.best.problems))
+    if report.problems and not force:
         raise DeckProblemsError(report, notes)
     ids = expand((c.card_id, c.count) for c in deck.cards)
     return Selection(ids, report.problems if force else [], deck.name or Path(path).stem, report=report, notes=notes)

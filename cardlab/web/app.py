@@ -307,7 +307,9 @@ def card_json(site: Site, view, langs: Sequence[str]) -> dict[str, Any]:  # noqa
 
 
 def check_deck_text(site: Site, text: str, name: str, format_name: str | None, langs: Sequence[str]) -> dict[str, Any]:
-    """Check a pasted deck list: against ``format_name``, else against every format of its game.
+    """Check a pasted deck list (:func:`cardlab.decks.check.check_list`, the one deck checker, as
+    the CLI): against ``format_name``, else the list's own ``Format:`` line, else against every
+    format of its game.
 
     Args:
         site: the loaded catalog and formats; text: the deck list; name: its file name (``.yaml``
@@ -315,7 +317,7 @@ def check_deck_text(site: Site, text: str, name: str, format_name: str | None, l
 
     Returns:
         ``{"deck": the matched Deck (the named format's, else the best fit's), "reports": [DeckReport, ...],
-        "notes": [...], "list": the DeckList}``.
+        "notes": [...], "list": the DeckList, "check": the LegalityReport}``.
 
     Raises:
         WebError: the text cannot be read as a deck (400 ``bad_deck``), an unknown format (400 ``bad_request``),
@@ -332,16 +334,11 @@ def check_deck_text(site: Site, text: str, name: str, format_name: str | None, l
         raise WebError(413, "too_large", f"the deck list has {lines:,} lines; the web checks at most {MAX_DECK_LINES:,}")
     try:
         deck_list = parse_deck_text(text, name, site.header_words)
-        if format_name:
-            deck, problems, notes = decks.choose_format(deck_list, site.catalog, site.formats, format_name, langs, site.indexes)
-            reports = [decks.DeckReport(deck, sorted(problems))]
-        else:
-            every = decks.legality(deck_list, site.catalog, site.formats, langs, site.indexes)
-            reports = [decks.DeckReport(r.deck, r.problems) for r in every.results]
-            deck, notes = every.best.deck, []
+        check = decks.check_list(deck_list, site.catalog, site.formats, format_name or None, langs, site.indexes)
     except CardlabError as err:
         raise web_error(err) from None
-    return {"deck": deck, "reports": reports, "notes": notes, "list": deck_list}
+    reports = [decks.DeckReport(r.deck, r.problems) for r in check.results]
+    return {"deck": check.best.deck, "reports": reports, "notes": check.notes, "list": deck_list, "check": check}
 
 
 def card_view(site, card_id: str):  # noqa: ANN001, ANN201 - Site, search.engine.CardView
@@ -363,7 +360,7 @@ def report_json(report) -> dict[str, Any]:  # noqa: ANN001 - decks.check.DeckRep
     """Return a deck report as the API gives it (:meth:`DeckReport.to_json` without the server-side file name)."""
     data = report.to_json()
     data.pop("file", None)
-    for p in data["problems"]:
+    for p in [*data["problems"], *data.get("notes", [])]:
         p.pop("path", None)
     return {"object": "deck_report", **data}
 
@@ -372,20 +369,32 @@ def lines_with_problems(text: str, reports: Sequence) -> tuple[list[dict[str, An
     """Pair each line of the pasted text with the problems reported at it, the lines split as the deck
     parser splits them (:func:`cardlab.core.inputs.split_lines`: at ``\\n``, ``\\r\\n`` and ``\\r`` only).
 
+    A problem several formats report alike (the same rule and message at the same line) is shown
+    once, with the formats it concerns (``"all"`` when it is every format checked).
+
     Returns:
-        ``([{"number", "text", "problems": [(format name, Problem), ...]}, ...], problems at no line)``.
+        ``([{"number", "text", "problems": [(formats, Problem), ...], "notes": []}, ...],
+        [(formats, Problem) at no line]``; ``formats`` is the names joined by ``, `` or ``"all"``.
     """
     from cardlab.core.inputs import split_lines
 
     # the deck parser's own splitter (cardlab.decks.parse_text): \f, \v, NEL, U+2028... are spaces, not breaks
-    rows = [{"number": i, "text": line, "problems": []} for i, line in enumerate(split_lines(text), start=1)]
-    loose = []
+    rows = [{"number": i, "text": line, "problems": [], "notes": []} for i, line in enumerate(split_lines(text), start=1)]
+    seen: dict[tuple[int, str, str], list[str]] = {}
+    found: dict[tuple[int, str, str], Any] = {}
     for report in reports:
         for p in report.problems:
-            if 1 <= p.pos.line <= len(rows):
-                rows[p.pos.line - 1]["problems"].append((report.deck.format.name, p))
-            else:
-                loose.append((report.deck.format.name, p))
+            key = (p.pos.line, p.rule, p.message)
+            seen.setdefault(key, []).append(report.deck.format.name)
+            found.setdefault(key, p)
+    loose = []
+    for key, names in seen.items():
+        where = "all" if len(names) == len(reports) and len(reports) > 1 else ", ".join(names)
+        p = found[key]
+        if 1 <= p.pos.line <= len(rows):
+            rows[p.pos.line - 1]["problems"].append((where, p))
+        else:
+            loose.append((where, p))
     return rows, loose
 
 
@@ -1020,13 +1029,13 @@ def create_app(
         openapi_extra={"requestBody": {"required": True, "content": {"text/plain": {"schema": {"type": "string"}}}}},
     )
     async def api_validate(request: Request, fmt: str | None = Query(None, alias="format"), lang: str = "") -> dict:
-        """Check a deck list sent as the ``text/plain`` body. With ``format``: that format's verdict
-        (``deck_report``); without: legality in every format of its game (``legality``). Each problem
-        has its ``line``."""
+        """Check a deck list sent as the ``text/plain`` body. With ``format`` (or a ``Format:`` line in
+        the list): that format's verdict (``deck_report``); without: legality in every format of its
+        game (``legality``). Each problem and note has its ``line``."""
         text = await deck_body(request)
         langs = langs_param(lang, site.languages)
         checked = await run_in_threadpool(check_deck_text, site, text, "deck.txt", fmt, langs)
-        if fmt:
+        if not checked["check"].surveyed:  # the format asked for, or the list's own Format: line
             return report_json(checked["reports"][0])
         reports = checked["reports"]
         return {
@@ -1055,7 +1064,7 @@ def create_app(
 
         def have() -> dict:
             """Check the list, then compare the matched deck with the collection."""
-            return deck_have(check_deck_text(site, text, "deck.txt", fmt, langs)["deck"], collection)
+            return deck_have(site, check_deck_text(site, text, "deck.txt", fmt, langs)["deck"], collection)
 
         return {"object": "deck_have", **await run_in_threadpool(have)}
 
@@ -1173,7 +1182,7 @@ def _legality(site: Site, view) -> list:  # noqa: ANN001 - engine.CardView
     return card_legality(site.catalog.card_set.get(view.id, ""), [f for f in site.formats.values() if f.game == view.game])
 
 
-def deck_have(deck, name: str) -> dict[str, Any]:  # noqa: ANN001 - decks.model.Deck
+def deck_have(site: Site, deck, name: str) -> dict[str, Any]:  # noqa: ANN001 - decks.model.Deck
     """Return a matched deck against a collection, as ``cardlab deck have -O json`` gives it
     (:func:`cardlab.collection.listing.have`, :func:`~cardlab.collection.listing.have_json`): player,
     cards (id, name, need, own, missing), totals, ``complete``.
@@ -1184,7 +1193,7 @@ def deck_have(deck, name: str) -> dict[str, Any]:  # noqa: ANN001 - decks.model.
     from cardlab.collection import listing
 
     who, owned = collection_counts(name)
-    return listing.have_json(listing.have(deck, owned), who)
+    return listing.have_json(listing.have(deck, owned, site.catalog), who)
 
 
 def deck_view(
@@ -1203,6 +1212,9 @@ def deck_view(
     checked = check_deck_text(site, text, name, format_name, langs)
     deck = checked["deck"]
     rows, loose = lines_with_problems(text, checked["reports"])
+    for note in deck.notes:  # the printings the shown deck (the format's, else the best fit) assumed
+        if 1 <= note.pos.line <= len(rows):
+            rows[note.pos.line - 1]["notes"].append(note)
     try:
         stats = deck_stats(deck)
     except (CardlabError, ValueError):
@@ -1216,7 +1228,7 @@ def deck_view(
         "hand": hand,
         "seed": seed,
         "listing": deck_list(deck, langs, site.source_of),
-        "have": deck_have(deck, collection) if collection else None,
+        "have": deck_have(site, deck, collection) if collection else None,
     }
 
 
