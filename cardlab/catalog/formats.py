@@ -80,6 +80,12 @@ class Format:
         return {r.params["set"]: (r.params["min"], r.params["max"]) for r in self.rules if r.rule == "number-range"}
 
     @cached_property
+    def rule_keys(self) -> tuple:
+        """Each rule's id and parameters as a hashable value (mappings and lists made tuples), in
+        rule order: what makes two formats' rules the same (computed once)."""
+        return tuple((r.rule, _hashable(r.params)) for r in self.rules)
+
+    @cached_property
     def banned_cards(self) -> frozenset[str]:
         """Card ids a ``banned`` rule names (computed once)."""
         return frozenset(c for r in self.rules if r.rule == "banned" for c in r.params["cards"])
@@ -114,6 +120,15 @@ class Format:
             for w in (fold(s.id), *s.headers):
                 words[w] = (s.id, False)
         return words
+
+
+def _hashable(value: object) -> object:
+    """``value`` with mappings and lists made (sorted) tuples, so that it can key a dict."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return tuple(_hashable(v) for v in value)
+    return value
 
 
 def build_format(path: Path, game: str | None, data: dict) -> tuple[Format | None, list[Problem]]:

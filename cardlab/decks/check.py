@@ -234,16 +234,33 @@ def check_list(
         )
     if not formats:
         raise UsageError("the catalog defines no deck format to read the deck with")
-    results: list[FormatResult] = []
+    # the game first: the one whose cards the most lines name (each line looked up once per game,
+    # without "did you mean"); then every format of that game, the list built once per format
     found_by_game: dict[str, list] = {}
+    unknown: dict[str, int] = {}
+    games_held = sorted({f.game for f in formats.values()}, key=lambda g: (g != "pokemon", g))  # the likeliest first
+    for game in games_held:
+        index = card_index(indexes, catalog, game, langs)
+        assert index is not None
+        fewest = min(unknown.values(), default=None)
+        looked = lookups(deck_list, index, suggest=False, give_up=fewest)  # a game with more unknown lines is out
+        found_by_game[game] = looked
+        unknown[game] = sum(not ids for ids, _message, _rule in looked) + (len(deck_list.entries) - len(looked))
+    fewest = min(unknown.values())
+    games = [game for game, n in unknown.items() if n == fewest]
+    if fewest:  # unknown lines: their messages with "did you mean", in the games still in the running
+        for game in games:
+            found_by_game[game] = lookups(deck_list, card_index(indexes, catalog, game, langs))  # type: ignore[arg-type]
+    results: list[FormatResult] = []
     best: tuple[tuple[int, int, str], FormatResult] | None = None
+    memo: dict = {}  # rules shared between formats (rules.check_deck)
     for fmt in formats.values():
+        if fmt.game not in games:
+            continue
         index = card_index(indexes, catalog, fmt.game, langs)
         assert index is not None
-        if fmt.game not in found_by_game:
-            found_by_game[fmt.game] = lookups(deck_list, index)
         deck = build_deck(deck_list, catalog, fmt, index, langs, found_by_game[fmt.game])
-        result = FormatResult(deck, sorted(check_deck(deck)))
+        result = FormatResult(deck, sorted(check_deck(deck, memo)))
         results.append(result)
         key = (sum(p.rule == "unknown-card" for p in result.problems), len(result.problems), fmt.name)
         if best is None or key < best[0]:

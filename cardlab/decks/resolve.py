@@ -77,6 +77,10 @@ MAX_CODES = 1024
 (:meth:`CardIndex.find_set`, :meth:`CardIndex._by_number`); a deck list of thousands of made-up
 codes or numbers empties the memory instead of growing it."""
 
+MAX_CHOSEN = 16384
+"""Choices a :class:`CardIndex` remembers (:meth:`CardIndex.choose`: a name's cards under a format);
+a server checking many lists under every format asks the same few thousand again and again."""
+
 MAX_SUGGESTED = 50
 """Unknown lines of one deck that get "did you mean" suggestions; later ones get none (a hostile
 list of thousands of unknown names stays fast)."""
@@ -109,8 +113,9 @@ class CardIndex:
         self._codes: dict[str, SetInfo | None] = {}  # set code as written -> its set (find_set)
         self._numbers: dict[tuple[str, str], str | None] = {}  # (set code, number as written) -> card id (_by_number)
         self._ordered: dict[str, tuple[str, ...]] = {}  # name as written -> its cards in print order (named)
-        self._chosen: dict[tuple[tuple[str, ...], str], tuple[str, tuple[str, ...], list[str]]] = {}  # (cards, format) -> choose
+        self._chosen: dict[tuple[tuple[str, ...], str], tuple[str, tuple[str, ...], list[str], str]] = {}  # (cards, format) -> choose
         self._facts_of: dict[str, tuple] = {}  # format name -> (format, labels, facts) (_deciding)
+        self._lookups: dict[tuple, tuple] = {}  # a line as written (and the sets preferred) -> lookup (lookups)
         self.names, self.compact, self.other_games = catalog.name_maps(game)
         self._choices: list[str] | None = None
 
@@ -304,7 +309,7 @@ class CardIndex:
             found = self._ordered[name] = tuple(self.catalog.by_print_order(self.ids_of(name)))
         return found
 
-    def choose(self, found: tuple[str, ...], fmt: Format) -> tuple[str, tuple[str, ...], list[str]]:
+    def choose(self, found: tuple[str, ...], fmt: Format) -> tuple[str, tuple[str, ...], list[str], str]:
         """Phase two of matching a deck line, under one format: of the cards :meth:`lookup` found
         for a name alone, the one a judge assumes (issue 27).
 
@@ -313,13 +318,15 @@ class CardIndex:
         is a candidate and the first is assumed, so the format's rules report the line.
 
         Returns:
-            ``(assumed card id, candidates, disagreements)``: candidates empty when the line had
-            one card; ``disagreements`` lists, in words, what the format's rules decide
+            ``(assumed card id, candidates, disagreements, assumption)``: candidates empty when the
+            line had one card; ``disagreements`` lists, in words, what the format's rules decide
             differently between the candidate cards (empty when they are the same to every rule:
-            the line is then no problem, the assumption only a note).
+            the line is then no problem, the assumption only a note); ``assumption`` is the note's
+            text after the line's card as written (``: Base Set 20 assumed (also ...)``), empty
+            when every candidate is a printing of the assumed card.
         """
         if len(found) == 1:
-            return found[0], (), []
+            return found[0], (), [], ""
         key = (found, fmt.name)
         known = self._chosen.get(key)
         if known is not None:
@@ -340,8 +347,8 @@ class CardIndex:
                 if len(set(values)) > 1:
                     shown = ", ".join(f"{i} {_said(v)}" for i, v in zip(cards, values, strict=True))
                     why.append(f"{label}: {shown}")
-        answer = (pool[0], pool, why)
-        if len(self._chosen) >= MAX_CODES:
+        answer = (pool[0], pool, why, self._assumption(pool[0], pool))
+        if len(self._chosen) >= MAX_CHOSEN:
             self._chosen.clear()
         self._chosen[key] = answer
         return answer
@@ -353,10 +360,10 @@ class CardIndex:
             found = self._facts_of[fmt.name] = (fmt, *deciding_facts(fmt))
         return found[1], found[2]
 
-    def assumed_note(self, entry: Entry, assumed: str, candidates: tuple[str, ...]) -> str | None:
+    def _assumption(self, assumed: str, candidates: tuple[str, ...]) -> str:
         """The note of a name-alone line whose candidates are several cards (not only printings of
-        one): ``4 Electabuzz: Base Set 20 assumed (also Wizards Black Star Promos 2)``; None when
-        every candidate is a printing of the assumed card."""
+        one), after the line's count and name: ``: Base Set 20 assumed (also Wizards Black Star
+        Promos 2)``; empty when every candidate is a printing of the assumed card."""
         catalog = self.catalog
         others: dict[str, str] = {}
         mine = catalog.oracle_of(assumed)
@@ -365,9 +372,9 @@ class CardIndex:
             if oracle != mine:
                 others.setdefault(oracle, i)
         if not others:
-            return None
+            return ""
         also = ", ".join(self.printing_name(i) for i in others.values())
-        return f"{entry.count} {entry.name or entry.text}: {self.printing_name(assumed)} assumed (also {also})"
+        return f": {self.printing_name(assumed)} assumed (also {also})"
 
     def printing_name(self, card_id: str) -> str:
         """A printing as players say it: the set's name and the collector number (``Base Set 20``)."""
@@ -511,18 +518,33 @@ Lookup = tuple[tuple[str, ...], "str | None", str]
 """What :meth:`CardIndex.lookup` answers for one line: ``(cards, message, rule)``."""
 
 
-def lookups(deck_list: DeckList, index: CardIndex, allowed_sets: set[str] | None = None) -> list[Lookup]:
+def lookups(
+    deck_list: DeckList, index: CardIndex, allowed_sets: set[str] | None = None, suggest: bool = True, give_up: int | None = None
+) -> list[Lookup]:
     """Phase one of matching for every card line of a list (:meth:`CardIndex.lookup`), in
     ``deck_list.entries`` order: made once and given to :func:`build_deck` under every format of
     the index's game (the no-format survey matches each line once, not once per format).
-    "Did you mean" goes to the first :data:`MAX_SUGGESTED` unknown lines."""
+    "Did you mean" goes to the first :data:`MAX_SUGGESTED` unknown lines (to none when ``suggest`` is
+    False: a survey first finds the list's game). With ``give_up``, the lookups stop once more
+    than that many lines are unknown (the answer is then shorter than the list: a survey knows
+    the game is not this one)."""
     out: list[Lookup] = []
     unknown = 0
-    lookup = index.lookup
+    lookup, known = index.lookup, index._lookups
+    sets = frozenset(allowed_sets) if allowed_sets else None
     for entry in deck_list.entries:
-        found = lookup(entry, allowed_sets, unknown < MAX_SUGGESTED)
+        asks = suggest and unknown < MAX_SUGGESTED
+        key = (entry[2], *entry[5:], sets, asks)  # text, name, set code, number, card id: what lookup reads
+        found = known.get(key)
+        if found is None:
+            found = lookup(entry, allowed_sets, asks)
+            if len(known) >= MAX_CHOSEN:
+                known.clear()
+            known[key] = found
         unknown += not found[0]
         out.append(found)
+        if give_up is not None and unknown > give_up:
+            break
     return out
 
 
@@ -602,7 +624,7 @@ def build_deck(
         if not ids:
             deck.problems.append(Problem(SourcePos(path, entry.line), message or "", rule))
             continue
-        card_id, candidates, why = choose(ids, fmt)
+        card_id, candidates, why, assumption = choose(ids, fmt)
         if why:
             firsts = list(dict.fromkeys(catalog.oracle_of(i) for i in candidates))
             text = index._ambiguous(
@@ -613,10 +635,9 @@ def build_deck(
             )
             deck.problems.append(Problem(SourcePos(path, entry.line), text, "ambiguous-card"))
             continue
-        if candidates:
-            note = index.assumed_note(entry, card_id, candidates)
-            if note:
-                deck.notes.append(Problem(SourcePos(path, entry.line), note, "assumed-printing"))
+        if assumption:
+            note = f"{entry.count} {entry.name or entry.text}{assumption}"
+            deck.notes.append(Problem(SourcePos(path, entry.line), note, "assumed-printing"))
         card, set_code, shown, same, language = facts(card_id)
         add_card(DeckCard(entry.line, entry.count, card_id, set_code, section, shown, same, card, language, candidates))
     for i, h in enumerate(deck_list.headers):

@@ -291,19 +291,42 @@ RULES: dict[str, RuleCheck] = {
 """Rule id -> check function. Format files may only name these ids (``schema/format.schema.json``)."""
 
 
-def check_deck(deck: Deck) -> list[Problem]:
+NAMES_FORMAT = frozenset({"allowed-sets", "banned", "number-range"})
+"""Rules whose messages name the format: their results are never shared between formats."""
+
+
+def check_deck(deck: Deck, memo: dict | None = None) -> list[Problem]:
     """Check a matched deck against its format.
 
     Args:
         deck: from :func:`cardlab.decks.check.build_deck` (its own problems are included).
+        memo: results of rules kept between decks built from one list under several formats (the
+            no-format survey): a rule with the same parameters, over the same cards, lines and
+            sections, gives the same lines and messages, so it runs once; None: no sharing.
 
     Returns:
         Every problem, sorted by line, then the list's own problems (``count``, ``unknown-card``...)
         before the format's rules in the format's order; each with its rule id. Empty when legal.
     """
     ranked = [(p.pos, 0, p) for p in deck.problems]
+    shape: tuple | None = None
     for order, spec in enumerate(deck.format.rules, start=1):
-        for line, message in RULES[spec.rule](deck, spec.params):
+        if memo is not None and spec.rule not in NAMES_FORMAT:
+            if shape is None:
+                shape = (
+                    tuple((c.line, c.count, c.card_id, c.section) for c in deck.cards),
+                    tuple(deck._entry_sections),
+                    tuple(e.count for e in deck.entries),
+                    tuple(sorted(deck.section_lines.items())),
+                    tuple((sec.id, sec.title) for sec in deck.format.sections),
+                )
+            key = (deck.format.rule_keys[order - 1], shape)
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = list(RULES[spec.rule](deck, spec.params))
+        else:
+            found = RULES[spec.rule](deck, spec.params)
+        for line, message in found:
             ranked.append((SourcePos(deck.path, line), order, Problem(SourcePos(deck.path, line), message, spec.rule)))
     ranked.sort(key=lambda item: (item[0], item[1]))
     return list(dict.fromkeys(p for _pos, _order, p in ranked))
