@@ -25,11 +25,11 @@ if TYPE_CHECKING:
     from cardlab.core.errors import Problem
 
 INDEX_VERSION = "16"
-"""The search index's layout (:mod:`cardlab.catalog.index`): bump when its tables or contents
+"""The search index's layout (:mod:`cardlab.index.sqlite`): bump when its tables or contents
 change, and old indexes are rebuilt."""
 
 FINGERPRINT_SALT = f"v{INDEX_VERSION}"
-"""What the index's fingerprint of the catalog (:func:`cardlab.catalog.index.fingerprint`) hashes
+"""What the index's fingerprint of the catalog (:func:`cardlab.index.sqlite.fingerprint`) hashes
 first: an index of another version never matches."""
 
 
@@ -330,7 +330,7 @@ def whole_sqlite_file(db: str | os.PathLike[str]) -> bool:
 def stored_meta(db: str | os.PathLike[str]) -> dict[str, str] | None:
     """Return the facts recorded in the search index file at ``db`` (``fingerprint``, ``quick``,
     ``files``...), or None (missing, truncated or unreadable, or a PostgreSQL URL: see
-    :mod:`cardlab.catalog.pgindex`)."""
+    :mod:`cardlab.index.postgres`)."""
     import sqlite3
 
     from cardlab.core.paths import is_server

@@ -84,7 +84,7 @@ def test_an_index_of_another_state_of_the_catalog_is_told_by_the_quick_path_too(
     """A validation tells an index of another state of the catalog to check every file at the next
     search (it drops the index's folder fingerprint, ``quick``): the quick path's validation as the
     full command's; once told, the next run answers from the record."""
-    from cardlab.catalog.index import _write_meta
+    from cardlab.index.sqlite import _write_meta
 
     db = tmp_path / "index.sqlite"
     monkeypatch.setenv("CARDLAB_DB", str(db))
@@ -132,11 +132,11 @@ def test_an_index_on_a_server_or_no_cache_goes_to_the_full_cli_which_validates_o
     db = index_location([catalog_copy])[0]
     assert freshness.unchanged_clean_run([catalog_copy], db) is None  # no record without a cache
     # the full CLI could not read a validation done here back (no cache): it validates, once
-    from cardlab.catalog import indexes
+    from cardlab.index import access
 
     calls = []
-    real = indexes.validate_and_record
-    monkeypatch.setattr(indexes, "validate_and_record", lambda *a: calls.append(a) or real(*a))
+    real = access.validate_and_record
+    monkeypatch.setattr(access, "validate_and_record", lambda *a: calls.append(a) or real(*a))
     assert _quick(monkeypatch, ["validate", "--catalog", str(catalog_copy)]) == (False, "")
     assert calls == []
     monkeypatch.setattr(sys, "stdout", sys.__stdout__)

@@ -278,7 +278,7 @@ def mark_stale(db: Path | str) -> None:
 def ensure_index(roots: list[Path], db: Path | str, full: bool = False) -> BuildReport | None:
     """Make sure the index at ``db`` reflects the catalog under ``roots``.
 
-    ``db`` is a file (a PostgreSQL URL goes through :func:`cardlab.catalog.indexes.ensure_index`).
+    ``db`` is a file (a PostgreSQL URL goes through :func:`cardlab.index.access.ensure_index`).
 
     A catalog of up to :data:`FULL_CHECK_FILES` files is checked file by file (:func:`fingerprint`);
     a larger one folder by folder (:func:`quick_fingerprint`), unless ``full`` (``cardlab index``)
@@ -490,9 +490,9 @@ def _write(
 
     from sqlalchemy import create_engine
 
-    from cardlab.catalog import tables  # importing it registers the tables on SQLModel.metadata
     from cardlab.catalog.model import play_key
     from cardlab.games import game_module
+    from cardlab.index import tables  # importing it registers the tables on SQLModel.metadata
 
     if load is None:
         load = lambda batch: {i: cat.cards[i] for i in batch}  # noqa: E731
@@ -696,7 +696,7 @@ def open_fresh(roots: list[Path], db: Path | str) -> tuple[sqlite3.Connection, B
     Raises:
         CatalogError, IndexWriteError: the rebuild failed and there is no older index.
 
-    ``db`` is a file (a PostgreSQL URL goes through :func:`cardlab.catalog.indexes.open_fresh`).
+    ``db`` is a file (a PostgreSQL URL goes through :func:`cardlab.index.access.open_fresh`).
     """
     db = Path(db)
     try:
@@ -752,6 +752,6 @@ def repair(roots: list[Path], db: Path, err: sqlite3.DatabaseError) -> sqlite3.C
 
 
 def connect(db: Path | str) -> sqlite3.Connection:
-    """Open the index file read-only (a PostgreSQL URL: :func:`cardlab.catalog.indexes.connect`).
+    """Open the index file read-only (a PostgreSQL URL: :func:`cardlab.index.access.connect`).
     Raises sqlite3.Error when it cannot be opened."""
     return sqlite3.connect(f"file:{db}?mode=ro", uri=True)
