@@ -257,7 +257,7 @@ def validate_paths(paths: list[Path], roots: list[Path], index_salt: str = "") -
             is checked with the rest of its set folder, and only its own problems are reported.
         roots: the catalog roots used when ``paths`` is empty.
         index_salt: for the whole catalog, also give :attr:`Validation.index_fingerprint` under this
-            salt (:data:`cardlab.catalog.freshness.FINGERPRINT_SALT`), from the same ``stat`` of each file.
+            salt (the search index passes its own), from the same ``stat`` of each file.
 
     Raises:
         InputError: a path does not exist.

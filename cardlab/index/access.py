@@ -62,7 +62,7 @@ def connect(db: Path | str) -> sqlite3.Connection:
 def validate_and_record(paths: list[Path], roots: list[Path], db: str | Path) -> Validation:
     """``cardlab validate`` without its printing (the CLI command and the quick path of
     :mod:`cardlab.cli.entry` both call it): :func:`cardlab.catalog.validate.validate_paths` under the index's salt
-    (:data:`cardlab.catalog.freshness.FINGERPRINT_SALT`), then what the run tells the next ones: a
+    (:data:`cardlab.index.sqlite.FINGERPRINT_SALT`), then what the run tells the next ones: a
     changed file makes the next search check every file against the index at ``db``
     (:func:`cardlab.index.sqlite.mark_stale`), and a clean whole-catalog run is recorded so that
     the next one, nothing changed, answers from one ``stat`` per file
@@ -78,11 +78,11 @@ def validate_and_record(paths: list[Path], roots: list[Path], db: str | Path) ->
     Raises:
         InputError, UsageError: as :func:`cardlab.catalog.validate.validate_paths`.
     """
-    from cardlab.catalog.freshness import FINGERPRINT_SALT, record_clean_run, stored_fingerprint
+    from cardlab.catalog.freshness import record_clean_run
     from cardlab.catalog.validate import validate_paths
 
-    result = validate_paths(paths, roots, FINGERPRINT_SALT)
-    if result.reparsed or (result.index_fingerprint and stored_fingerprint(db) not in (None, result.index_fingerprint)):
+    result = validate_paths(paths, roots, sqlite.FINGERPRINT_SALT)
+    if result.reparsed or (result.index_fingerprint and sqlite.stored_fingerprint(db) not in (None, result.index_fingerprint)):
         sqlite.mark_stale(db)
     if result.run_key and not result.problems:
         record_clean_run(roots, result.run_key, result.files, db)

@@ -84,26 +84,26 @@ def test_an_index_of_another_state_of_the_catalog_is_told_by_the_quick_path_too(
     """A validation tells an index of another state of the catalog to check every file at the next
     search (it drops the index's folder fingerprint, ``quick``): the quick path's validation as the
     full command's; once told, the next run answers from the record."""
-    from cardlab.index.sqlite import _write_meta
+    from cardlab.index.sqlite import FINGERPRINT_SALT, _write_meta, stored_meta
 
     db = tmp_path / "index.sqlite"
     monkeypatch.setenv("CARDLAB_DB", str(db))
     assert runner.invoke(app, ["index", "--catalog", str(catalog_copy)]).exit_code == 0
     _full_validate(runner, catalog_copy)
     assert _quick(monkeypatch, ["validate", "--catalog", str(catalog_copy)])[0] is True
-    assert "quick" in freshness.stored_meta(db)
+    assert "quick" in stored_meta(db)
     card = next((catalog_copy / "pokemon" / "base1").glob("4-*.yaml"))
     card.write_text(card.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert freshness.unchanged_clean_run([catalog_copy], db) is None  # the run key changed
     assert _quick(monkeypatch, ["validate", "--catalog", str(catalog_copy)]) == (True, "ok: 110 files, no problems\n")
-    meta = freshness.stored_meta(db)  # the index still holds the state before the edit: marked stale
-    assert meta["fingerprint"] != freshness.run_key([catalog_copy], freshness.FINGERPRINT_SALT)[1]
+    meta = stored_meta(db)  # the index still holds the state before the edit: marked stale
+    assert meta["fingerprint"] != freshness.run_key([catalog_copy], FINGERPRINT_SALT)[1]
     assert "quick" not in meta
     assert freshness.unchanged_clean_run([catalog_copy], db) == 110
     _write_meta(db, {"quick": "an index trusted by its folders again (restored from a backup)"})
     assert freshness.unchanged_clean_run([catalog_copy], db) is None
     assert _quick(monkeypatch, ["validate", "--catalog", str(catalog_copy)]) == (True, "ok: 110 files, no problems\n")
-    assert "quick" not in freshness.stored_meta(db)
+    assert "quick" not in stored_meta(db)
 
 
 def test_an_index_rebuilt_since_the_last_validation_is_recorded_again(runner, catalog_copy, tmp_path, monkeypatch):

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.catalog import freshness
 from cardlab.cli.whole import app
 from cardlab.index import postgres
 from cardlab.search import engine
@@ -333,7 +332,7 @@ def test_an_index_path_given_as_text_is_still_a_file(test_set, tmp_path):
     assert isinstance(con, sqlite3.Connection)
     assert con.execute("SELECT COUNT(*) FROM card").fetchone() == (4,)
     assert sqlite.ensure_index([test_set], str(db)) is None
-    assert freshness.stored_meta(str(db))["version"] == sqlite.INDEX_VERSION
+    assert sqlite.stored_meta(str(db))["version"] == sqlite.INDEX_VERSION
 
 
 def test_a_new_index_is_vacuumed_before_it_serves(catalog_copy, pg_index_url):
