@@ -226,8 +226,8 @@ def _bench(args, skip, out: Path, files: list[Path], work: Path, edited: Path, o
         log(f"   warm validate cache:              {fmt_runs(warm)}; CPU median {med(warm_cpu):.1f} s")
         # in-process: build_index = fingerprint + validate (cached) + write
         os.environ["CARDLAB_CACHE_DIR"] = str(warm_cache)
-        from cardlab.catalog.index import _write, build_index, fingerprint
         from cardlab.catalog.validate import validate
+        from cardlab.index.sqlite import _write, build_index, fingerprint
 
         roots = [out]
         t = time.perf_counter()
@@ -268,7 +268,7 @@ def _bench(args, skip, out: Path, files: list[Path], work: Path, edited: Path, o
         if not db.exists():
             run([CARDLAB, "index", "--force", *cat, "--db", str(db)], env={"CARDLAB_CACHE_DIR": str(warm_cache)})
     if "d" not in skip:
-        from cardlab.catalog.index import ensure_index
+        from cardlab.index.sqlite import ensure_index
 
         log(f"\n(d) no-change start-up check on the fresh {len(files):,}-card index")
         roots = [out]
@@ -289,7 +289,7 @@ def _bench(args, skip, out: Path, files: list[Path], work: Path, edited: Path, o
 
     # (e) search latency -------------------------------------------------------------------------
     if "e" not in skip:
-        from cardlab.catalog.index import connect
+        from cardlab.index.sqlite import connect
         from cardlab.search.engine import search
 
         log(f"\n(e) in-process search latency on the {len(files):,}-card index (median of 20 runs)")

@@ -7,7 +7,7 @@ Setup: the synthetic 30,000-card catalog of ``benchmarks/gen_catalog.py`` (made 
 and a throwaway PostgreSQL server (initdb in a temporary folder, Unix socket only, fsync off, as the
 tests do: ``tests/conftest.py``), unless ``--url`` names one. Timed:
 
-- index build: ``build_index`` (SQLite file) and ``pgindex.build`` (which validates, builds the same
+- index build: ``build_index`` (SQLite file) and ``postgres.build`` (which validates, builds the same
   SQLite index in a temporary file, then copies it to the server with its full-text columns and
   indexes, and swaps it in): one run each, in-process, validation cache warm for both.
 - web API throughput: ``uvicorn`` with 2 workers (``cardlab serve --workers 2``) on each index in
@@ -76,7 +76,7 @@ def start_server(tmp: str) -> tuple[str, list[str], str]:
 def fill(con) -> dict[str, str]:  # noqa: ANN001
     """Words of the catalog for the query shapes: a name's first word's first 4 letters, two words of
     rules text side by side, two kana of a Japanese name."""
-    from cardlab.catalog.index import _texts, data_decoder
+    from cardlab.index.sqlite import _texts, data_decoder
 
     name = con.execute("SELECT folded FROM card_name WHERE lang = 'en' ORDER BY rowid LIMIT 1 OFFSET 500").fetchone()[0]
     kana = con.execute("SELECT name FROM card_name WHERE lang = 'ja' ORDER BY rowid LIMIT 1 OFFSET 500").fetchone()
@@ -155,8 +155,8 @@ def pin(pids: list[int], cpus: set[int]) -> None:
 
 
 def run(roots: list[Path], url: str, tmp: Path, args: argparse.Namespace, data: str | None = None) -> int:
-    from cardlab.catalog import index, pgindex
     from cardlab.catalog.validate import validate
+    from cardlab.index import postgres, sqlite
     from cardlab.search import engine
 
     t = time.perf_counter()
@@ -164,16 +164,16 @@ def run(roots: list[Path], url: str, tmp: Path, args: argparse.Namespace, data: 
     print(f"setup: catalog validated in {time.perf_counter() - t:.1f} s (cache warmed)")
     db = tmp / "index.sqlite"
     t = time.perf_counter()
-    report = index.build_index(roots, db)
+    report = sqlite.build_index(roots, db)
     sqlite_build = time.perf_counter() - t
     t = time.perf_counter()
-    pg_report = pgindex.build(roots, url, force=True)
+    pg_report = postgres.build(roots, url, force=True)
     pg_build = time.perf_counter() - t
     assert pg_report is not None and pg_report.cards == report.cards
     print(f"index build, {report.cards:,} cards: SQLite {sqlite_build:.1f} s, PostgreSQL {pg_build:.1f} s ({pg_build / sqlite_build:.2f}x)")
 
-    lite = index.connect(db)
-    pg = pgindex.connect(url)
+    lite = sqlite.connect(db)
+    pg = postgres.connect(url)
     words = fill(lite)
     queries = {label: shape.format(**words) for label, shape in SHAPES.items()}
     print(f"\n{'query':44s} {'hits':>6s} | warm p50 SQLite  PG  ratio | warm p95 SQLite  PG | cold p50 SQLite  PG  ratio")
@@ -187,12 +187,12 @@ def run(roots: list[Path], url: str, tmp: Path, args: argparse.Namespace, data: 
         )
 
         def cold_sqlite(q: str = q) -> None:
-            con = index.connect(db)
+            con = sqlite.connect(db)
             engine.search_page(con, q, limit=50)
             con.close()
 
         def cold_pg(q: str = q) -> None:
-            con = pgindex.connect(url)
+            con = postgres.connect(url)
             engine.search_page(con, q, limit=50)
             con.close()
 

@@ -543,7 +543,7 @@ def environment(env: dict[str, str]) -> Iterator[None]:
 
 def decks_per_second(deck: Path, roots: list[Path], env: dict[str, str], loops: int, budget: float) -> tuple[float, int, float, float]:
     """Check ``deck`` in-process as a server does (the web deck page): the catalog opened once
-    (:func:`cardlab.catalog.stored.open_catalog`), then per deck the file read
+    (:func:`cardlab.index.stored.open_catalog`), then per deck the file read
     (:func:`cardlab.decks.read.read_deck`) and matched and checked under its format
     (:func:`cardlab.decks.check.choose_format`, with one ``indexes`` cache), up to ``loops`` times or
     until ``budget`` seconds have passed (at least twice), after one untimed deck.
@@ -554,9 +554,9 @@ def decks_per_second(deck: Path, roots: list[Path], env: dict[str, str], loops: 
     least a deck check costs. Returns ``(decks per second, decks checked, seconds, floor decks per
     second)``."""
     with environment(env):
-        from cardlab.catalog.stored import open_catalog
         from cardlab.decks import check
         from cardlab.decks.read import read_deck
+        from cardlab.index.stored import open_catalog
 
         catalog, formats, _problems = open_catalog(roots)
         words = check.header_words(formats)

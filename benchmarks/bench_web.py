@@ -189,7 +189,7 @@ def inprocess_search(roots: list[Path], db: Path, n: int) -> dict:
     Returns:
         ``{"runs", "per_s", "p50_ms", "full_per_s", "full_p50_ms"}``.
     """
-    from cardlab.catalog.index import connect
+    from cardlab.index.sqlite import connect
     from cardlab.search import engine
 
     con = connect(db)
@@ -297,7 +297,7 @@ def page_weight(port: int) -> dict:
 def run(label: str, roots: list[Path], args: argparse.Namespace, work: Path, workers: int = 1) -> dict:
     """Benchmark one catalog with ``workers`` uvicorn processes: start the server, warm up, load each
     level (closed-loop, then paced at ``args.rate`` when given), measure the peers."""
-    from cardlab.catalog.index import ensure_index
+    from cardlab.index.sqlite import ensure_index
 
     cache, db = work / f"cache-{label}-{workers}", work / f"index-{label}-{workers}.sqlite"
     cache.mkdir()
@@ -311,7 +311,7 @@ def run(label: str, roots: list[Path], args: argparse.Namespace, work: Path, wor
     proc = start_server(roots, db, cache, port, workers)
     out: dict = {"catalog": label, "workers": workers, "roots": [str(r) for r in roots], "load_before": os.getloadavg()[0]}
     try:
-        from cardlab.catalog.index import connect
+        from cardlab.index.sqlite import connect
 
         out["cards"] = connect(db).execute("SELECT COUNT(*) FROM card").fetchone()[0]
         searches = [_get("/api/cards/search?" + urlencode({"q": q}), port) for q in QUERIES]

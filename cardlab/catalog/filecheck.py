@@ -402,7 +402,7 @@ def store_run(roots: Iterable[Path], key: str, files: int, problems: list[Proble
 
 def cached_data(roots: Iterable[Path], paths: list[str]) -> dict[str, Any]:
     """The parsed data of ``paths`` as the catalog's validation cache holds it (what the last
-    validation read), for the files it holds; read by the index build (:mod:`cardlab.catalog.index`)
+    validation read), for the files it holds; read by the index build (:mod:`cardlab.index.sqlite`)
     a batch at a time, instead of keeping every card in memory. A damaged row is left out."""
     cache = _Cache(validation_cache(list(roots)))
     out: dict[str, Any] = {}

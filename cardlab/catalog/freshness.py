@@ -1,5 +1,6 @@
-"""Whether anything changed: the catalog's folders, a digest of every file's stamp, the key and
-the record of the last whole validation, and the fingerprint recorded in the search index.
+"""Whether anything in the catalog changed: its folders, a digest of every file's stamp (under a
+caller's salt: the search index's fingerprint is one such digest), the key and the record of the
+last whole validation.
 
 Standard library only (no YAML, schema or CLI code), and neither ``pathlib``, ``sqlite3`` nor
 ``hashlib`` at import: ``cardlab validate`` of a catalog that validated clean and has not changed
@@ -23,14 +24,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from cardlab.core.errors import Problem
-
-INDEX_VERSION = "16"
-"""The search index's layout (:mod:`cardlab.catalog.index`): bump when its tables or contents
-change, and old indexes are rebuilt."""
-
-FINGERPRINT_SALT = f"v{INDEX_VERSION}"
-"""What the index's fingerprint of the catalog (:func:`cardlab.catalog.index.fingerprint`) hashes
-first: an index of another version never matches."""
 
 
 def folders(roots: Iterable[str | os.PathLike[str]]) -> Iterator[tuple[str, Path, str]]:
@@ -218,8 +211,7 @@ def run_key(roots: list[str] | list[Path], index_salt: str = "") -> tuple[str | 
     """The key of a whole validation's outcome: a hash of every catalog file's stamp, the schemas
     and the checking code's files (``cardlab/catalog``, ``games``, ``core``), None when a file
     changed too recently for its stamp to be trusted; and, from the same ``stat`` of each file, the
-    search index's fingerprint of the catalog when ``index_salt`` is given
-    (:data:`FINGERPRINT_SALT`), else None.
+    search index's fingerprint of the catalog when ``index_salt`` (the index's salt) is given, else None.
 
     Raises:
         InputError: a root does not exist or is not a folder.
@@ -304,57 +296,6 @@ def cached_run(roots: Iterable[str | os.PathLike[str]], key: str) -> tuple[int, 
         return row[0], [Problem(SourcePos(Path(p), ln, col), msg, rule) for p, ln, col, msg, rule in shown]
     except (ValueError, TypeError):
         return None
-
-
-SQLITE_MAGIC = b"SQLite format 3\x00"
-"""The first 16 bytes of every SQLite database file."""
-
-
-def whole_sqlite_file(db: str | os.PathLike[str]) -> bool:
-    """True when the file at ``db`` starts as a SQLite database and is as long as its header says
-    (a truncated index is not)."""
-    try:
-        with open(db, "rb") as fh:
-            head = fh.read(100)
-        size = os.path.getsize(db)
-    except OSError:
-        return False
-    if len(head) < 100 or head[:16] != SQLITE_MAGIC:
-        return False
-    page = int.from_bytes(head[16:18], "big")
-    page = 65536 if page == 1 else page
-    pages = int.from_bytes(head[28:32], "big")
-    return pages == 0 or size >= page * pages
-
-
-def stored_meta(db: str | os.PathLike[str]) -> dict[str, str] | None:
-    """Return the facts recorded in the search index file at ``db`` (``fingerprint``, ``quick``,
-    ``files``...), or None (missing, truncated or unreadable, or a PostgreSQL URL: see
-    :mod:`cardlab.catalog.pgindex`)."""
-    import sqlite3
-
-    from cardlab.core.paths import is_server
-
-    if is_server(db):
-        return None
-    if not os.path.isfile(db) or not whole_sqlite_file(db):
-        return None
-    try:
-        con = _read_only(db)
-        try:
-            rows = con.execute("SELECT key, value FROM meta").fetchall()
-        finally:
-            con.close()
-    except sqlite3.Error:
-        return None
-    meta = dict(rows)
-    return meta if "fingerprint" in meta else None
-
-
-def stored_fingerprint(db: str | os.PathLike[str]) -> str | None:
-    """Return the fingerprint recorded in the index at ``db``, or None (missing, truncated or unreadable)."""
-    meta = stored_meta(db)
-    return meta["fingerprint"] if meta else None
 
 
 def _index_stamp(db: str) -> str | None:

@@ -53,7 +53,7 @@ class Validation:
     reparsed: int = 0
     index_fingerprint: str | None = None
     """For a whole-catalog ``cardlab validate``: the catalog's fingerprint as the search index
-    records it (:func:`cardlab.catalog.index.fingerprint`), so that an index of another state is
+    records it (:func:`cardlab.index.sqlite.fingerprint`), so that an index of another state is
     marked for a full check."""
     run_key: str | None = None
     """For a whole-catalog validation: its key (:func:`cardlab.catalog.freshness.run_key`), None
@@ -257,7 +257,7 @@ def validate_paths(paths: list[Path], roots: list[Path], index_salt: str = "") -
             is checked with the rest of its set folder, and only its own problems are reported.
         roots: the catalog roots used when ``paths`` is empty.
         index_salt: for the whole catalog, also give :attr:`Validation.index_fingerprint` under this
-            salt (:data:`cardlab.catalog.freshness.FINGERPRINT_SALT`), from the same ``stat`` of each file.
+            salt (the search index passes its own), from the same ``stat`` of each file.
 
     Raises:
         InputError: a path does not exist.
@@ -349,7 +349,7 @@ def format_files(roots: Iterable[Path]) -> list[tuple[Path, str]]:
 
 def formats_only(roots: Iterable[Path]) -> tuple[dict[str, Format], list[Problem]]:
     """Load the formats under ``roots`` from their files alone (cached as every catalog file), for a
-    catalog whose cards are read from a fresh index (:func:`cardlab.catalog.stored.open_catalog`):
+    catalog whose cards are read from a fresh index (:func:`cardlab.index.stored.open_catalog`):
     a format's rules read only its own file.
 
     Returns:

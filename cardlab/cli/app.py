@@ -161,8 +161,8 @@ def validate(
     Prints each problem as path:line:column: message (rule), then a summary; exits 1 when
     anything is wrong.  Example: cardlab validate cards/pokemon/base1
     """
-    from cardlab.catalog.indexes import validate_and_record
     from cardlab.core.words import count
+    from cardlab.index.access import validate_and_record
     from cardlab.render.plain import clean_summary, plain_stdout
 
     fmt = output_format(output_fmt, old_fmt, "validate", "--format")
@@ -194,18 +194,18 @@ def index_cmd(
     force: Annotated[bool, typer.Option("--force", help="Rebuild even when the index is fresh.")] = False,
 ) -> None:
     """Build the search index (searches do it when cards change).  Example: cardlab index"""
-    from cardlab.catalog import index as index
+    from cardlab.index import sqlite
     from cardlab.render import cards as render
 
     roots, db_path = roots_and_db(catalog, db)
     with user_errors():
         if isinstance(db_path, str):  # a PostgreSQL server: built in a schema of its own, then swapped in
-            from cardlab.catalog import pgindex
+            from cardlab.index import postgres
 
-            report = pgindex.build(roots, db_path, force)
-            shown = pgindex.locate(db_path).shown
+            report = postgres.build(roots, db_path, force)
+            shown = postgres.locate(db_path).shown
         else:
-            report = index.build_index(roots, db_path) if force else index.ensure_index(roots, db_path, full=True)
+            report = sqlite.build_index(roots, db_path) if force else sqlite.ensure_index(roots, db_path, full=True)
             shown = str(db_path)
     console = render.stdout_console()
     if report is None:
@@ -217,25 +217,25 @@ def index_cmd(
 
 def _query(roots: list[Path], db_path: Path | str, run):  # noqa: ANN001, ANN202 - run(connection) -> its result
     """Open the index (:func:`_open`) and run ``run`` on it; an index found damaged while reading
-    is repaired once (:func:`cardlab.catalog.index.repair`)."""
+    is repaired once (:func:`cardlab.index.sqlite.repair`)."""
     import sqlite3
 
-    from cardlab.catalog import index as index
+    from cardlab.index import sqlite
 
     try:
         return run(_open(roots, db_path))
     except sqlite3.DatabaseError as err:
         if isinstance(db_path, str):
             raise
-        return run(index.repair(roots, db_path, err))
+        return run(sqlite.repair(roots, db_path, err))
 
 
 def _open(roots: list[Path], db_path: Path | str):  # noqa: ANN202 - sqlite3.Connection
-    """Open a fresh index (:func:`cardlab.catalog.indexes.open_fresh`); when it cannot be rebuilt (a
+    """Open a fresh index (:func:`cardlab.index.access.open_fresh`); when it cannot be rebuilt (a
     catalog with problems, a read-only or full disk), the previous index with a warning."""
-    from cardlab.catalog import indexes
+    from cardlab.index import access
 
-    con, report, failure = indexes.open_fresh(roots, db_path)
+    con, report, failure = access.open_fresh(roots, db_path)
     if failure is None and report is None:
         return con  # the everyday case: nothing to say, so no rich to import
     from cardlab.core.errors import DataError

@@ -5,7 +5,7 @@ prints ``ok: N files, no problems`` without loading the CLI (typer and rich: abo
 imports) when the catalog is clean: from the record of the last clean run when nothing it depends on
 changed (every file's stamp, the schemas, the checking code:
 :func:`cardlab.catalog.freshness.unchanged_clean_run`), else from a validation of its own
-(:func:`cardlab.catalog.indexes.validate_and_record`, what the full command runs). A terminal gets
+(:func:`cardlab.index.access.validate_and_record`, what the full command runs). A terminal gets
 rich's colours, so the full CLI. Everything else, a catalog with problems and anything unusual on
 the way included, runs the full CLI (:func:`cardlab.cli.app.run`), which says what is wrong.
 """
@@ -93,7 +93,7 @@ def _plain_validate(argv: list[str]) -> bool:
     catalog (``--catalog`` at most), standard output is neither a terminal nor coloured, the index
     is a file, and the catalog is clean: its last whole validation found nothing and holds
     (:func:`cardlab.catalog.freshness.unchanged_clean_run`), else a validation here finds nothing
-    (:func:`cardlab.catalog.indexes.validate_and_record`, as the full command does). Return False
+    (:func:`cardlab.index.access.validate_and_record`, as the full command does). Return False
     for everything else, a catalog with problems included: the full CLI then runs and reports them
     (its validation reads this one's results back from the cache); with no validation cache
     (``CARDLAB_NO_CACHE``) a catalog not known clean goes to the full CLI at once, validated once."""
@@ -120,7 +120,7 @@ def _plain_validate(argv: list[str]) -> bool:
                 return False  # no cache: the full CLI could not read this validation back, it would run twice
             from pathlib import Path
 
-            from cardlab.catalog.indexes import validate_and_record
+            from cardlab.index.access import validate_and_record
 
             result = validate_and_record([], [Path(r) for r in roots], db)
             files = None if result.problems else result.files

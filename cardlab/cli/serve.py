@@ -81,9 +81,9 @@ def serve(
         if result.problems:
             raise CatalogError(result.problems)
         if isinstance(db_path, str):  # an index on a PostgreSQL server: it must be there and fresh
-            from cardlab.catalog import pgindex
+            from cardlab.index import postgres
 
-            pgindex.open_fresh(roots, db_path).close()
+            postgres.open_fresh(roots, db_path).close()
         from cardlab.core.listen import check_listen
 
         url = check_listen(host, port)  # an empty host, a host that does not resolve, a port in use: told before "serving on"

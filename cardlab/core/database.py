@@ -1,5 +1,5 @@
 """Where a database is and what went wrong reaching it: one home for both users of a database
-server, the search index (:mod:`cardlab.catalog.pgindex`) and the collections
+server, the search index (:mod:`cardlab.index.postgres`) and the collections
 (:mod:`cardlab.collection.db`).
 
 :func:`locate` turns a URL, file or folder into a :class:`Location`; :func:`server_error` turns a

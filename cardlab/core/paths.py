@@ -191,7 +191,7 @@ def default_db(roots: Sequence[str | os.PathLike[str]], option: os.PathLike[str]
     """Return the index: ``option``, else ``CARDLAB_DB``, else one file per catalog in the cache dir.
 
     A PostgreSQL URL (``postgresql+psycopg://user@host/db``) is returned as text (the index on that
-    server: :mod:`cardlab.catalog.pgindex`); ``sqlite:///path`` as its file; anything else is a file path."""
+    server: :mod:`cardlab.index.postgres`); ``sqlite:///path`` as its file; anything else is a file path."""
     text, server = index_location(roots, option)
     if server:
         return text

@@ -454,7 +454,7 @@ def with_catalog(roots: list[Path], work: Any) -> Any:
     """
     import sqlite3
 
-    from cardlab.catalog.stored import StoredCatalog
+    from cardlab.index.stored import StoredCatalog
 
     result, formats = _usable_catalog(roots)
     try:
@@ -464,10 +464,10 @@ def with_catalog(roots: list[Path], work: Any) -> Any:
             raise
     from types import SimpleNamespace
 
-    from cardlab.catalog.index import is_own_cache_file
     from cardlab.catalog.validate import validate
     from cardlab.core.errors import CatalogError
     from cardlab.core.paths import default_db
+    from cardlab.index.sqlite import is_own_cache_file
 
     try:
         db = default_db(list(roots))
@@ -490,8 +490,8 @@ def _usable_catalog(roots: list[Path]) -> tuple[Any, dict[str, Format]]:
     """
     from types import SimpleNamespace
 
-    from cardlab.catalog.stored import open_catalog
     from cardlab.core.errors import CatalogError
+    from cardlab.index.stored import open_catalog
 
     catalog, formats, problems = open_catalog(list(roots))
     if problems and not formats:

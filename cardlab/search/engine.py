@@ -1,7 +1,7 @@
 """Run queries against the index with plain ``sqlite3`` (no sqlmodel at search time).
 
 Opening the index goes through :func:`open_index`, which rebuilds it first when the catalog
-changed (:func:`cardlab.catalog.index.ensure_index`).
+changed (:func:`cardlab.index.sqlite.ensure_index`).
 """
 
 from __future__ import annotations
@@ -16,15 +16,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from cardlab.catalog.index import data_decoder
 from cardlab.core import words
 from cardlab.core.bulk import bulk_objects
 from cardlab.core.errors import CardlabError, ExitStatus
 from cardlab.core.text import compact, fold, norm_value, pick
+from cardlab.index.sqlite import data_decoder
 from cardlab.search.query import QueryError, Term, compile_sql, dialect_of, one_bare_word, parse, replace_terms, terms
 
 SORTS = {
-    "number": "c.rowid",  # the index's row order: release date, set, number (cardlab.catalog.index.search_order)
+    "number": "c.rowid",  # the index's row order: release date, set, number (cardlab.index.sqlite.search_order)
     "name": "c.name COLLATE NOCASE, c.set_code, c.number_int",  # then by the shown name, in Python (see search)
     "set": "c.set_code, c.number_int, c.number",
     "rarity": "c.rarity_rank, c.set_code, c.number_int",
@@ -60,17 +60,17 @@ _NO_SNAPSHOT = nullcontext()
 def _snapshot(con: Any) -> Any:
     """The context one engine call runs in: nothing on SQLite (an index file is never changed in
     place: a rebuild renames a new file in), on PostgreSQL one read-only transaction during which
-    no rebuild can swap the index (:meth:`cardlab.catalog.pgindex.PgIndex.snapshot`), so that the
+    no rebuild can swap the index (:meth:`cardlab.index.postgres.PgIndex.snapshot`), so that the
     call's statements all read the same index."""
     return _NO_SNAPSHOT if isinstance(con, sqlite3.Connection) else con.snapshot()
 
 
 def _fetch(con: Any, sql: str, params: list, timeout: float | None, last: bool = False, generic: bool = False) -> list:
     """Every row of ``sql`` on ``con``, cut off after ``timeout`` seconds (SQLite: a progress
-    handler; PostgreSQL: ``statement_timeout``, :meth:`cardlab.catalog.pgindex.PgIndex.fetch`).
+    handler; PostgreSQL: ``statement_timeout``, :meth:`cardlab.index.postgres.PgIndex.fetch`).
     ``last``: the snapshot runs no other statement after this one (PostgreSQL ends its
     transaction in the same round trip). ``generic``: on PostgreSQL, one plan serves every value
-    (:meth:`cardlab.catalog.pgindex.PgIndex.fetch`).
+    (:meth:`cardlab.index.postgres.PgIndex.fetch`).
 
     Raises:
         QueryTimeoutError: the time limit was reached; UsageError: the index could not run it.
@@ -232,12 +232,12 @@ def open_index(roots: list[Path], db: Path | str) -> sqlite3.Connection:
     """Return a read-only connection to a fresh index, (re)building it if the catalog changed.
 
     The policy (older index used when the catalog has problems or the index cannot be written) is
-    :func:`cardlab.catalog.index.open_fresh`'s.
+    :func:`cardlab.index.sqlite.open_fresh`'s.
 
     Raises:
         CatalogError, IndexWriteError: the index cannot be rebuilt and there is no older one.
     """
-    from cardlab.catalog.indexes import open_fresh
+    from cardlab.index.access import open_fresh
 
     return open_fresh(roots, db)[0]
 
@@ -269,7 +269,7 @@ class _NameBatch:
 
 
 class _LazyDecoder:
-    """:func:`cardlab.catalog.index.data_decoder` of ``con``, made when the first card is decoded
+    """:func:`cardlab.index.sqlite.data_decoder` of ``con``, made when the first card is decoded
     (a search whose hits' data nobody asks for reads no dictionary)."""
 
     def __init__(self, con: sqlite3.Connection) -> None:
@@ -459,7 +459,7 @@ asked again (the next page of a web search) is not parsed again."""
 
 def _stem_languages(con: sqlite3.Connection) -> tuple[str, ...] | None:
     """The languages whose stemmed words the index holds (recorded at build time; on PostgreSQL
-    as last seen by the connection: :meth:`cardlab.catalog.pgindex.PgIndex.stem_languages`)."""
+    as last seen by the connection: :meth:`cardlab.index.postgres.PgIndex.stem_languages`)."""
     if not isinstance(con, sqlite3.Connection):
         value = con.stem_languages()
         return tuple(json.loads(value)) if value else None

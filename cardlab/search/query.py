@@ -451,7 +451,7 @@ on ``tsvector`` columns). Everything else (facets, names, LIKE, prefix ranges) i
 
 def dialect_of(con: object) -> str:
     """The dialect of an index connection: ``postgresql`` for cardlab's PostgreSQL index
-    (:class:`cardlab.catalog.pgindex.PgIndex`, which says so), else ``sqlite``."""
+    (:class:`cardlab.index.postgres.PgIndex`, which says so), else ``sqlite``."""
     return getattr(con, "dialect", "sqlite")
 
 
@@ -493,7 +493,7 @@ def _bare(node: Node) -> bool:
 def one_bare_word(node: Node | None) -> bool:
     """True when the whole query is one bare word (no field, not quoted, no Chinese or Japanese
     characters): its SQL then has the same shape and the same good plan whatever the word, so
-    PostgreSQL may plan it once (:meth:`cardlab.catalog.pgindex.PgIndex.fetch`, ``generic``)."""
+    PostgreSQL may plan it once (:meth:`cardlab.index.postgres.PgIndex.fetch`, ``generic``)."""
     return isinstance(node, Term) and node.op == ":" and _bare(node)
 
 
@@ -591,9 +591,9 @@ def _positive_term_sql(t: Term, stem_langs: tuple[str, ...] | None = None, diale
 def _pg_text_sql(t: Term, words: list[str], column: str | None, stem_langs: tuple[str, ...] | None) -> tuple[str, list]:
     """:func:`_positive_term_sql`'s full-text part on PostgreSQL: the same phrases as the FTS5
     ``MATCH`` strings, as ``tsquery`` on the ``tsvector`` columns of ``card_fts`` and ``card_stem``
-    (lexemes as FTS5's tokenizers cut them: :mod:`cardlab.catalog.tokens`). An FTS5 phrase with no
+    (lexemes as FTS5's tokenizers cut them: :mod:`cardlab.index.tokens`). An FTS5 phrase with no
     token matches nothing; so does its ``tsquery`` here (``FALSE``)."""
-    from cardlab.catalog.tokens import tokens_of, tsquery_phrase
+    from cardlab.index.tokens import tokens_of, tsquery_phrase
 
     tokens = list(tokens_of(" ".join(words)))
     whole, prefix = tsquery_phrase(tokens), tsquery_phrase(tokens, prefix=True)

@@ -155,10 +155,10 @@ class Site:
     """
 
     def __init__(self, roots: list[Path], db: Path | str, search_timeout: float = SEARCH_TIMEOUT, token: str | None = None) -> None:
-        from cardlab.catalog.indexes import ensure_index
         from cardlab.catalog.validate import validate
         from cardlab.core.errors import CatalogError
         from cardlab.decks.check import header_words
+        from cardlab.index.access import ensure_index
         from cardlab.search.engine import languages
 
         result = validate(list(roots))
@@ -194,7 +194,7 @@ class Site:
         """Return this thread's read-only index connection (opened on first use)."""
         con = getattr(self._local, "con", None)
         if con is None:
-            from cardlab.catalog.indexes import connect
+            from cardlab.index.access import connect
 
             con = self._local.con = connect(self.db)
         return con

@@ -36,7 +36,7 @@ def test_deck_validate_over_a_damaged_own_index_answers_as_before(runner):
 def test_an_index_failing_mid_deck_falls_back_to_the_validated_catalog(runner, monkeypatch):
     import sqlite3
 
-    from cardlab.catalog import stored
+    from cardlab.index import stored
 
     good = runner.invoke(app, ["deck", "validate", str(DECK), "-f", "pokemon-base"])
     db = paths.default_db(paths.catalog_roots(None))

@@ -84,26 +84,26 @@ def test_an_index_of_another_state_of_the_catalog_is_told_by_the_quick_path_too(
     """A validation tells an index of another state of the catalog to check every file at the next
     search (it drops the index's folder fingerprint, ``quick``): the quick path's validation as the
     full command's; once told, the next run answers from the record."""
-    from cardlab.catalog.index import _write_meta
+    from cardlab.index.sqlite import FINGERPRINT_SALT, _write_meta, stored_meta
 
     db = tmp_path / "index.sqlite"
     monkeypatch.setenv("CARDLAB_DB", str(db))
     assert runner.invoke(app, ["index", "--catalog", str(catalog_copy)]).exit_code == 0
     _full_validate(runner, catalog_copy)
     assert _quick(monkeypatch, ["validate", "--catalog", str(catalog_copy)])[0] is True
-    assert "quick" in freshness.stored_meta(db)
+    assert "quick" in stored_meta(db)
     card = next((catalog_copy / "pokemon" / "base1").glob("4-*.yaml"))
     card.write_text(card.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert freshness.unchanged_clean_run([catalog_copy], db) is None  # the run key changed
     assert _quick(monkeypatch, ["validate", "--catalog", str(catalog_copy)]) == (True, "ok: 110 files, no problems\n")
-    meta = freshness.stored_meta(db)  # the index still holds the state before the edit: marked stale
-    assert meta["fingerprint"] != freshness.run_key([catalog_copy], freshness.FINGERPRINT_SALT)[1]
+    meta = stored_meta(db)  # the index still holds the state before the edit: marked stale
+    assert meta["fingerprint"] != freshness.run_key([catalog_copy], FINGERPRINT_SALT)[1]
     assert "quick" not in meta
     assert freshness.unchanged_clean_run([catalog_copy], db) == 110
     _write_meta(db, {"quick": "an index trusted by its folders again (restored from a backup)"})
     assert freshness.unchanged_clean_run([catalog_copy], db) is None
     assert _quick(monkeypatch, ["validate", "--catalog", str(catalog_copy)]) == (True, "ok: 110 files, no problems\n")
-    assert "quick" not in freshness.stored_meta(db)
+    assert "quick" not in stored_meta(db)
 
 
 def test_an_index_rebuilt_since_the_last_validation_is_recorded_again(runner, catalog_copy, tmp_path, monkeypatch):
@@ -132,11 +132,11 @@ def test_an_index_on_a_server_or_no_cache_goes_to_the_full_cli_which_validates_o
     db = index_location([catalog_copy])[0]
     assert freshness.unchanged_clean_run([catalog_copy], db) is None  # no record without a cache
     # the full CLI could not read a validation done here back (no cache): it validates, once
-    from cardlab.catalog import indexes
+    from cardlab.index import access
 
     calls = []
-    real = indexes.validate_and_record
-    monkeypatch.setattr(indexes, "validate_and_record", lambda *a: calls.append(a) or real(*a))
+    real = access.validate_and_record
+    monkeypatch.setattr(access, "validate_and_record", lambda *a: calls.append(a) or real(*a))
     assert _quick(monkeypatch, ["validate", "--catalog", str(catalog_copy)]) == (False, "")
     assert calls == []
     monkeypatch.setattr(sys, "stdout", sys.__stdout__)

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.catalog import index as index_mod
 from cardlab.cli.whole import app
 from cardlab.core import paths
+from cardlab.index import sqlite as index_mod
 
 REPO = Path(__file__).resolve().parents[2]
 CARD = REPO / "tests" / "fixtures" / "catalog" / "pokemon" / "test1" / "1-testmon.yaml"
@@ -283,7 +283,7 @@ def test_same_size_edit_keeping_mtime_is_noticed(runner, test_set, tmp_path, mon
 def test_same_size_replacement_by_rename_is_noticed(test_set, tmp_path):
     """Kind: change detection: a file replaced by another of the same size and mtime (rsync -t
     renames a new file into place) has a new inode."""
-    from cardlab.catalog.index import fingerprint
+    from cardlab.index.sqlite import fingerprint
 
     card = test_set / "pokemon" / "test1" / "1-testmon.yaml"
     before = fingerprint([test_set])

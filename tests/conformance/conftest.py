@@ -24,13 +24,13 @@ class Pair:
     """One catalog's index on both backends: ``sqlite`` and ``pg`` connections, ``roots``, ``url``."""
 
     def __init__(self, roots: list[Path], sqlite_db: Path, url: str) -> None:
-        from cardlab.catalog import index, pgindex
+        from cardlab.index import postgres, sqlite
 
-        index.build_index(roots, sqlite_db)
-        pgindex.build(roots, url, force=True)
+        sqlite.build_index(roots, sqlite_db)
+        postgres.build(roots, url, force=True)
         self.roots, self.url = roots, url
-        self.sqlite = index.connect(sqlite_db)
-        self.pg = pgindex.open_fresh(roots, url)
+        self.sqlite = sqlite.connect(sqlite_db)
+        self.pg = postgres.open_fresh(roots, url)
 
     def close(self) -> None:
         self.sqlite.close()

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardlab.catalog.index import _texts, data_decoder
+from cardlab.index.sqlite import _texts, data_decoder
 
 EXAMPLES = 1000
 

@@ -132,7 +132,7 @@ def test_read_only_data_dir_for_real(monkeypatch, tmp_path):
 
 
 def test_index_rebuild_and_deletion_never_touch_the_collection(con, forum_catalog, tmp_path):
-    from cardlab.catalog.index import build_index
+    from cardlab.index.sqlite import build_index
 
     owned.change(con, "alice", [("add", "ftcg-test-1", 2)])
     index = tmp_path / "index.sqlite"

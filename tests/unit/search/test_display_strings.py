@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.catalog.index import build_index, connect
+from cardlab.index.sqlite import build_index, connect
 from cardlab.search import engine
 
 REPO = Path(__file__).resolve().parents[3]

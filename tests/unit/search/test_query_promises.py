@@ -15,10 +15,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardlab.catalog.index import build_index, connect
 from cardlab.cli.whole import app
 from cardlab.core.errors import UsageError
 from cardlab.core.text import fold
+from cardlab.index.sqlite import build_index, connect
 from cardlab.search.engine import get_card, search
 from cardlab.search.query import MAX_TERMS, Not, QueryError, compile_sql, parse
 

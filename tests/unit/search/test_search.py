@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cardlab.catalog.index import build_index, connect, ensure_index
 from cardlab.cli.whole import app
+from cardlab.index.sqlite import build_index, connect, ensure_index
 from cardlab.search.engine import AmbiguousCardError, CardNotFoundError, get_card, search
 from cardlab.search.query import QueryError, parse
 

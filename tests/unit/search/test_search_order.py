@@ -1,6 +1,6 @@
 """The default search order (``--sort number``): sets by release date, undated sets last, then set
 code, then collector number as a number. The index stores its rows in that order
-(:func:`cardlab.catalog.index.search_order`) and the engine reads them in rowid order; the catalog
+(:func:`cardlab.index.sqlite.search_order`) and the engine reads them in rowid order; the catalog
 read from the index still lists cards in catalog order (files by path)."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.catalog.index import build_index, connect
-from cardlab.catalog.stored import StoredCatalog
 from cardlab.catalog.validate import validate
+from cardlab.index.sqlite import build_index, connect
+from cardlab.index.stored import StoredCatalog
 from cardlab.search.engine import search
 
 TEST1 = Path(__file__).resolve().parents[2] / "fixtures" / "catalog" / "pokemon" / "test1"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.catalog.index import build_index, connect
+from cardlab.index.sqlite import build_index, connect
 from cardlab.search.engine import QueryTimeoutError, count, printings, search, search_page
 
 REPO = Path(__file__).resolve().parents[3]

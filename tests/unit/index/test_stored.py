@@ -1,4 +1,4 @@
-"""The catalog read from its index (cardlab.catalog.stored, issue 12) gives the same answers as the
+"""The catalog read from its index (cardlab.index.stored, issue 12) gives the same answers as the
 catalog validated in memory: every example and fixture deck gets the same verdict, problems and
 cards; names, printings and reprints agree; and a deck loads only the cards it names."""
 
@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.catalog.index import build_index, connect
-from cardlab.catalog.stored import StoredCatalog, open_catalog
 from cardlab.catalog.validate import validate
 from cardlab.core.paths import catalog_roots
 from cardlab.decks.check import header_words, legality
 from cardlab.decks.read import read_deck
+from cardlab.index.sqlite import build_index, connect
+from cardlab.index.stored import StoredCatalog, open_catalog
 
 REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO / "tests" / "fixtures"

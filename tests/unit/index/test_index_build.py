@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.catalog import index as index_mod
 from cardlab.catalog.validate import validate
 from cardlab.core.paths import catalog_roots
+from cardlab.index import sqlite as index_mod
 
 TABLES = ["card", "card_set", "set_key", "card_name", "printed_name", "facet_text", "facet_num", "meta"]
 

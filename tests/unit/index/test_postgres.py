@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.catalog import freshness, pgindex
 from cardlab.cli.whole import app
+from cardlab.index import postgres
 from cardlab.search import engine
 
 REPO = Path(__file__).resolve().parents[3]
@@ -26,26 +26,26 @@ PG_LIMITED_USER = "limited"  # and one that owns nothing
 def _schemas(url: str) -> list[str]:
     import psycopg
 
-    where = pgindex.locate(url)
-    with psycopg.connect(pgindex._conninfo(where), autocommit=True) as con:
+    where = postgres.locate(url)
+    with psycopg.connect(postgres._conninfo(where), autocommit=True) as con:
         rows = con.execute("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'cardlab%' ORDER BY nspname").fetchall()
     return [r[0] for r in rows]
 
 
 def _waiting_for_swap(url: str) -> bool:
-    """True when a session waits for the swap lock (:data:`cardlab.catalog.pgindex.SWAP_LOCK`)."""
+    """True when a session waits for the swap lock (:data:`cardlab.index.postgres.SWAP_LOCK`)."""
     import psycopg
 
-    with psycopg.connect(pgindex._conninfo(pgindex.locate(url)), autocommit=True) as con:
+    with psycopg.connect(postgres._conninfo(postgres.locate(url)), autocommit=True) as con:
         row = con.execute(
             "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = %s AND objid = %s",
-            pgindex.SWAP_LOCK,
+            postgres.SWAP_LOCK,
         ).fetchone()
     return row[0] > 0
 
 
 def _ids(url: str, roots: list[Path], query: str) -> list[str]:
-    con = pgindex.open_fresh(roots, url)
+    con = postgres.open_fresh(roots, url)
     try:
         return [h.id for h in engine.search(con, query)]
     finally:
@@ -78,7 +78,7 @@ def test_no_index_yet_says_to_run_cardlab_index(runner, test_set, pg_index_url):
 
 
 def test_stale_index_is_refused_until_rebuilt(runner, test_set, pg_index_url):
-    pgindex.build([test_set], pg_index_url)
+    postgres.build([test_set], pg_index_url)
     card = test_set / "pokemon" / "test1" / "1-testmon.yaml"
     card.write_text(card.read_text(encoding="utf-8").replace("fr: Testemon", "fr: Zorbmon", 1), encoding="utf-8")
     stale = runner.invoke(app, ["search", "--catalog", str(test_set), "--db", pg_index_url, "zorbmon"])
@@ -96,14 +96,14 @@ def test_stale_index_is_refused_until_rebuilt(runner, test_set, pg_index_url):
 
 
 def test_a_failed_build_leaves_the_old_index_serving(test_set, pg_index_url, monkeypatch):
-    pgindex.build([test_set], pg_index_url)
+    postgres.build([test_set], pg_index_url)
 
     def broken(con, schema):
         raise RuntimeError("the disk is full")
 
-    monkeypatch.setattr(pgindex, "_swap", broken)
+    monkeypatch.setattr(postgres, "_swap", broken)
     with pytest.raises(RuntimeError, match="the disk is full"):
-        pgindex.build([test_set], pg_index_url, force=True)
+        postgres.build([test_set], pg_index_url, force=True)
     assert _schemas(pg_index_url) == ["cardlab_index"]  # the new schema was dropped
     assert _ids(pg_index_url, [test_set], "") == ["test1-1", "test1-2", "test1-3", "test1-4"]
 
@@ -119,15 +119,15 @@ def test_a_catalog_with_problems_is_not_indexed(runner, test_set, pg_index_url):
 def test_builds_wait_for_each_other(test_set, pg_index_url):
     import psycopg
 
-    holder = psycopg.connect(pgindex._conninfo(pgindex.locate(pg_index_url)), autocommit=True)
-    holder.execute("SELECT pg_advisory_lock(%s, %s)", pgindex.BUILD_LOCK)
+    holder = psycopg.connect(postgres._conninfo(postgres.locate(pg_index_url)), autocommit=True)
+    holder.execute("SELECT pg_advisory_lock(%s, %s)", postgres.BUILD_LOCK)
     done: list = []
-    worker = threading.Thread(target=lambda: done.append(pgindex.build([test_set], pg_index_url)))
+    worker = threading.Thread(target=lambda: done.append(postgres.build([test_set], pg_index_url)))
     worker.start()
     time.sleep(1.5)
     assert worker.is_alive() and done == []
     assert _schemas(pg_index_url) == []
-    holder.execute("SELECT pg_advisory_unlock(%s, %s)", pgindex.BUILD_LOCK)
+    holder.execute("SELECT pg_advisory_unlock(%s, %s)", postgres.BUILD_LOCK)
     worker.join(60)
     holder.close()
     assert done[0].cards == 4
@@ -137,10 +137,10 @@ def test_builds_wait_for_each_other(test_set, pg_index_url):
 def test_leftover_schemas_of_killed_builds_are_dropped(test_set, pg_index_url):
     import psycopg
 
-    with psycopg.connect(pgindex._conninfo(pgindex.locate(pg_index_url)), autocommit=True) as con:
+    with psycopg.connect(postgres._conninfo(postgres.locate(pg_index_url)), autocommit=True) as con:
         con.execute("CREATE SCHEMA cardlab_build_999999")
         con.execute("CREATE SCHEMA cardlab_old_999998")
-    pgindex.build([test_set], pg_index_url)
+    postgres.build([test_set], pg_index_url)
     assert _schemas(pg_index_url) == ["cardlab_index"]
 
 
@@ -179,7 +179,7 @@ def test_extension_the_user_may_not_create(runner, test_set, pg_index_url, pg_se
 
 
 def test_extension_missing_from_the_server(runner, test_set, pg_index_url, monkeypatch):
-    monkeypatch.setattr(pgindex, "REQUIRED_EXTENSIONS", ("cardlab_no_such_extension",))
+    monkeypatch.setattr(postgres, "REQUIRED_EXTENSIONS", ("cardlab_no_such_extension",))
     result = runner.invoke(app, ["index", "--catalog", str(test_set), "--db", pg_index_url])
     assert result.exit_code == 2
     assert result.stderr.startswith(
@@ -207,7 +207,7 @@ def test_web_app_searches_the_server(test_set, pg_index_url):
 
     from cardlab.web.app import create_app
 
-    pgindex.build([test_set], pg_index_url)
+    postgres.build([test_set], pg_index_url)
     client = TestClient(create_app([test_set], pg_index_url))
     body = client.get("/api/cards/search", params={"q": "testmon"}).json()
     assert body["total_cards"] == 2
@@ -243,7 +243,7 @@ def test_collection_list_query_on_a_server_index(runner, forum_roots, pg_index_u
 def test_kill_during_rebuild_leaves_old_or_new_index(test_set, pg_index_url, delay, tmp_path):
     """``kill -9`` of ``cardlab index --force`` at some moment of its build or swap: the index
     serves the whole old catalog or the whole new one, and the next build succeeds."""
-    pgindex.build([test_set], pg_index_url)
+    postgres.build([test_set], pg_index_url)
     old = _ids(pg_index_url, [test_set], "testemon")
     assert old == ["test1-1"]
     copy = tmp_path / "new"
@@ -256,7 +256,7 @@ def test_kill_during_rebuild_leaves_old_or_new_index(test_set, pg_index_url, del
     proc.send_signal(signal.SIGKILL)
     proc.wait(30)
     # whichever index serves, it is a whole one: its own catalog's answers for every query
-    con = pgindex.connect(pg_index_url)
+    con = postgres.connect(pg_index_url)
     try:
         names = engine.search(con, "")
         assert [h.id for h in names] == ["test1-1", "test1-2", "test1-3", "test1-4"]
@@ -265,7 +265,7 @@ def test_kill_during_rebuild_leaves_old_or_new_index(test_set, pg_index_url, del
         assert [h.id for h in engine.search(con, "zorbmon")] == (["test1-1"] if answer == [] else [])
     finally:
         con.close()
-    report = pgindex.build([copy], pg_index_url, force=True)
+    report = postgres.build([copy], pg_index_url, force=True)
     assert report is not None and report.cards == 4
     assert _schemas(pg_index_url) == ["cardlab_index"]
     assert _ids(pg_index_url, [copy], "zorbmon") == ["test1-1"]
@@ -283,7 +283,7 @@ def test_cardlab_search_on_sqlite_imports_no_database_driver(tmp_path):
     code = (
         "import sys; from cardlab.cli.entry import main; sys.argv = ['cardlab', 'search', '-O', 'ids', 'set:test1'];\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        "print([m for m in ('psycopg', 'sqlalchemy', 'cardlab.catalog.pgindex', 'cardlab.core.database') if m in sys.modules], file=sys.stderr)"
+        "print([m for m in ('psycopg', 'sqlalchemy', 'cardlab.index.postgres', 'cardlab.core.database') if m in sys.modules], file=sys.stderr)"
     )
     catalog = REPO / "tests" / "fixtures" / "catalog" / "pokemon"
     env = {**os.environ, "CARDLAB_CATALOG": str(catalog), "CARDLAB_DB": str(tmp_path / "i.sqlite"), "CARDLAB_CACHE_DIR": str(tmp_path)}
@@ -296,14 +296,14 @@ def test_cardlab_search_on_sqlite_imports_no_database_driver(tmp_path):
 def test_a_swap_waits_for_the_search_in_progress(test_set, pg_index_url, tmp_path):
     """Within one search (its snapshot) every statement reads the same index: a rebuild's swap waits
     for it, and the next search reads the new index."""
-    pgindex.build([test_set], pg_index_url)
+    postgres.build([test_set], pg_index_url)
     copy = tmp_path / "new"
     shutil.copytree(test_set, copy)
     card = copy / "pokemon" / "test1" / "1-testmon.yaml"
     card.write_text(card.read_text(encoding="utf-8").replace("fr: Testemon", "fr: Zorbmon", 1), encoding="utf-8")
-    con = pgindex.connect(pg_index_url)
+    con = postgres.connect(pg_index_url)
     done: list = []
-    worker = threading.Thread(target=lambda: done.append(pgindex.build([copy], pg_index_url, force=True)))
+    worker = threading.Thread(target=lambda: done.append(postgres.build([copy], pg_index_url, force=True)))
     with con.snapshot():
         before = [h.id for h in engine.search(con, "testemon")]
         worker.start()
@@ -324,15 +324,15 @@ def test_a_swap_waits_for_the_search_in_progress(test_set, pg_index_url, tmp_pat
 def test_an_index_path_given_as_text_is_still_a_file(test_set, tmp_path):
     import sqlite3
 
-    from cardlab.catalog import index
+    from cardlab.index import sqlite
 
     db = tmp_path / "i.sqlite"
-    index.build_index([test_set], db)
-    con = index.connect(str(db))
+    sqlite.build_index([test_set], db)
+    con = sqlite.connect(str(db))
     assert isinstance(con, sqlite3.Connection)
     assert con.execute("SELECT COUNT(*) FROM card").fetchone() == (4,)
-    assert index.ensure_index([test_set], str(db)) is None
-    assert freshness.stored_meta(str(db))["version"] == index.INDEX_VERSION
+    assert sqlite.ensure_index([test_set], str(db)) is None
+    assert sqlite.stored_meta(str(db))["version"] == sqlite.INDEX_VERSION
 
 
 def test_a_new_index_is_vacuumed_before_it_serves(catalog_copy, pg_index_url):
@@ -340,12 +340,12 @@ def test_a_new_index_is_vacuumed_before_it_serves(catalog_copy, pg_index_url):
     scans (every facet term) then never read the table."""
     import psycopg
 
-    pgindex.build([catalog_copy], pg_index_url)
-    with psycopg.connect(pgindex._conninfo(pgindex.locate(pg_index_url)), autocommit=True) as con:
+    postgres.build([catalog_copy], pg_index_url)
+    with psycopg.connect(postgres._conninfo(postgres.locate(pg_index_url)), autocommit=True) as con:
         rows = con.execute(
             "SELECT c.relname, c.relpages, c.relallvisible FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
             " WHERE n.nspname = %s AND c.relname IN ('facet_text', 'facet_num', 'card') ORDER BY c.relname",
-            (pgindex.LIVE_SCHEMA,),
+            (postgres.LIVE_SCHEMA,),
         ).fetchall()
     assert [r[0] for r in rows] == ["card", "facet_num", "facet_text"]
     assert all(pages > 0 and visible == pages for _name, pages, visible in rows), rows
@@ -353,8 +353,8 @@ def test_a_new_index_is_vacuumed_before_it_serves(catalog_copy, pg_index_url):
 
 def test_a_whole_result_s_display_strings_are_read_in_the_search_on_postgresql(catalog_copy, pg_index_url):
     """Read later (as on SQLite), they could come from an index swapped in since."""
-    pgindex.build([catalog_copy], pg_index_url)
-    con = pgindex.connect(pg_index_url)
+    postgres.build([catalog_copy], pg_index_url)
+    con = postgres.connect(pg_index_url)
     try:
         hits = engine.search(con, "type:fire")
     finally:
@@ -386,8 +386,8 @@ def _messages(con, action) -> list[str]:  # noqa: ANN001
 def test_a_one_statement_search_is_one_round_trip(test_set, pg_index_url):
     """BEGIN, the shared swap lock, the search and COMMIT travel in one message: no separate round
     trip for the transaction (four before)."""
-    pgindex.build([test_set], pg_index_url)
-    con = pgindex.open_fresh([test_set], pg_index_url)
+    postgres.build([test_set], pg_index_url)
+    con = postgres.open_fresh([test_set], pg_index_url)
     try:
         sent = _messages(con, lambda: engine.search_page(con, "testemon", limit=50))
         total, hits = engine.search_page(con, "testemon", limit=50)
@@ -406,8 +406,8 @@ def test_a_one_statement_search_is_one_round_trip(test_set, pg_index_url):
 def test_a_search_notices_new_stem_languages_after_a_rebuild(test_set, pg_index_url):
     """A connection remembers the index's stem languages; its next search checks them in the same
     round trip, and compiles the query again when a rebuild changed them."""
-    pgindex.build([test_set], pg_index_url)
-    con = pgindex.open_fresh([test_set], pg_index_url)
+    postgres.build([test_set], pg_index_url)
+    con = postgres.open_fresh([test_set], pg_index_url)
     try:
         assert engine.search(con, "münzen") == []
         assert con.stem_languages() == '["en", "fr"]'
@@ -419,7 +419,7 @@ def test_a_search_notices_new_stem_languages_after_a_rebuild(test_set, pg_index_
             ),
             encoding="utf-8",
         )
-        assert pgindex.build([test_set], pg_index_url) is not None
+        assert postgres.build([test_set], pg_index_url) is not None
         assert [h.id for h in engine.search(con, "münzen")] == ["test1-1"]  # German stems: Münzen, Münze -> munz
         assert con.stem_languages() == '["de", "en", "fr"]'
     finally:
@@ -429,8 +429,8 @@ def test_a_search_notices_new_stem_languages_after_a_rebuild(test_set, pg_index_
 def test_a_bare_word_search_is_planned_once_and_follows_a_rebuild(test_set, pg_index_url):
     """One bare word: one prepared statement per connection, whatever the word, with one plan;
     after a rebuild's swap it reads the new index (PostgreSQL plans it again on the new tables)."""
-    pgindex.build([test_set], pg_index_url)
-    con = pgindex.open_fresh([test_set], pg_index_url)
+    postgres.build([test_set], pg_index_url)
+    con = postgres.open_fresh([test_set], pg_index_url)
 
     def prepared() -> list[str]:
         return [r[0] for r in con.con.execute("SELECT name FROM pg_prepared_statements").fetchall()]
@@ -443,7 +443,7 @@ def test_a_bare_word_search_is_planned_once_and_follows_a_rebuild(test_set, pg_i
         assert prepared() == ["cardlab_q1"]
         card = test_set / "pokemon" / "test1" / "1-testmon.yaml"
         card.write_text(card.read_text(encoding="utf-8").replace("fr: Testemon", "fr: Zorbmon", 1), encoding="utf-8")
-        assert pgindex.build([test_set], pg_index_url) is not None
+        assert postgres.build([test_set], pg_index_url) is not None
         assert engine.search_page(con, "testemon", limit=50) == (0, [])
         assert [h.id for h in engine.search_page(con, "zorbmon", limit=50)[1]] == ["test1-1"]
         assert prepared() == ["cardlab_q1"]
@@ -456,7 +456,7 @@ def _kill_session(url: str, con) -> None:  # noqa: ANN001
     import psycopg
 
     pid = con.con.info.backend_pid
-    with psycopg.connect(pgindex._conninfo(pgindex.locate(url)), autocommit=True) as admin:
+    with psycopg.connect(postgres._conninfo(postgres.locate(url)), autocommit=True) as admin:
         assert admin.execute("SELECT pg_terminate_backend(%s)", (pid,)).fetchone() == (True,)
 
 
@@ -466,8 +466,8 @@ def test_a_connection_whose_session_ended_opens_a_new_one(test_set, pg_index_url
     clear error (exit 2), and the one after it works."""
     from cardlab.core.database import DatabaseUnavailableError
 
-    pgindex.build([test_set], pg_index_url)
-    con = pgindex.open_fresh([test_set], pg_index_url)
+    postgres.build([test_set], pg_index_url)
+    con = postgres.open_fresh([test_set], pg_index_url)
     try:
         assert [h.id for h in engine.search_page(con, "testemon", limit=50)[1]] == ["test1-1"]
         first = con.con.info.backend_pid
@@ -490,7 +490,7 @@ def _kill_other_sessions(url: str) -> int:
     does; return how many."""
     import psycopg
 
-    with psycopg.connect(pgindex._conninfo(pgindex.locate(url)), autocommit=True) as admin:
+    with psycopg.connect(postgres._conninfo(postgres.locate(url)), autocommit=True) as admin:
         rows = admin.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
         ).fetchall()
@@ -506,7 +506,7 @@ def test_the_web_api_serves_again_after_the_index_server_restarts(test_set, pg_i
     from cardlab.web.app import INDEX_UNAVAILABLE, create_app
 
     monkeypatch.setenv("CARDLAB_CACHE_DIR", str(test_set.parent / "cache"))
-    pgindex.build([test_set], pg_index_url)
+    postgres.build([test_set], pg_index_url)
     app = create_app([test_set], pg_index_url)
     with TestClient(app) as client:
         first = client.get("/api/cards/search", params={"q": "testemon"})
@@ -520,7 +520,7 @@ def test_the_web_api_serves_again_after_the_index_server_restarts(test_set, pg_i
 
             raise psycopg.OperationalError("server closed the connection unexpectedly")
 
-        monkeypatch.setattr(pgindex, "server_connection", gone)
+        monkeypatch.setattr(postgres, "server_connection", gone)
         assert _kill_other_sessions(pg_index_url) >= 1
         down = client.get("/api/cards/search", params={"q": "testemon"})
         assert down.status_code == 503

@@ -1,11 +1,11 @@
 """The search index on a PostgreSQL server (``CARDLAB_DB`` or ``--db`` = ``postgresql+psycopg://...``).
 
 One builder: :func:`build` validates the catalog and writes the SQLite index
-(:func:`cardlab.catalog.index.build_index`) to a temporary file, then copies its rows into tables of
+(:func:`cardlab.index.sqlite.build_index`) to a temporary file, then copies its rows into tables of
 the same names and columns on the server (text columns ``COLLATE "C"``: code-point order, as
 SQLite's, for ORDER BY and the prefix ranges), plus full text: ``tsvector`` columns for names,
 rules text and stemmed words with GIN indexes, lexemes cut by FTS5's own tokenizers
-(:mod:`cardlab.catalog.tokens`; text is folded in Python before either database sees it, so no
+(:mod:`cardlab.index.tokens`; text is folded in Python before either database sees it, so no
 dictionary or ``unaccent`` is needed), and ``pg_trgm`` GIN indexes for the Japanese and Chinese
 substring ``LIKE``.
 
@@ -38,8 +38,8 @@ from typing import TYPE_CHECKING, Any
 from cardlab.core.errors import CardlabError, ExitStatus
 
 if TYPE_CHECKING:
-    from cardlab.catalog.index import BuildReport
     from cardlab.core.database import Location
+    from cardlab.index.sqlite import BuildReport
 
 LIVE_SCHEMA = "cardlab_index"
 """The schema searches read (their ``search_path``)."""
@@ -83,7 +83,7 @@ TABLES: dict[str, str] = {
     "card_stem": "rowid bigint PRIMARY KEY, stems tsvector NOT NULL",
     "card_tri": f"rowid bigint PRIMARY KEY, names text {C} NOT NULL, body text {C} NOT NULL",
 }
-"""The index's tables on PostgreSQL: those of :mod:`cardlab.catalog.tables` (same names and columns,
+"""The index's tables on PostgreSQL: those of :mod:`cardlab.index.tables` (same names and columns,
 ``rowid`` explicit) and the full-text ones."""
 
 COPIED = ("card", "card_name", "printed_name", "facet_text", "facet_num", "set_key", "card_set", "meta", "card_tri")
@@ -438,8 +438,8 @@ def connect(url: str) -> PgIndex:
 
 def _is_fresh(roots: list[Path], meta: dict[str, str]) -> bool:
     """True when ``meta`` was recorded from the catalog under ``roots`` as it is now: the folder
-    fingerprint for a big catalog (as :func:`cardlab.catalog.index.ensure_index`), else every file's."""
-    from cardlab.catalog.index import FULL_CHECK_FILES, fingerprint, quick_fingerprint
+    fingerprint for a big catalog (as :func:`cardlab.index.sqlite.ensure_index`), else every file's."""
+    from cardlab.index.sqlite import FULL_CHECK_FILES, fingerprint, quick_fingerprint
 
     if int(meta.get("files", "0")) > FULL_CHECK_FILES and meta.get("quick") == quick_fingerprint(roots):
         return True
@@ -453,7 +453,7 @@ def check_fresh(roots: list[Path], index: PgIndex) -> None:
     if meta is None or "fingerprint" not in meta:
         raise IndexOutOfDateError(f"there is no search index on {index.where.shown} yet; {how}")
     if not _is_fresh(roots, meta):
-        from cardlab.catalog.index import built_from, recorded_roots
+        from cardlab.index.sqlite import built_from, recorded_roots
 
         if built_from(meta, roots):
             why = "the catalog changed since it was built"
@@ -525,7 +525,7 @@ def build(roots: list[Path], url: str, force: bool = False) -> BuildReport | Non
     already fresh (and not ``force``). See the module's docstring for the steps and guarantees.
 
     Returns:
-        The :class:`~cardlab.catalog.index.BuildReport` (``db``: the URL without its password), or
+        The :class:`~cardlab.index.sqlite.BuildReport` (``db``: the URL without its password), or
         None when the index was already fresh.
 
     Raises:
@@ -535,7 +535,7 @@ def build(roots: list[Path], url: str, force: bool = False) -> BuildReport | Non
     """
     import tempfile
 
-    from cardlab.catalog.index import BuildReport, build_index
+    from cardlab.index.sqlite import BuildReport, build_index
 
     start = time.perf_counter()
     where = locate(url)
@@ -591,8 +591,8 @@ def _copy(sqlite_path: Path | str, con: Any, schema: str, trgm: str) -> None:
     (``VACUUM (ANALYZE)``: the session is in autocommit)."""
     import sqlite3
 
-    from cardlab.catalog.index import _texts, data_decoder
-    from cardlab.catalog.tokens import tokenize, tsvector
+    from cardlab.index.sqlite import _texts, data_decoder
+    from cardlab.index.tokens import tokenize, tsvector
 
     # each commit flushed before the next statement, whatever the server's default: VACUUM marks a page
     # all-visible only once the rows' commit is on disk (synchronous_commit = off defers it)

@@ -1,6 +1,6 @@
 """The search index on either backend, chosen by where it is: a file is SQLite
-(:mod:`cardlab.catalog.index`), a ``postgresql+psycopg://`` URL is a PostgreSQL server
-(:mod:`cardlab.catalog.pgindex`, which builds on the SQLite index). Commands and the web open the
+(:mod:`cardlab.index.sqlite`), a ``postgresql+psycopg://`` URL is a PostgreSQL server
+(:mod:`cardlab.index.postgres`, which builds on the SQLite index). Commands and the web open the
 index through here, so that neither backend module imports the other's dispatch (every import
 points down: this module sits above both). :func:`validate_and_record` is ``cardlab validate``
 without its printing: a validation, and what it tells the index."""
@@ -10,32 +10,32 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardlab.catalog import index
 from cardlab.core.paths import is_server
+from cardlab.index import sqlite
 
 if TYPE_CHECKING:
     import sqlite3
 
-    from cardlab.catalog.index import BuildReport
     from cardlab.catalog.validate import Validation
     from cardlab.core.errors import CardlabError
+    from cardlab.index.sqlite import BuildReport
 
 
 def ensure_index(roots: list[Path], db: Path | str, full: bool = False) -> BuildReport | None:
-    """:func:`cardlab.catalog.index.ensure_index` for a file. On PostgreSQL nothing is rebuilt
+    """:func:`cardlab.index.sqlite.ensure_index` for a file. On PostgreSQL nothing is rebuilt
     implicitly: a fresh index gives None, a missing or stale one raises
-    :class:`cardlab.catalog.pgindex.IndexOutOfDateError` (``cardlab index`` builds it:
-    :func:`cardlab.catalog.pgindex.build`)."""
+    :class:`cardlab.index.postgres.IndexOutOfDateError` (``cardlab index`` builds it:
+    :func:`cardlab.index.postgres.build`)."""
     if is_server(db):
-        from cardlab.catalog import pgindex
+        from cardlab.index import postgres
 
-        pgindex.open_fresh(roots, str(db)).close()
+        postgres.open_fresh(roots, str(db)).close()
         return None
-    return index.ensure_index(roots, db, full)
+    return sqlite.ensure_index(roots, db, full)
 
 
 def open_fresh(roots: list[Path], db: Path | str) -> tuple[Any, BuildReport | None, CardlabError | None]:
-    """:func:`cardlab.catalog.index.open_fresh` for a file; on PostgreSQL ``(a PgIndex, None, None)``,
+    """:func:`cardlab.index.sqlite.open_fresh` for a file; on PostgreSQL ``(a PgIndex, None, None)``,
     which the search engine reads as it reads SQLite.
 
     Raises:
@@ -43,28 +43,28 @@ def open_fresh(roots: list[Path], db: Path | str) -> tuple[Any, BuildReport | No
         IndexOutOfDateError: (a server) the index is missing or stale.
     """
     if is_server(db):
-        from cardlab.catalog import pgindex
+        from cardlab.index import postgres
 
-        return pgindex.open_fresh(roots, str(db)), None, None
-    return index.open_fresh(roots, db)
+        return postgres.open_fresh(roots, str(db)), None, None
+    return sqlite.open_fresh(roots, db)
 
 
 def connect(db: Path | str) -> sqlite3.Connection:
-    """Open the index read-only: :func:`cardlab.catalog.index.connect` for a file,
-    :func:`cardlab.catalog.pgindex.connect` for a URL. Raises sqlite3.Error when a file cannot be opened."""
+    """Open the index read-only: :func:`cardlab.index.sqlite.connect` for a file,
+    :func:`cardlab.index.postgres.connect` for a URL. Raises sqlite3.Error when a file cannot be opened."""
     if is_server(db):
-        from cardlab.catalog import pgindex
+        from cardlab.index import postgres
 
-        return pgindex.connect(str(db))  # type: ignore[return-value]
-    return index.connect(db)
+        return postgres.connect(str(db))  # type: ignore[return-value]
+    return sqlite.connect(db)
 
 
 def validate_and_record(paths: list[Path], roots: list[Path], db: str | Path) -> Validation:
     """``cardlab validate`` without its printing (the CLI command and the quick path of
     :mod:`cardlab.cli.entry` both call it): :func:`cardlab.catalog.validate.validate_paths` under the index's salt
-    (:data:`cardlab.catalog.freshness.FINGERPRINT_SALT`), then what the run tells the next ones: a
+    (:data:`cardlab.index.sqlite.FINGERPRINT_SALT`), then what the run tells the next ones: a
     changed file makes the next search check every file against the index at ``db``
-    (:func:`cardlab.catalog.index.mark_stale`), and a clean whole-catalog run is recorded so that
+    (:func:`cardlab.index.sqlite.mark_stale`), and a clean whole-catalog run is recorded so that
     the next one, nothing changed, answers from one ``stat`` per file
     (:func:`cardlab.catalog.freshness.record_clean_run`).
 
@@ -78,12 +78,12 @@ def validate_and_record(paths: list[Path], roots: list[Path], db: str | Path) ->
     Raises:
         InputError, UsageError: as :func:`cardlab.catalog.validate.validate_paths`.
     """
-    from cardlab.catalog.freshness import FINGERPRINT_SALT, record_clean_run, stored_fingerprint
+    from cardlab.catalog.freshness import record_clean_run
     from cardlab.catalog.validate import validate_paths
 
-    result = validate_paths(paths, roots, FINGERPRINT_SALT)
-    if result.reparsed or (result.index_fingerprint and stored_fingerprint(db) not in (None, result.index_fingerprint)):
-        index.mark_stale(db)
+    result = validate_paths(paths, roots, sqlite.FINGERPRINT_SALT)
+    if result.reparsed or (result.index_fingerprint and sqlite.stored_fingerprint(db) not in (None, result.index_fingerprint)):
+        sqlite.mark_stale(db)
     if result.run_key and not result.problems:
         record_clean_run(roots, result.run_key, result.files, db)
     return result

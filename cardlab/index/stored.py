@@ -2,7 +2,7 @@
 
 A deck names 10 to 60 cards; loading and validating 100,000 card files to check it cost 5 s. A
 :class:`StoredCatalog` is a :class:`~cardlab.catalog.model.Catalog` whose ``cards``, ``paths`` and
-``card_set`` are filled from the SQLite index (:mod:`cardlab.catalog.index`) on first use, and whose
+``card_set`` are filled from the SQLite index (:mod:`cardlab.index.sqlite`) on first use, and whose
 name maps (:meth:`StoredCatalog.name_maps`) are queries on the index's name tables, so deck lines
 are resolved by the same code (:mod:`cardlab.decks.resolve`) at the cost of the lines, not of the
 catalog. :func:`open_catalog` is how commands get a catalog to read: the index when it is fresh,
@@ -166,7 +166,7 @@ class StoredCatalog(Catalog):
     """A :class:`~cardlab.catalog.model.Catalog` read from an index connection (module docstring).
 
     Args:
-        con: a connection to a fresh index (:func:`cardlab.catalog.index.open_fresh`).
+        con: a connection to a fresh index (:func:`cardlab.index.sqlite.open_fresh`).
         roots: the catalog roots the index was built from.
 
     Every set is loaded at once (a few hundred rows); ``cards``, ``paths``, ``card_set`` and ``own``
@@ -193,7 +193,7 @@ class StoredCatalog(Catalog):
 
             return _Lazy(one, every)
 
-        from cardlab.catalog.index import data_decoder
+        from cardlab.index.sqlite import data_decoder
 
         self.cards = column("data", data_decoder(con))
         self.paths = _Lazy(self._path_one, self._path_every)
@@ -293,10 +293,10 @@ def open_catalog(roots: Iterable[Path], db: Path | str | None = None) -> tuple[C
     Raises:
         InputError: a root is missing or not a folder.
     """
-    from cardlab.catalog.indexes import open_fresh
     from cardlab.catalog.validate import formats_only, validate
     from cardlab.core.errors import CardlabError
     from cardlab.core.paths import default_db
+    from cardlab.index.access import open_fresh
 
     roots = [Path(r) for r in roots]
     con: sqlite3.Connection | None = None

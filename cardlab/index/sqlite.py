@@ -20,13 +20,68 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cardlab.catalog.freshness import FINGERPRINT_SALT, INDEX_VERSION, SQLITE_MAGIC, folders, stamp_digest, stored_fingerprint, stored_meta
+from cardlab.catalog.freshness import folders, stamp_digest
 from cardlab.catalog.model import Catalog, number_int
 from cardlab.core.errors import CardlabError, CatalogError
 from cardlab.core.inputs import MAX_FILE_BYTES
 from cardlab.core.paths import is_server
 from cardlab.core.stamps import file_stamp, is_racy, sha1_hex
 from cardlab.core.text import compact, fold, has_cjk, norm_value, pick, stem_words
+
+INDEX_VERSION = "16"
+"""The search index's layout (this module): bump when its tables or contents
+change, and old indexes are rebuilt."""
+
+FINGERPRINT_SALT = f"v{INDEX_VERSION}"
+"""What the index's fingerprint of the catalog (:func:`fingerprint`) hashes
+first: an index of another version never matches."""
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+"""The first 16 bytes of every SQLite database file."""
+
+
+def whole_sqlite_file(db: str | os.PathLike[str]) -> bool:
+    """True when the file at ``db`` starts as a SQLite database and is as long as its header says
+    (a truncated index is not)."""
+    try:
+        with open(db, "rb") as fh:
+            head = fh.read(100)
+        size = os.path.getsize(db)
+    except OSError:
+        return False
+    if len(head) < 100 or head[:16] != SQLITE_MAGIC:
+        return False
+    page = int.from_bytes(head[16:18], "big")
+    page = 65536 if page == 1 else page
+    pages = int.from_bytes(head[28:32], "big")
+    return pages == 0 or size >= page * pages
+
+
+def stored_meta(db: str | os.PathLike[str]) -> dict[str, str] | None:
+    """Return the facts recorded in the search index file at ``db`` (``fingerprint``, ``quick``,
+    ``files``...), or None (missing, truncated or unreadable, or a PostgreSQL URL: see
+    :mod:`cardlab.index.postgres`)."""
+    if is_server(db):
+        return None
+    if not os.path.isfile(db) or not whole_sqlite_file(db):
+        return None
+    try:
+        con = sqlite3.connect(f"{Path(db).resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            rows = con.execute("SELECT key, value FROM meta").fetchall()
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return None
+    meta = dict(rows)
+    return meta if "fingerprint" in meta else None
+
+
+def stored_fingerprint(db: str | os.PathLike[str]) -> str | None:
+    """Return the fingerprint recorded in the index at ``db``, or None (missing, truncated or unreadable)."""
+    meta = stored_meta(db)
+    return meta["fingerprint"] if meta else None
+
 
 DICTIONARY_BYTES = 8192
 """Size of the zlib preset dictionary for ``card.data``: the last bytes of about 100 cards spread over
@@ -278,7 +333,7 @@ def mark_stale(db: Path | str) -> None:
 def ensure_index(roots: list[Path], db: Path | str, full: bool = False) -> BuildReport | None:
     """Make sure the index at ``db`` reflects the catalog under ``roots``.
 
-    ``db`` is a file (a PostgreSQL URL goes through :func:`cardlab.catalog.indexes.ensure_index`).
+    ``db`` is a file (a PostgreSQL URL goes through :func:`cardlab.index.access.ensure_index`).
 
     A catalog of up to :data:`FULL_CHECK_FILES` files is checked file by file (:func:`fingerprint`);
     a larger one folder by folder (:func:`quick_fingerprint`), unless ``full`` (``cardlab index``)
@@ -490,9 +545,9 @@ def _write(
 
     from sqlalchemy import create_engine
 
-    from cardlab.catalog import tables  # importing it registers the tables on SQLModel.metadata
     from cardlab.catalog.model import play_key
     from cardlab.games import game_module
+    from cardlab.index import tables  # importing it registers the tables on SQLModel.metadata
 
     if load is None:
         load = lambda batch: {i: cat.cards[i] for i in batch}  # noqa: E731
@@ -696,7 +751,7 @@ def open_fresh(roots: list[Path], db: Path | str) -> tuple[sqlite3.Connection, B
     Raises:
         CatalogError, IndexWriteError: the rebuild failed and there is no older index.
 
-    ``db`` is a file (a PostgreSQL URL goes through :func:`cardlab.catalog.indexes.open_fresh`).
+    ``db`` is a file (a PostgreSQL URL goes through :func:`cardlab.index.access.open_fresh`).
     """
     db = Path(db)
     try:
@@ -752,6 +807,6 @@ def repair(roots: list[Path], db: Path, err: sqlite3.DatabaseError) -> sqlite3.C
 
 
 def connect(db: Path | str) -> sqlite3.Connection:
-    """Open the index file read-only (a PostgreSQL URL: :func:`cardlab.catalog.indexes.connect`).
+    """Open the index file read-only (a PostgreSQL URL: :func:`cardlab.index.access.connect`).
     Raises sqlite3.Error when it cannot be opened."""
     return sqlite3.connect(f"file:{db}?mode=ro", uri=True)

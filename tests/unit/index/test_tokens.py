@@ -1,8 +1,8 @@
-"""FTS5's words for the PostgreSQL index and its queries (cardlab.catalog.tokens)."""
+"""FTS5's words for the PostgreSQL index and its queries (cardlab.index.tokens)."""
 
 from __future__ import annotations
 
-from cardlab.catalog import tokens
+from cardlab.index import tokens
 
 
 def test_tokenize_cuts_as_fts5_does():

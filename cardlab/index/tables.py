@@ -2,7 +2,7 @@
 
 Searching reads the same tables with plain ``sqlite3`` (importing sqlmodel costs ~0.6 s), so the
 column names here are the contract used by :mod:`cardlab.search.engine` and :mod:`cardlab.search.query`.
-The full-text tables (FTS5) are virtual tables, created in :mod:`cardlab.catalog.index` with SQL.
+The full-text tables (FTS5) are virtual tables, created in :mod:`cardlab.index.sqlite` with SQL.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ class Card(SQLModel, table=True):
     number_int: int | None = Field(default=None, description="numeric part of the collector number")
     pos: int = Field(
         description="the card's place in catalog order (as the catalog in memory lists it); rows are in search order"
-        " (cardlab.catalog.index.search_order)"
+        " (cardlab.index.sqlite.search_order)"
     )
     name: str = Field(description="name in the set's source language")
     type_line: str = Field(description="the type line `show` prints")
@@ -33,7 +33,7 @@ class Card(SQLModel, table=True):
     rarity_rank: int | None = Field(default=None, description="place of the rarity in its set's rarities list, commonest first")
     illustrator: str | None = None
     data: bytes = Field(
-        description="the card as JSON, as in its YAML file (a reprint merged with its original), compressed: see cardlab.catalog.index.data_decoder"
+        description="the card as JSON, as in its YAML file (a reprint merged with its original), compressed: see cardlab.index.sqlite.data_decoder"
     )
     path: str = Field(description="the card's file name, in the folder of its set's set.yaml (card_set.path)")
     oracle_id: str = Field(index=True, description="the id of the original card: its own id, or what a reprint reprints")

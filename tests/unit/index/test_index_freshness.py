@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from cardlab.catalog import index as index_mod
 from cardlab.cli.whole import app
 from cardlab.core import stamps
+from cardlab.index import sqlite as index_mod
 
 PAST = 1_500_000_000  # 2017: far from "now", so no stamp is racy
 
