@@ -482,7 +482,7 @@ def with_catalog(roots: list[Path], work: Any) -> Any:
 
 
 def _usable_catalog(roots: list[Path]) -> tuple[Any, dict[str, Format]]:
-    """The catalog to check decks against (:func:`cardlab.catalog.stored.open_catalog`: read from
+    """The catalog to check decks against (:func:`cardlab.index.stored.open_catalog`: read from
     the index when it is fresh, else validated); usable while a format is left.
 
     Raises:
