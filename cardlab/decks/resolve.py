@@ -347,7 +347,7 @@ class CardIndex:
                 if len(set(values)) > 1:
                     shown = ", ".join(f"{i} {_said(v)}" for i, v in zip(cards, values, strict=True))
                     why.append(f"{label}: {shown}")
-        answer = (pool[0], pool, why, self._assumption(pool[0], pool))
+        answer = (pool[0], pool, why, self._assumption(pool[0], pool) if legal else "")  # none allowed: the rules speak
         if len(self._chosen) >= MAX_CHOSEN:
             self._chosen.clear()
         self._chosen[key] = answer
