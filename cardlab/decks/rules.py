@@ -250,12 +250,15 @@ def check_max_cards(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
 
 def check_banned(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
     """``banned``: the cards of ``cards`` (card ids, e.g. ``basep-24``) may not be played in the
-    format; ``why`` (optional) says so in the message. Reported at each line holding one."""
+    format; ``why`` (optional) says so in the message. Reported at each line holding one, under the
+    name players know the card by when it has one (``also_known_as``: "Birthday Pikachu")."""
     banned = set(params["cards"])
     why = f" ({params['why']})" if params.get("why") else ""
     for card in deck.cards:
         if card.card_id in banned:
-            yield card.line, f'"{card.name}" ({card.card_id}) is banned in {deck.format.name}{why}'
+            known = card.card.get("also_known_as")  # the name players know it by: "Birthday Pikachu"
+            label = f'"{known[0]}" ("{card.name}", {card.card_id})' if known else f'"{card.name}" ({card.card_id})'
+            yield card.line, f"{label} is banned in {deck.format.name}{why}"
 
 
 def check_number_range(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:

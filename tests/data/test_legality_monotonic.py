@@ -157,3 +157,29 @@ def test_table_and_exit_status_agree(tmp_path, path):
     bad.write_text("4 Pikachu\n", encoding="utf-8")  # 4 cards: legal nowhere
     result = CliRunner().invoke(app, ["deck", "validate", str(bad), "-O", "json"])
     assert (json.loads(result.stdout)["legal_in"], result.exit_code) == ([], 1)
+
+
+def test_the_survey_builds_a_list_once_per_format(catalog, formats, monkeypatch):
+    """Seven Pokémon formats: seven builds, and each line looked up once per game (not 18 builds)."""
+    import cardlab.decks.check as check
+
+    built: list[str] = []
+    looked: list[str] = []
+    real_build, real_lookups = check.build_deck, check.lookups
+
+    def build(deck_list, catalog, fmt, *args, **kwargs):
+        built.append(fmt.name)
+        return real_build(deck_list, catalog, fmt, *args, **kwargs)
+
+    def lookups(deck_list, index, *args, **kwargs):
+        looked.append(index.game)
+        return real_lookups(deck_list, index, *args, **kwargs)
+
+    monkeypatch.setattr(check, "build_deck", build)
+    monkeypatch.setattr(check, "lookups", lookups)
+    text = bare(REPO / "examples" / "decks" / "vintage" / "theme-base1-zap.txt")
+    report = check_list(parse_deck_text(text, "zap.txt", header_words(formats)), catalog, formats)
+    assert sorted(built) == sorted(name for name, f in formats.items() if f.game == "pokemon")
+    assert len(built) == 7
+    assert sorted(looked) == ["forumtcg", "ippo", "monpa", "pokemon"]  # the game found once per game
+    assert report.chosen == "pokemon-base"

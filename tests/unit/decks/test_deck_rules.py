@@ -106,7 +106,7 @@ VINTAGE = [
         "pokemon-base-gym",
         13,
         "banned",
-        '"_____\'s Pikachu" (basep-24) is banned in pokemon-base-gym (Birthday Pikachu, banned upon its release in September 2000)',
+        '"Birthday Pikachu" ("_____\'s Pikachu", basep-24) is banned in pokemon-base-gym (Birthday Pikachu, banned upon its release in September 2000)',
     ),
     (
         "vintage/max-cards.txt",
