@@ -129,12 +129,14 @@ class CardIndex:
         return found
 
     def same_name(self, card_id: str) -> str:
-        """The folded name "same name" rules compare: English if the card has it, else its source
-        language (never the preferred language, so that the rules do not depend on it)."""
+        """The folded name "same name" rules compare: the printed name, in the language of the
+        card's set (``source_language``; English for the Pokémon TCG, French for Monpa), never a
+        translation nor the preferred language, so that neither changes a verdict (seed 004,
+        Monpa: at most 3 cards "de même nom", the name on the card; issue 33)."""
         found = self._same.get(card_id)
         if found is None:
             info = self.catalog.set_of(card_id)
-            found = self._same[card_id] = fold(pick(self.catalog.cards[card_id].get("name"), ["en"], info.source_language))
+            found = self._same[card_id] = fold(pick(self.catalog.cards[card_id].get("name"), [info.source_language], "en"))
         return found
 
     def find_set(self, code: str) -> SetInfo | None:

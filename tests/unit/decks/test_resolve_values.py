@@ -193,17 +193,22 @@ def test_ids_of_by_name_then_symbols_then_compact():
     assert [index.ids_of(n) for n in names_asked] == [{"zz1-1"}, {"zz1-2"}, {"zz1-3"}, {"zz1-5"}, {"zz1-4"}, {"zz1-4"}, set(), set()]
 
 
-def test_same_name_is_english_else_the_source_language():
-    """The name "same name" rules compare: English when the card has it, else its set's source
-    language (not the first language the map happens to list), folded."""
+def test_same_name_is_the_printed_name_in_the_source_language():
+    """The name "same name" rules compare: the set's source language (the printed name), whatever
+    translations the card has (not English, nor the first language the map happens to list), folded;
+    English only for a card with no name in its source language."""
     from types import SimpleNamespace
 
-    cards = {"zz1-1": {"name": {"fr": "Zorbe", "ja": "ゾルブ"}}, "zz1-2": {"name": {"fr": "Zorbe", "ja": "ゾルブ", "en": "Zorb"}}}
+    cards = {
+        "zz1-1": {"name": {"fr": "Zorbe", "ja": "ゾルブ"}},
+        "zz1-2": {"name": {"fr": "Zorbe", "ja": "ゾルブ", "en": "Zorb"}},
+        "zz1-3": {"name": {"fr": "Zorbe", "en": "Zorb"}},
+    }
     catalog = SimpleNamespace(
         cards=cards, name_maps=lambda game: ({}, {}, {}), set_of=lambda card_id: SimpleNamespace(source_language="ja")
     )
     index = CardIndex(catalog, "pokemon", ["fr"])  # type: ignore[arg-type]
-    assert [index.same_name(i) for i in ("zz1-1", "zz1-2", "zz1-1")] == ["ゾルブ", "zorb", "ゾルブ"]
+    assert [index.same_name(i) for i in ("zz1-1", "zz1-2", "zz1-1", "zz1-3")] == ["ゾルブ", "ゾルブ", "ゾルブ", "zorb"]
     assert [index.display_name(i) for i in ("zz1-1", "zz1-2")] == ["Zorbe", "Zorbe"]
 
 
