@@ -186,6 +186,21 @@ def _names(ml: dict[str, str], en: str | None = None) -> dict[str, str]:
 # basep-24's German name "S Pikachu" lost the blank and the apostrophe of "_____'s Pikachu".
 BAD_ML_NAMES = {"basep-24": "de"}
 
+# Names the reference data has wrong, corrected in our cards from a second source (issue 32, item 5;
+# each card's notes say which): (card id, the name's place, language) -> the name we ship.
+CORRECTED_NAMES = {
+    ("basep-3", "name", "fr"): "Mewtwo",  # the reference: "Deuxmiaou"
+    ("basep-5", "name", "de"): "Dragoran",  # the reference: "Dragoran (Dragonit)", an editor's remark
+    ("basep-38", "attack 0", "fr"): "Puissance Cachée",  # the reference: "Puis Cachee", cut short
+    ("base3-15", "name", "fr"): "Électhor",  # the reference: "Élector"
+    ("base3-30", "name", "fr"): "Électhor",
+}
+
+
+def _corrected(card_id: str, where: str, names: dict[str, str]) -> dict[str, str]:
+    """``names`` with the corrections of :data:`CORRECTED_NAMES` for that card and place."""
+    return {lang: CORRECTED_NAMES.get((card_id, where, lang), text) for lang, text in names.items()}
+
 
 def _expected(code: str, src: dict[str, Any], ml: dict[str, Any], reprint: bool = False) -> dict[str, Any]:
     """The card as cardlab should hold it, rules texts replaced by a placeholder. For a reprint
@@ -201,7 +216,7 @@ def _expected(code: str, src: dict[str, Any], ml: dict[str, Any], reprint: bool 
     exp: dict[str, Any] = {
         "id": f"{code}-{number}",
         "number": number,
-        "name": names(card_names, src["name"]),
+        "name": _corrected(f"{code}-{number}", "name", names(card_names, src["name"])),
         "supertype": src["supertype"],
     }
     subtypes = src.get("subtypes") or []
@@ -222,8 +237,8 @@ def _expected(code: str, src: dict[str, Any], ml: dict[str, Any], reprint: bool 
         exp["attacks"] = []
         attacks = src.get("attacks", [])
         assert len(ml["attacks"]) == len(attacks)
-        for atk, ml_atk in zip(attacks, ml["attacks"], strict=True):
-            a = {"name": names(ml_atk["name"], atk["name"]), "cost": atk["cost"]}
+        for k, (atk, ml_atk) in enumerate(zip(attacks, ml["attacks"], strict=True)):
+            a = {"name": _corrected(f"{code}-{number}", f"attack {k}", names(ml_atk["name"], atk["name"])), "cost": atk["cost"]}
             if atk["damage"]:
                 a["damage"] = atk["damage"]
             if atk.get("text"):
