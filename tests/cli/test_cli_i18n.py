@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import stat
 from pathlib import Path
 
@@ -12,15 +11,15 @@ import polib
 import pytest
 
 from cardlab.cli.whole import app
+from tests.unit.i18n.test_i18n import copy_base1
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
 def base1(tmp_path) -> Path:
-    root = tmp_path / "catalog"
-    shutil.copytree(REPO / "cards" / "pokemon" / "base1", root / "pokemon" / "base1")
-    return root
+    """A catalog root with a private copy of the shipped Base Set, its rules text untranslated."""
+    return copy_base1(tmp_path)
 
 
 def test_status_json(runner, base1):

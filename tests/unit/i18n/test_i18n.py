@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 from pathlib import Path
 
@@ -18,10 +19,26 @@ REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO / "tests" / "fixtures" / "catalog"
 
 
+_SOURCE_LINE = re.compile(r"^(\s+)_source: \{(.*)\}$")
+
+
 def copy_base1(tmp_path: Path) -> Path:
-    """A private catalog root holding a copy of the shipped Base Set."""
+    """A private catalog root holding a copy of the shipped Base Set as it was before its rules text
+    was translated: every translation that records its source (``_source``) taken out, line by line,
+    so these tests keep a set to translate (the official names, which have no ``_source``, stay)."""
     root = tmp_path / "catalog"
     shutil.copytree(REPO / "cards" / "pokemon" / "base1", root / "pokemon" / "base1")
+    for path in (root / "pokemon" / "base1").glob("*.yaml"):
+        out: list[str] = []
+        for line in path.read_text(encoding="utf-8").split("\n"):
+            m = _SOURCE_LINE.match(line)
+            if m is None:
+                out.append(line)
+                continue
+            langs = [part.split(":")[0].strip() for part in m[2].split(",")]
+            while out and any(out[-1].startswith(f"{m[1]}{lang}: ") for lang in langs):
+                out.pop()
+        path.write_text("\n".join(out), encoding="utf-8")
     return root
 
 
@@ -176,13 +193,14 @@ def _changed_lines(old: str, new: str) -> list[tuple[str, str]]:
     return [(line[0], line[2:]) for line in difflib.ndiff(old.splitlines(), new.splitlines()) if line[:1] in "+-"]
 
 
-def test_render_edits_flow_and_block_maps():
-    old = CHARIZARD.read_text(encoding="utf-8")
+def test_render_edits_flow_and_block_maps(tmp_path):
+    charizard = copy_base1(tmp_path) / "pokemon" / "base1" / CHARIZARD.name  # its rules text untranslated
+    old = charizard.read_text(encoding="utf-8")
     edits = [
         Edit(("attacks", 0, "name"), "fr", "Tourbillon de feu", "6b4a92e2"),
         Edit(("attacks", 0, "text"), "fr", "Défaussez 2 cartes Énergie de ce Pokémon pour utiliser cette attaque.", "a2f46104"),
     ]
-    new = i18n.render_edits(CHARIZARD, old, edits)
+    new = i18n.render_edits(charizard, old, edits)
     assert _changed_lines(old, new) == [
         ("-", "  - name: {en: Fire Spin, fr: Danseflamme, de: Feuerwirbel, it: Turbofuoco}"),
         ("+", "  - name: {en: Fire Spin, fr: Tourbillon de feu, de: Feuerwirbel, it: Turbofuoco, _source: {fr: 6b4a92e2}}"),

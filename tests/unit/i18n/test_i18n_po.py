@@ -18,6 +18,7 @@ from cardlab.i18n import po_file as pofiles
 from cardlab.i18n import po_import
 from cardlab.i18n import strings as i18n
 from cardlab.i18n import writeback as i18n_write
+from tests.unit.i18n.test_i18n import copy_base1
 
 REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO / "tests" / "fixtures" / "catalog"
@@ -26,10 +27,8 @@ OAK_EN = "Put your entire hand in the discard pile. Draw 7 cards."
 
 @pytest.fixture
 def base1(tmp_path) -> Path:
-    """A catalog root with a private copy of the shipped Base Set."""
-    root = tmp_path / "catalog"
-    shutil.copytree(REPO / "cards" / "pokemon" / "base1", root / "pokemon" / "base1")
-    return root
+    """A catalog root with a private copy of the shipped Base Set, its rules text untranslated."""
+    return copy_base1(tmp_path)
 
 
 @pytest.fixture
@@ -383,7 +382,7 @@ def test_translation_that_would_not_validate_leaves_the_file(base1, tmp_path):
     assert report.applied == ["base1-94 text"] and [p.name for p in report.written] == ["94-potion.yaml"]
     # a dry run reports the same and keeps the bad file out of the diff
     (base1 / "pokemon" / "base1" / "94-potion.yaml").write_text(
-        (REPO / "cards" / "pokemon" / "base1" / "94-potion.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+        (copy_base1(tmp_path / "again") / "pokemon" / "base1" / "94-potion.yaml").read_text(encoding="utf-8"), encoding="utf-8"
     )
     dry = run_import(base1, po_path, dry_run=True, replace=True)
     assert (charizard, 3, 27) in [(p.pos.path, p.pos.line, p.pos.col) for p in dry.problems]

@@ -4,7 +4,6 @@ them, \\r\\n kept through an import, and 2,000 generated PO files."""
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 
 import polib
@@ -17,6 +16,7 @@ from cardlab.core.errors import CardlabError, DataError
 from cardlab.core.inputs import split_lines
 from cardlab.core.yamlio import load_fast
 from cardlab.i18n import po_file, po_import
+from tests.unit.i18n.test_i18n import copy_base1
 
 REPO = Path(__file__).resolve().parents[3]
 HEADER = 'msgid ""\nmsgstr ""\n"Language: fr\\n"\n"Content-Type: text/plain; charset={charset}\\n"\n\n'
@@ -142,9 +142,7 @@ def test_po_lines_as_editors_count_them(sep, eol, tmp_path):
 
 @pytest.fixture
 def base1(tmp_path) -> Path:
-    root = tmp_path / "catalog"
-    shutil.copytree(REPO / "cards" / "pokemon" / "base1", root / "pokemon" / "base1")
-    return root
+    return copy_base1(tmp_path)
 
 
 @pytest.mark.parametrize(
