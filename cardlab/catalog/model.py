@@ -110,6 +110,7 @@ class Catalog:
     own: dict[str, dict] = field(default_factory=dict)
     reprints: dict[str, list[str]] = field(default_factory=dict)
     _oracles: dict[str, str] | None = field(default=None, repr=False, compare=False)
+    _printing_ids: dict[str, list[str]] | None = field(default=None, repr=False, compare=False)
     _set_keys: tuple[int, dict[str, SetInfo]] | None = field(default=None, repr=False, compare=False)
 
     def file_data(self, card_id: str) -> dict:
@@ -134,7 +135,12 @@ class Catalog:
         """Return every printing of a card (same :meth:`oracle_of`), the oracle card first, then
         in set release order: ``base1-4`` and ``base4-4`` for either id."""
         oracle = self.oracle_of(card_id)
-        return sorted((i for i in self.cards if self.oracle_of(i) == oracle), key=lambda i: (i != oracle, self.print_order(i)))
+        if self._printing_ids is None or len(self._oracles or ()) != len(self.cards):
+            groups: dict[str, list[str]] = {}
+            for i in self.cards:  # once: oracle -> its printings (a deck of bare names asks for many)
+                groups.setdefault(self.oracle_of(i), []).append(i)
+            self._printing_ids = groups
+        return sorted(self._printing_ids.get(oracle, [card_id]), key=lambda i: (i != oracle, self.print_order(i)))
 
     def print_order(self, card_id: str) -> tuple:
         """Sort key of printings: originals before reprints, then set release date, set code and

@@ -216,6 +216,8 @@ def deck_have(
 
     from cardlab.collection import listing
     from cardlab.collection.owned import counts
+    from cardlab.core import words
+    from cardlab.core.text import visible
 
     roots, _ = roots_and_db(catalog, None)
     with user_errors():
@@ -231,22 +233,24 @@ def deck_have(
             render_deck.print_catalog_warnings(deck.catalog_problems, render.stderr_console())
         con = open_for_reading()
         rows = listing.have(deck, counts(con, who) if con is not None else {}, report.catalog)
-    data = listing.have_json(rows, who)
+    data = listing.have_json(rows, who, listing.unmatched_lines(deck))
     if output_format is ReportOutput.json:
         typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
     else:
         for r in rows:
             mark = "ok" if not r.missing else f"missing {r.missing}"
             held = f" [{', '.join(f'{n} {i}' for i, n in r.printings)}]" if r.printings else ""
-            typer.echo(f"{r.need} {r.name} ({r.card_id}): own {r.own}{held}, {mark}")
+            typer.echo(visible(f"{r.need} {r.name} ({r.card_id}): own {r.own}{held}, {mark}"))
         typer.echo(f"{who}: {data['need'] - data['missing']} of {data['need']} cards owned, {data['missing']} missing")
-    for p in deck.problems:
-        if p.rule in ("unknown-card", "ambiguous-card"):
-            typer.echo(f"warning: {p}", err=True)
+    for p in listing.unmatched_lines(deck):  # never counted: the list is not complete
+        typer.echo(f"warning: {visible(str(p))}", err=True)
     for note in deck.notes:  # the printing assumed for a name alone (the collection may have chosen another)
-        typer.echo(f"{note.pos}: note: {note.message}", err=True)
+        typer.echo(visible(f"{note.pos}: note: {note.message}"), err=True)
     if not data["complete"]:
-        typer.echo(f"{who} is missing {data['missing']} of the deck's {data['need']} cards", err=True)
+        what = f"{data['missing']} of the deck's {data['need']} cards"
+        if data["unmatched"]:
+            what += f" and {words.count(len(data['unmatched']), 'line')} naming no one card"
+        typer.echo(f"{who} is missing {what}", err=True)
     finish(data["complete"])
 
 

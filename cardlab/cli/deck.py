@@ -207,8 +207,8 @@ def deck_list_cmd(
     render_deck.print_notes(deck, render.stderr_console(), report.notes)
     if written is not None:
         typer.echo(written, nl=False)
-    elif output is DeckListOutput.json:
-        _json([{"section": s, "cards": [{"count": n, "name": name, "id": cid} for n, name, cid in rows]} for s, rows in listing])
+    elif output is DeckListOutput.json:  # a deck document that reads back (decks.check.export_json)
+        _json(decks.export_json(deck, langs))
     else:
         for section, rows in listing:
             typer.echo(f"{section}: {sum(n for n, _, _ in rows)}")

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from cardlab.core import words
+from cardlab.core.errors import Problem
 
 if TYPE_CHECKING:
     from cardlab.catalog.model import Catalog
@@ -122,56 +124,65 @@ class HaveRow:
 
 
 def have(deck, owned: dict[str, int], catalog: Catalog | None = None) -> list[HaveRow]:  # noqa: ANN001 - a decks.model.Deck
-    """Return, for each card of a matched deck (:class:`cardlab.decks.model.Deck`; the same card on
-    several lines adds up), how many the list needs and the player owns, in list order.
+    """Return, for each card of a matched deck (:class:`cardlab.decks.model.Deck`), how many the list
+    needs and the player owns, in list order; one row per card in play, however many lines and
+    spellings name it (``2 Scyther JU 10`` and ``2 Scyther JU 26``, the holo and the plain one,
+    are one row needing 4).
 
-    A card is owned in any of its printings (issue 27): for a line that names a card by name
-    alone, each of its candidates (the printings the format allows, :attr:`DeckCard.candidates`),
-    and the player's collection decides among different candidate cards (the one owned most is
-    the line's card; the deck's assumption on a tie); for a line that names its printing, every
-    printing of that card (:meth:`cardlab.catalog.model.Catalog.oracle_of`: a reprint, the holo
-    and the plain one).
+    A card is owned in any of its printings (issue 27: a Base Set 2 reprint, the holo and the
+    plain one; :meth:`cardlab.catalog.model.Catalog.printings`), whether the line names a printing
+    or the card by name alone; for a name alone whose candidates are different cards
+    (:attr:`DeckCard.candidates`), the player's collection decides: the card owned most is the
+    line's (the deck's assumption on a tie).
 
     Args:
         deck: a matched deck; owned: card id -> copies the player owns.
         catalog: the catalog the deck was matched against (None: each printing alone counts).
 
     Returns:
-        One :class:`HaveRow` per card of the deck (keyed by the card chosen), in list order.
+        One :class:`HaveRow` per card in play, keyed by the printing the list names or assumes.
     """
     oracle = catalog.oracle_of if catalog is not None else (lambda i: i)
-    wanted = {oracle(c.card_id) for c in deck.cards if not c.candidates}
     printings: dict[str, list[str]] = {}
-    if catalog is not None and wanted:
-        for i in catalog.by_print_order(i for i in catalog.cards if oracle(i) in wanted):
-            printings.setdefault(oracle(i), []).append(i)
-    need: dict[str, int] = {}
-    names: dict[str, str] = {}
-    where: dict[str, tuple[str, ...]] = {}
+
+    def printings_of(card_id: str) -> list[str]:
+        key = oracle(card_id)
+        if key not in printings:
+            printings[key] = catalog.printings(card_id) if catalog is not None else [card_id]
+        return printings[key]
+
+    need: dict[str, int] = {}  # oracle -> copies
+    shown: dict[str, tuple[str, str]] = {}  # oracle -> (card id, name) of the row
     for c in deck.cards:
-        if c.candidates:  # the different cards among the candidates, each with its printings
-            by_card: dict[str, list[str]] = {}
-            for i in c.candidates:
-                by_card.setdefault(oracle(i), []).append(i)
-            best = max(by_card.values(), key=lambda ids: (sum(owned.get(i, 0) for i in ids), c.card_id in ids))
-            card_id = c.card_id if c.card_id in best else best[0]
-            choice = tuple(best)
-        else:
-            card_id = c.card_id
-            choice = tuple(printings.get(oracle(card_id), [card_id]))
-        need[card_id] = need.get(card_id, 0) + c.count
-        names.setdefault(card_id, c.name)
-        where[card_id] = tuple(dict.fromkeys((*where.get(card_id, ()), *choice)))
+        card_id = c.card_id
+        if c.candidates:  # the different cards a bare name may be: the one owned most
+            cards = list(dict.fromkeys(oracle(i) for i in c.candidates))
+            held = {o: sum(owned.get(i, 0) for i in printings_of(o)) for o in cards}
+            mine = oracle(c.card_id)
+            best = max(cards, key=lambda o: (held[o], o == mine))
+            if best != mine:
+                card_id = next(i for i in c.candidates if oracle(i) == best)
+        key = oracle(card_id)
+        need[key] = need.get(key, 0) + c.count
+        shown.setdefault(key, (card_id, c.name))
     rows = []
-    for cid, n in need.items():
-        held = tuple((i, owned[i]) for i in where[cid] if owned.get(i, 0) > 0)
-        rows.append(HaveRow(cid, names[cid], n, sum(k for _i, k in held), held))
+    for key, n in need.items():
+        held_by = tuple((i, owned[i]) for i in printings_of(key) if owned.get(i, 0) > 0)
+        card_id, name = shown[key]
+        rows.append(HaveRow(card_id, name, n, sum(k for _i, k in held_by), held_by))
     return rows
 
 
-def have_json(rows: list[HaveRow], player: str) -> dict:
+def unmatched_lines(deck) -> list[Problem]:  # noqa: ANN001 - a decks.model.Deck
+    """The lines of a deck ``deck have`` cannot count (an unknown or ambiguous card): a list with
+    any of them is never complete."""
+    return [p for p in deck.problems if p.rule in ("unknown-card", "ambiguous-card")]
+
+
+def have_json(rows: list[HaveRow], player: str, unmatched: Sequence[Problem] = ()) -> dict:
     """Return ``deck have`` as a JSON-ready dict: player, cards (id, name, need, own, missing, owned
-    printings as ``{id: copies}``), totals."""
+    printings as ``{id: copies}``), totals, ``unmatched`` (the lines that name no one card, each
+    with its line, rule and message) and ``complete`` (nothing missing and no unmatched line)."""
     return {
         "player": player,
         "cards": [
@@ -180,5 +191,6 @@ def have_json(rows: list[HaveRow], player: str) -> dict:
         ],
         "need": sum(r.need for r in rows),
         "missing": sum(r.missing for r in rows),
-        "complete": all(r.missing == 0 for r in rows),
+        "unmatched": [{"line": p.pos.line, "rule": p.rule, "message": p.message} for p in unmatched],
+        "complete": all(r.missing == 0 for r in rows) and not unmatched,
     }

@@ -192,9 +192,10 @@ def check_list(
     and API, proxies, the mini-games) checks a parsed list through here.
 
     The format is the one asked for (``format_name``, any case), else the list's own ``Format:``
-    line, else none: the list is then checked under every format (the survey) and the game and
-    the best fit are the format with the fewest unknown cards, then the fewest problems (ties: by
-    name). Each line is looked up once per game (:func:`cardlab.decks.resolve.lookups`) and the
+    line, else none: the list is then checked under every format of its game (the survey): the
+    game is the one whose cards the most lines name (ties: the game with the most sets in the
+    catalog, so a list that names no card at all is read as the catalog's main game, with "did you
+    mean"), and the best fit the format with the fewest problems (ties: by name). Each line is looked up once per game (:func:`cardlab.decks.resolve.lookups`) and the
     list built once per format (:func:`cardlab.decks.resolve.build_deck`), a name alone read as
     a judge of that format reads it.
 
@@ -238,19 +239,25 @@ def check_list(
     # without "did you mean"); then every format of that game, the list built once per format
     found_by_game: dict[str, list] = {}
     unknown: dict[str, int] = {}
-    games_held = sorted({f.game for f in formats.values()}, key=lambda g: (g != "pokemon", g))  # the likeliest first
-    for game in games_held:
+    held = {f.game for f in formats.values()}
+    sets_of = {game: sum(info.game == game for info in catalog.sets.values()) for game in held}
+    # ties go to the game with the most sets (the catalog's main game), so a list none of whose
+    # lines names a card is read as that game's, with "did you mean" for each line
+    order = sorted(held, key=lambda g: (-sets_of[g], g))
+    winner = order[0]
+    for game in order:
         index = card_index(indexes, catalog, game, langs)
         assert index is not None
-        fewest = min(unknown.values(), default=None)
-        looked = lookups(deck_list, index, suggest=False, give_up=fewest)  # a game with more unknown lines is out
+        fewest = unknown.get(winner)
+        # a later game must have fewer unknown lines to win: its lookups stop once it cannot
+        looked = lookups(deck_list, index, suggest=False, give_up=None if fewest is None else fewest - 1)
         found_by_game[game] = looked
         unknown[game] = sum(not ids for ids, _message, _rule in looked) + (len(deck_list.entries) - len(looked))
-    fewest = min(unknown.values())
-    games = [game for game, n in unknown.items() if n == fewest]
-    if fewest:  # unknown lines: their messages with "did you mean", in the games still in the running
-        for game in games:
-            found_by_game[game] = lookups(deck_list, card_index(indexes, catalog, game, langs))  # type: ignore[arg-type]
+        if fewest is not None and unknown[game] < fewest:
+            winner = game
+    games = [winner]
+    if unknown[winner]:  # unknown lines: their messages with "did you mean"
+        found_by_game[winner] = lookups(deck_list, card_index(indexes, catalog, winner, langs))  # type: ignore[arg-type]
     results: list[FormatResult] = []
     best: tuple[tuple[int, int, str], FormatResult] | None = None
     memo: dict = {}  # rules shared between formats (rules.check_deck)
@@ -641,14 +648,15 @@ def export_text(deck: Deck, langs: Iterable[str] = (), source_of: Any = None) ->
 
 
 def export_json(deck: Deck, langs: Iterable[str] = (), source_of: Any = None) -> dict[str, Any]:
-    """Return a matched deck as JSON-ready data: ``{"format", "game", "name", "sections": [{"section",
-    "cards": [{"count", "name", "id"}]}]}`` (names in ``langs``, see :func:`deck_list`)."""
-    return {
-        "format": deck.format.name,
-        "game": deck.format.game,
-        "name": deck.name,
-        "sections": [
-            {"section": s, "cards": [{"count": n, "name": name, "id": cid} for n, name, cid in rows]}
-            for s, rows in deck_list(deck, langs, source_of)
-        ],
-    }
+    """Return a matched deck as a deck document (``schema/deck.schema.json``, the shape of a YAML deck,
+    so it reads back: ``cardlab deck validate deck.json``): ``{"format", "name" (when the deck has
+    one), "main": [{"count", "card", "name"}, ...], and each other section of the format with cards}``;
+    ``card`` is the printing the list names or the check assumed, ``name`` its name in ``langs``
+    (see :func:`deck_list`)."""
+    out: dict[str, Any] = {"format": deck.format.name}
+    if deck.name:
+        out["name"] = deck.name
+    out["main"] = []
+    for section, rows in deck_list(deck, langs, source_of):
+        out[section] = [{"count": n, "card": cid, "name": name} for n, name, cid in rows]
+    return out

@@ -1,5 +1,6 @@
-"""Reading a deck file: size, binary and empty checks, then the text, YAML or Cockatrice (``.cod``)
-parser by suffix; a pasted list or standard input that starts like XML is read as a Cockatrice deck."""
+"""Reading a deck file: size, binary and empty checks, then the text, YAML (and JSON, ``deck list -O
+json``) or Cockatrice (``.cod``) parser by suffix; a pasted list or standard input that starts like
+XML is read as a Cockatrice deck, one that starts like a JSON object as a deck document."""
 
 from __future__ import annotations
 
@@ -33,6 +34,14 @@ def _read_stdin() -> str:
         return raw.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError:
         raise LoadError(Problem(where, "not UTF-8 text", "encoding")) from None
+
+
+def looks_like_json(text: str) -> bool:
+    """True when a pasted list or standard input is a JSON object (``deck list -O json`` output):
+    it starts with ``{`` followed by a key or the object's end (a text list never starts so: ``{L}
+    Energy`` has a letter after the brace)."""
+    head = text.lstrip()[:2]
+    return head.startswith("{") and (len(head) == 1 or head[1] in '"} \t\r\n')
 
 
 def read_deck(path: Path, header_words: Iterable[str] = ()) -> DeckList:
@@ -95,7 +104,7 @@ def parse_deck_text(text: str, path: Path | str, header_words: Iterable[str] = (
         line = text[: text.index("\x00")].count("\n") + 1
         raise InputError(f"{SourcePos(path, line)}: binary file (a NUL byte); a deck list is plain text")
     suffix = path.suffix.lower()
-    if suffix in (".yaml", ".yml"):
+    if suffix in (".yaml", ".yml", ".json") or looks_like_json(text):  # JSON is YAML 1.2: a deck document
         deck = parse_yaml(text, path, header_words)
     elif suffix == ".cod" or looks_like_cod(text):
         deck = parse_cod(text, path)
@@ -103,7 +112,7 @@ def parse_deck_text(text: str, path: Path | str, header_words: Iterable[str] = (
         deck = parse_text(text, path, header_words)
     empty = next((p for p in deck.problems if p.rule == "empty"), None)
     if empty and not deck.entries and all(p.rule in ("empty", "format-conflict") for p in deck.problems):
-        example = {".yaml": "main: [4 Pikachu]", ".yml": "main: [4 Pikachu]"}.get(suffix, "4 Pikachu")
+        example = {".yaml": "main: [4 Pikachu]", ".yml": "main: [4 Pikachu]", ".json": '{"main": ["4 Pikachu"]}'}.get(suffix, "4 Pikachu")
         if suffix == ".cod" or looks_like_cod(text):
             example = '<card number="4" name="Pikachu"/>'
             raise InputError(f"{empty.pos}: the Cockatrice deck holds no cards; a deck's zone holds elements like '{example}'")

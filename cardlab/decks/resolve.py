@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -80,6 +80,10 @@ codes or numbers empties the memory instead of growing it."""
 MAX_CHOSEN = 16384
 """Choices a :class:`CardIndex` remembers (:meth:`CardIndex.choose`: a name's cards under a format);
 a server checking many lists under every format asks the same few thousand again and again."""
+
+MAX_LINE_CHARS = 300
+"""A card line longer than this (a name, a set code and a number take well under 100 characters)
+names no card: it is reported without trying the line's patterns or suggestions on it."""
 
 MAX_SUGGESTED = 50
 """Unknown lines of one deck that get "did you mean" suggestions; later ones get none (a hostile
@@ -189,7 +193,7 @@ class CardIndex:
 
     def _agrees(self, card_id: str, name: str) -> bool:
         """True when ``name`` (as written) is a name of the card (or its ``printed_name``, a print
-        variant's spelling), loosely: in any language, or once
+        variant's spelling, or a name of another printing of the card), loosely: in any language, or once
         energy symbols such as ``{L}`` are read as their type and ``Basic`` is ignored, every word
         of the card's name is in it (``Basic {L} Energy`` is Lightning Energy)."""
         names = self._folded.get(card_id)
@@ -200,6 +204,9 @@ class CardIndex:
             return True
         squeezed = compact(name)  # typed without spaces or punctuation: "Lt Surges Pikachu", "Farfetchd"
         if squeezed and any(compact(n) == squeezed for n in names):
+            return True
+        others = self.ids_of(name)  # a name of another printing of the card: "Imposter Professor Oak BS 73"
+        if others and self.catalog.oracle_of(card_id) in {self.catalog.oracle_of(i) for i in others}:
             return True
         words = _loose(wanted)
         return any(_loose(n) and _loose(n) <= words for n in names)
@@ -302,14 +309,23 @@ class CardIndex:
         return f'"{name}" matches {len(choices)} cards{why}: {shown}; add the set and number, e.g. {example}'
 
     def named(self, name: str) -> tuple[str, ...]:
-        """Every card called ``name`` (:meth:`ids_of`), in print order (remembered per name as
-        written, at most :data:`MAX_CODES`)."""
+        """Every printing of every card called ``name`` (:meth:`ids_of`; a name printed on one
+        printing only, Base Set 2's "Imposter Professor Oak", names every printing of that card),
+        in print order (remembered per name as written, at most :data:`MAX_CODES`)."""
         found = self._ordered.get(name)
         if found is None:
             if len(self._ordered) >= MAX_CODES:
                 self._ordered.clear()
-            found = self._ordered[name] = tuple(self.catalog.by_print_order(self.ids_of(name)))
+            found = self._ordered[name] = tuple(self.catalog.by_print_order(self.printings_of(self.ids_of(name))))
         return found
+
+    def printings_of(self, ids: Iterable[str]) -> set[str]:
+        """``ids`` and every other printing of the cards they are (:meth:`Catalog.printings`)."""
+        catalog = self.catalog
+        out: set[str] = set()
+        for oracle in {catalog.oracle_of(i) for i in ids}:
+            out.update(catalog.printings(oracle))
+        return out
 
     def choose(self, found: tuple[str, ...], fmt: Format) -> tuple[str, tuple[str, ...], list[str], str]:
         """Phase two of matching a deck line, under one format: of the cards :meth:`lookup` found
@@ -340,7 +356,7 @@ class CardIndex:
         for i in pool:
             firsts.setdefault(catalog.oracle_of(i), i)
         why: list[str] = []
-        if legal and len(firsts) > 1:
+        if len(firsts) > 1:  # also when the format allows none: which card the line is still matters to the counts
             labels, facts = self._deciding(fmt)
             cards = list(firsts.values())
             rows = [facts(catalog.cards[i], self.same_name(i), i) for i in cards]
@@ -412,6 +428,9 @@ class CardIndex:
 
     def _lookup(self, entry: Entry, allowed_sets: set[str] | None, suggest: bool) -> tuple[str | tuple[str, ...] | None, str | None, str]:
         """:meth:`lookup`, answering a name alone with its cards as a tuple."""
+        if len(entry.text) > MAX_LINE_CHARS and entry.card_id is None:
+            shown = entry.text[:40].rstrip()
+            return None, f'unknown card "{shown}…" ({len(entry.text):,} characters; no card\'s name is so long)', "unknown-card"
         if entry.card_id is None and entry.name is None and entry.set_code is None:
             # most lines of a text list: "Pikachu BS 58", a name, a set and a number that agree
             # (never a card id: it has spaces); anything else takes the general path below
@@ -446,7 +465,12 @@ class CardIndex:
             total = None if info else _NUMBER_TOTAL.match(entry.text)
             if m and info:
                 name, set_code, number = m["name"], m["set"], m["num"]
-            elif m and not self.ids_of(entry.text) and self.ids_of(m["name"]) and fold(m["set"]) != "energy":
+            elif (
+                m
+                and not self.ids_of(entry.text)
+                and self.ids_of(m["name"])
+                and not (fold(m["set"]) == "energy" and "energy" in fold(m["name"]))
+            ):
                 return None, self._unknown_set(m["set"], entry.text), "unknown-card"  # Charizard XYZ 4
             elif total and not self.ids_of(entry.text):
                 return self._by_number_total(entry, total["name"], total["num"], to_int(total["total"]), allowed_sets)
@@ -465,8 +489,8 @@ class CardIndex:
             return card_id, None, ""
         ids = self.ids_of(name)
         if not ids and entry.name is None:
-            m = _PSEUDO_ENERGY.match(name)  # Pokémon TCG Live: "Basic {L} Energy Energy 4"
-            if m and self.ids_of(m["name"]):
+            m = _PSEUDO_ENERGY.match(name)  # Pokémon TCG Live: "Basic {L} Energy Energy 4" (an Energy's name only)
+            if m and "energy" in fold(m["name"]) and self.ids_of(m["name"]):
                 name, ids = m["name"], self.ids_of(m["name"])
         if not ids:
             m = _SET_ONLY.match(name) if entry.name is None else None
@@ -482,9 +506,8 @@ class CardIndex:
             hint = self.suggestions(name, allowed_sets=allowed_sets) if suggest else []
             more = "; did you mean " + ", ".join(f'"{h}"' for h in hint) + "?" if hint else ""
             return None, f'unknown card "{name}"{more}', "unknown-card"
-        if len(ids) == 1:
-            return next(iter(ids)), None, ""
-        return self.named(name), None, ""
+        found = self.named(name)
+        return (found[0] if len(found) == 1 else found), None, ""
 
     def _by_number_total(
         self, entry: Entry, name: str, number: str, total: int, allowed_sets: set[str] | None

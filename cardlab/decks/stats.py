@@ -299,7 +299,7 @@ def deck_stats(deck: Deck, need: Sequence[str] = ()) -> DeckStats:
 
     Raises:
         UsageError: ``need`` names a kind the game does not have (exit 2).
-        ValueError: the deck's game has no statistics (never for pokemon, ippo, monpa).
+        UsageError: the deck's game has no statistics (the forum TCG's lists; exit 2).
     """
     need = listify(need)
     fmt = deck.format
@@ -314,7 +314,7 @@ def deck_stats(deck: Deck, need: Sequence[str] = ()) -> DeckStats:
         sections={s.id: deck.size(s.id) for s in fmt.sections},
     )
     if fmt.game not in GAMES:
-        raise ValueError(f"no statistics for the game {fmt.game}")
+        raise UsageError(f"{fmt.name} is a {fmt.game} format: cardlab has no deck statistics for {fmt.game} lists")
     kinds = need_kinds(fmt.game, need)
     GAMES[fmt.game](stats, cards, kinds)
     return stats

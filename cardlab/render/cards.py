@@ -13,6 +13,7 @@ from rich.table import Table
 
 from cardlab.core import words
 from cardlab.core.errors import Problem
+from cardlab.core.text import visible
 
 
 def stdout_console() -> Console:
@@ -29,7 +30,7 @@ def stderr_console() -> Console:
 def problems(items: Sequence[Problem], console: Console, summary: str | None = None) -> None:
     """Print each problem as ``path:line:column: message (rule)``, then a one-line summary."""
     for p in items:
-        console.print(f"{escape(str(p.pos))}: [red]{escape(p.message)}[/] [dim]({p.rule})[/]")
+        console.print(f"{escape(visible(str(p.pos)))}: [red]{escape(visible(p.message))}[/] [dim]({p.rule})[/]")
     if summary:
         console.print(summary)
 

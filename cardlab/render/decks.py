@@ -12,6 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from cardlab.core import words
+from cardlab.core.text import visible
 from cardlab.decks.rules import describe
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ def print_problems(problems: Sequence[Problem], err: Console) -> None:
     call, as thousands of separate ones are slow)."""
     if problems:
         err.print(
-            "\n".join(f"{escape(str(p.pos))}: [red]{escape(p.rule)}[/]: {escape(p.message)}" for p in problems),
+            "\n".join(f"{escape(visible(str(p.pos)))}: [red]{escape(p.rule)}[/]: {escape(visible(p.message))}" for p in problems),
             highlight=False,
             soft_wrap=True,
         )
@@ -49,8 +50,8 @@ def print_notes(deck: Deck, err: Console, said: Sequence[str] = ()) -> None:
     """Print what a check assumed, never a problem, on ``err``: each of ``said`` (the format chosen
     for a list that names none) as ``note: ...``, then each of the deck's notes (the printing
     assumed for a name alone) as ``path:line: note: message``."""
-    lines = [f"[yellow]note[/]: {escape(text)}" for text in said]
-    lines += [f"{escape(str(p.pos))}: [yellow]note[/]: {escape(p.message)}" for p in deck.notes]
+    lines = [f"[yellow]note[/]: {escape(visible(text))}" for text in said]
+    lines += [f"{escape(visible(str(p.pos)))}: [yellow]note[/]: {escape(visible(p.message))}" for p in deck.notes]
     if lines:
         err.print("\n".join(lines), highlight=False, soft_wrap=True)
 
@@ -63,11 +64,13 @@ def print_report(report: DeckReport, out: Console, err: Console) -> None:
     print_notes(report.deck, err)
     n = report.deck.size("main")
     if report.legal:
-        out.print(f"[green]legal[/]: {escape(str(report.deck.path))} under {fmt.name} ({n} cards)", highlight=False, soft_wrap=True)
+        out.print(
+            f"[green]legal[/]: {escape(visible(str(report.deck.path)))} under {fmt.name} ({n} cards)", highlight=False, soft_wrap=True
+        )
     else:
         k = len(report.problems)
         err.print(
-            f"[red]not legal[/]: {words.count(k, 'problem')} in {escape(str(report.deck.path))} under {fmt.name}",
+            f"[red]not legal[/]: {words.count(k, 'problem')} in {escape(visible(str(report.deck.path)))} under {fmt.name}",
             highlight=False,
             soft_wrap=True,
         )
@@ -90,13 +93,15 @@ def print_legality(report: LegalityReport, out: Console, err: Console | None = N
         if r.legal:
             rows.append((r.format.name, "legal", f" ({r.deck.size('main')} cards)", []))
             continue
-        shown = [f"line {p.pos.line}: {p.rule}: {p.message}" for p in r.problems[:FIRST_PROBLEMS]]
+        shown = [f"line {p.pos.line}: {p.rule}: {visible(p.message)}" for p in r.problems[:FIRST_PROBLEMS]]
         more = len(r.problems) - FIRST_PROBLEMS
         if more > 0:
             shown.append(f"and {more} more")
         k = len(r.problems)
         rows.append((r.format.name, "not legal", f" ({words.count(k, 'problem')})", shown))
-    out.print(f"{escape(str(report.path))}: no format named; legality in every {report.game} format", highlight=False, soft_wrap=True)
+    out.print(
+        f"{escape(visible(str(report.path)))}: no format named; legality in every {report.game} format", highlight=False, soft_wrap=True
+    )
     if out.is_terminal:
         table = Table(box=None, header_style="bold", pad_edge=False, show_edge=False)
         table.add_column("Format", no_wrap=True)

@@ -1,7 +1,8 @@
 """One-line messages on standard error (errors, warnings, notes) and a :class:`CardlabError` as text.
 
 The CLI's error handler (:mod:`cardlab.cli.errors`) calls :func:`user_error`; messages take plain
-text and escape it here, so no caller writes rich markup around user data.
+text and escape it here, so no caller writes rich markup around user data, and control characters
+(a terminal escape pasted in a deck line) are written as ``\x1b`` (:func:`cardlab.core.text.visible`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from rich.markup import escape
 
 from cardlab.core import words
 from cardlab.core.errors import CardlabError, DataError
+from cardlab.core.text import visible
 from cardlab.render.cards import problems, stderr_console
 
 
@@ -25,25 +27,25 @@ def user_error(err: CardlabError, console: Console | None = None) -> None:
         return
     caret = getattr(err, "caret", None)
     if caret:
-        console.print(f"[red]error[/]: {escape(err.reason)}")  # type: ignore[attr-defined]
+        console.print(f"[red]error[/]: {escape(visible(err.reason))}")  # type: ignore[attr-defined]
         console.out(caret(), highlight=False)
     else:
-        console.print(f"[red]error[/]: {escape(str(err))}")
+        console.print(f"[red]error[/]: {escape(visible(str(err)))}")
 
 
 def error(text: str, console: Console | None = None) -> None:
     """Print ``error: <text>``."""
-    (console or stderr_console()).print(f"[red]error[/]: {escape(text)}", highlight=False)
+    (console or stderr_console()).print(f"[red]error[/]: {escape(visible(text))}", highlight=False)
 
 
 def warning(text: str, console: Console | None = None) -> None:
     """Print ``warning: <text>``."""
-    (console or stderr_console()).print(f"[yellow]warning[/]: {escape(text)}", highlight=False)
+    (console or stderr_console()).print(f"[yellow]warning[/]: {escape(visible(text))}", highlight=False)
 
 
 def note(text: str, console: Console | None = None) -> None:
     """Print ``note: <text>``."""
-    (console or stderr_console()).print(f"[yellow]note[/]: {escape(text)}", highlight=False)
+    (console or stderr_console()).print(f"[yellow]note[/]: {escape(visible(text))}", highlight=False)
 
 
 def dim(text: str, console: Console | None = None) -> None:

@@ -1193,7 +1193,7 @@ def deck_have(site: Site, deck, name: str) -> dict[str, Any]:  # noqa: ANN001 - 
     from cardlab.collection import listing
 
     who, owned = collection_counts(name)
-    return listing.have_json(listing.have(deck, owned, site.catalog), who)
+    return listing.have_json(listing.have(deck, owned, site.catalog), who, listing.unmatched_lines(deck))
 
 
 def deck_view(
@@ -1217,7 +1217,7 @@ def deck_view(
             rows[note.pos.line - 1]["notes"].append(note)
     try:
         stats = deck_stats(deck)
-    except (CardlabError, ValueError):
+    except CardlabError:
         stats = None
     hand = [(c, site.catalog.name_of(c.card_id, langs)) for c in sample_hand(deck, seed)]
     return {

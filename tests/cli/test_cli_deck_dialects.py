@@ -53,7 +53,7 @@ def test_text_and_json_listings_are_unchanged(runner) -> None:  # noqa: ANN001
     assert result.stdout.splitlines()[:2] == ["main: 60", "4 Hitmonchan (base1-7)"]
     result = runner.invoke(app, ["deck", "list", str(FIXTURES / "haymaker.tcgone.txt"), *FORMAT, "-O", "json", *ROOTS])
     assert result.exit_code == 0
-    assert '"id": "base1-7"' in result.stdout
+    assert '"card": "base1-7"' in result.stdout  # a deck document that reads back (export_json)
 
 
 def test_a_broken_cod_is_one_sentence_exit_2(runner, tmp_path: Path) -> None:  # noqa: ANN001

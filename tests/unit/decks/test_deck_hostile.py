@@ -431,4 +431,7 @@ def test_a_printed_total_of_5000_digits_is_no_card(catalog):
     text = "Pikachu 1/" + "9" * 5000
     found, message, rule = CardIndex(catalog, "pokemon").resolve(Entry(1, 1, text))
     assert (found, rule) == (None, "unknown-card")
-    assert message == f'no card 1/{10**18} in the catalog ("{text}")'
+    assert message == f'unknown card "Pikachu 1/{"9" * 30}…" (5,010 characters; no card\'s name is so long)'
+    text = "Pikachu 1/" + "9" * 200  # under the line limit: the printed total read, capped
+    found, message, rule = CardIndex(catalog, "pokemon").resolve(Entry(1, 1, text))
+    assert (found, rule, message) == (None, "unknown-card", f'no card 1/{10**18} in the catalog ("{text}")')

@@ -19,10 +19,26 @@ def test_deck_list_in_french(runner, repo):
 def test_deck_list_json_falls_back_to_source_language(runner, repo):
     deck = repo / "examples" / "decks" / "zap-theme-deck.txt"
     result = runner.invoke(app, ["deck", "list", str(deck), "-f", "pokemon-base", "--lang", "xx", "-O", "json"])
-    [main] = json.loads(result.stdout)
-    assert main["section"] == "main"
-    assert {"count": 3, "name": "Magnemite", "id": "base1-53"} in main["cards"]
-    assert sum(c["count"] for c in main["cards"]) == 60
+    data = json.loads(result.stdout)
+    assert data["format"] == "pokemon-base"
+    assert {"count": 3, "card": "base1-53", "name": "Magnemite"} in data["main"]
+    assert sum(c["count"] for c in data["main"]) == 60
+
+
+def test_deck_list_json_reads_back(runner, repo, tmp_path):
+    """``deck list -O json`` is a deck document (schema/deck.schema.json): checked again, from a
+    .json file or from standard input, it is the same deck."""
+    deck = repo / "examples" / "decks" / "haymaker.txt"
+    listed = runner.invoke(app, ["deck", "list", str(deck), "-f", "pokemon-base-fossil", "-O", "json"])
+    path = tmp_path / "haymaker.json"
+    path.write_text(listed.stdout, encoding="utf-8")
+    again = runner.invoke(app, ["deck", "validate", str(path), "-O", "json"])
+    assert again.exit_code == 0, again.output
+    lines = [(c["count"], c["id"]) for c in json.loads(again.stdout)["lines"]]
+    assert lines == [(c["count"], c["card"]) for c in json.loads(listed.stdout)["main"]]
+    assert sum(n for n, _ in lines) == 60
+    piped = runner.invoke(app, ["deck", "validate", "-", "-O", "json"], input=listed.stdout)
+    assert (piped.exit_code, json.loads(piped.stdout)["format"]) == (0, "pokemon-base-fossil")
 
 
 def test_deck_list_says_why_it_exits_1(runner, tmp_path):

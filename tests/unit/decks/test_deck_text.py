@@ -67,7 +67,7 @@ def test_export_reads_back_to_the_same_cards(shipped):
     assert not problems2
     assert sorted((c.card_id, c.count) for c in again.cards) == sorted((c.card_id, c.count) for c in deck.cards)
     data = export_json(deck)
-    assert data["format"] == "pokemon-base" and sum(c["count"] for s in data["sections"] for c in s["cards"]) == 60
+    assert data["format"] == "pokemon-base" and sum(c["count"] for c in data["main"]) == 60
 
 
 def test_sample_hand_is_seeded(shipped):

@@ -326,16 +326,6 @@ def test_round_trip_over_the_example_decks(shipped, shipped_formats, tmp_path: P
     written = write_deck(deck, dialect, sets=shipped.sets)
     suffix = ".json" if dialect == "json" else ".txt"
     again_path = tmp_path / f"again{suffix}"
-    if dialect == "json":
-        import json
-
-        data = json.loads(written)
-        again: Counter[str] = Counter()
-        for section in data["sections"]:
-            for card in section["cards"]:
-                again[card["id"]] += card["count"]
-        assert dict(again) == _cards(deck)
-        return
     again_path.write_text(written, encoding="utf-8")
     back = load_deck(again_path, shipped, shipped_formats, "pokemon-unlimited")
     assert _cards(back) == _cards(deck)

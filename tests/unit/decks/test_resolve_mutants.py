@@ -157,6 +157,7 @@ def test_ambiguous_cards_are_listed_by_set_then_id():
         find_set=lambda code: None,
         by_print_order=sorted,
         oracle_of=lambda card_id: card_id,
+        printings=lambda card_id: [card_id],
     )
     index = CardIndex(catalog, "pokemon")  # type: ignore[arg-type]
     assert index.resolve(Entry(1, 2, "Zorb")) == (

@@ -365,7 +365,7 @@ def test_exports(client, zap_text):
     ).json()
     assert again["legal"] is True
     data = client.post("/deck/export.json", data={"text": zap_text}).json()
-    assert data["format"] == "pokemon-base" and sum(c["count"] for s in data["sections"] for c in s["cards"]) == 60
+    assert data["format"] == "pokemon-base" and sum(c["count"] for c in data["main"]) == 60
 
 
 def test_proxies_pdf(client, zap_text):
