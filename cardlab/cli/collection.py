@@ -244,8 +244,13 @@ def deck_have(
         typer.echo(f"{who}: {data['need'] - data['missing']} of {data['need']} cards owned, {data['missing']} missing")
     for p in listing.unmatched_lines(deck):  # never counted: the list is not complete
         typer.echo(f"warning: {visible(str(p))}", err=True)
-    for note in deck.notes:  # the printing assumed for a name alone (the collection may have chosen another)
-        typer.echo(visible(f"{note.pos}: note: {note.message}"), err=True)
+    for text in report.notes:  # the format chosen for a list that names none
+        typer.echo(visible(f"note: {text}"), err=True)
+    chosen = {line: r for r in rows for line in r.chosen_lines}
+    for note in deck.notes:  # the printing assumed for a name alone, unless the collection chose another
+        row = chosen.get(note.pos.line)
+        text = note.message if row is None else f"your collection's {row.card_id} counted for this line"
+        typer.echo(visible(f"{note.pos}: note: {text}"), err=True)
     if not data["complete"]:
         what = f"{data['missing']} of the deck's {data['need']} cards"
         if data["unmatched"]:

@@ -107,15 +107,17 @@ def plain(rows: list[OwnedRow], fmt: str = "text") -> str:
 @dataclass(frozen=True)
 class HaveRow:
     """One card of a deck list against a collection: ``need`` copies in the list, ``own`` owned
-    (every printing of the card counts: a reprint, the holo and the plain one), ``missing`` =
-    max(0, need - own); ``printings`` the owned copies by printing (card id -> copies, only
-    those owned)."""
+    (every printing of the card counts: a reprint, the holo and the plain one; for a name alone, every
+    card it may be), ``missing`` = max(0, need - own); ``printings`` the owned copies by printing
+    (card id -> copies, only those owned)."""
 
     card_id: str
     name: str
     need: int
     own: int
     printings: tuple[tuple[str, int], ...] = ()
+    chosen_lines: tuple[int, ...] = ()
+    """Lines naming the card by name alone where the collection chose it over the deck's assumption."""
 
     @property
     def missing(self) -> int:
@@ -132,8 +134,9 @@ def have(deck, owned: dict[str, int], catalog: Catalog | None = None) -> list[Ha
     A card is owned in any of its printings (issue 27: a Base Set 2 reprint, the holo and the
     plain one; :meth:`cardlab.catalog.model.Catalog.printings`), whether the line names a printing
     or the card by name alone; for a name alone whose candidates are different cards
-    (:attr:`DeckCard.candidates`), the player's collection decides: the card owned most is the
-    line's (the deck's assumption on a tie).
+    (:attr:`DeckCard.candidates`: the same to every rule of the format), copies of any of them
+    count, and the player's collection decides the row: the card owned most (the deck's
+    assumption on a tie).
 
     Args:
         deck: a matched deck; owned: card id -> copies the player owns.
@@ -153,23 +156,27 @@ def have(deck, owned: dict[str, int], catalog: Catalog | None = None) -> list[Ha
 
     need: dict[str, int] = {}  # oracle -> copies
     shown: dict[str, tuple[str, str]] = {}  # oracle -> (card id, name) of the row
+    pools: dict[str, dict[str, None]] = {}  # oracle -> the cards whose copies count for the row
+    chosen: dict[str, list[int]] = {}
     for c in deck.cards:
         card_id = c.card_id
-        if c.candidates:  # the different cards a bare name may be: the one owned most
-            cards = list(dict.fromkeys(oracle(i) for i in c.candidates))
+        cards = list(dict.fromkeys(oracle(i) for i in c.candidates)) or [oracle(card_id)]
+        if len(cards) > 1:  # a bare name that several cards share: the one owned most is the row's
             held = {o: sum(owned.get(i, 0) for i in printings_of(o)) for o in cards}
             mine = oracle(c.card_id)
             best = max(cards, key=lambda o: (held[o], o == mine))
             if best != mine:
                 card_id = next(i for i in c.candidates if oracle(i) == best)
+                chosen.setdefault(best, []).append(c.line)
         key = oracle(card_id)
         need[key] = need.get(key, 0) + c.count
         shown.setdefault(key, (card_id, c.name))
+        pools.setdefault(key, {}).update(dict.fromkeys(cards))  # copies of any of them fill the line
     rows = []
     for key, n in need.items():
-        held_by = tuple((i, owned[i]) for i in printings_of(key) if owned.get(i, 0) > 0)
+        held_by = tuple((i, owned[i]) for o in pools[key] for i in printings_of(o) if owned.get(i, 0) > 0)
         card_id, name = shown[key]
-        rows.append(HaveRow(card_id, name, n, sum(k for _i, k in held_by), held_by))
+        rows.append(HaveRow(card_id, name, n, sum(k for _i, k in held_by), held_by, tuple(chosen.get(key, ()))))
     return rows
 
 

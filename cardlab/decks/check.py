@@ -195,7 +195,8 @@ def check_list(
     line, else none: the list is then checked under every format of its game (the survey): the
     game is the one whose cards the most lines name (ties: the game with the most sets in the
     catalog, so a list that names no card at all is read as the catalog's main game, with "did you
-    mean"), and the best fit the format with the fewest problems (ties: by name). Each line is looked up once per game (:func:`cardlab.decks.resolve.lookups`) and the
+    mean"), and the best fit the format with the fewest problems (ties: the narrowest, the one with
+    the fewest allowed sets, then by name). Each line is looked up once per game (:func:`cardlab.decks.resolve.lookups`) and the
     list built once per format (:func:`cardlab.decks.resolve.build_deck`), a name alone read as
     a judge of that format reads it.
 
@@ -223,7 +224,11 @@ def check_list(
         found = find_format(formats, name)
         if found is None:
             where = f"{SourcePos(deck_list.path, deck_list.format_line)}: " if not format_name and deck_list.format_line else ""
-            raise UsageError(f"{where}unknown format '{name}' (formats: {_known(formats)})")
+            from cardlab.core.fuzzy import suggest
+
+            close = suggest(name, list(formats))
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise UsageError(f"{where}unknown format '{name}'{hint} (formats: {_known(formats)})")
         deck = build_deck(deck_list, catalog, found, card_index(indexes, catalog, found.game, langs), langs=langs)
         return LegalityReport(deck_list.path, found.game, [FormatResult(deck, check_deck(deck))], found.name, surveyed=False)
     bad = next(
@@ -259,7 +264,7 @@ def check_list(
     if unknown[winner]:  # unknown lines: their messages with "did you mean"
         found_by_game[winner] = lookups(deck_list, card_index(indexes, catalog, winner, langs))  # type: ignore[arg-type]
     results: list[FormatResult] = []
-    best: tuple[tuple[int, int, str], FormatResult] | None = None
+    best: tuple[tuple[int, int, int, str], FormatResult] | None = None
     memo: dict = {}  # rules shared between formats (rules.check_deck)
     for fmt in formats.values():
         if fmt.game not in games:
@@ -269,7 +274,8 @@ def check_list(
         deck = build_deck(deck_list, catalog, fmt, index, langs, found_by_game[fmt.game])
         result = FormatResult(deck, sorted(check_deck(deck, memo)))
         results.append(result)
-        key = (sum(p.rule == "unknown-card" for p in result.problems), len(result.problems), fmt.name)
+        pool = len(fmt.allowed_sets or ()) or 10**6  # the narrowest format a list fits: Base-Jungle's theme decks are Base-Jungle's
+        key = (sum(p.rule == "unknown-card" for p in result.problems), len(result.problems), pool, fmt.name)
         if best is None or key < best[0]:
             best = (key, result)
     assert best is not None
@@ -359,13 +365,17 @@ def header_words(formats: dict[str, Format]) -> set[str]:
 
 def find_format(formats: dict[str, Format], name: str) -> Format | None:
     """Return the format called ``name`` whatever its case, accents, spaces or underscores
-    (``POKEMON-BASE``, ``Pokemon Base``, ``pokemon_base``), or None."""
+    (``POKEMON-BASE``, ``Pokemon Base``, ``pokemon_base``), also without its game's prefix
+    (``Base-Fossil``: ``pokemon-base-fossil``), or None."""
     from cardlab.core.text import norm_value
 
     if name in formats:
         return formats[name]
     wanted = norm_value(name.strip())
-    return next((f for n, f in formats.items() if norm_value(n) == wanted), None)
+    found = next((f for n, f in formats.items() if norm_value(n) == wanted), None)
+    if found is None:  # as forums write it, without the game: "Base-Fossil" is pokemon-base-fossil
+        found = next((f for n, f in formats.items() if norm_value(n) == norm_value(f"{f.game} {name}")), None)
+    return found
 
 
 def describe_entry(card: DeckCard) -> dict[str, Any]:

@@ -332,7 +332,8 @@ class CardIndex:
         for a name alone, the one a judge assumes (issue 27).
 
         The candidates are the printings ``fmt`` allows (:meth:`Format.allows`: set, number range,
-        not banned), in print order; the first is assumed. When none is allowed, every printing
+        not banned), in print order, a set's printings before promos (a promo set has one release
+        date for cards printed over years); the first is assumed. When none is allowed, every printing
         is a candidate and the first is assumed, so the format's rules report the line.
 
         Returns:
@@ -351,7 +352,9 @@ class CardIndex:
             return known
         catalog = self.catalog
         legal = tuple(i for i in found if fmt.allows(i, catalog.card_set[i], number_int(str(catalog.cards[i].get("number", "")))))
-        pool = legal or found
+        # a set's printing before a promo's: a promo set carries one release date for cards printed
+        # over years, so "Psyduck" in a Fossil-era list is Fossil's, not a promo of later
+        pool = tuple(sorted(legal or found, key=lambda i: catalog.cards[i].get("rarity") == "Promo"))
         firsts: dict[str, str] = {}
         for i in pool:
             firsts.setdefault(catalog.oracle_of(i), i)

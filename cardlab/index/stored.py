@@ -270,7 +270,8 @@ class StoredCatalog(Catalog):
         """Every printing of the card (as :meth:`Catalog.printings`), from the index."""
         oracle = self.oracle_of(card_id)
         ids = [r[0] for r in self.con.execute("SELECT id FROM card WHERE oracle_id = ?", (oracle,))]
-        return sorted(ids, key=lambda i: (i != oracle, self.print_order(i)))
+        # by_print_order reads the sort keys from the index (print_order would read a reprint's own file)
+        return sorted(self.by_print_order(ids), key=lambda i: i != oracle)
 
     def name_maps(self, game: str) -> tuple[Mapping[str, set[str]], Mapping[str, set[str]], Mapping[str, str]]:
         """As :meth:`Catalog.name_maps`, as indexed queries on the index's name tables."""

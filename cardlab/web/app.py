@@ -1041,6 +1041,8 @@ def create_app(
         return {
             "object": "legality",
             "game": reports[0].deck.format.game if reports else None,
+            "legal": checked["check"].legal,
+            "chosen": checked["check"].chosen,
             "legal_in": [r.deck.format.name for r in reports if r.legal],
             "formats": [report_json(r) for r in reports],
         }

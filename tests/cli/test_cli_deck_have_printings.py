@@ -38,10 +38,34 @@ def test_a_reprint_counts_as_the_card(runner, deck):
 
 
 def test_the_collection_chooses_among_the_cards_of_a_bare_name(runner, deck):
-    assert runner.invoke(app, ["collection", "add", "basep-2", "-n", "4"]).exit_code == 0  # the promo Electabuzz
+    """Copies of any card a bare name may be fill the line (3 promo + 1 Base Set Electabuzz are a
+    legal "4 Electabuzz"); the card owned most is the row's, and the note says so."""
+    assert runner.invoke(app, ["collection", "add", "basep-2", "-n", "3"]).exit_code == 0  # the promo Electabuzz
     assert runner.invoke(app, ["collection", "add", "base1-20", "-n", "1"]).exit_code == 0
     row = have(runner, deck)["Electabuzz"]
-    assert (row["id"], row["need"], row["own"], row["missing"], row["printings"]) == ("basep-2", 4, 4, 0, {"basep-2": 4})
+    assert (row["id"], row["need"], row["own"], row["missing"], row["printings"]) == ("basep-2", 4, 4, 0, {"base1-20": 1, "basep-2": 3})
+    out = runner.invoke(app, ["deck", "have", str(deck), "-f", "pokemon-base-fossil"])
+    assert f"{deck}:2: note: your collection's basep-2 counted for this line" in out.stderr
+
+
+def test_two_lines_of_one_card_are_one_row(runner, deck, tmp_path):
+    """The holo and the plain Jungle Scyther are one card: two lines of 2 need 4, and 2 owned are 2."""
+    path = tmp_path / "scyther.txt"
+    path.write_text("2 Scyther JU 10\n2 Scyther JU 26\n", encoding="utf-8")
+    assert runner.invoke(app, ["collection", "add", "base2-26", "-n", "2"]).exit_code == 0
+    out = runner.invoke(app, ["deck", "have", str(path), "-f", "pokemon-base-jungle", "-O", "json"])
+    data = json.loads(out.stdout)
+    assert [(r["id"], r["need"], r["own"], r["missing"]) for r in data["cards"]] == [("base2-10", 4, 2, 2)]
+    assert (out.exit_code, data["complete"]) == (1, False)
+
+
+def test_a_line_naming_no_card_is_never_complete(runner, deck, tmp_path):
+    path = tmp_path / "typo.txt"
+    path.write_text("4 Pikachuu\n", encoding="utf-8")
+    out = runner.invoke(app, ["deck", "have", str(path), "-f", "pokemon-base", "-O", "json"])
+    data = json.loads(out.stdout)
+    assert (out.exit_code, data["complete"], data["need"]) == (1, False, 0)
+    assert [(u["line"], u["rule"]) for u in data["unmatched"]] == [(1, "unknown-card")]
 
 
 def test_the_text_shows_the_printings_owned_and_the_note(runner, deck):

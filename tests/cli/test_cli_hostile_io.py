@@ -16,6 +16,7 @@ import pytest
 from cardlab.cli.whole import app
 from cardlab.core import paths
 from cardlab.index import sqlite as index_mod
+from tests.unit.i18n.test_i18n import copy_base1
 
 REPO = Path(__file__).resolve().parents[2]
 CARD = REPO / "tests" / "fixtures" / "catalog" / "pokemon" / "test1" / "1-testmon.yaml"
@@ -301,7 +302,7 @@ def test_same_size_replacement_by_rename_is_noticed(test_set, tmp_path):
 def test_i18n_import_refuses_the_installed_package(runner, tmp_path, monkeypatch):
     """Kind: writing into an installed package: i18n import refuses it as card new does."""
     shipped = tmp_path / "site-packages" / "cardlab" / "_data" / "cards"
-    shutil.copytree(REPO / "cards" / "pokemon" / "base1", shipped / "pokemon" / "base1")
+    shutil.copytree(copy_base1(tmp_path / "untranslated") / "pokemon" / "base1", shipped / "pokemon" / "base1")
     monkeypatch.setattr(paths, "shipped_catalog_folder", lambda: str(shipped))
     po_path = tmp_path / "fr.po"
     assert runner.invoke(app, ["i18n", "export", "--lang", "fr", "-o", str(po_path)]).exit_code == 0

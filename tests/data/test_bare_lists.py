@@ -180,3 +180,43 @@ def test_one_real_process(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == f"legal: {path} under pokemon-base-fossil (60 cards)"
     assert f"{path}:2: note: 4 Electabuzz: Base Set 20 assumed (also Wizards Black Star Promos 2)" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "chosen"),
+    [
+        ("theme-base2-water-blast.txt", "pokemon-base-jungle"),
+        ("theme-base3-lockdown.txt", "pokemon-base-fossil"),
+        ("theme-base5-trouble.txt", "pokemon-base-rocket"),
+        ("2000-07-sheffield-babes-and-wiggles.txt", "pokemon-base-rocket"),
+    ],
+)
+def test_the_best_fit_is_the_narrowest_format_the_list_fits(catalog, formats, name, chosen):
+    """Without a format, stats, lists and proxies use the narrowest legal format (the fewest
+    allowed sets), not the first by name: a Jungle theme deck is a Base-Jungle deck."""
+    deck_list = parse_deck_text(bare(VINTAGE / name), name, header_words(formats))
+    assert check_list(deck_list, catalog, formats).chosen == chosen
+
+
+def test_a_sets_printing_comes_before_a_promo(catalog, formats):
+    """Thunderstorm's bare "Psyduck" under Base-Gym is Fossil's (base3-53), not promo 20: a promo
+    set carries one release date for cards printed over years."""
+    deck_list = parse_deck_text(bare(VINTAGE / THUNDERSTORM), THUNDERSTORM, header_words(formats))
+    deck = check_list(deck_list, catalog, formats, "pokemon-base-gym").best.deck
+    psyducks = [(c.card_id, c.candidates) for c in deck.cards if c.name == "Psyduck"]  # lines 14 and 15
+    assert psyducks == [("base3-53", ("base3-53", "base5-65", "basep-20"))] * 2
+
+
+@pytest.mark.parametrize("written", ["Base-Fossil", "base fossil", "BASE_FOSSIL", "Pokemon Base Fossil"])
+def test_a_format_named_as_forums_write_it(catalog, formats, written):
+    deck_list = parse_deck_text(f"Format: {written}\n" + bare(VINTAGE / "theme-base3-lockdown.txt"), "d.txt", header_words(formats))
+    report = check_list(deck_list, catalog, formats)
+    assert (report.surveyed, report.chosen, report.legal) == (False, "pokemon-base-fossil", True)
+
+
+def test_an_unknown_format_gets_did_you_mean(catalog, formats):
+    from cardlab.core.errors import UsageError
+
+    deck_list = parse_deck_text("4 Pikachu\n", "d.txt", header_words(formats))
+    with pytest.raises(UsageError, match=r"unknown format 'pokemon-base-fosil'; did you mean pokemon-base-fossil, "):
+        check_list(deck_list, catalog, formats, "pokemon-base-fosil")

@@ -21,13 +21,13 @@ def test_a_name_is_matched_among_the_cards_in_the_formats_number_ranges(catalog,
     Set 2 reprint: the promos 12 and 14 are out of the range, so they are not candidates. The
     cards are the same to every rule of the format: Base Set's is assumed, in a note."""
     deck = build_deck(parse_text("1 Mewtwo\n", P), catalog, formats["pokemon-base-fossil"])
-    assert [(c.card_id, c.candidates) for c in deck.cards] == [("base1-10", ("base1-10", "basep-3", "base4-10"))]
+    assert [(c.card_id, c.candidates) for c in deck.cards] == [("base1-10", ("base1-10", "base4-10", "basep-3"))]  # promos last
     assert deck.problems == []
     assert [(p.pos.line, p.rule, p.message) for p in deck.notes] == [
         (1, "assumed-printing", "1 Mewtwo: Base Set 10 assumed (also Wizards Black Star Promos 3)")
     ]
     deck = build_deck(parse_text("1 Mewtwo\n", P), catalog, formats["pokemon-base-gym"])  # every promo: 12 and 14 too
-    assert deck.cards[0].candidates == ("base1-10", "basep-3", "basep-12", "basep-14", "base4-10")
+    assert deck.cards[0].candidates == ("base1-10", "base4-10", "basep-3", "basep-12", "basep-14")
 
 
 def test_yaml_unknown_section_before_the_main_deck(tmp_path, catalog, formats):

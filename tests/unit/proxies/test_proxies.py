@@ -251,8 +251,8 @@ def test_pokemon_face_shows_key_stats_and_french_text(base1):
         "×2",
         "Retraite",
         "Double Énergie Incolore",
-        "Using this attack",
-    ):  # attack text has no fr: falls back to en
+        "vous devez défausser 2 cartes Énergie",  # the French rules text (Fire Spin's)
+    ):
         assert part in text, part
 
 
