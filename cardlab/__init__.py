@@ -40,7 +40,7 @@ _API: dict[str, tuple[str, str]] = {
     "load_catalog": ("cardlab.catalog.validate", "load_catalog"),
     "open_index": ("cardlab.search.engine", "open_index"),
     "search_cards": ("cardlab.search.engine", "search"),
-    "get_card": ("cardlab.search.engine", "get_card"),
+    "get_card": ("cardlab.search.lookup", "get_card"),
     "check_deck_file": ("cardlab.decks.check", "check_file"),
     "open_deck": ("cardlab.decks.check", "open_deck"),
     "deck_stats": ("cardlab.decks.stats", "deck_stats"),

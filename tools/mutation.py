@@ -7,8 +7,8 @@ Not part of CI (a module takes minutes to hours on 2 cores, see TESTING.md). Usa
     python tools/mutation.py cardlab/decks/odds.py cardlab/proxies/layout.py
     python tools/mutation.py cardlab/core/fuzzy.py --keep /tmp/mut   # keep the work folder; in it, a survivor:
                                                   #   .mutvenv/bin/mutmut show cardlab.core.fuzzy.x_suggest__mutmut_14
-    python tools/mutation.py cardlab/search/query.py --tests tests/unit/search tests/cli/test_cli_edges.py
-    python tools/mutation.py cardlab/search/query.py --keep /tmp/mut --resume   # go on with a stopped run
+    python tools/mutation.py cardlab/search/query/parse.py --tests tests/unit/search tests/cli/test_cli_edges.py
+    python tools/mutation.py cardlab/search/query/parse.py --keep /tmp/mut --resume   # go on with a stopped run
 
 For each module, the tracked files of this checkout are copied to a work folder, a virtual
 environment there gets cardlab's dependencies and mutmut but **not** cardlab itself (an installed
@@ -55,7 +55,9 @@ CORE_MODULES = [
     "cardlab/core/text.py",
     "cardlab/core/config.py",
     "cardlab/core/fuzzy.py",
-    "cardlab/search/query.py",
+    "cardlab/search/query/tokens.py",
+    "cardlab/search/query/parse.py",
+    "cardlab/search/compile.py",
     "cardlab/decks/lines.py",
     "cardlab/decks/parse_text.py",
     "cardlab/decks/parse_yaml.py",

@@ -62,7 +62,7 @@ def _main(
 
 
 def _fields_epilog() -> str:
-    from cardlab.search.query import ALIASES, fields_help
+    from cardlab.search.fields import ALIASES, fields_help
 
     short = ", ".join(f"{k}: {v}" for k, v in ALIASES.items() if k != v)
     return (
@@ -117,7 +117,9 @@ def search(
 
         render.hits(rows, render.stdout_console())
     else:  # piped: plain text, no colour, no wrapping (and no rich to import)
-        sys.stdout.write(searching.plain(rows, fmt.value))
+        from cardlab.render import plain
+
+        sys.stdout.write(plain.hits(rows, fmt.value))
 
 
 @_own.command()
@@ -133,14 +135,14 @@ def show(
     import json
 
     from cardlab.render import cards as render
-    from cardlab.search import engine as searching
+    from cardlab.search.lookup import get_card
 
     fmt = output_format(output_fmt, old_fmt, "show", "--format")
     roots, db_path = roots_and_db(catalog, db)
     with user_errors(json_output=fmt is ReportOutput.json):
         langs = langs_of(lang)
         text_argument(card, "the card")
-        view = _query(roots, db_path, lambda con: searching.get_card(con, card))
+        view = _query(roots, db_path, lambda con: get_card(con, card))
     if fmt is ReportOutput.json:
         render.stdout_console().out(json.dumps(view.data, ensure_ascii=False, indent=2), highlight=False)
     else:
@@ -284,7 +286,7 @@ def _command_name(info) -> str:  # noqa: ANN001 - typer's CommandInfo
 def _new_app(modules: list[str], name: str | None = None) -> typer.Typer:
     """An app of the commands defined here and the groups of ``modules``; with ``name``, only the
     command or group of that name. The search command's help epilog (the fields of the query
-    language, from :mod:`cardlab.search.query`) is written when an app holds it."""
+    language, from :mod:`cardlab.search.fields`) is written when an app holds it."""
     import importlib
 
     built = typer.Typer(**_APP_SETTINGS)

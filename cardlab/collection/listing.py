@@ -56,7 +56,8 @@ def list_owned(index: sqlite3.Connection, owned: dict[str, int], query: str | No
     Raises:
         QueryError: a bad query (exit 2).
     """
-    from cardlab.search.query import compile_sql, dialect_of, parse
+    from cardlab.search.compile import compile_sql, dialect_of
+    from cardlab.search.query.parse import parse
 
     where, params = compile_sql(parse(query) if query and query.strip() else None, dialect=dialect_of(index))
     sql = (

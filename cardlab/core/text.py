@@ -36,6 +36,12 @@ def _is_cjk(ch: str) -> bool:
     return unicodedata.east_asian_width(ch) in ("W", "F", "H")
 
 
+def cell_width(text: str) -> int:
+    """Columns ``text`` takes in a terminal: East Asian wide and full-width characters take two
+    (Unicode's East Asian Width property, UAX #11), every other character one."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
 def _other_script(ch: str) -> bool:
     """A letter, mark or digit of a script other than Latin: kept as it is (only Latin letters
     that do not decompose, like œ and ø, and modifier letters such as ``ʼ`` are spelled in ASCII)."""

@@ -209,7 +209,7 @@ class PgIndex:
     """A read connection to the PostgreSQL index that the search engine uses as it uses a
     ``sqlite3.Connection``: :meth:`execute` (``?`` placeholders) returns a cursor (``fetchone``,
     ``fetchall``, iteration), :meth:`fetch` runs one query under a time limit; ``dialect`` is
-    ``postgresql`` (:func:`cardlab.search.query.dialect_of`).
+    ``postgresql`` (:func:`cardlab.search.compile.dialect_of`).
 
     Round trips: a search's statements run in one read-only transaction (:meth:`snapshot`) whose
     ``BEGIN`` and shared :data:`SWAP_LOCK` travel with its first statement, and whose ``COMMIT``
@@ -386,7 +386,7 @@ class PgIndex:
     def fetch(self, sql: str, params: Any, timeout: float | None = None, *, last: bool = False, generic: bool = False) -> list:
         """Return every row of ``sql``, cut off after ``timeout`` seconds (``statement_timeout``);
         ``last`` as for :meth:`execute`. ``generic``: the statement's plan suits every value of
-        its parameters (a search of one bare word: :func:`cardlab.search.query.one_bare_word`):
+        its parameters (a search of one bare word: :func:`cardlab.search.compile.one_bare_word`):
         it is prepared once per connection and planned once (about 0.3 ms saved a search), not
         planned with each search's values as every other statement is.
 

@@ -1,7 +1,7 @@
 """SQLModel tables of the search index (imported only when the index is built).
 
 Searching reads the same tables with plain ``sqlite3`` (importing sqlmodel costs ~0.6 s), so the
-column names here are the contract used by :mod:`cardlab.search.engine` and :mod:`cardlab.search.query`.
+column names here are the contract used by :mod:`cardlab.search.compile`, :mod:`cardlab.search.hits` and :mod:`cardlab.search.lookup`.
 The full-text tables (FTS5) are virtual tables, created in :mod:`cardlab.index.sqlite` with SQL.
 """
 

@@ -3,7 +3,7 @@
 The SQLite index leaves tokenizing to FTS5 (``unicode61 remove_diacritics 2`` for names and rules
 text, ``unicode61 tokenchars '_'`` for stemmed words: :data:`cardlab.index.sqlite.FTS_DDL`).
 PostgreSQL's own parser splits text differently (``ho-oh``, ``a_b``, digits, symbols), so the
-PostgreSQL index (:mod:`cardlab.index.postgres`) and its queries (:mod:`cardlab.search.query`) take
+PostgreSQL index (:mod:`cardlab.index.postgres`) and its queries (:mod:`cardlab.search.compile`) take
 their words from the same FTS5 tokenizers, here: an in-memory FTS5 table per tokenizer and its
 ``fts5vocab`` ``instance`` table give every token with its offset. Both backends then see the same
 words at the same positions by construction, not by imitation.

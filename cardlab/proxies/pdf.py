@@ -248,9 +248,9 @@ def query_cards(con, query: str) -> list[str]:  # noqa: ANN001
     Raises:
         QueryError: the query cannot be parsed.
     """
-    from cardlab.search import engine as search
+    from cardlab.search.engine import search
 
-    return [hit.id for hit in search.search(con, query)]
+    return [hit.id for hit in search(con, query)]
 
 
 def named_card(con, ref: str, catalog=None, langs: Sequence[str] = ()) -> str:  # noqa: ANN001
@@ -265,13 +265,13 @@ def named_card(con, ref: str, catalog=None, langs: Sequence[str] = ()) -> str:  
         CardNotFoundError: nothing matches; with ``catalog``, an id-like ``ref`` (``base1-999``) says
             how many cards its set has, and names suggested are in ``langs`` (else each set's source
             language).
-        AmbiguousCardError: as :func:`cardlab.search.engine.get_card`.
+        AmbiguousCardError: as :func:`cardlab.search.lookup.get_card`.
     """
-    from cardlab.search import engine as search
+    from cardlab.search.lookup import CardNotFoundError, get_card
 
     try:
-        return search.get_card(con, ref).id
-    except search.CardNotFoundError:
+        return get_card(con, ref).id
+    except CardNotFoundError:
         if catalog is None:
             raise
         raise _not_found(catalog, ref, langs) from None
@@ -284,7 +284,7 @@ def _not_found(catalog, ref: str, langs: Sequence[str]) -> CardlabError:  # noqa
     """The error for a card reference matching nothing, worded from the catalog (see :func:`named_card`)."""
     from cardlab.core.fuzzy import suggest
     from cardlab.core.text import fold
-    from cardlab.search.engine import CardNotFoundError
+    from cardlab.search.lookup import CardNotFoundError
 
     text = ref.strip()
     m = _ID_LIKE.fullmatch(text)

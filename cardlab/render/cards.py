@@ -41,8 +41,8 @@ def problems_json(items: Sequence[Problem], console: Console, **extra: object) -
 
 
 def hits(rows: Sequence, console: Console) -> None:
-    """Print search hits (:class:`cardlab.search.engine.Hit`) as a rich table for a terminal, then the
-    count. Piped output and the other formats are :func:`cardlab.search.engine.plain`."""
+    """Print search hits (:class:`cardlab.search.hits.Hit`) as a rich table for a terminal, then the
+    count. Piped output and the other formats are :func:`cardlab.render.plain.hits`."""
     table = Table(box=None, header_style="bold", pad_edge=False, expand=False)
     table.add_column("Id", no_wrap=True, style="cyan")
     table.add_column("Name", ratio=3)
@@ -55,7 +55,7 @@ def hits(rows: Sequence, console: Console) -> None:
     console.print(f"[dim]{words.count(len(rows), 'card')}[/]")
 
 
-def card(view, console: Console, langs: Sequence[str] = ()) -> None:  # noqa: ANN001 - search.CardView
+def card(view, console: Console, langs: Sequence[str] = ()) -> None:  # noqa: ANN001 - search.hits.CardView
     """Print a whole card as a panel: names, type line, the game's details, set and number."""
     from cardlab.core.text import pick
     from cardlab.games import game_module

@@ -1,1 +1,3 @@
-"""Stage 2: Catalog -> SQLite index -> query language -> hits and single cards."""
+"""Stage 2: the index → query language → hits and single cards, one module a step: ``fields`` (the
+field table), ``query`` (tokens, parse, tree), ``vocabulary``, ``compile`` (SQL of both dialects),
+``connection``, ``hits``, ``lookup`` (one card) and ``engine`` (search, page, count)."""

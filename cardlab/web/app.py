@@ -1,6 +1,6 @@
 """The web page and JSON API of ``cardlab serve``: FastAPI routes and Jinja2 templates over the library.
 
-Every answer comes from the library (:mod:`cardlab.search.engine`, :mod:`cardlab.search.query`,
+Every answer comes from the library (:mod:`cardlab.search.engine`, :mod:`cardlab.search.lookup`,
 :mod:`cardlab.decks.check`, :mod:`cardlab.decks.stats`, :mod:`cardlab.decks.rules`,
 :mod:`cardlab.proxies.pdf`, :mod:`cardlab.contrib.new_card`); this module only reads requests and
 shapes pages and JSON. Pages are server-rendered HTML that needs no JavaScript.
@@ -118,8 +118,9 @@ class WebError(Exception):
 def web_error(err: CardlabError) -> WebError:
     """Map a library error to the :class:`WebError` to answer with (status, code, details)."""
     from cardlab.core.database import DatabaseUnavailableError, DataDirError
-    from cardlab.search.engine import AmbiguousCardError, CardNotFoundError, QueryTimeoutError
-    from cardlab.search.query import QueryError
+    from cardlab.search.connection import QueryTimeoutError
+    from cardlab.search.lookup import AmbiguousCardError, CardNotFoundError
+    from cardlab.search.query.tree import QueryError
 
     if isinstance(err, QueryError):
         return WebError(400, "bad_query", err.reason, column=err.pos + 1, query=err.query, caret=err.caret())
@@ -159,7 +160,7 @@ class Site:
         from cardlab.core.errors import CatalogError
         from cardlab.decks.check import header_words
         from cardlab.index.access import ensure_index
-        from cardlab.search.engine import languages
+        from cardlab.search.lookup import languages
 
         result = validate(list(roots))
         if result.problems:
@@ -271,7 +272,7 @@ def run_search(site: Site, q: str, sort: str, reverse: bool, langs: Sequence[str
     return total, hits
 
 
-def card_json(site: Site, view, langs: Sequence[str]) -> dict[str, Any]:  # noqa: ANN001 - engine.CardView
+def card_json(site: Site, view, langs: Sequence[str]) -> dict[str, Any]:  # noqa: ANN001 - search.hits.CardView
     """Return a card as the API gives it: id, game, names, set, the card's data as in its file,
     every printing and its legality in every format of its game."""
     from cardlab.core.text import pick
@@ -341,13 +342,13 @@ def check_deck_text(site: Site, text: str, name: str, format_name: str | None, l
     return {"deck": check.best.deck, "reports": reports, "notes": check.notes, "list": deck_list, "check": check}
 
 
-def card_view(site, card_id: str):  # noqa: ANN001, ANN201 - Site, search.engine.CardView
-    """The card a ``/card/<id>`` or ``/api/cards/<id>`` path names (:func:`cardlab.search.engine.get_card`).
+def card_view(site, card_id: str):  # noqa: ANN001, ANN201 - Site, search.hits.CardView
+    """The card a ``/card/<id>`` or ``/api/cards/<id>`` path names (:func:`cardlab.search.lookup.get_card`).
 
     Raises:
         WebError: a malformed id (400), an unknown card (404).
     """
-    from cardlab.search.engine import get_card
+    from cardlab.search.lookup import get_card
 
     check_card_id(card_id)
     try:
@@ -794,7 +795,7 @@ def create_app(
         """``/search``: the form; with ``q``, one page of results (``page``, ``sort``, ``reverse``, names in
         ``lang``), or the query error with its caret (400). Every result page is a permalink; a page past the
         last one says so and links to the last page (the previous-page link too)."""
-        from cardlab.search.engine import SORTS
+        from cardlab.search.compile import SORTS
 
         langs = langs_param(lang, site.languages)
         context: dict[str, Any] = {
@@ -839,9 +840,9 @@ def create_app(
 
     @api.get("/search/help", response_class=HTMLResponse, include_in_schema=False)
     def search_help(request: Request) -> HTMLResponse:
-        """``/search/help``: the query syntax, fields (``query.FIELDS``), short forms and sort keys."""
-        from cardlab.search.engine import SORTS
-        from cardlab.search.query import ALIASES, FIELDS
+        """``/search/help``: the query syntax, fields (``fields.FIELDS``), short forms and sort keys."""
+        from cardlab.search.compile import SORTS
+        from cardlab.search.fields import ALIASES, FIELDS
 
         return page(
             request,
@@ -1177,7 +1178,7 @@ def _version() -> str:
     return __version__
 
 
-def _legality(site: Site, view) -> list:  # noqa: ANN001 - engine.CardView
+def _legality(site: Site, view) -> list:  # noqa: ANN001 - search.hits.CardView
     """A card's legality in every format of its game (:func:`cardlab.decks.rules.card_legality`)."""
     from cardlab.decks.rules import card_legality
 

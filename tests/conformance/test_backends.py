@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cardlab.core.errors import CardlabError
-from cardlab.search import engine
+from cardlab.search import connection, engine, lookup
 
 SEARCH_TESTS = Path(__file__).resolve().parents[1] / "unit" / "search"
 
@@ -131,7 +131,7 @@ def test_show_same_card(indexed, catalog):
 
     def view(con, ref):
         try:
-            v = engine.get_card(con, ref)
+            v = lookup.get_card(con, ref)
         except CardlabError as err:
             return ("error", type(err).__name__, str(err))
         return (v.id, v.game, v.data, v.set_data, v.path, v.printings)
@@ -139,8 +139,8 @@ def test_show_same_card(indexed, catalog):
     differ = [ref for ref in REFS if view(pair.sqlite, ref) != view(pair.pg, ref)]
     assert differ == []
     assert view(pair.pg, "Testmon" if catalog == "fixture" else "BS 4")[0] == ("test1-1" if catalog == "fixture" else "base1-4")
-    assert engine.printings(pair.pg, "base4-4") == engine.printings(pair.sqlite, "base4-4")
-    assert engine.languages(pair.pg) == engine.languages(pair.sqlite)
+    assert lookup.printings(pair.pg, "base4-4") == lookup.printings(pair.sqlite, "base4-4")
+    assert lookup.languages(pair.pg) == lookup.languages(pair.sqlite)
 
 
 def test_names_and_data_of_hits_same(indexed):
@@ -177,7 +177,7 @@ def test_timeout_on_postgresql(indexed):
         def fetch(self, sql, params, timeout=None, last=False, generic=False):
             return self.con.fetch("SELECT pg_sleep(2)", [], timeout, last=last)
 
-    with pytest.raises(engine.QueryTimeoutError) as err:
+    with pytest.raises(connection.QueryTimeoutError) as err:
         engine.search(Slow(pair.pg), "set:base1", timeout=0.05)
     assert err.value.seconds == 0.05
     assert len(engine.search(pair.pg, "set:base1", timeout=30)) == 102

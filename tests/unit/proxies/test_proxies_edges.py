@@ -273,7 +273,7 @@ def test_fewer_cards_per_page_is_said(runner, tmp_path):
 
 
 def test_unknown_card_id_says_how_many_the_set_has(index, base1):
-    from cardlab.search.engine import CardNotFoundError
+    from cardlab.search.lookup import CardNotFoundError
 
     for ref in ("base1-999", "BS 999"):
         with pytest.raises(CardNotFoundError) as err:
@@ -284,7 +284,7 @@ def test_unknown_card_id_says_how_many_the_set_has(index, base1):
 
 
 def test_suggestions_are_in_one_language(index, base1):
-    from cardlab.search.engine import CardNotFoundError
+    from cardlab.search.lookup import CardNotFoundError
 
     with pytest.raises(CardNotFoundError) as err:
         px.named_card(index, "nope", base1)

@@ -402,7 +402,7 @@ def test_proxies_pdf_caps_the_copies(client):
 
 
 def test_pages_and_help(client):
-    from cardlab.search.query import FIELDS
+    from cardlab.search.fields import FIELDS
 
     assert client.get("/", follow_redirects=False).headers["location"] == "/search"
     page = client.get("/search", params={"q": "type:fire hp>=80"})

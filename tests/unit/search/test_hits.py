@@ -9,6 +9,7 @@ import pytest
 
 from cardlab.index.sqlite import build_index, connect
 from cardlab.search import engine
+from cardlab.search.hits import _DisplayBatch
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -25,7 +26,7 @@ def base_con(tmp_path_factory):
 def test_a_whole_result_reads_its_display_strings_when_first_shown(base_con):
     hits = engine.search(base_con, "type:fire")
     assert [h.id for h in hits][:2] == ["base1-4", "base1-12"]
-    assert all(isinstance(h.display, engine._DisplayBatch) for h in hits)  # not read yet
+    assert all(isinstance(h.display, _DisplayBatch) for h in hits)  # not read yet
     assert (hits[0].type_line, hits[0].stats, hits[0].rarity) == (
         "Pokémon · Stage 2 · Fire",
         "120 HP · Power · 1 attack · retreat 3",

@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 from cardlab.index.sqlite import build_index, connect
-from cardlab.search.engine import QueryTimeoutError, count, printings, search, search_page
+from cardlab.search.connection import QueryTimeoutError
+from cardlab.search.engine import count, search, search_page
+from cardlab.search.lookup import printings
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -51,7 +53,7 @@ def test_printings(db, tmp_path):
 
 
 def test_languages(db):
-    from cardlab.search.engine import languages
+    from cardlab.search.lookup import languages
 
     assert {"en", "fr", "de"} <= set(languages(connect(db)))
 

@@ -19,8 +19,12 @@ from cardlab.cli.whole import app
 from cardlab.core.errors import UsageError
 from cardlab.core.text import fold
 from cardlab.index.sqlite import build_index, connect
-from cardlab.search.engine import get_card, search
-from cardlab.search.query import MAX_TERMS, Not, QueryError, compile_sql, parse
+from cardlab.search.compile import compile_sql
+from cardlab.search.engine import search
+from cardlab.search.lookup import get_card
+from cardlab.search.query.parse import parse
+from cardlab.search.query.tokens import MAX_TERMS
+from cardlab.search.query.tree import Not, QueryError
 
 REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO / "tests" / "fixtures" / "catalog"
@@ -95,7 +99,7 @@ def test_nidoran_female_does_not_find_male(con):
 def test_show_finds_a_name_typed_without_punctuation(con):
     """Kind D: show takes a name typed without spaces or punctuation (the card, or a choice of
     cards that holds it once reprints are in the catalog)."""
-    from cardlab.search.engine import AmbiguousCardError
+    from cardlab.search.lookup import AmbiguousCardError
 
     for typed, card_id in (("farfetchd", "base1-27"), ("Ｃｈａｒｉｚａｒｄ", "base1-4"), ("item finder", "base1-74")):
         try:

@@ -6,24 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from cardlab.search.query import (
-    FIELDS,
-    MAX_DEPTH,
-    MAX_QUERY_CHARS,
-    MAX_TERMS,
-    MAX_TOKENS,
-    And,
-    Not,
-    Or,
-    QueryError,
-    Term,
-    _after_prefix,
-    compile_sql,
-    fields_help,
-    parse,
-    replace_terms,
-    terms,
-)
+from cardlab.search.compile import _after_prefix, compile_sql
+from cardlab.search.fields import FIELDS, fields_help
+from cardlab.search.query.parse import parse
+from cardlab.search.query.tokens import MAX_DEPTH, MAX_QUERY_CHARS, MAX_TERMS, MAX_TOKENS
+from cardlab.search.query.tree import And, Not, Or, QueryError, Term, replace_terms, terms
 
 KNOWN = (
     "artist, atk, attack, attr, blocks, blow, cost, damage, def, dex, element, energy, evolves, faction, game, hp, kind, kw, "

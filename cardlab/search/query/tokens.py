@@ -1,0 +1,179 @@
+"""The query language's tokens: a query's text cut into terms, parentheses and operators, within
+the limits of a query (:data:`MAX_QUERY_CHARS`, :data:`MAX_TERMS`, :data:`MAX_TOKENS`)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from cardlab.core.fuzzy import suggest
+from cardlab.core.text import fold, is_quote
+from cardlab.search.fields import ALIASES, FIELDS
+from cardlab.search.query.tree import QueryError, Term
+
+_FIELD_TERM = re.compile(r"([A-Za-z_]+)(<=|>=|!=|:|=|<|>)")
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token of a query: ``kind`` (term, lparen, rparen, or, and, not), its offset ``pos``
+    and, for a term, the :class:`~cardlab.search.query.tree.Term`."""
+
+    kind: str  # term | lparen | rparen | or | not
+    pos: int
+    term: Term | None = None
+
+
+def _read_quoted(q: str, i: int) -> tuple[str, int]:
+    end = q.find('"', i + 1)
+    if end < 0:
+        raise QueryError(q, i, "this quote is never closed")
+    return q[i + 1 : end], end + 1
+
+
+MAX_QUERY_CHARS = 1000
+"""Longest query accepted (characters)."""
+MAX_TERMS = 64
+"""Most search terms (field:value, words, phrases) in one query."""
+MAX_TOKENS = 4 * MAX_TERMS
+"""Most terms, operators and parentheses in one query, all counted."""
+MAX_DEPTH = 16
+"""Deepest nesting of parentheses and negations."""
+
+
+def _same_width(ch: str) -> str:
+    """One character as the tokenizer reads it: a typographic double quote is ``"``; a full-width
+    form is its NFKC form (``：`` is ``:``) when that is one character, so offsets stay the same."""
+    if ch.isascii():
+        return ch
+    if is_quote(ch):
+        return '"'
+    norm = unicodedata.normalize("NFKC", ch)
+    return norm if len(norm) == 1 else ch
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
+"""Control characters that are not white space: refused (a NUL would end a LIKE pattern in SQLite,
+turning ``name:<NUL>pika`` into "any name")."""
+
+
+def tokenize(query: str) -> list[Token]:
+    """Cut ``query`` into tokens: terms (bare words, "phrases", ``field:value``), parentheses,
+    ``or``, ``and``, ``not`` and ``-``. Typographic quotes read as ``"`` and full-width forms as
+    their ASCII twins, offsets unchanged (:func:`_same_width`); field names and their short forms
+    are checked against :data:`cardlab.search.fields.FIELDS` and :data:`~cardlab.search.fields.ALIASES`.
+
+    Raises:
+        QueryError: a query over :data:`MAX_QUERY_CHARS`, :data:`MAX_TERMS` or :data:`MAX_TOKENS`,
+            a control character, an unclosed quote, an unknown field, a field with no value, a
+            word with no letter or digit; at the offending character.
+    """
+    if len(query) > MAX_QUERY_CHARS:
+        raise QueryError(query, MAX_QUERY_CHARS, f"the query is too long (at most {MAX_QUERY_CHARS} characters)")
+    control = _CONTROL.search(query)
+    if control:
+        raise QueryError(query, control.start(), f"control character U+{ord(control.group()):04X} is not allowed in a query")
+    q = "".join(_same_width(ch) for ch in query)
+    try:
+        return _tokens_of(q)
+    except QueryError as err:
+        raise QueryError(query, err.pos, err.reason) from None
+
+
+def _tokens_of(q: str) -> list[Token]:
+    """:func:`tokenize` of ``q``, its characters as the tokenizer reads them (:func:`_same_width`)."""
+    toks: list[Token] = []
+    i, n = 0, len(q)
+    while i < n:
+        ch = q[i]
+        if ch.isspace():
+            i += 1
+        elif ch == "(":
+            toks.append(Token("lparen", i))
+            i += 1
+        elif ch == ")":
+            toks.append(Token("rparen", i))
+            i += 1
+        elif ch == "-" and (i + 1 >= n or q[i + 1].isspace()):
+            raise QueryError(q, i, "'-' needs a term right after it (-type:fire)")
+        elif (
+            ch == "-"
+            and i + 1 < n
+            and not q[i + 1].isspace()
+            and (not toks or toks[-1].kind != "term" or q[i - 1].isspace() or q[i - 1] == "(")
+        ):
+            toks.append(Token("not", i))
+            i += 1
+        elif ch == '"':
+            value, j = _read_quoted(q, i)
+            if not re.search(r"\w", fold(value)):
+                raise QueryError(q, i, "this phrase has no letters or digits to search for")
+            toks.append(Token("term", i, Term(None, ":", value, i + 1, True)))
+            i = j
+        else:
+            j = i
+            while j < n and not q[j].isspace() and q[j] not in '()"':
+                j += 1
+            word = q[i:j]
+            m = _FIELD_TERM.match(word)
+            if m:
+                term, j = _field_term(q, i, j, m)
+                toks.append(Token("term", i, term))
+            elif word.lower() == "or":
+                toks.append(Token("or", i))
+            elif word.lower() == "and":
+                toks.append(Token("and", i))
+            elif word.lower() == "not":
+                toks.append(Token("not", i))
+            elif word[0] in ":=<>!":
+                raise QueryError(q, i, f"'{word[0]}' needs a field name before it (e.g. type{word[0]}...)")
+            else:
+                if not re.search(r"\w", fold(word)):
+                    shown = f'"{word}"' if "'" in word else f"'{word}'"  # a quote mark is not quoted with itself
+                    raise QueryError(q, i, f"{shown} has no letters or digits to search for; quote it as part of a phrase")
+                toks.append(Token("term", i, Term(None, ":", word, i)))
+            i = j
+    _check_limits(q, toks)
+    return toks
+
+
+def _field_term(q: str, i: int, j: int, m: re.Match[str]) -> tuple[Term, int]:
+    """The ``field:value`` term of the word ``q[i:j]`` (``m``: its field and operator matched by
+    :data:`_FIELD_TERM`), the value quoted when a phrase follows the operator (``name:"mr. mime"``).
+
+    Returns:
+        ``(term, offset after it)``; the field is its full name (:data:`~cardlab.search.fields.ALIASES`).
+
+    Raises:
+        QueryError: an unknown field (with "did you mean" among fields and the longer short forms),
+            or no value.
+    """
+    field_raw, op = m.group(1), m.group(2)
+    vpos = i + m.end()
+    value = q[i:j][m.end() :]
+    quoted = False
+    if not value and j < len(q) and q[j] == '"':
+        value, j = _read_quoted(q, j)
+        vpos, quoted = vpos + 1, True
+    field = ALIASES.get(field_raw.lower(), field_raw.lower())
+    if field not in FIELDS:
+        known = ", ".join(sorted(FIELDS))
+        names = sorted({*FIELDS, *(a for a in ALIASES if len(a) > 2)}, key=lambda name: (len(name), name))  # ties: the shorter, then A-Z
+        hint = suggest(field_raw, names, limit=2)
+        mean = f"; did you mean {' or '.join(h + op for h in hint)}?" if hint else ""
+        raise QueryError(q, i, f"unknown field '{field_raw}'{mean} (known fields: {known})")
+    if not value.strip():
+        raise QueryError(q, vpos, f"'{field_raw}{op}' needs a value")
+    return Term(field, op, value, vpos, quoted), j
+
+
+def _check_limits(q: str, toks: list[Token]) -> None:
+    """Raise QueryError at the first term past :data:`MAX_TERMS`, or the first token past :data:`MAX_TOKENS`."""
+    terms = [t for t in toks if t.kind == "term"]
+    if len(terms) > MAX_TERMS:
+        raise QueryError(
+            q, terms[MAX_TERMS].pos, f"too many terms: {len(terms)} words, phrases and field:value terms (at most {MAX_TERMS})"
+        )
+    if len(toks) > MAX_TOKENS:
+        raise QueryError(q, toks[MAX_TOKENS].pos, f"too many terms, operators and parentheses: {len(toks)} (at most {MAX_TOKENS})")

@@ -1,0 +1,83 @@
+"""The tree of a parsed query: :class:`Term`, :class:`Not`, :class:`And`, :class:`Or`; its walks
+(:func:`terms`, :func:`replace_terms`); and :class:`QueryError`, which every step of the query
+language raises with the offending character's offset."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from cardlab.core.errors import UsageError
+from cardlab.core.text import cell_width
+
+
+@dataclass(frozen=True)
+class Term:
+    """A search term: ``field`` (None for a bare word), ``op``, ``value``; ``pos`` of the value
+    in the query (0-based); ``quoted`` for a "phrase"."""
+
+    field: str | None
+    op: str
+    value: str
+    pos: int
+    quoted: bool = False
+
+
+@dataclass(frozen=True)
+class Not:
+    """Negation of ``node``."""
+
+    node: Node
+
+
+@dataclass(frozen=True)
+class And:
+    """All of ``nodes``."""
+
+    nodes: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Or:
+    """Any of ``nodes``."""
+
+    nodes: tuple[Node, ...]
+
+
+Node = Union[Term, Not, And, Or]
+
+
+class QueryError(UsageError):
+    """A query that cannot be understood. ``pos`` is the 0-based offset of the offending character."""
+
+    def __init__(self, query: str, pos: int, message: str) -> None:
+        self.query, self.pos, self.reason = query, pos, message
+        super().__init__(f"{message} (column {pos + 1})")
+
+    def caret(self) -> str:
+        """Return the query and a caret under the offending character, on two lines (wide
+        characters such as Japanese take two columns: :func:`cardlab.core.text.cell_width`)."""
+        return f"{self.query}\n{' ' * cell_width(self.query[: self.pos])}^"
+
+
+def terms(node: Node | None) -> list[Term]:
+    """Every :class:`Term` of a parsed query, in query order."""
+    if node is None:
+        return []
+    if isinstance(node, Term):
+        return [node]
+    if isinstance(node, Not):
+        return terms(node.node)
+    return [t for n in node.nodes for t in terms(n)]
+
+
+def replace_terms(node: Node | None, new: dict[int, Term]) -> Node | None:
+    """Return the tree with each term whose ``pos`` is a key of ``new`` replaced by its value."""
+    if node is None:
+        return None
+    if isinstance(node, Term):
+        return new.get(node.pos, node)
+    if isinstance(node, Not):
+        return Not(replace_terms(node.node, new))  # type: ignore[arg-type]
+    kind = type(node)
+    return kind(tuple(replace_terms(n, new) for n in node.nodes))  # type: ignore[misc]
