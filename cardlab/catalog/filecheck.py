@@ -65,7 +65,7 @@ def schema_errors(data: Any, schema: str, plain_json: bool | None = None) -> lis
     holds only plain JSON values (``plain_json`` when the caller knows it, as the YAML reader does:
     :attr:`cardlab.core.yamlio.Positions.plain_json`; else :func:`_plain_json` looks); in every other case the explaining validator
     decides. So when either validator says invalid, the data is invalid: the two never disagree
-    silently (their patterns are written to read alike, see tests/unit/catalog/test_schema_truth.py).
+    silently (their patterns are written to read alike, see tests/unit/catalog/test_schemas.py).
     """
     from cardlab.catalog.schemas import fast_validator, validator
 
