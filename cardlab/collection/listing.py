@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sqlite3
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from cardlab.core import words
+from cardlab.search.query import compile_sql, dialect_of, parse
 
 if TYPE_CHECKING:
     from cardlab.catalog.model import Catalog
+    from cardlab.decks.model import Deck
 
 
 class OwnedRow(NamedTuple):
@@ -54,7 +57,6 @@ def list_owned(index: sqlite3.Connection, owned: dict[str, int], query: str | No
     Raises:
         QueryError: a bad query (exit 2).
     """
-    from cardlab.search.query import compile_sql, dialect_of, parse
 
     where, params = compile_sql(parse(query) if query and query.strip() else None, dialect=dialect_of(index))
     sql = (
@@ -80,8 +82,7 @@ def list_owned(index: sqlite3.Connection, owned: dict[str, int], query: str | No
 def plain(rows: list[OwnedRow], fmt: str = "text") -> str:
     """Return owned cards as ``text`` (aligned columns and a total line), ``json`` or ``csv``
     (``card_id,count,name``: importable by ``collection import``)."""
-    import csv
-    import io
+    import csv  # lazy: csv (33 ms cold), only for CSV output
 
     if fmt == "json":
         return json.dumps([r.to_json() for r in rows], ensure_ascii=False, indent=2) + "\n"
@@ -121,7 +122,7 @@ class HaveRow:
         return max(0, self.need - self.own)
 
 
-def have(deck, owned: dict[str, int], catalog: Catalog | None = None) -> list[HaveRow]:  # noqa: ANN001 - a decks.model.Deck
+def have(deck: Deck, owned: dict[str, int], catalog: Catalog | None = None) -> list[HaveRow]:
     """Return, for each card of a matched deck (:class:`cardlab.decks.model.Deck`; the same card on
     several lines adds up), how many the list needs and the player owns, in list order.
 
