@@ -22,13 +22,15 @@ from typing import TYPE_CHECKING, Any
 
 from cardlab.catalog.freshness import validation_cache
 from cardlab.catalog.model import SourceFile
+from cardlab.catalog.schemas import card_schema_name, fast_validator, fingerprint, validator
 from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.inputs import LoadError, read_text
+from cardlab.core.paths import cache_dir
 from cardlab.core.stamps import file_stamp, is_racy
 from cardlab.core.text import is_localized
 
 if TYPE_CHECKING:
-    from cardlab.core.yamlio import Positions
+    from cardlab.core.yamlio import Positions  # lazy: PyYAML (17 ms), only for a file with problems
 
 COMMON_FIELDS = ("id", "number", "name", "rarity", "illustrator", "notes")
 """The fields of ``common.schema.json#/$defs/card``, which every game's card has."""
@@ -65,9 +67,8 @@ def schema_errors(data: Any, schema: str, plain_json: bool | None = None) -> lis
     holds only plain JSON values (``plain_json`` when the caller knows it, as the YAML reader does:
     :attr:`cardlab.core.yamlio.Positions.plain_json`; else :func:`_plain_json` looks); in every other case the explaining validator
     decides. So when either validator says invalid, the data is invalid: the two never disagree
-    silently (their patterns are written to read alike, see tests/unit/catalog/test_schema_truth.py).
+    silently (their patterns are written to read alike, see tests/unit/catalog/test_schemas.py).
     """
-    from cardlab.catalog.schemas import fast_validator, validator
 
     fast = fast_validator(schema)
     if fast is not None:
@@ -80,7 +81,7 @@ def schema_errors(data: Any, schema: str, plain_json: bool | None = None) -> lis
 
 
 def _schema_problems(path: Path, tree: Positions, data: Any, schema: str) -> list[Problem]:
-    from cardlab.core.yamlio import key_position, position
+    from cardlab.core.yamlio import key_position, position  # lazy: PyYAML (17 ms), only for a file with problems
 
     errors = schema_errors(data, schema, tree.plain_json)
     if not errors:
@@ -170,7 +171,7 @@ _TYPE_WORDS = {
 def _found(value: Any, text_ok: bool = True) -> str:
     """``true (a YAML boolean)``; a date gets the hint to quote it when text is what is wanted
     (``text_ok``: an integer field is not helped by quoting)."""
-    from cardlab.core.yamlio import describe
+    from cardlab.core.yamlio import describe  # lazy: PyYAML (17 ms), only for a file with problems
 
     what = describe(value)
     if what == "a YAML date" and text_ok:
@@ -245,7 +246,7 @@ def check_file(path: Path, kind: str, game: str, source_language: str | None = N
 
 def check_text(path: Path, text: str, kind: str, game: str, source_language: str | None = None) -> tuple[Any, list[Problem]]:
     """:func:`check_file` on a file's text, already read."""
-    from cardlab.core.yamlio import load, position  # YAML is loaded only when a file must be read again
+    from cardlab.core.yamlio import load, position  # lazy: PyYAML (17 ms), only when a file must be read again
 
     try:
         data, tree = load(path, text)
@@ -377,7 +378,6 @@ and the ``validate-cache.sqlite`` that earlier versions shared between catalogs.
 def _own_cache_file(path: Path | str) -> bool:
     """True for cardlab's own validation cache files (which may be replaced when damaged): a name
     of :data:`_CACHE_NAME` in :func:`cardlab.core.paths.cache_dir`."""
-    from cardlab.core.paths import cache_dir
 
     try:
         return bool(_CACHE_NAME.fullmatch(Path(path).name)) and Path(path).parent.resolve() == cache_dir().resolve()
@@ -503,7 +503,6 @@ def check_files(
     Returns:
         ``(data by path, problems, how many files were re-read)``.
     """
-    from cardlab.catalog.schemas import fingerprint
 
     if roots is None:
         try:
@@ -561,9 +560,7 @@ def check_files(
         results: Iterable[tuple[Path, Any, list[tuple], tuple[bytes, str, bytes]]]
         if len(jobs) >= PARALLEL_THRESHOLD and workers > 1:
             if pool is None:
-                from concurrent.futures import ProcessPoolExecutor
-
-                from cardlab.catalog.schemas import card_schema_name, fast_validator
+                from concurrent.futures import ProcessPoolExecutor  # lazy: concurrent.futures (90 ms cold), only for a catalog worth a pool
 
                 for game in {job[2] for job in jobs}:  # compiled once here, inherited by the forked workers
                     try:

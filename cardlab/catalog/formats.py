@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from cardlab.core.errors import Problem, SourcePos
+from cardlab.core.inputs import LoadError
 from cardlab.core.text import fold, pick
 
 
@@ -168,8 +169,7 @@ def build_format(path: Path, game: str | None, data: dict) -> tuple[Format | Non
                 )
         specs.append((i, r["rule"], {k: v for k, v in r.items() if k not in ("rule", "source")}, r.get("source", "")))
     if found:
-        from cardlab.core.inputs import LoadError
-        from cardlab.core.yamlio import load_positions, position
+        from cardlab.core.yamlio import load_positions, position  # lazy: PyYAML (17 ms), only for a format with problems
 
         try:
             tree = load_positions(path)

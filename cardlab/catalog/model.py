@@ -6,13 +6,16 @@ Layout (docs/ARCHITECTURE.md): ``<root>/<game>/<set>/set.yaml`` and
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from cardlab.catalog.freshness import folders, yaml_names
-from cardlab.core.text import fold, pick
+from cardlab.core.errors import UsageError
+from cardlab.core.fuzzy import suggest
+from cardlab.core.text import compact, fold, pick
 
 SET_FILE = "set.yaml"
 
@@ -197,7 +200,6 @@ class Catalog:
         and each ``also_known_as`` (the name players and tools give the card: basep-24 ``_____'s
         Pikachu`` is ``Birthday Pikachu``); folded with :func:`cardlab.core.text.fold` and
         :func:`cardlab.core.text.compact`."""
-        from cardlab.core.text import compact
 
         names: dict[str, set[str]] = {}
         squeezed: dict[str, set[str]] = {}
@@ -220,9 +222,6 @@ class Catalog:
         """
         found = self.find_set(code)
         if found is None:
-            from cardlab.core.errors import UsageError
-            from cardlab.core.fuzzy import suggest
-
             known = ", ".join(sorted(self.sets)) or "none"
             close = suggest(code, [n for s in self.sets.values() for n in s.lookup_names])
             hint = f"; did you mean {', '.join(close)}?" if close else ""
@@ -346,7 +345,6 @@ def play_key(card: dict) -> str:
     (:data:`PRINTING_FIELDS`, ``reprint_of``) and the rules texts (written in our own words, so two
     files may word them differently), with each localized map reduced to its English (else first)
     text. Two cards with equal keys are printings of one card."""
-    import json
 
     def norm(value: Any) -> Any:
         if isinstance(value, dict):

@@ -29,7 +29,7 @@ def validator(name: str, directory: Path | None = None) -> Any:
     Raises:
         KeyError: no such schema file.
     """
-    from referencing import Registry, Resource
+    from referencing import Registry, Resource  # lazy: referencing (176 ms cold), only with the explaining validator
 
     schemas = _all(directory or schema_dir())
     registry = Registry().with_resources(
@@ -42,7 +42,7 @@ def validator(name: str, directory: Path | None = None) -> Any:
 def _YamlValidator() -> Any:  # noqa: N802 - a class factory
     """Draft 2020-12 with YAML 1.2's types: ``4.0`` is a number, not an integer (JSON Schema
     would accept it as one; the deck code would then count 4.0 copies)."""
-    from jsonschema import Draft202012Validator, validators
+    from jsonschema import Draft202012Validator, validators  # lazy: jsonschema (134 ms cold), only to explain a problem
 
     checker = Draft202012Validator.TYPE_CHECKER.redefine(
         "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
@@ -61,7 +61,7 @@ def fast_validator(name: str, directory: Path | None = None) -> Any:
     for positioned messages.
     """
     try:
-        import jsonschema_rs
+        import jsonschema_rs  # lazy: jsonschema-rs (141 ms cold), only when files are checked
     except ImportError:  # pragma: no cover - optional speed-up
         return None
     schemas = _all(directory or schema_dir())

@@ -25,12 +25,15 @@ from pathlib import Path
 from typing import Any
 
 from cardlab.catalog import model as catalog_mod
-from cardlab.catalog.filecheck import _localized_keys, check_file, check_files
+from cardlab.catalog.filecheck import _localized_keys, check_file, check_files, store_run
 from cardlab.catalog.formats import Format, build_format, collect_formats
-from cardlab.catalog.model import Catalog, SourceFile
+from cardlab.catalog.freshness import cached_run, run_key
+from cardlab.catalog.model import Catalog, SourceFile, scan
 from cardlab.core.bulk import bulk_objects
-from cardlab.core.errors import DataError, Problem, SourcePos
+from cardlab.core.errors import CatalogError, DataError, InputError, Problem, SourcePos, UsageError
+from cardlab.core.inputs import LoadError
 from cardlab.core.text import listify
+from cardlab.games import game_module
 
 __all__ = ["Validation", "bulk_objects", "check_file", "check_files", "cross_checks", "load_catalog", "validate", "validate_paths"]
 
@@ -143,7 +146,6 @@ def cross_checks(
                     "reprint-of",
                 )
             )
-    from cardlab.games import game_module
 
     for game in sorted({s.game for s in cat.sets.values()}):
         try:
@@ -156,8 +158,7 @@ def cross_checks(
 
 
 def _positioned(found: list[tuple[Path, list, str, str]]) -> list[Problem]:
-    from cardlab.core.inputs import LoadError
-    from cardlab.core.yamlio import load_positions, position
+    from cardlab.core.yamlio import load_positions, position  # lazy: PyYAML (17 ms), only for a file with problems
 
     trees: dict[Path, Any] = {}
     out = []
@@ -218,7 +219,6 @@ def load_catalog(roots: list[Path]) -> Catalog:
         CatalogError: with every problem, when anything is wrong.
     """
     roots = [Path(r) for r in listify(roots)]
-    from cardlab.core.errors import CatalogError
 
     result = validate(roots)
     if result.problems:
@@ -229,8 +229,6 @@ def load_catalog(roots: list[Path]) -> Catalog:
 def _whole_catalog(roots: list[Path], index_salt: str = "") -> Validation:
     """``cardlab validate`` of the whole catalog: when nothing changed since the last run (same
     :func:`run_key`), its outcome again, for the cost of one ``stat`` per file; else a validation."""
-    from cardlab.catalog.filecheck import store_run
-    from cardlab.catalog.freshness import cached_run, run_key
 
     key, index_fp = run_key(roots, index_salt)
     if key is not None:
@@ -264,7 +262,6 @@ def validate_paths(paths: list[Path], roots: list[Path], index_salt: str = "") -
         UsageError: a path is a device, pipe or other special file (``/dev/null``), or no catalog
             file is found under the paths (exit 2: never "ok: 0 files").
     """
-    from cardlab.core.errors import InputError, UsageError
 
     if not paths:
         return _whole_catalog(list(roots), index_salt)
@@ -342,7 +339,6 @@ def load_format(path: Path, game: str | None = None) -> tuple[Format | None, lis
 
 def format_files(roots: Iterable[Path]) -> list[tuple[Path, str]]:
     """List ``(format file, game folder)`` under the catalog roots, in scan order."""
-    from cardlab.catalog.model import scan
 
     return [(f.path, f.game) for f in scan(list(roots)) if f.kind == "format"]
 

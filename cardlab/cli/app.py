@@ -8,8 +8,9 @@ Flags mean one thing everywhere (:mod:`cardlab.cli.options`); errors become text
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeVar
 
 import typer
 
@@ -30,6 +31,14 @@ from cardlab.cli.options import (
     roots_and_db,
 )
 from cardlab.core.inputs import text_argument
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from typer.models import CommandInfo
+
+_T = TypeVar("_T")
+
 
 _APP_SETTINGS: dict[str, Any] = dict(
     name="cardlab",
@@ -217,7 +226,7 @@ def index_cmd(
         console.print(f"index: {report.db}", soft_wrap=True)
 
 
-def _query(roots: list[Path], db_path: Path | str, run):  # noqa: ANN001, ANN202 - run(connection) -> its result
+def _query(roots: list[Path], db_path: Path | str, run: Callable[[sqlite3.Connection], _T]) -> _T:
     """Open the index (:func:`_open`) and run ``run`` on it; an index found damaged while reading
     is repaired once (:func:`cardlab.index.sqlite.repair`)."""
     import sqlite3
@@ -232,7 +241,7 @@ def _query(roots: list[Path], db_path: Path | str, run):  # noqa: ANN001, ANN202
         return run(sqlite.repair(roots, db_path, err))
 
 
-def _open(roots: list[Path], db_path: Path | str):  # noqa: ANN202 - sqlite3.Connection
+def _open(roots: list[Path], db_path: Path | str) -> sqlite3.Connection:
     """Open a fresh index (:func:`cardlab.index.access.open_fresh`); when it cannot be rebuilt (a
     catalog with problems, a read-only or full disk), the previous index with a warning."""
     from cardlab.index import access
@@ -279,8 +288,8 @@ app built for its name). A command imports only these modules (each imports its 
 it runs)."""
 
 
-def _command_name(info) -> str:  # noqa: ANN001 - typer's CommandInfo
-    return info.name or info.callback.__name__.replace("_", "-")
+def _command_name(info: CommandInfo) -> str:
+    return info.name or getattr(info.callback, "__name__", "").replace("_", "-")
 
 
 def _new_app(modules: list[str], name: str | None = None) -> typer.Typer:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
@@ -32,6 +32,9 @@ from cardlab.cli.options import (
     roots_and_db,
 )
 from cardlab.core import words
+
+if TYPE_CHECKING:
+    from cardlab.decks.model import Deck
 
 deck_app = typer.Typer(help="Check deck lists against a format and show their statistics.", no_args_is_help=True, rich_markup_mode=None)
 
@@ -81,7 +84,7 @@ def deck_validate(
     finish(report.legal)
 
 
-def _warn_catalog(deck) -> None:  # noqa: ANN001 - a cardlab.decks.model.Deck
+def _warn_catalog(deck: Deck) -> None:
     """Warn on stderr about invalid catalog files the deck was checked without."""
     if deck.catalog_problems:
         from cardlab.render import cards as render

@@ -4,14 +4,20 @@ text|markdown|bbcode|json (forum posts); ``-o`` writes to a file."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from cardlab.cli.collection import open_for_reading
 from cardlab.cli.errors import finish, user_errors
 from cardlab.cli.options import CatalogOpt, PostOutput, PostOutputOpt, ReportOutput, ReportOutputOpt, roots_and_db
+
+if TYPE_CHECKING:
+    from cardlab.play.engine import Outcome
+    from cardlab.play.odds import OddsTable
+    from cardlab.play.store import GameRecord
 
 play_app = typer.Typer(
     help="Play the forum TCG's mini-games (Los Lobos, Doll House, Ryūjin Jakka, Zangetsu), turn by turn.",
@@ -36,7 +42,7 @@ def _emit(text: str, output: Path | None, overwrite: bool = False) -> None:
     typer.echo(f"wrote {atomic_write(output, text, overwrite, example='game.txt')}", err=True)
 
 
-def _show(rec, out, fmt: str, output: Path | None) -> None:  # noqa: ANN001
+def _show(rec: GameRecord, out: Outcome, fmt: str, output: Path | None) -> None:
     from cardlab.render.forum import render
 
     _emit(render(rec, out, fmt), output)
@@ -250,7 +256,7 @@ def list_games() -> None:
 # --- odds ----------------------------------------------------------------------------------------
 
 
-def _odds_out(table, output_format: str) -> None:  # noqa: ANN001
+def _odds_out(table: OddsTable, output_format: str) -> None:
     import json
 
     from cardlab.play.odds import as_text
@@ -328,7 +334,7 @@ def odds_doll_house(
     _odds_out(table, output_format.value)
 
 
-def _shortcut(kind: str, title: str):  # noqa: ANN202 - a typer command
+def _shortcut(kind: str, title: str) -> Callable[..., None]:
     """``cardlab play <game> ...``: the same command as ``play new <game> ...``."""
     import inspect
     import typing

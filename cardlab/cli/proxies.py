@@ -87,6 +87,7 @@ def proxies(
             render.refused(refused)
             raise typer.Exit(refused.exit_code) from None
         render.selection(selection)
+        assert selection.catalog is not None  # select() always sets it
         report = px.make_proxies(selection.catalog, selection.card_ids, output, options, overwrite, selection.title, protected=inputs)
     render.written(report)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from cardlab.catalog.model import Catalog
+from cardlab.core.fuzzy import suggest
 from cardlab.decks.lines import split_count
 from cardlab.decks.model import Entry
 from cardlab.decks.resolve import CardIndex
@@ -71,7 +72,6 @@ class CardResolver:
             card_id = card_id.strip()
             if card_id in self.catalog.cards and self.catalog.game_of(card_id) in self.games:
                 return card_id, ""
-            from cardlab.core.fuzzy import suggest
 
             close = suggest(card_id, [c for c in self.catalog.cards if self.catalog.game_of(c) in self.games])
             hint = f"; did you mean {', '.join(close)}?" if close else ""

@@ -25,6 +25,7 @@ refused rather than damaged. To change the schema, add a revision (and append it
 from __future__ import annotations
 
 import os
+import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -49,10 +50,9 @@ _MIGRATION_LOCK = 0x63617264  # pg_advisory_xact_lock key ("card"): one migratio
 
 
 def _sqlite_engine(path: Path, readonly: bool) -> Engine:
-    import sqlite3
 
-    from sqlalchemy import event
-    from sqlalchemy.pool import NullPool
+    from sqlalchemy import event  # lazy: SQLAlchemy's dialects and pools, only for the engine that needs them
+    from sqlalchemy.pool import NullPool  # lazy: SQLAlchemy's dialects and pools, only for the engine that needs them
 
     def make() -> sqlite3.Connection:
         if readonly:
@@ -73,7 +73,7 @@ def _sqlite_engine(path: Path, readonly: bool) -> Engine:
 
 
 def _pg_engine(url: sa.URL) -> Engine:
-    from sqlalchemy.pool import NullPool
+    from sqlalchemy.pool import NullPool  # lazy: SQLAlchemy's dialects and pools, only for the engine that needs them
 
     try:
         import psycopg  # noqa: F401
@@ -167,10 +167,10 @@ class Database:
     def insert(self, table: sa.Table) -> Any:
         """Return this backend's INSERT construct for ``table`` (it has ``on_conflict_do_update``)."""
         if self.backend == "postgresql":
-            from sqlalchemy.dialects import postgresql
+            from sqlalchemy.dialects import postgresql  # lazy: SQLAlchemy's dialects and pools, only for the engine that needs them
 
             return postgresql.insert(table)
-        from sqlalchemy.dialects import sqlite
+        from sqlalchemy.dialects import sqlite  # lazy: SQLAlchemy's dialects and pools, only for the engine that needs them
 
         return sqlite.insert(table)
 
@@ -265,7 +265,7 @@ def version(database: Database) -> str | None:
 
 
 def _alembic_config(con: Connection) -> Any:
-    from alembic.config import Config
+    from alembic.config import Config  # lazy: Alembic (1.4 s cold), only to migrate
 
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
@@ -292,7 +292,7 @@ def migrate(database: Database) -> list[str]:
             )
         if current == HEAD and _has_table(con, "alembic_version"):
             return []
-        from alembic import command
+        from alembic import command  # lazy: Alembic (1.4 s cold), only to migrate
 
         cfg = _alembic_config(con)
         if current is not None and not _has_table(con, "alembic_version"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sqlite3
 from collections.abc import Sequence
@@ -10,9 +11,12 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from cardlab.core import words
 from cardlab.core.errors import Problem
+from cardlab.search.compile import compile_sql, dialect_of
+from cardlab.search.query.parse import parse
 
 if TYPE_CHECKING:
     from cardlab.catalog.model import Catalog
+    from cardlab.decks.model import Deck
 
 
 class OwnedRow(NamedTuple):
@@ -56,8 +60,6 @@ def list_owned(index: sqlite3.Connection, owned: dict[str, int], query: str | No
     Raises:
         QueryError: a bad query (exit 2).
     """
-    from cardlab.search.compile import compile_sql, dialect_of
-    from cardlab.search.query.parse import parse
 
     where, params = compile_sql(parse(query) if query and query.strip() else None, dialect=dialect_of(index))
     sql = (
@@ -83,8 +85,7 @@ def list_owned(index: sqlite3.Connection, owned: dict[str, int], query: str | No
 def plain(rows: list[OwnedRow], fmt: str = "text") -> str:
     """Return owned cards as ``text`` (aligned columns and a total line), ``json`` or ``csv``
     (``card_id,count,name``: importable by ``collection import``)."""
-    import csv
-    import io
+    import csv  # lazy: csv (33 ms cold), only for CSV output
 
     if fmt == "json":
         return json.dumps([r.to_json() for r in rows], ensure_ascii=False, indent=2) + "\n"
@@ -126,7 +127,7 @@ class HaveRow:
         return max(0, self.need - self.own)
 
 
-def have(deck, owned: dict[str, int], catalog: Catalog | None = None) -> list[HaveRow]:  # noqa: ANN001 - a decks.model.Deck
+def have(deck: Deck, owned: dict[str, int], catalog: Catalog | None = None) -> list[HaveRow]:
     """Return, for each card of a matched deck (:class:`cardlab.decks.model.Deck`), how many the list
     needs and the player owns, in list order; one row per card in play, however many lines and
     spellings name it (``2 Scyther JU 10`` and ``2 Scyther JU 26``, the holo and the plain one,

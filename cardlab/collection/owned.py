@@ -15,12 +15,17 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 
 from cardlab.collection import tables
-from cardlab.collection.db import Database
+from cardlab.collection.db import Database, DataDirError, connect, locate, open_database
+from cardlab.core.csvfile import CsvRow, CsvTable
 from cardlab.core.errors import CardlabError, DataError, ExitStatus, Problem, SourcePos, UsageError
+
+if TYPE_CHECKING:
+    from cardlab.collection.cards import CardResolver
 
 MAX_COUNT = 1_000_000
 """The most copies of one card a player may hold (a guard against typos such as 10000000)."""
@@ -56,7 +61,7 @@ def default_player() -> str:
     if name:
         return name
     try:
-        import getpass
+        import getpass  # lazy: getpass (23 ms cold), only without --player
 
         return getpass.getuser() or "me"
     except Exception:  # noqa: BLE001 - no login name (a container): a fixed default
@@ -152,9 +157,7 @@ def parse_count(text: str | int, *, allow_zero: bool = False) -> int:
     return n
 
 
-def counted_reference(  # noqa: ANN001 - CardResolver
-    resolver, card: str, count: str | None, n: int, op: str, count_name: str = "-n"
-) -> tuple[str, int]:
+def counted_reference(resolver: CardResolver, card: str, count: str | None, n: int, op: str, count_name: str = "-n") -> tuple[str, int]:
     """Match a card argument of ``collection add/remove/set``, which may carry its count as a deck
     line does (``2 Bill``, ``Bill x2``); ``n`` is the count already read from ``count`` (None: not
     given). A count in the text is read as :func:`parse_count` reads ``-n``: ``0 Bill``, ``-1 Bill``
@@ -188,8 +191,8 @@ def counted_reference(  # noqa: ANN001 - CardResolver
     return found, n
 
 
-def plan_change(  # noqa: ANN001 - CardResolver
-    resolver, player: str, op: str, card: str, count: str | int | None = None, count_name: str = "-n"
+def plan_change(
+    resolver: CardResolver, player: str, op: str, card: str, count: str | int | None = None, count_name: str = "-n"
 ) -> tuple[str, str, int]:
     """Check one ``collection add``, ``remove`` or ``set`` before anything is written (``cardlab
     collection`` and ``cardlab serve``'s write endpoints both call it, then :func:`change`).
@@ -336,7 +339,7 @@ class ImportReport:
     players: list[str]
 
 
-def plan_import(table, resolver, player: str) -> dict[tuple[str, str], int]:  # noqa: ANN001 - CsvTable, CardResolver
+def plan_import(table: CsvTable, resolver: CardResolver, player: str) -> dict[tuple[str, str], int]:
     """Check every row of a collection CSV and return ``(player, card id) -> count`` (rows naming the
     same card add up).
 
@@ -363,7 +366,7 @@ def plan_import(table, resolver, player: str) -> dict[tuple[str, str], int]:  # 
     plan: dict[tuple[str, str], int] = {}
     suggested = 0
 
-    def cell(row, name):  # noqa: ANN001, ANN202
+    def cell(row: CsvRow, name: str) -> tuple[str, int]:
         i = cols[name]
         return (row.cells[i].strip(), i + 1) if i is not None else ("", 0)
 
@@ -413,11 +416,11 @@ def plan_import(table, resolver, player: str) -> dict[tuple[str, str], int]:  # 
 
 def import_csv(
     con: Database,
-    table,
-    resolver,
+    table: CsvTable,
+    resolver: CardResolver,
     player: str,
     *,
-    replace: bool = False,  # noqa: ANN001
+    replace: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> ImportReport:
     """Import a collection CSV (:func:`plan_import`) in one transaction: counts are added to what
@@ -467,7 +470,6 @@ def open_readonly(where: str | Path | None = None) -> Database | None:
     Raises:
         as :func:`cardlab.collection.db.connect`.
     """
-    from cardlab.collection.db import DataDirError, connect, locate, open_database
 
     loc = locate(where)
     if loc.path is None:

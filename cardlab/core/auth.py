@@ -11,7 +11,8 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from cardlab.core.errors import UsageError
+from cardlab.core.errors import InputError, UsageError
+from cardlab.core.inputs import LoadError, read_text
 
 TOKEN_ENV = "CARDLAB_SERVE_TOKEN"
 """The environment variable holding the token."""
@@ -56,8 +57,6 @@ def serve_token(token_file: Path | None, environ: Mapping[str, str] | None = Non
         UsageError: neither is given (exit 2: cardlab never makes a token up), or the token is not
             usable (:func:`check_token`); InputError: the file cannot be read (exit 2).
     """
-    from cardlab.core.errors import InputError
-    from cardlab.core.inputs import LoadError, read_text
 
     environ = os.environ if environ is None else environ
     if token_file is not None:

@@ -15,9 +15,14 @@ from __future__ import annotations
 
 import os
 import re
+import tomllib
 from pathlib import Path
 
+import platformdirs
+
 from cardlab.core.errors import Problem, SourcePos, UsageError
+from cardlab.core.fuzzy import suggest
+from cardlab.core.inputs import LineIndex, LoadError, decode, read_bytes, split_lines
 from cardlab.core.text import LANG_RE
 
 ENV_LANG = "CARDLAB_LANG"
@@ -44,9 +49,8 @@ def config_path() -> Path:
     override = os.environ.get(ENV_CONFIG)
     if override:
         return Path(override).expanduser()
-    from platformdirs import user_config_dir
 
-    return Path(user_config_dir("cardlab", appauthor=False)) / "config.toml"
+    return Path(platformdirs.user_config_dir("cardlab", appauthor=False)) / "config.toml"
 
 
 def normalize_lang(code: str) -> str:
@@ -109,9 +113,6 @@ KEYS = ("languages",)
 
 
 def _config_languages(path: Path) -> list[str]:
-    import tomllib
-
-    from cardlab.core.inputs import LineIndex, LoadError, decode, read_bytes
 
     if not path.exists() and not path.is_symlink():
         if os.environ.get(ENV_CONFIG):
@@ -137,8 +138,6 @@ def _config_languages(path: Path) -> list[str]:
         raise ConfigError(SourcePos(path, 1, 1), "TOML: a number too long or values nested too deep to read") from None
     for key in data:
         if key not in KEYS:
-            from cardlab.core.fuzzy import suggest
-
             close = suggest(key, KEYS)
             hint = f"did you mean '{close[0]}'? " if close else ""
             raise ConfigError(
@@ -162,7 +161,6 @@ def _config_languages(path: Path) -> list[str]:
 
 def _key_pos(text: str, key: str) -> tuple[int, int]:
     """Where ``key`` is set (``key =``, ``"key" =`` or ``[key]``), lines counted as editors count them."""
-    from cardlab.core.inputs import split_lines
 
     k = re.escape(key)
     pattern = re.compile(rf"""[ \t]*(?:\[[ \t]*)?(?:{k}|"{k}"|'{k}')[ \t]*[=.\]]""")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardlab.core.errors import InputError
+from cardlab.core.inputs import LoadError, read_text
 
 MAX_CSV_BYTES = 50_000_000
 """A CSV file larger than this (50 MB; 1,000,000 ``card_id,count`` rows take about 20 MB) is refused."""
@@ -91,7 +92,6 @@ def read_csv(path: Path) -> CsvTable:
     Raises:
         InputError: the file is missing, too large, not UTF-8, binary, or not CSV (exit 2).
     """
-    from cardlab.core.inputs import LoadError, read_text
 
     path = Path(path)
     try:

@@ -14,10 +14,12 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote
 
 import sqlalchemy as sa
 
 from cardlab.core.errors import CardlabError, ExitStatus, UsageError
+from cardlab.core.paths import collection_location, is_database_url
 from cardlab.core.text import visible
 
 _USERINFO_PASSWORD = re.compile(r"(://[^/?#@\s:]*:)[^/?#@\s]*@")
@@ -35,7 +37,6 @@ def hide_secrets(text: str) -> str:
 def shown_url(url: sa.URL) -> str:
     """Return ``url`` as messages show it: SQLAlchemy's rendering with ``hide_password``, then every
     query parameter naming a password (``?password=``) masked as ``***``, percent-escapes decoded."""
-    from urllib.parse import unquote
 
     masked = url.update_query_dict({k: "***" for k in url.query if "pass" in k.lower()})
     return hide_secrets(unquote(masked.render_as_string(hide_password=True)))
@@ -81,7 +82,6 @@ def locate(where: str | Path | Location | None = None) -> Location:
         UsageError: an empty text, or a URL that is not one cardlab can use (another database or
             driver, no path).
     """
-    from cardlab.core.paths import collection_location, is_database_url
 
     if isinstance(where, Location):
         return where

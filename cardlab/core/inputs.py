@@ -20,7 +20,7 @@ import re
 import stat
 from pathlib import Path
 
-from cardlab.core.errors import Problem, SourcePos
+from cardlab.core.errors import Problem, SourcePos, UsageError
 
 MAX_FILE_BYTES = 1_000_000
 """A card or set file larger than this (1 MB) is refused."""
@@ -183,7 +183,6 @@ def text_argument(value: str, what: str = "the argument", hint: str = "check the
     Raises:
         UsageError: the text holds a byte that is not UTF-8 (its column is given).
     """
-    from cardlab.core.errors import UsageError
 
     for i, ch in enumerate(value):
         if "\ud800" <= ch <= "\udfff":

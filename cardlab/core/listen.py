@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+
 from cardlab.core.errors import UsageError
 
 
@@ -28,8 +30,7 @@ def check_listen(host: str, port: int) -> str:
             does not resolve, an address that is not this machine's, a port in use or one this user
             may not take.
     """
-    import errno
-    import socket
+    import socket  # lazy: socket (54 ms cold), only for `cardlab serve`
 
     if not host.strip():
         raise UsageError("--host is empty; give an address: 127.0.0.1 (this machine only), or 0.0.0.0 or :: (every interface, on purpose)")

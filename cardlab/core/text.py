@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 # The sexes of Nidoran: anyascii spells them ":male_sign:"/":female_sign:"; deck-list exports and
 # players write "Nidoran M" / "Nidoran F", so these two signs are the one table kept by hand.
@@ -51,7 +52,7 @@ def _other_script(ch: str) -> bool:
 
 @lru_cache(maxsize=65536)
 def _ascii_of(ch: str) -> str:
-    from anyascii import anyascii
+    from anyascii import anyascii  # lazy: anyascii (128 ms cold), only for a non-ASCII letter
 
     return anyascii(ch)
 
@@ -75,7 +76,7 @@ def fold(text: str) -> str:
     for pattern, repl in _GENDER:
         text = pattern.sub(repl, text)
     if any("\u3041" <= ch <= "\u309f" for ch in text):
-        import jaconv
+        import jaconv  # lazy: jaconv (78 ms cold), only for kana
 
         text = jaconv.hira2kata(text)
     out = []
@@ -203,7 +204,6 @@ def listify(value: Any) -> list:
     """One or many, as a list: a string or path alone becomes a one-item list (never a list of its
     letters); None becomes ``[]``; any other iterable is listed. For library entry points that take
     ``roots``, ``sets`` or ``need`` and are handed a single value."""
-    import os
 
     if value is None:
         return []
@@ -250,12 +250,18 @@ _STEMMER_OF = {
 _WORD = re.compile(r"\w+")
 
 
+class _Stemmer(Protocol):
+    """What :func:`stem_words` uses of a snowballstemmer stemmer."""
+
+    def stemWords(self, words: list[str]) -> list[str]: ...
+
+
 @lru_cache(maxsize=64)
-def _stemmer(lang: str):  # noqa: ANN202 - a snowballstemmer stemmer, or None
+def _stemmer(lang: str) -> _Stemmer | None:
     name = _STEMMER_OF.get(lang.split("-")[0].lower())
     if name is None:
         return None
-    import snowballstemmer
+    import snowballstemmer  # lazy: snowballstemmer (11 ms), only for rules text
 
     return snowballstemmer.stemmer(name)
 

@@ -104,13 +104,13 @@ class _Resolver(yaml.resolver.BaseResolver):
     :meth:`resolve` is BaseResolver's for a resolver without path resolvers, shortened: the parser
     calls it for every node of every file."""
 
-    def descend_resolver(self, current_node, current_index):  # noqa: ANN001, ANN201 - PyYAML's signature
+    def descend_resolver(self, current_node: yaml.Node | None, current_index: object) -> None:
         return None  # no path resolvers: nothing to track
 
-    def ascend_resolver(self):  # noqa: ANN201 - PyYAML's signature
+    def ascend_resolver(self) -> None:
         return None
 
-    def resolve(self, kind, value, implicit):  # noqa: ANN001, ANN201 - PyYAML's signature
+    def resolve(self, kind: type[yaml.Node], value: str, implicit: tuple[bool, bool]) -> str:
         if kind is yaml.ScalarNode:
             if implicit[0]:
                 for tag, regexp in self.yaml_implicit_resolvers.get(value[:1], ()):
@@ -134,7 +134,7 @@ for _tag, _rx, _first in [
 class _Constructor(yaml.constructor.SafeConstructor):
     """SafeConstructor with YAML 1.2 integers (``017`` is 17, ``0o17`` is 15)."""
 
-    def construct_yaml_int(self, node):  # noqa: ANN001, ANN201 - PyYAML's signature
+    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
         value = self.construct_scalar(node).replace("_", "")
         sign = -1 if value[:1] == "-" else 1
         value = value.lstrip("+-")
@@ -143,7 +143,7 @@ class _Constructor(yaml.constructor.SafeConstructor):
                 return sign * int(value[2:], base)
         return sign * int(value, 10)
 
-    def construct_yaml_timestamp(self, node):  # noqa: ANN001, ANN201 - PyYAML's signature
+    def construct_yaml_timestamp(self, node: yaml.ScalarNode) -> datetime.date | datetime.datetime:
         """PyYAML's timestamp, with ruamel.yaml's rounding of a fraction longer than microseconds
         (``.0000005`` is 1 µs, as ruamel writes and reads it back), so both read one value."""
         value = super().construct_yaml_timestamp(node)

@@ -44,17 +44,23 @@ and in matching:
 from __future__ import annotations
 
 import dataclasses
+import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from cardlab.core.errors import Problem, SourcePos, UsageError
-from cardlab.core.text import pick
+from cardlab.catalog.validate import validate
+from cardlab.core.errors import CatalogError, Problem, SourcePos, UsageError
+from cardlab.core.paths import default_db
+from cardlab.core.text import norm_value, pick
 from cardlab.decks.model import Deck, DeckCard, DeckList
 from cardlab.decks.read import read_deck
 from cardlab.decks.resolve import CardIndex, build_deck, lookups
 from cardlab.decks.rules import check_deck
+from cardlab.index.sqlite import is_own_cache_file
+from cardlab.index.stored import StoredCatalog, open_catalog
 
 if TYPE_CHECKING:
     from cardlab.catalog.formats import Format
@@ -367,7 +373,6 @@ def find_format(formats: dict[str, Format], name: str) -> Format | None:
     """Return the format called ``name`` whatever its case, accents, spaces or underscores
     (``POKEMON-BASE``, ``Pokemon Base``, ``pokemon_base``), also without its game's prefix
     (``Base-Fossil``: ``pokemon-base-fossil``), or None."""
-    from cardlab.core.text import norm_value
 
     if name in formats:
         return formats[name]
@@ -469,9 +474,6 @@ def with_catalog(roots: list[Path], work: Any) -> Any:
     Raises:
         CatalogError: as :func:`_usable_catalog`.
     """
-    import sqlite3
-
-    from cardlab.index.stored import StoredCatalog
 
     result, formats = _usable_catalog(roots)
     try:
@@ -479,12 +481,6 @@ def with_catalog(roots: list[Path], work: Any) -> Any:
     except sqlite3.DatabaseError:
         if not isinstance(result.catalog, StoredCatalog):
             raise
-    from types import SimpleNamespace
-
-    from cardlab.catalog.validate import validate
-    from cardlab.core.errors import CatalogError
-    from cardlab.core.paths import default_db
-    from cardlab.index.sqlite import is_own_cache_file
 
     try:
         db = default_db(list(roots))
@@ -505,10 +501,6 @@ def _usable_catalog(roots: list[Path]) -> tuple[Any, dict[str, Format]]:
     Raises:
         CatalogError: the catalog's problems leave no format to check a deck with.
     """
-    from types import SimpleNamespace
-
-    from cardlab.core.errors import CatalogError
-    from cardlab.index.stored import open_catalog
 
     catalog, formats, problems = open_catalog(list(roots))
     if problems and not formats:
@@ -579,7 +571,6 @@ def _checked(deck_list: DeckList, result: Any, formats: dict[str, Format], forma
         CatalogError: the format asked for is a broken format file.
         UsageError: as :func:`check_list`.
     """
-    from cardlab.core.errors import CatalogError
 
     try:
         report = check_list(deck_list, result.catalog, formats, format_name, langs)

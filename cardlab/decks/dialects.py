@@ -27,10 +27,11 @@ from typing import TYPE_CHECKING
 
 from cardlab.core.errors import UsageError
 from cardlab.core.text import pick
+from cardlab.decks.check import export_json, export_text
 
 if TYPE_CHECKING:
     from cardlab.catalog.model import SetInfo
-    from cardlab.decks.model import Deck
+    from cardlab.decks.model import Deck, DeckCard
 
 DIALECTS = ("ptcgl", "limitless", "tcgone", "text", "json")
 """The dialects :func:`write_deck` writes."""
@@ -74,7 +75,6 @@ def write_deck(deck: Deck, dialect: str, langs: Iterable[str] = (), sets: Mappin
     Raises:
         UsageError: an unknown dialect, or a Pokémon tool's dialect for a deck of another game (exit 2).
     """
-    from cardlab.decks.check import export_json, export_text
 
     name = dialect.lower()
     if name == "text":
@@ -119,7 +119,7 @@ def _groups(deck: Deck, dialect: str, langs: list[str], sets: Mapping[str, SetIn
     return out
 
 
-def _card_text(c, dialect: str, langs: list[str], sets: Mapping[str, SetInfo] | None) -> str:  # noqa: ANN001 - a DeckCard
+def _card_text(c: DeckCard, dialect: str, langs: list[str], sets: Mapping[str, SetInfo] | None) -> str:
     """``Hitmonchan BS 7``: the card's name, its set's code for the tool and its collector number."""
     card = c.card
     info = sets.get(c.set_code) if sets is not None else None

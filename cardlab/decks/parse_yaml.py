@@ -14,7 +14,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cardlab.catalog.filecheck import schema_errors, schema_message
 from cardlab.core.errors import InputError, Problem, SourcePos
+from cardlab.decks.lines import count_problem, no_count_message, split_count
+from cardlab.decks.model import DeckList, Entry
 
 if TYPE_CHECKING:
     from cardlab.decks.model import DeckList
@@ -39,10 +42,7 @@ def parse_yaml(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
     Raises:
         InputError: the YAML does not parse, or its top level is not a mapping (exit code 2).
     """
-    from cardlab.catalog.filecheck import schema_errors, schema_message
-    from cardlab.core.yamlio import LoadError, load, position
-    from cardlab.decks.lines import count_problem, no_count_message, split_count
-    from cardlab.decks.model import DeckList, Entry
+    from cardlab.core.yamlio import LoadError, load, position  # lazy: PyYAML (17 ms), only for a YAML deck
 
     path = Path(path)
     deck = DeckList(path=path)
@@ -74,7 +74,7 @@ def parse_yaml(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
     if not any(lists.values()):
         deck.problems.append(Problem(SourcePos(path, 1), "the deck list holds no cards", "empty"))
         return deck
-    from jsonschema.exceptions import best_match
+    from jsonschema.exceptions import best_match  # lazy: jsonschema (134 ms cold), only to explain a problem
 
     bad_items: set[tuple[str, int]] = set()
     for error in schema_errors(data, "deck.schema.json"):

@@ -4,10 +4,12 @@ XML is read as a Cockatrice deck, one that starts like a JSON object as a deck d
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 
 from cardlab.core.errors import InputError, Problem, SourcePos
+from cardlab.core.inputs import LoadError, as_path, read_text
 from cardlab.decks.model import MAX_DECK_BYTES, DeckList
 from cardlab.decks.parse_cod import looks_like_cod, parse_cod
 from cardlab.decks.parse_text import parse_text
@@ -21,9 +23,6 @@ STDIN_NAME = "<stdin>"
 
 def _read_stdin() -> str:
     """Read a plain-text deck list from standard input: at most :data:`MAX_DECK_BYTES` + 1 bytes."""
-    import sys
-
-    from cardlab.core.inputs import LoadError
 
     where = SourcePos(Path(STDIN_NAME), 1, 1)
     stream = getattr(sys.stdin, "buffer", None)
@@ -62,7 +61,6 @@ def read_deck(path: Path, header_words: Iterable[str] = ()) -> DeckList:
             deck with empty lists), YAML that does not parse or whose top level is not a mapping, a
             ``.cod`` file that is not well-formed XML or not a Cockatrice deck (exit code 2).
     """
-    from cardlab.core.inputs import LoadError, as_path, read_text
 
     path = as_path(path)
     try:
@@ -93,7 +91,6 @@ def parse_deck_text(text: str, path: Path | str, header_words: Iterable[str] = (
         InputError: the text is larger than :data:`MAX_DECK_BYTES` (UTF-8), holds a NUL byte, or holds
             no card line; YAML whose top level is not a mapping (exit code 2).
     """
-    from cardlab.core.inputs import as_path
 
     path = as_path(path)
     text = text.removeprefix("\ufeff")

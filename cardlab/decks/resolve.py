@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from cardlab.catalog.model import card_names, number_int
 from cardlab.core.errors import Problem, SourcePos
+from cardlab.core.fuzzy import suggest
 from cardlab.core.text import compact, fold, line_list, pick
 from cardlab.core.words import count as counted
 from cardlab.decks.lines import to_int
@@ -177,7 +178,6 @@ class CardIndex:
         cache_key = f"{key}\x00{','.join(sorted(allowed_sets or ()))}"
         if cache_key in self._suggested:
             return self._suggested[cache_key][:limit]
-        from cardlab.core.fuzzy import suggest
 
         if self._choices is None:
             self._choices = sorted(self.names)
@@ -250,7 +250,6 @@ class CardIndex:
     def _unknown_set(self, code: str, text: str) -> str:
         """The message for a known name followed by a set code that is no set of this game
         (``Charizard XYZ 4``), with "did you mean" over the game's set codes and aliases."""
-        from cardlab.core.fuzzy import suggest
 
         codes = [c for info in self.catalog.sets.values() if info.game == self.game for c in info.lookup_names]
         close = suggest(code, codes)

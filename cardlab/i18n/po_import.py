@@ -15,7 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from cardlab.catalog.model import Catalog
+from cardlab.catalog.validate import validate
+from cardlab.core.config import normalize_lang
 from cardlab.core.errors import CardlabError, DataError, InputError, Problem, SourcePos, UsageError
+from cardlab.core.inputs import LoadError, decode, read_bytes, read_text, split_lines
+from cardlab.core.paths import installed_catalog_holding
 from cardlab.core.words import count
 from cardlab.i18n import po_file as _po
 from cardlab.i18n import strings as i18n
@@ -37,7 +41,6 @@ def read(path: Path) -> tuple[Any, str]:
         DataError: the file is not in its charset, names an unknown charset, or has a syntax error
             (rule ``po-syntax``, with its line and column).
     """
-    from cardlab.core.inputs import LoadError, read_bytes
 
     path = Path(path)
     try:
@@ -49,9 +52,7 @@ def read(path: Path) -> tuple[Any, str]:
 
 def parse(raw: bytes, path: Path) -> tuple[Any, str]:
     """Parse the bytes of a PO file (see :func:`read`); ``path`` names it in messages."""
-    import polib
-
-    from cardlab.core.inputs import LoadError, decode, split_lines
+    import polib  # lazy: polib (69 ms cold), only for PO files
 
     try:
         charset, charset_line = _po.declared_charset(raw)
@@ -79,7 +80,6 @@ def parse(raw: bytes, path: Path) -> tuple[Any, str]:
 
 
 def _header_line(text: str, key: str) -> int:
-    from cardlab.core.inputs import split_lines
 
     for number, line in enumerate(split_lines(text), 1):
         if line.lstrip().startswith(f'"{key}:'):
@@ -97,7 +97,6 @@ def target_language(po: Any, text: str, path: Path, lang: str | None) -> str:
         UsageError: no ``lang`` and no ``Language`` header, or a malformed code.
         DataError: the header names another language than ``lang`` (rule ``po-language``).
     """
-    from cardlab.core.config import normalize_lang
 
     header = (po.metadata.get("Language") or "").strip()
     wanted = normalize_lang(lang) if lang else None
@@ -232,7 +231,6 @@ def plan(catalog: Catalog, po: Any, po_path: Path, lang: str, replace: bool = Fa
         An :class:`ImportReport` with ``changes`` (files whose YAML would change) and every
         problem and warning; ``applied`` lists the contexts of the planned changes.
     """
-    from cardlab.core.inputs import LoadError, read_text
 
     report = ImportReport(lang=lang)
     known: dict[str, TString] = {s.context: s for s in i18n.strings(catalog, lang)}
@@ -342,7 +340,6 @@ def _refuse_installed(report: ImportReport) -> None:
     Raises:
         UsageError: a planned change lies in the installed package (nothing is written).
     """
-    from cardlab.core.paths import installed_catalog_holding
 
     for change in report.changes:
         shipped = installed_catalog_holding(change.path)
@@ -390,7 +387,6 @@ def import_po(
             installed with the cardlab package (nothing is written).
         CardlabError: writing a file failed (each file is still either old or new).
     """
-    from cardlab.catalog.validate import validate
 
     po_path = Path(po_path)
     po, text = read(po_path)

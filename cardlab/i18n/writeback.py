@@ -19,7 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
+from cardlab.catalog.filecheck import check_file
 from cardlab.core.errors import DataError, Problem, SourcePos
+from cardlab.core.inputs import split_lines
+from cardlab.core.yamlio import load_fast
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,6 @@ class Change:
                 continue
             old, new = f"a/{rel}", f"b/{rel}"
             break
-        from cardlab.core.inputs import split_lines
 
         return "".join(difflib.unified_diff(split_lines(self.old, keepends=True), split_lines(self.new, keepends=True), old, new))
 
@@ -61,7 +63,6 @@ class Change:
 def _detect_indent(text: str) -> tuple[int, int, int]:
     """Guess ruamel's (mapping, sequence, offset) indentation from a file's block structure."""
     mapping, offset = None, None
-    from cardlab.core.inputs import split_lines
 
     lines = [ln for ln in split_lines(text) if ln.strip() and not ln.lstrip().startswith("#")]
     for prev, line in zip(lines, lines[1:], strict=False):
@@ -83,7 +84,7 @@ def _detect_indent(text: str) -> tuple[int, int, int]:
 
 
 def _yaml(text: str, width: int) -> Any:
-    from ruamel.yaml import YAML
+    from ruamel.yaml import YAML  # lazy: ruamel.yaml (220 ms cold), only to write translations back
 
     yml = YAML(typ="rt")
     yml.preserve_quotes = True
@@ -111,7 +112,6 @@ def _dump(yml: Any, tree: Any, original: str) -> str:
 
 def _faithful_yaml(path: Path, text: str) -> tuple[Any, Any]:
     """Return ``(yaml, tree)`` whose dump reproduces ``text`` exactly, or raise DataError."""
-    from cardlab.core.yamlio import load_fast
 
     if "&" in text or "*" in text:
         load_fast(path, text)  # refuses anchors and aliases, with their position
@@ -127,8 +127,6 @@ def _faithful_yaml(path: Path, text: str) -> tuple[Any, Any]:
         if out == text:
             return yml, tree
         if first_diff is None:
-            from cardlab.core.inputs import split_lines
-
             old, new = split_lines(text), split_lines(out)
             first_diff = next((i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), min(len(old), len(new)))
     line = (first_diff or 0) + 1
@@ -168,8 +166,12 @@ def render_edits(path: Path, text: str, edits: Sequence[Edit]) -> str:
             or an edit names a place that is not a localized map (rule ``unknown-context``).
         LoadError: the file is not valid YAML.
     """
-    from ruamel.yaml.comments import CommentedMap
-    from ruamel.yaml.scalarstring import DoubleQuotedScalarString, LiteralScalarString, ScalarString
+    from ruamel.yaml.comments import CommentedMap  # lazy: ruamel.yaml (220 ms cold), only to write translations back
+    from ruamel.yaml.scalarstring import (  # lazy: ruamel.yaml (220 ms cold), only to write translations back
+        DoubleQuotedScalarString,
+        LiteralScalarString,
+        ScalarString,
+    )
 
     yml, tree = _faithful_yaml(path, text)
     for edit in edits:
@@ -205,7 +207,6 @@ def render_edits(path: Path, text: str, edits: Sequence[Edit]) -> str:
 
 
 def _check_text(real: Path, tmp: Path, kind: str, game: str) -> list[Problem]:
-    from cardlab.catalog.validate import check_file
 
     _data, problems = check_file(tmp, kind, game)
     return [Problem(SourcePos(real, p.pos.line, p.pos.col), p.message, p.rule) for p in problems]
@@ -228,7 +229,7 @@ def commit(changes: Sequence[Change]) -> tuple[list[Path], list[Problem]]:
 
     Every new text is first written to a temporary file beside its target (same folder, so the
     final :func:`os.replace` is atomic), flushed to disk and validated with
-    :func:`cardlab.catalog.validate.check_file`; only then are the valid ones renamed over their targets.
+    :func:`cardlab.catalog.filecheck.check_file`; only then are the valid ones renamed over their targets.
     An interruption leaves each file either old or new, never half-written; leftover temporary
     files are removed on any exception.
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cardlab.catalog.freshness import record_clean_run
 from cardlab.core.paths import is_server
 from cardlab.index import sqlite
 
 if TYPE_CHECKING:
     import sqlite3
 
-    from cardlab.catalog.validate import Validation
+    from cardlab.catalog.validate import Validation  # lazy: jsonschema-rs and PyYAML; `search` never loads them
     from cardlab.core.errors import CardlabError
     from cardlab.index.sqlite import BuildReport
 
@@ -27,7 +28,7 @@ def ensure_index(roots: list[Path], db: Path | str, full: bool = False) -> Build
     :class:`cardlab.index.postgres.IndexOutOfDateError` (``cardlab index`` builds it:
     :func:`cardlab.index.postgres.build`)."""
     if is_server(db):
-        from cardlab.index import postgres
+        from cardlab.index import postgres  # lazy: psycopg (1.2 s); `search` on a file never loads it
 
         postgres.open_fresh(roots, str(db)).close()
         return None
@@ -43,7 +44,7 @@ def open_fresh(roots: list[Path], db: Path | str) -> tuple[Any, BuildReport | No
         IndexOutOfDateError: (a server) the index is missing or stale.
     """
     if is_server(db):
-        from cardlab.index import postgres
+        from cardlab.index import postgres  # lazy: psycopg (1.2 s); `search` on a file never loads it
 
         return postgres.open_fresh(roots, str(db)), None, None
     return sqlite.open_fresh(roots, db)
@@ -53,7 +54,7 @@ def connect(db: Path | str) -> sqlite3.Connection:
     """Open the index read-only: :func:`cardlab.index.sqlite.connect` for a file,
     :func:`cardlab.index.postgres.connect` for a URL. Raises sqlite3.Error when a file cannot be opened."""
     if is_server(db):
-        from cardlab.index import postgres
+        from cardlab.index import postgres  # lazy: psycopg (1.2 s); `search` on a file never loads it
 
         return postgres.connect(str(db))  # type: ignore[return-value]
     return sqlite.connect(db)
@@ -78,8 +79,7 @@ def validate_and_record(paths: list[Path], roots: list[Path], db: str | Path) ->
     Raises:
         InputError, UsageError: as :func:`cardlab.catalog.validate.validate_paths`.
     """
-    from cardlab.catalog.freshness import record_clean_run
-    from cardlab.catalog.validate import validate_paths
+    from cardlab.catalog.validate import validate_paths  # lazy: jsonschema-rs and PyYAML; `search` never loads them
 
     result = validate_paths(paths, roots, sqlite.FINGERPRINT_SALT)
     if result.reparsed or (result.index_fingerprint and sqlite.stored_fingerprint(db) not in (None, result.index_fingerprint)):

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -35,7 +37,22 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cardlab.core.errors import CardlabError, ExitStatus
+from cardlab.core.database import DatabaseUnavailableError, server_error
+from cardlab.core.database import locate as locate_db
+from cardlab.core.errors import CardlabError, ExitStatus, UsageError
+from cardlab.core.paths import is_database_url
+from cardlab.index.sqlite import (
+    FULL_CHECK_FILES,
+    BuildReport,
+    _texts,
+    build_index,
+    built_from,
+    data_decoder,
+    fingerprint,
+    quick_fingerprint,
+    recorded_roots,
+)
+from cardlab.index.tokens import tokenize, tsvector
 
 if TYPE_CHECKING:
     from cardlab.core.database import Location
@@ -128,7 +145,6 @@ class MissingExtensionError(CardlabError):
 
 def is_url(db: object) -> bool:
     """True when ``db`` (an index location) is a database URL (a ``str``) rather than a file."""
-    from cardlab.core.paths import is_database_url
 
     return isinstance(db, str) and is_database_url(db)
 
@@ -140,8 +156,6 @@ def locate(url: str) -> Location:
         UsageError: not a PostgreSQL URL (a ``sqlite:///`` URL is turned into a path earlier,
             :func:`cardlab.core.paths.default_db`).
     """
-    from cardlab.core.database import locate as locate_db
-    from cardlab.core.errors import UsageError
 
     scheme = url.partition("://")[0].strip().lower()
     if scheme not in ("postgresql", "postgres", "postgresql+psycopg"):
@@ -164,10 +178,9 @@ def server_connection(where: Location, *, autocommit: bool = True, search_path: 
         DatabaseUnavailableError: no driver, unreachable server, refused login, no such database
             (:func:`cardlab.core.database.server_error`, exit 2).
     """
-    from cardlab.core.database import DatabaseUnavailableError, server_error
 
     try:
-        import psycopg
+        import psycopg  # lazy: psycopg (1.2 s cold), only for a PostgreSQL URL
     except ImportError:
         raise DatabaseUnavailableError(
             "PostgreSQL needs the psycopg 3 driver: pip install 'cardlab[postgres]' (or 'psycopg[binary]')"
@@ -189,9 +202,7 @@ def server_connection(where: Location, *, autocommit: bool = True, search_path: 
 @contextmanager
 def _errors(where: Location) -> Iterator[None]:
     """Turn psycopg's errors into cardlab's (:func:`cardlab.core.database.server_error`)."""
-    import psycopg
-
-    from cardlab.core.database import server_error
+    import psycopg  # lazy: psycopg (1.2 s cold), only for a PostgreSQL URL
 
     try:
         yield
@@ -243,7 +254,7 @@ class PgIndex:
             finally:
                 self._depth -= 1
             return
-        import psycopg
+        import psycopg  # lazy: psycopg (1.2 s cold), only for a PostgreSQL URL
 
         self._depth = 1
         ok = False
@@ -258,8 +269,6 @@ class PgIndex:
                     self.con.execute("COMMIT" if ok else "ROLLBACK")
                 except psycopg.Error as err:
                     if ok:
-                        from cardlab.core.database import server_error
-
                         raise server_error(err, self.where, "the search index") from None
 
     def stem_languages(self) -> str | None:
@@ -274,7 +283,7 @@ class PgIndex:
         """Send ``sql`` (SQLite placeholders) with what the transaction needs around it, in one
         message; return the cursor on its rows. ``generic``: run it as a prepared statement with
         one plan for every value (:data:`PREPARED` at most per connection)."""
-        import psycopg
+        import psycopg  # lazy: psycopg (1.2 s cold), only for a PostgreSQL URL
 
         if (self.con.closed or self.con.broken) and not (self._depth and self._begun):
             self._reconnect()  # the server restarted or the network dropped since the last call
@@ -300,7 +309,7 @@ class PgIndex:
         Raises:
             DatabaseUnavailableError: the server cannot be reached (:func:`server_connection`).
         """
-        import psycopg
+        import psycopg  # lazy: psycopg (1.2 s cold), only for a PostgreSQL URL
 
         try:
             self.con.close()
@@ -312,7 +321,7 @@ class PgIndex:
 
     def _send(self, sql: str, params: Any, timeout: float | None, last: bool, generic: bool) -> Any:
         """:meth:`_run` on the current session."""
-        import psycopg
+        import psycopg  # lazy: psycopg (1.2 s cold), only for a PostgreSQL URL
 
         before: list[str] = []
         after: list[str] = []
@@ -366,7 +375,7 @@ class PgIndex:
         return cur
 
     def _rollback(self) -> None:
-        import psycopg
+        import psycopg  # lazy: psycopg (1.2 s cold), only for a PostgreSQL URL
 
         try:
             self.con.execute("ROLLBACK")
@@ -394,7 +403,7 @@ class PgIndex:
             TimeoutError: the time limit was reached. ValueError: the server refused the query's
                 values (its first line).
         """
-        import psycopg
+        import psycopg  # lazy: psycopg (1.2 s cold), only for a PostgreSQL URL
 
         try:
             return self._run(sql, params, timeout, last, generic).fetchall()
@@ -403,21 +412,17 @@ class PgIndex:
         except (psycopg.DataError, psycopg.ProgrammingError) as err:
             raise ValueError(str(err).strip().splitlines()[0]) from None
         except psycopg.Error as err:
-            from cardlab.core.database import server_error
-
             raise server_error(err, self.where, "the search index") from None
 
     def meta(self) -> dict[str, str] | None:
         """The index's ``meta`` table, or None when there is no index (no live schema yet)."""
-        import psycopg
+        import psycopg  # lazy: psycopg (1.2 s cold), only for a PostgreSQL URL
 
         try:
             meta = dict(self.con.execute("SELECT key, value FROM meta").fetchall())
         except psycopg.errors.UndefinedTable:
             return None
         except psycopg.Error as err:
-            from cardlab.core.database import server_error
-
             raise server_error(err, self.where, "the search index") from None
         self._stems, self._stems_read = meta.get("stem_languages"), True
         return meta
@@ -439,7 +444,6 @@ def connect(url: str) -> PgIndex:
 def _is_fresh(roots: list[Path], meta: dict[str, str]) -> bool:
     """True when ``meta`` was recorded from the catalog under ``roots`` as it is now: the folder
     fingerprint for a big catalog (as :func:`cardlab.index.sqlite.ensure_index`), else every file's."""
-    from cardlab.index.sqlite import FULL_CHECK_FILES, fingerprint, quick_fingerprint
 
     if int(meta.get("files", "0")) > FULL_CHECK_FILES and meta.get("quick") == quick_fingerprint(roots):
         return True
@@ -453,8 +457,6 @@ def check_fresh(roots: list[Path], index: PgIndex) -> None:
     if meta is None or "fingerprint" not in meta:
         raise IndexOutOfDateError(f"there is no search index on {index.where.shown} yet; {how}")
     if not _is_fresh(roots, meta):
-        from cardlab.index.sqlite import built_from, recorded_roots
-
         if built_from(meta, roots):
             why = "the catalog changed since it was built"
         else:
@@ -484,7 +486,7 @@ def _ensure_extensions(con: Any, where: Location) -> dict[str, str]:
     Raises:
         MissingExtensionError: one is not installed and cannot be created (no right, not on the server).
     """
-    import psycopg
+    import psycopg  # lazy: psycopg (1.2 s cold), only for a PostgreSQL URL
 
     schemas: dict[str, str] = {}
     for ext in REQUIRED_EXTENSIONS:
@@ -533,9 +535,6 @@ def build(roots: list[Path], url: str, force: bool = False) -> BuildReport | Non
         MissingExtensionError: ``pg_trgm`` is missing and cannot be created.
         DatabaseUnavailableError, DataDirError: the server cannot be reached or used.
     """
-    import tempfile
-
-    from cardlab.index.sqlite import BuildReport, build_index
 
     start = time.perf_counter()
     where = locate(url)
@@ -577,7 +576,7 @@ def _drop_leftovers(con: Any) -> None:
 
 
 def _drop_quietly(con: Any, schema: str) -> None:
-    import psycopg
+    import psycopg  # lazy: psycopg (1.2 s cold), only for a PostgreSQL URL
 
     try:
         con.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
@@ -589,10 +588,6 @@ def _copy(sqlite_path: Path | str, con: Any, schema: str, trgm: str) -> None:
     """Create ``schema`` with the index's tables (:data:`TABLES`) and fill them from the SQLite
     index at ``sqlite_path``; then the indexes, the planner's statistics and the visibility map
     (``VACUUM (ANALYZE)``: the session is in autocommit)."""
-    import sqlite3
-
-    from cardlab.index.sqlite import _texts, data_decoder
-    from cardlab.index.tokens import tokenize, tsvector
 
     # each commit flushed before the next statement, whatever the server's default: VACUUM marks a page
     # all-visible only once the rows' commit is on disk (synchronous_commit = off defers it)

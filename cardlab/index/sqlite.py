@@ -16,17 +16,20 @@ import os
 import re
 import sqlite3
 import time
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from cardlab.catalog.freshness import folders, stamp_digest
-from cardlab.catalog.model import Catalog, number_int
-from cardlab.core.errors import CardlabError, CatalogError
+from cardlab.catalog.model import Catalog, merge_reprint, number_int, play_key
+from cardlab.core.bulk import bulk_objects
+from cardlab.core.errors import CardlabError, CatalogError, InputError
 from cardlab.core.inputs import MAX_FILE_BYTES
-from cardlab.core.paths import is_server
+from cardlab.core.paths import cache_dir, is_server, schema_dir
 from cardlab.core.stamps import file_stamp, is_racy, sha1_hex
-from cardlab.core.text import compact, fold, has_cjk, norm_value, pick, stem_words
+from cardlab.core.text import compact, fold, has_cjk, localized_fields, norm_value, pick, stem_words
+from cardlab.games import game_module
 
 INDEX_VERSION = "16"
 """The search index's layout (this module): bump when its tables or contents
@@ -90,7 +93,6 @@ of its size (2.8 MB instead of 14.9 MB for 30,000 synthetic cards)."""
 
 
 def _compress(text: bytes, zdict: bytes) -> bytes:
-    import zlib
 
     co = zlib.compressobj(6, zdict=zdict) if zdict else zlib.compressobj(6)
     return co.compress(text) + co.flush()
@@ -100,7 +102,6 @@ def data_decoder(con: sqlite3.Connection) -> Callable[[bytes], dict]:
     """Return the function that turns a ``card.data`` value of the index on ``con`` into the card
     (a dict, as in its YAML file): zlib with the index's dictionary (meta ``zdict``), then JSON.
     About 7 µs a card before JSON parsing."""
-    import zlib
 
     row = con.execute("SELECT value FROM meta WHERE key = 'zdict'").fetchone()
     zdict = bytes.fromhex(row[0]) if row else b""
@@ -153,7 +154,7 @@ def _fingerprint_and_count(roots: list[Path], racy_files: list[str] | None = Non
 
 def _contents(paths: list[str]) -> dict[str, str]:
     """SHA-1 of each file's bytes (empty for a file that cannot be read)."""
-    import hashlib
+    import hashlib  # lazy: hashlib (16 ms cold), only for a build
 
     out = {}
     for path in paths:
@@ -200,7 +201,6 @@ def quick_fingerprint(roots: list[Path]) -> str:
     file rewritten in place (same inode, folder untouched) is not seen: ``cardlab validate`` and
     ``cardlab index`` check every file (:func:`fingerprint`).
     """
-    from cardlab.core.paths import schema_dir
 
     now = time.time_ns()
     racy = False
@@ -234,7 +234,6 @@ def check_db_path(db: Path) -> None:
     Raises:
         InputError: with the reason.
     """
-    from cardlab.core.errors import InputError
 
     if not str(db).strip():
         raise InputError("the index path is empty")
@@ -250,8 +249,6 @@ def check_db_path(db: Path) -> None:
         if head and (head != SQLITE_MAGIC or stored_fingerprint(db) is None):
             raise InputError(f"{db}: exists and is not a cardlab index; cardlab will not replace it")
     elif not db.parent.is_dir():
-        from cardlab.core.paths import cache_dir
-
         if db.parent == cache_dir():
             raise InputError(
                 f"{db.parent}: cardlab's cache folder cannot be created (is a file in the way, or the disk"
@@ -286,7 +283,6 @@ def _alive(pid: int) -> bool:
 def is_own_cache_file(db: Path | str) -> bool:
     """True for an index file cardlab names itself (``index-<hash>.sqlite`` in its cache folder):
     such a file may be replaced when it is damaged; a file elsewhere (or a database URL) never is."""
-    from cardlab.core.paths import cache_dir
 
     if is_server(db):
         return False
@@ -398,7 +394,6 @@ def _cjk_lines(text: str) -> str:
 def _texts(card: dict) -> tuple[str, str, str]:
     """Return a card's folded names, folded rules text (every language) and stemmed rules-text words
     (``<lang>_<stem>``, :func:`cardlab.core.text.stem_words`) for the full-text tables."""
-    from cardlab.core.text import localized_fields
 
     names: list[str] = []
     body: list[str] = []
@@ -445,7 +440,7 @@ def build_index(roots: list[Path], db: Path, fp: str | None = None, racy: list[s
         CatalogError: the catalog has problems; nothing is written and ``db`` is unchanged.
         IndexWriteError: the index folder cannot be written (read-only, disk full); ``db`` is unchanged.
     """
-    from cardlab.catalog.validate import bulk_objects, validate
+    from cardlab.catalog.validate import validate  # lazy: jsonschema-rs and PyYAML, only to build
 
     start = time.perf_counter()
     check_db_path(db)
@@ -486,8 +481,7 @@ def _cards_loader(cat: Catalog) -> Callable[[list[str]], dict[str, dict]]:
     """Return ``load(ids) -> {id: whole card}`` for a catalog validated with ``full=False`` (cards as
     summaries): each card as the validation cache holds it (the file read again when the cache
     lacks it), a reprint merged with its original (the originals of reprints are kept in memory)."""
-    from cardlab.catalog.filecheck import cached_data, check_file
-    from cardlab.catalog.model import merge_reprint
+    from cardlab.catalog.filecheck import cached_data, check_file  # lazy: jsonschema-rs and PyYAML, only to build
 
     def whole(ids: list[str]) -> dict[str, dict]:
         paths = {i: str(cat.paths[i]) for i in ids}
@@ -541,13 +535,11 @@ def _write(
             (:func:`search_order`); default: computed from ``cat.cards`` (which then must hold each
             card's number).
     """
-    import hashlib
+    import hashlib  # lazy: hashlib (16 ms cold), only for a build
 
-    from sqlalchemy import create_engine
+    from sqlalchemy import create_engine  # lazy: SQLAlchemy's dialects and pools, only for the engine that needs them
 
-    from cardlab.catalog.model import play_key
-    from cardlab.games import game_module
-    from cardlab.index import tables  # importing it registers the tables on SQLModel.metadata
+    from cardlab.index import tables  # lazy: SQLModel (1.7 s cold), only to build; importing it registers the tables
 
     if load is None:
         load = lambda batch: {i: cat.cards[i] for i in batch}  # noqa: E731
@@ -798,7 +790,6 @@ def repair(roots: list[Path], db: Path, err: sqlite3.DatabaseError) -> sqlite3.C
         InputError: ``db`` is not in cardlab's cache folder (exit 2), with what to do.
         CatalogError, IndexWriteError: as :func:`open_fresh`, for the rebuild.
     """
-    from cardlab.core.errors import InputError
 
     if not is_own_cache_file(db):
         raise InputError(f"{db}: the index is damaged ({err}); delete it or run 'cardlab index --force' with the same --db")

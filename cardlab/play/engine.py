@@ -25,6 +25,7 @@ from typing import Any
 
 from cardlab.core import words
 from cardlab.core.errors import CardlabError, UsageError
+from cardlab.games.forumtcg import FOUR_FACTIONS
 from cardlab.play.hands import describe, rank, winners
 from cardlab.play.rng import Stream
 
@@ -232,7 +233,6 @@ def doll_house(setup: dict, moves: Sequence[dict], stream: Stream) -> Outcome:
     Raises:
         MoveError: a move that is not ``roll``, or a roll after the end.
     """
-    from cardlab.games.forumtcg import FOUR_FACTIONS
 
     out = Outcome()
     players = setup["players"]

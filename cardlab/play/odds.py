@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb, factorial
 
+from cardlab.games.forumtcg import FOUR_FACTIONS
 from cardlab.play.hands import CLASS_NAMES, CLASSES, rank
 
 
@@ -141,7 +142,6 @@ def zangetsu(values: Sequence[int]) -> OddsTable:
 
 
 def _roll_dist(factions: Sequence[str], independent_reroll: bool) -> dict[str, Fraction]:
-    from cardlab.games.forumtcg import FOUR_FACTIONS
 
     entries = [f for f in factions if not (independent_reroll and f == "independent")]
     if not entries:
@@ -161,7 +161,6 @@ def doll_house(factions: Sequence[str], independent_reroll: bool = False) -> Odd
     Raises:
         ValueError: a list of Independents only with the extra-roll variant.
     """
-    from cardlab.games.forumtcg import FOUR_FACTIONS
 
     roll = _roll_dist(factions, independent_reroll)
     bit = {f: 1 << i for i, f in enumerate(FOUR_FACTIONS)}

@@ -9,8 +9,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardlab.catalog.model import Catalog, number_int
-from cardlab.core.errors import CardlabError, UsageError
+from cardlab.collection.cards import CardResolver
+from cardlab.collection.owned import UnknownCardError, owned
+from cardlab.core.errors import CardlabError, DataError, UsageError
+from cardlab.decks.check import check_list
+from cardlab.decks.read import read_deck
 from cardlab.games.forumtcg import COMMON, FOUR_FACTIONS
+from cardlab.play.engine import KINDS
 
 if TYPE_CHECKING:
     from cardlab.collection.db import Database
@@ -59,9 +64,6 @@ def read_list(path: Path, catalog: Catalog, formats: dict) -> list[dict]:
     Raises:
         InputError: unreadable file; DataError: unknown cards or not 10 cards (with lines).
     """
-    from cardlab.core.errors import DataError
-    from cardlab.decks.check import check_list
-    from cardlab.decks.read import read_deck
 
     fmt = formats.get(LIST_FORMAT)
     if fmt is None:
@@ -79,7 +81,6 @@ def read_list(path: Path, catalog: Catalog, formats: dict) -> list[dict]:
 def check_owned(con: Database | None, player: str, cards: Sequence[dict]) -> None:
     """Check that ``player`` owns every card of a list, as many copies as listed (seed 002: "10
     cartes qu'il possède réellement"). Raises SetupError naming what is missing."""
-    from cardlab.collection.owned import owned
 
     missing = []
     for card_id, n in Counter(c["id"] for c in cards).items():
@@ -116,8 +117,6 @@ def resolve_stakes(catalog: Catalog, con: Database | None, players: Sequence[str
         UnknownCardError: a card the catalog does not know (with suggestions); SetupError, UsageError:
             as :func:`check_stakes`.
     """
-    from cardlab.collection.cards import CardResolver
-    from cardlab.collection.owned import UnknownCardError
 
     resolver = CardResolver(catalog)
     out = {}
@@ -133,7 +132,6 @@ def resolve_stakes(catalog: Catalog, con: Database | None, players: Sequence[str
 def check_stakes(con: Database | None, players: Sequence[str], stakes: dict[str, str]) -> None:
     """Check the stakes (seed 002 "Généralités": one card each at most, agreed by every player):
     each staking player plays the game and owns the card. Raises SetupError/UsageError."""
-    from cardlab.collection.owned import owned
 
     for p, card_id in stakes.items():
         if p not in players:
@@ -172,7 +170,6 @@ def build_setup(
         UsageError: wrong number of players, a missing set or list, options of another game (exit 2);
         SetupError: cards not owned, a Doll House nobody can win, a pool of one Value for Zangetsu.
     """
-    from cardlab.play.engine import KINDS
 
     if kind not in KINDS:
         raise UsageError(f"unknown game '{kind}'; choose one of {', '.join(KINDS)}")

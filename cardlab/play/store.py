@@ -20,7 +20,7 @@ from cardlab.collection.db import Database
 from cardlab.collection.owned import NotOwnedError, move_card
 from cardlab.core.errors import CardlabError, UsageError
 from cardlab.play import rng
-from cardlab.play.engine import Outcome, replay
+from cardlab.play.engine import MAX_ROUNDS, MoveError, Outcome, replay
 
 
 class GameNotFoundError(CardlabError):
@@ -172,7 +172,6 @@ def play_move(con: Database, game_id: int | str, move: dict, until_over: bool = 
     Raises:
         MoveError: the rules refuse the move (game over, second replacement...): nothing is saved.
     """
-    from cardlab.play.engine import MAX_ROUNDS, MoveError
 
     with con.transaction():
         rec = load(con, game_id, lock=True)
@@ -238,7 +237,6 @@ def verify(record: dict, seed_hex: str) -> tuple[bool, list[str]]:
     findings = []
     if rng.commitment(seed) != commitment:
         findings.append(f"SHA-256 of the seed is {rng.commitment(seed)}, not the commitment {commitment}")
-    from cardlab.play.engine import MoveError
 
     try:
         out = replay(setup, seed, list(moves))

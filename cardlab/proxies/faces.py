@@ -8,11 +8,18 @@ text engine of :mod:`cardlab.proxies.textengine`. Labels are translated from :da
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from cardlab.core.text import fold, pick
+from cardlab.games.ippo import BLOW_TYPES, DAMAGE_EFFECT, KEYWORDS, TIMINGS
 from cardlab.proxies.layout import MM, Rect
 from cardlab.proxies.textengine import MUTED, NAME_PT, RGB, Block, Pen, Span, draw_body, draw_spans, spans_width
+
+if TYPE_CHECKING:
+    from cardlab.catalog.model import Catalog
 
 LABELS: dict[str, dict[str, str]] = {
     "fr": {
@@ -164,7 +171,6 @@ LABELS: dict[str, dict[str, str]] = {
 
 def _colours() -> dict:
     """``colours.json`` beside this module: the faces' colours as data (lists become RGB tuples)."""
-    import json
 
     data = json.loads(Path(__file__).with_name("colours.json").read_text(encoding="utf-8"))
     return {
@@ -202,7 +208,7 @@ class _Face:
 class Context:
     """Catalog, languages and label translation for drawing faces."""
 
-    def __init__(self, catalog, langs: tuple[str, ...]) -> None:  # noqa: ANN001
+    def __init__(self, catalog: Catalog, langs: tuple[str, ...]) -> None:
         self.catalog, self.langs = catalog, langs
         self._wanted = next((lang.split("-")[0] for lang in langs if lang.split("-")[0] in (*LABELS, "en")), None)
         self.labels: dict[str, str] = {}
@@ -216,8 +222,7 @@ class Context:
         self.labels = LABELS.get(lang, {})
         self.lang = lang if self.labels else "en"
 
-    def tr(self, card_id: str, loc) -> str:  # noqa: ANN001
-        from cardlab.core.text import pick
+    def tr(self, card_id: str, loc: dict | str | None) -> str:
 
         return pick(loc, self.langs, self.catalog.set_of(card_id).source_language)
 
@@ -226,7 +231,6 @@ class Context:
 
     def pokemon_name(self, english: str) -> str:
         """The name, in the preferred language, of the Pokémon whose English name is ``english``."""
-        from cardlab.core.text import fold
 
         if self._names is None:
             self._names = {}
@@ -337,7 +341,6 @@ def _ippo_keyword(ctx: Context, keyword: str) -> str:
     The French rules (seed 000, "Particularité de capacité") use the English terms: Shut Off,
     Guard Break, Knock-down, Round UP; so the French labels are those terms, not translations.
     """
-    from cardlab.games.ippo import KEYWORDS
 
     names = KEYWORDS.get(keyword)
     if not names:
@@ -351,7 +354,6 @@ def _word(ctx: Context, names: dict[str, str]) -> str:
 
 
 def _ippo(ctx: Context, card_id: str, card: dict) -> _Face:
-    from cardlab.games.ippo import BLOW_TYPES, DAMAGE_EFFECT, TIMINGS
 
     L = ctx.label
     kind = card["kind"]
@@ -393,7 +395,7 @@ def _ippo(ctx: Context, card_id: str, card: dict) -> _Face:
     return face
 
 
-def _mana(value) -> str:  # noqa: ANN001
+def _mana(value: int | str) -> str:
     return "{" + str(value) + "}"
 
 

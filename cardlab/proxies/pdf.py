@@ -28,10 +28,17 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from cardlab.catalog.validate import load_formats, validate
 from cardlab.core import words
 from cardlab.core.errors import CardlabError, DataError, UsageError
 from cardlab.core.fs import atomic_write, check_output
+from cardlab.core.fuzzy import suggest
+from cardlab.core.paths import default_db
+from cardlab.core.text import fold
+from cardlab.decks import check as decks
+from cardlab.decks.read import read_deck
 from cardlab.proxies.faces import Context, draw_face
 from cardlab.proxies.layout import (
     DEFAULT_CARD_MM,
@@ -51,6 +58,15 @@ from cardlab.proxies.layout import (
     parse_card_size,
 )
 from cardlab.proxies.textengine import FONTS, Pen, register_fonts
+from cardlab.search.engine import open_index, search
+from cardlab.search.lookup import CardNotFoundError, get_card
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardlab.catalog.model import Catalog
 
 __all__ = [
     # layout (cardlab.proxies.layout), re-exported
@@ -96,7 +112,7 @@ class DeckProblemsError(DataError):
         catalog_problems: problems of invalid catalog files left out (warnings).
     """
 
-    def __init__(self, report, notes: Sequence[str] = ()) -> None:  # noqa: ANN001
+    def __init__(self, report: decks.DeckReport, notes: Sequence[str] = ()) -> None:
         super().__init__(report.problems)
         self.report = report
         self.notes = list(notes)
@@ -164,7 +180,7 @@ def is_basic_energy(card: dict) -> bool:
     return card.get("energy_type") == "basic"
 
 
-def card_size(catalog, card_id: str, override: tuple[float, float] | None = None) -> tuple[float, float]:  # noqa: ANN001
+def card_size(catalog: Catalog, card_id: str, override: tuple[float, float] | None = None) -> tuple[float, float]:
     """Return the (width, height) in mm to print a card at: ``override``, else its set's
     ``card_size_mm``, else :data:`DEFAULT_CARD_MM`."""
     if override:
@@ -190,17 +206,17 @@ class Selection:
     card_ids: list[str] = field(default_factory=list)
     problems: list = field(default_factory=list)
     title: str = "cardlab proxies"
-    catalog: object = None
-    report: object = None
+    catalog: Catalog | None = None
+    report: decks.DeckReport | None = None
     notes: list[str] = field(default_factory=list)
     catalog_problems: list = field(default_factory=list)
 
 
 def deck_cards(
     path: Path,
-    catalog,
+    catalog: Catalog,
     roots: Sequence[Path],
-    format_name: str | None = None,  # noqa: ANN001
+    format_name: str | None = None,
     force: bool = False,
 ) -> Selection:
     """Read a deck list, match it to the catalog and check it against its format.
@@ -223,9 +239,6 @@ def deck_cards(
         UsageError: an unknown format name.
         DeckProblemsError: the deck has problems (unknown cards, illegal counts...) and ``force`` is False.
     """
-    from cardlab.catalog.validate import load_formats
-    from cardlab.decks import check as decks
-    from cardlab.decks.read import read_deck
 
     formats = load_formats(roots)
     deck_list = read_deck(Path(path), decks.header_words(formats))
@@ -238,7 +251,7 @@ def deck_cards(
     return Selection(ids, report.problems if force else [], deck.name or Path(path).stem, report=report, notes=notes)
 
 
-def query_cards(con, query: str) -> list[str]:  # noqa: ANN001
+def query_cards(con: sqlite3.Connection, query: str) -> list[str]:
     """Return the ids of the cards matching a search query, in search order (one copy each).
 
     Args:
@@ -248,12 +261,11 @@ def query_cards(con, query: str) -> list[str]:  # noqa: ANN001
     Raises:
         QueryError: the query cannot be parsed.
     """
-    from cardlab.search.engine import search
 
     return [hit.id for hit in search(con, query)]
 
 
-def named_card(con, ref: str, catalog=None, langs: Sequence[str] = ()) -> str:  # noqa: ANN001
+def named_card(con: sqlite3.Connection, ref: str, catalog: Catalog | None = None, langs: Sequence[str] = ()) -> str:
     """Return the id of one card named by id, set and number, or name (as ``cardlab show``).
 
     Args:
@@ -267,7 +279,6 @@ def named_card(con, ref: str, catalog=None, langs: Sequence[str] = ()) -> str:  
             language).
         AmbiguousCardError: as :func:`cardlab.search.lookup.get_card`.
     """
-    from cardlab.search.lookup import CardNotFoundError, get_card
 
     try:
         return get_card(con, ref).id
@@ -280,11 +291,8 @@ def named_card(con, ref: str, catalog=None, langs: Sequence[str] = ()) -> str:  
 _ID_LIKE = re.compile(r"(?P<set>[^\s-]+)(?:-|\s+)#?(?P<number>\w+)")
 
 
-def _not_found(catalog, ref: str, langs: Sequence[str]) -> CardlabError:  # noqa: ANN001
+def _not_found(catalog: Catalog, ref: str, langs: Sequence[str]) -> CardlabError:
     """The error for a card reference matching nothing, worded from the catalog (see :func:`named_card`)."""
-    from cardlab.core.fuzzy import suggest
-    from cardlab.core.text import fold
-    from cardlab.search.lookup import CardNotFoundError
 
     text = ref.strip()
     m = _ID_LIKE.fullmatch(text)
@@ -345,7 +353,6 @@ def select(
         UsageError: nothing selected (no deck, query or card, or queries matching nothing).
         and whatever :func:`deck_cards`, :func:`query_cards`, :func:`named_card` raise.
     """
-    from cardlab.catalog.validate import validate
 
     checked = validate(list(roots))
     catalog = checked.catalog
@@ -356,11 +363,7 @@ def select(
         raise
     selection.catalog_problems = list(checked.problems)
     if queries or cards:
-        from cardlab.search.engine import open_index
-
         if db is None:
-            from cardlab.core.paths import default_db
-
             db = default_db(list(roots))
         con = open_index(list(roots), db)
         try:
@@ -393,9 +396,9 @@ def select(
 
 
 def render_pdf(
-    catalog,
+    catalog: Catalog,
     card_ids: Sequence[str],
-    options: ProxyOptions = ProxyOptions(),  # noqa: ANN001
+    options: ProxyOptions = ProxyOptions(),
     title: str = "cardlab proxies",
 ) -> tuple[bytes, ProxyReport]:
     """Draw one proxy per entry of ``card_ids`` and return the PDF bytes and a report.
@@ -416,7 +419,7 @@ def render_pdf(
         UsageError: bad paper, bleed or card size; no card left to print.
         KeyError: an id not in the catalog (resolve deck lists first).
     """
-    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.pdfgen.canvas import Canvas  # lazy: ReportLab (120-150 ms cold), only for proxies
 
     paper = (options.paper or default_paper()).strip().lower()
     paper_size(paper)
@@ -484,10 +487,10 @@ def render_pdf(
 
 
 def make_proxies(
-    catalog,
+    catalog: Catalog,
     card_ids: Sequence[str],
     out: Path | str,
-    options: ProxyOptions = ProxyOptions(),  # noqa: ANN001
+    options: ProxyOptions = ProxyOptions(),
     overwrite: bool = False,
     title: str = "cardlab proxies",
     protected: Sequence[Path] = (),
@@ -512,7 +515,7 @@ def make_proxies(
     return report
 
 
-def _draw_marks(canvas, layout: Layout, cards: int) -> None:  # noqa: ANN001
+def _draw_marks(canvas: Canvas, layout: Layout, cards: int) -> None:
     """Draw the crop marks of a page holding ``cards`` cards (only rows and columns with cards)."""
     marks = layout.marks_for(cards)
     if not marks:

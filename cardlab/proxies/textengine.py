@@ -9,12 +9,16 @@ until it fits. ReportLab is imported inside the functions that need it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import groupby
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 FONT_DIR = Path(__file__).parent / "fonts"
 """Fonts shipped with cardlab, every one embedded (as a subset) in the PDFs it writes, so that any
@@ -37,8 +41,8 @@ _FONT_FILES = {
 def register_fonts() -> None:
     """Register the shipped fonts with ReportLab (once): TrueType fonts, which ReportLab embeds as
     subsets holding the glyphs used."""
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfbase import pdfmetrics  # lazy: ReportLab (120-150 ms cold), only for proxies
+    from reportlab.pdfbase.ttfonts import TTFont  # lazy: ReportLab (120-150 ms cold), only for proxies
 
     known = set(pdfmetrics.getRegisteredFontNames())
     for name, file in _FONT_FILES.items():
@@ -53,7 +57,7 @@ def _latin_chars() -> frozenset[int]:
     """The code points the Latin font has a glyph for."""
     global _LATIN_CHARS
     if _LATIN_CHARS is None:
-        from reportlab.pdfbase import pdfmetrics
+        from reportlab.pdfbase import pdfmetrics  # lazy: ReportLab (120-150 ms cold), only for proxies
 
         register_fonts()
         _LATIN_CHARS = frozenset(pdfmetrics.getFont(FONTS["regular"]).face.charToGlyph)
@@ -85,7 +89,6 @@ def _runs(text: str) -> list[tuple[str, bool]]:
 
 
 def _wide(ch: str) -> bool:
-    import unicodedata
 
     return unicodedata.east_asian_width(ch) in ("W", "F")
 
@@ -93,8 +96,8 @@ def _wide(ch: str) -> bool:
 class Pen:
     """Measures and draws mixed Latin/Japanese text on a ReportLab canvas."""
 
-    def __init__(self, canvas) -> None:  # noqa: ANN001
-        from reportlab.pdfbase import pdfmetrics
+    def __init__(self, canvas: Canvas) -> None:
+        from reportlab.pdfbase import pdfmetrics  # lazy: ReportLab (120-150 ms cold), only for proxies
 
         register_fonts()
         self.canvas = canvas

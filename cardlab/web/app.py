@@ -29,7 +29,7 @@ import threading
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlencode
 
 from fastapi import Depends, FastAPI, File, Form, Query, Request, UploadFile
@@ -44,6 +44,15 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from cardlab.core.errors import CardlabError, InputError, UsageError
 from cardlab.core.text import visible
 from cardlab.web.guard import Guard
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from cardlab.collection.cards import CardResolver
+    from cardlab.collection.db import Database
+    from cardlab.decks.check import DeckReport
+    from cardlab.decks.model import Deck
+    from cardlab.search.hits import CardView
 
 HERE = Path(__file__).resolve().parent
 PER_PAGE = 50
@@ -182,7 +191,7 @@ class Site:
         """True when the collection write endpoints are on (a token was given)."""
         return self.token is not None
 
-    def resolver(self):  # noqa: ANN201 - collection.cards.CardResolver
+    def resolver(self) -> CardResolver:
         """Return the card resolver of collection writes (every game; built once, on first use)."""
         with self._resolver_lock:
             if self._resolver is None:
@@ -191,7 +200,7 @@ class Site:
                 self._resolver = CardResolver(self.catalog)
             return self._resolver
 
-    def con(self):  # noqa: ANN201 - sqlite3.Connection
+    def con(self) -> sqlite3.Connection:
         """Return this thread's read-only index connection (opened on first use)."""
         con = getattr(self._local, "con", None)
         if con is None:
@@ -272,7 +281,7 @@ def run_search(site: Site, q: str, sort: str, reverse: bool, langs: Sequence[str
     return total, hits
 
 
-def card_json(site: Site, view, langs: Sequence[str]) -> dict[str, Any]:  # noqa: ANN001 - search.hits.CardView
+def card_json(site: Site, view: CardView, langs: Sequence[str]) -> dict[str, Any]:
     """Return a card as the API gives it: id, game, names, set, the card's data as in its file,
     every printing and its legality in every format of its game."""
     from cardlab.core.text import pick
@@ -342,7 +351,7 @@ def check_deck_text(site: Site, text: str, name: str, format_name: str | None, l
     return {"deck": check.best.deck, "reports": reports, "notes": check.notes, "list": deck_list, "check": check}
 
 
-def card_view(site, card_id: str):  # noqa: ANN001, ANN201 - Site, search.hits.CardView
+def card_view(site: Site, card_id: str) -> CardView:
     """The card a ``/card/<id>`` or ``/api/cards/<id>`` path names (:func:`cardlab.search.lookup.get_card`).
 
     Raises:
@@ -357,7 +366,7 @@ def card_view(site, card_id: str):  # noqa: ANN001, ANN201 - Site, search.hits.C
         raise web_error(err) from None
 
 
-def report_json(report) -> dict[str, Any]:  # noqa: ANN001 - decks.check.DeckReport
+def report_json(report: DeckReport) -> dict[str, Any]:
     """Return a deck report as the API gives it (:meth:`DeckReport.to_json` without the server-side file name)."""
     data = report.to_json()
     data.pop("file", None)
@@ -577,7 +586,7 @@ def connect_collections(opener: Any) -> Any:
         raise unavailable(err) from None
 
 
-def open_collections():  # noqa: ANN201 - collection.db.Database | None
+def open_collections() -> Database | None:
     """Open the collections database for reading (:func:`connect_collections` with
     :func:`cardlab.collection.owned.open_readonly`); None when there is none yet."""
     from cardlab.collection.owned import open_readonly
@@ -1178,14 +1187,14 @@ def _version() -> str:
     return __version__
 
 
-def _legality(site: Site, view) -> list:  # noqa: ANN001 - search.hits.CardView
+def _legality(site: Site, view: CardView) -> list:
     """A card's legality in every format of its game (:func:`cardlab.decks.rules.card_legality`)."""
     from cardlab.decks.rules import card_legality
 
     return card_legality(site.catalog.card_set.get(view.id, ""), [f for f in site.formats.values() if f.game == view.game])
 
 
-def deck_have(site: Site, deck, name: str) -> dict[str, Any]:  # noqa: ANN001 - decks.model.Deck
+def deck_have(site: Site, deck: Deck, name: str) -> dict[str, Any]:
     """Return a matched deck against a collection, as ``cardlab deck have -O json`` gives it
     (:func:`cardlab.collection.listing.have`, :func:`~cardlab.collection.listing.have_json`): player,
     cards (id, name, need, own, missing), totals, ``complete``.

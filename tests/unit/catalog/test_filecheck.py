@@ -302,7 +302,7 @@ def test_allowed_keys_of_unevaluated_properties():
 def test_own_cache_file(tmp_path, monkeypatch):
     """cardlab's own validation cache files: a name of ``_CACHE_NAME`` in the cache folder only;
     False when the cache folder cannot be found."""
-    from cardlab.core import paths
+    from cardlab.catalog import filecheck
 
     monkeypatch.setenv("CARDLAB_CACHE_DIR", str(tmp_path))
     assert _own_cache_file(tmp_path / "validate-0123456789ab.sqlite") is True
@@ -313,7 +313,7 @@ def test_own_cache_file(tmp_path, monkeypatch):
     def no_folder():
         raise PermissionError("zorb")
 
-    monkeypatch.setattr(paths, "cache_dir", no_folder)
+    monkeypatch.setattr(filecheck, "cache_dir", no_folder)  # the name _own_cache_file calls
     assert _own_cache_file(tmp_path / "validate-cache.sqlite") is False
 
 
@@ -507,7 +507,7 @@ def test_check_files_with_its_own_cache_leaves_the_cache_folder_alone(tmp_path, 
 
 def test_check_files_reads_again_when_the_schemas_change(tmp_path, monkeypatch):
     """Cached rows are for the schemas they were checked with: new schemas, every file read again."""
-    from cardlab.catalog import schemas
+    from cardlab.catalog import filecheck
     from cardlab.catalog.filecheck import check_files
     from cardlab.catalog.model import SourceFile
 
@@ -515,7 +515,7 @@ def test_check_files_reads_again_when_the_schemas_change(tmp_path, monkeypatch):
     cache = tmp_path / "own.sqlite"
     assert check_files(files, cache_path=cache)[1:] == ([], 1)
     assert check_files(files, cache_path=cache)[1:] == ([], 0)
-    monkeypatch.setattr(schemas, "fingerprint", lambda: "zorb-schemas")
+    monkeypatch.setattr(filecheck, "fingerprint", lambda: "zorb-schemas")  # the name check_files calls
     assert check_files(files, cache_path=cache)[1:] == ([], 1)
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import polib
 import pytest
+from tests.unit.i18n.test_i18n import copy_base1
 
 from cardlab.catalog.validate import validate
 from cardlab.core.errors import CardlabError, DataError, InputError, UsageError
@@ -18,7 +19,6 @@ from cardlab.i18n import po_file as pofiles
 from cardlab.i18n import po_import
 from cardlab.i18n import strings as i18n
 from cardlab.i18n import writeback as i18n_write
-from tests.unit.i18n.test_i18n import copy_base1
 
 REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO / "tests" / "fixtures" / "catalog"

@@ -292,10 +292,9 @@ def test_report_diff_and_files():
 def test_refuse_installed_wording(monkeypatch):
     """A planned change in the installed catalog (asked file by file): the usage error, word for word;
     changes elsewhere pass."""
-    from cardlab.core import paths
 
     shipped = {Path("zorb.yaml"): Path("/site/cardlab/cards")}
-    monkeypatch.setattr(paths, "installed_catalog_holding", lambda path: shipped.get(path))
+    monkeypatch.setattr(po_import, "installed_catalog_holding", lambda path: shipped.get(path))
     po_import._refuse_installed(po_import.ImportReport("fr", changes=[SimpleNamespace(path=Path("own.yaml"))]))  # not refused
     report = po_import.ImportReport("fr", changes=[SimpleNamespace(path=Path("own.yaml")), SimpleNamespace(path=Path("zorb.yaml"))])
     with pytest.raises(UsageError) as err:
@@ -362,7 +361,7 @@ def test_plan_with_a_file_that_cannot_be_read(fixture_catalog, monkeypatch, erro
 
     if error == "load":
         error = inputs.LoadError(Problem(SourcePos(Path("zorb.yaml"), 4), "zorb is not UTF-8", "encoding"))
-    monkeypatch.setattr(inputs, "read_text", _fail_for("set.yaml", error)(inputs.read_text))
+    monkeypatch.setattr(po_import, "read_text", _fail_for("set.yaml", error)(inputs.read_text))
     report = po_import.plan(fixture_catalog, PLANNED, PO, "fr", replace=True)
     assert [(p.pos.path.name, p.pos.line, p.rule, p.message) for p in report.problems] == [problem]
     assert [(c.path.name, c.kind) for c in report.changes] == [("2-test-straight.yaml", "card")]
@@ -373,8 +372,6 @@ def test_import_po_defaults(tmp_path, monkeypatch):
     """Called with a catalog and a PO file only: the language comes from the header, validation uses
     the default cache, and an entry that would replace a current translation is refused (nothing written)."""
     import shutil
-
-    from cardlab.catalog import validate as validate_module
 
     root = tmp_path / "catalog"
     shutil.copytree(FIXTURES / "ippo" / "ippo-test", root / "ippo" / "ippo-test")
@@ -391,7 +388,7 @@ def test_import_po_defaults(tmp_path, monkeypatch):
         caches.append(cache_path)
         return validate(roots, cache_path=None)
 
-    monkeypatch.setattr(validate_module, "validate", recording)
+    monkeypatch.setattr(po_import, "validate", recording)
     report = po_import.import_po([root], po_path)
     assert caches == ["default"]
     assert (report.lang, report.dry_run) == ("fr", False)
@@ -430,8 +427,6 @@ def test_import_po_refuses_the_installed_catalog_unless_dry_run(tmp_path, monkey
     """Files of the installed catalog: a real import is refused before writing; a dry run shows the change."""
     import shutil
 
-    from cardlab.core import paths
-
     root = tmp_path / "catalog"
     shutil.copytree(FIXTURES / "ippo" / "ippo-test", root / "ippo" / "ippo-test")
     po_path = tmp_path / "fr.po"
@@ -440,7 +435,7 @@ def test_import_po_refuses_the_installed_catalog_unless_dry_run(tmp_path, monkey
         'msgctxt "ippo-test set.products[0].name"\nmsgid "スターター"\nmsgstr "Zorb starter"\n',
         encoding="utf-8",
     )
-    monkeypatch.setattr(paths, "installed_catalog_holding", lambda path: root)
+    monkeypatch.setattr(po_import, "installed_catalog_holding", lambda path: root)
     report = po_import.import_po([root], po_path, dry_run=True, cache_path=None)
     assert ([c.path.name for c in report.changes], report.applied, report.problems) == (
         ["set.yaml"],
