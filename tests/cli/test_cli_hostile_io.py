@@ -12,11 +12,11 @@ import threading
 from pathlib import Path
 
 import pytest
-from tests.unit.i18n.test_i18n import copy_base1
 
 from cardlab.cli.whole import app
 from cardlab.core import paths
 from cardlab.index import sqlite as index_mod
+from tests.unit.i18n.test_strings import copy_base1
 
 REPO = Path(__file__).resolve().parents[2]
 CARD = REPO / "tests" / "fixtures" / "catalog" / "pokemon" / "test1" / "1-testmon.yaml"

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import polib
 import pytest
-from tests.unit.i18n.test_i18n import copy_base1
 
 from cardlab.cli.whole import app
+from tests.unit.i18n.test_strings import copy_base1
 
 REPO = Path(__file__).resolve().parents[2]
 

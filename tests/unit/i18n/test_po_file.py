@@ -11,7 +11,6 @@ from pathlib import Path
 
 import polib
 import pytest
-from tests.unit.i18n.test_i18n import copy_base1
 
 from cardlab.catalog.validate import validate
 from cardlab.core.errors import CardlabError, DataError, InputError, UsageError
@@ -19,6 +18,7 @@ from cardlab.i18n import po_file as pofiles
 from cardlab.i18n import po_import
 from cardlab.i18n import strings as i18n
 from cardlab.i18n import writeback as i18n_write
+from tests.unit.i18n.test_strings import copy_base1
 
 REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO / "tests" / "fixtures" / "catalog"

@@ -10,13 +10,13 @@ import polib
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.unit.i18n.test_i18n import copy_base1
 
 from cardlab.catalog.validate import validate
 from cardlab.core.errors import CardlabError, DataError
 from cardlab.core.inputs import split_lines
 from cardlab.core.yamlio import load_fast
 from cardlab.i18n import po_file, po_import
+from tests.unit.i18n.test_strings import copy_base1
 
 REPO = Path(__file__).resolve().parents[3]
 HEADER = 'msgid ""\nmsgstr ""\n"Language: fr\\n"\n"Content-Type: text/plain; charset={charset}\\n"\n\n'
