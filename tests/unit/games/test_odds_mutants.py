@@ -1,4 +1,4 @@
-"""cardlab.decks.odds at its edges (issue 16): the values the sixth mutation run's survivors changed:
+"""cardlab.games.odds at its edges (issue 16): the values the sixth mutation run's survivors changed:
 counts of exactly 0 accepted, exactly -1 refused (each count alone), and every refusal word for word."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from cardlab.decks import odds
+from cardlab.games import odds
 
 
 def test_zero_counts_are_accepted():
