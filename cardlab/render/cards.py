@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.markup import escape
@@ -13,7 +14,9 @@ from rich.table import Table
 
 from cardlab.core import words
 from cardlab.core.errors import Problem
-from cardlab.games.base import Span
+
+if TYPE_CHECKING:
+    from cardlab.games.base import Span
 
 
 def stdout_console() -> Console:
