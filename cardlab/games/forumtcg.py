@@ -18,11 +18,13 @@ Search fields (``facets``), one ``(field, folded text, number)`` row per value:
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardlab.core.text import fold, pick
 from cardlab.games.base import CardSource, DetailRow, FieldSpec, Problem, Span, row
-from cardlab.games.figures import Counted, DeckFigures
+
+if TYPE_CHECKING:
+    from cardlab.games.figures import Counted, DeckFigures
 
 TITLE = "forum TCG"
 """The game's name as people write it: the seed names it only "le TCG" of a forum."""

@@ -40,12 +40,13 @@ Numbers are given both as ``num`` and as text (``"4"``). Names are normalized li
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardlab.core.text import fold, norm_value, pick
-from cardlab.games import odds
 from cardlab.games.base import CardSource, DetailRow, FieldSpec, Problem, Span, row
-from cardlab.games.figures import Counted, DeckFigures, Odds, count_by, curve_of, each_kind, held, too_small
+
+if TYPE_CHECKING:
+    from cardlab.games.figures import Counted, DeckFigures
 
 TITLE = "Ippo"
 """The game's name as people write it."""
@@ -459,6 +460,10 @@ def deck_figures(figures: DeckFigures, cards: Sequence[Counted], need: Sequence[
     start cost; the chance of a mulligan (the opening hand holds no Defense card or only Defense
     cards) and of getting up from a knock-down within :data:`KNOCKDOWN_FLIPS` cards turned up (a
     Blow card gets the boxer up); with ``need`` (kinds), the chance of one of each in the hand."""
+    # imported here: figures and odds load fractions (and decimal), kept off `cardlab search`
+    from cardlab.games import odds
+    from cardlab.games.figures import Odds, count_by, curve_of, each_kind, held, too_small
+
     figures.by_type = count_by(cards, lambda card: [card["kind"]])
     figures.energy_label = "cards by attribute (start cost or power generated)"
     figures.by_energy = count_by(

@@ -29,11 +29,13 @@ Numbers are given both as ``num`` and as text (``"3"``).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardlab.core.text import fold, pick
 from cardlab.games.base import CardSource, DetailRow, FieldSpec, Problem, Span, row
-from cardlab.games.figures import Counted, DeckFigures, count_by, curve_of, each_kind, too_small
+
+if TYPE_CHECKING:
+    from cardlab.games.figures import Counted, DeckFigures
 
 TITLE = "Monpa"
 """The game's name as people write it."""
@@ -286,6 +288,9 @@ def deck_figures(figures: DeckFigures, cards: Sequence[Counted], need: Sequence[
     """Fill in a Monpa deck's figures (seed 004): cards by type and element, cards by mana cost, and
     the chance that the opening hand holds at least one card of each of ``need`` (types; default:
     every type in the deck; a note when the deck has none)."""
+    # imported here: figures and odds load fractions (and decimal), kept off `cardlab search`
+    from cardlab.games.figures import count_by, curve_of, each_kind, too_small
+
     figures.by_type = count_by(cards, lambda card: [card["type"]])
     figures.energy_label = "cards by element"
     figures.by_energy = count_by(cards, lambda card: [card["element"]] if card.get("element") else [])

@@ -7,12 +7,14 @@ Energy types, weakness, resistance, retreat cost, Trainer and Energy cards.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from cardlab.core import words
 from cardlab.core.text import fold, pick
-from cardlab.games import odds
 from cardlab.games.base import CardSource, DetailRow, FieldSpec, Problem, Span, row
-from cardlab.games.figures import Counted, DeckFigures, Odds, count_by, curve_of, each_kind, held, too_small
+
+if TYPE_CHECKING:
+    from cardlab.games.figures import Counted, DeckFigures
 
 TITLE = "Pokémon"
 """The game's name as people write it."""
@@ -275,6 +277,10 @@ def deck_figures(figures: DeckFigures, cards: Sequence[Counted], need: Sequence[
     ``Energy: basic``...), Energy cards by the type they provide, attacks by Energy cost; the chance
     of at least one Basic Pokémon in the opening hand and the expected number of mulligans; with
     ``need`` (supertypes), the chance of one of each in the opening hand."""
+    # imported here: figures and odds load fractions (and decimal), kept off `cardlab search`
+    from cardlab.games import odds
+    from cardlab.games.figures import Odds, count_by, curve_of, each_kind, held, too_small
+
     figures.by_type = count_by(cards, _type_of)
     figures.energy_label = "Energy cards by type provided"
     figures.by_energy = count_by([c for c in cards if c.card.get("supertype") == "Energy"], lambda card: card.get("provides", []))
