@@ -163,6 +163,9 @@ def zeptol(tmp_path_factory):
         write(f"cards/zeptol/zp1/{name}", text)
 
     patch = pytest.MonkeyPatch()
+    # validators are cached by schema name: drop the shipped ones before and after the game's
+    cardlab.catalog.schemas.validator.cache_clear()
+    cardlab.catalog.schemas.fast_validator.cache_clear()
     patch.setattr(cardlab.core.paths, "schema_dir", lambda: schemas)
     patch.setattr(cardlab.core.paths, "schema_folder", lambda: str(schemas))
     patch.setattr(cardlab.catalog.schemas, "schema_dir", lambda: schemas)
@@ -170,6 +173,8 @@ def zeptol(tmp_path_factory):
     patch.setattr(games, "__path__", [*games.__path__, str(root / "games")])
     yield root / "cards", needed
     patch.undo()
+    cardlab.catalog.schemas.validator.cache_clear()
+    cardlab.catalog.schemas.fast_validator.cache_clear()
 
 
 @pytest.fixture(scope="module")
