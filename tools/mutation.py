@@ -4,7 +4,7 @@
 Not part of CI (a module takes minutes to hours on 2 cores, see TESTING.md). Usage::
 
     python tools/mutation.py                      # every module in CORE_MODULES
-    python tools/mutation.py cardlab/decks/odds.py cardlab/proxies/layout.py
+    python tools/mutation.py cardlab/games/odds.py cardlab/proxies/layout.py
     python tools/mutation.py cardlab/core/fuzzy.py --keep /tmp/mut   # keep the work folder; in it, a survivor:
                                                   #   .mutvenv/bin/mutmut show cardlab.core.fuzzy.x_suggest__mutmut_14
     python tools/mutation.py cardlab/search/query/parse.py --tests tests/unit/search tests/cli/test_cli_edges.py
@@ -63,7 +63,7 @@ CORE_MODULES = [
     "cardlab/decks/parse_yaml.py",
     "cardlab/decks/resolve.py",
     "cardlab/decks/rules.py",
-    "cardlab/decks/odds.py",
+    "cardlab/games/odds.py",
     "cardlab/catalog/filecheck.py",
     "cardlab/proxies/layout.py",
     "cardlab/i18n/po_import.py",

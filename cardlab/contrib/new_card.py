@@ -3,8 +3,8 @@
 - :func:`set_statuses` / :func:`compact_ranges`: ``cardlab sets`` (recorded / printed counts and
   the numbers still missing, e.g. Ippo ``0/162``, missing ``1-162``).
 - :func:`new_card`: ``cardlab card new``: writes ``<set folder>/<number>-<slug>.yaml`` from a
-  skeleton (:func:`skeleton`: common fields here, the game's own from its module's optional
-  ``SKELETON_KINDS`` and ``skeleton(kind)``, else from :data:`BUILTIN_SKELETONS` here (Pokémon)),
+  skeleton (:func:`skeleton`: common fields here, the game's own from its module's
+  ``SKELETON_KINDS`` and ``skeleton(kind)``: :class:`cardlab.games.base.Game`),
   refusing to overwrite a card, atomically, and refusing to write into the catalog shipped inside
   an installed package (:func:`check_writable`).
 
@@ -19,6 +19,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cardlab import games
 from cardlab.catalog.model import Catalog, SetInfo
 from cardlab.core.errors import CardlabError, UsageError
 from cardlab.core.text import LANG_RE, fold
@@ -133,13 +134,14 @@ def sets_table(statuses: list[SetStatus], langs: list[str] | None = None) -> lis
 
 # --- new cards -------------------------------------------------------------------------------
 
-GAME_TITLES = {"pokemon": "Pokémon", "ippo": "Ippo", "monpa": "Monpa", "forumtcg": "forum TCG"}
-"""Game code -> the name shown to people ("an Ippo card")."""
-
 
 def game_title(game: str) -> str:
-    """Return the game's name as people write it: ``Ippo``, ``Monpa``, ``Pokémon``."""
-    return GAME_TITLES.get(game, game)
+    """Return the game's name as people write it (its ``TITLE``: ``Ippo``, ``Monpa``, ``Pokémon``;
+    the code itself for a game cardlab does not know)."""
+    try:
+        return games.get(game).TITLE
+    except KeyError:
+        return game
 
 
 def _a(word: str) -> str:
@@ -161,75 +163,14 @@ notes: null  # where these facts come from, e.g. "transcribed from my own copy" 
 """
 _ILLUSTRATOR = '# illustrator: ""  # optional: the artist credited on the card\n'
 
-_POKEMON_SUPERTYPE = "  # Pokémon | Trainer | Energy (cardlab card new --kind pokemon | trainer | energy)\n"
-_POKEMON_TAIL = """\
-rarity: null  # the rarity symbol: Common (●), Uncommon (◆), Rare (★), Rare Holo (★, holofoil picture)
-illustrator: ""  # the artist credited on the card (Illus. ...); delete the line if none is printed
-"""
-_POKEMON_BODIES = {
-    "pokemon": "supertype: Pokémon"
-    + _POKEMON_SUPERTYPE
-    + """\
-stage: null  # Basic | Stage 1 | Stage 2
-# evolves_from: ""  # Stage 1 and Stage 2 need it: the English name of the Pokémon it evolves from
-# level: null  # the LV. number, if one is printed
-hp: null  # the hit points printed at the top right (a multiple of 10)
-types: null  # its type(s), e.g. [Fire]: Grass | Fire | Water | Lightning | Psychic | Fighting | Darkness | Metal | Colorless
-# pokemon_power:  # a Pokémon Power, if the card has one
-#   name: {SRC: ""}  # its name, as printed
-#   text: {SRC: ""}  # what it does, in your own words
-attacks:  # one entry per attack, in the card's order
-  - name: {SRC: ""}  # required: the attack's name, as printed
-    cost: null  # one entry per Energy symbol, e.g. [Fire, Colorless]; [] for a free attack
-    damage: null  # the damage as printed, quoted: "30", "30+", "10×", "30-"; delete the line if none
-    text: {SRC: ""}  # what the attack does, in your own words; delete the line if it has no text
-weaknesses: null  # e.g. [{type: Water, value: "×2"}]; [] when none is printed
-resistances: null  # e.g. [{type: Fighting, value: "-30"}]; [] when none is printed
-retreat_cost: null  # how many Energy symbols the retreat cost shows, 0 to 5
-"""
-    + _POKEMON_TAIL
-    + """\
-# national_pokedex_numbers: [null]  # optional: its national Pokédex number(s)
-""",
-    "trainer": "supertype: Trainer"
-    + _POKEMON_SUPERTYPE
-    + """\
-text: {SRC: ""}  # required: what the card does, in your own words
-"""
-    + _POKEMON_TAIL,
-    "energy": "supertype: Energy"
-    + _POKEMON_SUPERTYPE
-    + """\
-energy_type: null  # basic (a basic Energy card) | special
-provides: null  # the Energy it provides, one entry per symbol, e.g. [Fire] or [Colorless, Colorless]
-# text: {SRC: ""}  # a special Energy card: what it does, in your own words
-# rarity: null  # if a rarity symbol is printed: Common (●), Uncommon (◆), Rare (★)
-# illustrator: ""  # the artist credited on the card, if any
-""",
-}
-
-BUILTIN_SKELETONS = {"pokemon": (tuple(_POKEMON_BODIES), lambda kind, source: _POKEMON_BODIES[kind].replace("SRC", source))}
-"""Skeletons for games whose module has none: game -> (kinds, the first the default;
-``body(kind, source) -> YAML text``). A game module's own ``SKELETON_KINDS``/``skeleton`` win."""
-
 
 def skeleton_kinds(game: str) -> tuple[str, ...]:
-    """Return the card kinds ``game`` has skeletons for, the default first (empty: one generic skeleton)."""
-    from cardlab.games import game_module
+    """Return the card kinds ``game`` has skeletons for, the default first (its ``SKELETON_KINDS``).
 
-    own = getattr(game_module(game), "SKELETON_KINDS", None)
-    if own is not None:
-        return tuple(own)
-    return BUILTIN_SKELETONS[game][0] if game in BUILTIN_SKELETONS else ()
-
-
-def _skeleton_body(game: str):  # noqa: ANN202 - a callable (kind, source) -> str, or None
-    from cardlab.games import game_module
-
-    body = getattr(game_module(game), "skeleton", None)
-    if body is None and game in BUILTIN_SKELETONS:
-        body = BUILTIN_SKELETONS[game][1]
-    return body
+    Raises:
+        KeyError: a game cardlab does not know.
+    """
+    return tuple(games.get(game).SKELETON_KINDS)
 
 
 def skeleton(
@@ -274,10 +215,10 @@ def skeleton(
         source=source,
         name_lines="\n".join(lines),
     )
-    body = _skeleton_body(game)
-    if body is None:
+    kinds = skeleton_kinds(game)
+    if not kinds:
         return text + _ILLUSTRATOR + f"# Add the other fields of schema/{game}.card.schema.json here.\n"
-    own = body(kind, source)
+    own = games.get(game).skeleton(kind or kinds[0], source)
     return text + ("" if re.search(r"^#? ?illustrator:", own, re.M) else _ILLUSTRATOR) + own
 
 

@@ -18,9 +18,28 @@ Search fields (``facets``), one ``(field, folded text, number)`` row per value:
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardlab.core.text import fold, pick
+from cardlab.games.base import CardSource, DetailRow, FieldSpec, Problem, Span, row
+
+if TYPE_CHECKING:
+    from cardlab.games.figures import Counted, DeckFigures
+
+TITLE = "forum TCG"
+"""The game's name as people write it: the seed names it only "le TCG" of a forum."""
+
+FIELDS: dict[str, FieldSpec] = {
+    "value": FieldSpec("num", "the card's Value (value>=4)"),
+    "faction": FieldSpec("facet", "faction code, name or symbol (faction:gotei-13, faction:lozenge, faction:skull)"),
+}
+"""The query fields of forum TCG cards (the module docstring lists their rows)."""
+
+OPENING_HAND = 7
+"""No opening hand in seed 002 (the mini-games deal their own); the default of deck tools."""
+
+DECK_KINDS: tuple[str, tuple[str, ...]] | None = None
+"""No deck statistics: the forum TCG's mini-games are played from collections (``cardlab.play``)."""
 
 FACTIONS: dict[str, dict[str, Any]] = {
     "gotei-13": {"name": "Gotei 13", "symbol": "lozenge", "symbol_fr": "losange", "glyph": "◆", "faction": True},
@@ -79,17 +98,21 @@ def key_stats(card: dict) -> str:
     return f"Value {card.get('value', '?')}"
 
 
-def detail(card: dict, langs: Sequence[str] = (), source: str = "fr") -> list[tuple[str, str]]:
-    """Return labelled lines for ``cardlab show``: Value, faction (with its symbol), flavour."""
+def details(card: dict, langs: Sequence[str] = (), source: str = "fr") -> list[DetailRow]:
+    """Return the labelled lines of ``cardlab show`` and the web card page: Value (bold), faction
+    (with its glyph and symbol name), flavour (italics)."""
     code = card.get("faction")
     info = FACTIONS.get(code or "")
-    lines = [("Value", f"[bold]{card.get('value', '?')}[/]"), ("Faction", f"{faction_label(code)} ({info['symbol']})" if info else "?")]
+    lines = [
+        row("Value", Span(str(card.get("value", "?")), "bold")),
+        row("Faction", f"{faction_label(code)} ({info['symbol']})" if info else "?"),
+    ]
     if card.get("flavor"):
-        lines.append(("Flavor", "[italic]" + pick(card["flavor"], list(langs), source).replace("[", "\\[") + "[/]"))
+        lines.append(row("Flavor", Span(pick(card["flavor"], list(langs), source), "italic")))
     return lines
 
 
-def check(catalog: Any) -> Iterator[tuple[str, list, str, str]]:
+def check(catalog: CardSource) -> Iterator[Problem]:
     """Cross-file rules: none (``cardlab validate`` sees card summaries only). That a card's rarity
     is one of its set manifest's ``rarities`` is checked where cards are made: ``cardlab import csv``.
 
@@ -110,3 +133,12 @@ def skeleton(kind: str, source: str = "fr") -> str:
         "faction: null  # gotei-13 (lozenge) | acuerdo (circle) | ultima-necat (triangle) | neutral (skull) | independent (cross)\n"
         f'# flavor: {{{source}: ""}}  # optional\n'
     )
+
+
+def deck_figures(figures: DeckFigures, cards: Sequence[Counted], need: Sequence[str]) -> None:
+    """No deck statistics for the forum TCG (:data:`DECK_KINDS` is None).
+
+    Raises:
+        ValueError: always.
+    """
+    raise ValueError("no statistics for the game forumtcg")

@@ -40,9 +40,39 @@ Numbers are given both as ``num`` and as text (``"4"``). Names are normalized li
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardlab.core.text import fold, norm_value, pick
+from cardlab.games.base import CardSource, DetailRow, FieldSpec, Problem, Span, row
+
+if TYPE_CHECKING:
+    from cardlab.games.figures import Counted, DeckFigures
+
+TITLE = "Ippo"
+"""The game's name as people write it."""
+
+FIELDS: dict[str, FieldSpec] = {
+    "kind": FieldSpec("facet", "blow, defense, support or fight", closed=True),
+    "blow": FieldSpec("facet", "blow type of a Blow card (straight, hook, upper, special)", closed=True),
+    "blocks": FieldSpec("facet", "a blow type a Defense card blocks", closed=True),
+    "attr": FieldSpec("facet", "attribute icon (courage, kan, technique, calm, generic)", closed=True),
+    "power": FieldSpec("num", "blow power"),
+    "def": FieldSpec("num", "defense power"),
+    "kw": FieldSpec("facet", '"guard break", "shut off", knock-down, "round up"', closed=True, lead="keyword"),
+    "timing": FieldSpec("facet", "ability timing (placement, fast, boxing, interval, constant)", closed=True),
+    "stars": FieldSpec("num", "rarity in stars"),
+    "cost": FieldSpec("num", "total cost"),
+}
+"""The query fields of Ippo cards (the module docstring lists their rows)."""
+
+OPENING_HAND = 5
+"""Seed 003: five cards in the opening hand."""
+
+DECK_KINDS: tuple[str, tuple[str, ...]] | None = ("kind", ("blow", "defense", "support", "fight"))
+"""The card field and the kinds ``deck stats --need`` names: the schema's card kinds."""
+
+KNOCKDOWN_FLIPS = 10
+"""Cards a knocked-down boxer may turn up to get up (the ten count; seeds 000 and 003)."""
 
 ATTRIBUTES: dict[str, tuple[str, str, str]] = {
     "courage": ("red", "勇気", "courage"),
@@ -132,10 +162,10 @@ def card_cost(card: dict) -> int:
 
 def _distinct(rows: Iterable[Row]) -> Iterator[Row]:
     seen: set[Row] = set()
-    for row in rows:
-        if row not in seen:
-            seen.add(row)
-            yield row
+    for item in rows:
+        if item not in seen:
+            seen.add(item)
+            yield item
 
 
 def facets(card: dict) -> Iterator[Row]:
@@ -201,35 +231,40 @@ def _both(labels: dict[str, str], langs: Sequence[str]) -> str:
     return label if label == labels["ja"] else f"{label} ({labels['ja']})"
 
 
-def _esc(text: str) -> str:
-    """Escape card text for rich markup (an opening bracket would start a tag)."""
-    return text.replace("[", "\\[")
+Parts = list[str | Span]
 
 
-def _symbol(attr: Any) -> str:
-    """One attribute icon as rich markup: its shape in its colour (``[red]▲[/]`` for courage)."""
+def _symbol(attr: Any) -> str | Span:
+    """One attribute icon: its shape in its colour (``Span("▲", "red")`` for courage); ``?`` unknown."""
     if not _known(attr, ATTRIBUTES):
         return "?"
-    return f"[{ATTRIBUTES[attr][0]}]{ATTRIBUTE_SYMBOLS[attr]}[/]"
+    return Span(ATTRIBUTE_SYMBOLS[attr], ATTRIBUTES[attr][0])
 
 
-def icons(cost: dict | None, langs: Sequence[str] = (), source: str = "ja") -> str:
-    """Render a cost or power map with rich markup: one coloured symbol per attribute icon
-    (:data:`ATTRIBUTE_SYMBOLS`: ``[red]▲[/]`` courage, ``[yellow]◆[/]`` kan, ``[green]■[/]``
-    technique, ``[blue]●[/]`` calm: the shape alone tells them apart without colour), the generic
-    amount as a circled number (``②``), then ``tap`` and any cost in words. An empty or missing
-    cost gives ``"—"``."""
+def _joined(groups: Iterable[Parts], sep: str) -> Parts:
+    """The non-empty groups, with ``sep`` between them."""
+    out: Parts = []
+    for group in (g for g in groups if g):
+        out += [sep, *group] if out else group
+    return out
+
+
+def icons(cost: dict | None, langs: Sequence[str] = (), source: str = "ja") -> Parts:
+    """Return a cost or power map as spans: one coloured symbol per attribute icon
+    (:data:`ATTRIBUTE_SYMBOLS`: red ▲ courage, yellow ◆ kan, green ■ technique, blue ● calm: the
+    shape alone tells them apart without colour), the generic amount as a circled number (``②``),
+    then ``tap`` (bold) and any cost in words, joined by `` + ``. An empty or missing cost gives ``—``."""
     if not isinstance(cost, dict):
-        return "—"
-    dots = "".join(_symbol(a) for a in cost.get("attributes") or [])
+        return ["—"]
+    dots: Parts = [_symbol(a) for a in cost.get("attributes") or []]
     generic = cost.get("generic")
     amount = _circled(generic) if isinstance(generic, int) and (generic > 0 or not dots) else ""
-    parts = [" ".join(p for p in (dots, amount) if p)]
+    groups: list[Parts] = [_joined([dots, [amount] if amount else []], " ")]
     if cost.get("tap"):
-        parts.append(f"[bold]{_label(TAP, langs)}[/]")
+        groups.append([Span(_label(TAP, langs), "bold")])
     if cost.get("other"):
-        parts.append(_esc(pick(cost["other"], list(langs), source)))
-    return " + ".join(p for p in parts if p) or "—"
+        groups.append([pick(cost["other"], list(langs), source)])
+    return _joined(groups, " + ") or ["—"]
 
 
 def _circled(n: int) -> str:
@@ -240,15 +275,15 @@ def _circled(n: int) -> str:
     return f"({n})"
 
 
-def legend(card: dict) -> str:
-    """Return the attribute icons used by a card with their names and Japanese terms, as rich
-    markup: ``[red]▲[/] courage 勇気 · [blue]●[/] calm 冷静``; ``""`` when it uses none."""
+def legend(card: dict) -> Parts:
+    """Return the attribute icons used by a card with their names and Japanese terms:
+    ``▲ courage 勇気 · ● calm 冷静`` (each shape in its colour); empty when it uses none."""
     used = []
     for cost in _costs(card):
         for attr in cost.get("attributes") or []:
             if attr in ATTRIBUTES and attr not in used:
                 used.append(attr)
-    return " · ".join(f"{_symbol(a)} {ATTRIBUTES[a][2]} {ATTRIBUTES[a][1]}" for a in used)
+    return _joined(([_symbol(a), f" {ATTRIBUTES[a][2]} {ATTRIBUTES[a][1]}"] for a in used), " · ")
 
 
 def type_line(card: dict, langs: Sequence[str] = ()) -> str:
@@ -282,64 +317,63 @@ def key_stats(card: dict) -> str:
     return " · ".join(parts)
 
 
-def _ability_line(ability: dict, langs: Sequence[str], source: str) -> str:
-    parts = []
+def _ability_line(ability: dict, langs: Sequence[str], source: str) -> Parts:
+    groups: list[Parts] = []
     if ability.get("timing") in TIMINGS:
-        parts.append(f"[bold]{_both(TIMINGS[ability['timing']], langs)}[/]")
+        groups.append([Span(_both(TIMINGS[ability["timing"]], langs), "bold")])
     if ability.get("cost"):
-        parts.append(icons(ability["cost"], langs, source))
+        groups.append(icons(ability["cost"], langs, source))
     for kw in ability.get("keywords") or []:
-        parts.append(f"[italic]{_both(KEYWORDS.get(kw, {'en': kw, 'ja': kw}), langs)}[/]")
+        groups.append([Span(_both(KEYWORDS.get(kw, {"en": kw, "ja": kw}), langs), "italic")])
     if ability.get("damage_effect"):
-        parts.append(_both(DAMAGE_EFFECT, langs))
+        groups.append([_both(DAMAGE_EFFECT, langs)])
     if ability.get("text"):
-        parts.append(_esc(pick(ability["text"], list(langs), source)))
-    return " · ".join(parts)
+        groups.append([pick(ability["text"], list(langs), source)])
+    return _joined(groups, " · ")
 
 
-def detail(card: dict, langs: Sequence[str] = (), source: str = "ja") -> list[tuple[str, str]]:
-    """Return labelled lines for ``cardlab show``: ``[(label, value with rich markup), ...]``.
+def details(card: dict, langs: Sequence[str] = (), source: str = "ja") -> list[DetailRow]:
+    """Return the labelled lines of ``cardlab show`` and the web card page.
 
-    Attribute icons are coloured shapes, one per attribute so that they survive without colour
-    (``[red]▲[/]`` courage 勇気, ``[yellow]◆[/]`` kan カン, ``[green]■[/]`` technique 技術,
-    ``[blue]●[/]`` calm 冷静); an ``Attributes`` line names the ones the card uses, with the
-    Japanese term. Card text is escaped for rich markup.
+    The kind in its card colour; attribute icons as coloured shapes, one per attribute so that they
+    survive without colour (▲ courage 勇気 red, ◆ kan カン yellow, ■ technique 技術 green, ● calm 冷静
+    blue); an ``Attributes`` line names the ones the card uses, with the Japanese term.
     """
-    lines: list[tuple[str, str]] = []
+    lines: list[DetailRow] = []
     kind = card.get("kind")
     if kind in KINDS:
         colour, names = KINDS[kind]
-        lines.append(("Kind", f"[{colour}]{_both(names, langs)}[/]"))
+        lines.append(row("Kind", Span(_both(names, langs), colour)))
     if kind == "blow":
         lines += [
-            ("Blow type", _both(BLOW_TYPES.get(str(card.get("blow_type")), {"en": "?", "ja": "?"}), langs)),
-            ("Start cost", icons(card.get("start_cost"), langs, source)),
-            ("Blow power", str(card.get("blow_power", "?"))),
+            row("Blow type", _both(BLOW_TYPES.get(str(card.get("blow_type")), {"en": "?", "ja": "?"}), langs)),
+            row("Start cost", *icons(card.get("start_cost"), langs, source)),
+            row("Blow power", str(card.get("blow_power", "?"))),
         ]
     elif kind == "defense":
         blocked = [BLOW_TYPES[b] for b in card.get("blocks") or [] if b in BLOW_TYPES]
         lines += [
-            ("Blocks", ", ".join(_both(b, langs) for b in blocked)),
-            ("Defense power", str(card.get("defense_power", "?"))),
-            ("Generates", icons(card.get("generates"), langs, source)),
+            row("Blocks", ", ".join(_both(b, langs) for b in blocked)),
+            row("Defense power", str(card.get("defense_power", "?"))),
+            row("Generates", *icons(card.get("generates"), langs, source)),
         ]
     for i, ability in enumerate(card.get("abilities") or [], 1):
         if isinstance(ability, dict):
-            lines.append((f"Ability {i}" if len(card["abilities"]) > 1 else "Ability", _ability_line(ability, langs, source)))
+            lines.append(row(f"Ability {i}" if len(card["abilities"]) > 1 else "Ability", *_ability_line(ability, langs, source)))
     if card.get("flavor"):
-        lines.append(("Flavor", f"[italic]{_esc(pick(card['flavor'], list(langs), source))}[/]"))
+        lines.append(row("Flavor", Span(pick(card["flavor"], list(langs), source), "italic")))
     if isinstance(card.get("stars"), int):
-        lines.append(("Rarity", "★" * card["stars"]))
+        lines.append(row("Rarity", "★" * card["stars"]))
     used = legend(card)
     if used:
-        lines.append(("Attributes", used))
+        lines.append(row("Attributes", *used))
     return lines
 
 
 # --- cross-file rules ------------------------------------------------------------------------
 
 
-def check(catalog: Any) -> Iterator[tuple[str, list, str, str]]:
+def check(catalog: CardSource) -> Iterator[Problem]:
     """Cross-file rules for Ippo cards: none so far.
 
     Collector numbers 1..162 are enforced by the schema (``number`` pattern) and by the generic
@@ -409,3 +443,55 @@ def skeleton(kind: str, source: str = "ja") -> str:
         KeyError: unknown kind.
     """
     return _BODIES[kind].replace("SRC", source)
+
+
+# --- deck statistics -------------------------------------------------------------------------
+
+
+def _start_cost(card: dict) -> list[int]:
+    if card.get("kind") != "blow":
+        return []
+    cost = card.get("start_cost") or {}
+    return [len(cost.get("attributes", [])) + int(cost.get("generic", 0))]
+
+
+def deck_figures(figures: DeckFigures, cards: Sequence[Counted], need: Sequence[str]) -> None:
+    """Fill in an Ippo deck's figures (seeds 000, 003): cards by kind and by attribute; Blow cards by
+    start cost; the chance of a mulligan (the opening hand holds no Defense card or only Defense
+    cards) and of getting up from a knock-down within :data:`KNOCKDOWN_FLIPS` cards turned up (a
+    Blow card gets the boxer up); with ``need`` (kinds), the chance of one of each in the hand."""
+    # imported here: figures and odds load fractions (and decimal), kept off `cardlab search`
+    from cardlab.games import odds
+    from cardlab.games.figures import Odds, count_by, curve_of, each_kind, held, too_small
+
+    figures.by_type = count_by(cards, lambda card: [card["kind"]])
+    figures.energy_label = "cards by attribute (start cost or power generated)"
+    figures.by_energy = count_by(
+        cards, lambda card: [*(card.get("start_cost") or {}).get("attributes", []), *(card.get("generates") or {}).get("attributes", [])]
+    )
+    figures.curve_label = "Blow cards by start cost (attribute + generic)"
+    figures.curve = curve_of(cards, _start_cost)
+    if too_small(figures):
+        return
+    n, hand = figures.size, figures.hand
+    defense = held(cards, lambda card: card.get("kind") == "defense")
+    blows = held(cards, lambda card: card.get("kind") == "blow")
+    figures.odds.append(
+        Odds(
+            "mulligan",
+            f"mulligan: the {hand}-card hand holds no Defense card or only Defense cards",
+            odds.p_none_or_all(defense, n, hand),
+            f"(C({n - defense},{hand}) + C({defense},{hand}))/C({n},{hand}) with {defense} Defense cards in {n}",
+        )
+    )
+    flips = min(KNOCKDOWN_FLIPS, n)
+    figures.odds.append(
+        Odds(
+            "get-up",
+            f"getting up from a knock-down within {KNOCKDOWN_FLIPS} cards turned up (a Blow card)",
+            odds.p_hit_within(blows, n, KNOCKDOWN_FLIPS),
+            f"1 - C({n - blows},{flips})/C({n},{flips}) with {blows} Blow cards in {n}",
+        )
+    )
+    if need:
+        each_kind(figures, cards, "kind", need)

@@ -29,9 +29,33 @@ Numbers are given both as ``num`` and as text (``"3"``).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardlab.core.text import fold, pick
+from cardlab.games.base import CardSource, DetailRow, FieldSpec, Problem, Span, row
+
+if TYPE_CHECKING:
+    from cardlab.games.figures import Counted, DeckFigures
+
+TITLE = "Monpa"
+"""The game's name as people write it."""
+
+FIELDS: dict[str, FieldSpec] = {
+    "element": FieldSpec("facet", "element", closed=True),
+    "mana": FieldSpec("num", "mana cost (commanders and favors have none); mana:x for X"),
+    "atk": FieldSpec("num", "a servant's attack; atk:? for ?"),
+    "type": FieldSpec("facet", "card type (type:servant, type:serviteur)", closed=True),
+    "def": FieldSpec("num", "a servant's defense"),
+    "kw": FieldSpec("facet", "rapide, upkeep, prediction", closed=True, lead="keyword"),
+}
+"""The query fields of Monpa cards (the module docstring lists their rows)."""
+
+OPENING_HAND = 5
+"""Seed 004: five cards in the opening hand."""
+
+DECK_KINDS: tuple[str, tuple[str, ...]] | None = ("type", ("charm", "servant", "spell"))
+"""The card field and the kinds ``deck stats --need`` names: the schema's types but commander and
+favor, which sit in their own sections, never in the main deck."""
 
 TYPES: dict[str, dict[str, str]] = {
     "commander": {"fr": "Commandant", "en": "Commander"},
@@ -103,11 +127,6 @@ def _label(labels: dict[str, str], langs: Sequence[str]) -> str:
     return pick(labels, list(langs), "fr")
 
 
-def _esc(text: str) -> str:
-    """Escape card text for rich markup (an opening bracket would start a tag)."""
-    return text.replace("[", "\\[")
-
-
 def mana_symbol(value: Any) -> str:
     """Return a mana cost as printed in the rules' notation: ``{3}``, ``{X}``, ``{?}``."""
     return "{" + str(value) + "}"
@@ -172,41 +191,41 @@ def key_stats(card: dict) -> str:
     return " · ".join(parts)
 
 
-def detail(card: dict, langs: Sequence[str] = (), source: str = "fr") -> list[tuple[str, str]]:
-    """Return labelled lines for ``cardlab show``: ``[(label, value with rich markup), ...]``.
+def details(card: dict, langs: Sequence[str] = (), source: str = "fr") -> list[DetailRow]:
+    """Return the labelled lines of ``cardlab show`` and the web card page: type (bold), element,
+    mana, attack/defense, effects (a keyword alone in italics), tokens, flavour (italics).
 
-    Commanders and favors show ``no mana cost`` (seed 004: this is not a cost of 0). Card text
-    is escaped for rich markup.
+    Commanders and favors show ``no mana cost`` (dim; seed 004: this is not a cost of 0).
     """
     kind = card.get("type")
-    lines: list[tuple[str, str]] = [("Type", f"[bold]{_label(TYPES[kind], langs)}[/]" if kind in TYPES else "?")]
+    lines = [row("Type", Span(_label(TYPES[kind], langs), "bold") if kind in TYPES else "?")]
     if card.get("element"):
-        lines.append(("Element", _esc(str(card["element"]))))
+        lines.append(row("Element", str(card["element"])))
     if kind in NO_MANA_TYPES:
-        lines.append(("Mana", "[dim]no mana cost[/]"))
+        lines.append(row("Mana", Span("no mana cost", "dim")))
     elif "mana" in card:
-        lines.append(("Mana", mana_symbol(card["mana"])))
+        lines.append(row("Mana", mana_symbol(card["mana"])))
     if kind == "servant":
-        lines.append(("Attack / defense", f"{stat(card.get('attack'))}/{stat(card.get('defense'))}"))
+        lines.append(row("Attack / defense", f"{stat(card.get('attack'))}/{stat(card.get('defense'))}"))
     effects = [e for e in card.get("effects") or [] if isinstance(e, dict)]
     for i, effect in enumerate(effects, 1):
         label = f"Effect {i}" if len(effects) > 1 else "Effect"
-        text = _esc(effect_text(effect, langs, source))
-        lines.append((label, f"[italic]{text}[/]" if effect.get("keyword") and not effect.get("text") else text))
+        text = effect_text(effect, langs, source)
+        lines.append(row(label, Span(text, "italic") if effect.get("keyword") and not effect.get("text") else text))
     for token in card.get("tokens") or []:
         if isinstance(token, dict):
             stats = f" {stat(token.get('attack'))}/{stat(token.get('defense'))}" if token.get("type") == "servant" else ""
             desc = f"{pick(token.get('name'), list(langs), source)} ({_label(TYPES.get(str(token.get('type')), {'fr': '?'}), langs)}{stats}, {{0}})"
-            lines.append(("Token", _esc(desc)))
+            lines.append(row("Token", desc))
     if card.get("flavor"):
-        lines.append(("Flavor", f"[italic]{_esc(pick(card['flavor'], list(langs), source))}[/]"))
+        lines.append(row("Flavor", Span(pick(card["flavor"], list(langs), source), "italic")))
     return lines
 
 
 # --- cross-file rules ------------------------------------------------------------------------
 
 
-def check(catalog: Any) -> Iterator[tuple[str, list, str, str]]:
+def check(catalog: CardSource) -> Iterator[Problem]:
     """Cross-file rules for Monpa cards: none so far.
 
     What types may carry a mana cost or attack/defense is enforced by the schema's if/then; the
@@ -260,3 +279,24 @@ def skeleton(kind: str, source: str = "fr") -> str:
     if kind == "servant":
         lines += ["attack: null  # a number, or ? when the effect sets it", "defense: null  # a number, or ? when the effect sets it"]
     return "\n".join(lines) + "\n" + _EFFECTS.replace("SRC", source)
+
+
+# --- deck statistics -------------------------------------------------------------------------
+
+
+def deck_figures(figures: DeckFigures, cards: Sequence[Counted], need: Sequence[str]) -> None:
+    """Fill in a Monpa deck's figures (seed 004): cards by type and element, cards by mana cost, and
+    the chance that the opening hand holds at least one card of each of ``need`` (types; default:
+    every type in the deck; a note when the deck has none)."""
+    # imported here: figures and odds load fractions (and decimal), kept off `cardlab search`
+    from cardlab.games.figures import count_by, curve_of, each_kind, too_small
+
+    figures.by_type = count_by(cards, lambda card: [card["type"]])
+    figures.energy_label = "cards by element"
+    figures.by_energy = count_by(cards, lambda card: [card["element"]] if card.get("element") else [])
+    figures.curve_label = "cards by mana cost"
+    figures.curve = curve_of(cards, lambda card: [card["mana"]] if "mana" in card else [])
+    if too_small(figures):
+        return
+    kinds = list(need) or list(dict.fromkeys(c.card["type"] for c in cards))
+    each_kind(figures, cards, "type", kinds)

@@ -7,21 +7,54 @@ Energy types, weakness, resistance, retreat cost, Trainer and Energy cards.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from cardlab.core import words
 from cardlab.core.text import fold, pick
+from cardlab.games.base import CardSource, DetailRow, FieldSpec, Problem, Span, row
 
-ENERGY_SYMBOL = {
-    "Grass": "[green]G[/]",
-    "Fire": "[red]R[/]",
-    "Water": "[blue]W[/]",
-    "Lightning": "[yellow]L[/]",
-    "Psychic": "[magenta]P[/]",
-    "Fighting": "[dark_orange]F[/]",
-    "Darkness": "[bright_black]D[/]",
-    "Metal": "[grey70]M[/]",
-    "Colorless": "[white]C[/]",
+if TYPE_CHECKING:
+    from cardlab.games.figures import Counted, DeckFigures
+
+TITLE = "Pokémon"
+"""The game's name as people write it."""
+
+ENERGY_SYMBOL: dict[str, tuple[str, str]] = {
+    "Grass": ("G", "green"),
+    "Fire": ("R", "red"),
+    "Water": ("W", "blue"),
+    "Lightning": ("L", "yellow"),
+    "Psychic": ("P", "magenta"),
+    "Fighting": ("F", "dark_orange"),
+    "Darkness": ("D", "bright_black"),
+    "Metal": ("M", "grey70"),
+    "Colorless": ("C", "white"),
 }
+"""Energy type -> its one-letter symbol and colour (a :data:`cardlab.games.base.STYLES` tag)."""
+
+FIELDS: dict[str, FieldSpec] = {
+    "supertype": FieldSpec("facet", "pokemon, trainer or energy", closed=True),
+    "type": FieldSpec("facet", "the Pokémon's type, or the Energy an Energy card provides (type:fire)", closed=True),
+    "stage": FieldSpec("facet", 'basic, "stage 1", "stage 2"', closed=True),
+    "hp": FieldSpec("num", "hit points (hp>=80)"),
+    "retreat": FieldSpec("num", "retreat cost (retreat<=1)"),
+    "cost": FieldSpec("num", "converted Energy cost of an attack (cost<=2)"),
+    "damage": FieldSpec("num", "base damage of an attack (damage>=50)"),
+    "weakness": FieldSpec("facet", "weakness type (weakness:water)", closed=True),
+    "resistance": FieldSpec("facet", "resistance type (resistance:psychic)", closed=True),
+    "attack": FieldSpec("like", 'attack or Pokémon Power name, substring, any language (attack:"fire spin")'),
+    "evolves": FieldSpec("facet", "the name it evolves from (evolves:charmeleon)"),
+    "energy": FieldSpec("facet", "Energy card kind, basic or special", closed=True),
+    "level": FieldSpec("num", "level printed on the card"),
+    "dex": FieldSpec("num", "national Pokédex number"),
+}
+"""The query fields of Pokémon cards (:func:`facets` gives their rows)."""
+
+OPENING_HAND = 7
+"""Seed 001: seven cards in the opening hand."""
+
+DECK_KINDS: tuple[str, tuple[str, ...]] | None = ("supertype", ("Pokémon", "Trainer", "Energy"))
+"""The card field and the kinds ``deck stats --need`` names: the schema's supertypes."""
 
 
 def facets(card: dict) -> Iterator[tuple[str, str | None, float | None]]:
@@ -89,44 +122,57 @@ def key_stats(card: dict) -> str:
     return " · ".join(parts)
 
 
-def cost_symbols(cost: Iterable[str]) -> str:
-    """Return Energy costs as coloured one-letter symbols (rich markup); ``-`` for a free cost."""
-    cost = list(cost)
-    return " ".join(ENERGY_SYMBOL.get(c, c) for c in cost) if cost else "-"
+def energy_span(energy: str) -> Span:
+    """Return an Energy type as its coloured one-letter symbol (:data:`ENERGY_SYMBOL`); an unknown
+    type as its name, unstyled."""
+    letter, colour = ENERGY_SYMBOL.get(energy, (energy, None))
+    return Span(letter, colour)
 
 
-def detail(card: dict, langs: Sequence[str] = (), source: str = "en") -> list[tuple[str, str]]:
-    """Return labelled lines for ``cardlab show``: stats, Pokémon Power, attacks, weakness...
+def cost_symbols(cost: Iterable[str]) -> list[Span]:
+    """Return Energy costs as coloured one-letter symbols, space-separated; ``-`` for a free cost."""
+    spans: list[Span] = []
+    for c in cost:
+        if spans:
+            spans.append(Span(" "))
+        spans.append(energy_span(c))
+    return spans or [Span("-")]
 
-    Values may hold rich markup (Energy symbols).
-    """
+
+def details(card: dict, langs: Sequence[str] = (), source: str = "en") -> list[DetailRow]:
+    """Return the labelled lines of ``cardlab show`` and the web card page: type, HP, level,
+    evolution, Pokémon Power, attacks (cost symbols, name and damage in bold, text), Trainer text,
+    what an Energy provides, weakness, resistance and retreat cost (as Colorless symbols)."""
 
     def tr(loc: dict | None) -> str:
         return pick(loc, langs, source)
 
-    lines: list[tuple[str, str]] = [("Type", type_line(card, langs))]
+    lines = [row("Type", type_line(card, langs))]
     if "hp" in card:
-        lines.append(("HP", str(card["hp"])))
+        lines.append(row("HP", str(card["hp"])))
     if "level" in card:
-        lines.append(("Level", str(card["level"])))
+        lines.append(row("Level", str(card["level"])))
     if "evolves_from" in card:
-        lines.append(("Evolves from", card["evolves_from"]))
+        lines.append(row("Evolves from", card["evolves_from"]))
     power = card.get("pokemon_power")
     if power:
-        lines.append(("Pokémon Power", f"[bold]{tr(power['name'])}[/]: {tr(power['text'])}"))
+        lines.append(row("Pokémon Power", Span(tr(power["name"]), "bold"), f": {tr(power['text'])}"))
     for attack in card.get("attacks") or []:
-        dmg = f" [bold]{attack['damage']}[/]" if attack.get("damage") else ""
+        damage: list[str | Span] = [" ", Span(attack["damage"], "bold")] if attack.get("damage") else []
         text = f"\n{tr(attack['text'])}" if attack.get("text") else ""
-        lines.append(("Attack", f"{cost_symbols(attack.get('cost', []))}  [bold]{tr(attack['name'])}[/]{dmg}{text}"))
+        lines.append(row("Attack", *cost_symbols(attack.get("cost", [])), "  ", Span(tr(attack["name"]), "bold"), *damage, text))
     if card.get("text"):
-        lines.append(("Text", tr(card["text"])))
+        lines.append(row("Text", tr(card["text"])))
     if card.get("provides"):
-        lines.append(("Provides", cost_symbols(card["provides"])))
+        lines.append(row("Provides", *cost_symbols(card["provides"])))
     for label, key in (("Weakness", "weaknesses"), ("Resistance", "resistances")):
         if card.get(key):
-            lines.append((label, ", ".join(f"{ENERGY_SYMBOL.get(m['type'], m['type'])} {m['value']}" for m in card[key])))
+            parts: list[str | Span] = []
+            for m in card[key]:
+                parts += [", " if parts else "", energy_span(m["type"]), f" {m['value']}"]
+            lines.append(row(label, *parts))
     if card.get("supertype") == "Pokémon":
-        lines.append(("Retreat", cost_symbols(["Colorless"] * card.get("retreat_cost", 0))))
+        lines.append(row("Retreat", *cost_symbols(["Colorless"] * card.get("retreat_cost", 0))))
     return lines
 
 
@@ -136,7 +182,7 @@ def plays_as_pokemon(card: dict) -> bool:
     return card.get("supertype") == "Pokémon" or (card.get("supertype") == "Trainer" and "hp" in card)
 
 
-def check(catalog) -> Iterator[tuple[str, list, str, str]]:  # noqa: ANN001 - a cardlab.catalog.model.Catalog
+def check(catalog: CardSource) -> Iterator[Problem]:
     """Cross-card rule ``evolves-from``: an evolution names a Pokémon present in the catalog
     (any set of the game; matched on the folded English/source name), or a Trainer that plays as a
     Basic Pokémon (:func:`plays_as_pokemon`: Fossil's Aerodactyl evolves from Mysterious Fossil). Yields problems as
@@ -153,3 +199,114 @@ def check(catalog) -> Iterator[tuple[str, list, str, str]]:  # noqa: ANN001 - a 
             yield card_id, ["evolves_from"], f"evolves_from '{evo}' names no Pokémon in the catalog", "evolves-from"
         if card.get("stage") in ("Stage 1", "Stage 2") and not evo:
             yield card_id, ["stage"], f"a {card['stage']} Pokémon needs evolves_from", "evolves-from"
+
+
+# --- skeletons for ``cardlab card new`` ------------------------------------------------------
+
+SKELETON_KINDS = ("pokemon", "trainer", "energy")
+"""Kinds ``cardlab card new --kind`` offers for Pokémon cards (the first is the default)."""
+
+_SUPERTYPE = "  # Pokémon | Trainer | Energy (cardlab card new --kind pokemon | trainer | energy)\n"
+_TAIL = """\
+rarity: null  # the rarity symbol: Common (●), Uncommon (◆), Rare (★), Rare Holo (★, holofoil picture)
+illustrator: ""  # the artist credited on the card (Illus. ...); delete the line if none is printed
+"""
+_BODIES = {
+    "pokemon": "supertype: Pokémon"
+    + _SUPERTYPE
+    + """\
+stage: null  # Basic | Stage 1 | Stage 2
+# evolves_from: ""  # Stage 1 and Stage 2 need it: the English name of the Pokémon it evolves from
+# level: null  # the LV. number, if one is printed
+hp: null  # the hit points printed at the top right (a multiple of 10)
+types: null  # its type(s), e.g. [Fire]: Grass | Fire | Water | Lightning | Psychic | Fighting | Darkness | Metal | Colorless
+# pokemon_power:  # a Pokémon Power, if the card has one
+#   name: {SRC: ""}  # its name, as printed
+#   text: {SRC: ""}  # what it does, in your own words
+attacks:  # one entry per attack, in the card's order
+  - name: {SRC: ""}  # required: the attack's name, as printed
+    cost: null  # one entry per Energy symbol, e.g. [Fire, Colorless]; [] for a free attack
+    damage: null  # the damage as printed, quoted: "30", "30+", "10×", "30-"; delete the line if none
+    text: {SRC: ""}  # what the attack does, in your own words; delete the line if it has no text
+weaknesses: null  # e.g. [{type: Water, value: "×2"}]; [] when none is printed
+resistances: null  # e.g. [{type: Fighting, value: "-30"}]; [] when none is printed
+retreat_cost: null  # how many Energy symbols the retreat cost shows, 0 to 5
+"""
+    + _TAIL
+    + """\
+# national_pokedex_numbers: [null]  # optional: its national Pokédex number(s)
+""",
+    "trainer": "supertype: Trainer"
+    + _SUPERTYPE
+    + """\
+text: {SRC: ""}  # required: what the card does, in your own words
+"""
+    + _TAIL,
+    "energy": "supertype: Energy"
+    + _SUPERTYPE
+    + """\
+energy_type: null  # basic (a basic Energy card) | special
+provides: null  # the Energy it provides, one entry per symbol, e.g. [Fire] or [Colorless, Colorless]
+# text: {SRC: ""}  # a special Energy card: what it does, in your own words
+# rarity: null  # if a rarity symbol is printed: Common (●), Uncommon (◆), Rare (★)
+# illustrator: ""  # the artist credited on the card, if any
+""",
+}
+
+
+def skeleton(kind: str, source: str = "en") -> str:
+    """Return the Pokémon-specific YAML lines of a new card of ``kind`` (one of :data:`SKELETON_KINDS`),
+    with a comment on each field (the fields of ``schema/pokemon.card.schema.json``).
+
+    Raises:
+        KeyError: unknown kind.
+    """
+    return _BODIES[kind].replace("SRC", source)
+
+
+# --- deck statistics -------------------------------------------------------------------------
+
+
+def _type_of(card: dict) -> list[str]:
+    extra = card.get("stage") or card.get("energy_type")
+    return [f"{card['supertype']}: {extra}" if extra else card["supertype"]]
+
+
+def deck_figures(figures: DeckFigures, cards: Sequence[Counted], need: Sequence[str]) -> None:
+    """Fill in a Pokémon deck's figures (seed 001): cards by type (``Pokémon: Basic``, ``Trainer``,
+    ``Energy: basic``...), Energy cards by the type they provide, attacks by Energy cost; the chance
+    of at least one Basic Pokémon in the opening hand and the expected number of mulligans; with
+    ``need`` (supertypes), the chance of one of each in the opening hand."""
+    # imported here: figures and odds load fractions (and decimal), kept off `cardlab search`
+    from cardlab.games import odds
+    from cardlab.games.figures import Odds, count_by, curve_of, each_kind, held, too_small
+
+    figures.by_type = count_by(cards, _type_of)
+    figures.energy_label = "Energy cards by type provided"
+    figures.by_energy = count_by([c for c in cards if c.card.get("supertype") == "Energy"], lambda card: card.get("provides", []))
+    figures.curve_label = "attacks by Energy cost"
+    figures.curve = curve_of(cards, lambda card: [len(a.get("cost", [])) for a in card.get("attacks", [])])
+    if too_small(figures):
+        return
+    basics = held(cards, lambda card: card.get("supertype") == "Pokémon" and card.get("stage") == "Basic")
+    n, hand = figures.size, figures.hand
+    p = odds.p_at_least(1, basics, n, hand)
+    figures.odds.append(
+        Odds(
+            "opening-basic",
+            f"at least one Basic Pokémon in the {hand}-card opening hand",
+            p,
+            f"1 - C({n - basics},{hand})/C({n},{hand}) with {basics} Basic Pokémon in {n} cards",
+        )
+    )
+    figures.odds.append(
+        Odds(
+            "mulligans",
+            "expected mulligans before a hand with a Basic Pokémon",
+            odds.expected_mulligans(p),
+            "(1 - p)/p, p as above (each mulligan is a new shuffle)",
+            "expected",
+        )
+    )
+    if need:
+        each_kind(figures, cards, "supertype", need)

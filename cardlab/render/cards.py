@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.markup import escape
@@ -14,6 +15,9 @@ from rich.table import Table
 from cardlab.core import words
 from cardlab.core.errors import Problem
 from cardlab.core.text import visible
+
+if TYPE_CHECKING:
+    from cardlab.games.base import Span
 
 
 def stdout_console() -> Console:
@@ -55,18 +59,24 @@ def hits(rows: Sequence, console: Console) -> None:
     console.print(f"[dim]{words.count(len(rows), 'card')}[/]")
 
 
+def markup(spans: Iterable[Span]) -> str:
+    """Return a game's neutral detail spans (:class:`cardlab.games.base.Span`) as rich markup: each
+    span's text escaped, in ``[style]...[/]`` when it has a style tag (``Span("R", "red")`` gives
+    ``[red]R[/]``)."""
+    return "".join(f"[{s.style}]{escape(s.text)}[/]" if s.style else escape(s.text) for s in spans)
+
+
 def card(view, console: Console, langs: Sequence[str] = ()) -> None:  # noqa: ANN001 - search.hits.CardView
     """Print a whole card as a panel: names, type line, the game's details, set and number."""
     from cardlab.core.text import pick
-    from cardlab.games import game_module
+    from cardlab.games import get
 
-    game = game_module(view.game)
     data, src = view.data, view.set_data.get("source_language", "en")
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold", no_wrap=True)
     table.add_column()
-    for label, value in game.detail(data, langs, src):
-        table.add_row(escape(label), value)
+    for row in get(view.game).details(data, langs, src):
+        table.add_row(escape(row.label), markup(row.spans))
     names = ", ".join(f"{lang}: {escape(text)}" for lang, text in data["name"].items() if lang != "_source")
     table.add_row("Names", names)
     set_name = pick(view.set_data.get("name"), langs, src)

@@ -864,16 +864,20 @@ def create_app(
 
     @api.get("/card/{card_id}", response_class=HTMLResponse, include_in_schema=False)
     def card_page(request: Request, card_id: str, lang: str = "") -> Response:
-        """``/card/<id>``: the whole card (fields, names, printings, legality); a name or other reference
+        """``/card/<id>``: the whole card (the game's detail rows as in ``cardlab show``, fields, names,
+        printings, legality); a name or other reference
         redirects (301) to the card's id; 400 for a malformed id, 404 for an unknown one."""
 
         langs = langs_param(lang, site.languages)
         view = card_view(site, card_id)
         if view.id != card_id:
             return RedirectResponse(f"/card/{view.id}" + (f"?lang={lang}" if lang else ""), status_code=301)
+        from cardlab.games import get
+
         card = card_json(site, view, langs)
         legal = [(f, ok, why) for f, ok, why in _legality(site, view)]
-        return page(request, "card.html", title=f"{card['name']} · cardlab", card=card, view=view, lang=lang, legal=legal)
+        details = get(view.game).details(view.data, langs, view.set_data.get("source_language", "en"))
+        return page(request, "card.html", title=f"{card['name']} · cardlab", card=card, view=view, lang=lang, legal=legal, details=details)
 
     @api.get("/sets", response_class=HTMLResponse, include_in_schema=False)
     def sets_page(request: Request, lang: str = "") -> HTMLResponse:

@@ -10,6 +10,7 @@ import yaml
 
 from cardlab.cli.whole import app
 from cardlab.games import ippo
+from cardlab.games.base import Span
 
 CATALOG = Path(__file__).resolve().parents[1] / "fixtures" / "catalog"
 
@@ -77,8 +78,8 @@ def test_search_by_shown_names(runner, tmp_path, query, same_as):
 
 def test_attribute_icons_differ_in_shape():
     assert len(set(ippo.ATTRIBUTE_SYMBOLS.values())) == len(ippo.ATTRIBUTES) == len(ippo.ATTRIBUTE_SYMBOLS)
-    detail = dict(ippo.detail(_card(2), ["en"], "ja"))  # courage, technique, generic 1
-    assert detail["Start cost"] == "[red]▲[/][green]■[/] ①"
+    detail = {r.label: r.spans for r in ippo.details(_card(2), ["en"], "ja")}  # courage, technique, generic 1
+    assert detail["Start cost"] == (Span("▲", "red"), Span("■", "green"), Span(" "), Span("①"))
 
 
 def test_piped_show_tells_attributes_apart(runner, tmp_path):

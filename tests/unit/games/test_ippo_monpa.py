@@ -13,6 +13,8 @@ from cardlab.catalog.validate import validate
 from cardlab.cli.whole import app
 from cardlab.contrib import new_card as contrib
 from cardlab.games import ippo, monpa
+from cardlab.games.base import DetailRow, Span
+from cardlab.render.cards import markup
 
 REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO / "tests" / "fixtures"
@@ -164,7 +166,7 @@ def test_ippo_display():
     assert ippo.type_line(jab) == "Blow · Straight"
     assert ippo.type_line(jab, ["ja"]) == "ブロー · ストレート"
     assert ippo.key_stats(jab) == "power 2 · cost 1 · ★"
-    detail = dict(ippo.detail(_card("ippo", 5), ["en"], "ja"))
+    detail = {r.label: markup(r.spans) for r in ippo.details(_card("ippo", 5), ["en"], "ja")}
     assert detail["Start cost"] == "[blue]●[/][blue]●[/][red]▲[/] ②"
     assert "勇気" in detail["Attributes"] and "[red]▲[/]" in detail["Attributes"]
     assert "Knock-down (ノックダウン)" in detail["Ability"]
@@ -175,11 +177,11 @@ def test_monpa_display():
     assert monpa.type_line(_card("monpa", 4)) == "Serviteur · feu"
     assert monpa.key_stats(_card("monpa", 4)) == "{3} · 3/2"
     assert monpa.key_stats(_card("monpa", 1)) == "no cost"
-    detail = monpa.detail(_card("monpa", 5), ["fr"], "fr")
+    detail = [(r.label, markup(r.spans)) for r in monpa.details(_card("monpa", 5), ["fr"], "fr")]
     assert ("Mana", "{X}") in detail
     assert ("Effect 2", "[italic]Prédiction 2[/]") in detail
-    assert ("Mana", "[dim]no mana cost[/]") in monpa.detail(_card("monpa", 2))
-    assert ("Effect", "{T}, {1} : Créez un jeton Petit Test.") in monpa.detail(_card("monpa", 8))
+    assert DetailRow("Mana", (Span("no mana cost", "dim"),)) in monpa.details(_card("monpa", 2))
+    assert DetailRow("Effect", (Span("{T}, {1} : Créez un jeton Petit Test."),)) in monpa.details(_card("monpa", 8))
 
 
 def test_every_fixture_card_renders():
@@ -187,7 +189,7 @@ def test_every_fixture_card_renders():
         for n in range(1, 17):
             card = _card(game, n)
             assert module.type_line(card, ["en"]) and module.key_stats(card)
-            assert module.detail(card, ["en"], "ja" if game == "ippo" else "fr")
+            assert module.details(card, ["en"], "ja" if game == "ippo" else "fr")
             assert list(module.check(None)) == []
 
 

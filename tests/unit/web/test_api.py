@@ -150,6 +150,14 @@ def test_card_page(client):
     assert client.get("/card/...").status_code == 400
 
 
+def test_card_page_shows_the_games_detail_rows(client):
+    """The same neutral rows as ``cardlab show`` (games.base.DetailRow), spans as style classes."""
+    page = client.get("/card/base1-4").text
+    assert '<tr><th>Retreat</th><td><span class="style-white">C</span> <span class="style-white">C</span> ' in page
+    assert '<tr><th>Weakness</th><td><span class="style-blue">W</span> ×2</td></tr>' in page
+    assert '<span class="style-bold">Fire Spin</span>' in page
+
+
 # --- sets --------------------------------------------------------------------------------------
 
 

@@ -4,7 +4,7 @@ Pure functions over counts; every probability is an exact :class:`fractions.Frac
 (``float(p)`` for display). Inputs are whole numbers of cards: ``deck`` cards in the shuffled deck,
 ``copies`` (or ``successes``) of them are the cards of interest, ``hand`` are drawn.
 
-Where the figures come from (``cardlab.decks.stats`` uses them):
+Where the figures come from (each game's ``deck_figures`` uses them, for ``cardlab.decks.stats``):
 
 - Pokémon, seed 001: a 7-card opening hand must hold a Basic Pokémon, else the player shuffles and
   draws 7 again (a mulligan) -> :func:`p_at_least` and :func:`expected_mulligans`.

@@ -1,11 +1,11 @@
-"""cardlab.decks.odds: every figure equals the value computed by hand from binomial coefficients."""
+"""cardlab.games.odds: every figure equals the value computed by hand from binomial coefficients."""
 
 from fractions import Fraction
 from math import comb
 
 import pytest
 
-from cardlab.decks import odds as odds
+from cardlab.games import odds as odds
 
 
 def test_at_least_one_basic_in_seven():
