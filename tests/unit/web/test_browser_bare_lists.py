@@ -58,11 +58,16 @@ def test_bare_haymaker_in_every_format(page: Page, full_server):
     for name in ("pokemon-base-fossil", "pokemon-base-jungle", "pokemon-base-rocket", "pokemon-base-gym", "pokemon-unlimited"):
         expect(page.locator(f'#verdicts tr[data-format="{name}"] td')).to_have_text("legal")
     expect(page.locator('#verdicts tr[data-format="pokemon-base"] td')).to_have_text("not legal: 1 problem")
-    # the assumption, beside its line (the best fit: Base–Fossil)
-    expect(page.locator("#line-2 .note")).to_have_text("note: 4 Electabuzz: Base Set 20 assumed (also Wizards Black Star Promos 2)")
+    # the best fit is the narrowest format the list fits: Base–Jungle, where Electabuzz is Base Set's only
+    expect(page.locator("#line-2 .note")).to_have_count(0)
     # Base Set alone has no Lickitung: that format's problem, at its line, naming the format
     expect(page.locator("#line-3 .problem")).to_have_count(1)
     expect(page.locator("#line-3 .problem")).to_contain_text('pokemon-base: allowed-sets: "Lickitung" is printed only in base2, base4')
+    # under Base–Fossil, which allows promos 1 to 9, the assumption is a note beside its line
+    page.get_by_label("Format").select_option("pokemon-base-fossil")
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator('#verdicts tr[data-format="pokemon-base-fossil"] td')).to_have_text("legal")
+    expect(page.locator("#line-2 .note")).to_have_text("note: 4 Electabuzz: Base Set 20 assumed (also Wizards Black Star Promos 2)")
 
 
 def test_a_problem_every_format_reports_is_shown_once(page: Page, full_server):
