@@ -178,8 +178,10 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
         colon = ":" in line  # a format or name line, a sideboard line: never without one
         meta = None if hashed or not colon else _META.match(line)
         key, value = (meta["key"].lower(), meta["value"].strip()) if meta else ("", "")
-        # "Deck: Zap" names the deck; "Deck:" and "Deck: 60" are the deck section header ("Deck: 4 Bill" is reported)
-        if meta and not value.isdigit() and not (key == "deck" and (not value or split_count(value) is not None)):
+        # "Deck: Zap" names the deck; "Deck:" and "Deck: 60" are the deck section header; a name line
+        # whose value reads as a card line ("Deck: 4 Bill", "Name: 4 Gust of Wind") is reported as one
+        card_like = bool(value) and split_count(value) is not None
+        if meta and not value.isdigit() and not card_like and not (key == "deck" and not value):
             deck.meta_lines.append(number)
             if not value:
                 deck.headers.append(Header(number, line, fold(key), None))  # an empty "Name:" line
