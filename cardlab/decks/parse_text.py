@@ -14,6 +14,9 @@ from cardlab.decks.lines import count_problem, no_count_message, split_count, to
 from cardlab.decks.model import MAX_COUNT, SIDEBOARD_WORDS, TOTAL_WORDS, DeckList, Entry, Header
 
 _META = re.compile(r"^(?P<key>format|name|deck name|deck|title)\s*:\s*(?P<value>.*?)\s*$", re.IGNORECASE)
+_FORMAT_NAME = re.compile(r"(?=.*[^\W\d_])[\w][\w .'&/+-]*", re.UNICODE)
+"""A ``Format:`` value that can be a format name (``pokemon-base``, ``Pokémon Base``): a letter
+somewhere, made of letters, digits, spaces, ``-``/``_`` and a few name marks; ``60`` is none."""
 _COMMENT_TAIL = re.compile(r"\s+(?://|#)(?=\s|$).*$")  # "# comment", never "#58" (a collector number)
 _SIDEBOARD_LINE = re.compile(r"^(?:sb|sideboard)\s*:\s*(?=[-+]?\d|[x×]\s*\d)", re.IGNORECASE)
 _HEADER = re.compile(
@@ -178,6 +181,15 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
         colon = ":" in line  # a format or name line, a sideboard line: never without one
         meta = None if hashed or not colon else _META.match(line)
         key, value = (meta["key"].lower(), meta["value"].strip()) if meta else ("", "")
+        if key == "format" and not _FORMAT_NAME.fullmatch(value):
+            # "Format:", "Format: 60": a schema problem at the line, as a YAML deck's bad format:
+            # (the checker asks for a name or --format); never a header nor a total
+            deck.meta_lines.append(number)
+            if deck.format is None:
+                deck.format_line = number
+            shown = f"'Format: {value}' names no format" if value else "the 'Format:' line names no format"
+            deck.problems.append(Problem(SourcePos(deck.path, number), shown, "schema"))
+            continue
         # "Deck: Zap" names the deck; "Deck:" and "Deck: 60" are the deck section header; a name line
         # whose value reads as a card line ("Deck: 4 Bill", "Name: 4 Gust of Wind") is reported as one
         card_like = bool(value) and split_count(value) is not None

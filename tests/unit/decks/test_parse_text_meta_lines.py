@@ -28,3 +28,29 @@ def test_name_line_with_a_card_line_value_is_reported(key):
 def test_name_line_with_a_plain_name_still_names_the_deck():
     deck = parse_text("Title: Zap 2000\nName: Haymaker\n4 Bill\n", Path("d.txt"))
     assert (deck.name, deck.meta_lines, deck.problems) == ("Haymaker", [1, 2], [])
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("Format:", "the 'Format:' line names no format"),
+        ("Format: 60", "'Format: 60' names no format"),
+        ("Format: -- 60 --", "'Format: -- 60 --' names no format"),
+    ],
+)
+def test_format_line_naming_no_format_is_a_schema_problem(line, message):
+    deck = parse_text(f"4 Bill\n{line}\n4 Pikachu\n", Path("d.txt"))
+    assert (deck.format, deck.format_line) == (None, 2)
+    assert deck.headers == []
+    assert [(e.line, e.count) for e in deck.entries] == [(1, 4), (3, 4)]
+    assert [(p.pos.line, p.rule, p.message) for p in deck.problems] == [(2, "schema", message)]
+
+
+def test_bad_format_line_after_a_good_one_keeps_the_good_one():
+    deck = parse_text("Format: pokemon-base\nFormat: 60\n4 Bill\n", Path("d.txt"))
+    assert (deck.format, deck.format_line) == ("pokemon-base", 1)
+    assert _problems("Format: pokemon-base\nFormat: 60\n4 Bill\n") == [(2, "schema", "'Format: 60' names no format")]
+
+
+def test_format_names_with_spaces_and_accents_are_names():
+    assert parse_text("Format: Pokémon Base\n4 Bill\n", Path("d.txt")).format == "Pokémon Base"
