@@ -10,7 +10,7 @@ from pathlib import Path
 from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.inputs import as_path, split_lines
 from cardlab.core.text import fold, norm_value
-from cardlab.decks.lines import count_problem, no_count_message, split_count, to_int
+from cardlab.decks.lines import HUGE, count_problem, no_count_message, split_count, to_int
 from cardlab.decks.model import MAX_COUNT, SIDEBOARD_WORDS, TOTAL_WORDS, DeckList, Entry, Header
 
 _META = re.compile(r"^(?P<key>format|name|deck name|deck|title)\s*:\s*(?P<value>.*?)\s*$", re.IGNORECASE)
@@ -226,12 +226,17 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
             word = fold(m["label"])
             total = m["n"] or m["n2"]
             if word in words or (m["sep"] == ":" and not hashed):
+                declared = to_int(total) if total is not None else None
+                if declared is not None and abs(declared) >= HUGE:  # more than 18 digits: reported, not capped
+                    message = f'"{m["label"]}" declares a total of more than 18 digits; a header\'s total is its number of cards'
+                    deck.problems.append(Problem(SourcePos(deck.path, number), message, "section-total"))
+                    declared = None
                 deck.headers.append(
                     Header(
                         number,
                         line,
                         word,
-                        to_int(total) if total is not None else None,
+                        declared,
                         word in ALL_TOTAL_WORDS,
                         word in SIDEBOARD_WORDS and word not in format_words,
                     )

@@ -4,6 +4,7 @@ line, never swallowed nor capped silently."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -54,3 +55,23 @@ def test_bad_format_line_after_a_good_one_keeps_the_good_one():
 
 def test_format_names_with_spaces_and_accents_are_names():
     assert parse_text("Format: Pokémon Base\n4 Bill\n", Path("d.txt")).format == "Pokémon Base"
+
+
+def test_header_total_of_more_than_18_digits_is_reported():
+    deck = parse_text("Pokémon: 99999999999999999999999\n4 Hitmonchan\n", Path("d.txt"))
+    assert [(h.line, h.word, h.total) for h in deck.headers] == [(1, "pokemon", None)]
+    message = '"Pokémon" declares a total of more than 18 digits; a header\'s total is its number of cards'
+    assert [(p.pos.line, p.rule, p.message) for p in deck.problems] == [(1, "section-total", message)]
+
+
+def test_header_total_of_18_digits_is_read():
+    deck = parse_text("Pokémon: 999999999999999999\n4 Hitmonchan\n", Path("d.txt"))
+    assert [h.total for h in deck.headers] == [999_999_999_999_999_999]
+    assert deck.problems == []
+
+
+def test_long_header_total_is_linear():
+    start = time.perf_counter()
+    deck = parse_text("Pokémon: " + "9" * 1_000_000 + "\n4 Bill\n", Path("d.txt"))
+    assert time.perf_counter() - start < 1
+    assert [(p.rule, len(p.message)) for p in deck.problems] == [("section-total", 90)]
