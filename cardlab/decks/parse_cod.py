@@ -9,6 +9,11 @@ them: ``Pikachu BS 58``). The cards of the ``side`` zone are sideboard lines (a 
 header at the zone's line); a ``tokens`` zone holds no deck card and is skipped. A count or name
 that is missing or not a number is a problem at its line, as a text line's would be.
 
+Every other card element is reported at its line (``unknown-section``, as a text list's sideboard
+lines are), never dropped nor counted in the main deck: a ``<card>`` outside any zone, in a zone
+that is not ``main``/``side``/``tokens`` (``maybeboard``), in a zone nested inside another zone, or
+not directly inside its zone; a zone nested inside another is reported at its own line too.
+
 The XML is read with :mod:`defusedxml` (no entity expansion, no external DTD or entity: a deck file
 from the internet cannot make cardlab read a local file or fill the memory). Input that is not
 well-formed XML, or XML that is not a Cockatrice deck, is refused whole with one
@@ -35,6 +40,9 @@ SIDE_ZONES = frozenset({"side"})
 """Zones whose cards are beside the deck (a sideboard)."""
 SKIPPED_ZONES = frozenset({"tokens"})
 """Zones that hold no card of the deck (Cockatrice's token list)."""
+COUNTED_ZONES = frozenset({"main"}) | SIDE_ZONES
+"""Zones whose cards are read (``main``, the deck, and the sideboard): a card in any other zone is
+reported."""
 
 
 def looks_like_cod(text: str) -> bool:
@@ -62,6 +70,8 @@ def _handler_class() -> Any:
             self.zone: str | None = None
             self.zone_header: int | None = None
             self.text: list[str] | None = None  # the text of <deckname> while inside it
+            self.parents: list[str] = []  # the open elements below the root
+            self.nested = 0  # how many zones inside a zone are open
 
         def setDocumentLocator(self, locator: Locator) -> None:  # noqa: N802 - the SAX interface
             self.locator = locator
@@ -84,7 +94,35 @@ def _handler_class() -> Any:
                 if self.zone in SIDE_ZONES:
                     self.deck.headers.append(Header(self._line(), f'zone "{self.zone}"', "sideboard", None, False, True))
                     self.zone_header = len(self.deck.headers) - 1
-            elif name == "card" and self.zone is not None and self.zone not in SKIPPED_ZONES:
+            elif name == "zone":
+                where = f'the zone "{self.zone}"' if self.zone is not None else f"<{self.parent}>"
+                self._report(f'a <zone name="{attrs.get("name", "main")}"> inside {where}; zones are not nested: its cards are not counted')
+                self.nested += 1
+            elif name == "card":
+                self._place(attrs)
+            self.parents.append(name)
+
+        @property
+        def parent(self) -> str:
+            return self.parents[-1] if self.parents else ROOT
+
+        def _report(self, message: str) -> None:
+            self.deck.problems.append(Problem(SourcePos(self.deck.path, self._line()), message, "unknown-section"))
+
+        def _place(self, attrs) -> None:  # noqa: ANN001 - SAX attributes
+            """Count a card element of a zone, or report it where it cannot be counted."""
+            what = f'<card name="{(attrs.get("name") or "").strip()}">'
+            if self.nested:
+                self._report(f"{what} is in a zone inside another zone; not counted (a deck's zones hold its cards directly)")
+            elif self.zone is None:
+                self._report(f'{what} is outside any zone; not counted (put it in <zone name="main">)')
+            elif self.zone in SKIPPED_ZONES:
+                return
+            elif self.zone not in COUNTED_ZONES:
+                self._report(f'{what} is in the zone "{self.zone}", which is not part of the deck (zones: main, side); not counted')
+            elif self.depth != 3:
+                self._report(f"{what} is inside <{self.parent}>, not directly in its zone; not counted")
+            else:
                 self._card(attrs)
 
         def _column(self) -> int:
@@ -124,6 +162,10 @@ def _handler_class() -> Any:
             elif name == "zone" and self.depth == 2:
                 self.zone = None
                 self.zone_header = None
+            elif name == "zone":
+                self.nested -= 1
+            if self.depth > 1:
+                self.parents.pop()
             self.depth -= 1
 
     return _Handler

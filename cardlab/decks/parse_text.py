@@ -10,10 +10,13 @@ from pathlib import Path
 from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.inputs import as_path, split_lines
 from cardlab.core.text import fold, norm_value
-from cardlab.decks.lines import count_problem, no_count_message, split_count, to_int
+from cardlab.decks.lines import HUGE, count_problem, no_count_message, split_count, to_int
 from cardlab.decks.model import MAX_COUNT, SIDEBOARD_WORDS, TOTAL_WORDS, DeckList, Entry, Header
 
 _META = re.compile(r"^(?P<key>format|name|deck name|deck|title)\s*:\s*(?P<value>.*?)\s*$", re.IGNORECASE)
+_FORMAT_NAME = re.compile(r"(?=.*[^\W\d_])[\w][\w .'&/+-]*", re.UNICODE)
+"""A ``Format:`` value that can be a format name (``pokemon-base``, ``Pokémon Base``): a letter
+somewhere, made of letters, digits, spaces, ``-``/``_`` and a few name marks; ``60`` is none."""
 _COMMENT_TAIL = re.compile(r"\s+(?://|#)(?=\s|$).*$")  # "# comment", never "#58" (a collector number)
 _SIDEBOARD_LINE = re.compile(r"^(?:sb|sideboard)\s*:\s*(?=[-+]?\d|[x×]\s*\d)", re.IGNORECASE)
 _HEADER = re.compile(
@@ -178,8 +181,19 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
         colon = ":" in line  # a format or name line, a sideboard line: never without one
         meta = None if hashed or not colon else _META.match(line)
         key, value = (meta["key"].lower(), meta["value"].strip()) if meta else ("", "")
-        # "Deck: Zap" names the deck; "Deck:" and "Deck: 60" are the deck section header ("Deck: 4 Bill" is reported)
-        if meta and not value.isdigit() and not (key == "deck" and (not value or split_count(value) is not None)):
+        if key == "format" and not _FORMAT_NAME.fullmatch(value):
+            # "Format:", "Format: 60": a schema problem at the line, as a YAML deck's bad format:
+            # (the checker asks for a name or --format); never a header nor a total
+            deck.meta_lines.append(number)
+            if deck.format is None:
+                deck.format_line = number
+            shown = f"'Format: {value}' names no format" if value else "the 'Format:' line names no format"
+            deck.problems.append(Problem(SourcePos(deck.path, number), shown, "schema"))
+            continue
+        # "Deck: Zap" names the deck; "Deck:" and "Deck: 60" are the deck section header; a name line
+        # whose value reads as a card line ("Deck: 4 Bill", "Name: 4 Gust of Wind") is reported as one
+        card_like = bool(value) and split_count(value) is not None
+        if meta and not value.isdigit() and not card_like and not (key == "deck" and not value):
             deck.meta_lines.append(number)
             if not value:
                 deck.headers.append(Header(number, line, fold(key), None))  # an empty "Name:" line
@@ -212,12 +226,17 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
             word = fold(m["label"])
             total = m["n"] or m["n2"]
             if word in words or (m["sep"] == ":" and not hashed):
+                declared = to_int(total) if total is not None else None
+                if declared is not None and abs(declared) >= HUGE:  # more than 18 digits: reported, not capped
+                    message = f'"{m["label"]}" declares a total of more than 18 digits; a header\'s total is its number of cards'
+                    deck.problems.append(Problem(SourcePos(deck.path, number), message, "section-total"))
+                    declared = None
                 deck.headers.append(
                     Header(
                         number,
                         line,
                         word,
-                        to_int(total) if total is not None else None,
+                        declared,
                         word in ALL_TOTAL_WORDS,
                         word in SIDEBOARD_WORDS and word not in format_words,
                     )

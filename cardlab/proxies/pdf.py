@@ -30,15 +30,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardlab.catalog.validate import load_formats, validate
+from cardlab.catalog.validate import load_formats
 from cardlab.core import words
-from cardlab.core.errors import CardlabError, DataError, UsageError
+from cardlab.core.errors import CardlabError, CatalogError, DataError, UsageError
 from cardlab.core.fs import atomic_write, check_output
 from cardlab.core.fuzzy import suggest
 from cardlab.core.paths import default_db
 from cardlab.core.text import fold
 from cardlab.decks import check as decks
 from cardlab.decks.read import read_deck
+from cardlab.index.stored import open_catalog
 from cardlab.proxies.faces import Context, draw_face
 from cardlab.proxies.layout import (
     DEFAULT_CARD_MM,
@@ -218,6 +219,7 @@ def deck_cards(
     roots: Sequence[Path],
     format_name: str | None = None,
     force: bool = False,
+    formats: dict | None = None,
 ) -> Selection:
     """Read a deck list, match it to the catalog and check it against its format.
 
@@ -229,6 +231,8 @@ def deck_cards(
         catalog: the loaded catalog; roots: its roots (where the formats are).
         format_name: a format name, or None.
         force: return the cards that matched even when the deck has problems.
+        formats: the formats opened with the catalog (:func:`select` passes them, so the catalog is
+            read once); None reads them from ``roots``.
 
     Returns:
         A :class:`Selection`; with ``force`` its ``problems`` lists what is wrong. Its ``notes`` name
@@ -239,8 +243,8 @@ def deck_cards(
         UsageError: an unknown format name.
         DeckProblemsError: the deck has problems (unknown cards, illegal counts...) and ``force`` is False.
     """
-
-    formats = load_formats(roots)
+    if formats is None:
+        formats = load_formats(roots)
     deck_list = read_deck(Path(path), decks.header_words(formats))
     check = decks.check_list(deck_list, catalog, formats, format_name)
     deck, notes = check.best.deck, check.notes + [p.message for p in check.best.deck.notes]
@@ -339,7 +343,8 @@ def select(
     """Load the catalog and gather the cards to print: a deck's cards, then each query's, then each card's.
 
     Args:
-        roots: catalog roots; db: the search index (used only for ``queries`` and ``cards``).
+        roots: catalog roots; db: the index (:func:`cardlab.index.stored.open_catalog` reads the
+            catalog and formats from it once when it is fresh; ``queries`` and ``cards`` search it).
         deck: a deck file or None; queries: search queries; cards: card references.
         format_name, force: as :func:`deck_cards`.
         langs: preferred languages, for the names suggested when a card reference matches nothing.
@@ -353,15 +358,17 @@ def select(
         UsageError: nothing selected (no deck, query or card, or queries matching nothing).
         and whatever :func:`deck_cards`, :func:`query_cards`, :func:`named_card` raise.
     """
-
-    checked = validate(list(roots))
-    catalog = checked.catalog
+    # the catalog and its formats opened once, as deck validate does: from the index when it is
+    # fresh, else validated in memory (with the problems of the files left out)
+    catalog, formats, catalog_problems = open_catalog(list(roots), db)
+    if deck is not None and catalog_problems and not formats:
+        raise CatalogError(catalog_problems)
     try:
-        selection = deck_cards(deck, catalog, roots, format_name, force) if deck is not None else Selection()
+        selection = deck_cards(deck, catalog, roots, format_name, force, formats) if deck is not None else Selection()
     except DeckProblemsError as refused:
-        refused.catalog_problems = list(checked.problems)  # a line naming a draft card: say why
+        refused.catalog_problems = list(catalog_problems)  # a line naming a draft card: say why
         raise
-    selection.catalog_problems = list(checked.problems)
+    selection.catalog_problems = list(catalog_problems)
     if queries or cards:
         if db is None:
             db = default_db(list(roots))
@@ -378,8 +385,8 @@ def select(
                 try:
                     selection.card_ids.append(named_card(con, ref, catalog, langs))
                 except CardlabError as err:
-                    if checked.problems:  # the card may be the draft left out
-                        files = len({p.pos.path for p in checked.problems})
+                    if catalog_problems:  # the card may be the draft left out
+                        files = len({p.pos.path for p in catalog_problems})
                         err.args = (f"{err}; {files} invalid catalog file(s) left out (run 'cardlab validate')",)
                     raise
         finally:

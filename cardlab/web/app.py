@@ -408,9 +408,15 @@ def lines_with_problems(text: str, reports: Sequence) -> tuple[list[dict[str, An
     return rows, loose
 
 
+DECK_SUFFIXES = frozenset({".txt", ".yaml", ".yml", ".json", ".cod"})
+"""The suffixes of an uploaded deck file kept as given: the ones :func:`cardlab.decks.read.parse_deck_text`
+reads by (text, YAML, a JSON deck document, a Cockatrice deck); any other is read as ``.txt``."""
+
+
 async def read_deck_form(text: str, upload: UploadFile | None) -> tuple[str, str]:
     """Return ``(deck text, file name)`` from the deck form: the uploaded file when one was chosen
-    (its name only tells YAML from text; nothing is written), else the pasted text.
+    (its name only tells the deck reader which parser to use: its suffix is kept when it is one of
+    :data:`DECK_SUFFIXES`, else ``.txt``; nothing is written), else the pasted text.
 
     Raises:
         WebError: an upload that is too large or not UTF-8 text (400 ``bad_deck``).
@@ -423,8 +429,8 @@ async def read_deck_form(text: str, upload: UploadFile | None) -> tuple[str, str
             content = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise WebError(400, "bad_deck", "the file is not UTF-8 text; a deck list is plain text") from None
-        suffix = ".yaml" if upload.filename.lower().endswith((".yaml", ".yml")) else ".txt"
-        return content, safe_filename(upload.filename) + suffix
+        suffix = Path(upload.filename).suffix.lower()
+        return content, safe_filename(upload.filename) + (suffix if suffix in DECK_SUFFIXES else ".txt")
     return text, "deck.txt"
 
 

@@ -98,3 +98,14 @@ def test_as_a_process_deck_list_writes_ptcgl(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == (FIXTURES / "haymaker.ptcgl.txt").read_text(encoding="utf-8")
     assert proc.stderr == ""
+
+
+def test_format_60_line_is_a_usage_error(runner, tmp_path) -> None:  # noqa: ANN001
+    deck = tmp_path / "f.txt"
+    deck.write_text("Format: 60\n4 Bill\n", encoding="utf-8")
+    result = runner.invoke(app, ["deck", "validate", str(deck), *ROOTS])
+    assert result.exit_code == 2
+    assert (
+        f"{deck}:1: 'Format: 60' names no format: the format must be a name such as pokemon-base; fix it or use --format NAME"
+        in " ".join(result.output.split())
+    )

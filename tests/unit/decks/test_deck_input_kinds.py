@@ -186,10 +186,13 @@ def test_a_run_of_200000_stars_before_a_card_is_read_at_once():
     assert [(h.line, h.word) for h in deck.headers] == [(2, "trainers")]
 
 
-def test_huge_header_total_is_read():
-    """Kind: huge numbers in header totals (5,000 digits)."""
+def test_huge_header_total_is_reported():
+    """Kind: huge numbers in header totals (5,000 digits): reported at the line as a total of more
+    than 18 digits (never capped into a total the list is said to declare); the header keeps no total."""
     deck = parse_text("Trainers: " + "9" * 5000 + "\n4 Bill\n", P)
-    assert deck.headers[0].total is not None and deck.headers[0].total > 999
+    assert deck.headers[0].total is None
+    message = '"Trainers" declares a total of more than 18 digits; a header\'s total is its number of cards'
+    assert [(p.pos.line, p.rule, p.message) for p in deck.problems] == [(1, "section-total", message)]
 
 
 def test_yaml_float_count_is_a_schema_problem():
