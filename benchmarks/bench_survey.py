@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import statistics
 import sys
 import tempfile
@@ -32,6 +31,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 from paired import paired, paired_calls  # noqa: E402
+
+sys.path.insert(0, str(REPO))
+from tests.data.test_bare_lists import bare  # noqa: E402  (a list as a player pastes it: no # line, no card id)
 
 FORMATS = {
     "base1": "pokemon-base",
@@ -45,11 +47,6 @@ FORMATS = {
     "2000": "pokemon-base-rocket",
     "base": "pokemon-base-fossil",
 }
-
-
-def bare(path: Path) -> str:
-    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if not ln.startswith("#")]
-    return "\n".join(re.sub(r"\s+[a-z0-9]+-\d+$", "", ln) for ln in lines) + "\n"
 
 
 def in_process(rounds: int) -> None:

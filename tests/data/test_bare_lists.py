@@ -25,26 +25,11 @@ from cardlab.cli.whole import app
 from cardlab.core.paths import shipped_catalog
 from cardlab.decks.check import check_list, header_words
 from cardlab.decks.read import parse_deck_text
+from tests.data.test_vintage_decks import RELEASE_FORMAT, STARTERS, TOURNAMENT
 
 REPO = Path(__file__).resolve().parents[2]
 VINTAGE = REPO / "examples" / "decks" / "vintage"
 SHARED = REPO.parent / "shared" / "decks" / "vintage"
-RELEASE_FORMAT = {
-    "base1": "pokemon-base",
-    "base2": "pokemon-base-jungle",
-    "base3": "pokemon-base-fossil",
-    "base4": "pokemon-base-fossil",
-    "base5": "pokemon-base-rocket",
-    "gym1": "pokemon-base-gym",
-    "gym2": "pokemon-base-gym",
-}
-TOURNAMENT = {
-    "1999-10-berkeley-the-better-haymaker.txt": "pokemon-base-fossil",
-    "2000-02-atlanta-electrode-zapdos.txt": "pokemon-base-fossil",
-    "2000-07-sheffield-babes-and-wiggles.txt": "pokemon-base-rocket",
-    "base-fossil-ptcgarchive-rain-dance.txt": "pokemon-base-fossil",
-}
-STARTERS = {"theme-base1-2-player-starter-set.txt", "theme-base4-2-player-cd-rom-starter-set.txt"}
 # filed under base4 by pokemon-tcg-data but made of Gym Heroes and Team Rocket cards (the shared
 # format notes, section 3): its format is Base-Gym
 THUNDERSTORM = "theme-base4-thunderstorm.txt"

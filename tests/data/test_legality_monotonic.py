@@ -6,7 +6,6 @@ The survey's table and ``cardlab deck validate``'s exit status agree."""
 from __future__ import annotations
 
 import json
-import re
 from itertools import permutations
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from cardlab.catalog.validate import load_formats, validate
 from cardlab.core.paths import shipped_catalog
 from cardlab.decks.check import check_list, header_words
 from cardlab.decks.read import parse_deck_text
+from tests.data.test_bare_lists import bare
 
 REPO = Path(__file__).resolve().parents[2]
 LISTS = sorted([*(REPO / "examples" / "decks").glob("*.txt"), *(REPO / "examples" / "decks" / "vintage").glob("*.txt")])
@@ -82,11 +82,6 @@ def test_the_pairs_are_the_vintage_pools(pairs):
     wanted |= {("pokemon-prop-15-3", "pokemon-unlimited")}
     assert len(wanted) == 15
     assert set(got) == wanted
-
-
-def bare(path: Path) -> str:
-    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if not ln.startswith("#")]
-    return "\n".join(re.sub(r"\s+[a-z0-9]+-\d+$", "", ln) for ln in lines) + "\n"
 
 
 def legal_in(text: str, catalog, formats, indexes) -> set[str]:

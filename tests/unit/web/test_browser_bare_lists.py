@@ -4,7 +4,6 @@ a note beside its line, and a problem that every format reports shown once (issu
 
 from __future__ import annotations
 
-import re
 import socket
 import threading
 import time
@@ -13,13 +12,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.data.test_bare_lists import bare
+
 REPO = Path(__file__).resolve().parents[3]
 HAYMAKER = REPO / "examples" / "decks" / "vintage" / "1999-10-berkeley-the-better-haymaker.txt"
-
-
-def bare(path: Path) -> str:
-    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if not ln.startswith("#")]
-    return "\n".join(re.sub(r"\s+[a-z0-9]+-\d+$", "", ln) for ln in lines) + "\n"
 
 
 @pytest.fixture(scope="module")
@@ -68,6 +64,7 @@ def test_bare_haymaker_in_every_format(page: Page, full_server):
     page.get_by_role("button", name="Check").click()
     expect(page.locator('#verdicts tr[data-format="pokemon-base-fossil"] td')).to_have_text("legal")
     expect(page.locator("#line-2 .note")).to_have_text("note: 4 Electabuzz: Base Set 20 assumed (also Wizards Black Star Promos 2)")
+    assert page.locator("#verdicts tr").count() == 1  # one format asked for: one verdict
 
 
 def test_a_problem_every_format_reports_is_shown_once(page: Page, full_server):
@@ -78,3 +75,4 @@ def test_a_problem_every_format_reports_is_shown_once(page: Page, full_server):
     expect(line.locator(".problem")).to_have_count(1)
     expect(line.locator(".problem")).to_have_attribute("data-formats", "all")
     expect(line.locator(".problem")).to_contain_text('every format: unknown-card: unknown card "Pikachoo"')
+    assert page.locator("#verdicts tr").count() == 7  # surveyed: the seven Pokémon formats, the problem shown once
