@@ -33,20 +33,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 from paired import paired, paired_calls  # noqa: E402
 
 sys.path.insert(0, str(REPO))
-from tests.data.test_bare_lists import bare  # noqa: E402  (a list as a player pastes it: no # line, no card id)
-
-FORMATS = {
-    "base1": "pokemon-base",
-    "base2": "pokemon-base-jungle",
-    "base3": "pokemon-base-fossil",
-    "base4": "pokemon-base-fossil",
-    "base5": "pokemon-base-rocket",
-    "gym1": "pokemon-base-gym",
-    "gym2": "pokemon-base-gym",
-    "1999": "pokemon-base-fossil",
-    "2000": "pokemon-base-rocket",
-    "base": "pokemon-base-fossil",
-}
+from tests.data.test_bare_lists import bare, format_of  # noqa: E402  (a list as a player pastes it; its format)
 
 
 def in_process(rounds: int) -> None:
@@ -60,8 +47,7 @@ def in_process(rounds: int) -> None:
     words = header_words(formats)
     lists = []
     for path in sorted((REPO / "examples" / "decks" / "vintage").glob("*.txt")):
-        key = path.name.split("-")[1] if path.name.startswith("theme-") else path.name.split("-")[0]
-        lists.append((parse_deck_text(bare(path), path.name, words), FORMATS[key]))
+        lists.append((parse_deck_text(bare(path), path.name, words), format_of(path.name)))
     indexes: dict = {}
 
     def survey() -> None:

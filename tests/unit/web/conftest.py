@@ -3,6 +3,7 @@ on a free 127.0.0.1 port for the browser tests, with Playwright pointed at Debia
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -60,23 +61,39 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def live_server(web_app):
-    """uvicorn serving :func:`web_app` on a free 127.0.0.1 port in a thread; yields the base URL."""
+@contextlib.contextmanager
+def serving(app):  # noqa: ANN001, ANN201 - an ASGI app; yields the base URL
+    """uvicorn serving ``app`` on a free 127.0.0.1 port in a thread, stopped on exit; yields the
+    base URL (``http://127.0.0.1:PORT``)."""
     import uvicorn
 
     port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(web_app, host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 20
     while not server.started:
         if time.monotonic() > deadline:
             raise RuntimeError("uvicorn did not start")
         time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=5)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def live_server(web_app):
+    """uvicorn serving :func:`web_app` on a free 127.0.0.1 port in a thread; yields the base URL."""
+    with serving(web_app) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def serve_app():
+    """:func:`serving` for a test module's own app (``with serve_app(app) as url: ...``)."""
+    return serving
 
 
 def chromium_path() -> str | None:

@@ -4,9 +4,6 @@ a note beside its line, and a problem that every format reports shown once (issu
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -19,31 +16,16 @@ HAYMAKER = REPO / "examples" / "decks" / "vintage" / "1999-10-berkeley-the-bette
 
 
 @pytest.fixture(scope="module")
-def full_server(tmp_path_factory):
-    """uvicorn serving ``cardlab serve``'s app over the whole shipped catalog on a free port."""
-    import uvicorn
-
+def full_server(tmp_path_factory, serve_app):
+    """``cardlab serve``'s app over the whole shipped catalog, served on a free port."""
     from cardlab.core.paths import shipped_catalog
     from cardlab.web.app import create_app
 
     base = tmp_path_factory.mktemp("full-web")
     mp = pytest.MonkeyPatch()
     mp.setenv("CARDLAB_CACHE_DIR", str(base / "cache"))
-    app = create_app([shipped_catalog()], base / "index.sqlite")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=5)
+    with serve_app(create_app([shipped_catalog()], base / "index.sqlite")) as url:
+        yield url
     mp.undo()
 
 
