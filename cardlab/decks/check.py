@@ -230,7 +230,7 @@ def check_list(
         found = find_format(formats, name)
         if found is None:
             where = f"{SourcePos(deck_list.path, deck_list.format_line)}: " if not format_name and deck_list.format_line else ""
-            from cardlab.core.fuzzy import suggest
+            from cardlab.core.fuzzy import suggest  # lazy: rapidfuzz, only when a format name is wrong
 
             close = suggest(name, list(formats))
             hint = f"; did you mean {', '.join(close)}?" if close else ""
@@ -266,14 +266,13 @@ def check_list(
         unknown[game] = sum(not ids for ids, _message, _rule in looked) + (len(deck_list.entries) - len(looked))
         if fewest is not None and unknown[game] < fewest:
             winner = game
-    games = [winner]
     if unknown[winner]:  # unknown lines: their messages with "did you mean"
         found_by_game[winner] = lookups(deck_list, card_index(indexes, catalog, winner, langs))  # type: ignore[arg-type]
     results: list[FormatResult] = []
     best: tuple[tuple[int, int, int, str], FormatResult] | None = None
     memo: dict = {}  # rules shared between formats (rules.check_deck)
     for fmt in formats.values():
-        if fmt.game not in games:
+        if fmt.game != winner:
             continue
         index = card_index(indexes, catalog, fmt.game, langs)
         assert index is not None
@@ -286,7 +285,7 @@ def check_list(
             best = (key, result)
     assert best is not None
     chosen = best[1].format
-    rows = sorted((r for r in results if r.format.game == chosen.game), key=lambda r: r.format.name)
+    rows = sorted(results, key=lambda r: r.format.name)
     note = f"checked against {chosen.name} (the deck names no format; use --format)"
     return LegalityReport(deck_list.path, chosen.game, rows, chosen.name, surveyed=True, notes=[note])
 
