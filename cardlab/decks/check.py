@@ -74,7 +74,6 @@ __all__ = [
     "check_deck_file",
     "check_file",
     "check_list",
-    "check_or_survey",
     "choose_format",
     "deck_list",
     "describe_entry",
@@ -459,9 +458,7 @@ def open_deck(path: Path, roots: list[Path], format_name: str | None = None, lan
         CatalogError: the catalog's problems leave no format to check the deck with.
         InputError, UsageError: as :func:`load_deck`.
     """
-    return with_catalog(
-        list(roots), lambda result, formats: _resolve(read_deck(Path(path), header_words(formats)), result, formats, format_name, langs)
-    )
+    return check_deck_file(path, roots, format_name, langs).best.deck
 
 
 def with_catalog(roots: list[Path], work: Any) -> Any:
@@ -507,17 +504,6 @@ def _usable_catalog(roots: list[Path]) -> tuple[Any, dict[str, Format]]:
     return SimpleNamespace(catalog=catalog, problems=problems), formats
 
 
-def _resolve(deck_list: DeckList, result: Any, formats: dict[str, Format], format_name: str | None, langs: Sequence[str]) -> Deck:
-    """The deck :func:`check_list` checks under the format given or named, else the best fit of the
-    survey, keeping the catalog's problems as its warnings.
-
-    Raises:
-        CatalogError: the format asked for is a broken format file.
-        UsageError: as :func:`resolve_deck`.
-    """
-    return _checked(deck_list, result, formats, format_name, langs).best.deck
-
-
 def check_file(path: Path, roots: list[Path], format_name: str | None = None, langs: Sequence[str] = ()) -> DeckReport:
     """Check a deck file against a format: every violation at once.
 
@@ -535,31 +521,7 @@ def check_file(path: Path, roots: list[Path], format_name: str | None = None, la
         CatalogError: the catalog's problems leave no format (exit 1); problems of other catalog
             files are warnings in ``report.deck.catalog_problems``.
     """
-
-    deck = open_deck(path, roots, format_name, langs)
-    return DeckReport(deck, check_deck(deck))
-
-
-def check_or_survey(
-    path: Path, roots: list[Path], format_name: str | None = None, langs: Sequence[str] = ()
-) -> DeckReport | LegalityReport:
-    """Check a deck file against its format, or, when neither ``format_name`` nor the file names
-    one, against every format of its game (``cardlab deck validate`` without ``--format``).
-
-    Returns:
-        A :class:`DeckReport` under the format given or named, else a :class:`LegalityReport`.
-
-    Raises:
-        As :func:`check_file`.
-    """
-    return with_catalog(list(roots), lambda result, formats: _check_or_survey(path, result, formats, format_name, langs))
-
-
-def _check_or_survey(path: Path, result: Any, formats: dict[str, Format], format_name: str | None, langs: Sequence[str]) -> Any:
-    """:func:`check_list` of a deck file on a catalog opened by :func:`with_catalog`: a
-    :class:`DeckReport` under the format asked for or named, else the survey's :class:`LegalityReport`."""
-    report = _checked(read_deck(Path(path), header_words(formats)), result, formats, format_name, langs)
-    return report if report.surveyed else report.report
+    return check_deck_file(path, roots, format_name, langs).report  # the rules run once
 
 
 def _checked(deck_list: DeckList, result: Any, formats: dict[str, Format], format_name: str | None, langs: Sequence[str]) -> LegalityReport:
