@@ -227,7 +227,7 @@ def test_a_10_mb_body(client):
 
 
 def test_deck_lists_over_128_kb(client):
-    from cardlab.web.app import MAX_DECK_TEXT
+    from cardlab.web.limits import MAX_DECK_TEXT
 
     big = "4 Qwerty\n" * (MAX_DECK_TEXT // 9 + 10)  # within the body cap, over the deck cap
     assert MAX_DECK_TEXT < len(big) < MAX_DECK_TEXT + 16 * 1024
@@ -239,7 +239,7 @@ def test_deck_lists_over_128_kb(client):
 def test_deck_lists_over_1000_lines(client):
     """Finding: 128 kB of short unknown names took 2.4 s on every deck route. The web checks at most
     MAX_DECK_LINES (1,000) lines, counted as the deck parser counts them."""
-    from cardlab.web.app import MAX_DECK_LINES
+    from cardlab.web.limits import MAX_DECK_LINES
 
     assert MAX_DECK_LINES == 1000
     over = "1 Qwerty\n" * 1000 + "1 Qwerty\r1 Qwerty"
@@ -259,7 +259,7 @@ def test_deck_exports_check_in_a_worker_thread(client, zap_text, monkeypatch):
     meanwhile. Every deck route now checks in the thread pool (no event loop in the checking thread)."""
     import asyncio
 
-    from cardlab.web import app as web
+    from cardlab.web import decks as web
 
     seen = []
     original = web.check_deck_text
@@ -284,7 +284,8 @@ def test_deck_exports_check_in_a_worker_thread(client, zap_text, monkeypatch):
 def test_deck_page_lines_are_the_parsers_lines(client, web_app, space):
     """Finding: the page split the text with str.splitlines (which breaks at \\f, \\v, NEL, U+2028...)
     while the parser reads those as spaces, so problems showed beside the wrong lines."""
-    from cardlab.web.app import check_deck_text, lines_with_problems
+    from cardlab.web.decks import check_deck_text
+    from cardlab.web.views import lines_with_problems
 
     text = f"1 Qwerty{space}x\n4 Bill\n1 Zzzz\n"
     checked = check_deck_text(web_app.site, text, "deck.txt", "pokemon-base", [])
@@ -394,7 +395,7 @@ def test_proxies_pdf_caps_the_copies(client):
     MAX_PROXIES (600) proxies per request, forced or not; exactly 600 still prints."""
     from pypdf import PdfReader
 
-    from cardlab.web.app import MAX_PROXIES
+    from cardlab.web.limits import MAX_PROXIES
 
     assert MAX_PROXIES == 600
     over = client.post("/deck/proxies.pdf", data={"text": "99 Bill\n" * 1000, "force": "true"})
