@@ -37,7 +37,7 @@ from cardlab.core.errors import UsageError
 from cardlab.web.errors import add_handlers
 from cardlab.web.guard import Guard
 from cardlab.web.limits import MAX_BODY, SEARCH_TIMEOUT, WEB_THREADS
-from cardlab.web.routes import ROUTERS
+from cardlab.web.routes import ROUTERS, route_table
 from cardlab.web.state import Site
 from cardlab.web.views import HERE, templates
 
@@ -147,6 +147,7 @@ def create_app(
     add_handlers(api)
     for name in ROUTERS:
         api.include_router(importlib.import_module(name).router)
+    api.state.route_table = route_table(api)  # the 405 answer's Allow header reads it (errors.allowed_methods)
     app = Guard(api, MAX_BODY)
     app.app, app.site = api, site  # type: ignore[attr-defined]
     return app

@@ -147,9 +147,7 @@ def allowed_methods(request: Request) -> str:
     only the first route's), ``HEAD`` with ``GET`` (the Guard answers it)."""
     from starlette.routing import Match
 
-    from cardlab.web.routes import route_table
-
-    routes = route_table(request.app)
+    routes = request.app.state.route_table  # every route, the routers' included (routes.route_table)
     methods = {m for r in routes if r.matches(request.scope)[0] != Match.NONE for m in getattr(r, "methods", None) or ()}
     if "GET" in methods:
         methods.add("HEAD")
