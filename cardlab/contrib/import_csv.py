@@ -68,10 +68,10 @@ def _kind(spec: dict) -> str | None:
 def columns(game: str) -> dict[str, Column | None]:
     """Return every top-level card field of ``game``'s schema: a :class:`Column` when a CSV cell
     can fill it, None for lists and objects (not fillable)."""
-    from cardlab.catalog.schemas import _all, card_schema_name
+    from cardlab.catalog.schemas import card_schema_name, load_all
     from cardlab.core.paths import schema_dir
 
-    schemas = _all(schema_dir())
+    schemas = load_all(schema_dir())
     common_defs = schemas["common.schema.json"]["$defs"]
     common = {
         k: ({"$ref": "common.schema.json" + v["$ref"]} if v.get("$ref", "").startswith("#/") else v)

@@ -495,3 +495,10 @@ def deck_figures(figures: DeckFigures, cards: Sequence[Counted], need: Sequence[
     )
     if need:
         each_kind(figures, cards, "kind", need)
+
+
+if TYPE_CHECKING:  # mypy holds this module to the Game protocol (nothing runs)
+    from cardlab.games import ippo as _this
+    from cardlab.games.base import Game
+
+    _CONTRACT: Game = _this

@@ -300,3 +300,10 @@ def deck_figures(figures: DeckFigures, cards: Sequence[Counted], need: Sequence[
         return
     kinds = list(need) or list(dict.fromkeys(c.card["type"] for c in cards))
     each_kind(figures, cards, "type", kinds)
+
+
+if TYPE_CHECKING:  # mypy holds this module to the Game protocol (nothing runs)
+    from cardlab.games import monpa as _this
+    from cardlab.games.base import Game
+
+    _CONTRACT: Game = _this
