@@ -92,7 +92,7 @@ def _assembled() -> dict[str, tuple[FieldSpec, list[tuple[str, FieldSpec]]]]:
 
 def search_fields() -> dict[str, tuple[str, str]]:
     """Return the query language's field table: field -> (kind, help), in the shape of
-    ``search.query.FIELDS``: the common fields, then each game's in :data:`GAMES` order (a field
+    ``search.fields.FIELDS``: the common fields, then each game's in :data:`GAMES` order (a field
     several games share is listed once, where it first appears). A game's help is prefixed by its
     title (``Pokémon: hit points (hp>=80)``); shared fields join them (``Ippo: defense power; Monpa:
     a servant's defense``), inside their ``lead`` when they have one.
@@ -111,7 +111,7 @@ def search_fields() -> dict[str, tuple[str, str]]:
 
 
 def closed_fields() -> tuple[str, ...]:
-    """Return the fields whose values form a closed vocabulary (``search.engine.CLOSED_FIELDS``):
+    """Return the fields whose values form a closed vocabulary (``search.fields.CLOSED_FIELDS``):
     the common ones, then each game's, in :func:`search_fields` order.
 
     Raises:
