@@ -58,8 +58,7 @@ def _games_help() -> str:
 
 def common_fields() -> dict[str, FieldSpec]:
     """Return the query fields every game shares (name, text, game, set, number, rarity, artist)."""
-    # imported here: cli/options reads GAMES at start-up, and base's Protocol costs 1.5 ms there
-    from cardlab.games.base import FieldSpec
+    from cardlab.games.base import FieldSpec  # lazy: typing's Protocol (1.5 ms); cli/options reads GAMES at start-up
 
     return {
         "name": FieldSpec("name", "card name in any language, substring (name:char); name=... for the whole name"),
