@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, NamedTuple
 
 from cardlab.catalog.model import Catalog
 from cardlab.collection.cards import CardResolver
@@ -182,10 +182,10 @@ def _key(name: str) -> str:
     return " ".join(fold(name).split())
 
 
-def header_lines() -> str:
-    """Every known app and its header line, one ``name: header`` line each (the messages of an
-    unrecognised header, ``--help``)."""
-    return "\n".join(f"  {name}: {','.join(app.header)}" for name, app in APPS.items())
+def header_lines(sep: str = "; ") -> str:
+    """Every known app and its header line, ``name: header`` each, joined by ``sep`` (the message
+    of an unrecognised header: one line, as every error is)."""
+    return sep.join(f"{name}: {','.join(app.header)}" for name, app in APPS.items())
 
 
 @dataclass(frozen=True)
@@ -233,8 +233,8 @@ def detect(header: list[str], path: Path, app: str | None = None) -> Layout:
             continue
         if missing:
             raise UsageError(
-                f"{path}:1: not a {spec.title} export: no column {', '.join(repr(m) for m in missing)}; its header is\n"
-                f"  {','.join(spec.header)}"
+                f"{path}:1: not a {spec.title} export: no column {', '.join(repr(m) for m in missing)}; its header is "
+                f"{','.join(spec.header)}"
             )
         roles = {role: i for role, col in spec.columns.items() if (i := column(col)) is not None}
         return Layout(name, roles)
@@ -256,14 +256,14 @@ def detect(header: list[str], path: Path, app: str | None = None) -> Layout:
             "column (count, quantity), a card (card_id; set and number; or name) and optionally printing, condition, language, player"
         )
     raise UsageError(
-        f"{path}:1: this header matches no collection export cardlab knows; give --from APP or one of these header lines:\n"
+        f"{path}:1: this header matches no collection export cardlab knows; give --from APP, or write one of these header lines: "
         + header_lines()
     )
 
 
-@dataclass(frozen=True)
-class ExportRow:
-    """One record of an export: ``line`` (1-based, where it starts) and its ``cells``."""
+class ExportRow(NamedTuple):
+    """One record of an export: ``line`` (1-based, where it starts) and its ``cells`` (a named
+    tuple: a hundred thousand are made per import)."""
 
     line: int
     cells: list[str]
@@ -284,15 +284,20 @@ class ExportFile:
     def __iter__(self) -> Iterator[ExportRow]:
         reader = self._reader
         start = reader.line_num + 1  # type: ignore[attr-defined]
+        width = len(self.header)
         try:
             for record in reader:
                 line = start
                 start = reader.line_num + 1  # type: ignore[attr-defined]
-                if not record or all(not c.strip() for c in record):
+                if len(record) != width:
+                    if not "".join(record).strip():
+                        continue  # a blank line
+                    if len(record) > width and "".join(record[width:]).strip():
+                        raise InputError(f"{self.path}:{line}:{width + 1}: {len(record)} cells but the header has {width} columns")
+                    record = (record + [""] * width)[:width]
+                elif not "".join(record).strip():
                     continue
-                if len(record) > len(self.header) and any(c.strip() for c in record[len(self.header) :]):
-                    raise InputError(f"{self.path}:{line}:{len(self.header) + 1}: {len(record)} cells but the header has {len(self.header)} columns")
-                yield ExportRow(line, record + [""] * (len(self.header) - len(record)))
+                yield ExportRow(line, record)
         except csv.Error as err:
             raise InputError(f"{self.path}:{start}: cannot read this CSV row ({err}); check its quotes") from None
         except UnicodeDecodeError:
@@ -396,84 +401,82 @@ def _games_by_title() -> dict[str, str]:
     return {_key(get(g).TITLE): g for g in GAMES} | {g: g for g in GAMES}
 
 
-class _RowReader:
-    """Checks one row at a time against the catalog, caching each distinct card reference."""
+_Verdict = tuple[str | None, str, str | None, int | None, tuple[tuple[int, str, str], ...]]
+"""What a row's cells mean: ``(category skipped or None, player or "", card id, count, problems as
+(column, message, rule))``; the same cells always mean the same, so verdicts are cached."""
 
-    def __init__(self, export: ExportFile, resolver: CardResolver, player: str) -> None:
-        self.export, self.resolver, self.player = export, resolver, player
+MAX_VERDICTS = 200_000
+"""Distinct rows whose verdict is kept (a file of ten million distinct rows stays bounded)."""
+
+
+class _RowReader:
+    """Checks one row at a time against the catalog; the verdict of each distinct row (its cells of
+    the known roles) is cached, so a card listed on many rows is looked up once."""
+
+    def __init__(self, export: ExportFile, resolver: CardResolver) -> None:
+        self.export, self.resolver = export, resolver
         self.catalog: Catalog = resolver.catalog
         self.games = _games_by_title()
-        self.cache: dict[tuple[str, ...], tuple[str | None, str, int]] = {}
+        self.roles = list(export.layout.roles)
+        self.cols = {role: i + 1 for role, i in export.layout.roles.items()}
+        self.indices = [export.layout.roles[r] for r in self.roles]
+        self.verdicts: dict[tuple[str, ...], _Verdict] = {}
 
-    def cell(self, row: ExportRow, role: str) -> tuple[str, int]:
-        i = self.export.layout.roles.get(role)
-        return (row.cells[i].strip(), i + 1) if i is not None else ("", 0)
+    def read(self, row: ExportRow) -> tuple[str | None, str, str | None, int | None, list[Problem]]:
+        """``(category skipped or None, player or "", card id, count, problems)`` of one row."""
+        cells = row.cells
+        key = tuple([cells[i] for i in self.indices])
+        verdict = self.verdicts.get(key)
+        if verdict is None:
+            verdict = self._verdict(dict(zip(self.roles, (c.strip() for c in key))))
+            if len(self.verdicts) < MAX_VERDICTS:
+                self.verdicts[key] = verdict
+        skipped, who, card_id, n, specs = verdict
+        problems = [Problem(SourcePos(self.export.path, row.line, col or 1), message, rule) for col, message, rule in specs]
+        return skipped, who, card_id, n, problems
 
-    def read(self, row: ExportRow) -> tuple[str | None, str | None, int | None, list[Problem]]:
-        """``(category skipped or None, card id, count, problems)`` of one row."""
-        path = self.export.path
-        problems: list[Problem] = []
-
-        def bad(col: int, message: str, rule: str) -> None:
-            problems.append(Problem(SourcePos(path, row.line, col or 1), message, rule))
-
-        category, _ = self.cell(row, "category")
+    def _verdict(self, values: dict[str, str]) -> _Verdict:
+        problems: list[tuple[int, str, str]] = []
+        cols = self.cols
+        category = values.get("category", "")
         game = None
         if category:
             game = self.games.get(_key(category))
             if game is None:
-                return category, None, None, []
-        who, who_col = self.cell(row, "player")
+                return category, "", None, None, ()
+        who = values.get("player", "")
         if who:
             try:
                 who = check_player(who)
             except UsageError as err:
-                bad(who_col, str(err), "player")
-        text, count_col = self.cell(row, "count")
+                problems.append((cols["player"], str(err), "player"))
         n: int | None = None
         try:
-            n = parse_count(text)
+            n = parse_count(values.get("count", ""))
         except UsageError as err:
-            bad(count_col, str(err), "count")
-        for role, known, what in (("printing", PRINTINGS, "printing"), ("condition", CONDITIONS, "condition")):
-            value, col = self.cell(row, role)
-            if col and fold(value).replace(" ", "") not in known:
-                bad(col, f"unknown {what} '{value}'", what)
-        lang, lang_col = self.cell(row, "language")
+            problems.append((cols.get("count", 0), str(err), "count"))
+        for role, known in (("printing", PRINTINGS), ("condition", CONDITIONS)):
+            value = values.get(role)
+            if value is not None and fold(value).replace(" ", "") not in known:
+                problems.append((cols[role], f"unknown {role} '{value}'", role))
+        lang = values.get("language", "")
         if lang and _key(lang) not in _LANGUAGE_OF:
-            bad(lang_col, f"unknown language '{lang}' (known: {', '.join(names[0] for names in LANGUAGES.values())})", "language")
-        card_id, message, col = self.card(row, game)
+            known_langs = ", ".join(names[0] for names in LANGUAGES.values())
+            problems.append((cols["language"], f"unknown language '{lang}' (known: {known_langs})", "language"))
+        card_id, message, col = self._card(values, game)
         if card_id is None:
-            bad(col, message, "unknown-card")
-        return None, card_id, n, problems
+            problems.append((col, message, "unknown-card"))
+        return None, who, card_id, n, tuple(problems)
 
-    def card(self, row: ExportRow, game: str | None) -> tuple[str | None, str, int]:
-        """``(card id or None, message, column)`` of the row's card, cached by its cells."""
-        cid, cid_col = self.cell(row, "card_id")
-        set_text, set_col = self.cell(row, "set")
-        set_name, set_name_col = self.cell(row, "set_name")
-        number, number_col = self.cell(row, "number")
-        name, name_col = self.cell(row, "name")
-        key = (cid, set_text, set_name, number, name, game or "")
-        found = self.cache.get(key)
-        if found is None:
-            found = self._card(cid, cid_col, (set_text, set_col), (set_name, set_name_col), number, number_col, name, name_col, game)
-            if len(self.cache) < 200_000:
-                self.cache[key] = found
-        return found
-
-    def _card(
-        self,
-        cid: str,
-        cid_col: int,
-        set_cell: tuple[str, int],
-        set_name_cell: tuple[str, int],
-        number: str,
-        number_col: int,
-        name: str,
-        name_col: int,
-        game: str | None,
-    ) -> tuple[str | None, str, int]:
+    def _card(self, values: dict[str, str], game: str | None) -> tuple[str | None, str, int]:
+        """``(card id or None, message, column)`` of a row's card cells: a card id, else a set (code
+        or name, of ``game`` when the row names it) and number, else a name."""
+        cols = self.cols
+        cid, cid_col = values.get("card_id", ""), cols.get("card_id", 0)
+        set_cell = (values.get("set", ""), cols.get("set", 0))
+        set_name_cell = (values.get("set_name", ""), cols.get("set_name", 0))
+        number, number_col = values.get("number", ""), cols.get("number", 0)
+        name, name_col = values.get("name", ""), cols.get("name", 0)
         if cid:
             found, message = self.resolver.resolve(card_id=cid)
             return found, message, cid_col
@@ -484,18 +487,18 @@ class _RowReader:
             return None, f"unknown set '{text}' (neither a set code nor a set name of the catalog)", col
         num = normal_number(number) if number else ""
         if infos and num:
-            first: tuple[str | None, str, int] | None = None
-            for code in dict.fromkeys(i.code for i in infos):  # one name, several games' sets: the one holding this card
-                info = self.catalog.sets[code]
-                found, message = self.resolver.resolve(set_code=info.code, number=num, name=name or None)
+            wrong_name = ""
+            codes = list(dict.fromkeys(i.code for i in infos))
+            for code in codes:  # one name, several games' sets: the one holding this card
+                found, message = self.resolver.resolve(set_code=code, number=num, name=name or None)
                 if found is not None:
                     return found, "", number_col
-                alone, _ = self.resolver.resolve(set_code=info.code, number=num)
-                if first is None or (alone is not None and first[2] != name_col):
-                    # a card of that number whose name differs: the name is wrong; else the number is
-                    first = (None, message, name_col) if alone is not None else (None, f"no card {num} in {info.name(['en'])} ({info.code})", number_col)
-            assert first is not None
-            return first
+                if not wrong_name and self.resolver.resolve(set_code=code, number=num)[0] is not None:
+                    wrong_name = message  # a card of that number, of another name
+            if wrong_name:
+                return None, wrong_name, name_col
+            shown = " or ".join(f"{self.catalog.sets[c].name(['en'])} ({c})" for c in codes)
+            return None, f"no card {num} in {shown}", number_col
         if not name:
             return None, "no card on this row: give a name, or a set and a number", name_col or number_col or 1
         found, message = self.resolver.resolve(name=name)
@@ -524,21 +527,20 @@ def plan_export(
     player = check_player(player)
     plan = ImportPlan(export.layout.app)
     plan.not_kept = [r for r in ("printing", "condition", "language") if r in export.layout.roles]
-    reader = _RowReader(export, resolver, player)
+    reader = _RowReader(export, resolver)
     for row in export:
         plan.rows += 1
         if on_row is not None:
             on_row(row)
-        skipped, card_id, n, problems = reader.read(row)
+        skipped, who, card_id, n, problems = reader.read(row)
         if skipped is not None:
             plan.other_games[skipped] += 1
             continue
         if not problems and card_id is not None and n is not None:
-            who, _ = reader.cell(row, "player")
-            key = (check_player(who) if who else player, card_id)
+            key = (who or player, card_id)
             total = plan.counts.get(key, 0) + n
             if total > MAX_COUNT:
-                problems.append(Problem(SourcePos(export.path, row.line, 1), f"{card_id}: {total:,} copies in all; at most {MAX_COUNT:,}", "count"))
+                problems.append(Problem(SourcePos(export.path, row.line, reader.cols.get("count", 1)), f"{card_id}: {total:,} copies in all; at most {MAX_COUNT:,}", "count"))
             else:
                 plan.counts[key] = total
         if problems:
