@@ -97,8 +97,13 @@ def main() -> int:
                 rows, elapsed, added, peak = out.stdout.split()
                 assert int(rows) == args.rows, (mode, rows)
                 results[mode].append((float(elapsed), int(rows) / float(elapsed), int(added)))
-                print(f"run {run + 1} {mode:6}: {float(elapsed):7.3f} s, {int(rows) / float(elapsed):10,.0f} rows/s, peak +{int(added) / 1024:.1f} MiB (process {int(peak) / 1024:.0f} MiB)")
-        med = {m: (statistics.median(r[0] for r in v), statistics.median(r[1] for r in v), statistics.median(r[2] for r in v)) for m, v in results.items()}
+                print(
+                    f"run {run + 1} {mode:6}: {float(elapsed):7.3f} s, {int(rows) / float(elapsed):10,.0f} rows/s, peak +{int(added) / 1024:.1f} MiB (process {int(peak) / 1024:.0f} MiB)"
+                )
+        med = {
+            m: (statistics.median(r[0] for r in v), statistics.median(r[1] for r in v), statistics.median(r[2] for r in v))
+            for m, v in results.items()
+        }
         for mode, (elapsed, rate, added) in med.items():
             print(f"median {mode:6}: {elapsed:7.3f} s, {rate:10,.0f} rows/s, peak +{added / 1024:.1f} MiB")
         print(f"ratio import / bare csv read: {med['import'][0] / med['csv'][0]:.1f}x the time")

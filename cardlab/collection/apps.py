@@ -210,8 +210,7 @@ def detect(header: list[str], path: Path, app: str | None = None) -> Layout:
     for i, k in enumerate(keys):
         if k in seen:
             raise UsageError(
-                f"{path}:1:{i + 1}: the column '{header[i]}' is named twice (columns {seen[k] + 1} and {i + 1}); "
-                "give each column one name"
+                f"{path}:1:{i + 1}: the column '{header[i]}' is named twice (columns {seen[k] + 1} and {i + 1}); give each column one name"
             )
         seen[k] = i
     if app is not None and app not in APPS:
@@ -236,16 +235,20 @@ def detect(header: list[str], path: Path, app: str | None = None) -> Layout:
                 f"{path}:1: not a {spec.title} export: no column {', '.join(repr(m) for m in missing)}; its header is "
                 f"{','.join(spec.header)}"
             )
-        roles = {role: i for role, col in spec.columns.items() if (i := column(col)) is not None}
-        return Layout(name, roles)
-    roles = {}
+        found: dict[str, int] = {}
+        for role, col in spec.columns.items():
+            at = column(col)
+            if at is not None:
+                found[role] = at
+        return Layout(name, found)
+    roles: dict[str, int] = {}
     unknown = []
     for i, k in enumerate(keys):
-        role = next((r for r, spellings in GENERIC_COLUMNS.items() if k in spellings), None)
-        if role is None or role in roles:
+        meaning = next((r for r, spellings in GENERIC_COLUMNS.items() if k in spellings), None)
+        if meaning is None or meaning in roles:
             unknown.append((i, header[i]))
             continue
-        roles[role] = i
+        roles[meaning] = i
     has_card = "card_id" in roles or "name" in roles or "number" in roles
     if "count" in roles and has_card and not unknown:
         return Layout("generic", roles)
@@ -428,7 +431,7 @@ class _RowReader:
         key = tuple([cells[i] for i in self.indices])
         verdict = self.verdicts.get(key)
         if verdict is None:
-            verdict = self._verdict(dict(zip(self.roles, (c.strip() for c in key))))
+            verdict = self._verdict(dict(zip(self.roles, (c.strip() for c in key), strict=True)))
             if len(self.verdicts) < MAX_VERDICTS:
                 self.verdicts[key] = verdict
         skipped, who, card_id, n, specs = verdict
@@ -503,8 +506,8 @@ class _RowReader:
             return None, "no card on this row: give a name, or a set and a number", name_col or number_col or 1
         found, message = self.resolver.resolve(name=name)
         if found is None and infos:
-            codes = {info.code for info in infos}
-            in_set = [i for i in self.resolver.choices(name) if self.catalog.card_set[i] in codes]
+            named = {info.code for info in infos}
+            in_set = [i for i in self.resolver.choices(name) if self.catalog.card_set[i] in named]
             if len(in_set) == 1:
                 return in_set[0], "", name_col
         return found, message, name_col
@@ -540,7 +543,13 @@ def plan_export(
             key = (who or player, card_id)
             total = plan.counts.get(key, 0) + n
             if total > MAX_COUNT:
-                problems.append(Problem(SourcePos(export.path, row.line, reader.cols.get("count", 1)), f"{card_id}: {total:,} copies in all; at most {MAX_COUNT:,}", "count"))
+                problems.append(
+                    Problem(
+                        SourcePos(export.path, row.line, reader.cols.get("count", 1)),
+                        f"{card_id}: {total:,} copies in all; at most {MAX_COUNT:,}",
+                        "count",
+                    )
+                )
             else:
                 plan.counts[key] = total
         if problems:

@@ -35,7 +35,9 @@ ENERGY_SYMBOL: dict[str, tuple[str, str]] = {
 FIELDS: dict[str, FieldSpec] = {
     "supertype": FieldSpec("facet", "pokemon, trainer or energy", closed=True),
     "type": FieldSpec(
-        "facet", "the Pokémon's type, the Energy an Energy card provides, or a supertype or stage (type:fire, t:trainer, t:basic)", closed=True
+        "facet",
+        "the Pokémon's type, the Energy an Energy card provides, or a supertype or stage (type:fire, t:trainer, t:basic)",
+        closed=True,
     ),
     "stage": FieldSpec("facet", 'basic, "stage 1", "stage 2"', closed=True),
     "hp": FieldSpec("num", "hit points (hp>=80)"),

@@ -36,9 +36,10 @@ DISPLAY_KEYWORDS: dict[str, tuple[str, str]] = {
 each with a caret error naming its option (:func:`cardlab.search.query.tokens.tokenize`):
 keyword -> (the option, what it sets)."""
 
-TYPE_LINE_FIELDS = ("type", "supertype", "stage")
-"""What ``type:`` (``t:``) matches, as Scryfall's type line does: the types, and the supertypes and
-stages (``t:trainer``, ``t:basic``, ``t:"stage 2"``) of the games that have them."""
+TYPE_LINE_FIELDS = ("type", "supertype", "stage", "energy")
+"""What ``type:`` (``t:``) matches, as Scryfall's type line does: the types, and the supertypes,
+stages and Energy kinds (``t:trainer``, ``t:basic``, ``t:"stage 2"``, ``t:special``) of the games
+that have them."""
 
 # field -> (kind, help). kinds: facet (exact folded text), like (substring of a facet), num (number),
 # name, text, number (text or number), set, is (IS_VALUES), display (DISPLAY_KEYWORDS: an option)

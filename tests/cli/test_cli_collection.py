@@ -290,3 +290,23 @@ def test_import_skip_bad_lists_the_rows_left_out(runner, pokemon_env, tmp_path):
         "skipped 1 row not understood: line 3",
     ]
     assert run(runner, "collection", "export").stdout == "card_id,count\nbase1-91,2\n"
+
+
+def test_import_from_an_app_as_a_real_process(repo, tmp_path):
+    """Once as a real process: a semicolon-separated Dragon Shield web export with a BOM, then
+    `search charizard --sort name --reverse` orders by name alone (issue 31)."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, CARDLAB_DATA=str(tmp_path / "data"), CARDLAB_PLAYER="alice", PYTHONPATH=str(repo))
+    fixture = repo / "tests" / "fixtures" / "collections" / "dragonshield-web.csv"
+    done = subprocess.run(
+        [sys.executable, "-m", "cardlab", "collection", "import", str(fixture)], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert (done.returncode, done.stdout) == (0, "imported 2 rows from Dragon Shield (web): 2 cards, 3 copies for alice\n")
+    out = subprocess.run(
+        [sys.executable, "-m", "cardlab", "search", "charizard", "--sort", "name", "--reverse", "-O", "ids"],
+        capture_output=True, text=True, env=env, timeout=120,
+    )  # fmt: skip
+    assert out.stdout.split() == ["base5-21", "base5-4", "base4-4", "base1-4", "gym2-2"]

@@ -106,7 +106,7 @@ def _tokens_of(q: str) -> list[Token]:
             toks.append(Token("not", i))
             i += 1
         elif ch == "!" and (i + 1 >= n or q[i + 1].isspace() or q[i + 1] in "()="):
-            raise QueryError(q, i, '\'!\' needs a name right after it: !"Dark Charizard" or !pikachu finds that exact name')
+            raise QueryError(q, i, "'!' needs a name right after it: !\"Dark Charizard\" or !pikachu finds that exact name")
         elif ch == "!":
             # Scryfall's exact name: !"Dark Charizard", !pikachu (name=... by another spelling)
             if q[i + 1] == '"':
@@ -195,7 +195,11 @@ def _field_term(q: str, i: int, j: int, m: re.Match[str], shown: str | None = No
         raise QueryError(q, i, f"'{field_raw}{op}' sets {what} in cardlab: give {option}")
     if field == "is":
         wanted = IS_ALIASES.get(value.strip().lower(), value.strip().lower())
-        if wanted not in IS_VALUES or op not in (":", "="):
+        if op not in (":", "="):
+            raise QueryError(
+                q, vpos - len(op), f"'{field_raw}' takes ':' ({field_raw}:{value}); for the opposite write -is:{value} or not:{value}"
+            )
+        if wanted not in IS_VALUES:
             hint = suggest(value, [*IS_VALUES, *IS_ALIASES], limit=2)
             mean = f"; did you mean {' or '.join(f'{shown or field_raw}:{h}' for h in hint)}?" if hint else ""
             raise QueryError(q, vpos, f"unknown {shown or field_raw}:{value}{mean} (known: {', '.join(IS_VALUES)})")

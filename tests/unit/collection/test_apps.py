@@ -73,7 +73,9 @@ def test_round_trip_through_each_app_keeps_every_count(tmp_path, resolver, app):
 
 def test_set_names_in_english_and_french_and_printed_numbers(tmp_path, con, resolver):
     path = tmp_path / "c.csv"
-    path.write_text("Quantity,Set Name,Card Number,Name\n1,Base Set 2,4/130,Charizard\n2,Set de Base,004/102,Dracaufeu\n1,Fossile,#5,Gengar\n")
+    path.write_text(
+        "Quantity,Set Name,Card Number,Name\n1,Base Set 2,4/130,Charizard\n2,Set de Base,004/102,Dracaufeu\n1,Fossile,#5,Gengar\n"
+    )
     import_export(con, path, resolver, "alice")
     assert counts(con, "alice") == {"base4-4": 1, "base1-4": 2, "base3-5": 1}
 
@@ -117,7 +119,9 @@ def test_skip_bad_writes_the_rest_and_lists_the_skipped_rows(tmp_path, con, reso
 
 def test_unknown_condition_printing_and_language_are_problems(tmp_path, con, resolver):
     path = tmp_path / "c.csv"
-    path.write_text("Count,Tradelist Count,Name,Edition,Condition,Language,Foil,Collector Number\n1,0,Bill,base1,Chewed,Klingon,sparkly,91\n")
+    path.write_text(
+        "Count,Tradelist Count,Name,Edition,Condition,Language,Foil,Collector Number\n1,0,Bill,base1,Chewed,Klingon,sparkly,91\n"
+    )
     with pytest.raises(DataError) as info:
         import_export(con, path, resolver, "alice")
     assert [(p.pos.col, p.rule) for p in info.value.problems] == [(7, "printing"), (5, "condition"), (6, "language")]
@@ -175,7 +179,9 @@ _CELL = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_s
 @settings(max_examples=150, deadline=None)
 @given(
     delimiter=st.sampled_from([",", ";", "\t"]),
-    header=st.lists(st.sampled_from(["Quantity", "Name", "Set", "Card Number", "Condition", "Language", "Notes"]), min_size=2, max_size=7, unique=True),
+    header=st.lists(
+        st.sampled_from(["Quantity", "Name", "Set", "Card Number", "Condition", "Language", "Notes"]), min_size=2, max_size=7, unique=True
+    ),
     rows=st.lists(st.lists(_CELL, min_size=7, max_size=7), min_size=0, max_size=5),
 )
 def test_sniffing_finds_the_separator_the_file_was_written_with(delimiter, header, rows):

@@ -270,8 +270,8 @@ STEM = "c.rowid IN (SELECT rowid FROM card_stem WHERE card_stem MATCH ?)"
 COMPACT = "c.id IN (SELECT card_id FROM card_name WHERE compact >= ? AND compact < ?)"
 WORD = f"({FTS} OR {STEM} OR {COMPACT})"
 FACET_TEXT = "c.rowid IN (SELECT card FROM facet_text WHERE field = ? AND text = ?)"
-TYPE_LINE = "c.rowid IN (SELECT card FROM facet_text WHERE field IN (?, ?, ?) AND text = ?)"
-"""type: matches the type line (types, supertypes, stages: issue 31)."""
+TYPE_LINE = "c.rowid IN (SELECT card FROM facet_text WHERE field IN (?, ?, ?, ?) AND text = ?)"
+"""type: matches the type line (types, supertypes, stages, Energy kinds: issue 31)."""
 
 
 @pytest.mark.parametrize(
@@ -324,8 +324,8 @@ TYPE_LINE = "c.rowid IN (SELECT card FROM facet_text WHERE field IN (?, ?, ?) AN
         ("set:Base1", "c.set_code IN (SELECT code FROM set_key WHERE key = ?)", ["base1"]),
         (
             "type!=fire",
-            f"(c.rowid IN (SELECT card FROM facet_text WHERE field IN (?, ?, ?)) AND NOT ({TYPE_LINE}))",
-            ["type", "supertype", "stage", "type", "supertype", "stage", "fire"],
+            f"(c.rowid IN (SELECT card FROM facet_text WHERE field IN (?, ?, ?, ?)) AND NOT ({TYPE_LINE}))",
+            ["type", "supertype", "stage", "energy", "type", "supertype", "stage", "energy", "fire"],
         ),
         (
             "hp!=120",
@@ -342,7 +342,7 @@ TYPE_LINE = "c.rowid IN (SELECT card FROM facet_text WHERE field IN (?, ?, ?) AN
         (
             "type:fire or hp>5",
             f"({TYPE_LINE} OR c.rowid IN (SELECT card FROM facet_num WHERE field = ? AND num > ?))",
-            ["type", "supertype", "stage", "fire", "hp", 5.0],
+            ["type", "supertype", "stage", "energy", "fire", "hp", 5.0],
         ),
         (
             "zorb fen",
@@ -497,7 +497,7 @@ def test_run_together_only_when_every_term_is_a_bare_word():
     """Two bare words and a field term: no run-together clause (it is for names typed apart)."""
     sql, params = compile_sql(parse("zorb fen type:fire"), ("en",))
     assert sql == f"({WORD} AND {WORD} AND {TYPE_LINE})"
-    assert params[-4:] == ["type", "supertype", "stage", "fire"]
+    assert params[-5:] == ["type", "supertype", "stage", "energy", "fire"]
 
 
 @pytest.mark.parametrize("space", ["\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1f", "\x85"])
