@@ -176,7 +176,7 @@ def test_on_row_is_called_for_each_row(tmp_path, con, resolver):
 _CELL = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=8).filter(lambda s: s.strip() == s)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=2000, deadline=None)
 @given(
     delimiter=st.sampled_from([",", ";", "\t"]),
     header=st.lists(
@@ -192,7 +192,7 @@ def test_sniffing_finds_the_separator_the_file_was_written_with(delimiter, heade
     assert sniff_delimiter(buf.getvalue()) == delimiter
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=2000, deadline=None)
 @given(number=st.integers(1, 999), total=st.integers(1, 999), zeros=st.integers(0, 2), spaces=st.booleans(), hash_=st.booleans())
 def test_number_forms_name_the_same_number(number, total, zeros, spaces, hash_):
     sep = " / " if spaces else "/"

@@ -103,7 +103,7 @@ def test_every_keyword_is_in_the_help_table():
 _NAME = st.text(alphabet="abcdxyzABCXYZ0189éèàüöçñœß", min_size=1, max_size=12)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=2000, deadline=None)
 @given(name=_NAME, quoted=st.booleans(), lead=st.sampled_from(["", "-", "("]))
 def test_bang_is_name_equals(name, quoted, lead):
     """!NAME and !"NAME" parse as name=NAME at the name's offset, negated or grouped as any term."""
@@ -115,7 +115,7 @@ def test_bang_is_name_equals(name, quoted, lead):
     assert tree == (Not(term) if lead == "-" else term)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=2000, deadline=None)
 @given(keyword=st.sampled_from(sorted(DISPLAY_KEYWORDS)), value=_NAME, before=st.sampled_from(["", "pikachu ", "hp>50 "]))
 def test_display_keywords_always_name_their_option(keyword, value, before):
     with pytest.raises(QueryError) as err:
@@ -124,7 +124,7 @@ def test_display_keywords_always_name_their_option(keyword, value, before):
     assert err.value.reason.endswith("give " + DISPLAY_KEYWORDS[keyword][0])
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=2000, deadline=None)
 @given(value=st.sampled_from(sorted(IS_VALUES)), upper=st.booleans())
 def test_not_is_the_negation_of_is(value, upper):
     written = value.upper() if upper else value
