@@ -42,10 +42,12 @@ stages and Energy kinds (``t:trainer``, ``t:basic``, ``t:"stage 2"``, ``t:specia
 that have them."""
 
 # field -> (kind, help). kinds: facet (exact folded text), like (substring of a facet), num (number),
-# name, text, number (text or number), set, is (IS_VALUES), display (DISPLAY_KEYWORDS: an option)
+# name, text, number (text or number), set, is (IS_VALUES), display (DISPLAY_KEYWORDS: an option),
+# exact (not a field: Scryfall's !name, a row of the syntax table that --help and the web page list)
 FIELDS: dict[str, tuple[str, str]] = {
     **search_fields(),  # assembled from the games (cardlab.games)
     "is": ("is", "is:" + ", is:".join(IS_VALUES) + "; not:... for the opposite (not:reprint)"),
+    "!": ("exact", '!"Dark Charizard" or !pikachu: that whole name (as name="...")'),
     **{name: ("display", f"{what}: give {option}") for name, (option, what) in DISPLAY_KEYWORDS.items()},
 }
 ALIASES = {
@@ -83,8 +85,8 @@ SCRYFALL_RARITY_LETTERS = {"c": "common", "u": "uncommon", "r": "rare", "m": "my
 
 def kind(field: str) -> str:
     """The kind of the search field ``field`` (a key of :data:`FIELDS`): ``facet``, ``like``,
-    ``num``, ``name``, ``text``, ``number``, ``set``, ``is`` or ``display``. Raises KeyError for an
-    unknown field."""
+    ``num``, ``name``, ``text``, ``number``, ``set``, ``is``, ``display`` or ``exact``. Raises
+    KeyError for an unknown field."""
     return FIELDS[field][0]
 
 

@@ -183,8 +183,9 @@ def _field_term(q: str, i: int, j: int, m: re.Match[str], shown: str | None = No
         vpos, quoted = vpos + 1, True
     field = ALIASES.get(field_raw.lower(), field_raw.lower())
     if field not in FIELDS:
-        known = ", ".join(sorted(f for f, (kind, _) in FIELDS.items() if kind != "display"))  # filters only
-        names = sorted({*FIELDS, *(a for a in ALIASES if len(a) > 2)}, key=lambda name: (len(name), name))  # ties: the shorter, then A-Z
+        known = ", ".join(sorted(f for f, (kind, _) in FIELDS.items() if kind not in ("display", "exact")))  # filters only
+        fields = (f for f, (kind, _) in FIELDS.items() if kind != "exact")
+        names = sorted({*fields, *(a for a in ALIASES if len(a) > 2)}, key=lambda name: (len(name), name))  # ties: the shorter, then A-Z
         hint = suggest(field_raw, names, limit=2)
         mean = f"; did you mean {' or '.join(h + op for h in hint)}?" if hint else ""
         raise QueryError(q, i, f"unknown field '{field_raw}'{mean} (known fields: {known})")

@@ -451,6 +451,7 @@ def test_field_kinds():
         "value": "num",
         "faction": "facet",
         "is": "is",
+        "!": "exact",
         "order": "display",
         "direction": "display",
         "unique": "display",
@@ -487,8 +488,8 @@ def test_fields_help_lines():
     assert len(lines) == len(FIELDS)
     assert lines[0] == "  name        card name in any language, substring (name:char); name=... for the whole name"
     assert lines[3] == '  set         set code, alias or name in any language (set:base1, set:BS, set:"Base Set 2")'
-    assert lines[-6] == "  faction     forum TCG: faction code, name or symbol (faction:gotei-13, faction:lozenge, faction:skull)"
-    assert lines[-5] == "  is          is:holo, is:reprint, is:first-printing, is:promo; not:... for the opposite (not:reprint)"
+    assert lines[-7] == "  faction     forum TCG: faction code, name or symbol (faction:gotei-13, faction:lozenge, faction:skull)"
+    assert lines[-6] == "  is          is:holo, is:reprint, is:first-printing, is:promo; not:... for the opposite (not:reprint)"
     assert lines[-1] == "  lang        the language names are shown in, not a filter: give --lang CODE (fr, de, ja...)"
     assert fields_help().splitlines()[1] == "text        rules text (attacks, powers, abilities, Trainer text), words in any language"
 

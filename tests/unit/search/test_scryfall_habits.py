@@ -93,7 +93,7 @@ def test_an_explicit_sort_wins_over_relevance(full_con):
 
 def test_every_keyword_is_in_the_help_table():
     lines = fields_help()
-    for keyword in ("is", *DISPLAY_KEYWORDS):
+    for keyword in ("is", "!", *DISPLAY_KEYWORDS):
         assert keyword in FIELDS
         assert f"\n{keyword:<11} " in "\n" + lines
     for value in IS_VALUES:
