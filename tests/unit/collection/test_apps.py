@@ -173,7 +173,8 @@ def test_on_row_is_called_for_each_row(tmp_path, con, resolver):
     assert seen == [2, 3, 4, 5]
 
 
-_CELL = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=8).filter(lambda s: s.strip() == s)
+_CELL = st.text(alphabet="abcXYZ019 éß,;\t\"'/", min_size=1, max_size=8).filter(lambda s: s.strip() == s)
+"""A cell as spreadsheets write them: letters, digits, spaces, and the separators and quotes that make them quote it."""
 
 
 @settings(max_examples=2000, deadline=None)
