@@ -265,7 +265,8 @@ def _odds_out(table: OddsTable, output_format: str) -> None:
 
 
 def _pool_values(catalog: list[Path] | None, set_code: str) -> list[int]:
-    """The Values of a set's draw pool (its Commons, seed 002 "piocher dans le draw pool")."""
+    """The Values of a set's draw pool: its Commons (seed 002 "Los Lobos" and "Zangetsu": "les cartes
+    du tirage", "cartes Communes")."""
     from cardlab.catalog.validate import load_catalog
     from cardlab.play.setup import draw_pool
 
