@@ -269,10 +269,13 @@ def play(setup: dict, stakes: dict[str, str], commitment: str, host_seed: bytes,
     result: dict | None = None
     shown = 0
 
-    def advance(moves: list[dict]) -> list[str]:
+    def advance(moves: list[dict], where: str = "post 1") -> list[str]:
         nonlocal out, shown
         assert seed is not None
-        out = replay(setup, seed, moves)
+        try:
+            out = replay(setup, seed, moves)
+        except MoveError as err:
+            raise MoveError(f"{where}: {err}") from None
         new = [t for t in (_event(e) for e in out.events[shown:] if e["type"] != "result") if t]
         shown = len(out.events)
         return new
@@ -306,6 +309,8 @@ def play(setup: dict, stakes: dict[str, str], commitment: str, host_seed: bytes,
             raise MoveError(f"{where}: the game is over")
         at = entry.get("at", "")
         when = parse_time(at) if at else None
+        if when is not None and when < max(last.values()):
+            raise MoveError(f"{where}: dated {at}, before the post it follows")
         if p is not None and p not in players:
             raise MoveError(f"{where}: '{p}' does not play this game (players: {', '.join(players)})")
         post = Post(n, at, f"{kind} by {_safe(p)}" if p else str(kind))
@@ -341,11 +346,11 @@ def play(setup: dict, stakes: dict[str, str], commitment: str, host_seed: bytes,
             status = "on"
             seed = rng.derive_seed(host_seed, ghash, [accepted[q] for q in players])
             post.lines.append(("meta", "every player has accepted: the draws begin"))
-            post.lines += [("item", t) for t in advance(moves)]
+            post.lines += [("item", t) for t in advance(moves, where)]
         elif kind in ("replace", "roll"):
             if len(moves) > MAX_ROUNDS:
                 raise MoveError(f"{where}: more than {MAX_ROUNDS} rounds")
-            post.lines += [("item", t) for t in advance(moves)]
+            post.lines += [("item", t) for t in advance(moves, where)]
         if kind == "claim":
             finish(post, p, f"forfeit: no answer from {', '.join(q for q in players if q != p)} for more than 7 days")
         elif status == "on" and out.over:

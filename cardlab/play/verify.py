@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from cardlab.core.errors import InputError
 from cardlab.core.inputs import split_lines
 from cardlab.play.engine import MoveError
-from cardlab.play.thread import SCHEME, clean, play
+from cardlab.play.thread import SCHEME, Played, Post, clean, game_hash, play
 
 _HEAD = re.compile(r"^cardlab game ([0-9a-f]{16}) post (\d{1,6}) at (\S+): (.*)$")
 _END = re.compile(r"^end of post (\d{1,6}) of game ([0-9a-f]{16})$")
@@ -190,6 +190,12 @@ def _check_game(gid: str, found: list[FoundPost]) -> Verdict:
                 raise _Bad(f"post {k} (file line {cut.lines[0][0]}) is cut short: its closing line 'end of post {k} of game {gid}' is missing")
             raise _Bad(f"post {k} of game {gid} is missing (posts 1 to {top} are needed, in any order)")
     setup, stakes, commitment = _read_start(posts[1])
+    try:
+        real = game_hash(setup, stakes, commitment)[:16]
+    except (KeyError, TypeError, ValueError) as err:
+        raise _Bad(f"post 1: unreadable rules ({type(err).__name__}: {err})") from None
+    if real != gid:
+        raise _Bad(f"post 1 (file line {posts[1].lines[0][0]}): its rules hash to game {real}, not {gid}: a field of post 1 was changed")
     entries = [_read_entry(posts[k]) for k in range(2, top + 1)]
     seed_at = [(k, n, t) for k in range(1, top + 1) for n, t in posts[k].lines if re.fullmatch(r"seed: [0-9a-f]{32,128}", t)]
     if not seed_at:
@@ -199,15 +205,32 @@ def _check_game(gid: str, found: list[FoundPost]) -> Verdict:
     if hashlib.sha256(seed).hexdigest() != commitment:
         raise _Bad(f"post {k}, file line {n}: the seed's SHA-256 is {hashlib.sha256(seed).hexdigest()}, not the commitment of post 1")
     try:
-        played = play(setup, stakes, commitment, seed, entries, posts[1].at)
-    except (MoveError, ValueError) as err:
+        played = _replay(setup, stakes, commitment, seed, entries, posts[1].at)
+    except MoveError as err:
+        # A post the rules refuse: the posts before it may already differ from the seed's (a
+        # changed contribution ends the game sooner); report the first difference, else the refusal.
+        m = re.match(r"post (\d+)", str(err))
+        if m and int(m.group(1)) > 2:
+            _compare(_replay(setup, stakes, commitment, seed, entries[: int(m.group(1)) - 2], posts[1].at).posts, posts)
+        raise _Bad(str(err)) from None
+    _compare(played.posts, posts)
+    if played.status != "over":
+        raise _Bad(f"post {top} reveals the seed but the game is not over")
+    return Verdict(gid, True, top)
+
+
+def _replay(setup: dict, stakes: dict[str, str], commitment: str, seed: bytes, entries: list[dict], created: str) -> Played:
+    try:
+        return play(setup, stakes, commitment, seed, entries, created)
+    except ValueError as err:
         raise _Bad(str(err)) from None
     except (KeyError, TypeError, IndexError) as err:
         raise _Bad(f"post 1: the rules cannot be played ({type(err).__name__}: {err})") from None
-    real = played.posts[0].title.split(" ")[2]
-    if real != gid:
-        raise _Bad(f"post 1 (file line {posts[1].lines[0][0]}): its rules hash to game {real}, not {gid}: a field of post 1 was changed")
-    for exp in played.posts:
+
+
+def _compare(expected: list[Post], posts: dict[int, FoundPost]) -> None:
+    """Raise the first line of ``posts`` that differs from the posts the seed gives."""
+    for exp in expected:
         want = [clean(exp.title)] + [clean(t) for _, t in exp.lines]
         got = posts[exp.number].lines
         for i, w in enumerate(want):
@@ -215,9 +238,8 @@ def _check_game(gid: str, found: list[FoundPost]) -> Verdict:
                 raise _Bad(f"post {exp.number}: line {i + 1} is missing; expected '{w}'")
             if got[i][1] != w:
                 raise _Bad(f"post {exp.number}, line {i + 1} (file line {got[i][0]}): expected '{w}', found '{got[i][1]}'")
-    if played.status != "over":
-        raise _Bad(f"post {top} reveals the seed but the game is not over")
-    return Verdict(gid, True, top)
+        if len(got) > len(want):
+            raise _Bad(f"post {exp.number}, line {len(want) + 1} (file line {got[len(want)][0]}): a line the seed does not give: '{got[len(want)][1]}'")
 
 
 def verify_text(text: str) -> list[Verdict]:
