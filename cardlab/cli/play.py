@@ -72,7 +72,9 @@ def new(
         Optional[list[str]], typer.Option("--list", help="Doll House, Ryūjin Jakka: PLAYER:FILE, a list of 10 owned cards.")
     ] = None,
     stake: Annotated[Optional[list[str]], typer.Option("--stake", help="PLAYER:CARD, one card the player owns, to the winner.")] = None,
-    commit: Annotated[bool, typer.Option("--commit", help="Also print the commitment (SHA-256 of the seed) on its own line first.")] = False,
+    commit: Annotated[
+        bool, typer.Option("--commit", help="Also print the commitment (SHA-256 of the seed) on its own line first.")
+    ] = False,
     seed: Annotated[Optional[str], typer.Option("--seed", help="The host's seed (hex) instead of a fresh random one.")] = None,
     without_replacement: Annotated[
         bool, typer.Option("--without-replacement", help="Drawn cards leave the pool (default: a forum draw, with replacement).")
@@ -131,7 +133,9 @@ def new(
             typer.echo(f"commitment (SHA-256 of the seed): {rng.commitment(raw_seed)}")
         rec, played = store.create(con, setup, stakes, raw_seed)
     _show(rec, played, output_format.value, None)
-    typer.echo(f"game #{rec.id} is pending: each player accepts with 'cardlab play accept {rec.id} -p NAME [--contribution WORD]'", err=True)
+    typer.echo(
+        f"game #{rec.id} is pending: each player accepts with 'cardlab play accept {rec.id} -p NAME [--contribution WORD]'", err=True
+    )
 
 
 @play_app.command("show")

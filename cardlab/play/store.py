@@ -128,7 +128,9 @@ def _check_stake(con: Database, player: str, card_id: str, game_id: int | None) 
         raise NotOwnedError(f"refused: {player} does not own {card_id}, so cannot stake it")
     if have - len(others) < 1:
         games = ", ".join(f"#{g}" for g in others)
-        raise NotOwnedError(f"refused: {player}'s {'copy' if have == 1 else f'{have} copies'} of {card_id} are staked in running game(s) {games}")
+        raise NotOwnedError(
+            f"refused: {player}'s {'copy' if have == 1 else f'{have} copies'} of {card_id} are staked in running game(s) {games}"
+        )
 
 
 def _save(con: Database, rec: GameRecord, before: str, played: Played, now: str) -> None:
@@ -203,7 +205,9 @@ def create(
     return rec, replay_record(rec)
 
 
-def _append(con: Database, game_id: int | str, entries: Callable[[GameRecord, Played], list[dict]], now: datetime | None) -> tuple[GameRecord, Played]:
+def _append(
+    con: Database, game_id: int | str, entries: Callable[[GameRecord, Played], list[dict]], now: datetime | None
+) -> tuple[GameRecord, Played]:
     """Add log entries to a game in one transaction (row locked), replay, save, settle."""
     with con.transaction():
         rec = load(con, game_id, lock=True)
@@ -216,7 +220,9 @@ def _append(con: Database, game_id: int | str, entries: Callable[[GameRecord, Pl
     return rec, played
 
 
-def accept(con: Database, game_id: int | str, player: str, contribution: str | None = None, *, now: datetime | None = None) -> tuple[GameRecord, Played]:
+def accept(
+    con: Database, game_id: int | str, player: str, contribution: str | None = None, *, now: datetime | None = None
+) -> tuple[GameRecord, Played]:
     """Record ``player``'s acceptance of a pending game's rules and stakes, with their contribution
     to the seed (:func:`rng.check_contribution`; None: a fresh one). The last acceptance starts the
     draws (Los Lobos deals, Zangetsu is played in full; stakes move if that ends it).
@@ -268,7 +274,9 @@ def claim(con: Database, game_id: int | str, player: str, *, now: datetime | Non
             later = f"; the players' claim opens after {show_time(min(dates))}" if dates and player not in players else ""
             raise MoveError(f"refused: {why}{later}")
         if when <= opens:
-            raise MoveError(f"refused: {player} may claim game #{rec.id} after {show_time(opens)} (7 days after the opponents' last answer)")
+            raise MoveError(
+                f"refused: {player} may claim game #{rec.id} after {show_time(opens)} (7 days after the opponents' last answer)"
+            )
         return [{"move": "claim", "player": player, "at": _now(when)}]
 
     return _append(con, game_id, entries, when)
@@ -362,5 +370,7 @@ def verify(record: dict, seed_hex: str | None = None) -> tuple[bool, list[str]]:
     }
     for key, want in expected.items():
         if record.get(key) != want:
-            findings.append(f"'{key}' is {json.dumps(record.get(key), ensure_ascii=False)}, the replay gives {json.dumps(want, ensure_ascii=False)}")
+            findings.append(
+                f"'{key}' is {json.dumps(record.get(key), ensure_ascii=False)}, the replay gives {json.dumps(want, ensure_ascii=False)}"
+            )
     return not findings, findings

@@ -287,7 +287,9 @@ def play(setup: dict, stakes: dict[str, str], commitment: str, host_seed: bytes,
             out.finish(winner, reason)
         result = {"winner": winner, "draw": winner is None and not cancelled, "reason": reason, "cancelled": cancelled}
         result["stakes_moved"] = transfers(stakes, players, winner)
-        post.lines.append(("result", f"Result: {winner} wins ({reason})" if winner else f"Result: {'cancelled' if cancelled else 'draw'} ({reason})"))
+        post.lines.append(
+            ("result", f"Result: {winner} wins ({reason})" if winner else f"Result: {'cancelled' if cancelled else 'draw'} ({reason})")
+        )
         for s in result["stakes_moved"]:
             post.lines.append(("result", f"Stake: {s['card']} goes from {s['from']} to {s['to']}"))
         post.lines.append(("result", f"seed: {host_seed.hex()}"))
@@ -309,6 +311,8 @@ def play(setup: dict, stakes: dict[str, str], commitment: str, host_seed: bytes,
             raise MoveError(f"{where}: the game is over")
         at = entry.get("at", "")
         when = parse_time(at) if at else None
+        if p is None and kind != "roll":
+            raise MoveError(f"{where}: no player named")
         if when is not None and when < max(last.values()):
             raise MoveError(f"{where}: dated {at}, before the post it follows")
         if p is not None and p not in players:
@@ -318,7 +322,12 @@ def play(setup: dict, stakes: dict[str, str], commitment: str, host_seed: bytes,
         posts.append(post)
         if kind in ("accept", "decline"):
             if status != "pending":
-                raise MoveError(f"{where}: the game has started; every player has accepted already" if fair else f"{where}: this game needs no acceptance")
+                raise MoveError(
+                    f"{where}: the game has started; every player has accepted already"
+                    if fair
+                    else f"{where}: this game needs no acceptance"
+                )
+            assert p is not None  # checked above: only a roll may name nobody
             if p in accepted:
                 raise MoveError(f"{where}: {p} has accepted already")
             if kind == "decline":
@@ -329,13 +338,18 @@ def play(setup: dict, stakes: dict[str, str], commitment: str, host_seed: bytes,
             except ValueError as err:
                 raise MoveError(f"{where}: {err}") from None
         elif status == "pending":
-            raise MoveError(f"{where}: no move before every player has accepted (waiting for {', '.join(q for q in players if q not in accepted)})")
+            raise MoveError(
+                f"{where}: no move before every player has accepted (waiting for {', '.join(q for q in players if q not in accepted)})"
+            )
         elif kind == "claim":
+            assert p is not None
             opens, why = claim_opens(players, last, p)
             if opens is None:
                 raise MoveError(f"{where}: {why}")
             if when is None or when <= opens:
-                raise MoveError(f"{where}: a claim is possible only after {show_time(opens)} (more than 7 days after the last answer of {p}'s opponents)")
+                raise MoveError(
+                    f"{where}: a claim is possible only after {show_time(opens)} (more than 7 days after the last answer of {p}'s opponents)"
+                )
         elif kind in ("replace", "roll"):
             moves += _engine_moves([entry])
         else:

@@ -187,7 +187,9 @@ def _check_game(gid: str, found: list[FoundPost]) -> Verdict:
         if k not in posts:
             cut = next((p for p in found if p.number == k), None)
             if cut is not None:
-                raise _Bad(f"post {k} (file line {cut.lines[0][0]}) is cut short: its closing line 'end of post {k} of game {gid}' is missing")
+                raise _Bad(
+                    f"post {k} (file line {cut.lines[0][0]}) is cut short: its closing line 'end of post {k} of game {gid}' is missing"
+                )
             raise _Bad(f"post {k} of game {gid} is missing (posts 1 to {top} are needed, in any order)")
     setup, stakes, commitment = _read_start(posts[1])
     try:
@@ -239,7 +241,9 @@ def _compare(expected: list[Post], posts: dict[int, FoundPost]) -> None:
             if got[i][1] != w:
                 raise _Bad(f"post {exp.number}, line {i + 1} (file line {got[i][0]}): expected '{w}', found '{got[i][1]}'")
         if len(got) > len(want):
-            raise _Bad(f"post {exp.number}, line {len(want) + 1} (file line {got[len(want)][0]}): a line the seed does not give: '{got[len(want)][1]}'")
+            raise _Bad(
+                f"post {exp.number}, line {len(want) + 1} (file line {got[len(want)][0]}): a line the seed does not give: '{got[len(want)][1]}'"
+            )
 
 
 def verify_text(text: str) -> list[Verdict]:

@@ -107,7 +107,11 @@ def test_edited_winner_and_draw_are_named_by_post_and_line():
     played, posts = thread(*LL)
     text = "\n".join(posts)
     winner = played.result["winner"] or "nobody"
-    forged = text.replace(f"Result: {winner} wins", "Result: mallory wins") if played.result["winner"] else text.replace("Result: draw", "Result: alice wins")
+    forged = (
+        text.replace(f"Result: {winner} wins", "Result: mallory wins")
+        if played.result["winner"]
+        else text.replace("Result: draw", "Result: alice wins")
+    )
     (v,) = verify_text(forged)
     last = len(posts)
     assert not v.ok and v.problem.startswith(f"post {last}, line ") and "found 'Result: " in v.problem
