@@ -246,6 +246,21 @@ def reserved(con: Database, player: str, card_id: str) -> list[int]:
     return [int(r[0]) for r in rows if json.loads(r[1] or "{}").get(player) == card_id]
 
 
+def _keep_reserved(con: Database, who: Iterable[str]) -> None:
+    """Refuse (inside the caller's transaction) a collection of ``who`` left holding fewer copies
+    of a card than its running games have staked (:func:`reserved`). Raises NotOwnedError."""
+    g = tables.game
+    need: dict[tuple[str, str], list[int]] = {}
+    for gid, stakes in con.execute(sa.select(g.c.id, g.c.stakes).where(g.c.status != "over").order_by(g.c.id)):
+        for p, card_id in json.loads(stakes or "{}").items():
+            need.setdefault((p, card_id), []).append(int(gid))
+    names = set(who)
+    for (p, card_id), games in sorted(need.items()):
+        if p in names and owned(con, p, card_id) < len(games):
+            shown = ", ".join(f"#{n}" for n in games)
+            raise NotOwnedError(f"{p} stakes {card_id} in running game(s) {shown}: at least {len(games)} must stay; nothing was imported")
+
+
 def players(con: Database) -> list[str]:
     """Return every player with a collection, sorted."""
     t = tables.owned
@@ -464,6 +479,8 @@ def import_csv(
                 raise UsageError(f"{p} would own {new:,} of {card_id}; at most {MAX_COUNT:,}")
             if progress is not None and i % 100 == 0:
                 progress(i)
+        if replace:
+            _keep_reserved(con, touched)
     return ImportReport(rows=len(table.rows), cards=len(plan), copies=sum(plan.values()), players=touched)
 
 

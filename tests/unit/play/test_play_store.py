@@ -9,11 +9,15 @@ import os
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
+from cardlab.catalog.validate import load_catalog
 from cardlab.collection import db, owned
+from cardlab.collection.cards import CardResolver
 from cardlab.collection.owned import NotOwnedError
+from cardlab.core.csvfile import parse_csv
 from cardlab.core.errors import CardlabError
 from cardlab.play import store
 from cardlab.play.engine import MoveError
@@ -74,7 +78,7 @@ def test_the_contributions_change_the_draws(con):
     assert len(draws) == 3  # same host seed, three contributions: three different games
 
 
-def test_a_staked_copy_is_reserved_while_its_game_runs(con):
+def test_a_staked_copy_is_reserved_while_its_game_runs(con, forum_catalog):
     setup = {"kind": "zangetsu", "players": ["alice", "bob"], "pool": pool(1, 9), "replacement": True}
     first, _ = store.create(con, setup, {"alice": "ftcg-test-30"}, seed=bytes(32), now=T0)
     for _ in range(5):  # the same single copy in five more games: refused each time
@@ -82,6 +86,12 @@ def test_a_staked_copy_is_reserved_while_its_game_runs(con):
             store.create(con, setup, {"alice": "ftcg-test-30"}, seed=bytes(32), now=T0)
     with pytest.raises(NotOwnedError, match=rf"stakes ftcg-test-30 in running game\(s\) #{first.id}"):
         owned.change(con, "alice", [("remove", "ftcg-test-30", 1)])
+    with pytest.raises(NotOwnedError, match=rf"alice stakes ftcg-test-30 in running game\(s\) #{first.id}: at least 1 must stay"):
+        owned.change(con, "alice", [("set", "ftcg-test-30", 0)])
+    table = parse_csv("card_id,count\nftcg-test-32,1\n", Path("backup.csv"))
+    with pytest.raises(NotOwnedError, match="nothing was imported"):  # a backup restored without the staked copy
+        owned.import_csv(con, table, CardResolver(load_catalog([forum_catalog])), "alice", replace=True)
+    assert owned.counts(con, "alice") == {"ftcg-test-30": 1, "ftcg-test-32": 1}
     assert [g.id for g in store.games(con)] == [first.id]
     store.decline(con, first.id, "bob", now=T0)  # cancelled: the copy is free again
     second, _ = store.create(con, setup, {"alice": "ftcg-test-30"}, seed=bytes(32), now=T0)
