@@ -184,3 +184,19 @@ def test_each_deciding_field_edited_is_reported(field, old, new):
     assert text.count(old) >= 1
     (v,) = verify_text(text.replace(old, new, 1))
     assert not v.ok and v.problem.startswith("post "), v.problem
+
+
+def test_a_partial_quote_is_ignored_and_renumbered_posts_are_caught():
+    _, posts = thread(*LL)
+    partial = "\n".join(f"> {x}" for x in posts[2].splitlines()[:3])  # a reply quoting the first lines only
+    (v,) = verify_text(partial + "\nI agree!\n" + "\n".join(posts))
+    assert v.ok, v.problem
+    swapped = [p.replace(" post 3 ", " post X ").replace(" post 4 ", " post 3 ").replace(" post X ", " post 4 ") for p in posts]
+    swapped = [
+        p.replace("end of post 3 ", "end of post X ")
+        .replace("end of post 4 ", "end of post 3 ")
+        .replace("end of post X ", "end of post 4 ")
+        for p in swapped
+    ]
+    (v,) = verify_text("\n".join(swapped))
+    assert not v.ok and v.problem.startswith("post 3")
