@@ -2,7 +2,8 @@
 390 px phone without horizontal scrolling and with a label on every control, keyboard-only navigation
 from the search to a card.
 
-Set CARDLAB_SCREENSHOTS=docs to rewrite the README's screenshots (docs/web-card.png, docs/web-grid.png).
+Set CARDLAB_SCREENSHOTS=docs to rewrite the README's screenshots (docs/web-card.png, docs/web-card-phone.png,
+docs/web-grid.png).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.unit.web.test_browser import shot
+from tests.unit.web.test_browser import SHOTS, shot
 
 PHONE = {"width": 390, "height": 844}
 
@@ -48,8 +49,12 @@ def test_reading_a_card(page: Page, live_server):
     page.get_by_text("Every field").click()
     expect(page.locator("#fields")).to_contain_text("national_pokedex_numbers")
     page.get_by_text("Every field").click()
-    page.set_viewport_size({"width": 800, "height": 620})
-    shot(page, "web-card.png")
+    page.set_viewport_size({"width": 820, "height": 620})
+    if SHOTS:  # the card itself, then the page on a phone
+        page.locator(".sheet").screenshot(path=f"{SHOTS}/web-card.png")
+        page.set_viewport_size(PHONE)
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=f"{SHOTS}/web-card-phone.png")
     page.get_by_role("link", name="fr", exact=True).click()
     expect(page.locator("#card-name")).to_contain_text("Dracaufeu")
     expect(attack).to_contain_text("Danseflamme")
