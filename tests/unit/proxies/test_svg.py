@@ -59,6 +59,13 @@ def test_coordinates_turn_to_the_top_left_origin():
     assert '<circle cx="25" cy="10" r="4" fill="#0000ff"/><circle cx="25" cy="50" r="1" fill="#ff0000"/>' in svg
 
 
+def test_every_font_of_the_text_engine_has_an_svg_family():
+    from cardlab.proxies.svg import FONT_FAMILY
+    from cardlab.proxies.textengine import CJK_FONT, FONTS
+
+    assert sorted(FONT_FAMILY) == sorted([*FONTS.values(), CJK_FONT])
+
+
 def test_text_is_escaped_and_placed_at_its_baseline():
     canvas = SvgCanvas(100, 100)
     text = canvas.beginText()
@@ -66,4 +73,7 @@ def test_text_is_escaped_and_placed_at_its_baseline():
     text.setTextOrigin(3, 20)
     text.textOut("<b>&")
     canvas.drawText(text)
-    assert '<text x="3" y="80" font-family="\'Liberation Sans\', Arial, Helvetica, sans-serif" font-size="10" font-weight="bold" fill="#000000" xml:space="preserve">&lt;b&gt;&amp;</text>' in canvas.svg("t")
+    assert (
+        '<text x="3" y="80" font-family="\'Liberation Sans\', Arial, Helvetica, sans-serif" font-size="10" font-weight="bold" fill="#000000" xml:space="preserve">&lt;b&gt;&amp;</text>'
+        in canvas.svg("t")
+    )

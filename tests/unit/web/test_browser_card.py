@@ -71,7 +71,15 @@ def test_every_page_fits_a_phone_and_labels_every_control(page: Page, live_serve
         if "GET" in (r.methods or ()) and not r.path.startswith(("/api", "/static")) and "{" not in r.path and r.path != "/"
     ]
     assert {"/search", "/search/help", "/sets", "/deck"} <= set(plain)
-    pages = [*plain, "/search?q=type%3Afire", "/search?q=type%3Afire&view=grid", "/search?q=hp%3E%3E80", "/card/base1-4", "/card/base1-4?lang=de", "/nowhere"]
+    pages = [
+        *plain,
+        "/search?q=type%3Afire",
+        "/search?q=type%3Afire&view=grid",
+        "/search?q=hp%3E%3E80",
+        "/card/base1-4",
+        "/card/base1-4?lang=de",
+        "/nowhere",
+    ]
     page.set_viewport_size(PHONE)
     for path in pages:
         page.goto(live_server + path)
