@@ -22,6 +22,26 @@ UNLABELLED = """() => [...document.querySelectorAll('input, select, textarea, bu
   .map(e => e.outerHTML)"""
 """The form controls that have no label (a <label>, an aria-label, or a button's own text)."""
 
+LOW_CONTRAST = """() => {
+  const rgb = c => c.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+    .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const background = e => { for (; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor);
+    if (c.length < 4 || c[3] > 0) return c.slice(0, 3); } return [255, 255, 255]; };
+  const low = [];
+  for (const e of document.querySelectorAll('body *')) {
+    if (![...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()) || !e.getClientRects().length) continue;
+    const st = getComputedStyle(e); if (st.visibility === 'hidden' || e.closest('.skip')) continue;
+    const [a, b] = [lum(rgb(st.color).slice(0, 3)), lum(background(e))];
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    const large = parseFloat(st.fontSize) >= 24 || (parseFloat(st.fontSize) >= 18.66 && Number(st.fontWeight) >= 700);
+    if (ratio < (large ? 3 : 4.5)) low.push(`${e.tagName}.${e.className} ${ratio.toFixed(2)}: ${e.textContent.trim().slice(0, 30)}`);
+  }
+  return low;
+}"""
+"""Text below WCAG 2.1 AA contrast against its background (4.5:1, 3:1 for large text), as
+``TAG.class ratio: text``."""
+
 
 def fits(page: Page) -> tuple[int, int]:
     """The page's (scrollWidth, clientWidth): wider content means horizontal scrolling."""
@@ -62,7 +82,8 @@ def test_reading_a_card(page: Page, live_server):
 
 def test_every_page_fits_a_phone_and_labels_every_control(page: Page, live_server, web_app, zap_text):
     """Every HTML page of the route table (the API and images aside) at 390 px: no horizontal
-    scrolling, ``<html lang>`` set, a label on every form control; then pages with content."""
+    scrolling, ``<html lang>`` set, a label on every form control, text at AA contrast; then pages with
+    content."""
     from cardlab.web.routes import route_table
 
     plain = [
@@ -86,12 +107,14 @@ def test_every_page_fits_a_phone_and_labels_every_control(page: Page, live_serve
         assert fits(page)[0] <= fits(page)[1], path
         assert page.evaluate("document.documentElement.lang") == "en", path
         assert page.evaluate(UNLABELLED) == [], path
+        assert page.evaluate(LOW_CONTRAST) == [], path
     page.goto(live_server + "/deck")
     page.get_by_label("Paste a deck list").fill(zap_text)
     page.get_by_role("button", name="Check").click()
     expect(page.locator("#verdicts")).to_contain_text("legal")
     assert fits(page)[0] <= fits(page)[1], "deck report"
     assert page.evaluate(UNLABELLED) == [], "deck report"
+    assert page.evaluate(LOW_CONTRAST) == [], "deck report"
     page.goto(live_server + "/search?q=type%3Afire")
     row = page.locator("#results tbody tr").first  # a table becomes stacked rows: its cells one under another
     cells = row.locator("td")
