@@ -119,9 +119,17 @@ def test_every_page_fits_a_phone_and_labels_every_control(page: Page, live_serve
     row = page.locator("#results tbody tr").first  # a table becomes stacked rows: its cells one under another
     cells = row.locator("td")
     assert cells.nth(1).bounding_box()["y"] > cells.nth(0).bounding_box()["y"]
-    page.goto(live_server + "/search?q=type%3Afire+hp%3E%3D80&view=grid")
+    page.goto(live_server + "/search?q=type%3Afire+hp%3E%3D80")
+    page.get_by_role("link", name="card faces", exact=True).click()  # the grid, by a plain link
+    faces = page.locator("#grid img")
+    expect(faces).to_have_count(4)
+    expect(page.get_by_role("img", name="Charizard")).to_be_visible()
+    assert faces.first.evaluate("img => img.complete && img.naturalWidth") > 100
+    assert fits(page)[0] <= fits(page)[1], "grid"
     page.set_viewport_size({"width": 800, "height": 600})
     shot(page, "web-grid.png")
+    page.get_by_role("link", name="table", exact=True).click()
+    expect(page.locator("#results tbody tr")).to_have_count(4)
 
 
 def test_keyboard_alone_reaches_a_card(page: Page, live_server):
