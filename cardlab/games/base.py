@@ -13,8 +13,9 @@ What a game says, in neutral data (no rich markup, no HTML, no ReportLab):
   and :meth:`Game.facets` (the index rows of a card); ``cardlab.games.search_fields`` assembles
   every game's fields into the query language's field table.
 - **display**: :meth:`Game.type_line`, :meth:`Game.key_stats` (plain text) and :meth:`Game.details`
-  (:class:`DetailRow`: a label and :class:`Span` parts with a style tag that ``render.cards`` turns
-  into terminal markup and ``web/templates/card.html`` into HTML).
+  (:class:`DetailRow`: a label and :class:`Span` parts with a style tag, and for a symbol its words,
+  that ``render.cards`` turns into terminal markup and ``web/templates/card.html`` into HTML), then
+  :func:`common_rows` (set, rarity, illustrator) for every game.
 - **checks**: :meth:`Game.check`, cross-card problems over a catalog (:class:`CardSource`).
 - **templates**: :data:`Game.SKELETON_KINDS` and :meth:`Game.skeleton`, the ``cardlab card new`` YAML.
 - **deck statistics**: :data:`Game.OPENING_HAND`, :data:`Game.DECK_KINDS` and
