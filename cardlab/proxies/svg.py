@@ -57,7 +57,6 @@ class _State:
 class _Text:
     """The text object of :meth:`SvgCanvas.beginText`: runs ``(x, y, font, size, fill, text)``."""
 
-    state: _State
     runs: list[tuple[float, float, str, float, str, str]] = field(default_factory=list)
     x: float = 0.0
     y: float = 0.0
@@ -138,7 +137,7 @@ class SvgCanvas:
         )
 
     def beginText(self) -> _Text:  # noqa: N802
-        return _Text(self._state)
+        return _Text()
 
     def drawText(self, text: _Text) -> None:  # noqa: N802
         for x, y, font, size, fill, run in text.runs:
