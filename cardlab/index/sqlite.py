@@ -31,7 +31,7 @@ from cardlab.core.paths import cache_dir, is_server, schema_dir
 from cardlab.core.stamps import file_stamp, is_racy, sha1_hex
 from cardlab.core.text import compact, fold, has_cjk, localized_fields, norm_value, pick, stem_words
 
-INDEX_VERSION = "16"
+INDEX_VERSION = "17"
 """The search index's layout (this module): bump when its tables or contents
 change, and old indexes are rebuilt."""
 
@@ -592,7 +592,14 @@ def _write(
                 )
             )
         con.executemany("INSERT INTO card_set VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", set_rows)
+        # set:CODE, an alias, a tool's code, or the set's name in any language (set:"Base Set 2", set:fossile)
         keys = {(norm_value(fold(name)), info.code) for info in cat.sets.values() for name in info.lookup_names}
+        keys |= {
+            (norm_value(fold(name)), info.code)
+            for info in cat.sets.values()
+            for name in (info.data.get("name") or {}).values()
+            if isinstance(name, str)
+        }
         con.executemany("INSERT OR IGNORE INTO set_key VALUES (?, ?)", sorted(keys))
 
         # pass 2: the rows, batch by batch
