@@ -22,15 +22,17 @@ from pathlib import Path
 
 import yaml
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import extract_from_dir, extract_from_file
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "cardlab" / "locale"
 POT = LOCALE / "cardlab.pot"
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "gettext": None}
-METHODS = [("**/locale/**", "ignore"), ("**.py", "python"), ("**/templates/**.html", "jinja2.ext:babel_extract")]
+KEYWORDS = {"_": None, "tr": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "gettext": None}
+METHODS = [("**/locale/**", "ignore"), ("**.py", "python")]
+TEMPLATES = ROOT / "cardlab" / "web" / "templates"
+"""The web templates, read with Jinja2's Babel extractor (their ``tr("...")`` calls)."""
 
 
 def _languages() -> list[str]:
@@ -66,6 +68,9 @@ def extract() -> Catalog:
         str(ROOT / "cardlab"), METHODS, KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True
     ):
         catalog.add(message, None, [(f"cardlab/{filename}", lineno)], auto_comments=comments, context=context)
+    for path in sorted(TEMPLATES.glob("*.html")):
+        for lineno, message, comments, context in extract_from_file("jinja2.ext:babel_extract", str(path), KEYWORDS):
+            catalog.add(message, None, [(str(path.relative_to(ROOT)), lineno)], auto_comments=comments, context=context)
     for text, where in _format_strings():
         catalog.add(text, None, [(where, 0)])
     from cardlab.proxies.faces import FACE_WORDS
