@@ -1,10 +1,13 @@
 """Forum posts of a mini-game (issue 13 §3, "Forum output"): every draw, roll, hand class, score and
-the result as plain text, Markdown, BBCode or JSON, ready to paste. Plain strings (no rich)."""
+the result as plain text, Markdown, BBCode or JSON, ready to paste, in the interface language
+(:mod:`cardlab.core.l10n`; JSON stays data). Plain strings (no rich)."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
+
+from cardlab.core.l10n import _
 
 FORMATS = ("text", "markdown", "bbcode", "json")
 TITLES = {"los-lobos": "Los Lobos", "doll-house": "Doll House", "ryujin-jakka": "Ryūjin Jakka", "zangetsu": "Zangetsu"}
@@ -35,7 +38,9 @@ def game_json(rec: Any, out: Any) -> dict:
 def _card(c: dict) -> str:
     from cardlab.games.forumtcg import faction_label
 
-    return f"{c['name']} ({c['id']}, Value {c['value']}, {faction_label(c.get('faction'))})"
+    return _("{name} ({id}, Value {value}, {faction})").format(
+        name=c["name"], id=c["id"], value=c["value"], faction=faction_label(c.get("faction"))
+    )
 
 
 def _event(e: dict) -> str | None:
@@ -43,56 +48,60 @@ def _event(e: dict) -> str | None:
     p = e.get("player", "")
     if t == "draw":
         if e.get("phase") == "replace":
-            return f"{p} replaces card {e['slot']} ({e['replaced']['name']}) with {_card(e['card'])}"
-        what = "tie-break draw" if e.get("phase") == "tie-break" else f"card {e['slot']}"
-        return f"{p} draws {what}: {_card(e['card'])}"
+            return _("{player} replaces card {slot} ({old}) with {card}").format(
+                player=p, slot=e["slot"], old=e["replaced"]["name"], card=_card(e["card"])
+            )
+        what = _("tie-break draw") if e.get("phase") == "tie-break" else _("card {slot}").format(slot=e["slot"])
+        return _("{player} draws {what}: {card}").format(player=p, what=what, card=_card(e["card"]))
     if t == "hand":
-        return f"{p}: {e['text']} — Values {' '.join(str(v) for v in e['values'])}"
+        return f"{p}: {_(e['text'])} — " + _("Values {values}").format(values=" ".join(str(v) for v in e["values"]))
     if t == "roll":
         if e.get("burned"):
-            return f"{p} rolls {e['die']}: burned card, rolls again"
+            return _("{player} rolls {die}: burned card, rolls again").format(player=p, die=e["die"])
         extra = ""
         if "factions" in e:
-            extra = f" — new faction ({len(e['factions'])}/4)" if e.get("new_faction") else f" ({len(e['factions'])}/4 factions)"
+            n = len(e["factions"])
+            extra = " — " + _("new faction ({n}/4)").format(n=n) if e.get("new_faction") else " (" + _("{n}/4 factions").format(n=n) + ")"
             if e.get("extra_roll"):
-                extra += " — Independent: extra roll"
-        return f"{p} rolls {e['die']}: {_card(e['card'])}{extra}"
+                extra += " — " + _("Independent: extra roll")
+        return _("{player} rolls {die}: {card}").format(player=p, die=e["die"], card=_card(e["card"])) + extra
     if t == "round":
         if "rule" in e:
-            return f"Round {e['round']} ({'higher' if e['rule'] == 'higher' else 'lower'} Value scores)"
-        return e.get("text") or f"Round {e['round']}"
+            rule = _("higher Value scores") if e["rule"] == "higher" else _("lower Value scores")
+            return _("Round {n}").format(n=e["round"]) + f" ({rule})"
+        return _(e["text"]) if e.get("text") else _("Round {n}").format(n=e["round"])
     if t == "score":
         if "sum" in e:
-            return f"{p}: sum {e['sum']}"
+            return f"{p}: " + _("sum {n}").format(n=e["sum"])
         if e.get("winner"):
-            return f"{e['winner']} scores: " + ", ".join(f"{k} {v}" for k, v in e["points"].items())
-        return e.get("text", "")
+            return _("{player} scores: {points}").format(player=e["winner"], points=", ".join(f"{k} {v}" for k, v in e["points"].items()))
+        return _(e.get("text", ""))
     if t == "burn":
-        return f"{p}'s card {e['die']} ({e['card']['name']}) is burned"
+        return _("{player}'s card {die} ({card}) is burned").format(player=p, die=e["die"], card=e["card"]["name"])
     if t == "note":
-        return e.get("text", "")
+        return _(e.get("text", ""))
     return None
 
 
 def _lines(rec: Any, out: Any) -> list[tuple[str, str]]:
     setup = rec.setup
-    title = f"{TITLES.get(rec.kind, rec.kind)} #{rec.id}: {' vs '.join(setup['players'])}"
-    lines = [("title", title), ("meta", f"Seed commitment (SHA-256): {rec.commitment}")]
+    versus = " " + _("vs") + " "
+    title = f"{TITLES.get(rec.kind, rec.kind)} #{rec.id}: {versus.join(setup['players'])}"
+    lines = [("title", title), ("meta", _("Seed commitment (SHA-256): {hash}").format(hash=rec.commitment))]
     if rec.revealed:
-        lines.append(("meta", f"Seed: {rec.seed.hex()} (hmac-sha256-ctr-v1; check with 'cardlab play verify')"))
+        lines.append(("meta", _("Seed: {seed} (hmac-sha256-ctr-v1; check with 'cardlab play verify')").format(seed=rec.seed.hex())))
     if "pool" in setup:
-        how = "with replacement" if setup.get("replacement", True) else "without replacement"
-        lines.append(("meta", f"Draw pool: {len(setup['pool'])} Commons of {setup.get('set', '?')}, {how}"))
+        how = _("with replacement") if setup.get("replacement", True) else _("without replacement")
+        lines.append(("meta", _("Draw pool: {n} Commons of {set}, {how}").format(n=len(setup["pool"]), set=setup.get("set", "?"), how=how)))
     for p, cards in (setup.get("lists") or {}).items():
-        lines.append(
-            ("meta", f"{p}'s list: " + "; ".join(f"{i}. {c['name']} ({c['value']}, {c.get('faction')})" for i, c in enumerate(cards, 1)))
-        )
+        listed = "; ".join(f"{i}. {c['name']} ({c['value']}, {c.get('faction')})" for i, c in enumerate(cards, 1))
+        lines.append(("meta", _("{player}'s list: {cards}").format(player=p, cards=listed)))
     opts = setup.get("options") or {}
     if opts:
-        lines.append(("meta", "Options: " + ", ".join(f"{k}={json.dumps(v)}" for k, v in sorted(opts.items()))))
+        lines.append(("meta", _("Options: {options}").format(options=", ".join(f"{k}={json.dumps(v)}" for k, v in sorted(opts.items())))))
     for p, card in sorted(rec.stakes.items()):
-        lines.append(("meta", f"Stake: {p} puts {card} in play"))
-    lines.append(("section", "Play"))
+        lines.append(("meta", _("Stake: {player} puts {card} in play").format(player=p, card=card)))
+    lines.append(("section", _("Play")))
     for e in out.events:
         if e["type"] == "result":
             continue
@@ -101,14 +110,14 @@ def _lines(rec: Any, out: Any) -> list[tuple[str, str]]:
             lines.append(("item", text))
     if out.over:
         res = out.events[-1]
-        verdict = f"{res['winner']} wins" if res["winner"] else "draw"
-        lines.append(("result", f"Result: {verdict} ({res['reason']})"))
+        verdict = _("{player} wins").format(player=res["winner"]) if res["winner"] else _("draw")
+        lines.append(("result", _("Result: {verdict} ({reason})").format(verdict=verdict, reason=_(res["reason"]))))
         for s in (rec.result or {}).get("stakes_moved", []):
-            lines.append(("result", f"Stake: {s['card']} goes from {s['from']} to {s['to']}"))
+            lines.append(("result", _("Stake: {card} goes from {giver} to {taker}").format(card=s["card"], giver=s["from"], taker=s["to"])))
         for s in (rec.result or {}).get("stakes_not_moved", []):
-            lines.append(("result", f"Stake not moved: {s['why']}"))
+            lines.append(("result", _("Stake not moved: {why}").format(why=_(s["why"]))))
     else:
-        lines.append(("result", f"Waiting for: {', '.join(out.waiting)}"))
+        lines.append(("result", _("Waiting for: {players}").format(players=", ".join(out.waiting))))
     return lines
 
 

@@ -101,6 +101,12 @@ def _get_card(con: sqlite3.Connection, ref: str) -> CardView:
     ).fetchone()
     path = str(Path(set_path).parent / name)
     card = data_decoder(con)(data)
+    if cid != oracle:  # a printing shows the names it takes from the card it prints (the index's card_name rows)
+        held = card.get("name") or {}
+        card["name"] = {
+            **held,
+            **{lang: text for lang, text in con.execute("SELECT lang, name FROM card_name WHERE card_id = ?", (cid,)) if lang not in held},
+        }
     evolves = _names_of(con, game, card["evolves_from"]) if isinstance(card.get("evolves_from"), str) else {}
     return CardView(cid, game, card, json.loads(set_data), path, _printings(con, oracle), evolves)
 
