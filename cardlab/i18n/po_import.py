@@ -19,6 +19,7 @@ from cardlab.catalog.validate import validate
 from cardlab.core.config import normalize_lang
 from cardlab.core.errors import CardlabError, DataError, InputError, Problem, SourcePos, UsageError
 from cardlab.core.inputs import LoadError, decode, read_bytes, read_text, split_lines
+from cardlab.core.l10n import check_languages
 from cardlab.core.paths import installed_catalog_holding
 from cardlab.core.words import count
 from cardlab.i18n import po_file as _po
@@ -88,6 +89,15 @@ def _header_line(text: str, key: str) -> int:
 
 
 def target_language(po: Any, text: str, path: Path, lang: str | None) -> str:
+    """Return :func:`_target_language`, refusing a language cardlab does not know (exit 2, the
+    known ones named: :func:`cardlab.core.l10n.check_languages`; docs/TRANSLATING.md says how to
+    add one)."""
+    found = _target_language(po, text, path, lang)
+    check_languages([found], f"{path}: the PO file's language" if not lang else "--lang")
+    return found
+
+
+def _target_language(po: Any, text: str, path: Path, lang: str | None) -> str:
     """Return the language to import into, checking the PO ``Language`` header against ``lang``.
 
     ``fr_FR`` in the header matches ``--lang fr-FR`` and also ``--lang fr`` (the region is dropped

@@ -212,3 +212,40 @@ def test_a_real_french_process(repo, tmp_path):
         "base1-4  Dracaufeu  Pokémon · Niveau 2 · Feu  120 PV · Pouvoir · 1 attaque · retraite 3  Rare Holo",
         "1 carte",
     ]
+
+
+def test_a_po_file_in_an_unknown_language_is_refused(runner, tmp_path):
+    po = tmp_path / "pt.po"
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Language: pt\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgctxt "base1-4 name"\nmsgid "Charizard"\nmsgstr "Charizard"\n',
+        encoding="utf-8",
+    )
+    result = runner.invoke(app, ["i18n", "import", str(po), "--dry-run"])
+    assert result.exit_code == 2
+    assert f"error: {po}: the PO file's language: unknown language 'pt'; cardlab knows en (English), fr (Français)" in result.stderr
+
+
+def test_the_web_language_choice():
+    from cardlab.i18n.negotiate import from_headers, page_language
+
+    assert page_language("de", "it", "fr") == "de"  # ?lang= first
+    assert page_language(None, "it", "fr") == "it"  # then the cookie
+    assert page_language(None, None, "pt-BR, fr-CH;q=0.9, de;q=0.95, *;q=0.5") == "de"  # then the best known weight
+    assert page_language("xx", None, "fr;q=0, it") == "it"  # unknown and q=0 passed over
+    assert page_language(None, None, "en-GB;q=abc, ja") == "ja"
+    assert page_language(None, None, None) == "en"
+    assert from_headers({"lang": "fr"}, {}, {}) == "fr"
+    assert from_headers({}, {"lang": "it"}, {"accept-language": "de"}) == "it"
+
+
+def test_the_outdated_mark():
+    from cardlab.core.text import outdated_mark, source_hash
+
+    text = {"en": "Draw 2 cards.", "fr": "Piochez 2 cartes.", "_source": {"fr": source_hash("Draw 3 cards.")}}
+    with l10n.speaking("fr"):
+        assert outdated_mark(text, ["fr"]) == " [peut-être périmé]"
+    assert outdated_mark(text, ["fr"]) == " [may be outdated]"
+    assert outdated_mark({**text, "_source": {"fr": source_hash("Draw 2 cards.")}}, ["fr"]) == ""  # current
+    assert outdated_mark(text, ["en"]) == ""  # the source itself
+    assert outdated_mark(text, ["de"]) == ""  # not translated: the English is shown, never outdated
