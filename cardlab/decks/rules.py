@@ -411,5 +411,5 @@ def card_legality(set_code: str, formats: Iterable[Format]) -> list[tuple[Format
         if allowed is None or set_code in allowed:
             out.append((fmt, True, ""))
         else:
-            out.append((fmt, False, f"only the sets {', '.join(sorted(allowed))}"))
+            out.append((fmt, False, _("only the sets {sets}").format(sets=", ".join(sorted(allowed)))))
     return out

@@ -89,15 +89,6 @@ def _header_line(text: str, key: str) -> int:
 
 
 def target_language(po: Any, text: str, path: Path, lang: str | None) -> str:
-    """Return :func:`_target_language`, refusing a language cardlab does not know (exit 2, the
-    known ones named: :func:`cardlab.core.l10n.check_languages`; docs/TRANSLATING.md says how to
-    add one)."""
-    found = _target_language(po, text, path, lang)
-    check_languages([found], f"{path}: the PO file's language" if not lang else "--lang")
-    return found
-
-
-def _target_language(po: Any, text: str, path: Path, lang: str | None) -> str:
     """Return the language to import into, checking the PO ``Language`` header against ``lang``.
 
     ``fr_FR`` in the header matches ``--lang fr-FR`` and also ``--lang fr`` (the region is dropped
@@ -401,6 +392,7 @@ def import_po(
     po_path = Path(po_path)
     po, text = read(po_path)
     target = target_language(po, text, po_path, lang)
+    check_languages([target], "--lang" if lang else f"{po_path}: the PO file's language")  # exit 2, the known ones named
     catalog = validate(roots, cache_path=cache_path).catalog
     report = plan(catalog, po, po_path, target, replace)
     report.dry_run = dry_run
