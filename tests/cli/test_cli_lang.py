@@ -249,3 +249,20 @@ def test_the_outdated_mark():
     assert outdated_mark({**text, "_source": {"fr": source_hash("Draw 2 cards.")}}, ["fr"]) == ""  # current
     assert outdated_mark(text, ["en"]) == ""  # the source itself
     assert outdated_mark(text, ["de"]) == ""  # not translated: the English is shown, never outdated
+
+
+def test_the_templates_speak_the_page_language(repo):
+    import jinja2
+
+    from cardlab.i18n.negotiate import template_globals
+
+    folder = repo / "cardlab" / "web" / "templates"
+    bare = jinja2.Environment(loader=jinja2.FileSystemLoader(str(folder)), autoescape=True)
+    page = bare.get_template("sets.html").render(rows=[], langs=[], site={}, title="t")
+    assert '<html lang="en">' in page and ">Sets</h1>" in page  # no tr() installed: English
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(folder)), autoescape=True)
+    env.globals.update(template_globals())
+    with l10n.speaking("fr"):
+        page = env.get_template("sets.html").render(rows=[], langs=[], site={}, title="t")
+    assert '<html lang="fr">' in page and ">Extensions</h1>" in page and ">Rechercher</a>" in page
+    assert "<th>numéros manquants</th>" in page
