@@ -38,7 +38,7 @@ class SetInfo:
 
     Attributes:
         code: the set code (``base1``); card ids start with it.
-        game: ``pokemon``, ``ippo`` or ``monpa``.
+        game: a code of :data:`cardlab.games.GAMES` (``pokemon``...).
         data: the manifest as plain data (schema/set.schema.json).
         path: the ``set.yaml`` file.
     """

@@ -317,7 +317,7 @@ def deck_figures(figures: DeckFigures, cards: Sequence[Counted], need: Sequence[
     ``Energy: basic``...), Energy cards by the type they provide, attacks by Energy cost; the chance
     of at least one Basic Pokémon in the opening hand and the expected number of mulligans; with
     ``need`` (supertypes), the chance of one of each in the opening hand."""
-    # imported here: figures and odds load fractions (and decimal), kept off `cardlab search`
+    # lazy: figures and odds load fractions and decimal (6-17 ms cold), kept off `cardlab search`
     from cardlab.games import odds
     from cardlab.games.figures import Odds, count_by, curve_of, each_kind, held, too_small
 
@@ -352,3 +352,10 @@ def deck_figures(figures: DeckFigures, cards: Sequence[Counted], need: Sequence[
     )
     if need:
         each_kind(figures, cards, "supertype", need)
+
+
+if TYPE_CHECKING:  # mypy holds this module to the Game protocol (nothing runs)
+    from cardlab.games import pokemon as _this
+    from cardlab.games.base import Game
+
+    _CONTRACT: Game = _this

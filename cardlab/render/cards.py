@@ -19,6 +19,7 @@ from cardlab.core.text import visible
 
 if TYPE_CHECKING:
     from cardlab.games.base import Span
+    from cardlab.search.hits import CardView
 
 
 def stdout_console() -> Console:
@@ -83,7 +84,7 @@ def markup(spans: Iterable[Span]) -> str:
     return "".join(f"[{s.style}]{escape(s.text)}[/]" if s.style else escape(s.text) for s in spans)
 
 
-def card(view, console: Console, langs: Sequence[str] = ()) -> None:  # noqa: ANN001 - search.hits.CardView
+def card(view: CardView, console: Console, langs: Sequence[str] = ()) -> None:
     """Print a whole card as a panel: names, type line, the game's details, set and number, in
     the interface language (:mod:`cardlab.core.l10n`); the card it evolves from by its name in
     ``langs`` (:attr:`CardView.evolves_from_names`)."""
@@ -91,7 +92,7 @@ def card(view, console: Console, langs: Sequence[str] = ()) -> None:  # noqa: AN
     from cardlab.games import get
 
     data, src = view.data, view.set_data.get("source_language", "en")
-    evolves = getattr(view, "evolves_from_names", None)
+    evolves = view.evolves_from_names
     if evolves and "evolves_from" in data:
         data = {**data, "evolves_from": pick(evolves, langs, "en")}
     table = Table.grid(padding=(0, 2))

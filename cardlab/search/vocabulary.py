@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 import sqlite3
 
+from cardlab import games
 from cardlab.core.fuzzy import suggest
 from cardlab.core.text import norm_value
-from cardlab.games import GAMES
 from cardlab.search.fields import CLOSED_FIELDS, SCRYFALL_RARITY_LETTERS
 from cardlab.search.query.tree import Node, QueryError, Term, replace_terms, terms
 
@@ -36,7 +36,7 @@ def _vocabulary(con: sqlite3.Connection, field_name: str) -> list[str]:
         for (data,) in con.execute("SELECT data FROM card_set"):
             values.update(norm_value(r) for r in json.loads(data).get("rarities") or [] if isinstance(r, str))
     if field_name == "game":
-        values.update(GAMES)
+        values.update(games.GAMES)
     if field_name == "set":  # every set of the catalog, with or without cards yet (Ippo: 0 of 162)
         for code, aliases in con.execute("SELECT code, aliases FROM card_set"):
             values.update(norm_value(v) for v in [code, *json.loads(aliases or "[]")])

@@ -480,7 +480,8 @@ def test_fields_help_lines():
     assert len(lines) == len(FIELDS)
     assert lines[0] == "  name        card name in any language, substring (name:char); name=... for the whole name"
     assert lines[3] == "  set         set code or alias (set:base1, set:BS)"
-    assert lines[-1] == "  faction     forum TCG: faction code, name or symbol (faction:gotei-13, faction:lozenge, faction:skull)"
+    assert lines[8] == "  faction     forum TCG: faction code, name or symbol (faction:gotei-13, faction:lozenge, faction:skull)"
+    assert lines[-1] == "  dex         Pokémon: national Pokédex number"
     assert fields_help().splitlines()[1] == "text        rules text (attacks, powers, abilities, Trainer text), words in any language"
 
 
