@@ -64,7 +64,7 @@ def common_fields() -> dict[str, FieldSpec]:
         "name": FieldSpec("name", "card name in any language, substring (name:char); name=... for the whole name"),
         "text": FieldSpec("text", "rules text (attacks, powers, abilities, Trainer text), words in any language"),
         "game": FieldSpec("facet", _games_help(), closed=True),
-        "set": FieldSpec("facet", "set code or alias (set:base1, set:BS)", closed=True),
+        "set": FieldSpec("facet", 'set code, alias or name in any language (set:base1, set:BS, set:"Base Set 2")', closed=True),
         "number": FieldSpec("number", "collector number (number:4, number<=10)"),
         "rarity": FieldSpec("facet", "rarity (rarity:rare, rarity:rare-holo, rarity:common)", closed=True),
         "artist": FieldSpec("like", "illustrator, substring (artist:arita)"),

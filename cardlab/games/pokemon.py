@@ -35,7 +35,11 @@ ENERGY_SYMBOL: dict[str, tuple[str, str]] = {
 
 FIELDS: dict[str, FieldSpec] = {
     "supertype": FieldSpec("facet", "pokemon, trainer or energy", closed=True),
-    "type": FieldSpec("facet", "the Pokémon's type, or the Energy an Energy card provides (type:fire)", closed=True),
+    "type": FieldSpec(
+        "facet",
+        "the Pokémon's type, the Energy an Energy card provides, or a supertype or stage (type:fire, t:trainer, t:basic)",
+        closed=True,
+    ),
     "stage": FieldSpec("facet", 'basic, "stage 1", "stage 2"', closed=True),
     "hp": FieldSpec("num", "hit points (hp>=80)"),
     "retreat": FieldSpec("num", "retreat cost (retreat<=1)"),

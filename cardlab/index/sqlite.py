@@ -592,7 +592,14 @@ def _write(
                 )
             )
         con.executemany("INSERT INTO card_set VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", set_rows)
+        # set:CODE, an alias, a tool's code, or the set's name in any language (set:"Base Set 2", set:fossile)
         keys = {(norm_value(fold(name)), info.code) for info in cat.sets.values() for name in info.lookup_names}
+        keys |= {
+            (norm_value(fold(name)), info.code)
+            for info in cat.sets.values()
+            for name in (info.data.get("name") or {}).values()
+            if isinstance(name, str)
+        }
         con.executemany("INSERT OR IGNORE INTO set_key VALUES (?, ?)", sorted(keys))
 
         # pass 2: the rows, batch by batch
