@@ -68,6 +68,9 @@ def _main(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print cardlab's version and exit.")] = False,
 ) -> None:
     """cardlab: a card database and deck builder for older and niche trading card games."""
+    from cardlab.cli.options import set_interface_language
+
+    set_interface_language()  # CARDLAB_LANG or the locale; a command's --lang says it again
 
 
 def _fields_epilog() -> str:

@@ -125,10 +125,11 @@ def list_cmd(
     ] = None,
     player: PlayerOpt = None,
     output_format: ListOutputOpt = ListOutput.text,
+    lang: LangOpt = None,
     catalog: CatalogOpt = None,
     db_opt: DbOpt = None,
 ) -> None:
-    """List the cards a player owns, with counts.  Example: cardlab collection list 'faction:gotei-13'"""
+    """List the cards a player owns, with counts.  Example: cardlab collection list 'faction:gotei-13' --lang fr"""
     import sys
 
     from cardlab.collection import listing
@@ -137,11 +138,12 @@ def list_cmd(
     roots, db_path = roots_and_db(catalog, db_opt)
     with user_errors():
         who = _player(player)
+        langs = langs_of(lang)
         con = open_for_reading()
         have = counts(con, who) if con is not None else {}
         from cardlab.search.engine import open_index
 
-        rows = listing.list_owned(open_index(roots, db_path), have, query)
+        rows = listing.list_owned(open_index(roots, db_path), have, query, langs)
     sys.stdout.write(listing.plain(rows, output_format.value))
 
 

@@ -26,6 +26,7 @@ from cardlab.catalog.validate import validate
 from cardlab.core import paths
 from cardlab.core.errors import CardlabError, UsageError
 from cardlab.core.fs import OutputError, atomic_write
+from cardlab.core.l10n import _
 from cardlab.core.text import LANG_RE, fold
 from cardlab.core.text import slug as make_slug
 
@@ -128,8 +129,9 @@ def missing_text(status: SetStatus) -> str:
 
 
 def sets_table(statuses: list[SetStatus], langs: list[str] | None = None) -> list[str]:
-    """Return plain-text lines of a table: game, set, recorded/printed, name (header first)."""
-    rows = [("game", "set", "recorded", "name")]
+    """Return plain-text lines of a table: game, set, recorded/printed, name (header first, in the
+    interface language)."""
+    rows = [(_("game"), _("set"), _("recorded"), _("name"))]
     rows += [(s.info.game, s.info.code, s.counts, s.info.name(langs or [])) for s in statuses]
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
     return [f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:>{widths[2]}}  {r[3]}".rstrip() for r in rows]

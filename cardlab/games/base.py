@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
+from cardlab.core.l10n import _
 from cardlab.core.text import pick
 
 if TYPE_CHECKING:
@@ -87,12 +88,12 @@ def common_rows(card: Mapping[str, Any], set_data: Mapping[str, Any], langs: Seq
     number = str(card.get("number", ""))
     if set_data.get("printed_total"):
         number = f"{number}/{set_data['printed_total']}"
-    rows = [row("Set", f"{pick(set_data.get('name'), list(langs), source)} ({set_data.get('code', '')}) · {number}")]
-    for label, key in (("Rarity", "rarity"), ("Illustrator", "illustrator")):
+    rows = [row(_("Set"), f"{pick(set_data.get('name'), list(langs), source)} ({set_data.get('code', '')}) · {number}")]
+    for label, key in ((_("Rarity"), "rarity"), (_("Illustrator"), "illustrator")):
         if card.get(key):
-            rows.append(row(label, str(card[key])))
+            rows.append(row(label, _(str(card[key])) if key == "rarity" else str(card[key])))
     if card.get("printed_name"):
-        rows.append(row("Printed as", pick(card["printed_name"], list(langs), source)))
+        rows.append(row(_("Printed as"), pick(card["printed_name"], list(langs), source)))
     return rows
 
 

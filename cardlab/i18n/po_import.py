@@ -20,6 +20,7 @@ from cardlab.catalog.validate import validate
 from cardlab.core.config import normalize_lang
 from cardlab.core.errors import CardlabError, DataError, InputError, Problem, SourcePos, UsageError
 from cardlab.core.inputs import LoadError, decode, read_bytes, read_text, split_lines
+from cardlab.core.l10n import check_languages
 from cardlab.core.paths import installed_catalog_holding
 from cardlab.core.words import count
 from cardlab.i18n import po_file as _po
@@ -392,6 +393,7 @@ def import_po(
     po_path = Path(po_path)
     po, text = read(po_path)
     target = target_language(po, text, po_path, lang)
+    check_languages([target], "--lang" if lang else f"{po_path}: the PO file's language")  # exit 2, the known ones named
     catalog = validate(roots, cache_path=cache_path).catalog
     report = plan(catalog, po, po_path, target, replace)
     report.dry_run = dry_run

@@ -714,6 +714,14 @@ def _write(
         )
         con.execute("DROP TABLE temp.first")
         con.execute("DROP TABLE temp.play")
+        # a printing takes the names of the card it prints in the languages it has none in (the Gym
+        # Heroes Fire Energy is « Énergie Feu » as base1-98 is): the same card, the same names
+        con.execute(
+            "INSERT INTO card_name (card_id, lang, name, folded, compact)"
+            " SELECT c.id, n.lang, n.name, n.folded, n.compact FROM card c JOIN card_name n ON n.card_id = c.oracle_id"
+            " WHERE c.id != c.oracle_id AND NOT EXISTS (SELECT 1 FROM card_name m WHERE m.card_id = c.id AND m.lang = n.lang)"
+            " ORDER BY c.rowid, n.rowid"
+        )
         con.executemany(
             "INSERT INTO meta VALUES (?, ?)",
             [

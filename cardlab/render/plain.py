@@ -58,10 +58,13 @@ def hits(rows: Sequence[Hit], fmt: str = "table") -> str:
         writer.writerow(["id", "set", "number", "name", "type", "stats", "rarity"])
         writer.writerows([h.id, h.set_code, h.number, h.name, h.type_line, h.stats, h.rarity or ""] for h in rows)
         return buf.getvalue()
+    from cardlab.core import l10n
+    from cardlab.core.l10n import _
     from cardlab.core.text import cell_width
 
-    table = [("Id", "Name", "Type", "Stats", "Rarity")] + [(h.id, h.name, h.type_line, h.stats, h.rarity or "") for h in rows]
+    table = [(_("Id"), _("Name"), _("Type"), _("Stats"), _("Rarity"))]
+    table += [(h.id, h.name, l10n.words(h.type_line), l10n.words(h.stats), _(h.rarity) if h.rarity else "") for h in rows]
     widths = [max(cell_width(r[i]) for r in table) for i in range(5)]
     lines = ["  ".join(cell + " " * (w - cell_width(cell)) for cell, w in zip(r, widths, strict=True)).rstrip() for r in table]
-    lines.append(count(len(rows), "card"))
+    lines.append((_("{n} card") if len(rows) == 1 else _("{n} cards")).replace("{n}", str(len(rows))))
     return "\n".join(lines) + "\n"

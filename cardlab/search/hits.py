@@ -112,6 +112,9 @@ class CardView:
     path: str
     printings: list[tuple[str, str, str, str | None]] = field(default_factory=list)
     """Every printing of the card, the original first: ``(id, set code, number, rarity)``."""
+    evolves_from_names: dict[str, str] = field(default_factory=dict)
+    """Every name (language -> text) of the card it evolves from (``evolves_from`` holds its
+    English name), so it is shown in the player's language; empty when none is found."""
 
 
 class _NameBatch:
