@@ -13,6 +13,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from cardlab.core import words
+from cardlab.render.plain import count_line
 from cardlab.core.errors import Problem
 from cardlab.core.text import visible
 
@@ -44,9 +45,10 @@ def problems_json(items: Sequence[Problem], console: Console, **extra: object) -
     console.print_json(json.dumps({"ok": not items, **extra, "problems": [p.to_json() for p in items]}, ensure_ascii=False))
 
 
-def hits(rows: Sequence, console: Console) -> None:
+def hits(rows: Sequence, console: Console, total: tuple[int, bool] | None = None) -> None:
     """Print search hits (:class:`cardlab.search.hits.Hit`) as a rich table for a terminal, then the
-    count. Piped output and the other formats are :func:`cardlab.render.plain.hits`."""
+    count (:func:`cardlab.render.plain.count_line`, ``total`` when a limit cut them). Piped output
+    and the other formats are :func:`cardlab.render.plain.hits`."""
     table = Table(box=None, header_style="bold", pad_edge=False, expand=False)
     table.add_column("Id", no_wrap=True, style="cyan")
     table.add_column("Name", ratio=3)
@@ -56,7 +58,7 @@ def hits(rows: Sequence, console: Console) -> None:
     for h in rows:
         table.add_row(escape(h.id), escape(h.name), escape(h.type_line), escape(h.stats), escape(h.rarity or ""))
     console.print(table)
-    console.print(f"[dim]{words.count(len(rows), 'card')}[/]")
+    console.print(f"[dim]{count_line(len(rows), total)}[/]")
 
 
 def markup(spans: Iterable[Span]) -> str:

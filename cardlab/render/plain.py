@@ -37,10 +37,21 @@ def clean_summary(files: int, ok: str = "ok") -> str:
     return f"{ok}: {count(files, 'file')}, no problems"
 
 
-def hits(rows: Sequence[Hit], fmt: str = "table") -> str:
+def count_line(shown: int, total: tuple[int, bool] | None = None) -> str:
+    """The line under a table of hits: ``102 cards``; when a limit cut them, how many match in all
+    (``total``: ``(n, exact)``, a lower bound when not exact): ``10 of 102 cards``, ``10 of more
+    than 1,000 cards``."""
+    if total is None or total[0] <= shown:
+        return count(shown, "card")
+    n, exact = total
+    return f"{shown:,} of {n:,} cards" if exact else f"{shown:,} of more than {n - 1:,} cards"
+
+
+def hits(rows: Sequence[Hit], fmt: str = "table", total: tuple[int, bool] | None = None) -> str:
     """Return search hits (:class:`cardlab.search.hits.Hit`) as plain text: ``table`` (aligned
     columns, one card a line, then the count), ``ids`` (one id a line), ``json`` (a list of
-    :meth:`~cardlab.search.hits.Hit.to_json`) or ``csv`` (with a header). No colour and no
+    :meth:`~cardlab.search.hits.Hit.to_json`) or ``csv`` (with a header); ``total`` as
+    :func:`count_line`. No colour and no
     wrapping: for pipes and files (a terminal's table is :func:`cardlab.render.cards.hits`)."""
     if fmt == "ids":
         return "".join(f"{h.id}\n" for h in rows)
@@ -63,5 +74,5 @@ def hits(rows: Sequence[Hit], fmt: str = "table") -> str:
     table = [("Id", "Name", "Type", "Stats", "Rarity")] + [(h.id, h.name, h.type_line, h.stats, h.rarity or "") for h in rows]
     widths = [max(cell_width(r[i]) for r in table) for i in range(5)]
     lines = ["  ".join(cell + " " * (w - cell_width(cell)) for cell, w in zip(r, widths, strict=True)).rstrip() for r in table]
-    lines.append(count(len(rows), "card"))
+    lines.append(count_line(len(rows), total))
     return "\n".join(lines) + "\n"

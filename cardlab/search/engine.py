@@ -256,6 +256,20 @@ def _find_page(con: Any, request: SearchRequest, size: int, cursor: str | None, 
     return Page(hits, total, exact, nxt)
 
 
+def total(con: sqlite3.Connection, query: str, *, timeout: float | None = None) -> tuple[int, bool]:
+    """Return ``(how many cards match query, whether that is exact)``: exact up to
+    :data:`cardlab.search.paging.TOTAL_BOUND` (and for the empty query), else ``TOTAL_BOUND + 1``,
+    a lower bound; counted once per query and index (:func:`find_page`'s totals).
+
+    Raises:
+        QueryError: the query cannot be parsed; QueryTimeoutError: it ran longer than ``timeout`` seconds.
+    """
+    request = SearchRequest(query, timeout=timeout)
+    with snapshot(con):
+        tree = check_vocabulary(con, query, _parsed(query))
+        return _total(con, request, tree, stem_languages(con), index_fingerprint(con))
+
+
 def _keyset_place(place: list) -> tuple[int, list]:
     """A keyset cursor's ``(side, key values)``, checked for shape (a signed cursor has it).
 
