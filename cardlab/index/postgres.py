@@ -175,7 +175,8 @@ def server_connection(
 ) -> Any:
     """Open a psycopg connection to the index's database (``search_path``: its schemas;
     ``generic_plans``: prepared statements get one plan for every value; ``serial``: no parallel
-    workers, for a reader whose statements last a millisecond: starting workers costs more).
+    workers and no JIT compilation, for a reader whose statements last milliseconds: starting
+    workers or compiling a plan costs more than running it).
 
     Raises:
         DatabaseUnavailableError: no driver, unreachable server, refused login, no such database
@@ -195,8 +196,9 @@ def server_connection(
         options += " -c plan_cache_mode=force_generic_plan"
     if serial:
         # a search page reads a few rows by index: a Gather's workers (forked per statement) cost
-        # more than the whole query (issue 29: one-word searches 17-22x SQLite's with them)
-        options += " -c max_parallel_workers_per_gather=0"
+        # more than the whole query (issue 29: one-word searches 17-22x SQLite's with them); JIT
+        # compiles a plan whose estimate passes jit_above_cost in hundreds of milliseconds
+        options += " -c max_parallel_workers_per_gather=0 -c jit=off"
     try:
         # prepare_threshold=None: psycopg prepares nothing by itself, so every query is planned with
         # its values (a generic plan of a facet query is 50x slower than its custom plan), except

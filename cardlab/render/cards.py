@@ -12,10 +12,9 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
-from cardlab.core import words
-from cardlab.render.plain import count_line
 from cardlab.core.errors import Problem
 from cardlab.core.text import visible
+from cardlab.render.plain import count_line
 
 if TYPE_CHECKING:
     from cardlab.games.base import Span

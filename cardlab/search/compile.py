@@ -208,18 +208,21 @@ def _text_sql(t: Term, stem_langs: tuple[str, ...] | None, dialect: str) -> tupl
         match = f"{{names body}} : {phrase}"
     else:
         match = f"{{names}} : {_fts_phrase(words, prefix=True)} OR {{body}} : {phrase}"
-    sql = "c.rowid IN (SELECT rowid FROM card_fts WHERE card_fts MATCH ?)"
+    parts = ["SELECT rowid FROM card_fts WHERE card_fts MATCH ?"]
     params: list = [match]
     stems = _stem_match(t.value, stem_langs)
     if stems:
-        sql += " OR c.rowid IN (SELECT rowid FROM card_stem WHERE card_stem MATCH ?)"
+        parts.append("SELECT rowid FROM card_stem WHERE card_stem MATCH ?")
         params.append(stems)
     joined = compact(t.value)
     if t.field is None and joined:
         # names typed without spaces, by prefix (farfetch): a range on the index, not a scan
-        sql += " OR c.id IN (SELECT card_id FROM card_name WHERE compact >= ? AND compact < ?)"
+        parts.append("SELECT n.rowid FROM card n WHERE n.id IN (SELECT card_id FROM card_name WHERE compact >= ? AND compact < ?)")
         params += [joined, _after_prefix(joined)]
-    return f"({sql})", params
+    # one IN over a UNION ALL, not an OR of INs: SQLite walks the one list of row ids in order (a
+    # page in row order stops after its rows) instead of sorting every match (issue 29: a page of
+    # a word in half of 100,000 cards 4-5x faster)
+    return "c.rowid IN (" + " UNION ALL ".join(parts) + ")", params
 
 
 def _pg_text_sql(t: Term, words: list[str], column: str | None, stem_langs: tuple[str, ...] | None) -> tuple[str, list]:
@@ -396,17 +399,39 @@ class OrderFlag:
     params: tuple = ()
 
 
-def order_plan(request: SearchRequest, tree: Node | None, dialect: str) -> tuple[list[OrderFlag], list[OrderKey]]:
+def exact_name(request: SearchRequest, tree: Node | None) -> str | None:
+    """The words of a query of bare words run together (``compact``), whose cards (those of that
+    whole name) come first in its order; None for any other query."""
+    words = terms(tree)
+    if words and all(t.field is None and t.op == ":" for t in words) and compact(request.query):
+        return compact(" ".join(t.value for t in words))
+    return None
+
+
+def order_plan(request: SearchRequest, tree: Node | None, dialect: str, exact_names: bool = True) -> tuple[list[OrderFlag], list[OrderKey]]:
     """The order of :func:`search_statement` (exact names first for bare words, cards without the
     sort value last, then :data:`SORTS`, ties by row) as flags and keys, for the pages read by
-    keyset (:func:`page_statement`). Raises KeyError for a sort key outside :data:`SORTS`."""
+    keyset (:func:`page_statement`). ``exact_names`` False: no card has the whole name the words
+    make (:func:`exact_name`), so that flag is left out. Raises KeyError for a sort key outside
+    :data:`SORTS`."""
     sorts = SORTS if dialect == "sqlite" else _PG_SORTS
     keys = [OrderKey(k, request.reverse) for k in sorts[request.sort].split(", ")]
     flags: list[OrderFlag] = []
-    words = terms(tree)
-    if words and all(t.field is None and t.op == ":" for t in words) and compact(request.query):
-        cond = "c.id IN (SELECT card_id FROM card_name WHERE compact = ?)"
-        flags.append(OrderFlag(cond, f"NOT ({cond})", (compact(" ".join(t.value for t in words)),)))
+    exact = exact_name(request, tree)
+    if exact is not None and exact_names:
+        # by row id (the card's row read only once it is on the page): PostgreSQL keeps it beside each name
+        if dialect == "sqlite":
+            cond = "c.rowid IN (SELECT e.rowid FROM card e WHERE e.id IN (SELECT card_id FROM card_name WHERE compact = ?))"
+            flags.append(OrderFlag(cond, f"NOT ({cond})", (exact,)))
+        else:
+            # NOT EXISTS, not NOT IN: an anti-join by the index, where NOT IN read every card
+            flags.append(
+                OrderFlag(
+                    "c.rowid IN (SELECT card FROM card_name WHERE compact = ?)",
+                    "NOT EXISTS (SELECT 1 FROM card_name e WHERE e.compact = ? AND e.card = c.rowid)",
+                    (exact,),
+                )
+            )
     if request.sort != "number":
         first = SORTS[request.sort].split(", ")[0].split(" COLLATE")[0]
         flags.append(OrderFlag(f"({first}) IS NOT NULL", f"({first}) IS NULL"))
@@ -465,6 +490,7 @@ def page_statement(
     after: tuple[int, list] | None,
     size: int,
     offset: int = 0,
+    exact_names: bool = True,
 ) -> tuple[str, list, int]:
     """One page of a search read by keyset: ``size`` rows (``limit`` + 1 to tell whether more
     follow) from ``offset`` after the row ``after`` (``(side, its order key values)``, or None for
@@ -472,14 +498,14 @@ def page_statement(
     flags into sides (exact names, then the rest; cards with the sort value, then those without),
     each read by its own ``ORDER BY ... LIMIT``, joined by ``UNION ALL`` in order; sides before the
     cursor's are not read. Only for :data:`SORTS` read in SQL (``request.sort != "name"`` and
-    ``unique="prints"``).
+    ``unique="prints"``). ``exact_names``: as :func:`order_plan`.
 
     Returns:
         ``(sql, params, sides)``: rows of :data:`PAGE_COLUMNS`, then the side's number, then the
         order key values (the next cursor's); ``sides`` is how many sides the order has.
     """
     where, where_params = compile_sql(tree, stem_langs, dialect)
-    flags, keys = order_plan(request, tree, dialect)
+    flags, keys = order_plan(request, tree, dialect, exact_names)
     join = _SORT_JOINS.get(request.sort, "")
     sides = 1 << len(flags)
     start_side = after[0] if after is not None else 0

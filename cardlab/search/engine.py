@@ -19,7 +19,16 @@ from typing import Any
 from cardlab.core.bulk import bulk_objects
 from cardlab.core.errors import UsageError
 from cardlab.index.access import open_fresh
-from cardlab.search.compile import SORTS, bounded_count_statement, count_statement, dialect_of, page_statement, search_statement
+from cardlab.search.compile import (
+    SORTS,
+    bounded_count_statement,
+    count_statement,
+    dialect_of,
+    exact_name,
+    one_bare_word,
+    page_statement,
+    search_statement,
+)
 from cardlab.search.connection import fetch, index_fingerprint, snapshot, stem_languages, stems_changed
 from cardlab.search.hits import Hit, assemble, hits_of
 from cardlab.search.paging import MAX_PAGE, MAX_PAGE_SIZE, TOTAL_BOUND, CursorError, Page, decode_cursor, encode_cursor
@@ -224,7 +233,9 @@ def _find_page(con: Any, request: SearchRequest, size: int, cursor: str | None, 
             if place[0] != "offset" or isinstance(place[1], bool) or not isinstance(place[1], int) or place[1] < 0:
                 raise CursorError("cursor: not one this server gave for this search; start again from the first page")
             offset = place[1]
-        paged = SearchRequest(request.query, request.langs, request.sort, request.reverse, size + 1, offset, request.timeout, request.unique, True)
+        paged = SearchRequest(
+            request.query, request.langs, request.sort, request.reverse, size + 1, offset, request.timeout, request.unique, True
+        )
         total, hits = _search(con, paged)
         more = len(hits) > size
         nxt = encode_cursor(request, fingerprint, ["offset", offset + size]) if more else None
@@ -233,10 +244,16 @@ def _find_page(con: Any, request: SearchRequest, size: int, cursor: str | None, 
     if place is not None:
         after = _keyset_place(place)
         offset = 0
-    sql, params, sides = page_statement(request, tree, stems, dialect_of(con), after, size + 1, offset)
+    dialect = dialect_of(con)
+    exact = exact_name(request, tree)
+    # on SQLite a side of exact names no card has is left out (it would read every match to find
+    # none); on PostgreSQL the side costs nothing to read and the look-up a round trip
+    named = exact is None or dialect != "sqlite" or bool(fetch(con, "SELECT 1 FROM card_name WHERE compact = ? LIMIT 1", [exact], None))
+    sql, params, sides = page_statement(request, tree, stems, dialect, after, size + 1, offset, named)
     if after is not None and not 0 <= after[0] < sides:
         raise CursorError("cursor: not one this server gave for this search; start again from the first page")
-    rows = fetch(con, sql, params, request.timeout)
+    # one bare word: the same statement for every word, planned once on PostgreSQL (see fetch)
+    rows = fetch(con, sql, params, request.timeout, generic=dialect != "sqlite" and one_bare_word(tree))
     if stems_changed(con, stems) or index_fingerprint(con) != fingerprint:
         # the index was rebuilt since the query was compiled (seen in the same round trip)
         if cursor:

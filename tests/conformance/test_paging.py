@@ -67,15 +67,18 @@ def test_bounded_totals_and_cursors_on_postgresql(indexed, monkeypatch):
     with pytest.raises(CursorError):
         engine.find_page(pair.pg, "type:fire", page_size=1, cursor=fire.next_cursor[:-2] + "zz")
     with pytest.raises(CursorError):  # a SQLite index's cursor: another index
-        engine.find_page(pair.pg, "type:fire", page_size=1, cursor=engine.find_page(indexed("shipped").sqlite, "type:fire", page_size=1).next_cursor)
+        engine.find_page(
+            pair.pg, "type:fire", page_size=1, cursor=engine.find_page(indexed("shipped").sqlite, "type:fire", page_size=1).next_cursor
+        )
     second = engine.find_page(pair.pg, "type:fire", page_size=1, cursor=fire.next_cursor)
     assert [h.id for h in second.hits] == ["test1-2"]
 
 
 def test_readers_start_no_parallel_workers(indexed):
     """A page reads a few rows by index: the reader session never plans a Gather (its workers
-    cost more than the query)."""
+    cost more than the query) nor compiles a plan (JIT)."""
     pair = indexed("fixture")
     assert pair.pg.execute("SHOW max_parallel_workers_per_gather").fetchone() == ("0",)
+    assert pair.pg.execute("SHOW jit").fetchone() == ("off",)
     plan = "\n".join(r[0] for r in pair.pg.execute("EXPLAIN SELECT COUNT(*) FROM card c, card_name n WHERE n.card_id = c.id"))
     assert "Gather" not in plan
