@@ -245,10 +245,10 @@ def _find_page(con: Any, request: SearchRequest, size: int, cursor: str | None, 
         after = _keyset_place(place)
         offset = 0
     dialect = dialect_of(con)
-    exact = exact_name(request, tree)
+    whole_name = exact_name(request, tree)
     # on SQLite a side of exact names no card has is left out (it would read every match to find
     # none); on PostgreSQL the side costs nothing to read and the look-up a round trip
-    named = exact is None or dialect != "sqlite" or bool(fetch(con, "SELECT 1 FROM card_name WHERE compact = ? LIMIT 1", [exact], None))
+    named = whole_name is None or dialect != "sqlite" or bool(fetch(con, "SELECT 1 FROM card_name WHERE compact = ? LIMIT 1", [whole_name], None))
     sql, params, sides = page_statement(request, tree, stems, dialect, after, size + 1, offset, named)
     if after is not None and not 0 <= after[0] < sides:
         raise CursorError("cursor: not one this server gave for this search; start again from the first page")
