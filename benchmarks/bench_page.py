@@ -18,7 +18,9 @@ taken pair by pair:
 - *deep*: the same at page 1,000 (offset 49,950);
 - *pg*: ``find_page`` of one word on PostgreSQL against SQLite (both this commit), and the old
   ``search_page`` on both (the old reader session: parallel workers allowed), with ``--pg-url``: a
-  database whose index is ``--pg-size`` cards (built with ``cardlab index --db URL``).
+  database whose index is ``--pg-size`` cards (built with ``cardlab index --db URL``);
+- *cold CLI*: ``cardlab search noru --limit 50`` as a new process, PostgreSQL against SQLite, both
+  commits.
 """
 
 from __future__ import annotations
@@ -165,6 +167,17 @@ def main() -> None:
                 (args.base, "old", db, word),
                 args.rounds,
                 args.calls,
+            )
+        sys.path.insert(0, str(REPO))
+        from benchmarks.paired import paired
+
+        catalog = str(args.scale / f"c{args.pg_size}")
+        for base, label in ((None, "new"), (args.base, "old")):
+            env = {**os.environ, "PYTHONPATH": str(base or REPO)}
+            cli = [sys.executable, "-m", "cardlab", "search", "noru", "--catalog", catalog, "--limit", "50", "--db"]
+            print(
+                paired(f"{label} cold CLI 'noru': pg / sqlite", [*cli, args.pg_url], [*cli, db], args.rounds + 2, env, env).line(),
+                flush=True,
             )
     print(f"# done {time.strftime('%H:%M:%S', time.gmtime())} UTC, load {os.getloadavg()[0]:.2f}", flush=True)
 

@@ -118,7 +118,8 @@ def search_page(con: sqlite3.Connection, query: str, **options: Any) -> tuple[in
     """Return ``(how many cards match in all, the hits from offset to offset + limit)`` in one pass
     over the index (the total is a window count, not a second query), sorted. ``options`` and the
     errors are those of :func:`search` (``langs``, ``sort``, ``reverse``, ``limit``, ``offset``,
-    ``timeout``, ``unique``)."""
+    ``timeout``, ``unique``). Its cost grows with the matches (every one counted and sorted): a
+    page whose cost does not is :func:`find_page`."""
     unknown = set(options) - set(_SEARCH_DEFAULTS)
     if unknown:
         raise TypeError(f"search_page() got unexpected options: {', '.join(sorted(unknown))}")
@@ -226,7 +227,9 @@ def _find_page(con: Any, request: SearchRequest, size: int, cursor: str | None, 
     tree = check_vocabulary(con, request.query, _parsed(request.query))
     stems = stem_languages(con)
     fingerprint = index_fingerprint(con)
-    place = decode_cursor(cursor, request, fingerprint) if cursor else None
+    # a cursor is signed for this backend too: the sides of an order differ between them
+    signer = f"{dialect_of(con)}:{fingerprint}"
+    place = decode_cursor(cursor, request, signer) if cursor else None
     if request.sort == "name" or request.unique == "cards":
         # orders made in Python over every match (as search): the cursor is the next hit's offset
         if place is not None:
@@ -238,7 +241,7 @@ def _find_page(con: Any, request: SearchRequest, size: int, cursor: str | None, 
         )
         total, hits = _search(con, paged)
         more = len(hits) > size
-        nxt = encode_cursor(request, fingerprint, ["offset", offset + size]) if more else None
+        nxt = encode_cursor(request, signer, ["offset", offset + size]) if more else None
         return Page(hits[:size], total if total is not None else 0, True, nxt)
     after = None
     if place is not None:
@@ -248,7 +251,11 @@ def _find_page(con: Any, request: SearchRequest, size: int, cursor: str | None, 
     whole_name = exact_name(request, tree)
     # on SQLite a side of exact names no card has is left out (it would read every match to find
     # none); on PostgreSQL the side costs nothing to read and the look-up a round trip
-    named = whole_name is None or dialect != "sqlite" or bool(fetch(con, "SELECT 1 FROM card_name WHERE compact = ? LIMIT 1", [whole_name], None))
+    named = (
+        whole_name is None
+        or dialect != "sqlite"
+        or bool(fetch(con, "SELECT 1 FROM card_name WHERE compact = ? LIMIT 1", [whole_name], None))
+    )
     sql, params, sides = page_statement(request, tree, stems, dialect, after, size + 1, offset, named)
     if after is not None and not 0 <= after[0] < sides:
         raise CursorError("cursor: not one this server gave for this search; start again from the first page")
@@ -257,12 +264,12 @@ def _find_page(con: Any, request: SearchRequest, size: int, cursor: str | None, 
     if stems_changed(con, stems) or index_fingerprint(con) != fingerprint:
         # the index was rebuilt since the query was compiled (seen in the same round trip)
         if cursor:
-            decode_cursor(cursor, request, index_fingerprint(con))  # refused: its rows were numbered anew
+            decode_cursor(cursor, request, f"{dialect_of(con)}:{index_fingerprint(con)}")  # refused: rows numbered anew
         return _find_page(con, request, size, cursor, offset)
     more = len(rows) > size
     rows = rows[:size]
     width = len(rows[0]) if rows else 0
-    nxt = encode_cursor(request, fingerprint, [rows[-1][8], list(rows[-1][9:width])]) if more else None
+    nxt = encode_cursor(request, signer, [rows[-1][8], list(rows[-1][9:width])]) if more else None
     hits, _data, _later = hits_of(con, rows, request.langs, True)
     _data.ids = _later.ids = [h.id for h in hits]
     if after is None and not more and (rows or not offset):

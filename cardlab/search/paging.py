@@ -3,8 +3,8 @@ page's cursor) and the cursors themselves, opaque text that says where the next 
 
 A cursor holds the last row's place in the order (its side and order key values: keyset paging,
 :func:`cardlab.search.compile.page_statement`) or, for the orders sorted in Python (names,
-``unique="cards"``), the offset of the next hit. It is signed with the index's fingerprint and the
-search it belongs to (query, languages, sort, direction, grouping): a cursor edited by hand, cut
+``unique="cards"``), the offset of the next hit. It is signed with the index's fingerprint and
+backend and the search it belongs to (query, languages, sort, direction, grouping): a cursor edited by hand, cut
 short, given with another query, or made before the index was rebuilt (the rows are numbered
 anew) is refused with a :class:`CursorError`, never read as another page.
 """
@@ -67,21 +67,22 @@ class Page:
         return self.next_cursor is not None
 
 
-def _digest(request: SearchRequest, fingerprint: str) -> bytes:
-    """The key a cursor is signed with: the index's fingerprint and what orders the search."""
-    what = json.dumps([fingerprint, request.query, list(request.langs), request.sort, request.reverse, request.unique])
+def _digest(request: SearchRequest, index: str) -> bytes:
+    """The key a cursor is signed with: the index (``backend:fingerprint``) and what orders the search."""
+    what = json.dumps([index, request.query, list(request.langs), request.sort, request.reverse, request.unique])
     return hashlib.sha256(what.encode()).digest()
 
 
-def encode_cursor(request: SearchRequest, fingerprint: str, place: list[Any]) -> str:
+def encode_cursor(request: SearchRequest, index: str, place: list[Any]) -> str:
     """The cursor of the next page after ``place`` (``[side, key values]`` for keyset pages,
-    ``["offset", n]`` for the orders sorted in Python): base64url JSON and its signature."""
+    ``["offset", n]`` for the orders sorted in Python) of ``request`` on ``index`` (its backend
+    and fingerprint, ``sqlite:<fingerprint>``): base64url JSON and its signature."""
     payload = base64.urlsafe_b64encode(json.dumps([_VERSION, place], separators=(",", ":")).encode()).rstrip(b"=")
-    mac = hmac.new(_digest(request, fingerprint), payload, hashlib.sha256).digest()[:12]
+    mac = hmac.new(_digest(request, index), payload, hashlib.sha256).digest()[:12]
     return payload.decode() + "." + base64.urlsafe_b64encode(mac).decode().rstrip("=")
 
 
-def decode_cursor(cursor: str, request: SearchRequest, fingerprint: str) -> list[Any]:
+def decode_cursor(cursor: str, request: SearchRequest, index: str) -> list[Any]:
     """The place ``[side, key values]`` or ``["offset", n]`` a cursor of :func:`encode_cursor` holds.
 
     Raises:
@@ -96,7 +97,7 @@ def decode_cursor(cursor: str, request: SearchRequest, fingerprint: str) -> list
     payload, _, mac = cursor.partition(".")
     try:
         given = base64.urlsafe_b64decode(mac + "=" * (-len(mac) % 4))
-        expected = hmac.new(_digest(request, fingerprint), payload.encode("ascii"), hashlib.sha256).digest()[:12]
+        expected = hmac.new(_digest(request, index), payload.encode("ascii"), hashlib.sha256).digest()[:12]
         if not hmac.compare_digest(given, expected):
             raise bad
         version, place = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))

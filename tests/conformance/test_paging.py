@@ -70,6 +70,8 @@ def test_bounded_totals_and_cursors_on_postgresql(indexed, monkeypatch):
         engine.find_page(
             pair.pg, "type:fire", page_size=1, cursor=engine.find_page(indexed("shipped").sqlite, "type:fire", page_size=1).next_cursor
         )
+    with pytest.raises(CursorError):  # the same catalog's SQLite index: its sides are not PostgreSQL's
+        engine.find_page(pair.pg, "type:fire", page_size=1, cursor=engine.find_page(pair.sqlite, "type:fire", page_size=1).next_cursor)
     second = engine.find_page(pair.pg, "type:fire", page_size=1, cursor=fire.next_cursor)
     assert [h.id for h in second.hits] == ["test1-2"]
 

@@ -388,7 +388,10 @@ def test_compile_sql_edges():
     """No query: every card; a value with no words: every card; no stemmer: no stem clause."""
     assert compile_sql(None) == ("1", [])
     assert compile_sql(Term(None, ":", "--", 0), ("en",)) == ("1", [])
-    assert compile_sql(parse("zorb"), ()) == (f"c.rowid IN ({FTS} UNION ALL {NAME})", ['{names} : "zorb"* OR {body} : "zorb"', "zorb", "zorc"])
+    assert compile_sql(parse("zorb"), ()) == (
+        f"c.rowid IN ({FTS} UNION ALL {NAME})",
+        ['{names} : "zorb"* OR {body} : "zorb"', "zorb", "zorc"],
+    )
     assert compile_sql(parse("paralyzed"), ("en", "fr", "ja"))[1][1] == 'stems : ("en_paralyz" OR "fr_paralyzed")'
     assert compile_sql(parse("zorb ゾルブ"), ("en",)) == (
         f"({WORD} AND c.rowid IN (SELECT rowid FROM card_tri WHERE names LIKE ? ESCAPE '\\' OR body LIKE ? ESCAPE '\\'))",
