@@ -491,6 +491,7 @@ def page_statement(
     size: int,
     offset: int = 0,
     exact_names: bool = True,
+    index_order: bool = False,
 ) -> tuple[str, list, int]:
     """One page of a search read by keyset: ``size`` rows (``limit`` + 1 to tell whether more
     follow) from ``offset`` after the row ``after`` (``(side, its order key values)``, or None for
@@ -498,7 +499,8 @@ def page_statement(
     flags into sides (exact names, then the rest; cards with the sort value, then those without),
     each read by its own ``ORDER BY ... LIMIT``, joined by ``UNION ALL`` in order; sides before the
     cursor's are not read. Only for :data:`SORTS` read in SQL (``request.sort != "name"`` and
-    ``unique="prints"``). ``exact_names``: as :func:`order_plan`.
+    ``unique="prints"``). ``exact_names``: as :func:`order_plan`; ``index_order``: the query matches
+    many cards (PostgreSQL then reads them in row order: :func:`_order_term`).
 
     Returns:
         ``(sql, params, sides)``: rows of :data:`PAGE_COLUMNS`, then the side's number, then the
@@ -509,7 +511,7 @@ def page_statement(
     join = _SORT_JOINS.get(request.sort, "")
     sides = 1 << len(flags)
     start_side = after[0] if after is not None else 0
-    order = ", ".join(_order_term(k, dialect) for k in keys)
+    order = ", ".join(_order_term(k, dialect, index_order) for k in keys)
     key_columns = ", ".join(f"{k.sql} AS k{i}" for i, k in enumerate(keys))
     parts: list[str] = []
     params: list = []
@@ -534,7 +536,13 @@ def page_statement(
     return sql, [*params, size, offset], sides
 
 
-def _order_term(key: OrderKey, dialect: str) -> str:
+def _order_term(key: OrderKey, dialect: str, index_order: bool = True) -> str:
+    """``key`` as an ORDER BY term. ``index_order``: the row id (never NULL) without a NULLS
+    clause, so that PostgreSQL may read the cards in its primary key's order and stop after the
+    page (``NULLS FIRST`` going up is not that order: every match is sorted, which is what a query
+    with few matches wants)."""
+    if key.sql == "c.rowid" and (index_order or dialect == "sqlite"):
+        return "c.rowid DESC" if key.desc else "c.rowid"
     return order_terms([key.sql], key.desc, dialect)[0]
 
 
@@ -546,3 +554,24 @@ def bounded_count_statement(tree: Node | None, stem_langs: tuple[str, ...] | Non
     if bound is None:
         return f"SELECT COUNT(*) FROM card c WHERE {where}", params
     return f"SELECT COUNT(*) FROM (SELECT 1 FROM card c WHERE {where} LIMIT {int(bound) + 1}) AS matches", params
+
+
+def word_count_statement(tree: Node | None, stem_langs: tuple[str, ...] | None, dialect: str, bound: int) -> tuple[str, list] | None:
+    """For a query of one word or phrase (its names and rules text), the statement counting the
+    cards its whole words match, up to ``bound`` + 1: a lower bound of its matches read from the
+    full-text index alone (the first arm of its ``IN``), which stops at the bound where the whole
+    count would gather every match first. None for any other query.
+
+    Returns:
+        ``(sql, params)`` (one row, one number), or None.
+    """
+    if not isinstance(tree, Term) or tree.op == "!=" or tree.field not in (None, "text") or has_cjk(tree.value):
+        return None
+    sql, params = _positive_term_sql(tree, stem_langs, dialect)
+    head = "c.rowid IN ("
+    if not sql.startswith(head) or not sql.endswith(")"):
+        return None
+    arm = sql[len(head) : -1].split(" UNION ALL ")[0]
+    if "FROM card_fts WHERE" not in arm or "(" in arm:
+        return None
+    return f"SELECT COUNT(*) FROM ({arm} LIMIT {int(bound) + 1}) AS words", params[: arm.count("?")]

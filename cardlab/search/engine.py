@@ -28,6 +28,7 @@ from cardlab.search.compile import (
     one_bare_word,
     page_statement,
     search_statement,
+    word_count_statement,
 )
 from cardlab.search.connection import fetch, index_fingerprint, snapshot, stem_languages, stems_changed
 from cardlab.search.hits import Hit, assemble, hits_of
@@ -249,14 +250,11 @@ def _find_page(con: Any, request: SearchRequest, size: int, cursor: str | None, 
         offset = 0
     dialect = dialect_of(con)
     whole_name = exact_name(request, tree)
-    # on SQLite a side of exact names no card has is left out (it would read every match to find
-    # none); on PostgreSQL the side costs nothing to read and the look-up a round trip
-    named = (
-        whole_name is None
-        or dialect != "sqlite"
-        or bool(fetch(con, "SELECT 1 FROM card_name WHERE compact = ? LIMIT 1", [whole_name], None))
-    )
-    sql, params, sides = page_statement(request, tree, stems, dialect, after, size + 1, offset, named)
+    # a side of exact names no card has is left out: reading it, and keeping its cards out of the
+    # next side, would read every match (SQLite) or join every match twice (PostgreSQL)
+    named = whole_name is None or bool(fetch(con, "SELECT 1 FROM card_name WHERE compact = ? LIMIT 1", [whole_name], None))
+    broad = dialect != "sqlite" and _broad(con, request, tree, stems, fingerprint)
+    sql, params, sides = page_statement(request, tree, stems, dialect, after, size + 1, offset, named, broad)
     if after is not None and not 0 <= after[0] < sides:
         raise CursorError("cursor: not one this server gave for this search; start again from the first page")
     # one bare word: the same statement for every word, planned once on PostgreSQL (see fetch)
@@ -308,6 +306,22 @@ def _keyset_place(place: list) -> tuple[int, list]:
     return side, values
 
 
+def _broad(con: Any, request: SearchRequest, tree: Any, stems: tuple[str, ...] | None, fingerprint: str) -> bool:
+    """True when the query is known to match more than :data:`TOTAL_BOUND` cards: its total was
+    counted, or it is one word whose full-text rows alone pass the bound (counted from its index,
+    and then remembered as its total). PostgreSQL then reads a page in row order (see
+    :func:`cardlab.search.compile.page_statement`), else it sorts the few matches."""
+    key = (fingerprint, dialect_of(con), request.query)
+    known = _TOTALS.get(key) if fingerprint else None
+    if known is not None:
+        return not known[1]
+    words = word_count_statement(tree, stems, dialect_of(con), TOTAL_BOUND)
+    if words is None or fetch(con, *words, request.timeout)[0][0] <= TOTAL_BOUND:
+        return False
+    _remember(key, (TOTAL_BOUND + 1, False))
+    return True
+
+
 def _total(con: Any, request: SearchRequest, tree: Any, stems: tuple[str, ...] | None, fingerprint: str) -> tuple[int, bool]:
     """``(total, exact)`` for ``request``'s query: counted up to :data:`TOTAL_BOUND` (every card
     when the query is empty: one count of the table), remembered by the index's fingerprint."""
@@ -317,6 +331,11 @@ def _total(con: Any, request: SearchRequest, tree: Any, stems: tuple[str, ...] |
         _TOTALS.move_to_end(key)
         return known
     bound = None if tree is None else TOTAL_BOUND
+    words = word_count_statement(tree, stems, dialect_of(con), TOTAL_BOUND)
+    if words is not None and fetch(con, *words, request.timeout)[0][0] > TOTAL_BOUND:
+        result = (TOTAL_BOUND + 1, False)  # the word alone passes the bound (from its index, early)
+        _remember(key, result)
+        return result
     sql, params = bounded_count_statement(tree, stems, dialect_of(con), bound)
     n = fetch(con, sql, params, request.timeout)[0][0]
     result = (n, True) if bound is None or n <= bound else (n, False)

@@ -199,3 +199,16 @@ def test_a_cursor_of_another_search_or_index_is_refused(con, tmp_path):
         find_page(connect(other), "supertype:pokemon", page_size=10, cursor=cursor)
     second = find_page(con, "supertype:pokemon", page_size=10, cursor=cursor)  # the right one still reads
     assert len(second.hits) == 10
+
+
+def test_a_word_past_the_bound_is_counted_from_its_index_alone(con, monkeypatch):
+    monkeypatch.setattr(engine, "TOTAL_BOUND", 5)
+    monkeypatch.setattr(engine, "_TOTALS", OrderedDict())
+    whole = []
+    real = engine.bounded_count_statement
+    monkeypatch.setattr(engine, "bounded_count_statement", lambda *a: whole.append(a[0]) or real(*a))
+    energy = find_page(con, "energy", page_size=3)
+    assert (energy.total, energy.total_is_exact, whole) == (6, False, [])  # its full-text rows alone pass 5
+    charizard = find_page(con, "charizard", page_size=1)
+    assert (charizard.total, charizard.total_is_exact) == (len(search(con, "charizard")), True)
+    assert len(whole) == 1  # under the bound: counted whole (stems and names too)
