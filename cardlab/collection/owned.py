@@ -438,6 +438,23 @@ def import_csv(
     """
     player = check_player(player)
     plan = plan_import(table, resolver, player)
+    players = write_plan(con, plan, player, replace=replace, progress=progress)
+    return ImportReport(rows=len(table.rows), cards=len(plan), copies=sum(plan.values()), players=players)
+
+
+def write_plan(
+    con: Database, plan: dict[tuple[str, str], int], player: str, *, replace: bool = False, progress: Callable[[int], None] | None = None
+) -> list[str]:
+    """Write an import's checked counts (``(player, card id) -> count``) in one transaction: added to
+    what each player owns, or with ``replace`` each player of the plan (``player`` when the plan is
+    empty) gets exactly these counts. ``progress`` as :func:`import_csv`'s.
+
+    Returns:
+        The players touched, sorted.
+
+    Raises:
+        UsageError: a count above :data:`MAX_COUNT` once added (nothing is written).
+    """
     touched = sorted({p for p, _ in plan} | ({player} if replace and not plan else set()))
     with con.transaction():
         if replace:
@@ -453,7 +470,7 @@ def import_csv(
                 raise UsageError(f"{p} would own {new:,} of {card_id}; at most {MAX_COUNT:,}")
             if progress is not None and i % 100 == 0:
                 progress(i)
-    return ImportReport(rows=len(table.rows), cards=len(plan), copies=sum(plan.values()), players=touched)
+    return touched
 
 
 def open_readonly(where: str | Path | None = None) -> Database | None:
