@@ -114,27 +114,36 @@ def search(
     """Search cards.  Example: cardlab search 'type:fire hp>=80' --unique cards --output-format json"""
     import sys
 
-    from cardlab.search import engine as searching
-
     fmt = output_format(output_fmt, old_fmt, "search", "--format")
     roots, db_path = roots_and_db(catalog, db)
     with user_errors(json_output=fmt is SearchOutput.json):
         text = " ".join(query or [])
         text_argument(text, "the query")
         langs = langs_of(lang)
-        rows = _query(
-            roots,
-            db_path,
-            lambda con: searching.search(con, text, langs=langs, sort=sort, reverse=reverse, limit=limit, unique=unique.value),
-        )
+        rows, total = _query(roots, db_path, lambda con: _search_rows(con, text, langs, sort, reverse, limit, unique.value))
     if fmt is SearchOutput.table and sys.stdout.isatty():
         from cardlab.render import cards as render
 
-        render.hits(rows, render.stdout_console())
+        render.hits(rows, render.stdout_console(), total)
     else:  # piped: plain text, no colour, no wrapping (and no rich to import)
         from cardlab.render import plain
 
-        sys.stdout.write(plain.hits(rows, fmt.value))
+        sys.stdout.write(plain.hits(rows, fmt.value, total))
+
+
+def _search_rows(
+    con: sqlite3.Connection, text: str, langs: list[str], sort: str, reverse: bool, limit: int | None, unique: str
+) -> tuple[list, tuple[int, bool] | None]:
+    """``search``'s hits, and when ``--limit`` cut them, how many match in all (``(total, exact)``:
+    bounded, :func:`cardlab.search.engine.total`; None for ``--unique cards``, which counts cards
+    rather than printings)."""
+    from cardlab.search import engine as searching
+
+    more = None if limit is None else limit + 1
+    rows = searching.search(con, text, langs=langs, sort=sort, reverse=reverse, limit=more, unique=unique)
+    if limit is None or len(rows) <= limit:
+        return rows, None
+    return rows[:limit], searching.total(con, text) if unique == "prints" else None
 
 
 @_own.command()

@@ -170,9 +170,13 @@ def _conninfo(where: Location) -> str:
     return where.url.set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-def server_connection(where: Location, *, autocommit: bool = True, search_path: str | None = None, generic_plans: bool = False) -> Any:
+def server_connection(
+    where: Location, *, autocommit: bool = True, search_path: str | None = None, generic_plans: bool = False, serial: bool = False
+) -> Any:
     """Open a psycopg connection to the index's database (``search_path``: its schemas;
-    ``generic_plans``: prepared statements get one plan for every value).
+    ``generic_plans``: prepared statements get one plan for every value; ``serial``: no parallel
+    workers and no JIT compilation, for a reader whose statements last milliseconds: starting
+    workers or compiling a plan costs more than running it).
 
     Raises:
         DatabaseUnavailableError: no driver, unreachable server, refused login, no such database
@@ -190,6 +194,11 @@ def server_connection(where: Location, *, autocommit: bool = True, search_path: 
         # what cardlab prepares is planned once (PgIndex.fetch's generic statements); every other
         # statement is planned with its values, as statements not prepared always are
         options += " -c plan_cache_mode=force_generic_plan"
+    if serial:
+        # a search page reads a few rows by index: a Gather's workers (forked per statement) cost
+        # more than the whole query (issue 29: one-word searches 17-22x SQLite's with them); JIT
+        # compiles a plan whose estimate passes jit_above_cost in hundreds of milliseconds
+        options += " -c max_parallel_workers_per_gather=0 -c jit=off"
     try:
         # prepare_threshold=None: psycopg prepares nothing by itself, so every query is planned with
         # its values (a generic plan of a facet query is 50x slower than its custom plan), except
@@ -238,6 +247,7 @@ class PgIndex:
         self._begun = False
         self._stems: str | None = None
         self._stems_read = False
+        self._fingerprint: str | None = None
         self._prepared: dict[str, str] = {}
         self._serial = 0
 
@@ -279,6 +289,14 @@ class PgIndex:
             self._stems, self._stems_read = (row[0] if row else None), True
         return self._stems
 
+    def fingerprint(self) -> str | None:
+        """The ``fingerprint`` of the index's ``meta`` table (the catalog it was built from), or
+        None: read once, then again by every snapshot's first round trip, as :meth:`stem_languages`."""
+        if self._fingerprint is None:
+            row = self.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
+            self._fingerprint = row[0] if row else None
+        return self._fingerprint
+
     def _run(self, sql: str, params: Any, timeout: float | None, last: bool, generic: bool = False) -> Any:
         """Send ``sql`` (SQLite placeholders) with what the transaction needs around it, in one
         message; return the cursor on its rows. ``generic``: run it as a prepared statement with
@@ -301,7 +319,7 @@ class PgIndex:
 
     def _session(self) -> Any:
         """A new reader session: the live schema, generic plans for what it prepares (:func:`server_connection`)."""
-        return server_connection(self.where, search_path=LIVE_SCHEMA, generic_plans=True)
+        return server_connection(self.where, search_path=LIVE_SCHEMA, generic_plans=True, serial=True)
 
     def _reconnect(self) -> None:
         """A new session in place of a closed or broken one (what it had prepared went with it).
@@ -318,6 +336,7 @@ class PgIndex:
         self.con = self._session()
         self._prepared.clear()
         self._stems_read = False
+        self._fingerprint = None
 
     def _send(self, sql: str, params: Any, timeout: float | None, last: bool, generic: bool) -> Any:
         """:meth:`_run` on the current session."""
@@ -330,7 +349,8 @@ class PgIndex:
             before += [
                 "BEGIN READ ONLY",
                 f"SELECT pg_advisory_xact_lock_shared({SWAP_LOCK[0]}, {SWAP_LOCK[1]}),"
-                " (SELECT value FROM meta WHERE key = 'stem_languages')",
+                " (SELECT value FROM meta WHERE key = 'stem_languages'),"
+                " (SELECT value FROM meta WHERE key = 'fingerprint')",
             ]
             self._begun = opened = True
         alone = not self._depth and timeout is not None
@@ -365,6 +385,7 @@ class PgIndex:
                 if opened and i == 1:  # the lock's row: the index's stem languages, as this transaction sees them
                     row = cur.fetchone()
                     self._stems, self._stems_read = (row[1] if row else None), True
+                    self._fingerprint = row[2] if row else None
                 cur.nextset()
         except BaseException:
             if alone:
@@ -425,6 +446,7 @@ class PgIndex:
         except psycopg.Error as err:
             raise server_error(err, self.where, "the search index") from None
         self._stems, self._stems_read = meta.get("stem_languages"), True
+        self._fingerprint = meta.get("fingerprint")
         return meta
 
     def close(self) -> None:

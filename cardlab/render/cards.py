@@ -16,6 +16,7 @@ from cardlab.core import l10n
 from cardlab.core.errors import Problem
 from cardlab.core.l10n import _
 from cardlab.core.text import visible
+from cardlab.render.plain import count_line
 
 if TYPE_CHECKING:
     from cardlab.games.base import Span
@@ -46,9 +47,10 @@ def problems_json(items: Sequence[Problem], console: Console, **extra: object) -
     console.print_json(json.dumps({"ok": not items, **extra, "problems": [p.to_json() for p in items]}, ensure_ascii=False))
 
 
-def hits(rows: Sequence, console: Console) -> None:
+def hits(rows: Sequence, console: Console, total: tuple[int, bool] | None = None) -> None:
     """Print search hits (:class:`cardlab.search.hits.Hit`) as a rich table for a terminal, then the
-    count. Piped output and the other formats are :func:`cardlab.render.plain.hits`."""
+    count (:func:`cardlab.render.plain.count_line`, ``total`` when a limit cut them). Piped output
+    and the other formats are :func:`cardlab.render.plain.hits`."""
     table = Table(box=None, header_style="bold", pad_edge=False, expand=False)
     table.add_column(_("Id"), no_wrap=True, style="cyan")
     table.add_column(_("Name"), ratio=3)
@@ -64,17 +66,12 @@ def hits(rows: Sequence, console: Console) -> None:
             escape(_(h.rarity) if h.rarity else ""),
         )
     console.print(table)
-    console.print(f"[dim]{cards_count(len(rows))}[/]")
+    console.print(f"[dim]{count_line(len(rows), total)}[/]")
 
 
 def problems_count(n: int) -> str:
     """Return ``1 problem``, ``3 problems`` in the interface language."""
     return (_("{n} problem") if n == 1 else _("{n} problems")).format(n=n)
-
-
-def cards_count(n: int) -> str:
-    """Return ``1 card``, ``5 cards`` in the interface language."""
-    return (_("{n} card") if n == 1 else _("{n} cards")).replace("{n}", str(n))
 
 
 def markup(spans: Iterable[Span]) -> str:
