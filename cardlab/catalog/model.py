@@ -166,6 +166,22 @@ class Catalog:
             out.update((i, first) for i in ids)
         return out
 
+    def set_sizes(self) -> dict[str, int]:
+        """Return set code -> how many of its cards are recorded (cards with a collector number as
+        text); a set without cards is absent. ``cardlab sets`` reads it (the index holds it per set:
+        :meth:`cardlab.index.stored.StoredCatalog.set_sizes`)."""
+        out: dict[str, int] = {}
+        for card_id, code in self.card_set.items():
+            if isinstance(self.cards[card_id].get("number"), str):
+                out[code] = out.get(code, 0) + 1
+        return out
+
+    def set_numbers(self, code: str) -> list[str]:
+        """Return the collector numbers (text) of the recorded cards of the set ``code``, in
+        catalog order; empty for a set without cards."""
+        found = [self.cards[i].get("number") for i, c in self.card_set.items() if c == code]
+        return [n for n in found if isinstance(n, str)]
+
     def set_of(self, card_id: str) -> SetInfo:
         """Return the set of a card. Raises KeyError for an unknown id."""
         return self.sets[self.card_set[card_id]]

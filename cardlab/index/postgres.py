@@ -94,7 +94,8 @@ TABLES: dict[str, str] = {
     "facet_num": f"field text {C} NOT NULL, num double precision NOT NULL, card bigint NOT NULL, PRIMARY KEY (field, num, card)",
     "set_key": f"key text {C} NOT NULL, code text {C} NOT NULL, PRIMARY KEY (key, code)",
     "card_set": f"code text {C} PRIMARY KEY, game text {C} NOT NULL, name text {C} NOT NULL, source_language text {C} NOT NULL,"
-    f" printed_total bigint, release_date text {C}, aliases text {C} NOT NULL, data text {C} NOT NULL, path text {C} NOT NULL",
+    f" printed_total bigint, release_date text {C}, aliases text {C} NOT NULL, data text {C} NOT NULL, path text {C} NOT NULL,"
+    " cards bigint NOT NULL",
     "meta": f"key text {C} PRIMARY KEY, value text {C} NOT NULL",
     "card_fts": "rowid bigint PRIMARY KEY, names tsvector NOT NULL, body tsvector NOT NULL",
     "card_stem": "rowid bigint PRIMARY KEY, stems tsvector NOT NULL",

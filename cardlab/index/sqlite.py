@@ -31,7 +31,7 @@ from cardlab.core.stamps import file_stamp, is_racy, sha1_hex
 from cardlab.core.text import compact, fold, has_cjk, localized_fields, norm_value, pick, stem_words
 from cardlab.games import game_module
 
-INDEX_VERSION = "16"
+INDEX_VERSION = "17"
 """The search index's layout (this module): bump when its tables or contents
 change, and old indexes are rebuilt."""
 
@@ -591,7 +591,11 @@ def _write(
                     str(info.path),
                 )
             )
-        con.executemany("INSERT INTO card_set VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", set_rows)
+        con.executemany(
+            "INSERT INTO card_set (code, game, name, source_language, printed_total, release_date, aliases, data, path, cards)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+            set_rows,
+        )
         keys = {(norm_value(fold(name)), info.code) for info in cat.sets.values() for name in info.lookup_names}
         con.executemany("INSERT OR IGNORE INTO set_key VALUES (?, ?)", sorted(keys))
 
@@ -694,6 +698,7 @@ def _write(
             con.executemany("INSERT INTO card_tri (rowid, names, body) VALUES (?, ?, ?)", tri)
             con.executemany("INSERT INTO card_stem (rowid, stems) VALUES (?, ?)", stems)
             con.executemany("INSERT INTO temp.play VALUES (?, ?, ?, ?, ?, ?, ?, ?)", plays)
+        con.execute("UPDATE card_set SET cards = (SELECT count(*) FROM card WHERE card.set_code = card_set.code)")
         # the oracle card of each card: of the cards of its game with the same play key, the first
         # printing (originals, then release date, set code, number), the first in catalog order on a tie
         con.execute(
