@@ -26,6 +26,7 @@ from cardlab.catalog.schemas import card_schema_name, fast_validator, fingerprin
 from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.inputs import LoadError, read_text
 from cardlab.core.paths import cache_dir
+from cardlab.core.progress import step
 from cardlab.core.stamps import file_stamp, is_racy
 from cardlab.core.text import is_localized
 
@@ -479,6 +480,14 @@ def _summary(kind: str, data: Any) -> Any:
     return {k: data[k] for k in SUMMARY_FIELDS if k in data}
 
 
+def _ignore_interrupt() -> None:
+    """In a worker of the checking pool: Ctrl-C is the parent's to handle (the terminal sends it to
+    every process of the group; a worker would print its own traceback)."""
+    import signal  # lazy: signal, only in a pool's worker
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def check_files(
     files: list[SourceFile],
     cache_path: Path | None | str = "default",
@@ -520,6 +529,7 @@ def check_files(
     now = time.time_ns()
 
     pool: Any = None
+    done = 0
 
     def run(batch: list[SourceFile], games: dict[Path | None, str], langs: dict[Path | None, str]) -> None:
         nonlocal reparsed, pool
@@ -567,7 +577,7 @@ def check_files(
                         fast_validator(card_schema_name(game))
                     except KeyError:
                         pass  # an unknown game: the set manifest's check reports it
-                pool = ProcessPoolExecutor(max_workers=workers)
+                pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupt)
             results = pool.map(_check_job, jobs, chunksize=250)
         else:
             results = (_check_job(j) for j in jobs)
@@ -578,6 +588,9 @@ def check_files(
             rows.append((key, *stats[key], *row))
         reparsed += len(jobs)
         cache.put(rows)  # batch by batch: the parsed cards of one batch at a time are held
+        nonlocal done
+        done += len(batch)
+        step("checking files", done, len(files))
 
     # Set manifests first: a set's `game` chooses the schema of the cards beside it.
     run([f for f in files if f.kind == "set"], {}, {})

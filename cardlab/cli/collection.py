@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from cardlab.cli.errors import finish, user_errors
+from cardlab.cli.errors import finish, long_work, user_errors
 from cardlab.cli.options import (
     CatalogOpt,
     DbOpt,
@@ -17,6 +17,7 @@ from cardlab.cli.options import (
     LangOpt,
     ListOutput,
     ListOutputOpt,
+    QuietOpt,
     ReportOutput,
     ReportOutputOpt,
     langs_of,
@@ -184,6 +185,7 @@ def import_cmd(
         bool, typer.Option("--replace", help="Each player in the file gets exactly the file's counts (restore a backup).")
     ] = False,
     catalog: CatalogOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Import counts from a CSV file, all or nothing.  Example: cardlab collection import cards.csv"""
     from cardlab.catalog.validate import load_catalog
@@ -193,7 +195,7 @@ def import_cmd(
     from cardlab.core.csvfile import read_csv
 
     roots, _ = roots_and_db(catalog, None)
-    with user_errors():
+    with user_errors(), long_work(quiet, "the collection is unchanged"):
         who = _player(player)
         table = read_csv(file)
         report = import_csv(db.connect(), table, CardResolver(load_catalog(roots)), who, replace=replace)

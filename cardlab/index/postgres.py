@@ -41,6 +41,7 @@ from cardlab.core.database import DatabaseUnavailableError, server_error
 from cardlab.core.database import locate as locate_db
 from cardlab.core.errors import CardlabError, ExitStatus, UsageError
 from cardlab.core.paths import is_database_url
+from cardlab.core.progress import step
 from cardlab.index.sqlite import (
     FULL_CHECK_FILES,
     BuildReport,
@@ -608,7 +609,10 @@ def _copy(sqlite_path: Path | str, con: Any, schema: str, trgm: str) -> None:
         rows = src.execute("SELECT rowid, data FROM card ORDER BY rowid")
         stem_rows: list[tuple[int, str]] = []
         with cur.copy(f'COPY "{schema}".card_fts (rowid, names, body) FROM STDIN') as fts:
+            total, done = src.execute("SELECT count(*) FROM card").fetchone()[0], 0
             while batch := rows.fetchmany(COPY_BATCH):
+                step("copying to the server", done, total)
+                done += len(batch)
                 texts = [_texts(decode(data)) for _rowid, data in batch]
                 names = tokenize([t[0] for t in texts])
                 bodies = tokenize([t[1] for t in texts])

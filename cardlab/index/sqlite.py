@@ -23,6 +23,7 @@ from pathlib import Path
 
 from cardlab.catalog.freshness import folders, stamp_digest
 from cardlab.catalog.model import Catalog, merge_reprint, number_int, play_key
+from cardlab.core import progress
 from cardlab.core.bulk import bulk_objects
 from cardlab.core.errors import CardlabError, CatalogError, InputError
 from cardlab.core.inputs import MAX_FILE_BYTES
@@ -553,6 +554,7 @@ def _write(
     step = max(1, len(ids) // 100)
     position = 0
     for batch in batches:
+        progress.step("reading cards", position, len(ids))
         cards = load(batch)
         for card_id in batch:
             card = cards[card_id]
@@ -606,6 +608,7 @@ def _write(
         stem_langs: set[str] = set()
         rowid = 0
         for batch in batches:
+            progress.step("indexing cards", rowid, len(ids))
             cards = load(batch)
             rows: list = []
             plays: list = []
@@ -698,6 +701,7 @@ def _write(
             con.executemany("INSERT INTO card_tri (rowid, names, body) VALUES (?, ?, ?)", tri)
             con.executemany("INSERT INTO card_stem (rowid, stems) VALUES (?, ?)", stems)
             con.executemany("INSERT INTO temp.play VALUES (?, ?, ?, ?, ?, ?, ?, ?)", plays)
+        progress.step("indexing cards", rowid, len(ids))
         con.execute("UPDATE card_set SET cards = (SELECT count(*) FROM card WHERE card.set_code = card_set.code)")
         # the oracle card of each card: of the cards of its game with the same play key, the first
         # printing (originals, then release date, set code, number), the first in catalog order on a tie
