@@ -362,18 +362,22 @@ def play_key(card: dict) -> str:
     files may word them differently), with each localized map reduced to its English (else first)
     text. Two cards with equal keys are printings of one card."""
 
-    def norm(value: Any) -> Any:
-        if isinstance(value, dict):
-            keys = [k for k in value if k != "_source"]
-            if keys and all(isinstance(k, str) and len(k) == 2 and k.islower() and isinstance(value[k], str) for k in keys):
-                return value.get("en", value[sorted(keys)[0]])
-            return {k: norm(v) for k, v in value.items() if k != "text"}
-        if isinstance(value, list):
-            return [norm(v) for v in value]
-        return value
-
     skip = {*PRINTING_FIELDS, "reprint_of", "text"}
-    return json.dumps(norm({k: v for k, v in card.items() if k not in skip}), sort_keys=True, ensure_ascii=False, default=str)
+    return json.dumps(_play_value({k: v for k, v in card.items() if k not in skip}), sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _play_value(value: Any) -> Any:
+    """:func:`play_key`'s reading of one value: a localized map as its English (else first) text,
+    rules texts left out. (A function of the module, not a closure: a recursive closure is a
+    reference cycle a card, kept until the garbage collector runs, which an index build pauses.)"""
+    if isinstance(value, dict):
+        keys = [k for k in value if k != "_source"]
+        if keys and all(isinstance(k, str) and len(k) == 2 and k.islower() and isinstance(value[k], str) for k in keys):
+            return value.get("en", value[sorted(keys)[0]])
+        return {k: _play_value(v) for k, v in value.items() if k != "text"}
+    if isinstance(value, list):
+        return [_play_value(v) for v in value]
+    return value
 
 
 def merge_reprint(reprint: dict, original: dict) -> dict:

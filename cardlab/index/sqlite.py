@@ -29,7 +29,7 @@ from cardlab.core.errors import CardlabError, CatalogError, InputError
 from cardlab.core.inputs import MAX_FILE_BYTES
 from cardlab.core.paths import cache_dir, is_server, schema_dir
 from cardlab.core.stamps import file_stamp, is_racy, sha1_hex
-from cardlab.core.text import compact, fold, has_cjk, localized_fields, norm_value, pick, stem_words
+from cardlab.core.text import compact, fold, forget, has_cjk, localized_fields, norm_value, pick, stem_words
 from cardlab.games import game_module
 
 INDEX_VERSION = "17"
@@ -555,6 +555,7 @@ def _write(
     position = 0
     for batch in batches:
         progress.step("reading cards", position, len(ids))
+        forget()  # the names of the batch before are not asked for again: memory stays bounded
         cards = load(batch)
         for card_id in batch:
             card = cards[card_id]
@@ -609,6 +610,7 @@ def _write(
         rowid = 0
         for batch in batches:
             progress.step("indexing cards", rowid, len(ids))
+            forget()
             cards = load(batch)
             rows: list = []
             plays: list = []
