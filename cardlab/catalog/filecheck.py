@@ -256,7 +256,7 @@ def check_text(path: Path, text: str, kind: str, game: str, source_language: str
         return None, [err.problem]
     if not isinstance(data, dict):
         return None, [Problem(SourcePos(path, 1, 1), f"expected a map of fields (name: value), found {_found(data)}", "schema")]
-    schema = {"set": "set.schema.json", "format": "format.schema.json"}.get(kind, f"{game}.card.schema.json")
+    schema = {"set": "set.schema.json", "format": "format.schema.json"}.get(kind, card_schema_name(game))
     try:
         problems = _schema_problems(path, tree, data, schema)
     except KeyError:

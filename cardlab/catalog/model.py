@@ -38,7 +38,7 @@ class SetInfo:
 
     Attributes:
         code: the set code (``base1``); card ids start with it.
-        game: ``pokemon``, ``ippo`` or ``monpa``.
+        game: a code of :data:`cardlab.games.GAMES` (``pokemon``...).
         data: the manifest as plain data (schema/set.schema.json).
         path: the ``set.yaml`` file.
     """
@@ -115,6 +115,7 @@ class Catalog:
     _oracles: dict[str, str] | None = field(default=None, repr=False, compare=False)
     _printing_ids: dict[str, list[str]] | None = field(default=None, repr=False, compare=False)
     _set_keys: tuple[int, dict[str, SetInfo]] | None = field(default=None, repr=False, compare=False)
+    _set_names: tuple[int, dict[str, list[SetInfo]]] | None = field(default=None, repr=False, compare=False)
 
     def file_data(self, card_id: str) -> dict:
         """Return what the card's own file holds (a reprint without the original's fields)."""
@@ -208,6 +209,24 @@ class Catalog:
                     found.setdefault(fold(name), info)
             keys = self._set_keys = (len(self.sets), found)
         return keys[1].get(fold(code))
+
+    def sets_named(self, text: str) -> list[SetInfo]:
+        """Return the sets ``text`` names: the set of that code, alias or tool code
+        (:meth:`find_set`), else every set of that name in any language (``Base Set``, ``Set de
+        Base``, ``Base Set 2``; folded), in catalog order: games share set names (the forum TCG's
+        Base Set), so a caller tells them apart by what it knows (a game, a card number).
+        ``[]`` when none. Collection exports (issue 31) write set names where deck lists write codes."""
+        found = self.find_set(text)
+        if found is not None:
+            return [found]
+        names = self._set_names
+        if names is None or names[0] != len(self.sets):
+            table: dict[str, list[SetInfo]] = {}
+            for info in self.sets.values():
+                for value in dict.fromkeys(fold(v) for v in (info.data.get("name") or {}).values() if isinstance(v, str)):
+                    table.setdefault(value, []).append(info)
+            names = self._set_names = (len(self.sets), table)
+        return list(names[1].get(fold(text), []))
 
     def name_maps(self, game: str) -> tuple[Mapping[str, set[str]], Mapping[str, set[str]], Mapping[str, str]]:
         """The names deck lines are matched by, for the cards of ``game``: ``(folded name -> card

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cardlab import games
 from cardlab.catalog import model as catalog_mod
 from cardlab.catalog.filecheck import _localized_keys, check_file, check_files, store_run
 from cardlab.catalog.formats import Format, build_format, collect_formats
@@ -33,7 +34,6 @@ from cardlab.core.bulk import bulk_objects
 from cardlab.core.errors import CatalogError, DataError, InputError, Problem, SourcePos, UsageError
 from cardlab.core.inputs import LoadError
 from cardlab.core.text import listify
-from cardlab.games import game_module
 
 __all__ = ["Validation", "bulk_objects", "check_file", "check_files", "cross_checks", "load_catalog", "validate", "validate_paths"]
 
@@ -149,7 +149,7 @@ def cross_checks(
 
     for game in sorted({s.game for s in cat.sets.values()}):
         try:
-            module = game_module(game)
+            module = games.get(game)
         except (KeyError, ModuleNotFoundError):
             continue
         for card_id, keys, message, rule in module.check(cat):

@@ -78,6 +78,9 @@ def _fields_epilog() -> str:
     return (
         '\b\nQuery language: bare words and "quoted phrases" search names (any language) and rules text;\n'
         "field:value, field=value, field!=value (has the field, not that value); numbers with < <= > >= =;\n"
+        '!"exact name" or !name finds that whole name; not:reprint is -is:reprint; the display keywords\n'
+        "order:, direction:, unique:, lang: are options here (--sort, --reverse, --unique, --lang). Exact names\n"
+        "come first only in the default order: an explicit --sort (or --reverse) orders by that key alone;\n"
         "-term or 'not term' negates; 'or' and ( ) combine; terms side by side (or joined by 'and') must\n"
         "all match; several arguments are one query. Fields with a closed vocabulary (type, stage, rarity,\n"
         "set, game...) take only values the catalog holds (r:c, r:u, r:r are rarity letters). A query that starts\n"

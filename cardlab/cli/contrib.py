@@ -63,8 +63,8 @@ def card_new(
         Optional[str],
         typer.Option(
             help=(
-                "Card kind. Ippo: blow (default), defense, support, fight. Monpa: servant (default), spell, "
-                "charm, commander, favor. Pokémon: pokemon (default), trainer, energy."
+                "Card kind, one of the set's game (default: its first; another kind's error lists them), "
+                "e.g. Pokémon: pokemon, trainer, energy; Ippo: blow, defense, support, fight."
             )
         ),
     ] = None,

@@ -101,8 +101,8 @@ def deck_stats(
         Optional[list[str]],
         typer.Option(
             "--need",
-            help="A kind that must be in the opening hand (repeatable, any case): Monpa servant/spell/charm, "
-            "Ippo blow/defense/support/fight, Pokémon Pokémon/Trainer/Energy.",
+            help="A kind of the deck's game that must be in the opening hand (repeatable, any case; another "
+            "kind's error lists them), e.g. Pokémon/Trainer/Energy, Ippo blow/defense/support/fight.",
         ),
     ] = None,
     output_fmt: ReportOutputOpt = ReportOutput.text,

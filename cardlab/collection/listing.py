@@ -188,7 +188,7 @@ def have(deck: Deck, owned: dict[str, int], catalog: Catalog | None = None) -> l
     return rows
 
 
-def unmatched_lines(deck) -> list[Problem]:  # noqa: ANN001 - a decks.model.Deck
+def unmatched_lines(deck: Deck) -> list[Problem]:
     """The lines of a deck ``deck have`` cannot count (an unknown or ambiguous card): a list with
     any of them is never complete."""
     return [p for p in deck.problems if p.rule in ("unknown-card", "ambiguous-card")]

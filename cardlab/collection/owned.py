@@ -441,6 +441,23 @@ def import_csv(
     """
     player = check_player(player)
     plan = plan_import(table, resolver, player)
+    players = write_plan(con, plan, player, replace=replace, progress=progress)
+    return ImportReport(rows=len(table.rows), cards=len(plan), copies=sum(plan.values()), players=players)
+
+
+def write_plan(
+    con: Database, plan: dict[tuple[str, str], int], player: str, *, replace: bool = False, progress: Callable[[int], None] | None = None
+) -> list[str]:
+    """Write an import's checked counts (``(player, card id) -> count``) in one transaction: added to
+    what each player owns, or with ``replace`` each player of the plan (``player`` when the plan is
+    empty) gets exactly these counts. ``progress`` as :func:`import_csv`'s.
+
+    Returns:
+        The players touched, sorted.
+
+    Raises:
+        UsageError: a count above :data:`MAX_COUNT` once added (nothing is written).
+    """
     touched = sorted({p for p, _ in plan} | ({player} if replace and not plan else set()))
     with con.transaction():
         if replace:
@@ -459,7 +476,7 @@ def import_csv(
                 if progress is not None:
                     progress(i)
         step("importing cards", len(plan), len(plan))  # still inside the transaction
-    return ImportReport(rows=len(table.rows), cards=len(plan), copies=sum(plan.values()), players=touched)
+    return touched
 
 
 def open_readonly(where: str | Path | None = None) -> Database | None:

@@ -24,8 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from cardlab.catalog.model import Catalog, SetInfo
+from cardlab.catalog.schemas import card_schema_name, load_all, validator
+from cardlab.contrib.new_card import card_path, check_writable, existing_card
 from cardlab.core.csvfile import CsvTable
 from cardlab.core.errors import CardlabError, DataError, Problem, SourcePos, UsageError
+from cardlab.core.fs import atomic_write
+from cardlab.core.fuzzy import suggest
+from cardlab.core.paths import schema_dir
 
 LOCALIZED_REFS = ("common.schema.json#/$defs/localized", "common.schema.json#/$defs/localized_line")
 
@@ -68,10 +73,8 @@ def _kind(spec: dict) -> str | None:
 def columns(game: str) -> dict[str, Column | None]:
     """Return every top-level card field of ``game``'s schema: a :class:`Column` when a CSV cell
     can fill it, None for lists and objects (not fillable)."""
-    from cardlab.catalog.schemas import _all, card_schema_name
-    from cardlab.core.paths import schema_dir
 
-    schemas = _all(schema_dir())
+    schemas = load_all(schema_dir())
     common_defs = schemas["common.schema.json"]["$defs"]
     common = {
         k: ({"$ref": "common.schema.json" + v["$ref"]} if v.get("$ref", "").startswith("#/") else v)
@@ -97,7 +100,6 @@ def columns(game: str) -> dict[str, Column | None]:
 def _header(table: CsvTable, game: str, source: str) -> list[tuple[str, str | None]]:
     """Map each header cell to ``(field, language or None)``. Raises UsageError for unknown or
     unfillable columns and a missing ``number``."""
-    from cardlab.core.fuzzy import suggest
 
     cols = columns(game)
     fillable = sorted(k for k, v in cols.items() if v)
@@ -165,7 +167,6 @@ def plan_cards(table: CsvTable, info: SetInfo) -> list[tuple[int, dict]]:
     Raises:
         UsageError: a bad header (exit 2); DataError: every bad cell, as file:row:column (exit 1).
     """
-    from cardlab.catalog.schemas import card_schema_name, validator
 
     mapped = _header(table, info.game, info.source_language)
     cols = columns(info.game)
@@ -268,8 +269,6 @@ def import_cards(catalog: Catalog, table: CsvTable, set_code: str, overwrite: bo
         cards that already exist without ``overwrite`` (exit 1); CardlabError: a write failed (the
         files written before it are removed or restored).
     """
-    from cardlab.contrib.new_card import card_path, check_writable, existing_card
-    from cardlab.core.fs import atomic_write
 
     info = catalog.require_set(set_code)
     check_writable(info)

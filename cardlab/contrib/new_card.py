@@ -24,7 +24,11 @@ from pathlib import Path
 
 from cardlab import games
 from cardlab.catalog.model import Catalog, SetInfo
+from cardlab.catalog.schemas import validator
+from cardlab.catalog.validate import validate
+from cardlab.core import paths
 from cardlab.core.errors import CardlabError, UsageError
+from cardlab.core.fs import OutputError, atomic_write
 from cardlab.core.text import LANG_RE, fold
 from cardlab.core.text import slug as make_slug
 
@@ -75,7 +79,6 @@ def load(roots: list[Path]) -> Catalog:
     Uses :func:`cardlab.catalog.validate.validate` (cached per file); files that do not load are
     left out. ``cardlab sets`` reads the index instead (:func:`cardlab.index.stored.open_catalog`).
     """
-    from cardlab.catalog.validate import validate
 
     return validate(roots).catalog
 
@@ -228,7 +231,6 @@ def skeleton(
 
 def _number_pattern(game: str) -> tuple[str, str]:
     """Return the collector-number pattern of ``game``'s card schema and its description."""
-    from cardlab.catalog.schemas import validator
 
     own = validator(f"{game}.card.schema.json").schema.get("properties", {}).get("number", {})
     if "pattern" in own:
@@ -274,7 +276,6 @@ def check_writable(info: SetInfo) -> None:
         UsageError: the set ``info`` lies in :func:`cardlab.core.paths.shipped_catalog` and that resolves
             under a ``_data`` folder (the message asks for ``--catalog``).
     """
-    from cardlab.core import paths as paths
 
     shipped = paths.installed_catalog_holding(info.path)
     if shipped is not None:
@@ -330,7 +331,6 @@ def write_new(path: Path, text: str) -> None:
     Raises:
         CardlabError: ``path`` already exists (it is never overwritten).
     """
-    from cardlab.core.fs import OutputError, atomic_write
 
     try:
         exists = path.exists()

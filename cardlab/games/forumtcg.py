@@ -142,3 +142,10 @@ def deck_figures(figures: DeckFigures, cards: Sequence[Counted], need: Sequence[
         ValueError: always.
     """
     raise ValueError("no statistics for the game forumtcg")
+
+
+if TYPE_CHECKING:  # mypy holds this module to the Game protocol (nothing runs)
+    from cardlab.games import forumtcg as _this
+    from cardlab.games.base import Game
+
+    _CONTRACT: Game = _this

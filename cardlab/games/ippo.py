@@ -460,7 +460,7 @@ def deck_figures(figures: DeckFigures, cards: Sequence[Counted], need: Sequence[
     start cost; the chance of a mulligan (the opening hand holds no Defense card or only Defense
     cards) and of getting up from a knock-down within :data:`KNOCKDOWN_FLIPS` cards turned up (a
     Blow card gets the boxer up); with ``need`` (kinds), the chance of one of each in the hand."""
-    # imported here: figures and odds load fractions (and decimal), kept off `cardlab search`
+    # lazy: figures and odds load fractions and decimal (6-17 ms cold), kept off `cardlab search`
     from cardlab.games import odds
     from cardlab.games.figures import Odds, count_by, curve_of, each_kind, held, too_small
 
@@ -495,3 +495,10 @@ def deck_figures(figures: DeckFigures, cards: Sequence[Counted], need: Sequence[
     )
     if need:
         each_kind(figures, cards, "kind", need)
+
+
+if TYPE_CHECKING:  # mypy holds this module to the Game protocol (nothing runs)
+    from cardlab.games import ippo as _this
+    from cardlab.games.base import Game
+
+    _CONTRACT: Game = _this

@@ -34,7 +34,11 @@ ENERGY_SYMBOL: dict[str, tuple[str, str]] = {
 
 FIELDS: dict[str, FieldSpec] = {
     "supertype": FieldSpec("facet", "pokemon, trainer or energy", closed=True),
-    "type": FieldSpec("facet", "the Pokémon's type, or the Energy an Energy card provides (type:fire)", closed=True),
+    "type": FieldSpec(
+        "facet",
+        "the Pokémon's type, the Energy an Energy card provides, or a supertype or stage (type:fire, t:trainer, t:basic)",
+        closed=True,
+    ),
     "stage": FieldSpec("facet", 'basic, "stage 1", "stage 2"', closed=True),
     "hp": FieldSpec("num", "hit points (hp>=80)"),
     "retreat": FieldSpec("num", "retreat cost (retreat<=1)"),
@@ -277,7 +281,7 @@ def deck_figures(figures: DeckFigures, cards: Sequence[Counted], need: Sequence[
     ``Energy: basic``...), Energy cards by the type they provide, attacks by Energy cost; the chance
     of at least one Basic Pokémon in the opening hand and the expected number of mulligans; with
     ``need`` (supertypes), the chance of one of each in the opening hand."""
-    # imported here: figures and odds load fractions (and decimal), kept off `cardlab search`
+    # lazy: figures and odds load fractions and decimal (6-17 ms cold), kept off `cardlab search`
     from cardlab.games import odds
     from cardlab.games.figures import Odds, count_by, curve_of, each_kind, held, too_small
 
@@ -310,3 +314,10 @@ def deck_figures(figures: DeckFigures, cards: Sequence[Counted], need: Sequence[
     )
     if need:
         each_kind(figures, cards, "supertype", need)
+
+
+if TYPE_CHECKING:  # mypy holds this module to the Game protocol (nothing runs)
+    from cardlab.games import pokemon as _this
+    from cardlab.games.base import Game
+
+    _CONTRACT: Game = _this

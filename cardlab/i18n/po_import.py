@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -169,7 +170,7 @@ class ImportReport:
             f"{count(len(self.problems), 'problem')}" + (" (dry run: nothing written)" if self.dry_run else "")
         )
 
-    def diff(self, roots: list[Path] | tuple = ()) -> str:
+    def diff(self, roots: Sequence[Path] = ()) -> str:
         """Return the unified diff of every planned change (paths relative to their catalog root)."""
         return "".join(c.diff(roots) for c in self.changes)
 

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from cardlab import games
 from cardlab.catalog.freshness import folders, stamp_digest
 from cardlab.catalog.model import Catalog, merge_reprint, number_int, play_key
 from cardlab.core import progress
@@ -30,9 +31,8 @@ from cardlab.core.inputs import MAX_FILE_BYTES
 from cardlab.core.paths import cache_dir, is_server, schema_dir
 from cardlab.core.stamps import file_stamp, is_racy, sha1_hex
 from cardlab.core.text import compact, fold, forget, has_cjk, localized_fields, norm_value, pick, stem_words
-from cardlab.games import game_module
 
-INDEX_VERSION = "17"
+INDEX_VERSION = "18"
 """The search index's layout (this module): bump when its tables or contents
 change, and old indexes are rebuilt."""
 
@@ -599,7 +599,14 @@ def _write(
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
             set_rows,
         )
+        # set:CODE, an alias, a tool's code, or the set's name in any language (set:"Base Set 2", set:fossile)
         keys = {(norm_value(fold(name)), info.code) for info in cat.sets.values() for name in info.lookup_names}
+        keys |= {
+            (norm_value(fold(name)), info.code)
+            for info in cat.sets.values()
+            for name in (info.data.get("name") or {}).values()
+            if isinstance(name, str)
+        }
         con.executemany("INSERT OR IGNORE INTO set_key VALUES (?, ?)", sorted(keys))
 
         # pass 2: the rows, batch by batch
@@ -624,7 +631,7 @@ def _write(
                 card = cards[card_id]
                 rowid += 1
                 info = cat.set_of(card_id)
-                game = game_module(info.game)
+                game = games.get(info.game)
                 src = info.source_language
                 num = number_int(card["number"])
                 rows.append(
@@ -670,9 +677,9 @@ def _write(
                 for name in card.get("also_known_as") or ():  # the community's name: Birthday Pikachu
                     if isinstance(name, str):
                         printed.append((card_id, fold(name), compact(name)))
-                for f, t, n in _common_facets(card, info.data, info.aliases) + list(game.facets(card)):
+                for f, t, value in _common_facets(card, info.data, info.aliases) + list(game.facets(card)):
                     text = norm_value(t) if t is not None else None
-                    facets.append((rowid, f, text, n))
+                    facets.append((rowid, f, text, value))
                     if f == "evolves" and text is not None:
                         # the other names of the Pokémon of that name: evolves: in any language (salameche)
                         facets.extend((rowid, "evolves", other, None) for other in sorted(same.get(text, ())) if other != text)

@@ -18,6 +18,7 @@ from cardlab.core.text import visible
 
 if TYPE_CHECKING:
     from cardlab.games.base import Span
+    from cardlab.search.hits import CardView
 
 
 def stdout_console() -> Console:
@@ -66,7 +67,7 @@ def markup(spans: Iterable[Span]) -> str:
     return "".join(f"[{s.style}]{escape(s.text)}[/]" if s.style else escape(s.text) for s in spans)
 
 
-def card(view, console: Console, langs: Sequence[str] = ()) -> None:  # noqa: ANN001 - search.hits.CardView
+def card(view: CardView, console: Console, langs: Sequence[str] = ()) -> None:
     """Print a whole card as a panel: names, type line, the game's details, set and number."""
     from cardlab.core.text import pick
     from cardlab.games import get

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from cardlab.core.text import compact, fold, has_cjk, norm_value, stem_words, stemmer_languages
 from cardlab.index.tokens import tokens_of, tsquery_phrase
-from cardlab.search.fields import CARD_COLUMNS, NUMBER, TEXT_OPS
+from cardlab.search.fields import CARD_COLUMNS, NUMBER, TEXT_OPS, TYPE_LINE_FIELDS
 from cardlab.search.fields import kind as field_kind
 from cardlab.search.query.tree import And, Node, Not, Or, Term, terms
 from cardlab.search.request import SearchRequest
@@ -143,6 +143,10 @@ def _term_sql(t: Term, stem_langs: tuple[str, ...] | None = None, dialect: str =
     if t.field is not None and t.field not in ("name", "text"):
         if t.field in CARD_COLUMNS:  # every card has a game and a set
             return f"NOT ({sql})", params
+        if t.field == "type":  # the whole type line: every card of a game with supertypes has one
+            marks = ", ".join("?" * len(TYPE_LINE_FIELDS))
+            has = f"c.rowid IN (SELECT card FROM facet_text WHERE field IN ({marks}))"
+            return (f"({has} AND NOT ({sql}))", [*TYPE_LINE_FIELDS, *params])
         has = "c.rowid IN (SELECT card FROM facet_text WHERE field = ? UNION ALL SELECT card FROM facet_num WHERE field = ?)"
         return (f"({has} AND NOT ({sql}))", [t.field, t.field, *params])
     return f"NOT ({sql})", params
@@ -165,6 +169,9 @@ def _positive_term_sql(t: Term, stem_langs: tuple[str, ...] | None = None, diale
             "c.id IN (SELECT card_id FROM card_name WHERE folded LIKE ? ESCAPE '\\' OR compact LIKE ? ESCAPE '\\')",
             [_like(fold(t.value)), _like(joined)],
         )
+    if kind == "is":
+        sql, params = IS_SQL[t.value]
+        return sql, list(params)
     if kind == "like":
         return (
             "c.rowid IN (SELECT card FROM facet_text WHERE field = ? AND text LIKE ? ESCAPE '\\')",
@@ -179,7 +186,25 @@ def _positive_term_sql(t: Term, stem_langs: tuple[str, ...] | None = None, diale
         return "c.game = ?", [norm_value(t.value)]
     if t.field == "set":
         return "c.set_code IN (SELECT code FROM set_key WHERE key = ?)", [norm_value(t.value)]
+    if t.field == "type":  # as Scryfall's type line: types, supertypes and stages (t:trainer, t:basic)
+        marks = ", ".join("?" * len(TYPE_LINE_FIELDS))
+        return f"c.rowid IN (SELECT card FROM facet_text WHERE field IN ({marks}) AND text = ?)", [*TYPE_LINE_FIELDS, norm_value(t.value)]
     return "c.rowid IN (SELECT card FROM facet_text WHERE field = ? AND text = ?)", [t.field, norm_value(t.value)]
+
+
+_REPRINT = "(c.reprint_of IS NOT NULL OR c.set_code <> (SELECT o.set_code FROM card o WHERE o.id = c.oracle_id))"
+"""A reprint: a card the catalog says reprints another (``reprint_of``), or one whose first printing
+(``oracle_id``) is in another set; a set's non-holo twin of its holo (Jungle's two Clefables) is not."""
+
+IS_SQL: dict[str, tuple[str, tuple[str, ...]]] = {
+    "holo": ("c.rowid IN (SELECT card FROM facet_text WHERE field = ? AND text LIKE ?)", ("rarity", "%holo%")),
+    "promo": ("c.rowid IN (SELECT card FROM facet_text WHERE field = ? AND text = ?)", ("rarity", "promo")),
+    "reprint": (_REPRINT, ()),
+    "first-printing": (f"NOT ({_REPRINT})", ()),
+}
+"""The condition of each ``is:`` value (:data:`cardlab.search.fields.IS_VALUES`): rarities as the
+facet rows hold them (folded), reprints by :data:`_REPRINT` (``oracle_id`` is the id of a card's
+first printing: :meth:`cardlab.catalog.model.Catalog.oracle_of`)."""
 
 
 def _text_sql(t: Term, stem_langs: tuple[str, ...] | None, dialect: str) -> tuple[str, list]:
@@ -322,8 +347,9 @@ class SearchStatement:
 
 
 def search_statement(request: SearchRequest, tree: Node | None, stem_langs: tuple[str, ...] | None, dialect: str) -> SearchStatement:
-    """Compile a search: the query's condition (:func:`compile_sql`), its order (exact names first
-    for bare words, then :data:`SORTS`, cards without the sort value last), and its page.
+    """Compile a search: the query's condition (:func:`compile_sql`), its order (in the default
+    order, not reversed, exact names first for bare words; then :data:`SORTS`, cards without the
+    sort value last), and its page.
 
     The page is cut in SQL (``LIMIT``, with the total as a window count when ``with_total``) unless
     the order or the grouping needs every match first: ``sort="name"`` (the shown language's names,
@@ -346,7 +372,10 @@ def search_statement(request: SearchRequest, tree: Node | None, stem_langs: tupl
         order = ["(s.release_date) IS NULL", *parts] if request.reverse else parts
     words = terms(tree)
     exact: list = []
-    if words and all(t.field is None and t.op == ":" for t in words) and compact(request.query):
+    # relevance (cards whose whole name the words are, first) only in the default order: an explicit
+    # sort key, or --reverse, orders by that key alone, both ways
+    relevance = request.sort == "number" and not request.reverse
+    if relevance and words and all(t.field is None and t.op == ":" for t in words) and compact(request.query):
         order.insert(0, "c.id NOT IN (SELECT card_id FROM card_name WHERE compact = ?)")
         exact = [compact(" ".join(t.value for t in words))]
     in_sql = request.sort != "name" and request.unique == "prints"

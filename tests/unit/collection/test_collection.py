@@ -309,7 +309,7 @@ def _collection_csv(draw):
     return columns, rows
 
 
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(_collection_csv())
 def test_any_collection_csv_imports_or_is_refused_whole(con, resolver, case):
     """Kind: any collection CSV (columns, counts, names, players) is imported whole or refused with

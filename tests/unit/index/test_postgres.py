@@ -503,7 +503,8 @@ def test_the_web_api_serves_again_after_the_index_server_restarts(test_set, pg_i
     socket go to the server log only), never a bare 500."""
     from fastapi.testclient import TestClient
 
-    from cardlab.web.app import INDEX_UNAVAILABLE, create_app
+    from cardlab.web.app import create_app
+    from cardlab.web.errors import INDEX_UNAVAILABLE
 
     monkeypatch.setenv("CARDLAB_CACHE_DIR", str(test_set.parent / "cache"))
     postgres.build([test_set], pg_index_url)

@@ -111,3 +111,17 @@ def browser_type_launch_args(browser_type_launch_args):
             pytest.skip("no system chromium and CARDLAB_NO_BROWSER=1")
         pytest.fail("no system chromium: apt-get install chromium (or CARDLAB_NO_BROWSER=1 to skip the browser tests)")
     return {**browser_type_launch_args, "executable_path": exe, "args": ["--no-sandbox", "--disable-dev-shm-usage"]}
+
+
+@pytest.fixture(scope="session")
+def writable(web_app):
+    """A TestClient on an app over the same catalog and index as :func:`web_app`, with writes on
+    and the token :data:`~tests.unit.web.support.TOKEN` (as ``cardlab serve --allow-writes``)."""
+    from fastapi.testclient import TestClient
+
+    from cardlab.web.app import create_app
+    from tests.unit.web.support import TOKEN
+
+    app = create_app(web_app.site.roots, web_app.site.db, allow_writes=True, token=TOKEN)
+    with TestClient(app) as c:
+        yield c

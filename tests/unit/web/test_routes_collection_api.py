@@ -1,6 +1,6 @@
-"""Collections over the web (issue 14): the read endpoints, the write endpoints behind
-``--allow-writes`` and a token, every error shape, hostile bodies and names, and a deck against a
-collection. Each change is read back through the library (:mod:`cardlab.collection.owned`)."""
+"""Collections over the web (:mod:`cardlab.web.routes.collection_api`, issue 14): the read endpoints,
+the write endpoints behind ``--allow-writes`` and a token, hostile bodies and names. Each change is
+read back through the library (:mod:`cardlab.collection.owned`)."""
 
 from __future__ import annotations
 
@@ -8,46 +8,18 @@ import os
 
 import pytest
 
-from tests.unit.web.test_api import error_of
+from tests.unit.web.support import AUTH, TOKEN, error_of, give, owned_now
 
-TOKEN = "test-token-0123456789abcdef"
-"""The write token of :func:`writable`."""
-AUTH = {"authorization": f"Bearer {TOKEN}"}
 LOOK_ALIKE = "full-width and other compatibility characters would make two names look alike;"
+
+
 ADD = "/api/collections/alice/cards"
+
+
 HIDDEN = "a name holds no control, invisible (zero-width, bidi) or line-separator character, and no U+FFFD (bytes that were not UTF-8)"
+
+
 REMOVE = "/api/collections/alice/cards/remove"
-
-
-@pytest.fixture(scope="module")
-def writable(web_app):
-    """A TestClient on an app over the same catalog and index as :func:`web_app`, with writes on
-    and the token :data:`TOKEN` (as ``cardlab serve --allow-writes``)."""
-    from fastapi.testclient import TestClient
-
-    from cardlab.web.app import create_app
-
-    app = create_app(web_app.site.roots, web_app.site.db, allow_writes=True, token=TOKEN)
-    with TestClient(app) as c:
-        yield c
-
-
-def owned_now(player: str = "alice") -> dict[str, int]:
-    """The collection of ``player`` as the library reads it (``CARDLAB_DATA``)."""
-    from cardlab.collection.owned import counts, open_readonly
-
-    con = open_readonly()
-    return {} if con is None else counts(con, player)
-
-
-def give(player: str, card_id: str, n: int) -> None:
-    """Add ``n`` copies through the library, as ``cardlab collection add`` does."""
-    from cardlab.collection import db, owned
-
-    owned.change(db.connect(), player, [("add", card_id, n)])
-
-
-# --- access --------------------------------------------------------------------------------------
 
 
 def test_writes_disabled_answer_403(client, tmp_path):
@@ -107,9 +79,6 @@ def test_a_change_over_the_limit_is_rolled_back(writable):
     err = error_of(writable.post(ADD, json={"card": "base1-4", "count": 2}, headers=AUTH), 400, "bad_count")
     assert err["details"] == "alice would own 1,000,001 of base1-4; at most 1,000,000"
     assert owned_now() == {"base1-4": 999_999}
-
-
-# --- bad input -----------------------------------------------------------------------------------
 
 
 def test_unknown_card_404_with_suggestions(writable, web_app, runner):
@@ -245,21 +214,6 @@ def test_deep_json_and_lone_surrogates_are_400(writable):
     assert owned_now() == {}
 
 
-def test_undecodable_form_and_query_text_is_never_a_500(client):
-    """Forms and query strings cannot carry a lone surrogate (Starlette reads undecodable form bytes
-    as Latin-1 or U+FFFD): every deck route and search answers, never with a 500."""
-    bad = b'--B\r\nContent-Disposition: form-data; name="text"\r\n\r\n\xed\xa0\x80 Bill\r\n--B--\r\n'
-    statuses = {
-        path: client.post(path, content=bad, headers={"content-type": "multipart/form-data; boundary=B"}).status_code
-        for path in ("/deck", "/deck/export.txt", "/deck/export.json", "/deck/proxies.pdf")
-    }
-    assert statuses == {"/deck": 200, "/deck/export.txt": 200, "/deck/export.json": 200, "/deck/proxies.pdf": 400}
-    form = {"content-type": "application/x-www-form-urlencoded"}
-    assert client.post("/deck", content=b"text=%ED%A0%80&format=%ED%A0%80", headers=form).status_code == 400
-    error_of(client.post("/api/decks/validate", content=b"4 Bill\n\xed\xa0\x80", headers={"content-type": "text/plain"}), 400, "bad_deck")
-    error_of(client.get("/api/cards/search?q=%ED%A0%80"), 400, "bad_query")
-
-
 def test_bodies(writable):
     json_ctype = {**AUTH, "content-type": "application/json"}
     big = b'{"card": "base1-4", "pad": "' + b"x" * (10 * 1024 * 1024) + b'"}'
@@ -286,28 +240,6 @@ def test_bodies(writable):
 def test_write_methods(writable):
     for resp in (writable.get(ADD), writable.delete(ADD), writable.put("/api/collections/alice", json={})):
         assert error_of(resp, 405, "method_not_allowed")["details"] == "Method Not Allowed"
-
-
-def test_writes_without_a_token_refused_at_build(web_app, monkeypatch):
-    from cardlab.core.errors import UsageError
-    from cardlab.web.app import create_app
-
-    monkeypatch.delenv("CARDLAB_SERVE_TOKEN", raising=False)
-    with pytest.raises(UsageError, match="writes are on but no token was given: set CARDLAB_SERVE_TOKEN"):
-        create_app(web_app.site.roots, web_app.site.db, allow_writes=True)
-    monkeypatch.setenv("CARDLAB_SERVE_WRITES", "1")
-    with pytest.raises(UsageError, match="no token was given"):
-        create_app(web_app.site.roots, web_app.site.db)
-    monkeypatch.setenv("CARDLAB_SERVE_TOKEN", "short")
-    with pytest.raises(UsageError, match="the token in CARDLAB_SERVE_TOKEN has 5 characters; give 16 to 4,096"):
-        create_app(web_app.site.roots, web_app.site.db)
-    monkeypatch.setenv("CARDLAB_SERVE_TOKEN", TOKEN)
-    assert create_app(web_app.site.roots, web_app.site.db).site.token == TOKEN
-    monkeypatch.setenv("CARDLAB_SERVE_WRITES", "0")
-    assert create_app(web_app.site.roots, web_app.site.db).site.allow_writes is False
-
-
-# --- reading -------------------------------------------------------------------------------------
 
 
 def test_list_and_read_collections(client):
@@ -361,113 +293,3 @@ def test_next_page_encodes_the_name_and_ignores_the_host_header(client):
     assert (second["collection"], len(second["data"]), second["has_more"]) == ("a?b#c %", 10, False)
     search = client.get("/api/cards/search", params={"q": "set:base1"}, headers={"host": "evil.example"}).json()
     assert search["next_page"] == "/api/cards/search?q=set%3Abase1&page=2"
-
-
-def test_redirects_stay_on_this_site(client):
-    """Finding: ``/api/sets/`` answered 307 to ``http://evil.example/api/sets`` when the client sent
-    ``Host: evil.example``. Every Location is relative now."""
-    from cardlab.web.guard import relative_location
-
-    resp = client.get("/api/sets/", headers={"host": "evil.example"}, follow_redirects=False)
-    assert (resp.status_code, resp.headers["location"]) == (307, "/api/sets")
-    resp = client.get("/search/?q=hp%3E80", headers={"host": "evil.example"}, follow_redirects=False)
-    assert (resp.status_code, resp.headers["location"]) == (307, "/search?q=hp%3E80")
-    assert relative_location(b"http://evil.example//evil.example/x?y#z") == b"/evil.example/x?y#z"
-    assert relative_location(b"/card/base1-4?lang=fr") == b"/card/base1-4?lang=fr"
-
-
-def test_unreadable_collections_503(client, tmp_path, monkeypatch):
-    (tmp_path / "afile").write_text("x")
-    monkeypatch.setenv("CARDLAB_DATA", str(tmp_path / "afile" / "sub"))
-    err = error_of(client.get("/api/collections"), 503, "collection_unavailable")
-    assert err["details"] == "the collections database cannot be used; see the server log"
-    error_of(client.get("/api/collections/alice"), 503, "collection_unavailable")
-    # the deck page still checks decks, and says why it offers no collection
-    form = client.get("/deck")
-    assert form.status_code == 200 and 'id="collection"' not in form.text
-    assert (
-        '<p class="note" id="collections-error">Collections cannot be read: the collections database cannot be used; see the server log</p>'
-        in form.text
-    )
-    assert client.post("/deck", data={"text": "4 Bill\n"}).status_code == 200
-    assert client.post("/deck", data={"text": "4 Bill\n", "collection": "alice"}).status_code == 503
-
-
-LEAKY_URL = "postgresql://cluser:S3cretPW%40x@127.0.0.1:1/clcards?password=QueryPW123"
-"""A collections database no server answers at (port 1), with a password in the user part and in the query."""
-
-
-@pytest.mark.parametrize("data", [LEAKY_URL, "folder"])
-def test_unavailable_collections_tell_the_log_not_the_client(client, tmp_path, monkeypatch, caplog, data):
-    """Finding: a 503 named the database user, host, port, name and ?password= value (or the server's
-    paths) to anonymous clients. Now every answer has the generic words; the reason is in the log."""
-    if data == "folder":
-        (tmp_path / "afile").write_text("x")
-        data = str(tmp_path / "afile" / "sub")
-    monkeypatch.setenv("CARDLAB_DATA", data)
-    secrets = ("cluser", "S3cretPW", "QueryPW123", "127.0.0.1", "clcards", str(tmp_path))
-    plain = {"content-type": "text/plain"}
-    answers = [
-        client.get("/api/collections"),
-        client.get("/api/collections/alice"),
-        client.post("/api/decks/have", params={"collection": "alice"}, content="4 Bill\n", headers=plain),
-    ]
-    for resp in answers:
-        assert error_of(resp, 503, "collection_unavailable")["details"] == "the collections database cannot be used; see the server log"
-    pages = [client.get("/deck"), client.post("/deck", data={"text": "4 Bill\n", "collection": "alice"})]
-    assert [p.status_code for p in pages] == [200, 503]
-    for text in [r.text for r in answers] + [p.text for p in pages]:
-        assert [s for s in secrets if s in text] == []
-        assert "see the server log" in text
-    logged = [r.getMessage() for r in caplog.records if r.name == "cardlab.web"]
-    assert logged and all(m.startswith("collections database unavailable: ") for m in logged)
-    assert "QueryPW123" not in " ".join(logged) and "S3cretPW" not in " ".join(logged)
-
-
-# --- decks against a collection ------------------------------------------------------------------
-
-
-def test_deck_have_api(client, zap_text):
-    give("alice", "base1-58", 4)
-    give("alice", "base1-91", 1)
-    plain = {"content-type": "text/plain"}
-    body = client.post("/api/decks/have", params={"collection": "alice", "format": "pokemon-base"}, content=zap_text, headers=plain).json()
-    assert (body["object"], body["player"], body["need"], body["missing"], body["complete"]) == ("deck_have", "alice", 60, 55, False)
-    rows = {c["id"]: (c["need"], c["own"], c["missing"]) for c in body["cards"]}
-    assert rows["base1-58"] == (4, 4, 0) and rows["base1-91"] == (2, 1, 1)
-    error_of(client.post("/api/decks/have", content=zap_text, headers=plain), 400, "bad_parameter")
-    error_of(client.post("/api/decks/have", params={"collection": "alice"}, json={"x": 1}), 415, "unsupported_media_type")
-    error_of(client.post("/api/decks/have", params={"collection": "alice"}, content="# nothing\n", headers=plain), 400, "bad_deck")
-
-
-def test_deck_page_against_a_collection(client, zap_text):
-    assert 'id="collection"' not in client.get("/deck").text  # no collection yet: no field
-    give("alice", "base1-58", 4)
-    form = client.get("/deck").text
-    assert '<option value="alice">alice</option>' in form
-    page = client.post("/deck", data={"text": zap_text, "collection": "alice"})
-    assert page.status_code == 200
-    assert '<p id="have-total">4 of 60 cards owned, 56 missing.</p>' in page.text
-    assert (
-        '<tr data-id="base1-58" class=""><td><a href="/card/base1-58">Pikachu</a></td><td class="num">4</td><td class="num">4</td>'
-        in page.text
-    )
-    assert '<input type="hidden" name="collection" value="alice">' in page.text  # "draw again" keeps it
-    bad = client.post("/deck", data={"text": zap_text, "collection": "a/b"})
-    assert bad.status_code == 400 and "bad player name" in bad.text
-
-
-# --- the description -------------------------------------------------------------------------------
-
-
-def test_openapi_shows_the_collection_endpoints(client, writable):
-    spec = client.get("/api/openapi.json").json()
-    assert {"/api/collections", "/api/collections/{name}", "/api/collections/{name}/cards", "/api/collections/{name}/cards/remove"} <= set(
-        spec["paths"]
-    )
-    add = spec["paths"]["/api/collections/{name}/cards"]["post"]
-    assert add["security"] == [{"HTTPBearer": []}]
-    assert add["requestBody"]["content"]["application/json"]["schema"]["required"] == ["card"]
-    assert spec["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
-    assert "This server is read-only." in spec["info"]["description"]
-    assert "This server takes writes." in writable.get("/api/openapi.json").json()["info"]["description"]

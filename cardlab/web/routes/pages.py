@@ -1,0 +1,125 @@
+"""The site's reading pages: ``/`` (to the search), ``/search`` and ``/search/help``, ``/card/<id>``,
+``/sets``. Server-rendered HTML that needs no JavaScript."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from cardlab.web.cards import card_json, card_legality, card_view, run_search
+from cardlab.web.errors import WebError
+from cardlab.web.forms import langs_param
+from cardlab.web.limits import PER_PAGE
+from cardlab.web.state import SiteDep
+from cardlab.web.views import page
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/")
+def home() -> RedirectResponse:
+    """``/``: redirect to the search page."""
+    return RedirectResponse("/search", status_code=302)
+
+
+@router.get("/search", response_class=HTMLResponse)
+def search_page(
+    request: Request,
+    site: SiteDep,
+    q: str = "",
+    sort: str = "number",
+    lang: str = "",
+    page_: int = Query(1, alias="page"),
+    reverse: bool = False,
+) -> HTMLResponse:
+    """``/search``: the form; with ``q``, one page of results (``page``, ``sort``, ``reverse``, names in
+    ``lang``), or the query error with its caret (400). Every result page is a permalink; a page past the
+    last one says so and links to the last page (the previous-page link too)."""
+    from cardlab.search.compile import SORTS
+
+    langs = langs_param(lang, site.languages)
+    context: dict[str, Any] = {
+        "q": q,
+        "sort": sort,
+        "lang": lang,
+        "reverse": reverse,
+        "sorts": list(SORTS),
+        "title": f"{q} · cardlab" if q else "cardlab search",
+    }
+    if not q.strip():
+        return page(request, "search.html", **context, searched=False)
+    try:
+        total, hits = run_search(site, q, sort, reverse, langs, page_)
+    except WebError as err:
+        return page(request, "search.html", err.status, **context, searched=False, error=err)
+    pages = max(1, -(-total // PER_PAGE))
+
+    def link(n: int, code: str | None = None) -> str:
+        """The permalink of result page ``n`` (names in ``code``, default the current language)."""
+        params = {"q": q, "sort": sort, "lang": lang if code is None else code, "page": n}
+        if reverse:
+            params["reverse"] = "true"
+        return "/search?" + urlencode({k: v for k, v in params.items() if v not in ("", None)})
+
+    return page(
+        request,
+        "search.html",
+        **context,
+        searched=True,
+        total=total,
+        hits=hits,
+        page=page_,
+        pages=pages,
+        prev_link=link(min(page_ - 1, pages)) if page_ > 1 else None,
+        next_link=link(page_ + 1) if page_ < pages else None,
+        last_link=link(pages),
+        past_end=bool(total) and page_ > pages,
+        first=(page_ - 1) * PER_PAGE + 1,
+        lang_link=lambda code: link(page_, code),
+    )
+
+
+@router.get("/search/help", response_class=HTMLResponse)
+def search_help(request: Request) -> HTMLResponse:
+    """``/search/help``: the query syntax, fields (``fields.FIELDS``), short forms and sort keys."""
+    from cardlab.search.compile import SORTS
+    from cardlab.search.fields import ALIASES, FIELDS
+
+    return page(
+        request,
+        "help.html",
+        title="Search syntax · cardlab",
+        fields=[(k, v[1]) for k, v in FIELDS.items()],
+        aliases=[(k, v) for k, v in ALIASES.items() if k != v],
+        sorts=list(SORTS),
+    )
+
+
+@router.get("/card/{card_id}", response_class=HTMLResponse)
+def card_page(request: Request, site: SiteDep, card_id: str, lang: str = "") -> Response:
+    """``/card/<id>``: the whole card (the game's detail rows as in ``cardlab show``, fields, names,
+    printings, legality); a name or other reference
+    redirects (301) to the card's id; 400 for a malformed id, 404 for an unknown one."""
+    from cardlab.games import get
+
+    langs = langs_param(lang, site.languages)
+    view = card_view(site, card_id)
+    if view.id != card_id:
+        return RedirectResponse(f"/card/{view.id}" + (f"?lang={lang}" if lang else ""), status_code=301)
+    card = card_json(site, view, langs)
+    legal = list(card_legality(site, view))
+    details = get(view.game).details(view.data, langs, view.set_data.get("source_language", "en"))
+    return page(request, "card.html", title=f"{card['name']} · cardlab", card=card, view=view, lang=lang, legal=legal, details=details)
+
+
+@router.get("/sets", response_class=HTMLResponse)
+def sets_page(request: Request, site: SiteDep, lang: str = "") -> HTMLResponse:
+    """``/sets``: recorded against printed cards per set, and the numbers still missing."""
+    from cardlab.contrib.new_card import missing_text, set_statuses
+
+    langs = langs_param(lang, site.languages)
+    rows = [(s, missing_text(s)) for s in set_statuses(site.catalog)]
+    return page(request, "sets.html", title="Sets · cardlab", rows=rows, langs=langs)

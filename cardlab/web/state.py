@@ -1,0 +1,96 @@
+"""The site's state as a FastAPI dependency: :class:`Site` (catalog, formats, index connections, the
+write token), kept on ``app.state.site`` by the factory and handed to a route by :func:`get_site`.
+
+A route takes it as a parameter (``site: SiteDep``), so it is a plain module-level function a test can
+import and call with any :class:`Site`.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import Depends, Request
+
+from cardlab.web.limits import SEARCH_TIMEOUT
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from cardlab.collection.cards import CardResolver
+
+
+class Site:
+    """What the routes share: the catalog and formats (loaded once), the card indexes deck lines are
+    matched with (built once per game and languages), the search index (one read-only connection per
+    thread), the search time limit.
+
+    Args:
+        roots: catalog roots; db: the index file (built or refreshed here when stale).
+        search_timeout: seconds a search may run.
+        token: the write token (:func:`cardlab.core.auth.check_token`); None: writes are off.
+
+    Raises:
+        CatalogError: the catalog does not validate.
+    """
+
+    def __init__(self, roots: list[Path], db: Path | str, search_timeout: float = SEARCH_TIMEOUT, token: str | None = None) -> None:
+        from cardlab.catalog.validate import validate
+        from cardlab.core.errors import CatalogError
+        from cardlab.decks.check import header_words
+        from cardlab.index.access import ensure_index
+        from cardlab.search.lookup import languages
+
+        result = validate(list(roots))
+        if result.problems:
+            raise CatalogError(result.problems)
+        ensure_index(list(roots), db)
+        self.roots, self.db, self.search_timeout = list(roots), db, search_timeout
+        self.catalog = result.catalog
+        self.formats = dict(sorted(result.formats.items()))
+        self.header_words = header_words(self.formats)
+        self.indexes: dict = {}  # card indexes per game and languages, built once (decks.check.card_index)
+        self._local = threading.local()
+        self.languages = languages(self.con())
+        self.token = token
+        self._resolver: Any = None
+        self._resolver_lock = threading.Lock()
+
+    @property
+    def allow_writes(self) -> bool:
+        """True when the collection write endpoints are on (a token was given)."""
+        return self.token is not None
+
+    def resolver(self) -> CardResolver:
+        """Return the card resolver of collection writes (every game; built once, on first use)."""
+        with self._resolver_lock:
+            if self._resolver is None:
+                from cardlab.collection.cards import CardResolver
+
+                self._resolver = CardResolver(self.catalog)
+            return self._resolver
+
+    def con(self) -> sqlite3.Connection:
+        """Return this thread's read-only index connection (opened on first use)."""
+        con = getattr(self._local, "con", None)
+        if con is None:
+            from cardlab.index.access import connect
+
+            con = self._local.con = connect(self.db)
+        return con
+
+    def source_of(self, card_id: str) -> str:
+        """Return the source language of a card's set."""
+        return self.catalog.set_of(card_id).source_language
+
+
+async def get_site(request: Request) -> Site:
+    """The dependency every route takes its :class:`Site` from: ``app.state.site``, set by
+    :func:`cardlab.web.app.create_app`. Async, so FastAPI runs it on the event loop (no thread hop)."""
+    site: Site = request.app.state.site
+    return site
+
+
+SiteDep = Annotated[Site, Depends(get_site)]
+"""A route parameter's type for the site (``site: SiteDep``)."""

@@ -1,0 +1,119 @@
+"""The card API (:mod:`cardlab.web.routes.card_api`): ``/api/cards/search``, ``/api/cards/<id>``,
+``/api/sets``, their error shapes and hostile inputs (a 10,000-character query, ../ in ids)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.unit.web.support import error_of
+
+
+def test_search_list_object(client):
+    body = client.get("/api/cards/search", params={"q": "type:fire hp>=80"}).json()
+    assert body["object"] == "list" and body["total_cards"] == 4 and body["has_more"] is False and body["next_page"] is None
+    assert {c["name"] for c in body["data"]} == {"Charizard", "Ninetales", "Arcanine", "Charmeleon"}
+    assert all(c["object"] == "card" for c in body["data"])
+
+
+def test_search_pages(client):
+    first = client.get("/api/cards/search", params={"q": "set:base1", "sort": "name"}).json()
+    assert (first["total_cards"], len(first["data"]), first["has_more"]) == (102, 50, True)
+    assert first["next_page"] == "/api/cards/search?q=set%3Abase1&sort=name&page=2"
+    second = client.get(first["next_page"]).json()
+    third = client.get("/api/cards/search", params={"q": "set:base1", "sort": "name", "page": 3}).json()
+    assert (len(second["data"]), len(third["data"]), third["has_more"]) == (50, 2, False)
+    ids = [c["id"] for page in (first, second, third) for c in page["data"]]
+    assert len(set(ids)) == 102
+
+
+def test_search_language(client):
+    body = client.get("/api/cards/search", params={"q": "charizard", "lang": "fr"}).json()
+    assert body["data"][0]["name"] == "Dracaufeu"
+
+
+def test_search_errors(client):
+    err = error_of(client.get("/api/cards/search", params={"q": "hp>>80"}), 400, "bad_query")
+    assert err["column"] == 4 and err["caret"] == "hp>>80\n   ^"
+    error_of(client.get("/api/cards/search", params={"q": "x", "sort": "colour"}), 400, "bad_request")
+    error_of(client.get("/api/cards/search", params={"q": "x", "page": "abc"}), 400, "bad_parameter")
+    error_of(client.get("/api/cards/search", params={"q": "x", "page": 0}), 400, "bad_parameter")
+    error_of(client.get("/api/cards/search", params={"q": "x", "lang": "<b>"}), 400, "bad_parameter")
+
+
+def test_unknown_languages_are_refused(client, web_app):
+    """Finding: ``lang=zz`` was taken silently (names fell back to the source language); it is refused
+    as an unknown sort is, on every route that takes ``lang``."""
+    known = ", ".join(web_app.site.languages)
+    details = f"lang: no card name is known in zz (languages: {known})"
+    for path in ("/api/cards/search?q=bill", "/api/cards/base1-91", "/api/sets"):
+        assert error_of(client.get(path, params={"lang": "fr,zz"}), 400, "bad_parameter")["details"] == details
+    for resp in (client.get("/search", params={"q": "bill", "lang": "zz"}), client.post("/deck", data={"text": "4 Bill\n", "lang": "zz"})):
+        assert (resp.status_code, details in resp.text) == (400, True)
+    assert client.get("/api/cards/search", params={"q": "bill", "lang": "FR"}).status_code == 200
+
+
+def test_search_timeout(client, web_app, monkeypatch):
+    monkeypatch.setattr(web_app.site, "search_timeout", 0)
+    err = error_of(client.get("/api/cards/search", params={"q": "a or e or i or o or u"}), 400, "query_timeout")
+    assert "cut off" in err["details"]
+    page = client.get("/search", params={"q": "a or e or i or o or u"})
+    assert page.status_code == 400 and "cut off" in page.text
+
+
+def test_query_of_10000_characters(client):
+    q = "a" * 10_000
+    err = error_of(client.get("/api/cards/search", params={"q": q}), 400, "bad_query")
+    assert err["column"] == 1001 and "too long" in err["details"]
+    page = client.get("/search", params={"q": q})
+    assert page.status_code == 400 and "too long" in page.text
+
+
+def test_card(client, pokemon_formats):
+    body = client.get("/api/cards/base1-4").json()
+    assert body["object"] == "card" and body["name"] == "Charizard" and body["names"]["fr"] == "Dracaufeu"
+    assert body["legalities"] == {name: "legal" for name in pokemon_formats}
+    assert body["printings"] == [{"id": "base1-4", "set": "base1", "number": "4", "rarity": "Rare Holo"}]
+    assert body["data"]["hp"] == 120 and body["set"]["code"] == "base1"
+    assert client.get("/api/cards/BASE1-4").json()["id"] == "base1-4"
+
+
+def test_card_errors(client):
+    err = error_of(client.get("/api/cards/base1-999"), 404, "not_found")
+    assert "suggestions" in err
+    error_of(client.get("/api/cards/Dracaufeu"), 404, "not_found")  # the API takes ids only
+    for bad in ("...", "..%2E", "base1.4", "a" * 65, "%00", "base1-4%0A", "%3Cscript%3E"):
+        error_of(client.get(f"/api/cards/{bad}"), 400, "bad_id")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/cards/..",
+        "/api/cards/..%2F..%2Fetc%2Fpasswd",
+        "/api/cards/..%2Fapp.py",
+        "/card/..%2F..%2Fetc%2Fpasswd",
+        "/static/..%2Fapp.py",
+        "/static/../app.py",
+        "/static/%2e%2e/app.py",
+    ],
+)
+def test_dot_dot_in_paths(client, path):
+    resp = client.get(path)
+    assert resp.status_code in (400, 404)
+    assert "create_app" not in resp.text and "root:" not in resp.text
+
+
+def test_sets(client):
+    body = client.get("/api/sets").json()
+    by_code = {s["code"]: s for s in body["data"]}
+    assert (by_code["ippo1"]["recorded"], by_code["ippo1"]["printed_total"], by_code["ippo1"]["missing"]) == (0, 162, "1-162")
+    assert (by_code["base1"]["recorded"], by_code["base1"]["missing"]) == (102, "none missing")
+    page = client.get("/sets").text
+    assert "0/162" in page and "102/102" in page
+
+
+def test_json_is_utf8(client):
+    body = client.get("/api/cards/search", params={"q": "set:ippo1"}).content
+    assert json.loads(body)["total_cards"] == 0

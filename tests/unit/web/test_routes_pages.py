@@ -1,0 +1,77 @@
+"""The reading pages (:mod:`cardlab.web.routes.pages`): search, help, card and sets pages, HTML in a
+query kept inert, result pages past the last."""
+
+from __future__ import annotations
+
+
+def test_html_in_a_query_is_inert(client):
+    q = '<script>alert(1)</script> "><img src=x onerror=alert(2)>'
+    page = client.get("/search", params={"q": q})
+    assert "<script>alert" not in page.text and "<img src=x" not in page.text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page.text
+    bad = client.get("/search", params={"q": "<b>x</b> hp>>"})
+    assert bad.status_code == 400 and "<b>x</b>" not in bad.text and "&lt;b&gt;x&lt;/b&gt;" in bad.text
+    # the API answers JSON, never HTML
+    assert client.get("/api/cards/search", params={"q": q}).headers["content-type"] == "application/json"
+
+
+def test_a_control_character_in_a_query_is_escaped_in_the_page_title(client):
+    page = client.get("/search", params={"q": "pika\x00chu\x1b[31m"})
+    assert page.status_code == 400
+    assert "<title>pika\\x00chu\\x1b[31m · cardlab</title>" in page.text
+
+
+def test_card_page(client):
+    page = client.get("/card/base1-4")
+    assert page.status_code == 200
+    for text in ("Charizard", "Dracaufeu", "Glurak", "pokemon-base", "Fire Spin", "Mitsuhiro Arita"):
+        assert text in page.text
+    moved = client.get("/card/Dracaufeu", follow_redirects=False)
+    assert moved.status_code == 301 and moved.headers["location"] == "/card/base1-4"
+    assert client.get("/card/base1-999").status_code == 404
+    assert client.get("/card/...").status_code == 400
+
+
+def test_card_page_shows_the_games_detail_rows(client):
+    """The same neutral rows as ``cardlab show`` (games.base.DetailRow), spans as style classes."""
+    page = client.get("/card/base1-4").text
+    assert '<tr><th>Retreat</th><td><span class="style-white">C</span> <span class="style-white">C</span> ' in page
+    assert '<tr><th>Weakness</th><td><span class="style-blue">W</span> ×2</td></tr>' in page
+    assert '<span class="style-bold">Fire Spin</span>' in page
+
+
+def test_pages_and_help(client):
+    from cardlab.search.fields import FIELDS
+
+    assert client.get("/", follow_redirects=False).headers["location"] == "/search"
+    page = client.get("/search", params={"q": "type:fire hp>=80"})
+    assert page.status_code == 200 and page.text.count('<tr data-id="') == 4
+    bad = client.get("/search", params={"q": "hp>>80"})
+    assert bad.status_code == 400 and "hp&gt;&gt;80\n   ^" in bad.text
+    help_page = client.get("/search/help").text
+    assert all(f"<code>{name}</code>" in help_page for name in FIELDS)
+    assert client.get("/deck").status_code == 200
+    assert client.get("/nowhere").status_code == 404
+
+
+def test_a_search_page_past_the_last_says_so_and_links_to_the_last(client):
+    import re
+
+    def count_line(params: dict) -> str:
+        resp = client.get("/search", params=params)
+        assert resp.status_code == 200
+        return re.search(r'<p id="count">(.*?)</p>', resp.text).group(1)
+
+    fire = {"q": "type:fire hp>=80", "sort": "name", "lang": "fr"}
+    assert count_line({**fire, "page": 2}) == (
+        '4 cards; page 2 is past the last page (<a id="last-page" '
+        'href="/search?q=type%3Afire+hp%3E%3D80&amp;sort=name&amp;lang=fr&amp;page=1">1</a>)'
+    )
+    assert count_line({**fire, "page": 1}) == "4 cards; 1–4 shown"
+    base = client.get("/search", params={"q": "set:base1", "page": 9}).text
+    assert re.search(r'<p id="count">(.*?)</p>', base).group(1) == (
+        '102 cards; page 9 is past the last page (<a id="last-page" href="/search?q=set%3Abase1&amp;sort=number&amp;page=3">3</a>)'
+    )
+    assert '<a rel="prev" href="/search?q=set%3Abase1&amp;sort=number&amp;page=3">' in base  # not page 8
+    assert count_line({"q": "set:base1", "page": 3}) == "102 cards; 101–102 shown"
+    assert count_line({"q": "name:nosuchcardname"}) == "0 cards"
