@@ -105,3 +105,25 @@ def test_interrupted_db_copy_keeps_the_target(runner, forum_roots, tmp_path, mon
         out = runner.invoke(app, ["db", "copy", "--from", source, "--to", target, "--overwrite"])
     assert (out.exit_code, out.stderr) == (130, "interrupted: the target database is unchanged\n")
     assert runner.invoke(app, ["collection", "export", "--all-players"]).stdout == "player,card_id,count\nalice,ftcg-test-3,2\n"
+
+
+def test_real_sigint_mid_build_in_a_subprocess(runner, test_set, tmp_path):
+    """The whole edge, once: a real SIGINT sent to the process while it writes the new index."""
+    import subprocess
+    import sys
+
+    db = tmp_path / "i.sqlite"
+    assert runner.invoke(app, ["index", "--catalog", str(test_set), "--db", str(db)]).exit_code == 0
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    script = (
+        "import os, signal, sys\n"
+        "from cardlab.core import progress\n"
+        "from cardlab.cli.entry import main\n"
+        "sys.argv = ['cardlab', 'index', '--force', '--catalog', sys.argv[1], '--db', sys.argv[2]]\n"
+        "press = lambda what, done, total: os.kill(os.getpid(), signal.SIGINT) if what == 'indexing cards' else None\n"
+        "with progress.reporting(press):\n"
+        "    main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(test_set), str(db)], capture_output=True, text=True, timeout=120, check=False)
+    assert (done.returncode, done.stderr, done.stdout) == (130, f"interrupted: the previous index is unchanged: {db}\n", "")
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
