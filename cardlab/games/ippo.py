@@ -235,10 +235,11 @@ Parts = list[str | Span]
 
 
 def _symbol(attr: Any) -> str | Span:
-    """One attribute icon: its shape in its colour (``Span("▲", "red")`` for courage); ``?`` unknown."""
+    """One attribute icon: its shape in its colour, its meaning the ``alt`` (``Span("▲", "red", "courage")``);
+    ``?`` unknown."""
     if not _known(attr, ATTRIBUTES):
         return "?"
-    return Span(ATTRIBUTE_SYMBOLS[attr], ATTRIBUTES[attr][0])
+    return Span(ATTRIBUTE_SYMBOLS[attr], ATTRIBUTES[attr][0], ATTRIBUTES[attr][2])
 
 
 def _joined(groups: Iterable[Parts], sep: str) -> Parts:

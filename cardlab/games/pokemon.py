@@ -127,10 +127,10 @@ def key_stats(card: dict) -> str:
 
 
 def energy_span(energy: str) -> Span:
-    """Return an Energy type as its coloured one-letter symbol (:data:`ENERGY_SYMBOL`); an unknown
-    type as its name, unstyled."""
+    """Return an Energy type as its coloured one-letter symbol (:data:`ENERGY_SYMBOL`), its name the
+    symbol's ``alt``; an unknown type as its name, unstyled."""
     letter, colour = ENERGY_SYMBOL.get(energy, (energy, None))
-    return Span(letter, colour)
+    return Span(letter, colour, energy) if colour else Span(letter)
 
 
 def cost_symbols(cost: Iterable[str]) -> list[Span]:

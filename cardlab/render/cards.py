@@ -71,6 +71,7 @@ def card(view: CardView, console: Console, langs: Sequence[str] = ()) -> None:
     """Print a whole card as a panel: names, type line, the game's details, set and number."""
     from cardlab.core.text import pick
     from cardlab.games import get
+    from cardlab.games.base import common_rows
 
     data, src = view.data, view.set_data.get("source_language", "en")
     table = Table.grid(padding=(0, 2))
@@ -80,14 +81,8 @@ def card(view: CardView, console: Console, langs: Sequence[str] = ()) -> None:
         table.add_row(escape(row.label), markup(row.spans))
     names = ", ".join(f"{lang}: {escape(text)}" for lang, text in data["name"].items() if lang != "_source")
     table.add_row("Names", names)
-    set_name = pick(view.set_data.get("name"), langs, src)
-    number = f"{data['number']}/{view.set_data['printed_total']}" if view.set_data.get("printed_total") else data["number"]
-    table.add_row("Set", f"{escape(set_name)} ({view.set_data['code']}) · {number}")
-    for label, key in (("Rarity", "rarity"), ("Illustrator", "illustrator")):
-        if data.get(key):
-            table.add_row(label, escape(str(data[key])))
-    if data.get("printed_name"):
-        table.add_row("Printed as", escape(pick(data["printed_name"], langs, src)))
+    for row in common_rows(data, view.set_data, langs, src):
+        table.add_row(escape(row.label), markup(row.spans))
     if len(getattr(view, "printings", ())) > 1:
         shown = [
             f"{escape(pid)}{' (this one)' if pid == view.id else ''} · {escape(code)} {escape(number)}"
