@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeVar
 
 import typer
 
-from cardlab.cli.errors import finish, user_errors
+from cardlab.cli.errors import finish, long_work, user_errors
 from cardlab.cli.options import (
     CatalogOpt,
     DbOpt,
     LangOpt,
     OldFormatOpt,
+    QuietOpt,
     ReportOutput,
     ReportOutputOpt,
     SearchOutput,
@@ -181,6 +182,7 @@ def validate(
     output_fmt: ReportOutputOpt = ReportOutput.text,
     catalog: CatalogOpt = None,
     old_fmt: OldFormatOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Check card, set and format files (schemas and rules across files).
 
@@ -193,7 +195,7 @@ def validate(
 
     fmt = output_format(output_fmt, old_fmt, "validate", "--format")
     roots, db_path = roots_and_db(catalog, None)
-    with user_errors():
+    with user_errors(), long_work(quiet, "nothing was changed (files already checked stay in the cache)"):
         result = validate_and_record(paths or [], roots, db_path)
     if fmt is ReportOutput.text and not result.problems and plain_stdout():
         typer.echo(clean_summary(result.files))  # what rich would print, without loading it
@@ -218,13 +220,14 @@ def index_cmd(
     catalog: CatalogOpt = None,
     db: DbOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Rebuild even when the index is fresh.")] = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Build the search index (searches do it when cards change).  Example: cardlab index"""
     from cardlab.index import sqlite
     from cardlab.render import cards as render
 
     roots, db_path = roots_and_db(catalog, db)
-    with user_errors():
+    with user_errors(), long_work(quiet, f"the previous index is unchanged: {db_path if not isinstance(db_path, str) else 'the server'}"):
         if isinstance(db_path, str):  # a PostgreSQL server: built in a schema of its own, then swapped in
             from cardlab.index import postgres
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from cardlab.cli.errors import finish, user_errors
+from cardlab.cli.errors import finish, long_work, user_errors
 from cardlab.cli.options import (
     CatalogOpt,
     DbOpt,
@@ -17,6 +17,7 @@ from cardlab.cli.options import (
     LangOpt,
     ListOutput,
     ListOutputOpt,
+    QuietOpt,
     ReportOutput,
     ReportOutputOpt,
     langs_of,
@@ -232,6 +233,7 @@ def import_cmd(
         bool, typer.Option("--skip-bad", help="Import the rows understood and list the others (default: nothing unless every row is).")
     ] = False,
     catalog: CatalogOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Import counts from a CSV file or another app's export, all or nothing.
 
@@ -244,7 +246,7 @@ def import_cmd(
     from cardlab.core import words
 
     roots, _ = roots_and_db(catalog, None)
-    with user_errors():
+    with user_errors(), long_work(quiet, "the collection is unchanged"):
         who = _player(player)
         resolver = CardResolver(load_catalog(roots))
         report = import_export(db.connect(), file, resolver, who, app=app, replace=replace, skip_bad=skip_bad)

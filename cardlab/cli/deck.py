@@ -227,14 +227,14 @@ def formats_cmd(
     old_output: OldOutputOpt = None,
 ) -> None:
     """List the deck formats and their rules.  Example: cardlab formats --game pokemon --lang fr"""
-    from cardlab.catalog.validate import load_formats
     from cardlab.decks.rules import describe
+    from cardlab.index.stored import open_formats
 
     output = output_format(output_fmt, old_output, "formats", "--output")
-    roots, _ = roots_and_db(catalog, None)
+    roots, db_path = roots_and_db(catalog, None)
     with user_errors(json_output=output is ReportOutput.json):
         langs_of(lang)  # the language of the titles, descriptions and rules (not of the JSON's data)
-        found = [f for f in load_formats(roots).values() if game is None or f.game == game.value]
+        found = [f for f in open_formats(roots, db_path).values() if game is None or f.game == game.value]
     if output is ReportOutput.json:
         _json(
             [

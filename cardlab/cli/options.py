@@ -33,6 +33,7 @@ DbOpt = Annotated[
         help="Index file to use (default: one per catalog in the user cache), or a PostgreSQL server: postgresql+psycopg://USER@HOST/DATABASE.",
     ),
 ]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar (none is shown when standard error is not a terminal).")]
 LangOpt = Annotated[
     Optional[str], typer.Option("--lang", help="Preferred language(s), e.g. fr or fr,de; falls back to the card's source language.")
 ]

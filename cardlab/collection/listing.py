@@ -65,20 +65,22 @@ def list_owned(index: sqlite3.Connection, owned: dict[str, int], query: str | No
         QueryError: a bad query (exit 2).
     """
 
-    where, params = compile_sql(parse(query) if query and query.strip() else None, dialect=dialect_of(index))
-    sql = (
-        "SELECT c.id, c.name, c.set_code, c.number, c.game, c.type_line, c.stats FROM card c"
-        f" LEFT JOIN card_set s ON s.code = c.set_code WHERE {where}"
-        " ORDER BY "
-        + ", ".join(
-            f"{k} NULLS FIRST" if dialect_of(index) != "sqlite" else k
-            for k in ("c.game", "s.release_date", "c.set_code", "c.number_int", "c.number")
-        )
+    dialect = dialect_of(index)
+    where, params = compile_sql(parse(query) if query and query.strip() else None, dialect=dialect)
+    select = (
+        "SELECT c.id, c.name, c.set_code, c.number, c.game, c.type_line, c.stats, c.game, s.release_date, c.set_code,"
+        f" c.number_int, c.number FROM card c LEFT JOIN card_set s ON s.code = c.set_code WHERE ({where})"
     )
+    found = []
+    ids = sorted(owned)
+    for start in range(0, len(ids), OWNED_BATCH):  # the owned cards' rows only: the cost of the collection
+        part = ids[start : start + OWNED_BATCH]
+        found.extend(index.execute(f"{select} AND c.id IN ({', '.join('?' * len(part))})", [*params, *part]).fetchall())
+    # the order of the sets and numbers, nulls first (as SQLite sorts them, and PostgreSQL told to)
+    found.sort(key=lambda r: tuple((v is not None, v if v is not None else 0) for v in r[7:]))
     rows = [
         OwnedRow(cid, owned[cid], name, code, number, game, type_line or "", stats or "")
-        for cid, name, code, number, game, type_line, stats in index.execute(sql, params)
-        if cid in owned
+        for cid, name, code, number, game, type_line, stats, *_order in found
     ]
     if langs and rows:
         rows = _named(index, rows, langs)
@@ -88,12 +90,16 @@ def list_owned(index: sqlite3.Connection, owned: dict[str, int], query: str | No
     return rows
 
 
+OWNED_BATCH = 500
+"""Owned card ids looked up in the index together by :func:`list_owned` (SQL parameters per statement)."""
+
+
 def _named(index: sqlite3.Connection, rows: list[OwnedRow], langs: Sequence[str]) -> list[OwnedRow]:
     """``rows`` with each name in the first of ``langs`` the index holds it in."""
     names: dict[str, dict[str, str]] = {}
     ids = [r.card_id for r in rows]
-    for start in range(0, len(ids), 900):  # SQLite's parameter limit
-        part = ids[start : start + 900]
+    for start in range(0, len(ids), OWNED_BATCH):
+        part = ids[start : start + OWNED_BATCH]
         marks = ",".join(["?"] * len(part))  # SQLite placeholders on either backend (PgIndex.execute)
         for cid, lang, name in index.execute(f"SELECT card_id, lang, name FROM card_name WHERE card_id IN ({marks})", part):
             names.setdefault(cid, {})[lang] = name

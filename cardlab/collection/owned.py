@@ -24,6 +24,7 @@ from cardlab.collection import tables
 from cardlab.collection.db import Database, DataDirError, connect, locate, open_database
 from cardlab.core.csvfile import CsvRow, CsvTable
 from cardlab.core.errors import CardlabError, DataError, ExitStatus, Problem, SourcePos, UsageError
+from cardlab.core.progress import step
 
 if TYPE_CHECKING:
     from cardlab.collection.cards import CardResolver
@@ -396,7 +397,9 @@ def plan_import(table: CsvTable, resolver: CardResolver, player: str) -> dict[tu
         i = cols[name]
         return (row.cells[i].strip(), i + 1) if i is not None else ("", 0)
 
-    for row in table.rows:
+    for line, row in enumerate(table.rows):
+        if line % 100 == 0:
+            step("reading rows", line, len(table.rows))
         who, who_col = cell(row, "player")
         try:
             who = check_player(who) if who else player  # an empty player cell: the default player
@@ -494,10 +497,13 @@ def write_plan(
                 new = _add(con, p, card_id, n) if n > 0 else owned(con, p, card_id)
             if new > MAX_COUNT:
                 raise UsageError(f"{p} would own {new:,} of {card_id}; at most {MAX_COUNT:,}")
-            if progress is not None and i % 100 == 0:
-                progress(i)
+            if i % 100 == 0:
+                step("importing cards", i, len(plan))
+                if progress is not None:
+                    progress(i)
         if replace:
             _keep_reserved(con, touched)
+        step("importing cards", len(plan), len(plan))  # still inside the transaction
     return touched
 
 

@@ -22,6 +22,7 @@ from typing import Any, cast
 from cardlab.catalog.filecheck import check_file
 from cardlab.core.errors import DataError, Problem, SourcePos
 from cardlab.core.inputs import split_lines
+from cardlab.core.progress import step, uninterrupted
 from cardlab.core.yamlio import load_fast
 
 
@@ -231,7 +232,9 @@ def commit(changes: Sequence[Change]) -> tuple[list[Path], list[Problem]]:
     final :func:`os.replace` is atomic), flushed to disk and validated with
     :func:`cardlab.catalog.filecheck.check_file`; only then are the valid ones renamed over their targets.
     An interruption leaves each file either old or new, never half-written; leftover temporary
-    files are removed on any exception.
+    files are removed on any exception. Ctrl-C (``KeyboardInterrupt``) while the files are written
+    and checked changes nothing; once the renames begin, it waits until they are all done
+    (:func:`cardlab.core.progress.uninterrupted`).
 
     Args:
         changes: the files to rewrite (at most one change per path).
@@ -246,7 +249,8 @@ def commit(changes: Sequence[Change]) -> tuple[list[Path], list[Problem]]:
     problems: list[Problem] = []
     written: list[Path] = []
     try:
-        for change in changes:
+        for n, change in enumerate(changes):
+            step("writing files", n, len(changes))
             fd, name = tempfile.mkstemp(prefix=f".{change.path.name}.", suffix=".i18n-tmp", dir=change.path.parent)
             tmp = Path(name)
             ready.append((change, tmp))
@@ -262,11 +266,12 @@ def commit(changes: Sequence[Change]) -> tuple[list[Path], list[Problem]]:
             if found:
                 problems.extend(found)
         bad = {p.pos.path for p in problems}
-        for change, tmp in ready:
-            if change.path in bad:
-                continue
-            os.replace(tmp, change.path)
-            written.append(change.path)
+        with uninterrupted():  # Ctrl-C before here changed nothing; from here every rename happens
+            for change, tmp in ready:
+                if change.path in bad:
+                    continue
+                os.replace(tmp, change.path)
+                written.append(change.path)
     finally:
         for _change, tmp in ready:
             if tmp.exists():

@@ -41,6 +41,7 @@ from cardlab.core.database import DatabaseUnavailableError, server_error
 from cardlab.core.database import locate as locate_db
 from cardlab.core.errors import CardlabError, ExitStatus, UsageError
 from cardlab.core.paths import is_database_url
+from cardlab.core.progress import step
 from cardlab.index.sqlite import (
     FULL_CHECK_FILES,
     BuildReport,
@@ -94,7 +95,8 @@ TABLES: dict[str, str] = {
     "facet_num": f"field text {C} NOT NULL, num double precision NOT NULL, card bigint NOT NULL, PRIMARY KEY (field, num, card)",
     "set_key": f"key text {C} NOT NULL, code text {C} NOT NULL, PRIMARY KEY (key, code)",
     "card_set": f"code text {C} PRIMARY KEY, game text {C} NOT NULL, name text {C} NOT NULL, source_language text {C} NOT NULL,"
-    f" printed_total bigint, release_date text {C}, aliases text {C} NOT NULL, data text {C} NOT NULL, path text {C} NOT NULL",
+    f" printed_total bigint, release_date text {C}, aliases text {C} NOT NULL, data text {C} NOT NULL, path text {C} NOT NULL,"
+    " cards bigint NOT NULL",
     "meta": f"key text {C} PRIMARY KEY, value text {C} NOT NULL",
     "card_fts": "rowid bigint PRIMARY KEY, names tsvector NOT NULL, body tsvector NOT NULL",
     "card_stem": "rowid bigint PRIMARY KEY, stems tsvector NOT NULL",
@@ -629,7 +631,10 @@ def _copy(sqlite_path: Path | str, con: Any, schema: str, trgm: str) -> None:
         rows = src.execute("SELECT rowid, data FROM card ORDER BY rowid")
         stem_rows: list[tuple[int, str]] = []
         with cur.copy(f'COPY "{schema}".card_fts (rowid, names, body) FROM STDIN') as fts:
+            total, done = src.execute("SELECT count(*) FROM card").fetchone()[0], 0
             while batch := rows.fetchmany(COPY_BATCH):
+                step("copying to the server", done, total)
+                done += len(batch)
                 texts = [_texts(decode(data)) for _rowid, data in batch]
                 names = tokenize([t[0] for t in texts])
                 bodies = tokenize([t[1] for t in texts])

@@ -24,14 +24,15 @@ from pathlib import Path
 from cardlab import games
 from cardlab.catalog.freshness import folders, stamp_digest
 from cardlab.catalog.model import Catalog, merge_reprint, number_int, play_key
+from cardlab.core import progress
 from cardlab.core.bulk import bulk_objects
 from cardlab.core.errors import CardlabError, CatalogError, InputError
 from cardlab.core.inputs import MAX_FILE_BYTES
 from cardlab.core.paths import cache_dir, is_server, schema_dir
 from cardlab.core.stamps import file_stamp, is_racy, sha1_hex
-from cardlab.core.text import compact, fold, has_cjk, localized_fields, norm_value, pick, stem_words
+from cardlab.core.text import compact, fold, forget, has_cjk, localized_fields, norm_value, pick, stem_words
 
-INDEX_VERSION = "17"
+INDEX_VERSION = "18"
 """The search index's layout (this module): bump when its tables or contents
 change, and old indexes are rebuilt."""
 
@@ -553,6 +554,8 @@ def _write(
     step = max(1, len(ids) // 100)
     position = 0
     for batch in batches:
+        progress.step("reading cards", position, len(ids))
+        forget()  # the names of the batch before are not asked for again: memory stays bounded
         cards = load(batch)
         for card_id in batch:
             card = cards[card_id]
@@ -591,7 +594,11 @@ def _write(
                     str(info.path),
                 )
             )
-        con.executemany("INSERT INTO card_set VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", set_rows)
+        con.executemany(
+            "INSERT INTO card_set (code, game, name, source_language, printed_total, release_date, aliases, data, path, cards)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+            set_rows,
+        )
         # set:CODE, an alias, a tool's code, or the set's name in any language (set:"Base Set 2", set:fossile)
         keys = {(norm_value(fold(name)), info.code) for info in cat.sets.values() for name in info.lookup_names}
         keys |= {
@@ -609,6 +616,8 @@ def _write(
         stem_langs: set[str] = set()
         rowid = 0
         for batch in batches:
+            progress.step("indexing cards", rowid, len(ids))
+            forget()
             cards = load(batch)
             rows: list = []
             plays: list = []
@@ -701,6 +710,8 @@ def _write(
             con.executemany("INSERT INTO card_tri (rowid, names, body) VALUES (?, ?, ?)", tri)
             con.executemany("INSERT INTO card_stem (rowid, stems) VALUES (?, ?)", stems)
             con.executemany("INSERT INTO temp.play VALUES (?, ?, ?, ?, ?, ?, ?, ?)", plays)
+        progress.step("indexing cards", rowid, len(ids))
+        con.execute("UPDATE card_set SET cards = (SELECT count(*) FROM card WHERE card.set_code = card_set.code)")
         # the oracle card of each card: of the cards of its game with the same play key, the first
         # printing (originals, then release date, set code, number), the first in catalog order on a tie
         con.execute(
