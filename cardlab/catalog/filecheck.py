@@ -93,12 +93,14 @@ def _schema_problems(path: Path, tree: Positions, data: Any, schema: str) -> lis
     # as evaluated and unevaluatedProperties calls them unknown: report only the real failure.
     other = any(e.validator not in ("unevaluatedProperties", "additionalProperties") or list(e.absolute_path) for e in errors)
     common = set(COMMON_FIELDS) if other else set()
-    # A field with a value outside its list (supertype: Pokemon) makes the if/then/else branches
-    # that depend on it fail too; report the field, not their consequences.
-    enum_at_root = any(e.validator == "enum" and len(e.absolute_path) == 1 for e in errors)
+    # A field the if/then/else branches are chosen by (supertype, kind) with a value outside its
+    # list makes the branches fail too; report the field, not their consequences. A field of a
+    # branch itself (an Ippo blow's blow_type) decides nothing: its error, and every other error of
+    # that branch, is reported (issue 33: a misspelt blow_type hid the whole card's problems).
+    chooser_enum = any(e.validator == "enum" and len(e.absolute_path) == 1 and not _in_branch(e) for e in errors)
     for err in errors:
-        if enum_at_root and {"then", "else"} & set(map(str, err.relative_schema_path)):
-            continue
+        if chooser_enum and (_in_branch(err) or err.validator == "unevaluatedProperties"):
+            continue  # with no branch chosen, the fields of every kind look unknown
         if err.context:
             err = best_match(err.context) or err
         keys = list(err.absolute_path)
@@ -116,6 +118,11 @@ def _schema_problems(path: Path, tree: Positions, data: Any, schema: str) -> lis
         if problem not in problems:  # several required fields of one branch: one message names them all
             problems.append(problem)
     return problems
+
+
+def _in_branch(err: Any) -> bool:
+    """True when ``err`` comes from an if/then/else branch of the schema (a field of one kind of card)."""
+    return bool({"then", "else"} & set(map(str, err.relative_schema_path)))
 
 
 def _allowed_keys(err: Any) -> set[str]:
@@ -180,7 +187,19 @@ def _found(value: Any, text_ok: bool = True) -> str:
 
 
 def schema_message(err: Any) -> str:
-    """A jsonschema error in YAML's words: ``expected an integer, found true (a YAML boolean)``."""
+    """A jsonschema error in YAML's words: ``expected an integer, found true (a YAML boolean)``.
+
+    A schema rule that carries an ``x-rule`` (the game's rule in words, with its seed and section:
+    Ippo's keywords tied to card kinds) is said in those words after what was found."""
+    rule = err.schema.get("x-rule") if isinstance(err.schema, dict) else None
+    if rule:
+        if err.validator == "not" and isinstance(err.instance, list):
+            return f"{_show(err.instance)}: {rule}"
+        return f"{_plain_message(err)}: {rule}"
+    return _plain_message(err)
+
+
+def _plain_message(err: Any) -> str:
     if err.validator == "enum":
         options = ", ".join(_show(v) for v in err.validator_value)
         shown = _show(err.instance) if isinstance(err.instance, str) else _found(err.instance)
