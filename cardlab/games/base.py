@@ -145,6 +145,12 @@ class Game(Protocol):
         """A short type line (``Pokémon · Stage 2 · Fire``)."""
         ...
 
+    def rarity(self, card: dict) -> tuple[str, int] | None:
+        """The rarity of a card whose game prints it in a field of its own (Ippo's stars), as
+        ``(text shown and searched, rank: commoner first)``; None when the common ``rarity`` field
+        (ranked by the set's ``rarities`` list) says it."""
+        ...
+
     def key_stats(self, card: dict) -> str:
         """Short plain stats for a search table row."""
         ...

@@ -30,8 +30,9 @@ from cardlab.core.paths import cache_dir, is_server, schema_dir
 from cardlab.core.stamps import file_stamp, is_racy, sha1_hex
 from cardlab.core.text import compact, fold, has_cjk, localized_fields, norm_value, pick, stem_words
 from cardlab.games import game_module
+from cardlab.games.base import Game
 
-INDEX_VERSION = "16"
+INDEX_VERSION = "17"
 """The search index's layout (this module): bump when its tables or contents
 change, and old indexes are rebuilt."""
 
@@ -433,6 +434,12 @@ def _rarity_rank(rarity: object, set_data: dict) -> int | None:
     return order.index(norm_value(rarity))
 
 
+def _rarity(card: dict, set_data: dict, game: Game) -> tuple[str | None, int | None]:
+    """A card's rarity text and rank: the common field, else its game's own (Ippo's stars)."""
+    own = None if card.get("rarity") else game.rarity(card)
+    return own if own is not None else (card.get("rarity"), _rarity_rank(card.get("rarity"), set_data))
+
+
 def build_index(roots: list[Path], db: Path, fp: str | None = None, racy: list[str] | None = None) -> BuildReport:
     """Validate the catalog under ``roots`` and build a fresh index at ``db`` (atomic rename).
 
@@ -630,8 +637,7 @@ def _write(
                         pick(card["name"], (), src),
                         game.type_line(card, ()),
                         game.key_stats(card),
-                        card.get("rarity"),
-                        _rarity_rank(card.get("rarity"), info.data),
+                        *_rarity(card, info.data, game),
                         card.get("illustrator"),
                         _compress(_card_json(card), zdict),
                         cat.paths[card_id].name,  # in its set's folder (card_set.path): the folder once per set

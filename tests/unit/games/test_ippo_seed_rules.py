@@ -108,3 +108,27 @@ def test_commands_meet_an_unfilled_card_with_its_position(runner, unfilled, tmp_
     card = root / "ippo" / "ippo-test" / "20-card.yaml"
     assert f'{card}:14:12: blow_type: null (a YAML null) is not one of "straight"' in result.stderr
     assert f"{card}:18:13: blow_power: expected an integer" in result.stderr
+
+
+# --- star rarity (seed 000, 'Numéro de série et rareté': the more stars, the rarer) ----------
+
+
+def test_stars_are_the_rarity(tmp_path):
+    from cardlab.search.engine import open_index, search
+
+    con = open_index([GOOD.parent], tmp_path / "index.sqlite")
+    try:
+        assert sorted(h.id for h in search(con, "rarity:3")) == ["ippo-test-10", "ippo-test-15", "ippo-test-4"]
+        assert sorted(h.id for h in search(con, "rarity:4-star")) == ["ippo-test-5"]
+        hits = search(con, "game:ippo", sort="rarity")
+        stars = [int(h.rarity.split("-")[0]) for h in hits]
+        assert stars == [1] * 8 + [2] * 4 + [3] * 3 + [4]
+        assert [h.rarity for h in search(con, "game:ippo", sort="rarity", reverse=True)][0] == "4-star"
+    finally:
+        con.close()
+
+
+def test_rarity_of_a_card_without_whole_stars_is_none():
+    assert ippo.rarity({"stars": 2}) == ("2-star", 2)
+    assert ippo.rarity({"stars": None}) is None
+    assert ippo.rarity({"stars": True}) is None
