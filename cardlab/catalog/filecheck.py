@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardlab.catalog.freshness import validation_cache
-from cardlab.catalog.model import SourceFile
+from cardlab.catalog.model import SourceFile, layered_dirs
 from cardlab.catalog.schemas import card_schema_name, fast_validator, fingerprint, validator
 from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.inputs import LoadError, read_text
@@ -32,7 +32,7 @@ from cardlab.core.text import is_localized
 if TYPE_CHECKING:
     from cardlab.core.yamlio import Positions  # lazy: PyYAML (17 ms), only for a file with problems
 
-COMMON_FIELDS = ("id", "number", "name", "rarity", "illustrator", "notes")
+COMMON_FIELDS = ("id", "number", "name", "rarity", "illustrator", "notes", "transcribed")
 """The fields of ``common.schema.json#/$defs/card``, which every game's card has."""
 
 PARALLEL_THRESHOLD = 5000
@@ -99,16 +99,18 @@ def _schema_problems(path: Path, tree: Positions, data: Any, schema: str) -> lis
     # that branch, is reported (issue 33: a misspelt blow_type hid the whole card's problems).
     chooser_enum = any(e.validator == "enum" and len(e.absolute_path) == 1 and not _in_branch(e) for e in errors)
     for err in errors:
-        if chooser_enum and (_in_branch(err) or err.validator == "unevaluatedProperties"):
-            continue  # with no branch chosen, the fields of every kind look unknown
+        if chooser_enum and _in_branch(err):
+            continue
         if err.context:
             err = best_match(err.context) or err
         keys = list(err.absolute_path)
         if err.validator in ("unevaluatedProperties", "additionalProperties") and isinstance(err.instance, dict):
             allowed = _allowed_keys(err)
             extra = [k for k in err.instance if k not in allowed] or list(err.instance)
+            # with no branch chosen, the fields of every kind look unknown: only the truly unknown are
+            branch = _branch_fields(err.schema) if chooser_enum and not keys else set()
             for k in extra:
-                if not keys and k in common:
+                if not keys and (k in common or k in branch):
                     continue
                 problems.append(Problem(key_position(tree, keys, k, path), f"unknown field '{k}'", "schema"))
             continue
@@ -123,6 +125,18 @@ def _schema_problems(path: Path, tree: Positions, data: Any, schema: str) -> lis
 def _in_branch(err: Any) -> bool:
     """True when ``err`` comes from an if/then/else branch of the schema (a field of one kind of card)."""
     return bool({"then", "else"} & set(map(str, err.relative_schema_path)))
+
+
+def _branch_fields(schema: Any) -> set[str]:
+    """The field names the if/then/else branches of ``schema`` (a card schema's root) define."""
+    found: set[str] = set()
+    stack = [schema.get(k) for k in ("then", "else")] if isinstance(schema, dict) else []
+    while stack:
+        part = stack.pop()
+        if isinstance(part, dict):
+            found.update(part.get("properties", {}))
+            stack.extend(part.get(k) for k in ("then", "else"))
+    return found
 
 
 def _allowed_keys(err: Any) -> set[str]:
@@ -279,7 +293,13 @@ def check_text(path: Path, text: str, kind: str, game: str, source_language: str
     except KeyError:
         problems = []  # the set manifest's own check reports its unknown game
     if kind == "card" and source_language and not problems and _lacks_language(data, source_language):
-        missing = [keys for keys, loc in _localized_keys(data, []) if source_language not in loc]
+        # rules text recorded first in another language (transcribed: false): only names need it
+        names_only = data.get("transcribed") is False
+        missing = [
+            keys
+            for keys, loc in _localized_keys(data, [])
+            if source_language not in loc and not (names_only and keys[0] not in ("name", "printed_name"))
+        ]
         if missing:
             problems = [
                 Problem(position(tree, keys, path), f"missing the source language '{source_language}'", "source-language")
@@ -610,6 +630,10 @@ def check_files(
             src = d.get("source_language", "en") if isinstance(d, dict) else None
             if isinstance(src, str):
                 langs[f.set_dir] = src
+    for folder, target in layered_dirs(files, data).items():  # a personal folder over a shipped set
+        games[folder] = games.get(target, games.get(folder, ""))
+        if target in langs:
+            langs[folder] = langs[target]
     others = [f for f in files if f.kind != "set"]
     try:
         for start in range(0, len(others), BATCH_FILES):

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardlab.catalog.freshness import folders, stamp_digest
-from cardlab.catalog.model import Catalog, merge_reprint, number_int, play_key
+from cardlab.catalog.model import Catalog, SetInfo, merge_reprint, number_int, play_key
 from cardlab.core.bulk import bulk_objects
 from cardlab.core.errors import CardlabError, CatalogError, InputError
 from cardlab.core.inputs import MAX_FILE_BYTES
@@ -434,6 +434,14 @@ def _rarity_rank(rarity: object, set_data: dict) -> int | None:
     return order.index(norm_value(rarity))
 
 
+def _card_path(cat: Catalog, card_id: str, info: SetInfo) -> str:
+    """The path the index stores for a card: its file name in its set's folder; the whole path for
+    a card of a personal folder layered over the set (:func:`cardlab.catalog.model.layered_dirs`),
+    which the readers' ``set folder / path`` then gives back unchanged."""
+    path = cat.paths[card_id]
+    return path.name if path.parent == info.path.parent else str(path)
+
+
 def _rarity(card: dict, set_data: dict, game: Game) -> tuple[str | None, int | None]:
     """A card's rarity text and rank: the common field, else its game's own (Ippo's stars)."""
     own = None if card.get("rarity") else game.rarity(card)
@@ -640,7 +648,7 @@ def _write(
                         *_rarity(card, info.data, game),
                         card.get("illustrator"),
                         _compress(_card_json(card), zdict),
-                        cat.paths[card_id].name,  # in its set's folder (card_set.path): the folder once per set
+                        _card_path(cat, card_id, info),  # in its set's folder (card_set.path): the folder once per set
                         card_id,  # the oracle card, found below
                         card.get("reprint_of") if card_id in cat.own else None,
                     )

@@ -87,6 +87,8 @@ def card(view, console: Console, langs: Sequence[str] = ()) -> None:  # noqa: AN
             table.add_row(label, escape(str(data[key])))
     if data.get("printed_name"):
         table.add_row("Printed as", escape(pick(data["printed_name"], langs, src)))
+    if data.get("transcribed") is False:
+        table.add_row("Transcribed", f"not yet: the rules text is recorded in another language, not from the card ({escape(src)})")
     if len(getattr(view, "printings", ())) > 1:
         shown = [
             f"{escape(pid)}{' (this one)' if pid == view.id else ''} · {escape(code)} {escape(number)}"
