@@ -110,9 +110,9 @@ def cross_checks(
     for code, name, where, other, how in catalog_mod.set_code_collisions((c, data[p]) for c, p in set_files.items()):
         message = f"set code '{name}' is also the {how} of set {other}; set lookup gives it to {other}: remove one of them"
         found.append((set_files[code], where, message, "set-code-collision"))
-    for folder, target in layered.items():  # a personal folder's cards belong to the set it adds to
-        if target in set_by_dir:
-            set_by_dir[folder] = set_by_dir[target]
+    for folder, under in layered.items():  # a personal folder's cards belong to the set it adds to
+        if under in set_by_dir:
+            set_by_dir[folder] = set_by_dir[under]
     seen_ids: dict[str, Path] = {}
     for f in files:
         d = data.get(f.path)
