@@ -292,14 +292,8 @@ def check_text(path: Path, text: str, kind: str, game: str, source_language: str
         problems = _schema_problems(path, tree, data, schema)
     except KeyError:
         problems = []  # the set manifest's own check reports its unknown game
-    if kind == "card" and source_language and not problems and _lacks_language(data, source_language):
-        # rules text recorded first in another language (transcribed: false): only names need it
-        names_only = data.get("transcribed") is False
-        missing = [
-            keys
-            for keys, loc in _localized_keys(data, [])
-            if source_language not in loc and not (names_only and keys[0] not in ("name", "printed_name"))
-        ]
+    if kind == "card" and source_language and not problems:
+        missing = missing_source_language(data, source_language)
         if missing:
             problems = [
                 Problem(position(tree, keys, path), f"missing the source language '{source_language}'", "source-language")
@@ -651,6 +645,18 @@ def check_files(
     if default is not None and cache.db is not None:
         prune_caches(default)
     return data, problems, reparsed
+
+
+def missing_source_language(card: dict, lang: str) -> list[list]:
+    """The data paths of ``card``'s localized maps that lack ``lang`` (the set's source language;
+    rule ``source-language``). A card marked ``transcribed: false`` (its rules text recorded first in
+    another language, not yet from the card) needs it in its names only."""
+    if not _lacks_language(card, lang):
+        return []
+    names_only = card.get("transcribed") is False
+    return [
+        keys for keys, loc in _localized_keys(card, []) if lang not in loc and not (names_only and keys[0] not in ("name", "printed_name"))
+    ]
 
 
 def _lacks_language(data: Any, lang: str) -> bool:

@@ -15,7 +15,12 @@ import_app = typer.Typer(help="Add cards to the catalog from other files.", no_a
 
 @import_app.command("csv")
 def import_csv_cmd(
-    file: Annotated[Path, typer.Argument(help="A CSV file whose columns are card fields: number, name, value, faction, rarity...")],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="A CSV file whose columns are card fields: number, name, name.en, start_cost.generic, blocks (commas between items), abilities.1.timing... (CONTRIBUTING.md)"
+        ),
+    ],
     set_code: Annotated[str, typer.Option("--set", help="The set the cards go to (its folder must exist with a set.yaml).")],
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace cards that already exist.")] = False,
     catalog: CatalogOpt = None,
