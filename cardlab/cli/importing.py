@@ -32,6 +32,7 @@ def import_csv_cmd(
     from cardlab.catalog.validate import load_catalog
     from cardlab.contrib.import_csv import import_cards
     from cardlab.core.csvfile import read_csv
+    from cardlab.core.text import visible  # lazy: only this command prints user paths
 
     roots, _ = roots_and_db(catalog, None)
     with user_errors():
@@ -39,7 +40,7 @@ def import_csv_cmd(
         result = import_cards(load_catalog(roots), table, set_code, overwrite)
     typer.echo(f"wrote {len(result.written)} new card file(s), replaced {len(result.replaced)}")
     for p in result.written + result.replaced:
-        typer.echo(f"  {p}")
+        typer.echo(f"  {visible(str(p))}")
 
 
 def register(app: typer.Typer) -> None:
