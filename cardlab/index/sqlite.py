@@ -25,6 +25,7 @@ from cardlab.catalog.freshness import folders, stamp_digest
 from cardlab.catalog.model import Catalog, SetInfo, merge_reprint, number_int, play_key
 from cardlab.core.bulk import bulk_objects
 from cardlab.core.errors import CardlabError, CatalogError, InputError
+from cardlab.core.fs import process_alive
 from cardlab.core.inputs import MAX_FILE_BYTES
 from cardlab.core.paths import cache_dir, is_server, schema_dir
 from cardlab.core.stamps import file_stamp, is_racy, sha1_hex
@@ -267,18 +268,8 @@ def _clean_stale_temp(db: Path) -> None:
     prefix = f".{db.name}"
     for tmp in db.parent.glob(f".{glob.escape(db.name)}.tmp-*"):
         m = _TEMP.fullmatch(tmp.name[len(prefix) :])
-        if m and not _alive(int(m.group(1))):
+        if m and not process_alive(int(m.group(1))):
             tmp.unlink(missing_ok=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
 
 
 def is_own_cache_file(db: Path | str) -> bool:
