@@ -352,7 +352,7 @@ def ensure_index(roots: list[Path], db: Path | str, full: bool = False) -> Build
     return build_index(roots, db, fp, racy)
 
 
-def _fresh(meta: dict[str, str]) -> None:
+def _fresh(meta: dict[str, str]) -> BuildReport | None:
     """None for an index that reflects its catalog; when it was built without the files that have
     problems (:func:`build_index` ``partial``), those problems again, as the CatalogError callers
     warn with (issue 33: one bad file must not stop the commands that do not need it)."""
@@ -363,6 +363,7 @@ def _fresh(meta: dict[str, str]) -> None:
         problems = []
     if problems:
         raise CatalogError(problems)
+    return None
 
 
 FTS_DDL = [
