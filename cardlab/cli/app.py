@@ -221,7 +221,9 @@ def index_cmd(
             try:
                 report = sqlite.build_index(roots, db_path) if force else sqlite.ensure_index(roots, db_path, full=True)
             except CatalogError:
-                sqlite.build_index(roots, db_path, partial=True)  # the other cards stay searchable
+                meta = sqlite.stored_meta(db_path)
+                if meta is None or not sqlite.built_from(meta, roots):  # no index of this catalog yet:
+                    sqlite.build_index(roots, db_path, partial=True)  # its other cards become searchable
                 raise
             shown = str(db_path)
     console = render.stdout_console()
