@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardlab.catalog.freshness import validation_cache
-from cardlab.catalog.model import SourceFile
+from cardlab.catalog.model import SourceFile, layered_dirs
 from cardlab.catalog.schemas import card_schema_name, fast_validator, fingerprint, validator
 from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.inputs import LoadError, read_text
@@ -34,7 +34,7 @@ from cardlab.core.text import is_localized
 if TYPE_CHECKING:
     from cardlab.core.yamlio import Positions  # lazy: PyYAML (17 ms), only for a file with problems
 
-COMMON_FIELDS = ("id", "number", "name", "rarity", "illustrator", "notes")
+COMMON_FIELDS = ("id", "number", "name", "rarity", "illustrator", "notes", "transcribed")
 """The fields of ``common.schema.json#/$defs/card``, which every game's card has."""
 
 PARALLEL_THRESHOLD = 5000
@@ -95,11 +95,13 @@ def _schema_problems(path: Path, tree: Positions, data: Any, schema: str) -> lis
     # as evaluated and unevaluatedProperties calls them unknown: report only the real failure.
     other = any(e.validator not in ("unevaluatedProperties", "additionalProperties") or list(e.absolute_path) for e in errors)
     common = set(COMMON_FIELDS) if other else set()
-    # A field with a value outside its list (supertype: Pokemon) makes the if/then/else branches
-    # that depend on it fail too; report the field, not their consequences.
-    enum_at_root = any(e.validator == "enum" and len(e.absolute_path) == 1 for e in errors)
+    # A field the if/then/else branches are chosen by (supertype, kind) with a value outside its
+    # list makes the branches fail too; report the field, not their consequences. A field of a
+    # branch itself (an Ippo blow's blow_type) decides nothing: its error, and every other error of
+    # that branch, is reported (issue 33: a misspelt blow_type hid the whole card's problems).
+    chooser_enum = any(e.validator == "enum" and len(e.absolute_path) == 1 and not _in_branch(e) for e in errors)
     for err in errors:
-        if enum_at_root and {"then", "else"} & set(map(str, err.relative_schema_path)):
+        if chooser_enum and _in_branch(err):
             continue
         if err.context:
             err = best_match(err.context) or err
@@ -107,8 +109,10 @@ def _schema_problems(path: Path, tree: Positions, data: Any, schema: str) -> lis
         if err.validator in ("unevaluatedProperties", "additionalProperties") and isinstance(err.instance, dict):
             allowed = _allowed_keys(err)
             extra = [k for k in err.instance if k not in allowed] or list(err.instance)
+            # with no branch chosen, the fields of every kind look unknown: only the truly unknown are
+            branch = _branch_fields(err.schema) if chooser_enum and not keys else set()
             for k in extra:
-                if not keys and k in common:
+                if not keys and (k in common or k in branch):
                     continue
                 problems.append(Problem(key_position(tree, keys, k, path), f"unknown field '{k}'", "schema"))
             continue
@@ -118,6 +122,23 @@ def _schema_problems(path: Path, tree: Positions, data: Any, schema: str) -> lis
         if problem not in problems:  # several required fields of one branch: one message names them all
             problems.append(problem)
     return problems
+
+
+def _in_branch(err: Any) -> bool:
+    """True when ``err`` comes from an if/then/else branch of the schema (a field of one kind of card)."""
+    return bool({"then", "else"} & set(map(str, err.relative_schema_path)))
+
+
+def _branch_fields(schema: Any) -> set[str]:
+    """The field names the if/then/else branches of ``schema`` (a card schema's root) define."""
+    found: set[str] = set()
+    stack = [schema.get(k) for k in ("then", "else")] if isinstance(schema, dict) else []
+    while stack:
+        part = stack.pop()
+        if isinstance(part, dict):
+            found.update(part.get("properties", {}))
+            stack.extend(part.get(k) for k in ("then", "else"))
+    return found
 
 
 def _allowed_keys(err: Any) -> set[str]:
@@ -182,7 +203,19 @@ def _found(value: Any, text_ok: bool = True) -> str:
 
 
 def schema_message(err: Any) -> str:
-    """A jsonschema error in YAML's words: ``expected an integer, found true (a YAML boolean)``."""
+    """A jsonschema error in YAML's words: ``expected an integer, found true (a YAML boolean)``.
+
+    A schema rule that carries an ``x-rule`` (the game's rule in words, with its seed and section:
+    Ippo's keywords tied to card kinds) is said in those words after what was found."""
+    rule = err.schema.get("x-rule") if isinstance(err.schema, dict) else None
+    if rule:
+        if err.validator == "not" and isinstance(err.instance, list):
+            return f"{_show(err.instance)}: {rule}"
+        return f"{_plain_message(err)}: {rule}"
+    return _plain_message(err)
+
+
+def _plain_message(err: Any) -> str:
     if err.validator == "enum":
         options = ", ".join(_show(v) for v in err.validator_value)
         shown = _show(err.instance) if isinstance(err.instance, str) else _found(err.instance)
@@ -261,8 +294,8 @@ def check_text(path: Path, text: str, kind: str, game: str, source_language: str
         problems = _schema_problems(path, tree, data, schema)
     except KeyError:
         problems = []  # the set manifest's own check reports its unknown game
-    if kind == "card" and source_language and not problems and _lacks_language(data, source_language):
-        missing = [keys for keys, loc in _localized_keys(data, []) if source_language not in loc]
+    if kind == "card" and source_language and not problems:
+        missing = missing_source_language(data, source_language)
         if missing:
             problems = [
                 Problem(position(tree, keys, path), f"missing the source language '{source_language}'", "source-language")
@@ -625,6 +658,10 @@ def check_files(
             src = d.get("source_language", "en") if isinstance(d, dict) else None
             if isinstance(src, str):
                 langs[f.set_dir] = src
+    for folder, target in layered_dirs(files, data).items():  # a personal folder over a shipped set
+        games[folder] = games.get(target, games.get(folder, ""))
+        if target in langs:
+            langs[folder] = langs[target]
     others = [f for f in files if f.kind != "set"]
     try:
         for start in range(0, len(others), BATCH_FILES):
@@ -642,6 +679,18 @@ def check_files(
     if default is not None and cache.db is not None:
         prune_caches(default)
     return data, problems, reparsed
+
+
+def missing_source_language(card: dict, lang: str) -> list[list]:
+    """The data paths of ``card``'s localized maps that lack ``lang`` (the set's source language;
+    rule ``source-language``). A card marked ``transcribed: false`` (its rules text recorded first in
+    another language, not yet from the card) needs it in its names only."""
+    if not _lacks_language(card, lang):
+        return []
+    names_only = card.get("transcribed") is False
+    return [
+        keys for keys, loc in _localized_keys(card, []) if lang not in loc and not (names_only and keys[0] not in ("name", "printed_name"))
+    ]
 
 
 def _lacks_language(data: Any, lang: str) -> bool:

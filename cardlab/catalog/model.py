@@ -353,6 +353,41 @@ def scan(roots: Iterable[Path]) -> list[SourceFile]:
     return found + formats
 
 
+def layered_dirs(files: list[SourceFile], data: dict[Path, Any]) -> dict[Path, Path]:
+    """The folders of a personal catalog layered over another root (issue 33: a collector's own cards
+    beside the shipped set, without copying it): ``{folder: the set folder its cards belong to}``.
+
+    A folder belongs to another set when its ``set.yaml`` says ``extends: <set code>`` (the set of
+    that code, in any root), or when it holds card files only and a set folder of the same game
+    and folder name has a ``set.yaml`` (the first such, in the order of the roots). Shipped
+    corrections then reach the personal catalog with no merge: it holds only its own cards.
+
+    Args:
+        files: the catalog's files (:func:`scan`); data: the set manifests' data by path (cards
+            may be absent).
+    """
+    manifests = {f.set_dir: data.get(f.path) for f in files if f.kind == "set"}
+    by_code: dict[str, Path] = {}
+    by_name: dict[tuple[str, str], Path] = {}
+    for f in files:
+        d = manifests.get(f.set_dir) if f.kind == "set" else None
+        if isinstance(d, dict) and isinstance(d.get("code"), str) and "extends" not in d and f.set_dir is not None:
+            by_code.setdefault(d["code"], f.set_dir)
+            by_name.setdefault((f.game, f.set_dir.name), f.set_dir)
+    out: dict[Path, Path] = {}
+    for f in files:
+        if f.set_dir is None or f.set_dir in out:
+            continue
+        if f.set_dir in manifests:
+            d = manifests[f.set_dir]
+            target = by_code.get(d["extends"]) if isinstance(d, dict) and isinstance(d.get("extends"), str) else None
+        else:
+            target = by_name.get((f.game, f.set_dir.name))
+        if target is not None and target != f.set_dir:
+            out[f.set_dir] = target
+    return out
+
+
 def build_catalog(roots: list[Path], files: list[SourceFile], data: dict[Path, Any]) -> Catalog:
     """Assemble a :class:`Catalog` from already loaded file data (``path -> data``).
 
@@ -368,6 +403,9 @@ def build_catalog(roots: list[Path], files: list[SourceFile], data: dict[Path, A
             if code not in cat.sets:
                 cat.sets[code] = SetInfo(code=code, game=str(d.get("game", f.game)), data=d, path=f.path)
             by_dir[f.set_dir] = code
+    for folder, target in layered_dirs(files, data).items():
+        if target in by_dir:
+            by_dir[folder] = by_dir[target]
     for f in files:
         d = data.get(f.path)
         if f.kind != "card" or not isinstance(d, dict) or f.set_dir not in by_dir:

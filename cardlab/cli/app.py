@@ -234,7 +234,15 @@ def index_cmd(
             report = postgres.build(roots, db_path, force)
             shown = postgres.locate(db_path).shown
         else:
-            report = sqlite.build_index(roots, db_path) if force else sqlite.ensure_index(roots, db_path, full=True)
+            from cardlab.core.errors import CatalogError
+
+            try:
+                report = sqlite.build_index(roots, db_path) if force else sqlite.ensure_index(roots, db_path, full=True)
+            except CatalogError:
+                meta = sqlite.stored_meta(db_path)
+                if meta is None or not sqlite.built_from(meta, roots):  # no index of this catalog yet:
+                    sqlite.build_index(roots, db_path, partial=True)  # its other cards become searchable
+                raise
             shown = str(db_path)
     console = render.stdout_console()
     if report is None:
@@ -273,11 +281,12 @@ def _open(roots: list[Path], db_path: Path | str) -> sqlite3.Connection:
 
     if failure is not None:
         console = render.stderr_console()
+        where = "searching the other cards" if report is not None else "searching the previous index"
         if isinstance(failure, DataError):
             render.problems(failure.problems, console)
-            messages.warning(f"the catalog has {len(failure.problems)} problem(s); searching the previous index", console)
+            messages.warning(f"the catalog has {len(failure.problems)} problem(s); {where}", console)
         else:
-            messages.warning(f"{failure}; searching the previous index", console)
+            messages.warning(f"{failure}; {where}", console)
     if report is not None:
         messages.dim(f"indexed {report.cards} cards in {report.seconds:.2f} s")
     return con

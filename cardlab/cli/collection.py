@@ -58,11 +58,12 @@ def open_for_reading() -> Database | None:
 
     from cardlab.collection.db import locate
     from cardlab.collection.owned import open_readonly
+    from cardlab.core.text import visible  # lazy: only this command prints user paths
 
     con = open_readonly()
     if con is None and os.environ.get("CARDLAB_DATA", "").strip():
         path = locate().path  # a SQLite file (only a file can be missing), shown absolute: sqlite:///x is relative
-        typer.echo(f"note: no collections database at {path.absolute() if path else ''} yet: nothing owned", err=True)
+        typer.echo(visible(f"note: no collections database at {path.absolute() if path else ''} yet: nothing owned"), err=True)
     return con
 
 
@@ -186,6 +187,7 @@ def export(
     import sys
 
     from cardlab.collection.owned import export_csv
+    from cardlab.core.text import visible  # lazy: only this command prints user paths
 
     with user_errors():
         who = None if all_players else _player(player)
@@ -212,7 +214,7 @@ def export(
         from cardlab.core.fs import atomic_write
 
         path = atomic_write(output, text, overwrite, example="collection.csv")
-    typer.echo(f"wrote {path}", err=True)
+    typer.echo(visible(f"wrote {path}"), err=True)
 
 
 @collection_app.command("import")

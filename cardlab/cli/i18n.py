@@ -95,6 +95,7 @@ def export(
     """Export translatable strings to a gettext PO file.  Example: cardlab i18n export --lang fr --set base1 -o fr.po"""
     from cardlab.catalog.validate import validate
     from cardlab.core.fs import check_output
+    from cardlab.core.text import visible  # lazy: only this command prints user paths
     from cardlab.i18n import po_file as pofiles
 
     to_stdout = output is None or output == "-"
@@ -108,7 +109,7 @@ def export(
             sys.stdout.write(str(po) + "\n")
         else:
             pofiles.save(po, Path(output), overwrite, protected=roots)
-            typer.echo(f"wrote {output}: {pofiles.export_summary(po, target)}", err=True)
+            typer.echo(visible(f"wrote {output}: {pofiles.export_summary(po, target)}"), err=True)
 
 
 @i18n_app.command("import")

@@ -78,7 +78,8 @@ def row(label: str, *parts: str | Span) -> DetailRow:
 def common_rows(card: Mapping[str, Any], set_data: Mapping[str, Any], langs: Sequence[str] = (), source: str = "en") -> list[DetailRow]:
     """Return the rows every game's card shows after its own :meth:`Game.details`: the set symbol
     text (``Base Set (base1) · 4/102``: set name in ``langs``, code, number over the printed total),
-    the rarity, the illustrator and the printed name when the card has them. ``cardlab show`` and the
+    the rarity, the illustrator and the printed name when the card has them, and a card whose
+    rules text is not yet transcribed from the card (``transcribed: false``). ``cardlab show`` and the
     web card page both show these rows.
 
     Args:
@@ -94,6 +95,9 @@ def common_rows(card: Mapping[str, Any], set_data: Mapping[str, Any], langs: Seq
             rows.append(row(label, _(str(card[key])) if key == "rarity" else str(card[key])))
     if card.get("printed_name"):
         rows.append(row(_("Printed as"), pick(card["printed_name"], list(langs), source)))
+    if card.get("transcribed") is False:
+        note = _("not yet: the rules text is recorded in another language, not from the card ({lang})")
+        rows.append(row(_("Transcribed"), note.format(lang=source)))
     return rows
 
 
@@ -172,6 +176,12 @@ class Game(Protocol):
 
     def type_line(self, card: dict, langs: Sequence[str] = ()) -> str:
         """A short type line (``Pokémon · Stage 2 · Fire``)."""
+        ...
+
+    def rarity(self, card: dict) -> tuple[str, int] | None:
+        """The rarity of a card whose game prints it in a field of its own (Ippo's stars), as
+        ``(text shown and searched, rank: commoner first)``; None when the common ``rarity`` field
+        (ranked by the set's ``rarities`` list) says it."""
         ...
 
     def key_stats(self, card: dict) -> str:

@@ -150,6 +150,11 @@ def type_line(card: dict, langs: Sequence[str] = ()) -> str:
     return " · ".join(dict.fromkeys(parts))
 
 
+def rarity(card: dict) -> tuple[str, int] | None:
+    """None: the common ``rarity`` field is the card's rarity (:meth:`cardlab.games.base.Game.rarity`)."""
+    return None
+
+
 def key_stats(card: dict) -> str:
     """Return short stats for a table row: ``120 HP · 1 attack · retreat 3``."""
     if card.get("supertype") != "Pokémon":

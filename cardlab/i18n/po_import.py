@@ -328,6 +328,19 @@ def plan(catalog: Catalog, po: Any, po_path: Path, lang: str, replace: bool = Fa
         if new == old:
             report.unchanged += len(items)
             continue
+        differ = i18n_write.read_back_differs(path, new, [edit for edit, _s, _n in items])
+        if differ:  # issue 33: a text written must read back as the msgstr gave it, or not be written
+            report.problems.extend(
+                Problem(
+                    SourcePos(po_path, n),
+                    f"'{s.context}': not imported: written to {path.name} it would read back differently"
+                    f" ({differ[edit][:60]!r} instead of {edit.text[:60]!r}); write it without that character",
+                    "round-trip",
+                )
+                for edit, s, n in items
+                if edit in differ
+            )
+            continue
         kind = "set" if s0.kind == "set" else "card"
         report.changes.append(Change(path, kind, catalog.sets[s0.set_code].game, old, new))
         report.applied.extend(s.context for _e, s, _n in items)
