@@ -36,6 +36,7 @@ from fastapi.staticfiles import StaticFiles
 from cardlab.core.errors import UsageError
 from cardlab.web.errors import add_handlers
 from cardlab.web.guard import Guard
+from cardlab.web.language import Language
 from cardlab.web.limits import MAX_BODY, SEARCH_TIMEOUT, WEB_THREADS
 from cardlab.web.routes import ROUTERS, route_table
 from cardlab.web.state import Site
@@ -148,6 +149,6 @@ def create_app(
     for name in ROUTERS:
         api.include_router(importlib.import_module(name).router)
     api.state.route_table = route_table(api)  # the 405 answer's Allow header reads it (errors.allowed_methods)
-    app = Guard(api, MAX_BODY)
+    app = Guard(Language(api), MAX_BODY)  # each request in its language (?lang=, cookie, Accept-Language)
     app.app, app.site = api, site  # type: ignore[attr-defined]
     return app

@@ -77,7 +77,10 @@ def test_reading_a_card(page: Page, live_server):
         page.screenshot(path=f"{SHOTS}/web-card-phone.png")
     page.get_by_role("link", name="fr", exact=True).click()
     expect(page.locator("#card-name")).to_contain_text("Dracaufeu")
-    expect(attack).to_contain_text("Danseflamme")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")  # the page's words follow ?lang=
+    attaque = details.locator("tr", has=page.locator("th", has_text="Attaque"))
+    expect(attaque).to_contain_text("Danseflamme")
+    page.context.clear_cookies()  # ?lang=fr was kept in the lang cookie
 
 
 def test_every_page_fits_a_phone_and_labels_every_control(page: Page, live_server, web_app, zap_text):
@@ -98,16 +101,17 @@ def test_every_page_fits_a_phone_and_labels_every_control(page: Page, live_serve
         "/search?q=type%3Afire&view=grid",
         "/search?q=hp%3E%3E80",
         "/card/base1-4",
-        "/card/base1-4?lang=de",
         "/nowhere",
+        "/card/base1-4?lang=de",  # last: its language is kept in a cookie
     ]
     page.set_viewport_size(PHONE)
     for path in pages:
         page.goto(live_server + path)
         assert fits(page)[0] <= fits(page)[1], path
-        assert page.evaluate("document.documentElement.lang") == "en", path
+        assert page.evaluate("document.documentElement.lang") == ("de" if "lang=de" in path else "en"), path
         assert page.evaluate(UNLABELLED) == [], path
         assert page.evaluate(LOW_CONTRAST) == [], path
+    page.context.clear_cookies()
     page.goto(live_server + "/deck")
     page.get_by_label("Paste a deck list").fill(zap_text)
     page.get_by_role("button", name="Check").click()

@@ -47,14 +47,14 @@ def test_card_page_shows_the_games_detail_rows(client):
 
 
 def test_card_page_reads_as_a_card(client):
-    """The face as an image, the printings as links, names and text in the player's language, every
-    field folded."""
+    """The face as an image, the printings as links, names and text in the player's language (the
+    page's words too: ``?lang=fr``), every field folded."""
     page = client.get("/card/base1-4", params={"lang": "fr"}).text
-    assert '<img class="face" src="/cards/base1-4.svg?lang=fr" width="179" height="249" alt="Dracaufeu, drawn as a proxy">' in page
-    assert '<p id="printings">Pokémon · printings:\n<strong aria-current="page">base1 4</strong></p>' in page  # Base Set alone here
+    assert '<img class="face" src="/cards/base1-4.svg?lang=fr" width="179" height="249" alt="Dracaufeu, dessinée en proxy">' in page
+    assert '<p id="printings">Pokémon · impressions :\n<strong aria-current="page">base1 4</strong></p>' in page  # Base Set alone here
     assert '<h1 id="card-name"><span lang="fr">Dracaufeu</span>' in page
     assert "Danseflamme" in page and "Pour utiliser cette attaque" in page
-    assert '<details id="every-field"><summary>Every field</summary>' in page
+    assert '<details id="every-field"><summary>Tous les champs</summary>' in page  # the page speaks French too
 
 
 def test_pages_and_help(client):
