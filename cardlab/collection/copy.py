@@ -38,7 +38,7 @@ class CopyReport:
     replaced: tuple[int, int] = (0, 0)
 
 
-_OURS = {"owned", "game", "alembic_version", "schema_version", "sqlite_sequence"}
+_OURS = {"owned", "game", "saved_deck", "alembic_version", "schema_version", "sqlite_sequence"}
 """The tables of a collections database (and SQLite's own)."""
 
 

@@ -38,7 +38,7 @@ from cardlab.core.database import DatabaseUnavailableError, DataDirError, Locati
 
 __all__ = ["DataDirError", "DatabaseUnavailableError", "Location", "hide_secrets", "locate", "server_error", "shown_url"]
 
-REVISIONS: tuple[str, ...] = ("0001", "0002")
+REVISIONS: tuple[str, ...] = ("0001", "0002", "0003")
 """The Alembic revisions shipped, oldest first; a database is at one of them (the last: up to date)."""
 
 HEAD = REVISIONS[-1]
