@@ -97,27 +97,38 @@ def _now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def check_size(lines: int, cards: int) -> None:
+    """Refuse a deck over :data:`MAX_LINES` lines or :data:`MAX_CARDS` cards.
+
+    Raises:
+        DeckTooLargeError: naming the size found and the cap.
+    """
+    if lines > MAX_LINES:
+        raise DeckTooLargeError(f"the deck list has {lines:,} lines; a saved deck holds at most {MAX_LINES:,}")
+    if cards > MAX_CARDS:
+        raise DeckTooLargeError(f"the deck list has {cards:,} cards; a saved deck holds at most {MAX_CARDS:,}")
+
+
 def measure(text: str) -> tuple[int, int, str | None]:
     """Return ``(lines, cards, format)`` of a deck list without matching it: its lines as the deck
     parser splits them, the copies its card lines count, and the format its ``Format:`` line names.
 
     Raises:
-        DeckTooLargeError: over :data:`MAX_TEXT` bytes, :data:`MAX_LINES` lines or
-            :data:`MAX_CARDS` cards, with the size found.
+        DeckTooLargeError: over :data:`MAX_TEXT` bytes, or as :func:`check_size`, with the size found.
+        InputError: a line whose count the deck parser refuses (0, or over 999 on one line).
     """
     from cardlab.decks.read import parse_deck_text
 
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_TEXT:
         raise DeckTooLargeError(f"the deck list has {size:,} bytes; a saved deck holds at most {MAX_TEXT:,}")
-    lines = len(split_lines(text))
-    if lines > MAX_LINES:
-        raise DeckTooLargeError(f"the deck list has {lines:,} lines; a saved deck holds at most {MAX_LINES:,}")
+    check_size(len(split_lines(text)), 0)
     parsed = parse_deck_text(text, "deck.txt")
-    cards = sum(e.count for e in parsed.entries)
-    if cards > MAX_CARDS:
-        raise DeckTooLargeError(f"the deck list has {cards:,} cards; a saved deck holds at most {MAX_CARDS:,}")
-    return lines, cards, parsed.format
+    check_size(0, sum(e.count for e in parsed.entries))
+    bad = [p for p in parsed.problems if p.rule == "count"]
+    if bad:
+        raise InputError(f"line {bad[0].pos.line}: {bad[0].message}")
+    return len(split_lines(text)), sum(e.count for e in parsed.entries), parsed.format
 
 
 def check_name(name: str | None) -> str:

@@ -121,3 +121,8 @@ def test_saved_decks_survive_an_index_rebuild(tmp_path, forum_catalog):
     index.unlink()
     ensure_index([forum_catalog], index)
     assert saved.get(db.connect(), deck.id).text == ZAP
+
+
+def test_a_line_with_a_count_the_parser_refuses_is_not_saved(backend):
+    with pytest.raises(saved.InputError, match=r"line 2: count 10000 for \"Bill\" is too large \(at most 999 on one line\)"):
+        saved.save(db.connect(), "4 Bill\n10000 Bill\n")
