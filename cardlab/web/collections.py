@@ -145,3 +145,41 @@ def collection_counts(name: str) -> tuple[str, dict[str, int]]:
         raise collection_error(err) from None
     finally:
         database.close()
+
+
+def collection_import(site: Site, name: str, filename: str, raw: bytes, replace: bool) -> dict[str, Any]:
+    """Import a collection CSV sent through the collection page, as ``cardlab collection import``
+    (:func:`cardlab.core.csvfile.parse_csv`, :func:`cardlab.collection.owned.import_csv`): all or nothing.
+
+    Returns:
+        ``{"rows", "cards", "copies", "players"}`` of the import.
+
+    Raises:
+        WebError: 413 over :data:`~cardlab.web.limits.MAX_DECK_TEXT` bytes, 400 ``bad_file`` for a file that is
+            not UTF-8 text, or as :func:`~cardlab.web.errors.collection_error` (a bad row, with its row
+            and column: nothing is written).
+    """
+    from pathlib import Path
+
+    from cardlab.collection import db
+    from cardlab.collection.owned import import_csv
+    from cardlab.core.csvfile import parse_csv
+    from cardlab.web.limits import MAX_DECK_TEXT
+
+    who = collection_name(name)
+    if len(raw) > MAX_DECK_TEXT:
+        raise WebError(413, "too_large", f"the file is larger than {MAX_DECK_TEXT:,} bytes; cardlab collection import takes larger ones")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise WebError(400, "bad_file", "the file is not UTF-8 text; a collection file is CSV") from None
+    try:
+        table = parse_csv(text, Path(Path(filename or "collection.csv").name))
+        database = connect_collections(db.connect)
+        try:
+            report = import_csv(database, table, site.resolver(), who, replace=replace)
+        finally:
+            database.close()
+    except CardlabError as err:
+        raise collection_error(err) from None
+    return {"rows": report.rows, "cards": report.cards, "copies": report.copies, "players": report.players}
