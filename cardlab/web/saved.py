@@ -35,7 +35,7 @@ MAX_COPIES = 999
 DIALECTS = {"ptcgl": "txt", "limitless": "txt", "tcgone": "txt", "cardlab": "txt", "json": "json"}
 """The builder's downloads: dialect -> file suffix (``cardlab`` is cardlab's own text list)."""
 _ENTRY = re.compile(r"([A-Za-z0-9][A-Za-z0-9_-]{0,63})\*([1-9][0-9]{0,2})")
-_HEAD = re.compile(r"@([A-Za-z0-9_-]{8})\.([1-9][0-9]{0,8})")
+_HEAD = re.compile(r"!([A-Za-z0-9_-]{8})\.([1-9][0-9]{0,8})")
 
 
 @dataclass
@@ -57,15 +57,15 @@ class Draft:
         return "".join(f"{n} {cid}\n" for cid, n in self.cards.items())
 
     def cookie(self) -> str:
-        """The cookie value: ``@ID.VERSION~`` for an edit, then ``id*copies`` joined by ``~``."""
-        head = [f"@{self.deck_id}.{self.version}"] if self.deck_id else []
+        """The cookie value (only characters a cookie takes unquoted): ``!ID.VERSION~`` for an edit, then ``id*copies`` joined by ``~``."""
+        head = [f"!{self.deck_id}.{self.version}"] if self.deck_id else []
         return "~".join(head + [f"{cid}*{n}" for cid, n in self.cards.items()])
 
     @classmethod
     def from_cookie(cls, value: str | None) -> Draft:
         """Read :meth:`cookie`'s value; a malformed part is dropped (a cookie is the client's to change)."""
         draft = cls()
-        for part in (value or "").split("~")[: MAX_DRAFT_CARDS + 1]:
+        for part in (value or "").strip('"').split("~")[: MAX_DRAFT_CARDS + 1]:
             if m := _ENTRY.fullmatch(part):
                 draft.cards[m[1]] = int(m[2])
             elif (m := _HEAD.fullmatch(part)) and draft.deck_id is None:

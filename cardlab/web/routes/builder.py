@@ -106,7 +106,7 @@ def build_set(
     return builder.with_draft(RedirectResponse(build_link(fmt) + "#list", status_code=303), draft)
 
 
-@router.post("/build/clear", dependencies=[Depends(form_body)])
+@router.post("/build/clear")
 def build_clear() -> Response:
     """``POST /build/clear``: start a new deck (the one being built is dropped; a saved deck stays saved)."""
     return builder.with_draft(RedirectResponse("/build", status_code=303), builder.Draft())

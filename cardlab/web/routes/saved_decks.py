@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
+from cardlab.core.errors import CardlabError
 from cardlab.web import saved as builder
 from cardlab.web.collections import check_write_access, connect_collections, open_collections
 from cardlab.web.errors import WebError, web_error
@@ -93,11 +94,11 @@ def api_saved_deck(deck_id: str) -> dict:
     return {"object": "saved_deck", **builder.saved_deck(deck_id).to_json()}
 
 
-def api_write(site: SiteDep, request_body: dict, deck_id: str | None, credentials: HTTPAuthorizationCredentials | None) -> dict:
-    """Save (``deck_id`` None) or edit a deck from a JSON body ``{"text", "name"?, "version" (edits)}``."""
+def api_write(site: SiteDep, request_body: dict, deck_id: str | None) -> dict:
+    """Save (``deck_id`` None) or edit a deck from a JSON body ``{"text", "name"?, "version" (edits)}``
+    (the caller checked the write token)."""
     from cardlab.collection import db, saved
 
-    check_write_access(site, credentials.credentials if credentials else None)
     text, name, version = request_body.get("text"), request_body.get("name"), request_body.get("version")
     if not isinstance(text, str) or (name is not None and not isinstance(name, str)):
         raise WebError(400, "bad_body", 'send {"text": "<deck list>", "name": "<name>"} (and "version": N to edit)')
@@ -112,12 +113,8 @@ def api_write(site: SiteDep, request_body: dict, deck_id: str | None, credential
         raise WebError(404, "not_found", str(err)) from None
     except saved.DeckTooLargeError as err:
         raise WebError(413, "too_large", str(err)) from None
-    except Exception as err:
-        from cardlab.core.errors import CardlabError
-
-        if isinstance(err, CardlabError):
-            raise web_error(err) from None
-        raise
+    except CardlabError as err:
+        raise web_error(err) from None
     finally:
         database.close()
     return {"object": "saved_deck", **record.to_json()}
@@ -143,7 +140,7 @@ async def api_save_deck(request: Request, site: SiteDep, credentials: HTTPAuthor
     """Save a deck list ``{"text", "name"?}`` under a new id (Bearer token as collection writes: 403/401 without)."""
     check_write_access(site, credentials.credentials if credentials else None)
     body = await read_body(request)
-    return await run_in_threadpool(api_write, site, body, None, credentials)
+    return await run_in_threadpool(api_write, site, body, None)
 
 
 @router.put("/api/saved-decks/{deck_id}", tags=["saved decks"])
@@ -154,4 +151,4 @@ async def api_edit_deck(
     ``version`` (409 ``version_conflict`` with ``current_version`` otherwise, nothing written)."""
     check_write_access(site, credentials.credentials if credentials else None)
     body = await read_body(request)
-    return await run_in_threadpool(api_write, site, body, deck_id, credentials)
+    return await run_in_threadpool(api_write, site, body, deck_id)

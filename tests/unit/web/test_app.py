@@ -91,6 +91,7 @@ def test_every_route_is_a_module_function_named_in_the_route_table(web_app):
     from cardlab.web.routes.collection_api import api_collection, api_collection_add, api_collection_remove, api_collections
     from cardlab.web.routes.deck_api import api_deck_have, api_validate
     from cardlab.web.routes.deck_pages import deck_export, deck_form, deck_page, deck_proxies
+    from cardlab.web.routes import builder, collection_pages, saved_decks
     from cardlab.web.routes.pages import card_page, home, search_help, search_page, sets_page
 
     expected = [
@@ -112,6 +113,29 @@ def test_every_route_is_a_module_function_named_in_the_route_table(web_app):
         ("/api/collections/{name}", "GET", api_collection),
         ("/api/collections/{name}/cards", "POST", api_collection_add),
         ("/api/collections/{name}/cards/remove", "POST", api_collection_remove),
+        ("/build", "GET", builder.build_page),
+        ("/build/add", "POST", builder.build_add),
+        ("/build/set", "POST", builder.build_set),
+        ("/build/clear", "POST", builder.build_clear),
+        ("/build/import", "POST", builder.build_import),
+        ("/build/save", "POST", builder.build_save),
+        ("/build/export.{dialect}", "GET", builder.build_export),
+        ("/build/proxies.pdf", "GET", builder.build_proxies),
+        ("/d/{deck_id}", "GET", saved_decks.saved_page),
+        ("/d/{deck_id}/export.{dialect}", "GET", saved_decks.saved_export),
+        ("/d/{deck_id}/proxies.pdf", "GET", saved_decks.saved_proxies),
+        ("/d/{deck_id}/copy", "POST", saved_decks.saved_copy),
+        ("/d/{deck_id}/edit", "POST", saved_decks.saved_edit),
+        ("/decks", "GET", saved_decks.saved_list),
+        ("/api/saved-decks/{deck_id}", "GET", saved_decks.api_saved_deck),
+        ("/api/saved-decks", "POST", saved_decks.api_save_deck),
+        ("/api/saved-decks/{deck_id}", "PUT", saved_decks.api_edit_deck),
+        ("/collections", "GET", collection_pages.collections_page),
+        ("/collections/go", "GET", collection_pages.collection_go),
+        ("/collection/{name}", "GET", collection_pages.collection_page),
+        ("/collection/{name}/have", "POST", collection_pages.collection_have),
+        ("/collection/{name}/change", "POST", collection_pages.collection_change_page),
+        ("/collection/{name}/import", "POST", collection_pages.collection_import_page),
     ]
     table = [(r.path, m, r.endpoint) for r in route_table(web_app.app) if r.endpoint is not None and r.methods for m in sorted(r.methods)]
     ours = [row for row in table if row[2].__module__.startswith("cardlab.web.routes.")]
