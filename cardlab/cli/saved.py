@@ -12,6 +12,7 @@ import typer
 from cardlab.cli.errors import finish, user_errors
 from cardlab.cli.options import CatalogOpt, DeckFormatOpt, LangOpt, ReportOutput, ReportOutputOpt, langs_of, roots_and_db
 
+
 class OpenOutput(str, Enum):
     """``deck open --output-format``: the list as saved (cardlab) or a tool's (:mod:`cardlab.decks.dialects`)."""
 

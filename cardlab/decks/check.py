@@ -563,9 +563,7 @@ def check_deck_file(path: Path, roots: list[Path], format_name: str | None = Non
     )
 
 
-def check_deck_text(
-    text: str, name: str, roots: list[Path], format_name: str | None = None, langs: Sequence[str] = ()
-) -> LegalityReport:
+def check_deck_text(text: str, name: str, roots: list[Path], format_name: str | None = None, langs: Sequence[str] = ()) -> LegalityReport:
     """:func:`check_deck_file` for a list held as text (a saved deck): parsed as ``name`` says
     (``.yaml`` as YAML, else text), checked on the catalog under ``roots`` opened once.
 
@@ -573,7 +571,8 @@ def check_deck_text(
         InputError: the text holds no deck; UsageError, CatalogError: as :func:`check_deck_file`.
     """
     return with_catalog(
-        list(roots), lambda result, formats: _checked(parse_deck_text(text, name, header_words(formats)), result, formats, format_name, langs)
+        list(roots),
+        lambda result, formats: _checked(parse_deck_text(text, name, header_words(formats)), result, formats, format_name, langs),
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from cardlab.core.errors import CardlabError
+from cardlab.core.errors import CardlabError, DataError
 from cardlab.web.errors import WebError, collection_error, unavailable
 from cardlab.web.forms import collection_name
 
@@ -156,8 +156,8 @@ def collection_import(site: Site, name: str, filename: str, raw: bytes, replace:
 
     Raises:
         WebError: 413 over :data:`~cardlab.web.limits.MAX_DECK_TEXT` bytes, 400 ``bad_file`` for a file that is
-            not UTF-8 text, or as :func:`~cardlab.web.errors.collection_error` (a bad row, with its row
-            and column: nothing is written).
+            not UTF-8 text or a row the import refuses (an unknown card, with its row and column), or as
+            :func:`~cardlab.web.errors.collection_error`; nothing is written.
     """
     from pathlib import Path
 
@@ -180,6 +180,8 @@ def collection_import(site: Site, name: str, filename: str, raw: bytes, replace:
             report = import_csv(database, table, site.resolver(), who, replace=replace)
         finally:
             database.close()
+    except DataError as err:  # the file's own problems (an unknown card at row:column...)
+        raise WebError(400, "bad_file", str(err)) from None
     except CardlabError as err:
         raise collection_error(err) from None
     return {"rows": report.rows, "cards": report.cards, "copies": report.copies, "players": report.players}

@@ -20,17 +20,24 @@ def test_openapi(client):
         "/api/collections/{name}",
         "/api/collections/{name}/cards",
         "/api/collections/{name}/cards/remove",
+        "/api/saved-decks",
+        "/api/saved-decks/{deck_id}",
     }
     assert "text/plain" in spec["paths"]["/api/decks/validate"]["post"]["requestBody"]["content"]
     assert client.get("/docs").status_code == 404  # no Swagger UI: it would load scripts from a CDN
 
 
-def test_the_only_writes_are_the_collection_endpoints(client):
+def test_the_only_writes_are_the_collection_and_saved_deck_endpoints(client):
     spec = client.get("/api/openapi.json").json()
     methods = {m for ops in spec["paths"].values() for m in ops}
-    assert methods == {"get", "post"}
-    secured = sorted(path for path, ops in spec["paths"].items() for op in ops.values() if "security" in op)
-    assert secured == ["/api/collections/{name}/cards", "/api/collections/{name}/cards/remove"]  # the other POSTs only read
+    assert methods == {"get", "post", "put"}
+    secured = sorted((path, m) for path, ops in spec["paths"].items() for m, op in ops.items() if "security" in op)
+    assert secured == [  # the other POSTs only read
+        ("/api/collections/{name}/cards", "post"),
+        ("/api/collections/{name}/cards/remove", "post"),
+        ("/api/saved-decks", "post"),
+        ("/api/saved-decks/{deck_id}", "put"),
+    ]
 
 
 def test_openapi_shows_the_collection_endpoints(client, writable):
@@ -86,12 +93,11 @@ def test_request_threads_out_of_range_are_refused(monkeypatch, value):
 def test_every_route_is_a_module_function_named_in_the_route_table(web_app):
     """Issue 30, item 5: every route is a module-level function of a router module, importable by name,
     and the app's route table sends each URL and method to it, in this order."""
-    from cardlab.web.routes import route_table
+    from cardlab.web.routes import builder, collection_pages, route_table, saved_decks
     from cardlab.web.routes.card_api import api_card, api_search, api_sets
     from cardlab.web.routes.collection_api import api_collection, api_collection_add, api_collection_remove, api_collections
     from cardlab.web.routes.deck_api import api_deck_have, api_validate
     from cardlab.web.routes.deck_pages import deck_export, deck_form, deck_page, deck_proxies
-    from cardlab.web.routes import builder, collection_pages, saved_decks
     from cardlab.web.routes.pages import card_page, home, search_help, search_page, sets_page
 
     expected = [

@@ -22,7 +22,9 @@ def web(writable):
 
 
 def add(client, card, count=1, **headers):
-    return client.post("/build/add", data={"card": card, "count": str(count), "back": "/search?q=bill"}, headers=headers, follow_redirects=False)
+    return client.post(
+        "/build/add", data={"card": card, "count": str(count), "back": "/search?q=bill"}, headers=headers, follow_redirects=False
+    )
 
 
 def draft_of(client) -> Draft:
@@ -175,4 +177,3 @@ def test_the_builder_caps_the_cards_it_holds(web):
     web.cookies.set(COOKIE, "~".join(f"fake-{i}*1" for i in range(150)))
     resp = add(web, "base1-7")
     assert resp.status_code == 413 and "at most 150 different cards" in resp.text
-
