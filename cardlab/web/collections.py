@@ -8,6 +8,7 @@ Each request opens the collections database and closes it; one that cannot be op
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Any
 
 from cardlab.core.errors import CardlabError, DataError
@@ -185,3 +186,28 @@ def collection_import(site: Site, name: str, filename: str, raw: bytes, replace:
     except CardlabError as err:
         raise collection_error(err) from None
     return {"rows": report.rows, "cards": report.cards, "copies": report.copies, "players": report.players}
+
+
+_WRITERS: dict[str, Any] = {}
+_WRITERS_LOCK = threading.Lock()
+
+
+def write_database() -> Database:
+    """The collections database (``CARDLAB_DATA``) to write saved decks to, opened and brought up to
+    date once per location and then shared by the request threads (:class:`cardlab.collection.db.Database`
+    keeps each thread's transaction apart; a SQLite file's writers in this process take turns):
+    opening it costs more than a save (BENCHMARKS.md, saved decks). A SQLite file removed since is
+    opened anew.
+
+    Raises:
+        WebError: 503 ``collection_unavailable``, as :func:`connect_collections`.
+    """
+    from cardlab.collection import db
+
+    where = connect_collections(db.locate)
+    key = str(where.path) if where.path is not None else where.shown
+    with _WRITERS_LOCK:
+        database = _WRITERS.get(key)
+        if database is None or (where.path is not None and not where.path.exists()):
+            database = _WRITERS[key] = connect_collections(lambda: db.connect(where))
+    return database

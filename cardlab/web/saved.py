@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi.responses import Response
 
 from cardlab.core.errors import CardlabError
-from cardlab.web.collections import check_write_access, connect_collections, open_collections
+from cardlab.web.collections import check_write_access, open_collections, write_database
 from cardlab.web.decks import check_deck_text
 from cardlab.web.errors import WebError, web_error
 
@@ -181,14 +181,14 @@ def save_draft(site: Site, draft: Draft, name: str | None, format_name: str | No
             ``version_conflict`` when someone saved the deck since (nothing written; the message says
             which version is current); 503 when the database cannot be written.
     """
-    from cardlab.collection import db, saved
+    from cardlab.collection import saved
     from cardlab.decks.check import export_text
 
     if not draft.cards:
         raise WebError(400, "empty_deck", "the deck is empty: add cards before saving")
     deck = check_deck_text(site, draft.text(), "deck.txt", format_name, langs)["deck"]
     text = export_text(deck, langs, site.source_of)
-    database = connect_collections(db.connect)
+    database = write_database()
     try:
         if draft.deck_id:
             return saved.update(database, draft.deck_id, text, draft.version, name)
@@ -199,8 +199,6 @@ def save_draft(site: Site, draft: Draft, name: str | None, format_name: str | No
         raise WebError(404, "not_found", str(err)) from None
     except CardlabError as err:
         raise web_error(err) from None
-    finally:
-        database.close()
 
 
 def saved_deck(deck_id: str) -> SavedDeck:

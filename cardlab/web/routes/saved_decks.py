@@ -14,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 
 from cardlab.core.errors import CardlabError
 from cardlab.web import saved as builder
-from cardlab.web.collections import check_write_access, connect_collections, open_collections
+from cardlab.web.collections import check_write_access, open_collections, write_database
 from cardlab.web.errors import WebError, web_error
 from cardlab.web.forms import form_body, langs_param
 from cardlab.web.state import SiteDep
@@ -97,14 +97,14 @@ def api_saved_deck(deck_id: str) -> dict:
 def api_write(site: SiteDep, request_body: dict, deck_id: str | None) -> dict:
     """Save (``deck_id`` None) or edit a deck from a JSON body ``{"text", "name"?, "version" (edits)}``
     (the caller checked the write token)."""
-    from cardlab.collection import db, saved
+    from cardlab.collection import saved
 
     text, name, version = request_body.get("text"), request_body.get("name"), request_body.get("version")
     if not isinstance(text, str) or (name is not None and not isinstance(name, str)):
         raise WebError(400, "bad_body", 'send {"text": "<deck list>", "name": "<name>"} (and "version": N to edit)')
     if deck_id is not None and (not isinstance(version, int) or isinstance(version, bool)):
         raise WebError(400, "bad_body", 'an edit sends the "version" it was made from (an integer)')
-    database = connect_collections(db.connect)
+    database = write_database()
     try:
         record = saved.save(database, text, name) if deck_id is None else saved.update(database, deck_id, text, version, name)
     except saved.VersionConflictError as err:
@@ -115,8 +115,6 @@ def api_write(site: SiteDep, request_body: dict, deck_id: str | None) -> dict:
         raise WebError(413, "too_large", str(err)) from None
     except CardlabError as err:
         raise web_error(err) from None
-    finally:
-        database.close()
     return {"object": "saved_deck", **record.to_json()}
 
 
