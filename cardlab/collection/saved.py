@@ -19,6 +19,7 @@ import re
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -172,7 +173,16 @@ def save(database: Database, text: str, name: str | None = None) -> SavedDeck:
             deck_id = secrets.token_urlsafe(6)
             if database.scalar(sa.select(tables.saved_deck.c.id).where(tables.saved_deck.c.id == deck_id)) is None:
                 break
-        row = {"id": deck_id, "name": name, "format": fmt, "text": text, "cards": cards, "version": 1, "created": now, "updated": now}
+        row: dict[str, Any] = {
+            "id": deck_id,
+            "name": name,
+            "format": fmt,
+            "text": text,
+            "cards": cards,
+            "version": 1,
+            "created": now,
+            "updated": now,
+        }
         database.execute(sa.insert(tables.saved_deck), row)
     return SavedDeck(**row)
 

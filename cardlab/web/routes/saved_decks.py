@@ -7,6 +7,8 @@ write token and the version check); ``GET /decks`` lists the saved decks. The JS
 
 from __future__ import annotations
 
+from typing import cast
+
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -106,7 +108,10 @@ def api_write(site: SiteDep, request_body: dict, deck_id: str | None) -> dict:
         raise WebError(400, "bad_body", 'an edit sends the "version" it was made from (an integer)')
     database = write_database()
     try:
-        record = saved.save(database, text, name) if deck_id is None else saved.update(database, deck_id, text, version, name)
+        if deck_id is None:
+            record = saved.save(database, text, name)
+        else:
+            record = saved.update(database, deck_id, text, cast(int, version), name)  # an int: checked above
     except saved.VersionConflictError as err:
         raise WebError(409, "version_conflict", str(err), current_version=err.current.version) from None
     except saved.SavedDeckNotFoundError as err:

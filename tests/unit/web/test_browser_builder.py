@@ -100,6 +100,7 @@ def test_keyboard_only_deck_building(page: Page, writes_server):
     page.keyboard.press("Enter")
     expect(page.locator("#deck-total")).to_have_text("4")
     expect(page.locator('#list tr[data-id="base1-7"] input.count')).to_have_value("3")
+    assert page.locator("#list tr[data-id]").evaluate_all("rows => rows.map(r => r.dataset.id)") == ["base1-7", "base1-91"]
 
 
 def test_collection_page_with_have_and_need(page: Page, live_server):
@@ -117,4 +118,5 @@ def test_collection_page_with_have_and_need(page: Page, live_server):
     page.get_by_role("button", name="Have / need").click()
     expect(page.locator("#have-total")).to_have_text("3 of 5 cards owned, 2 missing.")
     expect(page.locator('#have-cards tr[data-id="base1-7"] td')).to_have_text(["Hitmonchan", "4", "2", "2"])
+    assert page.locator("#have-total").inner_text() == "3 of 5 cards owned, 2 missing."
     shot(page, "web-collection.png")
