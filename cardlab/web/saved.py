@@ -66,7 +66,7 @@ class Draft:
         """Read :meth:`cookie`'s value; a malformed part is dropped (a cookie is the client's to change)."""
         draft = cls()
         for part in (value or "").strip('"').split("~")[: MAX_DRAFT_CARDS + 1]:
-            if m := _ENTRY.fullmatch(part):
+            if (m := _ENTRY.fullmatch(part)) and (m[1] in draft.cards or len(draft.cards) < MAX_DRAFT_CARDS):
                 draft.cards[m[1]] = int(m[2])
             elif (m := _HEAD.fullmatch(part)) and draft.deck_id is None:
                 draft.deck_id, draft.version = m[1], int(m[2])
