@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass
+import threading
+import weakref
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -151,8 +153,47 @@ def _row(r: sa.Row) -> SavedDeck:
     return SavedDeck(m["id"], m["name"], m["format"], m["text"], m["cards"], m["version"], m["created"], m["updated"])
 
 
+@dataclass
+class _Ticket:
+    """One save waiting for its batch: its row (the id filled in by the writer that commits it)."""
+
+    row: dict[str, Any]
+    done: bool = False
+    error: BaseException | None = None
+
+
+@dataclass
+class _Batch:
+    """The saves waiting on one :class:`~cardlab.collection.db.Database`, and the lock the writer
+    that commits them holds (see :func:`save`)."""
+
+    turn: threading.Lock = field(default_factory=threading.Lock)
+    guard: threading.Lock = field(default_factory=threading.Lock)
+    waiting: list[_Ticket] = field(default_factory=list)
+
+
+_BATCHES: weakref.WeakKeyDictionary[Database, _Batch] = weakref.WeakKeyDictionary()
+_BATCHES_GUARD = threading.Lock()
+
+
+def _new_ids(database: Database, n: int) -> list[str]:
+    """``n`` ids no saved deck has (48 random bits each: a second draw is needed about once in 10^14)."""
+    ids: list[str] = []
+    while len(ids) < n:
+        deck_id = secrets.token_urlsafe(6)
+        if deck_id not in ids and database.scalar(sa.select(tables.saved_deck.c.id).where(tables.saved_deck.c.id == deck_id)) is None:
+            ids.append(deck_id)
+    return ids
+
+
 def save(database: Database, text: str, name: str | None = None) -> SavedDeck:
     """Save a deck list under a new id, in one transaction.
+
+    Threads saving on one shared :class:`~cardlab.collection.db.Database` (the web's request threads)
+    are committed together: the first to get its turn writes every save waiting at that moment in one
+    transaction (one durable commit, the cost of a save on SQLite, instead of one each; a group
+    commit), and each of them returns its own deck. Should that transaction fail, every save in it
+    raises the error and none is written.
 
     Args:
         database: the collections database (:func:`cardlab.collection.db.connect`).
@@ -168,23 +209,38 @@ def save(database: Database, text: str, name: str | None = None) -> SavedDeck:
     _, cards, fmt = measure(text)
     name = check_name(name)
     now = _now()
+    ticket = _Ticket({"id": "", "name": name, "format": fmt, "text": text, "cards": cards, "version": 1, "created": now, "updated": now})
+    if database._tx is not None:  # inside the caller's own transaction: saved in it
+        _write(database, [ticket])
+        return SavedDeck(**ticket.row)
+    with _BATCHES_GUARD:
+        batch = _BATCHES.setdefault(database, _Batch())
+    with batch.guard:
+        batch.waiting.append(ticket)
+    with batch.turn:
+        if not ticket.done:
+            with batch.guard:
+                mine, batch.waiting = batch.waiting, []
+            try:
+                _write(database, mine)
+            except BaseException as err:
+                for t in mine:
+                    t.error = err
+                raise
+            finally:
+                for t in mine:
+                    t.done = True
+    if ticket.error is not None:
+        raise ticket.error
+    return SavedDeck(**ticket.row)
+
+
+def _write(database: Database, tickets: list[_Ticket]) -> None:
+    """Insert the tickets' rows in one transaction, each with a new id."""
     with database.transaction():
-        while True:  # 48 random bits: a second draw is needed about once in 10^14 saves
-            deck_id = secrets.token_urlsafe(6)
-            if database.scalar(sa.select(tables.saved_deck.c.id).where(tables.saved_deck.c.id == deck_id)) is None:
-                break
-        row: dict[str, Any] = {
-            "id": deck_id,
-            "name": name,
-            "format": fmt,
-            "text": text,
-            "cards": cards,
-            "version": 1,
-            "created": now,
-            "updated": now,
-        }
-        database.execute(sa.insert(tables.saved_deck), row)
-    return SavedDeck(**row)
+        for t, deck_id in zip(tickets, _new_ids(database, len(tickets)), strict=True):
+            t.row["id"] = deck_id
+        database.execute(sa.insert(tables.saved_deck), [t.row for t in tickets])
 
 
 def get(database: Database | None, deck_id: str) -> SavedDeck:

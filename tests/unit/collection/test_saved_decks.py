@@ -126,3 +126,31 @@ def test_saved_decks_survive_an_index_rebuild(tmp_path, forum_catalog):
 def test_a_line_with_a_count_the_parser_refuses_is_not_saved(backend):
     with pytest.raises(saved.InputError, match=r"line 2: count 10000 for \"Bill\" is too large \(at most 999 on one line\)"):
         saved.save(db.connect(), "4 Bill\n10000 Bill\n")
+
+
+def test_concurrent_saves_on_one_database_each_get_their_deck(backend):
+    database = db.connect()
+    barrier = threading.Barrier(8)
+    made: list[saved.SavedDeck] = []
+
+    def writer(n: int) -> None:
+        barrier.wait()
+        made.append(saved.save(database, ZAP.replace("1 Bill", f"{n} Bill"), f"deck {n}"))
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(1, 9)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(d.name for d in made) == [f"deck {n}" for n in range(1, 9)]
+    assert len({d.id for d in made}) == 8
+    for d in made:  # each save's own list under its own id
+        assert saved.get(database, d.id) == d and d.cards == 2 + int(d.name.split()[1])
+
+
+def test_a_save_inside_a_transaction_joins_it(backend):
+    database = db.connect()
+    with pytest.raises(RuntimeError), database.transaction():
+        saved.save(database, ZAP)
+        raise RuntimeError("rolled back")
+    assert saved.saved(database) == []
