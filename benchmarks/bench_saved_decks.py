@@ -9,9 +9,11 @@ other; every save is what a web save does to the database: open the collections 
 (the size checks, a new id, one INSERT in a ``BEGIN IMMEDIATE`` transaction, committed with
 ``synchronous=FULL``), close. The latency of each save is recorded; p50 and p99 over every save.
 
-The floor, run in the same rounds (A B A B ...): the same threads doing a bare ``sqlite3`` connect,
-``BEGIN IMMEDIATE``, INSERT of the same row and commit into a table of the same shape (WAL,
-``synchronous=FULL``), then close: what any SQLite writer pays. Goal: saving p99 <= 50 ms at 10 writers.
+Sides, run in turn in each round (A S B O): A, a save that opens the database first
+(``db.connect()``, as a command does); S, saves on one shared open Database (``keep_open``), as the web
+saves; the floors, the same threads doing a bare ``sqlite3`` ``BEGIN IMMEDIATE``, INSERT of the same
+row and commit into a table of the same shape (WAL, ``synchronous=FULL``): B connecting and closing
+each time, O on a connection each thread keeps open. Goal: saving p99 <= 50 ms at 10 writers.
 
 Then the edit path: 10 writers editing one deck from the version they read, each retrying after a
 409 (:class:`cardlab.collection.saved.VersionConflictError`) until its edit lands; the count of
@@ -89,7 +91,7 @@ def main() -> int:
         finally:
             database.close()
 
-    shared = db.connect()
+    shared = db.connect(keep_open=True)  # as the web opens it (cardlab.web.collections.write_database)
 
     def shared_save() -> None:
         saved.save(shared, DECK, "bench")
@@ -114,23 +116,41 @@ def main() -> int:
         c.execute("COMMIT")
         c.close()
 
+    held = threading.local()
+
+    def bare_insert_open() -> None:
+        c = getattr(held, "con", None)
+        if c is None:
+            c = held.con = sqlite3.connect(floor_path, isolation_level=None, timeout=10, check_same_thread=False)
+            c.execute("PRAGMA synchronous = FULL")
+        c.execute("BEGIN IMMEDIATE")
+        c.execute(
+            "INSERT INTO saved_deck VALUES (?, 'bench', 'pokemon-base', ?, 60, 1, '2026-12-03T00:00:00Z', '2026-12-03T00:00:00Z')",
+            (secrets.token_urlsafe(6), DECK),
+        )
+        c.execute("COMMIT")
+
     a: list[float] = []
     s: list[float] = []
     b: list[float] = []
+    o: list[float] = []
     for r in range(args.rounds):
         ra = _run(args.writers, args.saves, cardlab_save)
         rs = _run(args.writers, args.saves, shared_save)
         rb = _run(args.writers, args.saves, bare_insert)
+        ro = _run(args.writers, args.saves, bare_insert_open)
         a += ra
         s += rs
         b += rb
+        o += ro
         print(
             f"round {r + 1}: save p50 {statistics.median(ra) * 1000:.1f} ms p99 {_pct(ra, 99) * 1000:.1f} ms | "
             f"shared p50 {statistics.median(rs) * 1000:.1f} ms p99 {_pct(rs, 99) * 1000:.1f} ms | "
-            f"bare insert p50 {statistics.median(rb) * 1000:.1f} ms p99 {_pct(rb, 99) * 1000:.1f} ms"
+            f"bare insert p50 {statistics.median(rb) * 1000:.1f} ms p99 {_pct(rb, 99) * 1000:.1f} ms | "
+            f"bare, open connection p50 {statistics.median(ro) * 1000:.1f} ms p99 {_pct(ro, 99) * 1000:.1f} ms"
         )
     n = len(a)
-    print(f"\n{args.writers} writers, {n} saves each side ({args.rounds} rounds, A S B A S B ...)")
+    print(f"\n{args.writers} writers, {n} saves each side ({args.rounds} rounds, A S B O A S B O ...)")
     print(
         f"cardlab save (connect + saved.save + close): p50 {statistics.median(a) * 1000:.1f} ms  p99 {_pct(a, 99) * 1000:.1f} ms  max {max(a) * 1000:.1f} ms"
     )
@@ -139,6 +159,12 @@ def main() -> int:
     )
     print(
         f"floor, bare sqlite3 insert:                   p50 {statistics.median(b) * 1000:.1f} ms  p99 {_pct(b, 99) * 1000:.1f} ms  max {max(b) * 1000:.1f} ms"
+    )
+    print(
+        f"floor, bare insert, open connection:          p50 {statistics.median(o) * 1000:.1f} ms  p99 {_pct(o, 99) * 1000:.1f} ms  max {max(o) * 1000:.1f} ms"
+    )
+    print(
+        f"one open Database / the open-connection floor: p50 {statistics.median(s) / statistics.median(o):.2f}  p99 {_pct(s, 99) / _pct(o, 99):.2f}"
     )
     print(
         f"ratio to the floor: connect each time p50 {statistics.median(a) / statistics.median(b):.2f} p99 {_pct(a, 99) / _pct(b, 99):.2f};"

@@ -209,5 +209,5 @@ def write_database() -> Database:
     with _WRITERS_LOCK:
         database = _WRITERS.get(key)
         if database is None or (where.path is not None and not where.path.exists()):
-            database = _WRITERS[key] = connect_collections(lambda: db.connect(where))
+            database = _WRITERS[key] = connect_collections(lambda: db.connect(where, keep_open=True))
     return database
