@@ -209,5 +209,8 @@ def write_database() -> Database:
     with _WRITERS_LOCK:
         database = _WRITERS.get(key)
         if database is None or (where.path is not None and not where.path.exists()):
+            for old in _WRITERS.values():  # one location at a time (CARDLAB_DATA changed): no idle connections left behind
+                old.close()
+            _WRITERS.clear()
             database = _WRITERS[key] = connect_collections(lambda: db.connect(where, keep_open=True))
     return database
