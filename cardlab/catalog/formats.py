@@ -49,7 +49,7 @@ class Format:
     """A deck format (see the module docstring).
 
     Attributes:
-        name: ``pokemon-base``...; game: ``pokemon``, ``ippo`` or ``monpa``.
+        name: ``pokemon-base``...; game: a code of :data:`cardlab.games.GAMES` (``pokemon``...).
         title, description, source: human text.
         opening_hand: cards in the opening hand (statistics), or None.
         sections: the sections, main deck first.

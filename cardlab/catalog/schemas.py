@@ -1,4 +1,9 @@
-"""JSON Schemas: load them once, with a registry for the ``$ref``s between them."""
+"""JSON Schemas: load them once, with a registry for the ``$ref``s between them.
+
+The ``game`` of a set manifest and of a format file is one of the games whose card schema is in the
+same folder (:func:`cardlab.games.discover`): :func:`load_all` fills that enum when it loads the
+schemas, so a new game is registered by its card schema alone.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +14,29 @@ from typing import Any
 
 from cardlab.core.paths import schema_dir
 from cardlab.core.stamps import sha1_hex
+from cardlab.games import CARD_SCHEMA_SUFFIX, discover
+
+GAME_ENUMS = ("set.schema.json", "format.schema.json")
+"""The schemas whose ``properties.game`` :func:`load_all` closes to the folder's games."""
 
 
 @cache
-def _all(directory: Path) -> dict[str, dict]:
-    return {p.name: json.loads(p.read_text(encoding="utf-8")) for p in sorted(directory.glob("*.schema.json"))}
+def load_all(directory: Path) -> dict[str, dict]:
+    """Return every ``*.schema.json`` of ``directory`` by file name, parsed, with the ``game`` of
+    :data:`GAME_ENUMS` an enum of the folder's games (:func:`cardlab.games.discover`, sorted).
+    Cached: callers must not change what it returns.
+
+    Raises:
+        OSError, ValueError: a schema file cannot be read or is not JSON (a broken install).
+    """
+    schemas = {p.name: json.loads(p.read_text(encoding="utf-8")) for p in sorted(directory.glob("*.schema.json"))}
+    games = list(discover(directory))
+    for name in GAME_ENUMS:
+        if name in schemas:  # the file says "type": "string" (other tools read it); the enum is stricter
+            node = schemas[name]["properties"]["game"]
+            node.pop("type", None)
+            node["enum"] = games
+    return schemas
 
 
 def fingerprint(directory: Path | None = None) -> str:
@@ -31,7 +54,7 @@ def validator(name: str, directory: Path | None = None) -> Any:
     """
     from referencing import Registry, Resource  # lazy: referencing (176 ms cold), only with the explaining validator
 
-    schemas = _all(directory or schema_dir())
+    schemas = load_all(directory or schema_dir())
     registry = Registry().with_resources(
         (uri, Resource.from_contents(s)) for name_, s in schemas.items() for uri in (name_, s.get("$id", name_))
     )
@@ -64,7 +87,7 @@ def fast_validator(name: str, directory: Path | None = None) -> Any:
         import jsonschema_rs  # lazy: jsonschema-rs (141 ms cold), only when files are checked
     except ImportError:  # pragma: no cover - optional speed-up
         return None
-    schemas = _all(directory or schema_dir())
+    schemas = load_all(directory or schema_dir())
 
     def retrieve(uri: str) -> dict:
         return schemas[uri.rsplit("/", 1)[-1].split("#", 1)[0]]
@@ -74,4 +97,4 @@ def fast_validator(name: str, directory: Path | None = None) -> Any:
 
 def card_schema_name(game: str) -> str:
     """Return the schema file name for a game's cards (``pokemon.card.schema.json``)."""
-    return f"{game}.card.schema.json"
+    return f"{game}{CARD_SCHEMA_SUFFIX}"

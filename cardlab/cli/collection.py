@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from cardlab.cli.errors import finish, user_errors
+from cardlab.cli.errors import finish, long_work, user_errors
 from cardlab.cli.options import (
     CatalogOpt,
     DbOpt,
@@ -17,6 +17,7 @@ from cardlab.cli.options import (
     LangOpt,
     ListOutput,
     ListOutputOpt,
+    QuietOpt,
     ReportOutput,
     ReportOutputOpt,
     langs_of,
@@ -57,11 +58,12 @@ def open_for_reading() -> Database | None:
 
     from cardlab.collection.db import locate
     from cardlab.collection.owned import open_readonly
+    from cardlab.core.text import visible  # lazy: only this command prints user paths
 
     con = open_readonly()
     if con is None and os.environ.get("CARDLAB_DATA", "").strip():
         path = locate().path  # a SQLite file (only a file can be missing), shown absolute: sqlite:///x is relative
-        typer.echo(f"note: no collections database at {path.absolute() if path else ''} yet: nothing owned", err=True)
+        typer.echo(visible(f"note: no collections database at {path.absolute() if path else ''} yet: nothing owned"), err=True)
     return con
 
 
@@ -125,10 +127,11 @@ def list_cmd(
     ] = None,
     player: PlayerOpt = None,
     output_format: ListOutputOpt = ListOutput.text,
+    lang: LangOpt = None,
     catalog: CatalogOpt = None,
     db_opt: DbOpt = None,
 ) -> None:
-    """List the cards a player owns, with counts.  Example: cardlab collection list 'faction:gotei-13'"""
+    """List the cards a player owns, with counts.  Example: cardlab collection list 'faction:gotei-13' --lang fr"""
     import sys
 
     from cardlab.collection import listing
@@ -137,12 +140,33 @@ def list_cmd(
     roots, db_path = roots_and_db(catalog, db_opt)
     with user_errors():
         who = _player(player)
+        langs = langs_of(lang)
         con = open_for_reading()
         have = counts(con, who) if con is not None else {}
         from cardlab.search.engine import open_index
 
-        rows = listing.list_owned(open_index(roots, db_path), have, query)
+        rows = listing.list_owned(open_index(roots, db_path), have, query, langs)
     sys.stdout.write(listing.plain(rows, output_format.value))
+
+
+AppFromOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--from",
+        metavar="APP",
+        help="The app that wrote the file: moxfield, tcgplayer, dragonshield, dragonshield-web, collectr or generic"
+        " (default: recognised by its header).",
+    ),
+]
+AppToOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--to",
+        metavar="APP",
+        help="Write the export of an app: moxfield, tcgplayer, dragonshield, dragonshield-web, collectr or generic"
+        " (default: cardlab's card_id,count).",
+    ),
+]
 
 
 @collection_app.command("export")
@@ -153,51 +177,94 @@ def export(
         bool, typer.Option("--all-players", help="Every player's cards (player,card_id,count): a complete backup.")
     ] = False,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace an existing output file.")] = False,
+    to: AppToOpt = None,
+    catalog: CatalogOpt = None,
 ) -> None:
-    """Export a collection as CSV (card_id,count).  Example: cardlab collection export --all-players -o backup.csv"""
+    """Export a collection as CSV (card_id,count, or another app's export).
+
+    Example: cardlab collection export --to moxfield -o moxfield.csv
+    """
     import sys
 
     from cardlab.collection.owned import export_csv
+    from cardlab.core.text import visible  # lazy: only this command prints user paths
 
     with user_errors():
         who = None if all_players else _player(player)
+        if to is not None and who is None:
+            from cardlab.core.errors import UsageError
+
+            raise UsageError("--to writes one player's collection; give --player instead of --all-players")
         if output is not None:
             from cardlab.core.fs import check_output
 
             check_output(output, overwrite, example="collection.csv")
         con = open_for_reading()
-        text = export_csv(con, who) if con is not None else ("player,card_id,count\n" if who is None else "card_id,count\n")
+        if to is not None and who is not None:
+            from cardlab.catalog.validate import load_catalog
+            from cardlab.collection.apps import export_app
+
+            roots, _ = roots_and_db(catalog, None)
+            text = export_app(con, who, load_catalog(roots), to)
+        else:
+            text = export_csv(con, who) if con is not None else ("player,card_id,count\n" if who is None else "card_id,count\n")
         if output is None:
             sys.stdout.write(text)
             return
         from cardlab.core.fs import atomic_write
 
         path = atomic_write(output, text, overwrite, example="collection.csv")
-    typer.echo(f"wrote {path}", err=True)
+    typer.echo(visible(f"wrote {path}"), err=True)
 
 
 @collection_app.command("import")
 def import_cmd(
-    file: Annotated[Path, typer.Argument(help="A CSV file: card_id,count (or set,number,count or name,count; optional player column).")],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="A CSV file: an export of Moxfield, TCGplayer, Dragon Shield or Collectr, or card_id,count"
+            " (or set,number,count or name,count; optional player column); , ; or tab separated."
+        ),
+    ],
     player: PlayerOpt = None,
     replace: Annotated[
         bool, typer.Option("--replace", help="Each player in the file gets exactly the file's counts (restore a backup).")
     ] = False,
+    app: AppFromOpt = None,
+    skip_bad: Annotated[
+        bool, typer.Option("--skip-bad", help="Import the rows understood and list the others (default: nothing unless every row is).")
+    ] = False,
     catalog: CatalogOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
-    """Import counts from a CSV file, all or nothing.  Example: cardlab collection import cards.csv"""
+    """Import counts from a CSV file or another app's export, all or nothing.
+
+    Example: cardlab collection import moxfield.csv --from moxfield
+    """
     from cardlab.catalog.validate import load_catalog
     from cardlab.collection import db
+    from cardlab.collection.apps import APPS, import_export
     from cardlab.collection.cards import CardResolver
-    from cardlab.collection.owned import import_csv
-    from cardlab.core.csvfile import read_csv
+    from cardlab.core import words
 
     roots, _ = roots_and_db(catalog, None)
-    with user_errors():
+    with user_errors(), long_work(quiet, "the collection is unchanged"):
         who = _player(player)
-        table = read_csv(file)
-        report = import_csv(db.connect(), table, CardResolver(load_catalog(roots)), who, replace=replace)
-    typer.echo(f"imported {report.rows} rows: {report.cards} cards, {report.copies} copies for {', '.join(report.players) or who}")
+        resolver = CardResolver(load_catalog(roots))
+        report = import_export(db.connect(), file, resolver, who, app=app, replace=replace, skip_bad=skip_bad)
+    for problem in report.problems if skip_bad else []:
+        typer.echo(f"skipped: {problem}", err=True)
+    if report.skipped:
+        typer.echo(f"skipped {words.count(report.skipped, 'row')} not understood: {report.skipped_text()}", err=True)
+    for category, n in sorted(report.other_games.items()):
+        typer.echo(f"skipped {words.count(n, 'row')} of {category} (a game cardlab does not hold)", err=True)
+    if report.not_kept:
+        typer.echo(f"note: {', '.join(report.not_kept)} read but not kept: a collection holds counts per card", err=True)
+    source = "" if report.app == "generic" else f" from {APPS[report.app].title}"
+    typer.echo(
+        f"imported {report.rows - report.skipped - sum(report.other_games.values())} rows{source}: {report.cards} cards,"
+        f" {report.copies} copies for {', '.join(report.players) or who}"
+    )
 
 
 def deck_have(

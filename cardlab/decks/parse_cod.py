@@ -109,7 +109,7 @@ def _handler_class() -> Any:
         def _report(self, message: str) -> None:
             self.deck.problems.append(Problem(SourcePos(self.deck.path, self._line()), message, "unknown-section"))
 
-        def _place(self, attrs) -> None:  # noqa: ANN001 - SAX attributes
+        def _place(self, attrs: AttributesImpl) -> None:
             """Count a card element of a zone, or report it where it cannot be counted."""
             what = f'<card name="{(attrs.get("name") or "").strip()}">'
             if self.nested:

@@ -101,7 +101,7 @@ class CardIndex:
     """Names and numbers of one game's cards, for matching deck lines (build once, reuse).
 
     Args:
-        catalog: the card catalog; game: ``pokemon``, ``ippo`` or ``monpa``.
+        catalog: the card catalog; game: a code of :data:`cardlab.games.GAMES` (``pokemon``...).
         langs: preferred languages for the names shown in messages (fallback: English, then the
             card's source language).
     """

@@ -4,7 +4,7 @@ opening odds. Each game computes its own figures (``deck_figures`` of
 deck's sizes, asks the deck's game, and checks ``--need``.
 
 A deck smaller than the opening hand gets no odds, only a note saying so; so does a Monpa deck with
-no card of a known type. The kinds ``--need`` names (the game's ``DECK_KINDS``: :data:`KINDS`) match
+no card of a known type. The kinds ``--need`` names (the game's ``DECK_KINDS``: :func:`deck_kinds`) match
 whatever their case and accents (``trainer``, ``pokemon``); an unknown kind is a
 :class:`~cardlab.core.errors.UsageError` listing the game's kinds, and a kind named twice counts once.
 """
@@ -23,9 +23,11 @@ from cardlab.games.figures import DeckFigures, Odds
 if TYPE_CHECKING:
     from cardlab.decks.model import Deck, DeckCard
 
-KINDS: dict[str, tuple[str, tuple[str, ...]]] = {code: kinds for code in games.GAMES if (kinds := games.get(code).DECK_KINDS) is not None}
-"""Game -> (card field, the kinds ``need`` may name): each game's ``DECK_KINDS``, for the games
-that have deck statistics."""
+
+def deck_kinds() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Return game -> (card field, the kinds ``need`` may name): each registered game's
+    ``DECK_KINDS`` (:data:`cardlab.games.GAMES`), for the games that have deck statistics."""
+    return {code: kinds for code in games.GAMES if (kinds := games.get(code).DECK_KINDS) is not None}
 
 
 @dataclass
@@ -79,7 +81,7 @@ class DeckStats:
 
 
 def need_kinds(game: str, need: Sequence[str]) -> list[str]:
-    """Return the kinds ``need`` names as the game spells them (:data:`KINDS`), each once, in order.
+    """Return the kinds ``need`` names as the game spells them (its ``DECK_KINDS``), each once, in order.
 
     ``need_kinds("pokemon", ["trainer", "TRAINER", "pokemon"]) == ["Trainer", "Pokémon"]``.
 
@@ -103,7 +105,7 @@ def deck_stats(deck: Deck, need: Sequence[str] = ()) -> DeckStats:
     Args:
         deck: from :func:`cardlab.decks.check.build_deck` (problems do not stop statistics).
         need: kinds that must all be in the opening hand (Monpa types: ``servant``, ``spell``...;
-            Ippo kinds; Pokémon supertypes; see :data:`KINDS`; any case, repeats count once).
+            Ippo kinds; Pokémon supertypes; see :func:`deck_kinds`; any case, repeats count once).
             The game's ``deck_figures`` computes the figures (:mod:`cardlab.games.pokemon`...).
             Monpa defaults to every type in the deck; for the other games nothing extra is
             computed when empty.

@@ -2,28 +2,42 @@
 
 Each game is a module ``cardlab.games.<game>`` that implements :class:`cardlab.games.base.Game`
 (title, search fields and their closed vocabularies, facets, type line, key stats, detail rows,
-cross-card checks, ``card new`` skeletons, deck statistics). Adding a game: its code in
-:data:`GAMES`, its module, its card schema and the game enums of ``set.schema.json`` and
-``format.schema.json`` (docs/ARCHITECTURE.md, "Add a game").
+cross-card checks, ``card new`` skeletons, deck statistics). A game is registered by its card
+schema: :data:`GAMES` is every ``<game>.card.schema.json`` of the schema folder (:func:`discover`),
+and ``catalog.schemas`` fills the ``game`` enums of the set and format schemas from the same
+list. Adding a game is its card schema, its module, its formats and fixtures; no list to edit
+(docs/ARCHITECTURE.md, "Where each kind of change goes").
 """
 
 from __future__ import annotations
 
 import importlib
-from types import ModuleType
+import os
 from typing import TYPE_CHECKING, cast
 
-if TYPE_CHECKING:  # mypy holds each game module to the Game protocol here (nothing runs)
-    from cardlab.games import forumtcg, ippo, monpa, pokemon
+from cardlab.core.paths import schema_folder
+
+if TYPE_CHECKING:  # each game module holds itself to the Game protocol for mypy (its last lines)
     from cardlab.games.base import FieldSpec, Game
 
-    _POKEMON: Game = pokemon
-    _IPPO: Game = ippo
-    _MONPA: Game = monpa
-    _FORUMTCG: Game = forumtcg
+CARD_SCHEMA_SUFFIX = ".card.schema.json"
+"""A game's card schema is ``<game>.card.schema.json``: its presence registers the game."""
 
-GAMES = ("pokemon", "ippo", "monpa", "forumtcg")
-"""Every game cardlab knows, in the order help texts list them (the schemas' game enums hold the same)."""
+
+def discover(folder: str | os.PathLike[str] | None = None) -> tuple[str, ...]:
+    """Return the games of a schema folder: the ``<game>`` of each ``<game>.card.schema.json`` in
+    ``folder`` (default: the shipped schemas, ``core.paths.schema_folder``), sorted by code.
+
+    Raises:
+        OSError: the folder cannot be listed.
+    """
+    names = os.listdir(folder if folder is not None else schema_folder())
+    return tuple(sorted(n[: -len(CARD_SCHEMA_SUFFIX)] for n in names if n.endswith(CARD_SCHEMA_SUFFIX)))
+
+
+GAMES = discover()
+"""Every game cardlab knows, by code (the help texts list them in this order), read once from the
+shipped card schemas (one ``listdir``). A test registering a game of its own sets it (``discover``)."""
 
 
 def get(game: str) -> Game:
@@ -37,33 +51,20 @@ def get(game: str) -> Game:
     return cast("Game", importlib.import_module(f"cardlab.games.{game}"))
 
 
-def game_module(game: str) -> ModuleType:
-    """The name :func:`get` had before the ``Game`` protocol, untyped as it was; kept while
-    ``catalog/validate.py`` and ``index/sqlite.py`` move on a parallel branch (issue 28), then to be
-    removed in favour of :func:`get`.
-
-    Raises:
-        KeyError: a game cardlab does not know.
-    """
-    get(game)
-    return importlib.import_module(f"cardlab.games.{game}")
-
-
 def _games_help() -> str:
-    """``pokemon, ippo, monpa or forumtcg``: the ``game`` field's help, from :data:`GAMES`."""
+    """``forumtcg, ippo, monpa or pokemon``: the ``game`` field's help, from :data:`GAMES`."""
     return GAMES[0] if len(GAMES) == 1 else f"{', '.join(GAMES[:-1])} or {GAMES[-1]}"
 
 
 def common_fields() -> dict[str, FieldSpec]:
     """Return the query fields every game shares (name, text, game, set, number, rarity, artist)."""
-    # imported here: cli/options reads GAMES at start-up, and base's Protocol costs 1.5 ms there
-    from cardlab.games.base import FieldSpec
+    from cardlab.games.base import FieldSpec  # lazy: typing's Protocol (1.5 ms); cli/options reads GAMES at start-up
 
     return {
         "name": FieldSpec("name", "card name in any language, substring (name:char); name=... for the whole name"),
         "text": FieldSpec("text", "rules text (attacks, powers, abilities, Trainer text), words in any language"),
         "game": FieldSpec("facet", _games_help(), closed=True),
-        "set": FieldSpec("facet", "set code or alias (set:base1, set:BS)", closed=True),
+        "set": FieldSpec("facet", 'set code, alias or name in any language (set:base1, set:BS, set:"Base Set 2")', closed=True),
         "number": FieldSpec("number", "collector number (number:4, number<=10)"),
         "rarity": FieldSpec("facet", "rarity (rarity:rare, rarity:rare-holo, rarity:common)", closed=True),
         "artist": FieldSpec("like", "illustrator, substring (artist:arita)"),
@@ -90,7 +91,7 @@ def _assembled() -> dict[str, tuple[FieldSpec, list[tuple[str, FieldSpec]]]]:
 
 def search_fields() -> dict[str, tuple[str, str]]:
     """Return the query language's field table: field -> (kind, help), in the shape of
-    ``search.query.FIELDS``: the common fields, then each game's in :data:`GAMES` order (a field
+    ``search.fields.FIELDS``: the common fields, then each game's in :data:`GAMES` order (a field
     several games share is listed once, where it first appears). A game's help is prefixed by its
     title (``Pokémon: hit points (hp>=80)``); shared fields join them (``Ippo: defense power; Monpa:
     a servant's defense``), inside their ``lead`` when they have one.
@@ -109,7 +110,7 @@ def search_fields() -> dict[str, tuple[str, str]]:
 
 
 def closed_fields() -> tuple[str, ...]:
-    """Return the fields whose values form a closed vocabulary (``search.engine.CLOSED_FIELDS``):
+    """Return the fields whose values form a closed vocabulary (``search.fields.CLOSED_FIELDS``):
     the common ones, then each game's, in :func:`search_fields` order.
 
     Raises:

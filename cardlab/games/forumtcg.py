@@ -93,6 +93,11 @@ def type_line(card: dict, langs: Sequence[str] = ()) -> str:
     return faction_label(card.get("faction"))
 
 
+def rarity(card: dict) -> tuple[str, int] | None:
+    """None: the common ``rarity`` field is the card's rarity (:meth:`cardlab.games.base.Game.rarity`)."""
+    return None
+
+
 def key_stats(card: dict) -> str:
     """Return ``Value 3`` (short stats for a search table row)."""
     return f"Value {card.get('value', '?')}"
@@ -142,3 +147,10 @@ def deck_figures(figures: DeckFigures, cards: Sequence[Counted], need: Sequence[
         ValueError: always.
     """
     raise ValueError("no statistics for the game forumtcg")
+
+
+if TYPE_CHECKING:  # mypy holds this module to the Game protocol (nothing runs)
+    from cardlab.games import forumtcg as _this
+    from cardlab.games.base import Game
+
+    _CONTRACT: Game = _this

@@ -179,6 +179,11 @@ def type_line(card: dict, langs: Sequence[str] = ()) -> str:
     return f"{label} · {card['element']}" if card.get("element") else label
 
 
+def rarity(card: dict) -> tuple[str, int] | None:
+    """None: the common ``rarity`` field is the card's rarity (:meth:`cardlab.games.base.Game.rarity`)."""
+    return None
+
+
 def key_stats(card: dict) -> str:
     """Return short plain stats for a search table: ``{3} · 3/2``, ``{X}``, ``no cost``."""
     parts = []
@@ -288,7 +293,7 @@ def deck_figures(figures: DeckFigures, cards: Sequence[Counted], need: Sequence[
     """Fill in a Monpa deck's figures (seed 004): cards by type and element, cards by mana cost, and
     the chance that the opening hand holds at least one card of each of ``need`` (types; default:
     every type in the deck; a note when the deck has none)."""
-    # imported here: figures and odds load fractions (and decimal), kept off `cardlab search`
+    # lazy: figures and odds load fractions and decimal (6-17 ms cold), kept off `cardlab search`
     from cardlab.games.figures import count_by, curve_of, each_kind, too_small
 
     figures.by_type = count_by(cards, lambda card: [card["type"]])
@@ -300,3 +305,10 @@ def deck_figures(figures: DeckFigures, cards: Sequence[Counted], need: Sequence[
         return
     kinds = list(need) or list(dict.fromkeys(c.card["type"] for c in cards))
     each_kind(figures, cards, "type", kinds)
+
+
+if TYPE_CHECKING:  # mypy holds this module to the Game protocol (nothing runs)
+    from cardlab.games import monpa as _this
+    from cardlab.games.base import Game
+
+    _CONTRACT: Game = _this

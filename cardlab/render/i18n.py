@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich import box
 from rich.console import Console
@@ -13,8 +14,12 @@ from rich.table import Table
 
 from cardlab.render.cards import problems, stderr_console, stdout_console
 
+if TYPE_CHECKING:
+    from cardlab.i18n.po_import import ImportReport
+    from cardlab.i18n.strings import Coverage
 
-def coverage(cov, console: Console | None = None) -> None:  # noqa: ANN001 - cardlab.i18n.strings.Coverage
+
+def coverage(cov: Coverage, console: Console | None = None) -> None:
     """Print one table per language: set, field kind, source/translated/outdated/missing counts, %."""
     from cardlab.i18n.strings import KIND_LABELS
 
@@ -43,7 +48,7 @@ def coverage(cov, console: Console | None = None) -> None:  # noqa: ANN001 - car
         console.print(table)
 
 
-def import_report(report, roots: Sequence[Path], dry_run: bool, err: Console | None = None) -> None:  # noqa: ANN001 - i18n.po_import.ImportReport
+def import_report(report: ImportReport, roots: Sequence[Path], dry_run: bool, err: Console | None = None) -> None:
     """Print an import's problems and warnings on stderr, the diff on stdout for a dry run, then the summary."""
     err = err or stderr_console()
     problems(report.problems, err)

@@ -15,9 +15,41 @@ import re
 
 from cardlab.games import closed_fields, search_fields
 
+IS_VALUES: dict[str, str] = {
+    "holo": "a holographic printing (its rarity says Holo)",
+    "reprint": "a card printed before in another set (Base Set 2's Charizard)",
+    "first-printing": "a card in the set it was first printed in (not a reprint)",
+    "promo": "a promotional card (rarity Promo)",
+}
+"""``is:`` values (Scryfall's, where they fit our cards) -> what they find."""
+
+IS_ALIASES = {"firstprint": "first-printing", "firstprinting": "first-printing", "first": "first-printing", "holofoil": "holo"}
+"""Other spellings of :data:`IS_VALUES` (Scryfall writes ``is:firstprint``)."""
+
+DISPLAY_KEYWORDS: dict[str, tuple[str, str]] = {
+    "order": ("--sort KEY (number, name, set, rarity, artist, hp)", "the order of the results, not a filter"),
+    "direction": ("--reverse (descending; ascending is the default)", "the direction of the order, not a filter"),
+    "unique": ("--unique cards or --unique prints", "one hit per card or per printing, not a filter"),
+    "lang": ("--lang CODE (fr, de, ja...)", "the language names are shown in, not a filter"),
+}
+"""Scryfall's display keywords: cardlab takes them as options, not in the query; the query answers
+each with a caret error naming its option (:func:`cardlab.search.query.tokens.tokenize`):
+keyword -> (the option, what it sets)."""
+
+TYPE_LINE_FIELDS = ("type", "supertype", "stage", "energy")
+"""What ``type:`` (``t:``) matches, as Scryfall's type line does: the types, and the supertypes,
+stages and Energy kinds (``t:trainer``, ``t:basic``, ``t:"stage 2"``, ``t:special``) of the games
+that have them."""
+
 # field -> (kind, help). kinds: facet (exact folded text), like (substring of a facet), num (number),
-# name, text, number (text or number), set
-FIELDS: dict[str, tuple[str, str]] = search_fields()  # assembled from the games (cardlab.games)
+# name, text, number (text or number), set, is (IS_VALUES), display (DISPLAY_KEYWORDS: an option),
+# exact (not a field: Scryfall's !name, a row of the syntax table that --help and the web page list)
+FIELDS: dict[str, tuple[str, str]] = {
+    **search_fields(),  # assembled from the games (cardlab.games)
+    "is": ("is", "is:" + ", is:".join(IS_VALUES) + "; not:... for the opposite (not:reprint)"),
+    "!": ("exact", '!"Dark Charizard" or !pikachu: that whole name (as name="...")'),
+    **{name: ("display", f"{what}: give {option}") for name, (option, what) in DISPLAY_KEYWORDS.items()},
+}
 ALIASES = {
     "t": "type",
     "s": "set",
@@ -53,10 +85,12 @@ SCRYFALL_RARITY_LETTERS = {"c": "common", "u": "uncommon", "r": "rare", "m": "my
 
 def kind(field: str) -> str:
     """The kind of the search field ``field`` (a key of :data:`FIELDS`): ``facet``, ``like``,
-    ``num``, ``name``, ``text``, ``number`` or ``set``. Raises KeyError for an unknown field."""
+    ``num``, ``name``, ``text``, ``number``, ``set``, ``is``, ``display`` or ``exact``. Raises
+    KeyError for an unknown field."""
     return FIELDS[field][0]
 
 
 def fields_help(indent: str = "") -> str:
-    """Return the search fields, one ``name  help`` line each (after ``indent``), for ``--help``."""
+    """Return the search fields, one ``name  help`` line each (after ``indent``), for ``--help``
+    (the web's syntax page lists the same table)."""
     return "\n".join(f"{indent}{name:<11} {help_}" for name, (_, help_) in FIELDS.items())

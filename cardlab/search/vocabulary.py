@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 import sqlite3
 
+from cardlab import games
 from cardlab.core.fuzzy import suggest
 from cardlab.core.text import norm_value
-from cardlab.games import GAMES
-from cardlab.search.fields import CLOSED_FIELDS, SCRYFALL_RARITY_LETTERS
+from cardlab.search.fields import CLOSED_FIELDS, SCRYFALL_RARITY_LETTERS, TYPE_LINE_FIELDS
 from cardlab.search.query.tree import Node, QueryError, Term, replace_terms, terms
 
 
@@ -22,21 +22,22 @@ def _vocabulary(con: sqlite3.Connection, field_name: str) -> list[str]:
         values = {r[0] for r in con.execute("SELECT key FROM set_key")}
     else:
         # the distinct values by a skip scan of the (field, text) key: one seek per value, not one
-        # step per card (type: 7 seeks instead of 25,000 rows at 30,000 cards)
+        # step per card (type: 7 seeks instead of 25,000 rows at 30,000 cards); type: the whole type line
         values = {
             r[0]
+            for name in (TYPE_LINE_FIELDS if field_name == "type" else (field_name,))
             for r in con.execute(
                 "WITH RECURSIVE v(t) AS (SELECT MIN(text) FROM facet_text WHERE field = ? UNION ALL"
                 " SELECT (SELECT MIN(text) FROM facet_text WHERE field = ? AND text > v.t) FROM v WHERE v.t IS NOT NULL)"
                 " SELECT t FROM v WHERE t IS NOT NULL",
-                (field_name, field_name),
+                (name, name),
             )
         }
     if field_name == "rarity":
         for (data,) in con.execute("SELECT data FROM card_set"):
             values.update(norm_value(r) for r in json.loads(data).get("rarities") or [] if isinstance(r, str))
     if field_name == "game":
-        values.update(GAMES)
+        values.update(games.GAMES)
     if field_name == "set":  # every set of the catalog, with or without cards yet (Ippo: 0 of 162)
         for code, aliases in con.execute("SELECT code, aliases FROM card_set"):
             values.update(norm_value(v) for v in [code, *json.loads(aliases or "[]")])
@@ -50,6 +51,9 @@ def _holds(con: sqlite3.Connection, field_name: str, value: str) -> bool:
         sql, params = "SELECT 1 FROM card_set WHERE game = ? LIMIT 1", [value]
     elif field_name == "set":
         sql, params = "SELECT 1 FROM set_key WHERE key = ? LIMIT 1", [value]
+    elif field_name == "type":
+        marks = ", ".join("?" * len(TYPE_LINE_FIELDS))
+        sql, params = f"SELECT 1 FROM facet_text WHERE field IN ({marks}) AND text = ? LIMIT 1", [*TYPE_LINE_FIELDS, value]
     else:
         sql, params = "SELECT 1 FROM facet_text WHERE field = ? AND text = ? LIMIT 1", [field_name, value]
     return con.execute(sql, params).fetchone() is not None

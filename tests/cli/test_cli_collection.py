@@ -243,3 +243,70 @@ def test_csv_bad_counts_exit_2_unknown_cards_exit_1(runner, pokemon_env, tmp_pat
     assert out.exit_code == code
     assert out.stderr.splitlines()[0].startswith(f"{f}:2:{2 if code == 2 else 1}: ")
     assert run(runner, "collection", "export").stdout == "card_id,count\n"
+
+
+def test_import_another_apps_export_and_export_it_back(runner, pokemon_env, repo, tmp_path):
+    """Issue 31 §1: an app's export in one command, the notes on stderr, and back out in its shape."""
+    fixture = repo / "tests" / "fixtures" / "collections" / "collectr.csv"
+    out = run(runner, "collection", "import", str(fixture))
+    assert out.exit_code == 0
+    assert out.stdout == "imported 2 rows from Collectr: 2 cards, 2 copies for alice\n"
+    assert out.stderr.splitlines() == [
+        "skipped 1 row of Lorcana (a game cardlab does not hold)",
+        "skipped 1 row of Magic: The Gathering (a game cardlab does not hold)",
+        "note: printing, condition read but not kept: a collection holds counts per card",
+    ]
+    exported = run(runner, "collection", "export", "--to", "tcgplayer").stdout.splitlines()
+    assert exported == [
+        "Quantity,Name,Simple Name,Set,Card Number,Set Code,Printing,Condition,Language,Rarity,Product ID,SKU",
+        "1,Charizard,Charizard,Base Set,4/102,BS,Holofoil,Near Mint,English,Rare Holo,,",
+        "1,Blaine's Moltres,Blaine's Moltres,Gym Heroes,1/132,G1,Holofoil,Near Mint,English,Rare Holo,,",
+    ]
+
+
+def test_import_header_matching_no_app_exit_2(runner, pokemon_env, tmp_path):
+    f = tmp_path / "c.csv"
+    f.write_text("Foo;Bar\n1;2\n")
+    out = run(runner, "collection", "import", str(f))
+    assert out.exit_code == 2
+    from cardlab.collection.apps import header_lines
+
+    assert out.stderr == (
+        f"error: {f}:1: this header matches no collection export cardlab knows; give --from APP, or write one of these header lines: "
+        + header_lines()
+        + "\n"
+    )
+    assert "; collectr: Portfolio Name,Category,Set,Product Name,Card Number," in out.stderr
+
+
+def test_import_skip_bad_lists_the_rows_left_out(runner, pokemon_env, tmp_path):
+    f = tmp_path / "c.csv"
+    f.write_text("Quantity,Name,Set,Number\n2,Bill,Base Set,91/102\n0,Bill,Base Set,91\n")
+    assert run(runner, "collection", "import", str(f)).exit_code == 2
+    out = run(runner, "collection", "import", str(f), "--skip-bad")
+    assert out.exit_code == 0
+    assert out.stderr.splitlines() == [
+        f"skipped: {f}:3:1: count 0 is not allowed: a count is a whole number from 1 to 1,000,000 (count)",
+        "skipped 1 row not understood: line 3",
+    ]
+    assert run(runner, "collection", "export").stdout == "card_id,count\nbase1-91,2\n"
+
+
+def test_import_from_an_app_as_a_real_process(repo, tmp_path):
+    """Once as a real process: a semicolon-separated Dragon Shield web export with a BOM, then
+    `search charizard --sort name --reverse` orders by name alone (issue 31)."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, CARDLAB_DATA=str(tmp_path / "data"), CARDLAB_PLAYER="alice", PYTHONPATH=str(repo))
+    fixture = repo / "tests" / "fixtures" / "collections" / "dragonshield-web.csv"
+    done = subprocess.run(
+        [sys.executable, "-m", "cardlab", "collection", "import", str(fixture)], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert (done.returncode, done.stdout) == (0, "imported 2 rows from Dragon Shield (web): 2 cards, 3 copies for alice\n")
+    out = subprocess.run(
+        [sys.executable, "-m", "cardlab", "search", "charizard", "--sort", "name", "--reverse", "-O", "ids"],
+        capture_output=True, text=True, env=env, timeout=120,
+    )  # fmt: skip
+    assert out.stdout.split() == ["base5-21", "base5-4", "base4-4", "base1-4", "gym2-2"]

@@ -137,12 +137,16 @@ def test_filled_in_pokemon_skeleton_validates(catalog_copy, kind, fill):
 # --- 3. the default kind is said --------------------------------------------------------------
 
 
-def test_help_shows_the_default_kinds(runner):
+def test_help_says_the_default_kind(runner, catalog_copy):
+    """The help lists no game (a new game needs no edit here): the default is the game's first kind,
+    and a wrong kind's error lists the game's kinds."""
     result = runner.invoke(app, ["card", "new", "--help"])
     assert result.exit_code == 0
     text = " ".join(result.stdout.split())
-    for default in ("Ippo: blow (default)", "Monpa: servant (default)", "Pokémon: pokemon (default)"):
-        assert default in text
+    assert "Card kind, one of the set's game (default: its first; another kind's error lists them)" in text
+    wrong = _new(runner, "--catalog", str(catalog_copy), "--set", "test1", "--number", "9", "--kind", "servant")
+    assert wrong.exit_code == 2
+    assert "unknown kind 'servant' for Pokémon cards; choose one of pokemon, trainer, energy" in " ".join(wrong.stderr.split())
     assert "Latin script" in text  # --name gives the file name only for Latin-script names
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from cardlab.core.fuzzy import suggest
 from cardlab.core.text import fold, is_quote
-from cardlab.search.fields import ALIASES, FIELDS
+from cardlab.search.fields import ALIASES, DISPLAY_KEYWORDS, FIELDS, IS_ALIASES, IS_VALUES
 from cardlab.search.query.tree import QueryError, Term
 
 _FIELD_TERM = re.compile(r"([A-Za-z_]+)(<=|>=|!=|:|=|<|>)")
@@ -57,6 +57,10 @@ _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
 """Control characters that are not white space: refused (a NUL would end a LIKE pattern in SQLite,
 turning ``name:<NUL>pika`` into "any name")."""
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+"""Lone surrogates (a query that is not Unicode text, e.g. an argument that was not UTF-8): refused
+(SQLite would raise UnicodeEncodeError)."""
+
 
 def tokenize(query: str) -> list[Token]:
     """Cut ``query`` into tokens: terms (bare words, "phrases", ``field:value``), parentheses,
@@ -69,6 +73,14 @@ def tokenize(query: str) -> list[Token]:
             a control character, an unclosed quote, an unknown field, a field with no value, a
             word with no letter or digit; at the offending character.
     """
+    lone = _SURROGATE.search(query)
+    if lone:  # not Unicode text: SQLite cannot take it (UnicodeEncodeError), the CLI and web refuse it too
+        shown = query.encode("utf-8", "backslashreplace").decode()  # the caret line must print
+        raise QueryError(
+            shown,
+            len(query[: lone.start()].encode("utf-8", "backslashreplace").decode()),
+            f"U+{ord(lone.group()):04X} is half of a surrogate pair, not a character: the query is not Unicode text",
+        )
     if len(query) > MAX_QUERY_CHARS:
         raise QueryError(query, MAX_QUERY_CHARS, f"the query is too long (at most {MAX_QUERY_CHARS} characters)")
     control = _CONTROL.search(query)
@@ -105,6 +117,22 @@ def _tokens_of(q: str) -> list[Token]:
         ):
             toks.append(Token("not", i))
             i += 1
+        elif ch == "!" and (i + 1 >= n or q[i + 1].isspace() or q[i + 1] in "()="):
+            raise QueryError(q, i, "'!' needs a name right after it: !\"Dark Charizard\" or !pikachu finds that exact name")
+        elif ch == "!":
+            # Scryfall's exact name: !"Dark Charizard", !pikachu (name=... by another spelling)
+            if q[i + 1] == '"':
+                value, j = _read_quoted(q, i + 1)
+                vpos = i + 2
+            else:
+                j = i + 1
+                while j < n and not q[j].isspace() and q[j] not in '()"':
+                    j += 1
+                value, vpos = q[i + 1 : j], i + 1
+            if not re.search(r"\w", fold(value)):
+                raise QueryError(q, vpos, "this name has no letters or digits to search for")
+            toks.append(Token("term", i, Term("name", "=", value, vpos, q[i + 1] == '"')))
+            i = j
         elif ch == '"':
             value, j = _read_quoted(q, i)
             if not re.search(r"\w", fold(value)):
@@ -117,7 +145,12 @@ def _tokens_of(q: str) -> list[Token]:
                 j += 1
             word = q[i:j]
             m = _FIELD_TERM.match(word)
-            if m:
+            if m and m.group(1).lower() == "not" and m.group(2) == ":":
+                # Scryfall's not:reprint is -is:reprint
+                term, j = _field_term(q, i + 4, j, _FIELD_TERM.match("is:" + word[4:]), shown="not")  # type: ignore[arg-type]
+                toks.append(Token("not", i))
+                toks.append(Token("term", i, term))
+            elif m:
                 term, j = _field_term(q, i, j, m)
                 toks.append(Token("term", i, term))
             elif word.lower() == "or":
@@ -138,7 +171,7 @@ def _tokens_of(q: str) -> list[Token]:
     return toks
 
 
-def _field_term(q: str, i: int, j: int, m: re.Match[str]) -> tuple[Term, int]:
+def _field_term(q: str, i: int, j: int, m: re.Match[str], shown: str | None = None) -> tuple[Term, int]:
     """The ``field:value`` term of the word ``q[i:j]`` (``m``: its field and operator matched by
     :data:`_FIELD_TERM`), the value quoted when a phrase follows the operator (``name:"mr. mime"``).
 
@@ -150,21 +183,40 @@ def _field_term(q: str, i: int, j: int, m: re.Match[str]) -> tuple[Term, int]:
             or no value.
     """
     field_raw, op = m.group(1), m.group(2)
-    vpos = i + m.end()
-    value = q[i:j][m.end() :]
+    if shown is not None:  # not:VALUE read as is:VALUE; i is its value's offset
+        vpos, value = i, q[i:j]
+        field_raw = "is"
+    else:
+        vpos = i + m.end()
+        value = q[i:j][m.end() :]
     quoted = False
     if not value and j < len(q) and q[j] == '"':
         value, j = _read_quoted(q, j)
         vpos, quoted = vpos + 1, True
     field = ALIASES.get(field_raw.lower(), field_raw.lower())
     if field not in FIELDS:
-        known = ", ".join(sorted(FIELDS))
-        names = sorted({*FIELDS, *(a for a in ALIASES if len(a) > 2)}, key=lambda name: (len(name), name))  # ties: the shorter, then A-Z
+        known = ", ".join(sorted(f for f, (kind, _) in FIELDS.items() if kind not in ("display", "exact")))  # filters only
+        fields = (f for f, (kind, _) in FIELDS.items() if kind != "exact")
+        names = sorted({*fields, *(a for a in ALIASES if len(a) > 2)}, key=lambda name: (len(name), name))  # ties: the shorter, then A-Z
         hint = suggest(field_raw, names, limit=2)
         mean = f"; did you mean {' or '.join(h + op for h in hint)}?" if hint else ""
         raise QueryError(q, i, f"unknown field '{field_raw}'{mean} (known fields: {known})")
     if not value.strip():
-        raise QueryError(q, vpos, f"'{field_raw}{op}' needs a value")
+        raise QueryError(q, vpos, f"'{shown or field_raw}{op}' needs a value")
+    if field in DISPLAY_KEYWORDS:
+        option, what = DISPLAY_KEYWORDS[field]
+        raise QueryError(q, i, f"'{field_raw}{op}' sets {what} in cardlab: give {option}")
+    if field == "is":
+        wanted = IS_ALIASES.get(value.strip().lower(), value.strip().lower())
+        if op not in (":", "="):
+            raise QueryError(
+                q, vpos - len(op), f"'{field_raw}' takes ':' ({field_raw}:{value}); for the opposite write -is:{value} or not:{value}"
+            )
+        if wanted not in IS_VALUES:
+            hint = suggest(value, [*IS_VALUES, *IS_ALIASES], limit=2)
+            mean = f"; did you mean {' or '.join(f'{shown or field_raw}:{h}' for h in hint)}?" if hint else ""
+            raise QueryError(q, vpos, f"unknown {shown or field_raw}:{value}{mean} (known: {', '.join(IS_VALUES)})")
+        value = wanted
     return Term(field, op, value, vpos, quoted), j
 
 

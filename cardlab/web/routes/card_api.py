@@ -7,9 +7,10 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 
-from cardlab.web.cards import card_json, card_view, run_search
-from cardlab.web.errors import WebError
-from cardlab.web.forms import langs_param
+from cardlab.core.errors import CardlabError
+from cardlab.web.cards import card_json, card_view
+from cardlab.web.errors import WebError, web_error
+from cardlab.web.forms import check_page, langs_param
 from cardlab.web.limits import PER_PAGE
 from cardlab.web.state import SiteDep
 
@@ -25,23 +26,50 @@ def api_search(
     reverse: bool = False,
     lang: str = "",
     page_: int = Query(1, alias="page"),
+    page_size: int = PER_PAGE,
+    cursor: str = "",
 ) -> Response:
     """Cards matching a query in cardlab's query language (as ``cardlab search``), a page of
-    50 at a time: a list object with ``data``, ``total_cards``, ``has_more``, ``next_page`` (a
-    URL relative to this server: ``/api/cards/search?q=...&page=2``)."""
-    total, hits = run_search(site, q, sort, reverse, langs_param(lang, site.languages), page_)
-    more = page_ * PER_PAGE < total
-    params = {k: v for k, v in request.query_params.items() if k != "page"}
+    ``page_size`` (default 50, at most 1,000) at a time: a list object with ``data``,
+    ``total_cards``, ``total_cards_is_exact``, ``has_more``, ``next_page`` (a URL relative to
+    this server with the next page's ``cursor``; ``page=N`` still reads page N).
+    ``total_cards`` is exact up to 1,000 matches; above, it is a lower bound (1,001: "more
+    than 1,000") and ``total_cards_is_exact`` is false. An edited cursor is a 400 ``bad_cursor``
+    (library :func:`cardlab.search.engine.find_page`)."""
+    from cardlab.search import engine
+    from cardlab.search.paging import MAX_PAGE_SIZE, CursorError
+
+    check_page(page_)
+    if not 1 <= page_size <= MAX_PAGE_SIZE:
+        raise WebError(400, "bad_parameter", f"page_size: a number from 1 to {MAX_PAGE_SIZE}")
+    try:
+        found = engine.find_page(
+            site.con(),
+            q,
+            page_size=page_size,
+            cursor=cursor or None,
+            page=page_,
+            langs=langs_param(lang, site.languages),
+            sort=sort,
+            reverse=reverse,
+            timeout=site.search_timeout,
+        )
+    except CursorError as err:
+        raise WebError(400, "bad_cursor", str(err)) from None
+    except CardlabError as err:
+        raise web_error(err) from None
+    params = {k: v for k, v in request.query_params.items() if k not in ("page", "cursor")}
     base = "/api/cards/search"  # relative: never built from the client's Host header
     # the cards' data is plain JSON (decoded from the index): sent as it is, not walked again by
     # FastAPI's encoder (a third of the endpoint's time on a page of 50 cards)
     return JSONResponse(
         {
             "object": "list",
-            "total_cards": total,
-            "has_more": more,
-            "next_page": f"{base}?{urlencode({**params, 'page': page_ + 1})}" if more else None,
-            "data": [{"object": "card", **h.to_json(), "name": h.name, "names": h.names} for h in hits],
+            "total_cards": found.total,
+            "total_cards_is_exact": found.total_is_exact,
+            "has_more": found.has_more,
+            "next_page": f"{base}?{urlencode({**params, 'cursor': found.next_cursor})}" if found.next_cursor else None,
+            "data": [{"object": "card", **h.to_json(), "name": h.name, "names": h.names} for h in found.hits],
         }
     )
 

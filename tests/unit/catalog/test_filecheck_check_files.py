@@ -88,7 +88,7 @@ def test_a_manifest_whose_game_is_no_text_leaves_the_cards_to_their_folder(tmp_p
     ippo_card = (FIXTURES / "ippo" / "ippo-test" / "1-test-jab.yaml").read_text(encoding="utf-8")
     _data, problems = _check(tmp_path, SET.replace("game: pokemon", "game: 5"), ippo_card)
     assert problems == [
-        ("set.yaml", 3, 7, "schema", 'game: 5 (a YAML integer) is not one of "pokemon", "ippo", "monpa", "forumtcg"'),
+        ("set.yaml", 3, 7, "schema", 'game: 5 (a YAML integer) is not one of "forumtcg", "ippo", "monpa", "pokemon"'),
         ("1-testmon.yaml", 4, 1, "schema", "unknown field 'kind'"),
         ("1-testmon.yaml", 5, 1, "schema", "unknown field 'stars'"),
         ("1-testmon.yaml", 6, 1, "schema", "unknown field 'blow_type'"),

@@ -22,7 +22,7 @@ from cardlab.decks.parse_text import parse_text
 from cardlab.decks.read import read_deck
 from cardlab.decks.resolve import CardIndex, build_deck
 from cardlab.decks.rules import check_deck, line_list
-from cardlab.decks.stats import KINDS, deck_stats, need_kinds
+from cardlab.decks.stats import deck_kinds, deck_stats, need_kinds
 
 REPO = Path(__file__).resolve().parents[3]
 DECKS = REPO / "tests" / "fixtures" / "decks"
@@ -79,13 +79,13 @@ def test_unknown_need_kind_is_a_usage_error(catalog, formats):
 
 
 def test_kinds_are_the_schema_values():
-    schemas = {g: json.loads((REPO / "schema" / f"{g}.card.schema.json").read_text(encoding="utf-8")) for g in KINDS}
+    schemas = {g: json.loads((REPO / "schema" / f"{g}.card.schema.json").read_text(encoding="utf-8")) for g in deck_kinds()}
 
     def enum(schema, field):
         node = schema["properties"][field]
         return node.get("enum") or schema["$defs"][node["$ref"].rsplit("/", 1)[1]]["enum"]
 
-    for game, (field, kinds) in KINDS.items():
+    for game, (field, kinds) in deck_kinds().items():
         values = enum(schemas[game], field)
         assert set(kinds) <= set(values)
         assert set(values) - set(kinds) <= {"commander", "favor"}  # Monpa's own sections
@@ -343,9 +343,12 @@ def test_lang_on_validate_and_stats(runner, tmp_path):
     path = _write(tmp_path, "deck.txt", "Format: pokemon-base\n5 Bill\n51 Fire Energy\n4 Pikachu\n")
     result = runner.invoke(app, ["deck", "validate", str(path), "--lang", "fr", *TEST_ROOTS])
     assert result.exit_code == 1
-    assert f'{path}:2: copy-limit: 5 copies of "Léo" (limit 4)' in result.stderr.splitlines()
-    result = runner.invoke(app, ["deck", "validate", str(path), "--lang", "xx", *TEST_ROOTS])
+    assert f'{path}:2: copy-limit: 5 exemplaires de "Léo" (limite 4)' in result.stderr.splitlines()
+    result = runner.invoke(app, ["deck", "validate", str(path), "--lang", "en", *TEST_ROOTS])
     assert f'{path}:2: copy-limit: 5 copies of "Bill" (limit 4)' in result.stderr.splitlines()
+    unknown = runner.invoke(app, ["deck", "validate", str(path), "--lang", "xx", *TEST_ROOTS])
+    assert unknown.exit_code == 2
+    assert "--lang: unknown language 'xx'; cardlab knows en (English), fr (Français), de (Deutsch)" in unknown.stderr
     assert runner.invoke(app, ["deck", "stats", str(path), "--lang", "fr", *TEST_ROOTS]).exit_code == 1  # illegal deck
     for command in ("validate", "stats", "list"):
         bad = runner.invoke(app, ["deck", command, str(path), "--lang", "f r", *TEST_ROOTS])

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from cardlab import games
+from cardlab.catalog.schemas import load_all
 from cardlab.catalog.validate import validate
 from cardlab.core.paths import schema_dir, shipped_catalog
 from cardlab.games.base import STYLES, DetailRow, FieldSpec, Game, Span
@@ -30,11 +31,25 @@ def catalog():
     return result.catalog
 
 
-def test_games_are_the_schema_enums():
-    assert games.GAMES == ("pokemon", "ippo", "monpa", "forumtcg")
-    assert _schema("set.schema.json")["properties"]["game"]["enum"] == list(games.GAMES)
-    assert _schema("format.schema.json")["properties"]["game"]["enum"] == list(games.GAMES)
-    assert sorted(p.name for p in schema_dir().glob("*.card.schema.json")) == sorted(f"{g}.card.schema.json" for g in games.GAMES)
+def test_games_are_the_card_schemas_and_the_schema_enums():
+    """The card schemas register the games; the set and format schemas list none themselves, and
+    are closed to the same games when cardlab loads them."""
+    assert games.GAMES == ("forumtcg", "ippo", "monpa", "pokemon")
+    assert sorted(p.name for p in schema_dir().glob("*.card.schema.json")) == [f"{g}.card.schema.json" for g in games.GAMES]
+    loaded = load_all(schema_dir())
+    for name in ("set.schema.json", "format.schema.json"):
+        assert _schema(name)["properties"]["game"]["type"] == "string"
+        assert "enum" not in _schema(name)["properties"]["game"]
+        assert loaded[name]["properties"]["game"] == {
+            "description": _schema(name)["properties"]["game"]["description"],
+            "enum": list(games.GAMES),
+        }
+
+
+def test_discover_reads_a_folder(tmp_path):
+    for name in ("zeptol.card.schema.json", "abacus.card.schema.json", "set.schema.json", "notes.txt"):
+        (tmp_path / name).write_text("{}", encoding="utf-8")
+    assert games.discover(tmp_path) == ("abacus", "zeptol")
 
 
 @pytest.mark.parametrize("code", games.GAMES)
@@ -69,11 +84,15 @@ def test_skeleton_kinds_are_the_card_schema_values():
 
 
 def test_the_field_table_is_the_query_languages():
-    assert games.search_fields() == FIELDS
-    assert list(games.search_fields()) == list(FIELDS)
+    # the games' fields lead the table; the query language's own rows (is:, !name, display
+    # keywords) follow them and belong to no game
+    own = list(FIELDS)[len(games.search_fields()) :]
+    assert own == ["is", "!", "order", "direction", "unique", "lang"]
+    assert {k: FIELDS[k] for k in games.search_fields()} == games.search_fields()
+    assert list(FIELDS)[: len(games.search_fields())] == list(games.search_fields())
     assert set(games.closed_fields()) == set(CLOSED_FIELDS)
     assert games.search_fields()["def"] == ("num", "Ippo: defense power; Monpa: a servant's defense")
-    assert games.search_fields()["game"] == ("facet", "pokemon, ippo, monpa or forumtcg")
+    assert games.search_fields()["game"] == ("facet", "forumtcg, ippo, monpa or pokemon")
 
 
 def test_every_facet_row_is_a_field_of_its_game(catalog):
@@ -104,9 +123,10 @@ def test_detail_rows_are_neutral_spans(catalog):
 
 def test_pokemon_rows_hold_energy_symbols(catalog):
     rows = {r.label: r for r in games.get("pokemon").details(catalog.cards["base1-4"], ["en"], "en")}
-    assert rows["Attack"].spans[:5] == (Span("R", "red"), Span(" "), Span("R", "red"), Span(" "), Span("R", "red"))
+    fire = Span("R", "red", "Fire")
+    assert rows["Attack"].spans[:5] == (fire, Span(" "), fire, Span(" "), fire)
     assert rows["Attack"].text.startswith("R R R R  Fire Spin 100\n")
-    assert rows["Weakness"].spans == (Span("W", "blue"), Span(" ×2"))
+    assert rows["Weakness"].spans == (Span("W", "blue", "Water"), Span(" ×2"))
     assert rows["Retreat"].text == "C C C"
 
 

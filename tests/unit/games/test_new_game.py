@@ -1,30 +1,27 @@
-"""A FICTIONAL game ("Zeptol", cards "Ember Sprite" and "Quibble Lantern", made up for this test)
-added in a temporary folder, the way docs/ARCHITECTURE.md's "Add a game" says: its card schema, the
-game enums, one game module registered, a formats file and fixture cards. It is then searchable,
-checkable as a deck and showable, with no other file of cardlab changed.
+"""A FICTIONAL game ("Zeptol", its one card "Quibble Lantern", made up for this test) added to a
+temporary copy of cardlab the way docs/ARCHITECTURE.md's "A new game" says: a card schema, one game
+module, a formats file and fixture cards, and no other file of cardlab touched. A fresh Python
+process on the copy then validates it, indexes it, searches it (by its own fields too), checks a
+deck of it, counts its statistics and shows a card.
 
-:data:`FILES` lists every file the game needs; the count is the issue 28 measure "files touched to
-add a fictional game" (goal: 5 or fewer).
+:data:`NEW_FILES` is every file the game needs; its length is the issue 28 measure "files touched
+to add a fictional game" (goal: 5 or fewer), and :func:`test_a_new_game_touches_five_files` holds
+the copy's other files equal to the repository's.
 """
 
 from __future__ import annotations
 
+import filecmp
 import json
+import os
 import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
-from rich.console import Console
 
-import cardlab.catalog.schemas
-import cardlab.core.paths
-from cardlab import games
-from cardlab.catalog.validate import validate
-from cardlab.decks.check import check_file
-from cardlab.decks.stats import deck_stats
-from cardlab.games.base import Game
-from cardlab.render.cards import card as show_card
-from cardlab.search.engine import open_index, search
-from cardlab.search.lookup import get_card
+REPO = Path(__file__).resolve().parents[3]
 
 GAME_MODULE = '''\
 """Zeptol, a FICTIONAL game for cardlab's tests: sprites and lanterns with an element and a power."""
@@ -32,6 +29,7 @@ GAME_MODULE = '''\
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from cardlab.core.text import fold
 from cardlab.games.base import CardSource, DetailRow, FieldSpec, Problem, Row, Span, row
@@ -59,6 +57,10 @@ def type_line(card: dict, langs: Sequence[str] = ()) -> str:
     return f"{card['kind'].title()} · {card['element']}"
 
 
+def rarity(card: dict) -> tuple[str, int] | None:
+    return None
+
+
 def key_stats(card: dict) -> str:
     return f"power {card['power']}"
 
@@ -80,6 +82,13 @@ def deck_figures(figures: DeckFigures, cards: Sequence[Counted], need: Sequence[
     figures.curve = curve_of(cards, lambda card: [card["power"]])
     if not too_small(figures):
         each_kind(figures, cards, "kind", list(need) or ["sprite", "lantern"])
+
+
+if TYPE_CHECKING:  # mypy holds this module to the Game protocol (nothing runs)
+    from cardlab.games import zeptol as _this
+    from cardlab.games.base import Game
+
+    _CONTRACT: Game = _this
 '''
 
 CARD_SCHEMA = {
@@ -102,7 +111,7 @@ FORMAT = """\
 name: zeptol-open
 game: zeptol
 title: Zeptol open
-description: Eight cards, at most four of a name.
+description: Four cards, at most four of a name.
 source: a fictional test game
 opening_hand: 3
 sections:
@@ -110,8 +119,8 @@ sections:
     title: Deck
 rules:
   - rule: deck-size
-    size: 8
-    source: "test: eight cards"
+    size: 4
+    source: "test: four cards"
   - rule: copy-limit
     max: 4
     same: name
@@ -123,118 +132,141 @@ code: zp1
 game: zeptol
 name: {en: Zeptol First Light}
 source_language: en
-printed_total: 2
+printed_total: 1
 recorded: Fictional cards for tests only.
 """
 
-CARDS = {
-    "1-ember-sprite.yaml": "id: zp1-1\nnumber: '1'\nname: {en: Ember Sprite}\nkind: sprite\nelement: ember\npower: 3\n",
-    "2-quibble-lantern.yaml": "id: zp1-2\nnumber: '2'\nname: {en: Quibble Lantern}\nkind: lantern\nelement: dusk\npower: 1\nglow: 2\n",
+CARD = "id: zp1-1\nnumber: '1'\nname: {en: Quibble Lantern}\nkind: lantern\nelement: dusk\npower: 1\nglow: 2\n"
+
+NEW_FILES = {
+    "schema/zeptol.card.schema.json": json.dumps(CARD_SCHEMA, indent=2) + "\n",
+    "cardlab/games/zeptol.py": GAME_MODULE,
+    "cards/zeptol/formats/zeptol-open.yaml": FORMAT,
+    "tests/fixtures/catalog/zeptol/zp1/set.yaml": SET,
+    "tests/fixtures/catalog/zeptol/zp1/1-quibble-lantern.yaml": CARD,
 }
+"""Path in the repository -> text: everything a new game is (ARCHITECTURE.md, "A new game")."""
+
+SCRIPT = """\
+import io, json, sys
+from pathlib import Path
+
+from rich.console import Console
+
+from cardlab import games
+from cardlab.catalog.validate import validate
+from cardlab.decks.check import check_file
+from cardlab.decks.stats import deck_stats
+from cardlab.render.cards import card as show_card
+from cardlab.search.engine import open_index, search
+from cardlab.search.fields import CLOSED_FIELDS, FIELDS
+from cardlab.search.lookup import get_card
+
+root, work = Path(sys.argv[1]), Path(sys.argv[2])
+roots = [root / "cards", root / "tests" / "fixtures" / "catalog"]
+out = {"games": list(games.GAMES), "title": games.get("zeptol").TITLE}
+out["problems"] = [str(p) for p in validate(roots, cache_path=None).problems]
+out["fields"] = {f: list(FIELDS[f]) for f in ("glow", "element", "game")}
+out["closed"] = "element" in CLOSED_FIELDS
+con = open_index(roots, work / "index.sqlite")
+out["search"] = {q: [h.id for h in search(con, q)] for q in ("game:zeptol", "quibble", "element:dusk", "glow>=2", "glow>=3", "power=1")}
+hit = search(con, "quibble")[0]
+out["row"] = [hit.type_line, hit.stats]
+deck = work / "deck.txt"
+deck.write_text("4 Quibble Lantern\\n", encoding="utf-8")
+report = check_file(deck, roots, "zeptol-open")
+out["legal"] = [report.legal, [p.rule for p in report.problems]]
+stats = deck_stats(report.deck)
+out["stats"] = [stats.size, stats.hand, stats.by_type, stats.curve, [o.id for o in stats.odds]]
+deck.write_text("5 Quibble Lantern\\n", encoding="utf-8")
+out["illegal"] = sorted({p.rule for p in check_file(deck, roots, "zeptol-open").problems})
+console = Console(file=io.StringIO(), record=True, width=100, color_system=None)
+show_card(get_card(con, "zp1-1"), console)
+out["show"] = console.export_text()
+print(json.dumps(out))
+"""
+"""What the new game's tests ask of the copy, run in a fresh process (every table built from the
+registry at import, as a user's process would)."""
 
 
 @pytest.fixture(scope="module")
-def zeptol(tmp_path_factory):
-    """The game's files in a temporary folder, registered for the module's tests: yields
-    (catalog root, the list of files the game needed, relative to the temporary folder)."""
+def copy(tmp_path_factory):
+    """A copy of ``cardlab/`` and ``schema/`` (not the shipped cards, nor the proxy fonts) with
+    :data:`NEW_FILES` written into it: the temporary root."""
     root = tmp_path_factory.mktemp("zeptol")
-    needed: list[str] = []
-
-    def write(rel: str, text: str) -> None:
+    shutil.copytree(REPO / "cardlab", root / "cardlab", ignore=shutil.ignore_patterns("fonts"))
+    shutil.copytree(REPO / "schema", root / "schema")
+    for rel, text in NEW_FILES.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-        needed.append(rel)
-
-    # 1. the card schema, and the game in the two game enums (the shipped schemas, copied)
-    schemas = root / "schema"
-    shutil.copytree(cardlab.core.paths.schema_dir(), schemas)
-    write("schema/zeptol.card.schema.json", json.dumps(CARD_SCHEMA, indent=2))
-    for name in ("set.schema.json", "format.schema.json"):
-        data = json.loads((schemas / name).read_text(encoding="utf-8"))
-        data["properties"]["game"]["enum"].append("zeptol")
-        write(f"schema/{name}", json.dumps(data, indent=2))
-    # 2. the game module, and its code in the registry (games.GAMES; here patched, not edited)
-    write("games/zeptol.py", GAME_MODULE)
-    needed.append("cardlab/games/__init__.py (GAMES)")
-    # 3. the formats, 4. the fixture cards
-    write("cards/zeptol/formats/zeptol-open.yaml", FORMAT)
-    write("cards/zeptol/zp1/set.yaml", SET)
-    for name, text in CARDS.items():
-        write(f"cards/zeptol/zp1/{name}", text)
-
-    patch = pytest.MonkeyPatch()
-    # validators are cached by schema name: drop the shipped ones before and after the game's
-    cardlab.catalog.schemas.validator.cache_clear()
-    cardlab.catalog.schemas.fast_validator.cache_clear()
-    patch.setattr(cardlab.core.paths, "schema_dir", lambda: schemas)
-    patch.setattr(cardlab.core.paths, "schema_folder", lambda: str(schemas))
-    patch.setattr(cardlab.catalog.schemas, "schema_dir", lambda: schemas)
-    patch.setattr(games, "GAMES", (*games.GAMES, "zeptol"))
-    patch.setattr(games, "__path__", [*games.__path__, str(root / "games")])
-    yield root / "cards", needed
-    patch.undo()
-    cardlab.catalog.schemas.validator.cache_clear()
-    cardlab.catalog.schemas.fast_validator.cache_clear()
+    return root
 
 
 @pytest.fixture(scope="module")
-def index(zeptol, tmp_path_factory):
-    cards, _needed = zeptol
-    return open_index([cards], tmp_path_factory.mktemp("zeptol-index") / "index.sqlite")
+def run(copy, tmp_path_factory):
+    """The :data:`SCRIPT`'s answers (JSON) from a fresh process whose ``cardlab`` is the copy."""
+    work = tmp_path_factory.mktemp("zeptol-run")
+    env = {**os.environ, "PYTHONPATH": str(copy), "CARDLAB_CACHE_DIR": str(work / "cache")}
+    env.pop("CARDLAB_CATALOG", None)
+    env.pop("CARDLAB_DB", None)
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT, str(copy), str(work)], cwd=work, env=env, capture_output=True, text=True, timeout=100
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
 
 
-def test_the_game_needs_these_files(zeptol):
-    _cards, needed = zeptol
-    assert needed == [
+def test_a_new_game_touches_five_files(copy):
+    """The new game is five new files; every other file of the copy is the repository's own."""
+    assert list(NEW_FILES) == [
         "schema/zeptol.card.schema.json",
-        "schema/set.schema.json",
-        "schema/format.schema.json",
-        "games/zeptol.py",
-        "cardlab/games/__init__.py (GAMES)",
+        "cardlab/games/zeptol.py",
         "cards/zeptol/formats/zeptol-open.yaml",
-        "cards/zeptol/zp1/set.yaml",
-        "cards/zeptol/zp1/1-ember-sprite.yaml",
-        "cards/zeptol/zp1/2-quibble-lantern.yaml",
+        "tests/fixtures/catalog/zeptol/zp1/set.yaml",
+        "tests/fixtures/catalog/zeptol/zp1/1-quibble-lantern.yaml",
     ]
+    for folder in ("cardlab", "schema"):
+        for path in (copy / folder).rglob("*"):
+            rel = path.relative_to(copy).as_posix()
+            if path.is_file() and "__pycache__" not in path.parts and rel not in NEW_FILES:
+                assert filecmp.cmp(path, REPO / rel, shallow=False), rel
+    assert not (REPO / "cardlab/games/zeptol.py").exists()
 
 
-def test_it_keeps_the_contract_and_validates(zeptol):
-    cards, _needed = zeptol
-    assert isinstance(games.get("zeptol"), Game)
-    assert games.get("zeptol").TITLE == "Zeptol"
-    assert validate([cards], cache_path=None).problems == []
-    fields = games.search_fields()
-    assert fields["glow"] == ("num", "Zeptol: a lantern's glow (glow>=2)")
-    assert fields["element"] == ("facet", "Monpa: element; Zeptol: the card's element (element:ember)")
-    assert fields["game"] == ("facet", "pokemon, ippo, monpa, forumtcg or zeptol")
-    assert "element" in games.closed_fields()
+def test_it_is_registered_and_validates(run):
+    assert run["games"] == ["forumtcg", "ippo", "monpa", "pokemon", "zeptol"]
+    assert run["title"] == "Zeptol"
+    assert run["problems"] == []
+    assert run["fields"] == {
+        "glow": ["num", "Zeptol: a lantern's glow (glow>=2)"],
+        "element": ["facet", "Monpa: element; Zeptol: the card's element (element:ember)"],
+        "game": ["facet", "forumtcg, ippo, monpa, pokemon or zeptol"],
+    }
+    assert run["closed"] is True
 
 
-def test_it_is_searchable(index):
-    assert [h.id for h in search(index, "game:zeptol")] == ["zp1-1", "zp1-2"]
-    assert [h.id for h in search(index, "ember")] == ["zp1-1"]
-    assert [h.id for h in search(index, "element:dusk")] == ["zp1-2"]
-    assert [h.id for h in search(index, "power>=2")] == ["zp1-1"]
-    hit = search(index, "quibble")[0]
-    assert (hit.type_line, hit.stats) == ("Lantern · dusk", "power 1")
+def test_it_is_indexed_and_searchable(run):
+    assert run["search"] == {
+        "game:zeptol": ["zp1-1"],
+        "quibble": ["zp1-1"],
+        "element:dusk": ["zp1-1"],
+        "glow>=2": ["zp1-1"],
+        "glow>=3": [],
+        "power=1": ["zp1-1"],
+    }
+    assert run["row"] == ["Lantern · dusk", "power 1"]
 
 
-def test_a_deck_checks_and_counts(zeptol, tmp_path):
-    cards, _needed = zeptol
-    deck = tmp_path / "deck.txt"
-    deck.write_text("4 Ember Sprite\n4 Quibble Lantern\n", encoding="utf-8")
-    report = check_file(deck, [cards], "zeptol-open")
-    assert report.legal, report.problems
-    stats = deck_stats(report.deck)
-    assert (stats.size, stats.hand, stats.by_type, stats.curve) == (8, 3, {"lantern": 4, "sprite": 4}, {"1": 4, "3": 4})
-    assert [o.id for o in stats.odds] == ["opening-each"]
-    deck.write_text("5 Ember Sprite\n4 Quibble Lantern\n", encoding="utf-8")
-    assert {p.rule for p in check_file(deck, [cards], "zeptol-open").problems} == {"deck-size", "copy-limit"}
+def test_a_deck_checks_and_counts(run):
+    assert run["legal"] == [True, []]
+    assert run["stats"] == [4, 3, {"lantern": 4}, {"1": 4}, ["opening-each"]]
+    assert run["illegal"] == ["copy-limit", "deck-size"]
 
 
-def test_it_is_showable(index):
-    console = Console(record=True, width=100, color_system=None)
-    show_card(get_card(index, "zp1-1"), console)
-    text = console.export_text()
-    assert "Ember Sprite" in text and "Kind" in text and "sprite" in text and "Power" in text and "Zeptol First Light (zp1) · 1/2" in text
+def test_it_is_showable(run):
+    text = run["show"]
+    assert "Quibble Lantern" in text
+    assert "Kind" in text
+    assert "lantern" in text
+    assert "Zeptol First Light (zp1) · 1/1" in text

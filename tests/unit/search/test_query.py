@@ -13,7 +13,7 @@ from cardlab.search.query.tokens import MAX_DEPTH, MAX_QUERY_CHARS, MAX_TERMS, M
 from cardlab.search.query.tree import And, Not, Or, QueryError, Term, replace_terms, terms
 
 KNOWN = (
-    "artist, atk, attack, attr, blocks, blow, cost, damage, def, dex, element, energy, evolves, faction, game, hp, kind, kw, "
+    "artist, atk, attack, attr, blocks, blow, cost, damage, def, dex, element, energy, evolves, faction, game, hp, is, kind, kw, "
     "level, mana, name, number, power, rarity, resistance, retreat, set, stage, stars, supertype, text, timing, type, value, weakness"
 )
 
@@ -45,7 +45,7 @@ def _error(query: str) -> tuple[int, str, str]:
         ('hp:" "', 4, "'hp:' needs a value"),
         (":fire", 0, "':' needs a field name before it (e.g. type:...)"),
         ("zorb <5", 5, "'<' needs a field name before it (e.g. type<...)"),
-        ("!x", 0, "'!' needs a field name before it (e.g. type!...)"),
+        ("! x", 0, "'!' needs a name right after it: !\"Dark Charizard\" or !pikachu finds that exact name"),
         ("=x", 0, "'=' needs a field name before it (e.g. type=...)"),
         (">x", 0, "'>' needs a field name before it (e.g. type>...)"),
         ("zorb ...", 5, "'...' has no letters or digits to search for; quote it as part of a phrase"),
@@ -265,11 +265,14 @@ def test_terms_and_replace_terms():
 
 # -- SQL ----------------------------------------------------------------------------------------
 
-FTS = "c.rowid IN (SELECT rowid FROM card_fts WHERE card_fts MATCH ?)"
-STEM = "c.rowid IN (SELECT rowid FROM card_stem WHERE card_stem MATCH ?)"
+FTS = "SELECT rowid FROM card_fts WHERE card_fts MATCH ?"
+STEM = "SELECT rowid FROM card_stem WHERE card_stem MATCH ?"
+NAME = "SELECT n.rowid FROM card n WHERE n.id IN (SELECT card_id FROM card_name WHERE compact >= ? AND compact < ?)"
 COMPACT = "c.id IN (SELECT card_id FROM card_name WHERE compact >= ? AND compact < ?)"
-WORD = f"({FTS} OR {STEM} OR {COMPACT})"
+WORD = f"c.rowid IN ({FTS} UNION ALL {STEM} UNION ALL {NAME})"
 FACET_TEXT = "c.rowid IN (SELECT card FROM facet_text WHERE field = ? AND text = ?)"
+TYPE_LINE = "c.rowid IN (SELECT card FROM facet_text WHERE field IN (?, ?, ?, ?) AND text = ?)"
+"""type: matches the type line (types, supertypes, stages, Energy kinds: issue 31)."""
 
 
 @pytest.mark.parametrize(
@@ -278,14 +281,14 @@ FACET_TEXT = "c.rowid IN (SELECT card FROM facet_text WHERE field = ? AND text =
         ("zorb", WORD, ['{names} : "zorb"* OR {body} : "zorb"', 'stems : ("en_zorb")', "zorb", "zorc"]),
         ('"zorb fen"', WORD, ['{names body} : "zorb fen"', 'stems : ("en_zorb en_fen")', "zorbfen", "zorbfeo"]),
         ("Zorb'd", WORD, ['{names} : "zorb d"* OR {body} : "zorb d"', 'stems : ("en_zorb en_d")', "zorbd", "zorbe"]),
-        ("text:paralyzed", f"({FTS} OR {STEM})", ['{body} : "paralyzed"', 'stems : ("en_paralyz")']),
+        ("text:paralyzed", f"c.rowid IN ({FTS} UNION ALL {STEM})", ['{body} : "paralyzed"', 'stems : ("en_paralyz")']),
         (
             "ゾルブ",
             "c.rowid IN (SELECT rowid FROM card_tri WHERE names LIKE ? ESCAPE '\\' OR body LIKE ? ESCAPE '\\')",
             ["%ゾルブ%", "%ゾルブ%"],
         ),
         ("text:ぞるぶ", "c.rowid IN (SELECT rowid FROM card_tri WHERE body LIKE ? ESCAPE '\\')", ["%ゾルブ%"]),
-        ("♀", FTS, ['{names} : "f"']),
+        ("♀", f"c.rowid IN ({FTS})", ['{names} : "f"']),
         (
             "name:zorb",
             "c.id IN (SELECT card_id FROM card_name WHERE folded LIKE ? ESCAPE '\\' OR compact LIKE ? ESCAPE '\\')",
@@ -322,8 +325,8 @@ FACET_TEXT = "c.rowid IN (SELECT card FROM facet_text WHERE field = ? AND text =
         ("set:Base1", "c.set_code IN (SELECT code FROM set_key WHERE key = ?)", ["base1"]),
         (
             "type!=fire",
-            f"(c.rowid IN (SELECT card FROM facet_text WHERE field = ? UNION ALL SELECT card FROM facet_num WHERE field = ?) AND NOT ({FACET_TEXT}))",
-            ["type", "type", "type", "fire"],
+            f"(c.rowid IN (SELECT card FROM facet_text WHERE field IN (?, ?, ?, ?)) AND NOT ({TYPE_LINE}))",
+            ["type", "supertype", "stage", "energy", "type", "supertype", "stage", "energy", "fire"],
         ),
         (
             "hp!=120",
@@ -335,12 +338,12 @@ FACET_TEXT = "c.rowid IN (SELECT card FROM facet_text WHERE field = ? AND text =
             "NOT (c.id IN (SELECT card_id FROM card_name WHERE folded LIKE ? ESCAPE '\\' OR compact LIKE ? ESCAPE '\\'))",
             ["%zorb%", "%zorb%"],
         ),
-        ("text!=burn", f"NOT (({FTS} OR {STEM}))", ['{body} : "burn"', 'stems : ("en_burn")']),
+        ("text!=burn", f"NOT (c.rowid IN ({FTS} UNION ALL {STEM}))", ['{body} : "burn"', 'stems : ("en_burn")']),
         ("-zorb", f"NOT ({WORD})", ['{names} : "zorb"* OR {body} : "zorb"', 'stems : ("en_zorb")', "zorb", "zorc"]),
         (
             "type:fire or hp>5",
-            f"({FACET_TEXT} OR c.rowid IN (SELECT card FROM facet_num WHERE field = ? AND num > ?))",
-            ["type", "fire", "hp", 5.0],
+            f"({TYPE_LINE} OR c.rowid IN (SELECT card FROM facet_num WHERE field = ? AND num > ?))",
+            ["type", "supertype", "stage", "energy", "fire", "hp", 5.0],
         ),
         (
             "zorb fen",
@@ -387,7 +390,10 @@ def test_compile_sql_edges():
     """No query: every card; a value with no words: every card; no stemmer: no stem clause."""
     assert compile_sql(None) == ("1", [])
     assert compile_sql(Term(None, ":", "--", 0), ("en",)) == ("1", [])
-    assert compile_sql(parse("zorb"), ()) == (f"({FTS} OR {COMPACT})", ['{names} : "zorb"* OR {body} : "zorb"', "zorb", "zorc"])
+    assert compile_sql(parse("zorb"), ()) == (
+        f"c.rowid IN ({FTS} UNION ALL {NAME})",
+        ['{names} : "zorb"* OR {body} : "zorb"', "zorb", "zorc"],
+    )
     assert compile_sql(parse("paralyzed"), ("en", "fr", "ja"))[1][1] == 'stems : ("en_paralyz" OR "fr_paralyzed")'
     assert compile_sql(parse("zorb ゾルブ"), ("en",)) == (
         f"({WORD} AND c.rowid IN (SELECT rowid FROM card_tri WHERE names LIKE ? ESCAPE '\\' OR body LIKE ? ESCAPE '\\'))",
@@ -448,6 +454,12 @@ def test_field_kinds():
         "atk": "num",
         "value": "num",
         "faction": "facet",
+        "is": "is",
+        "!": "exact",
+        "order": "display",
+        "direction": "display",
+        "unique": "display",
+        "lang": "display",
     }
 
 
@@ -479,16 +491,19 @@ def test_fields_help_lines():
     lines = fields_help("  ").splitlines()
     assert len(lines) == len(FIELDS)
     assert lines[0] == "  name        card name in any language, substring (name:char); name=... for the whole name"
-    assert lines[3] == "  set         set code or alias (set:base1, set:BS)"
-    assert lines[-1] == "  faction     forum TCG: faction code, name or symbol (faction:gotei-13, faction:lozenge, faction:skull)"
+    assert lines[3] == '  set         set code, alias or name in any language (set:base1, set:BS, set:"Base Set 2")'
+    assert lines[8] == "  faction     forum TCG: faction code, name or symbol (faction:gotei-13, faction:lozenge, faction:skull)"
+    assert lines[-7] == "  dex         Pokémon: national Pokédex number"
+    assert lines[-6] == "  is          is:holo, is:reprint, is:first-printing, is:promo; not:... for the opposite (not:reprint)"
+    assert lines[-1] == "  lang        the language names are shown in, not a filter: give --lang CODE (fr, de, ja...)"
     assert fields_help().splitlines()[1] == "text        rules text (attacks, powers, abilities, Trainer text), words in any language"
 
 
 def test_run_together_only_when_every_term_is_a_bare_word():
     """Two bare words and a field term: no run-together clause (it is for names typed apart)."""
     sql, params = compile_sql(parse("zorb fen type:fire"), ("en",))
-    assert sql == f"({WORD} AND {WORD} AND {FACET_TEXT})"
-    assert params[-2:] == ["type", "fire"]
+    assert sql == f"({WORD} AND {WORD} AND {TYPE_LINE})"
+    assert params[-5:] == ["type", "supertype", "stage", "energy", "fire"]
 
 
 @pytest.mark.parametrize("space", ["\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1f", "\x85"])

@@ -11,6 +11,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.unit.web.support import TOKEN
 from tests.unit.web.test_browser import shot
+from tests.unit.web.test_browser_card import PHONE, fits
 
 
 @pytest.fixture(scope="module")
@@ -65,9 +66,12 @@ def test_build_a_legal_deck_from_search_save_share_and_export(page: Page, browse
             fresh.locator("#export-ptcgl").click()
         text = open(info.value.path(), encoding="utf-8").read()
         assert text.splitlines() == ["Pokémon: 1", "4 Hitmonchan BS 7", "", "Energy: 1", "56 Basic {F} Energy BS 97", "", "Total Cards: 60"]
+        fresh.set_viewport_size(PHONE)
+        assert fits(fresh)[0] <= fits(fresh)[1]  # the permalink on a phone: no horizontal scrolling
         fresh.get_by_role("button", name="Copy into the builder").click()
         expect(fresh.locator("#deck-total")).to_have_text("60")
         expect(fresh.locator("#editing")).to_have_count(0)  # a copy, not an edit
+        assert fits(fresh)[0] <= fits(fresh)[1]  # the builder with a deck, on a phone
     finally:
         other.close()
 
@@ -119,4 +123,6 @@ def test_collection_page_with_have_and_need(page: Page, live_server):
     expect(page.locator("#have-total")).to_have_text("3 of 5 cards owned, 2 missing.")
     expect(page.locator('#have-cards tr[data-id="base1-7"] td')).to_have_text(["Hitmonchan", "4", "2", "2"])
     assert page.locator("#have-total").inner_text() == "3 of 5 cards owned, 2 missing."
+    page.set_viewport_size(PHONE)
+    assert fits(page)[0] <= fits(page)[1]  # on a phone: no horizontal scrolling
     shot(page, "web-collection.png")
