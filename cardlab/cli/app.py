@@ -292,12 +292,12 @@ def _open(roots: list[Path], db_path: Path | str) -> sqlite3.Connection:
     return con
 
 
-_MODULES = ("deck", "contrib", "i18n", "proxies", "serve", "collection", "play", "importing", "db")
+_MODULES = ("deck", "contrib", "i18n", "proxies", "serve", "collection", "saved", "play", "importing", "db")
 """The ``cardlab.cli`` modules whose ``register(app)`` mount the other commands, in help order."""
 
 _GROUPS: dict[str, tuple[str, ...]] = {
     "formats": ("deck",),
-    "deck": ("deck", "collection"),  # collection mounts ``deck have`` on the deck group
+    "deck": ("deck", "collection", "saved"),  # collection mounts ``deck have``, saved ``deck save|open|saved``
     "sets": ("contrib",),
     "card": ("contrib",),
     "i18n": ("i18n",),

@@ -41,6 +41,8 @@ def copy(
         f"copied {count(report.rows, 'owned card row')} of {count(report.players, 'player')} and {count(report.games, 'game')} "
         f"from {report.source} to {report.target}{replaced}"
     )
+    if report.decks:
+        typer.echo(f"and {count(report.decks, 'saved deck')}")
 
 
 def register(app: typer.Typer) -> None:

@@ -1,4 +1,4 @@
-"""``cardlab db copy``: move the user data (collections and saved mini-games) between backends,
+"""``cardlab db copy``: move the user data (collections, saved mini-games and saved decks) between backends,
 SQLite file to PostgreSQL server and back. The search index is never copied: it is rebuilt from the
 catalog wherever it lives.
 
@@ -37,9 +37,11 @@ class CopyReport:
     players: int
     games: int
     replaced: tuple[int, int] = (0, 0)
+    decks: int = 0
+    """Saved decks copied (:mod:`cardlab.collection.saved`)."""
 
 
-_OURS = {"owned", "game", "alembic_version", "schema_version", "sqlite_sequence"}
+_OURS = {"owned", "game", "saved_deck", "alembic_version", "schema_version", "sqlite_sequence"}
 """The tables of a collections database (and SQLite's own)."""
 
 
@@ -105,12 +107,16 @@ def _counts(con: sa.Connection) -> tuple[int, int]:
     )
 
 
+def _deck_count(con: sa.Connection) -> int:
+    return con.execute(sa.select(sa.func.count()).select_from(tables.saved_deck)).scalar() or 0
+
+
 COPY_BATCH = 1000
 """Rows inserted together by :func:`copy_database` (its progress is told between batches)."""
 
 
 def copy_database(source: str | Path, target: str | Path, *, overwrite: bool = False) -> CopyReport:
-    """Copy every collection and saved game from ``source`` to ``target``.
+    """Copy every collection, saved game and saved deck from ``source`` to ``target``.
 
     Args:
         source, target: a database URL (``sqlite:///FILE``, ``postgresql+psycopg://USER@HOST/DB``),
@@ -143,18 +149,24 @@ def copy_database(source: str | Path, target: str | Path, *, overwrite: bool = F
             con.execution_options(isolation_level="REPEATABLE READ")
         owned_rows = [dict(r._mapping) for r in con.execute(sa.select(tables.owned).order_by(*tables.owned.primary_key.columns))]
         game_rows = [dict(r._mapping) for r in con.execute(sa.select(tables.game).order_by(tables.game.c.id))]
+        deck_rows = [dict(r._mapping) for r in con.execute(sa.select(tables.saved_deck).order_by(tables.saved_deck.c.id))]
     dst = connect(dst_loc)
     with dst.transaction() as con:
         if dst.backend == "postgresql":
-            con.execute(sa.text("LOCK TABLE owned, game IN EXCLUSIVE MODE"))
+            con.execute(sa.text("LOCK TABLE owned, game, saved_deck IN EXCLUSIVE MODE"))
         held = _counts(con)
-        if any(held) and not overwrite:
+        held_decks = _deck_count(con)
+        if (any(held) or held_decks) and not overwrite:
+            decks = f", {count(held_decks, 'saved deck')}" if held_decks else ""
             raise TargetNotEmptyError(
-                f"{dst.where.shown} already holds {count(held[0], 'owned card row')} and {count(held[1], 'game')}; nothing was copied. "
+                f"{dst.where.shown} already holds {count(held[0], 'owned card row')}{decks} and {count(held[1], 'game')}; nothing was copied. "
                 "Give --overwrite to replace them (keep a backup first: cardlab collection export --all-players -o backup.csv)"
             )
         con.execute(sa.delete(tables.game))
         con.execute(sa.delete(tables.owned))
+        con.execute(sa.delete(tables.saved_deck))
+        if deck_rows:
+            con.execute(sa.insert(tables.saved_deck), deck_rows)
         total = len(owned_rows) + len(game_rows)
         for table, rows, before in ((tables.owned, owned_rows, 0), (tables.game, game_rows, len(owned_rows))):
             for start in range(0, len(rows), COPY_BATCH):
@@ -163,7 +175,7 @@ def copy_database(source: str | Path, target: str | Path, *, overwrite: bool = F
         if dst.backend == "postgresql":  # new games continue after the copied ids
             con.execute(sa.text("SELECT setval(pg_get_serial_sequence('game', 'id'), COALESCE((SELECT MAX(id) FROM game), 0) + 1, false)"))
         copied = _counts(con)
-        if copied != (len(owned_rows), len(game_rows)):  # never commit a partial copy
+        if copied != (len(owned_rows), len(game_rows)) or _deck_count(con) != len(deck_rows):  # never commit a partial copy
             raise DataDirError(
                 f"{dst.where.shown} holds {copied[0]} rows and {copied[1]} games after the copy, not the source's; nothing was copied"
             )
@@ -176,4 +188,5 @@ def copy_database(source: str | Path, target: str | Path, *, overwrite: bool = F
         players=len({r["player"] for r in owned_rows}),
         games=len(game_rows),
         replaced=held,
+        decks=len(deck_rows),
     )

@@ -1,5 +1,5 @@
 """The collections database's tables as SQLAlchemy Core objects, for the statements of
-:mod:`cardlab.collection.owned` and :mod:`cardlab.play.store` (the schema itself is made by the
+:mod:`cardlab.collection.owned`, :mod:`cardlab.collection.saved` and :mod:`cardlab.play.store` (the schema itself is made by the
 Alembic migrations in ``cardlab/collection/migrations``; these mirror the latest revision)."""
 
 from __future__ import annotations
@@ -33,6 +33,20 @@ game = sa.Table(
     sa.Column("result", sa.Text),
 )
 """A saved mini-game: JSON text for setup, moves, stakes and result (see :mod:`cardlab.play.store`)."""
+
+saved_deck = sa.Table(
+    "saved_deck",
+    metadata,
+    sa.Column("id", sa.Text, primary_key=True),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("format", sa.Text),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("cards", sa.Integer, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("created", sa.Text, nullable=False),
+    sa.Column("updated", sa.Text, nullable=False),
+)
+"""A saved deck (see :mod:`cardlab.collection.saved`): its list as cardlab text, a short id, an edit version."""
 
 USER_TABLES = (owned, game)
 """Every table of user data, in the order a copy writes them (:mod:`cardlab.collection.copy`)."""

@@ -57,7 +57,7 @@ from cardlab.core.l10n import _
 from cardlab.core.paths import default_db
 from cardlab.core.text import norm_value, pick
 from cardlab.decks.model import Deck, DeckCard, DeckList
-from cardlab.decks.read import read_deck
+from cardlab.decks.read import parse_deck_text, read_deck
 from cardlab.decks.resolve import CardIndex, build_deck, lookups
 from cardlab.decks.rules import check_deck
 from cardlab.index.sqlite import is_own_cache_file
@@ -561,6 +561,19 @@ def check_deck_file(path: Path, roots: list[Path], format_name: str | None = Non
     """
     return with_catalog(
         list(roots), lambda result, formats: _checked(read_deck(Path(path), header_words(formats)), result, formats, format_name, langs)
+    )
+
+
+def check_deck_text(text: str, name: str, roots: list[Path], format_name: str | None = None, langs: Sequence[str] = ()) -> LegalityReport:
+    """:func:`check_deck_file` for a list held as text (a saved deck): parsed as ``name`` says
+    (``.yaml`` as YAML, else text), checked on the catalog under ``roots`` opened once.
+
+    Raises:
+        InputError: the text holds no deck; UsageError, CatalogError: as :func:`check_deck_file`.
+    """
+    return with_catalog(
+        list(roots),
+        lambda result, formats: _checked(parse_deck_text(text, name, header_words(formats)), result, formats, format_name, langs),
     )
 
 

@@ -8,9 +8,10 @@ Each request opens the collections database and closes it; one that cannot be op
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Any
 
-from cardlab.core.errors import CardlabError
+from cardlab.core.errors import CardlabError, DataError
 from cardlab.web.errors import WebError, collection_error, unavailable
 from cardlab.web.forms import collection_name
 
@@ -145,3 +146,71 @@ def collection_counts(name: str) -> tuple[str, dict[str, int]]:
         raise collection_error(err) from None
     finally:
         database.close()
+
+
+def collection_import(site: Site, name: str, filename: str, raw: bytes, replace: bool) -> dict[str, Any]:
+    """Import a collection CSV sent through the collection page, as ``cardlab collection import``
+    (:func:`cardlab.core.csvfile.parse_csv`, :func:`cardlab.collection.owned.import_csv`): all or nothing.
+
+    Returns:
+        ``{"rows", "cards", "copies", "players"}`` of the import.
+
+    Raises:
+        WebError: 413 over :data:`~cardlab.web.limits.MAX_DECK_TEXT` bytes, 400 ``bad_file`` for a file that is
+            not UTF-8 text or a row the import refuses (an unknown card, with its row and column), or as
+            :func:`~cardlab.web.errors.collection_error`; nothing is written.
+    """
+    from pathlib import Path
+
+    from cardlab.collection import db
+    from cardlab.collection.owned import import_csv
+    from cardlab.core.csvfile import parse_csv
+    from cardlab.web.limits import MAX_DECK_TEXT
+
+    who = collection_name(name)
+    if len(raw) > MAX_DECK_TEXT:
+        raise WebError(413, "too_large", f"the file is larger than {MAX_DECK_TEXT:,} bytes; cardlab collection import takes larger ones")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise WebError(400, "bad_file", "the file is not UTF-8 text; a collection file is CSV") from None
+    try:
+        table = parse_csv(text, Path(Path(filename or "collection.csv").name))
+        database = connect_collections(db.connect)
+        try:
+            report = import_csv(database, table, site.resolver(), who, replace=replace)
+        finally:
+            database.close()
+    except DataError as err:  # the file's own problems (an unknown card at row:column...)
+        raise WebError(400, "bad_file", str(err)) from None
+    except CardlabError as err:
+        raise collection_error(err) from None
+    return {"rows": report.rows, "cards": report.cards, "copies": report.copies, "players": report.players}
+
+
+_WRITERS: dict[str, Any] = {}
+_WRITERS_LOCK = threading.Lock()
+
+
+def write_database() -> Database:
+    """The collections database (``CARDLAB_DATA``) to write saved decks to, opened and brought up to
+    date once per location and then shared by the request threads (:class:`cardlab.collection.db.Database`
+    keeps each thread's transaction apart; a SQLite file's writers in this process take turns):
+    opening it costs more than a save (BENCHMARKS.md, saved decks). A SQLite file removed since is
+    opened anew.
+
+    Raises:
+        WebError: 503 ``collection_unavailable``, as :func:`connect_collections`.
+    """
+    from cardlab.collection import db
+
+    where = connect_collections(db.locate)
+    key = str(where.path) if where.path is not None else where.shown
+    with _WRITERS_LOCK:
+        database = _WRITERS.get(key)
+        if database is None or (where.path is not None and not where.path.exists()):
+            for old in _WRITERS.values():  # one location at a time (CARDLAB_DATA changed): no idle connections left behind
+                old.close()
+            _WRITERS.clear()
+            database = _WRITERS[key] = connect_collections(lambda: db.connect(where, keep_open=True))
+    return database

@@ -124,6 +124,19 @@ def test_copy_of_games_keeps_ids_seeds_and_results(tmp_path, pg_url):
     assert owned.export_csv(target, None) == owned.export_csv(source, None)
 
 
+def test_copy_of_saved_decks_keeps_ids_versions_and_lists(runner, tmp_path, pg_url):
+    from cardlab.collection import saved
+
+    source = db.connect(tmp_path / "s.sqlite")
+    deck = saved.save(source, "Format: pokemon-base\n4 Hitmonchan base1 7\n", "Punchy")
+    deck = saved.update(source, deck.id, deck.text.replace("4 Hitmonchan", "3 Hitmonchan"), 1)
+    out = runner.invoke(app, ["db", "copy", "--from", str(tmp_path / "s.sqlite"), "--to", pg_url])
+    assert out.exit_code == 0 and out.stdout.splitlines()[-1] == "and 1 saved deck"
+    assert saved.get(db.connect(pg_url), deck.id) == deck
+    with pytest.raises(TargetNotEmptyError, match="already holds 0 owned card rows, 1 saved deck and 0 games"):
+        copy_database(tmp_path / "s.sqlite", pg_url)
+
+
 @pytest.mark.parametrize(
     ("source", "target", "message"),
     [

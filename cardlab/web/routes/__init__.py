@@ -16,6 +16,9 @@ ROUTERS = (
     "cardlab.web.routes.card_api",
     "cardlab.web.routes.deck_api",
     "cardlab.web.routes.collection_api",
+    "cardlab.web.routes.builder",
+    "cardlab.web.routes.saved_decks",
+    "cardlab.web.routes.collection_pages",
 )
 """The route modules, in the order they are matched (a module's routes keep their own order)."""
 

@@ -75,17 +75,17 @@ def test_the_revision_list_is_alembics_history():
 
     script = ScriptDirectory(str(Path(db.__file__).with_name("migrations")))
     assert [r.revision for r in reversed(list(script.walk_revisions()))] == list(db.REVISIONS)
-    assert script.get_current_head() == db.HEAD == "0002"
+    assert script.get_current_head() == db.HEAD == "0003"
 
 
 def test_an_empty_database_gets_every_revision(backend):
     database = db.open_database()
     assert db.version(database) is None
-    assert db.migrate(database) == ["0001", "0002"]
-    assert db.version(database) == "0002"
-    assert _tables(database) == {"alembic_version", "owned", "game"}
+    assert db.migrate(database) == ["0001", "0002", "0003"]
+    assert db.version(database) == "0003"
+    assert _tables(database) == {"alembic_version", "owned", "game", "saved_deck"}
     assert db.migrate(database) == []  # opening again applies nothing
-    assert db.version(db.connect()) == "0002"
+    assert db.version(db.connect()) == "0003"
 
 
 @pytest.mark.parametrize("legacy", [1, 2])
@@ -93,8 +93,8 @@ def test_a_hand_made_sqlite_database_is_adopted_with_its_data(tmp_path, legacy):
     path = tmp_path / "old.sqlite"
     _legacy(path, legacy)
     database = db.connect(path)
-    assert db.version(database) == "0002"
-    assert _tables(database) == {"alembic_version", "owned", "game"}  # schema_version dropped
+    assert db.version(database) == "0003"
+    assert _tables(database) == {"alembic_version", "owned", "game", "saved_deck"}  # schema_version dropped
     assert owned.counts(database, "alice") == {"ftcg-test-1": 4}
     assert owned.counts(database, "bob") == {"ftcg-test-2": 1}
     assert [g.id for g in store.games(database)] == ([1] if legacy == 2 else [])
@@ -114,7 +114,7 @@ def test_a_database_at_the_first_revision_is_upgraded_with_its_data(backend):
     owned.change(database, "alice", [("add", "ftcg-test-7", 3)])
     assert _tables(database) == {"alembic_version", "owned"}
     upgraded = db.connect()
-    assert db.version(upgraded) == "0002"
+    assert db.version(upgraded) == "0003"
     assert owned.counts(upgraded, "alice") == {"ftcg-test-7": 3}
     rec, played = store.create(upgraded, ZANGETSU, {"alice": "ftcg-test-7"}, seed=bytes(32))
     assert (rec.id, played.status) == (1, "pending")

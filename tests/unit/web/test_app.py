@@ -20,17 +20,24 @@ def test_openapi(client):
         "/api/collections/{name}",
         "/api/collections/{name}/cards",
         "/api/collections/{name}/cards/remove",
+        "/api/saved-decks",
+        "/api/saved-decks/{deck_id}",
     }
     assert "text/plain" in spec["paths"]["/api/decks/validate"]["post"]["requestBody"]["content"]
     assert client.get("/docs").status_code == 404  # no Swagger UI: it would load scripts from a CDN
 
 
-def test_the_only_writes_are_the_collection_endpoints(client):
+def test_the_only_writes_are_the_collection_and_saved_deck_endpoints(client):
     spec = client.get("/api/openapi.json").json()
     methods = {m for ops in spec["paths"].values() for m in ops}
-    assert methods == {"get", "post"}
-    secured = sorted(path for path, ops in spec["paths"].items() for op in ops.values() if "security" in op)
-    assert secured == ["/api/collections/{name}/cards", "/api/collections/{name}/cards/remove"]  # the other POSTs only read
+    assert methods == {"get", "post", "put"}
+    secured = sorted((path, m) for path, ops in spec["paths"].items() for m, op in ops.items() if "security" in op)
+    assert secured == [  # the other POSTs only read
+        ("/api/collections/{name}/cards", "post"),
+        ("/api/collections/{name}/cards/remove", "post"),
+        ("/api/saved-decks", "post"),
+        ("/api/saved-decks/{deck_id}", "put"),
+    ]
 
 
 def test_openapi_shows_the_collection_endpoints(client, writable):
@@ -86,7 +93,7 @@ def test_request_threads_out_of_range_are_refused(monkeypatch, value):
 def test_every_route_is_a_module_function_named_in_the_route_table(web_app):
     """Issue 30, item 5: every route is a module-level function of a router module, importable by name,
     and the app's route table sends each URL and method to it, in this order."""
-    from cardlab.web.routes import route_table
+    from cardlab.web.routes import builder, collection_pages, route_table, saved_decks
     from cardlab.web.routes.card_api import api_card, api_search, api_sets
     from cardlab.web.routes.card_faces import card_face
     from cardlab.web.routes.collection_api import api_collection, api_collection_add, api_collection_remove, api_collections
@@ -114,6 +121,29 @@ def test_every_route_is_a_module_function_named_in_the_route_table(web_app):
         ("/api/collections/{name}", "GET", api_collection),
         ("/api/collections/{name}/cards", "POST", api_collection_add),
         ("/api/collections/{name}/cards/remove", "POST", api_collection_remove),
+        ("/build", "GET", builder.build_page),
+        ("/build/add", "POST", builder.build_add),
+        ("/build/set", "POST", builder.build_set),
+        ("/build/clear", "POST", builder.build_clear),
+        ("/build/import", "POST", builder.build_import),
+        ("/build/save", "POST", builder.build_save),
+        ("/build/export.{dialect}", "GET", builder.build_export),
+        ("/build/proxies.pdf", "GET", builder.build_proxies),
+        ("/d/{deck_id}", "GET", saved_decks.saved_page),
+        ("/d/{deck_id}/export.{dialect}", "GET", saved_decks.saved_export),
+        ("/d/{deck_id}/proxies.pdf", "GET", saved_decks.saved_proxies),
+        ("/d/{deck_id}/copy", "POST", saved_decks.saved_copy),
+        ("/d/{deck_id}/edit", "POST", saved_decks.saved_edit),
+        ("/decks", "GET", saved_decks.saved_list),
+        ("/api/saved-decks/{deck_id}", "GET", saved_decks.api_saved_deck),
+        ("/api/saved-decks", "POST", saved_decks.api_save_deck),
+        ("/api/saved-decks/{deck_id}", "PUT", saved_decks.api_edit_deck),
+        ("/collections", "GET", collection_pages.collections_page),
+        ("/collections/go", "GET", collection_pages.collection_go),
+        ("/collection/{name}", "GET", collection_pages.collection_page),
+        ("/collection/{name}/have", "POST", collection_pages.collection_have),
+        ("/collection/{name}/change", "POST", collection_pages.collection_change_page),
+        ("/collection/{name}/import", "POST", collection_pages.collection_import_page),
     ]
     table = [(r.path, m, r.endpoint) for r in route_table(web_app.app) if r.endpoint is not None and r.methods for m in sorted(r.methods)]
     ours = [row for row in table if row[2].__module__.startswith("cardlab.web.routes.")]

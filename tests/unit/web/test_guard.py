@@ -23,9 +23,13 @@ def test_a_10_mb_body(client):
 def test_security_headers(client):
     for resp in (client.get("/search"), client.get("/api/sets"), client.get("/nowhere"), client.get("/static/style.css")):
         assert "frame-ancestors 'none'" in resp.headers["content-security-policy"]
-        assert "script-src" not in resp.headers["content-security-policy"]  # default-src 'none': no script at all
+        assert "script-src 'self';" in resp.headers["content-security-policy"]  # static files only: no inline script, no CDN
+        assert "unsafe" not in resp.headers["content-security-policy"]
         assert resp.headers["x-content-type-options"] == "nosniff"
-    assert "<script" not in client.get("/search", params={"q": "pikachu"}).text
+    import re
+
+    scripts = re.findall(r"<script[^>]*>[^<]*</script>", client.get("/search", params={"q": "pikachu"}).text)
+    assert scripts == ['<script src="/static/builder.js" defer></script>']  # one static file, nothing inline
 
 
 def test_redirects_stay_on_this_site(client):
