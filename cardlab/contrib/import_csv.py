@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cardlab.catalog.filecheck import missing_source_language, schema_message
+from cardlab.catalog.filecheck import missing_source_language
 from cardlab.catalog.model import Catalog, SetInfo
 from cardlab.catalog.schemas import card_schema_name, load_all, validator
 from cardlab.contrib.new_card import card_path, check_writable, existing_card
@@ -43,6 +43,7 @@ from cardlab.core.errors import CardlabError, DataError, Problem, SourcePos, Usa
 from cardlab.core.fs import atomic_write
 from cardlab.core.fuzzy import suggest
 from cardlab.core.paths import schema_dir
+from cardlab.core.schema_words import schema_message
 
 LOCALIZED_REFS = ("common.schema.json#/$defs/localized", "common.schema.json#/$defs/localized_line")
 

@@ -14,8 +14,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardlab.catalog.filecheck import schema_errors, schema_message
+from cardlab.catalog.filecheck import schema_errors
 from cardlab.core.errors import InputError, Problem, SourcePos
+from cardlab.core.schema_words import schema_message
 from cardlab.decks.lines import count_problem, no_count_message, split_count
 from cardlab.decks.model import DeckList, Entry
 
