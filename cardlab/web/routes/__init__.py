@@ -12,6 +12,7 @@ from typing import Any
 ROUTERS = (
     "cardlab.web.routes.pages",
     "cardlab.web.routes.deck_pages",
+    "cardlab.web.routes.lookup_api",  # /api/cards/named and /autocomplete before card_api's /api/cards/{card_id}
     "cardlab.web.routes.card_api",
     "cardlab.web.routes.deck_api",
     "cardlab.web.routes.collection_api",

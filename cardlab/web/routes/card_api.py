@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 
-from cardlab.web.cards import card_json, card_view, run_search
+from cardlab.web.cards import card_json, card_view, run_search, search_params, set_json, unknown_params, with_warnings
 from cardlab.web.errors import WebError
 from cardlab.web.forms import langs_param
 from cardlab.web.limits import PER_PAGE
@@ -28,21 +28,27 @@ def api_search(
 ) -> Response:
     """Cards matching a query in cardlab's query language (as ``cardlab search``), a page of
     50 at a time: a list object with ``data``, ``total_cards``, ``has_more``, ``next_page`` (a
-    URL relative to this server: ``/api/cards/search?q=...&page=2``)."""
-    total, hits = run_search(site, q, sort, reverse, langs_param(lang, site.languages), page_)
+    URL relative to this server: ``/api/cards/search?q=...&page=2``), and ``warnings`` naming any
+    parameter not read. Scryfall's ``order`` (a sort key), ``dir`` (``asc``, ``desc``, ``auto``) and
+    ``unique`` (``cards``: one hit per card; ``prints``: every printing) are read too."""
+    opts = search_params(request.query_params, sort, reverse)
+    total, hits = run_search(site, q, opts.sort, opts.reverse, langs_param(lang, site.languages), page_, opts.unique)
     more = page_ * PER_PAGE < total
     params = {k: v for k, v in request.query_params.items() if k != "page"}
     base = "/api/cards/search"  # relative: never built from the client's Host header
     # the cards' data is plain JSON (decoded from the index): sent as it is, not walked again by
     # FastAPI's encoder (a third of the endpoint's time on a page of 50 cards)
     return JSONResponse(
-        {
-            "object": "list",
-            "total_cards": total,
-            "has_more": more,
-            "next_page": f"{base}?{urlencode({**params, 'page': page_ + 1})}" if more else None,
-            "data": [{"object": "card", **h.to_json(), "name": h.name, "names": h.names} for h in hits],
-        }
+        with_warnings(
+            {
+                "object": "list",
+                "total_cards": total,
+                "has_more": more,
+                "next_page": f"{base}?{urlencode({**params, 'page': page_ + 1})}" if more else None,
+                "data": [{"object": "card", **h.to_json(), "name": h.name, "names": h.names} for h in hits],
+            },
+            opts.warnings,
+        )
     )
 
 
@@ -57,24 +63,10 @@ def api_card(site: SiteDep, card_id: str, lang: str = "") -> dict:
 
 
 @router.get("/api/sets", tags=["sets"])
-def api_sets(site: SiteDep, lang: str = "") -> dict:
+def api_sets(request: Request, site: SiteDep, lang: str = "") -> dict:
     """Every set: code, game, name, cards recorded and printed, the numbers still missing."""
-    from cardlab.contrib.new_card import missing_text, set_statuses
+    from cardlab.contrib.new_card import set_statuses
 
     langs = langs_param(lang, site.languages)
-    return {
-        "object": "list",
-        "has_more": False,
-        "data": [
-            {
-                "object": "set",
-                "code": s.info.code,
-                "game": s.info.game,
-                "name": s.info.name(langs),
-                "recorded": s.recorded,
-                "printed_total": s.info.printed_total,
-                "missing": missing_text(s) if s.missing is not None else None,
-            }
-            for s in set_statuses(site.catalog)
-        ],
-    }
+    data = [set_json(s, langs) for s in set_statuses(site.catalog)]
+    return with_warnings({"object": "list", "has_more": False, "data": data}, unknown_params(request.query_params, ("lang",)))
