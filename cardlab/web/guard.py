@@ -54,12 +54,12 @@ class Guard:
     """
 
     def __init__(self, app: ASGIApp, max_body: int) -> None:
-        self.app, self.max_body = app, max_body
+        self.inner, self.max_body = app, max_body  # .app is left to the factory: the FastAPI instance
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Handle one ASGI connection scope (http requests are guarded; others pass through)."""
         if scope["type"] != "http":
-            await self.app(scope, receive, send)
+            await self.inner(scope, receive, send)
             return
 
         head = scope["method"] == "HEAD"
@@ -115,7 +115,7 @@ class Guard:
                 return {"type": "http.request", "body": body, "more_body": False}
             return await receive()
 
-        await self.app(scope, replay, send_with_headers)
+        await self.inner(scope, replay, send_with_headers)
 
     async def _refuse(self, scope: Scope, send: Send) -> None:
         """Answer 413 with a JSON error object (``/api/``) or a short plain page."""
