@@ -109,6 +109,9 @@ class Caching:
             await send({"type": "http.response.start", "status": 304, "headers": cached})
             await send({"type": "http.response.body", "body": b""})
             return
+        # the ETag here is the only validator: the app's own (StaticFiles') conditional answers are not asked for
+        conditional = (b"if-none-match", b"if-modified-since")
+        scope = {**scope, "headers": [(k, v) for k, v in scope.get("headers") or [] if k.lower() not in conditional]}
 
         async def send_cached(message: Message) -> None:
             """Give a 200 its ETag, Cache-Control and Vary (the app's own ETag and Vary replaced);
