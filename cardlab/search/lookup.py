@@ -149,7 +149,12 @@ def card_named(con: sqlite3.Connection, name: str, *, fuzzy: bool = False, set_r
             ids = _fuzzy_ids(con, text)
         if codes is not None and ids:
             marks = ",".join("?" * len(ids))
-            ids = [r[0] for r in con.execute(f"SELECT id FROM card WHERE id IN ({marks}) AND set_code IN ({','.join('?' * len(codes))})", [*ids, *codes])]
+            ids = [
+                r[0]
+                for r in con.execute(
+                    f"SELECT id FROM card WHERE id IN ({marks}) AND set_code IN ({','.join('?' * len(codes))})", [*ids, *codes]
+                )
+            ]
         if not ids:
             where = f" in set '{set_ref}'" if set_ref is not None else ""
             names = sorted({r[0] for r in con.execute("SELECT name FROM card_name")})
@@ -171,14 +176,19 @@ def _fuzzy_ids(con: sqlite3.Connection, text: str) -> list[str]:
     rows = con.execute("SELECT folded, name, card_id FROM card_name").fetchall()
     words = fold(text).split()
     starting: dict[str, str] = {}
-    for folded, shown, card_id in rows:
+    for folded, _shown, card_id in rows:
         have = folded.split()
         if len(words) <= len(have) and all(any(h.startswith(w) for h in have) for w in words):
             starting.setdefault(folded, card_id)
     if len(starting) > 1:
         firsts = sorted(set(starting.values()))
-        choices = [tuple(r) for r in con.execute(f"SELECT id, name, set_code FROM card WHERE id IN ({','.join('?' * len(firsts))}) ORDER BY name, id", firsts)]
-        raise AmbiguousCardError(text, choices)  # type: ignore[arg-type]
+        choices = [
+            tuple(r)
+            for r in con.execute(
+                f"SELECT id, name, set_code FROM card WHERE id IN ({','.join('?' * len(firsts))}) ORDER BY name, id", firsts
+            )
+        ]
+        raise AmbiguousCardError(text, choices)
     chosen = next(iter(starting), None)
     if chosen is None:
         best = best_match(text, (shown for _folded, shown, _id in rows))
@@ -205,7 +215,7 @@ def _first_printing(con: sqlite3.Connection, ref: str, ids: list[str], narrowed:
                 firsts,
             )
         ]
-        raise AmbiguousCardError(ref, choices)  # type: ignore[arg-type]
+        raise AmbiguousCardError(ref, choices)
     printed = _printings(con, oracles[0])
     return next(p[0] for p in printed if p[0] in ids or not narrowed)
 
@@ -238,12 +248,17 @@ def card_by_number(con: sqlite3.Connection, set_ref: str, number: str) -> CardVi
         ids = [r[0] for r in con.execute(f"SELECT id FROM card WHERE set_code IN ({marks}) AND number = ? ORDER BY id", [*codes, wanted])]
         if not ids and "/" in wanted:
             wanted = wanted.split("/", 1)[0].strip()
-            ids = [r[0] for r in con.execute(f"SELECT id FROM card WHERE set_code IN ({marks}) AND number = ? ORDER BY id", [*codes, wanted])]
+            ids = [
+                r[0] for r in con.execute(f"SELECT id FROM card WHERE set_code IN ({marks}) AND number = ? ORDER BY id", [*codes, wanted])
+            ]
         if not ids:
             raise CardNotFoundError(f"{set_ref} {number}", [])
         if len(ids) > 1:
-            choices = [tuple(r) for r in con.execute(f"SELECT id, name, set_code FROM card WHERE id IN ({','.join('?' * len(ids))}) ORDER BY id", ids)]
-            raise AmbiguousCardError(f"{set_ref} {number}", choices)  # type: ignore[arg-type]
+            choices = [
+                tuple(r)
+                for r in con.execute(f"SELECT id, name, set_code FROM card WHERE id IN ({','.join('?' * len(ids))}) ORDER BY id", ids)
+            ]
+            raise AmbiguousCardError(f"{set_ref} {number}", choices)
         return _view(con, ids[0])
 
 
@@ -271,7 +286,9 @@ def autocomplete(con: sqlite3.Connection, text: str, limit: int = AUTOCOMPLETE_L
             if len(found) >= limit:
                 return list(found.values())
         like = "% " + key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        for folded, shown in con.execute("SELECT folded, name FROM card_name WHERE folded LIKE ? ESCAPE '\\' ORDER BY folded, lang", (like,)):
+        for folded, shown in con.execute(
+            "SELECT folded, name FROM card_name WHERE folded LIKE ? ESCAPE '\\' ORDER BY folded, lang", (like,)
+        ):
             found.setdefault(folded, shown)
             if len(found) >= limit:
                 break

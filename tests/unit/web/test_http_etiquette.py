@@ -91,7 +91,12 @@ def test_changed_catalog_new_etag(test_set, tmp_path):
 def test_site_tag_parts():
     from cardlab.web.caching import site_tag
 
-    tags = {site_tag("fp1", ["1.0", "False"]), site_tag("fp2", ["1.0", "False"]), site_tag("fp1", ["1.1", "False"]), site_tag("fp1", ["1.0", "True"])}
+    tags = {
+        site_tag("fp1", ["1.0", "False"]),
+        site_tag("fp2", ["1.0", "False"]),
+        site_tag("fp1", ["1.1", "False"]),
+        site_tag("fp1", ["1.0", "True"]),
+    }
     assert len(tags) == 4
 
 

@@ -82,7 +82,13 @@ def test_card_by_set_and_number(client):
 def test_set_by_code(client):
     for code in ("base1", "BS", "base", "bs"):
         body = client.get(f"/api/sets/{code}").json()
-        assert (body["object"], body["code"], body["name"], body["printed_total"], body["recorded"]) == ("set", "base1", "Base Set", 102, 102)
+        assert (body["object"], body["code"], body["name"], body["printed_total"], body["recorded"]) == (
+            "set",
+            "base1",
+            "Base Set",
+            102,
+            102,
+        )
     assert client.get("/api/sets/BS", params={"lang": "fr"}).json()["name"] == "Set de Base"
     assert client.get("/api/sets/BS").json()["aliases"] == ["BS", "base"]
     err = error_of(client.get("/api/sets/bse1"), 404, "not_found")
@@ -94,7 +100,11 @@ def test_autocomplete_catalog(client):
     assert body == {"object": "catalog", "total_values": 3, "data": ["Charizard", "Charmander", "Charmeleon"]}
     assert client.get("/api/cards/autocomplete", params={"q": "c"}).json() == {"object": "catalog", "total_values": 0, "data": []}
     assert client.get("/api/cards/autocomplete", params={"q": "dracau"}).json()["data"] == ["Dracaufeu"]
-    assert client.get("/api/cards/autocomplete", params={"q": "char", "limit": "3"}).json()["warnings"][0].startswith("unknown parameter 'limit'")
+    assert (
+        client.get("/api/cards/autocomplete", params={"q": "char", "limit": "3"})
+        .json()["warnings"][0]
+        .startswith("unknown parameter 'limit'")
+    )
 
 
 def test_search_scryfall_parameters(client):
