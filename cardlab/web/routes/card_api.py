@@ -53,13 +53,13 @@ def api_search(
 
 
 @router.get("/api/cards/{card_id}", tags=["cards"])
-def api_card(site: SiteDep, card_id: str, lang: str = "") -> dict:
+def api_card(request: Request, site: SiteDep, card_id: str, lang: str = "") -> dict:
     """One card by id (``base1-4``): names, set, the card's data, printings and legality per format."""
     langs = langs_param(lang, site.languages)
     view = card_view(site, card_id)
     if view.id.lower() != card_id.lower():
         raise WebError(404, "not_found", f"no card with the id '{card_id}'")
-    return card_json(site, view, langs)
+    return with_warnings(card_json(site, view, langs), unknown_params(request.query_params, ("lang",)))
 
 
 @router.get("/api/sets", tags=["sets"])

@@ -70,6 +70,12 @@ def test_named_warns_of_unknown_parameters(client):
     assert [w.split("'")[1] for w in body["warnings"]] == ["format", "pretty"]
 
 
+def test_card_by_id_warns_of_unknown_parameters(client):
+    assert "warnings" not in client.get("/api/cards/base1-4", params={"lang": "fr"}).json()
+    body = client.get("/api/cards/base1-4", params={"format": "image"}).json()
+    assert (body["id"], body["warnings"]) == ("base1-4", ["unknown parameter 'format' was ignored; this endpoint reads: lang"])
+
+
 def test_card_by_set_and_number(client):
     for path in ("/api/cards/base1/4", "/api/cards/BS/4", "/api/cards/bs/4"):
         assert client.get(path).json()["id"] == "base1-4"
