@@ -173,10 +173,16 @@ def _fuzzy_ids(con: sqlite3.Connection, text: str) -> list[str]:
         ids = [r[0] for r in con.execute("SELECT DISTINCT card_id FROM card_name WHERE compact = ?", (compact(text),))]
         if ids:
             return ids
-    rows = con.execute("SELECT folded, name, card_id FROM card_name").fetchall()
     words = fold(text).split()
+    if not words:
+        return []
+    # names with a word starting with the first word typed (an indexed range and one LIKE scan in SQL)
+    rows = con.execute(
+        "SELECT folded, card_id FROM card_name WHERE (folded >= ? AND folded < ?) OR folded LIKE ? ESCAPE '\\'",
+        (words[0], words[0] + "\U0010ffff", _word_start(words[0])),
+    ).fetchall()
     starting: dict[str, str] = {}
-    for folded, _shown, card_id in rows:
+    for folded, card_id in rows:
         have = folded.split()
         if len(words) <= len(have) and all(any(h.startswith(w) for h in have) for w in words):
             starting.setdefault(folded, card_id)
@@ -191,9 +197,16 @@ def _fuzzy_ids(con: sqlite3.Connection, text: str) -> list[str]:
         raise AmbiguousCardError(text, choices)
     chosen = next(iter(starting), None)
     if chosen is None:
-        best = best_match(text, (shown for _folded, shown, _id in rows))
-        chosen = fold(best) if best is not None else None
-    return sorted({card_id for folded, _shown, card_id in rows if folded == chosen}) if chosen is not None else []
+        chosen = best_match(text, (r[0] for r in con.execute("SELECT DISTINCT folded FROM card_name")), folded=True)
+    if chosen is None:
+        return []
+    return [r[0] for r in con.execute("SELECT DISTINCT card_id FROM card_name WHERE folded = ? ORDER BY card_id", (chosen,))]
+
+
+def _word_start(key: str) -> str:
+    """A LIKE pattern for folded names with a word (after a space) that starts with ``key``, its
+    ``%``, ``_`` and ``\\`` escaped (``ESCAPE '\\'``)."""
+    return "% " + key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
 def _first_printing(con: sqlite3.Connection, ref: str, ids: list[str], narrowed: bool) -> str:
@@ -285,9 +298,8 @@ def autocomplete(con: sqlite3.Connection, text: str, limit: int = AUTOCOMPLETE_L
             found.setdefault(folded, shown)
             if len(found) >= limit:
                 return list(found.values())
-        like = "% " + key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         for folded, shown in con.execute(
-            "SELECT folded, name FROM card_name WHERE folded LIKE ? ESCAPE '\\' ORDER BY folded, lang", (like,)
+            "SELECT folded, name FROM card_name WHERE folded LIKE ? ESCAPE '\\' ORDER BY folded, lang", (_word_start(key),)
         ):
             found.setdefault(folded, shown)
             if len(found) >= limit:

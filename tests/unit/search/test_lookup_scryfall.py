@@ -83,3 +83,9 @@ def test_best_match():
     assert best_match("qqqq", names) is None
     assert best_match("Pikachu", ["Pikachu", "PIKACHU"]) == "Pikachu"  # alike when folded: one name
     assert best_match("abcd", ["abce", "abcf"]) is None  # two as close: no single best
+
+
+def test_best_match_on_folded_choices():
+    folded = ["charizard", "dark charizard", "pikachu"]
+    assert best_match("Charzard", folded, folded=True) == "charizard"
+    assert best_match("Charzard", ["charizard", "charizard"], folded=True) == "charizard"  # repeats count once
