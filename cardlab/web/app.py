@@ -176,7 +176,13 @@ def create_app(
             "Cards, sets, deck checks and collections of the cardlab catalog. Errors are objects with status, code and details. "
             "Collection writes (POST /api/collections/{name}/cards, POST /api/collections/{name}/cards/remove) answer 403 "
             "writes_disabled unless the server runs with --allow-writes, and then need Authorization: Bearer <token> "
-            "(401 unauthorized without it)." + (" This server takes writes." if site.allow_writes else " This server is read-only.")
+            "(401 unauthorized without it). Catalog reads carry an ETag: send it back as If-None-Match for a 304. "
+            + (
+                f"Each client address may send {rate:g} API requests a second on average (429 rate_limited with Retry-After past it)."
+                if rate > 0
+                else ""
+            )
+            + (" This server takes writes." if site.allow_writes else " This server is read-only.")
         ),
     )
     api.state.site, api.state.templates = site, templates()
