@@ -36,6 +36,13 @@ def _isolated_env(monkeypatch, tmp_path_factory, tmp_path):
         "CARDLAB_SERVE_TOKEN",
     ):
         monkeypatch.delenv(var, raising=False)
+    # the interface speaks English unless a test asks otherwise (a French locale would translate it)
+    for var in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    from cardlab.core import l10n
+
+    l10n.use("en")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.getbasetemp() / "no-user-config"))
     monkeypatch.setenv("COLUMNS", "200")
     # Test files are copied just before they are read: do not treat them as "racy" (changed within

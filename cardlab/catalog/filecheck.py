@@ -15,24 +15,26 @@ import os
 import pickle
 import re
 import sqlite3
+import sys
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardlab.catalog.freshness import validation_cache
-from cardlab.catalog.model import SourceFile
+from cardlab.catalog.model import SourceFile, layered_dirs
 from cardlab.catalog.schemas import card_schema_name, fast_validator, fingerprint, validator
 from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.inputs import LoadError, read_text
 from cardlab.core.paths import cache_dir
+from cardlab.core.progress import step
 from cardlab.core.stamps import file_stamp, is_racy
 from cardlab.core.text import is_localized
 
 if TYPE_CHECKING:
     from cardlab.core.yamlio import Positions  # lazy: PyYAML (17 ms), only for a file with problems
 
-COMMON_FIELDS = ("id", "number", "name", "rarity", "illustrator", "notes")
+COMMON_FIELDS = ("id", "number", "name", "rarity", "illustrator", "notes", "transcribed")
 """The fields of ``common.schema.json#/$defs/card``, which every game's card has."""
 
 PARALLEL_THRESHOLD = 5000
@@ -93,11 +95,13 @@ def _schema_problems(path: Path, tree: Positions, data: Any, schema: str) -> lis
     # as evaluated and unevaluatedProperties calls them unknown: report only the real failure.
     other = any(e.validator not in ("unevaluatedProperties", "additionalProperties") or list(e.absolute_path) for e in errors)
     common = set(COMMON_FIELDS) if other else set()
-    # A field with a value outside its list (supertype: Pokemon) makes the if/then/else branches
-    # that depend on it fail too; report the field, not their consequences.
-    enum_at_root = any(e.validator == "enum" and len(e.absolute_path) == 1 for e in errors)
+    # A field the if/then/else branches are chosen by (supertype, kind) with a value outside its
+    # list makes the branches fail too; report the field, not their consequences. A field of a
+    # branch itself (an Ippo blow's blow_type) decides nothing: its error, and every other error of
+    # that branch, is reported (issue 33: a misspelt blow_type hid the whole card's problems).
+    chooser_enum = any(e.validator == "enum" and len(e.absolute_path) == 1 and not _in_branch(e) for e in errors)
     for err in errors:
-        if enum_at_root and {"then", "else"} & set(map(str, err.relative_schema_path)):
+        if chooser_enum and _in_branch(err):
             continue
         if err.context:
             err = best_match(err.context) or err
@@ -105,8 +109,10 @@ def _schema_problems(path: Path, tree: Positions, data: Any, schema: str) -> lis
         if err.validator in ("unevaluatedProperties", "additionalProperties") and isinstance(err.instance, dict):
             allowed = _allowed_keys(err)
             extra = [k for k in err.instance if k not in allowed] or list(err.instance)
+            # with no branch chosen, the fields of every kind look unknown: only the truly unknown are
+            branch = _branch_fields(err.schema) if chooser_enum and not keys else set()
             for k in extra:
-                if not keys and k in common:
+                if not keys and (k in common or k in branch):
                     continue
                 problems.append(Problem(key_position(tree, keys, k, path), f"unknown field '{k}'", "schema"))
             continue
@@ -116,6 +122,23 @@ def _schema_problems(path: Path, tree: Positions, data: Any, schema: str) -> lis
         if problem not in problems:  # several required fields of one branch: one message names them all
             problems.append(problem)
     return problems
+
+
+def _in_branch(err: Any) -> bool:
+    """True when ``err`` comes from an if/then/else branch of the schema (a field of one kind of card)."""
+    return bool({"then", "else"} & set(map(str, err.relative_schema_path)))
+
+
+def _branch_fields(schema: Any) -> set[str]:
+    """The field names the if/then/else branches of ``schema`` (a card schema's root) define."""
+    found: set[str] = set()
+    stack = [schema.get(k) for k in ("then", "else")] if isinstance(schema, dict) else []
+    while stack:
+        part = stack.pop()
+        if isinstance(part, dict):
+            found.update(part.get("properties", {}))
+            stack.extend(part.get(k) for k in ("then", "else"))
+    return found
 
 
 def _allowed_keys(err: Any) -> set[str]:
@@ -180,7 +203,19 @@ def _found(value: Any, text_ok: bool = True) -> str:
 
 
 def schema_message(err: Any) -> str:
-    """A jsonschema error in YAML's words: ``expected an integer, found true (a YAML boolean)``."""
+    """A jsonschema error in YAML's words: ``expected an integer, found true (a YAML boolean)``.
+
+    A schema rule that carries an ``x-rule`` (the game's rule in words, with its seed and section:
+    Ippo's keywords tied to card kinds) is said in those words after what was found."""
+    rule = err.schema.get("x-rule") if isinstance(err.schema, dict) else None
+    if rule:
+        if err.validator == "not" and isinstance(err.instance, list):
+            return f"{_show(err.instance)}: {rule}"
+        return f"{_plain_message(err)}: {rule}"
+    return _plain_message(err)
+
+
+def _plain_message(err: Any) -> str:
     if err.validator == "enum":
         options = ", ".join(_show(v) for v in err.validator_value)
         shown = _show(err.instance) if isinstance(err.instance, str) else _found(err.instance)
@@ -259,8 +294,8 @@ def check_text(path: Path, text: str, kind: str, game: str, source_language: str
         problems = _schema_problems(path, tree, data, schema)
     except KeyError:
         problems = []  # the set manifest's own check reports its unknown game
-    if kind == "card" and source_language and not problems and _lacks_language(data, source_language):
-        missing = [keys for keys, loc in _localized_keys(data, []) if source_language not in loc]
+    if kind == "card" and source_language and not problems:
+        missing = missing_source_language(data, source_language)
         if missing:
             problems = [
                 Problem(position(tree, keys, path), f"missing the source language '{source_language}'", "source-language")
@@ -479,6 +514,34 @@ def _summary(kind: str, data: Any) -> Any:
     return {k: data[k] for k in SUMMARY_FIELDS if k in data}
 
 
+_SHARED_VALUES = frozenset(("number", "supertype", "stage"))
+"""Summary fields whose values repeat across cards (``1``, ``Pokémon``, ``Basic``): held once."""
+
+
+def _shared(summary: Any) -> Any:
+    """A card summary with its keys (and the language keys of its names) and the values of
+    :data:`_SHARED_VALUES` interned: each unpickled summary would otherwise hold its own copy of
+    every key, a third of its memory (100,000 summaries are held while a catalog is validated)."""
+    if not isinstance(summary, dict):
+        return summary
+    out = {}
+    for key, value in summary.items():
+        if isinstance(value, dict):
+            value = {sys.intern(k) if isinstance(k, str) else k: v for k, v in value.items()}
+        elif key in _SHARED_VALUES and isinstance(value, str):
+            value = sys.intern(value)
+        out[sys.intern(key) if isinstance(key, str) else key] = value
+    return out
+
+
+def _ignore_interrupt() -> None:
+    """In a worker of the checking pool: Ctrl-C is the parent's to handle (the terminal sends it to
+    every process of the group; a worker would print its own traceback)."""
+    import signal  # lazy: signal, only in a pool's worker
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def check_files(
     files: list[SourceFile],
     cache_path: Path | None | str = "default",
@@ -520,6 +583,7 @@ def check_files(
     now = time.time_ns()
 
     pool: Any = None
+    done = 0
 
     def run(batch: list[SourceFile], games: dict[Path | None, str], langs: dict[Path | None, str]) -> None:
         nonlocal reparsed, pool
@@ -546,7 +610,7 @@ def check_files(
             if hit and hit[:2] == stat and not stat[0].endswith("racy"):
                 try:
                     served = (
-                        pickle.loads(hit[2]),
+                        pickle.loads(hit[2]) if full or f.kind != "card" else _shared(pickle.loads(hit[2])),
                         [Problem(SourcePos(f.path, ln, col), msg, rule) for ln, col, msg, rule in json.loads(hit[3])],
                     )
                 except Exception:  # noqa: BLE001 - a damaged cache row: check the file again
@@ -567,17 +631,20 @@ def check_files(
                         fast_validator(card_schema_name(game))
                     except KeyError:
                         pass  # an unknown game: the set manifest's check reports it
-                pool = ProcessPoolExecutor(max_workers=workers)
+                pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupt)
             results = pool.map(_check_job, jobs, chunksize=250)
         else:
             results = (_check_job(j) for j in jobs)
         for path, d, probs, row in results:
             key = str(path)
-            data[path] = d  # the whole data, or its summary when not full: the rest is in the cache
+            data[path] = d if full else _shared(d)  # the whole data, or its summary: the rest is in the cache
             problems.extend(Problem(SourcePos(path, ln, col), msg, rule) for ln, col, msg, rule in probs)
             rows.append((key, *stats[key], *row))
         reparsed += len(jobs)
         cache.put(rows)  # batch by batch: the parsed cards of one batch at a time are held
+        nonlocal done
+        done += len(batch)
+        step("checking files", done, len(files))
 
     # Set manifests first: a set's `game` chooses the schema of the cards beside it.
     run([f for f in files if f.kind == "set"], {}, {})
@@ -591,6 +658,10 @@ def check_files(
             src = d.get("source_language", "en") if isinstance(d, dict) else None
             if isinstance(src, str):
                 langs[f.set_dir] = src
+    for folder, target in layered_dirs(files, data).items():  # a personal folder over a shipped set
+        games[folder] = games.get(target, games.get(folder, ""))
+        if target in langs:
+            langs[folder] = langs[target]
     others = [f for f in files if f.kind != "set"]
     try:
         for start in range(0, len(others), BATCH_FILES):
@@ -608,6 +679,18 @@ def check_files(
     if default is not None and cache.db is not None:
         prune_caches(default)
     return data, problems, reparsed
+
+
+def missing_source_language(card: dict, lang: str) -> list[list]:
+    """The data paths of ``card``'s localized maps that lack ``lang`` (the set's source language;
+    rule ``source-language``). A card marked ``transcribed: false`` (its rules text recorded first in
+    another language, not yet from the card) needs it in its names only."""
+    if not _lacks_language(card, lang):
+        return []
+    names_only = card.get("transcribed") is False
+    return [
+        keys for keys, loc in _localized_keys(card, []) if lang not in loc and not (names_only and keys[0] not in ("name", "printed_name"))
+    ]
 
 
 def _lacks_language(data: Any, lang: str) -> bool:

@@ -167,6 +167,22 @@ class Catalog:
             out.update((i, first) for i in ids)
         return out
 
+    def set_sizes(self) -> dict[str, int]:
+        """Return set code -> how many of its cards are recorded (cards with a collector number as
+        text); a set without cards is absent. ``cardlab sets`` reads it (the index holds it per set:
+        :meth:`cardlab.index.stored.StoredCatalog.set_sizes`)."""
+        out: dict[str, int] = {}
+        for card_id, code in self.card_set.items():
+            if isinstance(self.cards[card_id].get("number"), str):
+                out[code] = out.get(code, 0) + 1
+        return out
+
+    def set_numbers(self, code: str) -> list[str]:
+        """Return the collector numbers (text) of the recorded cards of the set ``code``, in
+        catalog order; empty for a set without cards."""
+        found = [self.cards[i].get("number") for i, c in self.card_set.items() if c == code]
+        return [n for n in found if isinstance(n, str)]
+
     def set_of(self, card_id: str) -> SetInfo:
         """Return the set of a card. Raises KeyError for an unknown id."""
         return self.sets[self.card_set[card_id]]
@@ -225,13 +241,26 @@ class Catalog:
         other_games: dict[str, str] = {}
         for card_id, card in self.cards.items():
             card_game = self.game_of(card_id)
-            for name in card_names(card):
+            for name in self.names_of(card_id, card):
                 if card_game == game:
                     names.setdefault(fold(name), set()).add(card_id)
                     squeezed.setdefault(compact(name), set()).add(card_id)
                 else:
                     other_games.setdefault(fold(name), card_game)
         return names, squeezed, other_games
+
+    def names_of(self, card_id: str, card: dict | None = None) -> list[str]:
+        """Return :func:`card_names` of a card, then the names of the card it prints
+        (:meth:`oracle_of`) in the languages it has none in: the Gym Heroes Fire Energy is
+        « Énergie Feu » as base1-98 is (the index stores the same names, ``card_name``)."""
+        card = self.cards[card_id] if card is None else card
+        names = card_names(card)
+        oracle = self.oracle_of(card_id)
+        if oracle != card_id:
+            own = card.get("name") or {}
+            theirs = self.cards[oracle].get("name") or {}
+            names += [n for k, n in theirs.items() if k != "_source" and k not in own and isinstance(n, str)]
+        return names
 
     def require_set(self, code: str) -> SetInfo:
         """Return the set whose code or alias is ``code`` (case-insensitive), as :meth:`find_set`.
@@ -324,6 +353,41 @@ def scan(roots: Iterable[Path]) -> list[SourceFile]:
     return found + formats
 
 
+def layered_dirs(files: list[SourceFile], data: dict[Path, Any]) -> dict[Path, Path]:
+    """The folders of a personal catalog layered over another root (issue 33: a collector's own cards
+    beside the shipped set, without copying it): ``{folder: the set folder its cards belong to}``.
+
+    A folder belongs to another set when its ``set.yaml`` says ``extends: <set code>`` (the set of
+    that code, in any root), or when it holds card files only and a set folder of the same game
+    and folder name has a ``set.yaml`` (the first such, in the order of the roots). Shipped
+    corrections then reach the personal catalog with no merge: it holds only its own cards.
+
+    Args:
+        files: the catalog's files (:func:`scan`); data: the set manifests' data by path (cards
+            may be absent).
+    """
+    manifests = {f.set_dir: data.get(f.path) for f in files if f.kind == "set"}
+    by_code: dict[str, Path] = {}
+    by_name: dict[tuple[str, str], Path] = {}
+    for f in files:
+        d = manifests.get(f.set_dir) if f.kind == "set" else None
+        if isinstance(d, dict) and isinstance(d.get("code"), str) and "extends" not in d and f.set_dir is not None:
+            by_code.setdefault(d["code"], f.set_dir)
+            by_name.setdefault((f.game, f.set_dir.name), f.set_dir)
+    out: dict[Path, Path] = {}
+    for f in files:
+        if f.set_dir is None or f.set_dir in out:
+            continue
+        if f.set_dir in manifests:
+            d = manifests[f.set_dir]
+            target = by_code.get(d["extends"]) if isinstance(d, dict) and isinstance(d.get("extends"), str) else None
+        else:
+            target = by_name.get((f.game, f.set_dir.name))
+        if target is not None and target != f.set_dir:
+            out[f.set_dir] = target
+    return out
+
+
 def build_catalog(roots: list[Path], files: list[SourceFile], data: dict[Path, Any]) -> Catalog:
     """Assemble a :class:`Catalog` from already loaded file data (``path -> data``).
 
@@ -339,6 +403,9 @@ def build_catalog(roots: list[Path], files: list[SourceFile], data: dict[Path, A
             if code not in cat.sets:
                 cat.sets[code] = SetInfo(code=code, game=str(d.get("game", f.game)), data=d, path=f.path)
             by_dir[f.set_dir] = code
+    for folder, target in layered_dirs(files, data).items():
+        if target in by_dir:
+            by_dir[folder] = by_dir[target]
     for f in files:
         d = data.get(f.path)
         if f.kind != "card" or not isinstance(d, dict) or f.set_dir not in by_dir:
@@ -365,18 +432,22 @@ def play_key(card: dict) -> str:
     files may word them differently), with each localized map reduced to its English (else first)
     text. Two cards with equal keys are printings of one card."""
 
-    def norm(value: Any) -> Any:
-        if isinstance(value, dict):
-            keys = [k for k in value if k != "_source"]
-            if keys and all(isinstance(k, str) and len(k) == 2 and k.islower() and isinstance(value[k], str) for k in keys):
-                return value.get("en", value[sorted(keys)[0]])
-            return {k: norm(v) for k, v in value.items() if k != "text"}
-        if isinstance(value, list):
-            return [norm(v) for v in value]
-        return value
-
     skip = {*PRINTING_FIELDS, "reprint_of", "text"}
-    return json.dumps(norm({k: v for k, v in card.items() if k not in skip}), sort_keys=True, ensure_ascii=False, default=str)
+    return json.dumps(_play_value({k: v for k, v in card.items() if k not in skip}), sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _play_value(value: Any) -> Any:
+    """:func:`play_key`'s reading of one value: a localized map as its English (else first) text,
+    rules texts left out. (A function of the module, not a closure: a recursive closure is a
+    reference cycle a card, kept until the garbage collector runs, which an index build pauses.)"""
+    if isinstance(value, dict):
+        keys = [k for k in value if k != "_source"]
+        if keys and all(isinstance(k, str) and len(k) == 2 and k.islower() and isinstance(value[k], str) for k in keys):
+            return value.get("en", value[sorted(keys)[0]])
+        return {k: _play_value(v) for k, v in value.items() if k != "text"}
+    if isinstance(value, list):
+        return [_play_value(v) for v in value]
+    return value
 
 
 def merge_reprint(reprint: dict, original: dict) -> dict:

@@ -13,6 +13,8 @@ Cross-file rules (ids: ``rule`` of each :class:`~cardlab.core.errors.Problem`):
 - ``source-language``: every localized map holds the set's source language.
 - ``missing-set``: a card folder has a set.yaml (whose ``game`` chooses the cards' schema).
 - ``reprint-of``: a reprint's ``reprint_of`` names a card of the catalog that is not itself a reprint.
+- ``extends``: a personal folder's ``set.yaml`` that says ``extends: <code>`` names a set of another root
+  (:func:`cardlab.catalog.model.layered_dirs`; its cards belong to that set).
 - game rules from ``cardlab.games.<game>.check`` (Pokémon: ``evolves-from``).
 """
 
@@ -81,9 +83,14 @@ def cross_checks(
     seen_sets: dict[str, Path] = {}
     set_dirs_with_file = {f.set_dir for f in files if f.kind == "set"}
     missing_reported: set[Path | None] = set()
+    layered = catalog_mod.layered_dirs(files, data)
     for f in files:
         d = data.get(f.path)
         if f.kind != "set" or not isinstance(d, dict) or f.path in bad:
+            continue
+        if "extends" in d:
+            if f.set_dir not in layered:
+                found.append((f.path, ["extends"], f"extends '{d['extends']}', a set no catalog root has", "extends"))
             continue
         set_by_dir[f.set_dir] = d
         code = d.get("code")
@@ -103,6 +110,9 @@ def cross_checks(
     for code, name, where, other, how in catalog_mod.set_code_collisions((c, data[p]) for c, p in set_files.items()):
         message = f"set code '{name}' is also the {how} of set {other}; set lookup gives it to {other}: remove one of them"
         found.append((set_files[code], where, message, "set-code-collision"))
+    for folder, under in layered.items():  # a personal folder's cards belong to the set it adds to
+        if under in set_by_dir:
+            set_by_dir[folder] = set_by_dir[under]
     seen_ids: dict[str, Path] = {}
     for f in files:
         d = data.get(f.path)

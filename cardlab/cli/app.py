@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeVar
 
 import typer
 
-from cardlab.cli.errors import finish, user_errors
+from cardlab.cli.errors import finish, long_work, user_errors
 from cardlab.cli.options import (
     CatalogOpt,
     DbOpt,
     LangOpt,
     OldFormatOpt,
+    QuietOpt,
     ReportOutput,
     ReportOutputOpt,
     SearchOutput,
@@ -68,6 +69,9 @@ def _main(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print cardlab's version and exit.")] = False,
 ) -> None:
     """cardlab: a card database and deck builder for older and niche trading card games."""
+    from cardlab.cli.options import set_interface_language
+
+    set_interface_language()  # CARDLAB_LANG or the locale; a command's --lang says it again
 
 
 def _fields_epilog() -> str:
@@ -111,27 +115,36 @@ def search(
     """Search cards.  Example: cardlab search 'type:fire hp>=80' --unique cards --output-format json"""
     import sys
 
-    from cardlab.search import engine as searching
-
     fmt = output_format(output_fmt, old_fmt, "search", "--format")
     roots, db_path = roots_and_db(catalog, db)
     with user_errors(json_output=fmt is SearchOutput.json):
         text = " ".join(query or [])
         text_argument(text, "the query")
         langs = langs_of(lang)
-        rows = _query(
-            roots,
-            db_path,
-            lambda con: searching.search(con, text, langs=langs, sort=sort, reverse=reverse, limit=limit, unique=unique.value),
-        )
+        rows, total = _query(roots, db_path, lambda con: _search_rows(con, text, langs, sort, reverse, limit, unique.value))
     if fmt is SearchOutput.table and sys.stdout.isatty():
         from cardlab.render import cards as render
 
-        render.hits(rows, render.stdout_console())
+        render.hits(rows, render.stdout_console(), total)
     else:  # piped: plain text, no colour, no wrapping (and no rich to import)
         from cardlab.render import plain
 
-        sys.stdout.write(plain.hits(rows, fmt.value))
+        sys.stdout.write(plain.hits(rows, fmt.value, total))
+
+
+def _search_rows(
+    con: sqlite3.Connection, text: str, langs: list[str], sort: str, reverse: bool, limit: int | None, unique: str
+) -> tuple[list, tuple[int, bool] | None]:
+    """``search``'s hits, and when ``--limit`` cut them, how many match in all (``(total, exact)``:
+    bounded, :func:`cardlab.search.engine.total`; None for ``--unique cards``, which counts cards
+    rather than printings)."""
+    from cardlab.search import engine as searching
+
+    more = None if limit is None else limit + 1
+    rows = searching.search(con, text, langs=langs, sort=sort, reverse=reverse, limit=more, unique=unique)
+    if limit is None or len(rows) <= limit:
+        return rows, None
+    return rows[:limit], searching.total(con, text) if unique == "prints" else None
 
 
 @_own.command()
@@ -169,6 +182,7 @@ def validate(
     output_fmt: ReportOutputOpt = ReportOutput.text,
     catalog: CatalogOpt = None,
     old_fmt: OldFormatOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Check card, set and format files (schemas and rules across files).
 
@@ -181,7 +195,7 @@ def validate(
 
     fmt = output_format(output_fmt, old_fmt, "validate", "--format")
     roots, db_path = roots_and_db(catalog, None)
-    with user_errors():
+    with user_errors(), long_work(quiet, "nothing was changed (files already checked stay in the cache)"):
         result = validate_and_record(paths or [], roots, db_path)
     if fmt is ReportOutput.text and not result.problems and plain_stdout():
         typer.echo(clean_summary(result.files))  # what rich would print, without loading it
@@ -206,20 +220,29 @@ def index_cmd(
     catalog: CatalogOpt = None,
     db: DbOpt = None,
     force: Annotated[bool, typer.Option("--force", help="Rebuild even when the index is fresh.")] = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Build the search index (searches do it when cards change).  Example: cardlab index"""
     from cardlab.index import sqlite
     from cardlab.render import cards as render
 
     roots, db_path = roots_and_db(catalog, db)
-    with user_errors():
+    with user_errors(), long_work(quiet, f"the previous index is unchanged: {db_path if not isinstance(db_path, str) else 'the server'}"):
         if isinstance(db_path, str):  # a PostgreSQL server: built in a schema of its own, then swapped in
             from cardlab.index import postgres
 
             report = postgres.build(roots, db_path, force)
             shown = postgres.locate(db_path).shown
         else:
-            report = sqlite.build_index(roots, db_path) if force else sqlite.ensure_index(roots, db_path, full=True)
+            from cardlab.core.errors import CatalogError
+
+            try:
+                report = sqlite.build_index(roots, db_path) if force else sqlite.ensure_index(roots, db_path, full=True)
+            except CatalogError:
+                meta = sqlite.stored_meta(db_path)
+                if meta is None or not sqlite.built_from(meta, roots):  # no index of this catalog yet:
+                    sqlite.build_index(roots, db_path, partial=True)  # its other cards become searchable
+                raise
             shown = str(db_path)
     console = render.stdout_console()
     if report is None:
@@ -258,11 +281,12 @@ def _open(roots: list[Path], db_path: Path | str) -> sqlite3.Connection:
 
     if failure is not None:
         console = render.stderr_console()
+        where = "searching the other cards" if report is not None else "searching the previous index"
         if isinstance(failure, DataError):
             render.problems(failure.problems, console)
-            messages.warning(f"the catalog has {len(failure.problems)} problem(s); searching the previous index", console)
+            messages.warning(f"the catalog has {len(failure.problems)} problem(s); {where}", console)
         else:
-            messages.warning(f"{failure}; searching the previous index", console)
+            messages.warning(f"{failure}; {where}", console)
     if report is not None:
         messages.dim(f"indexed {report.cards} cards in {report.seconds:.2f} s")
     return con

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from cardlab.cli.errors import finish, user_errors
+from cardlab.cli.errors import finish, long_work, user_errors
 from cardlab.cli.options import (
     CatalogOpt,
     DbOpt,
@@ -17,6 +17,7 @@ from cardlab.cli.options import (
     LangOpt,
     ListOutput,
     ListOutputOpt,
+    QuietOpt,
     ReportOutput,
     ReportOutputOpt,
     langs_of,
@@ -57,11 +58,12 @@ def open_for_reading() -> Database | None:
 
     from cardlab.collection.db import locate
     from cardlab.collection.owned import open_readonly
+    from cardlab.core.text import visible  # lazy: only this command prints user paths
 
     con = open_readonly()
     if con is None and os.environ.get("CARDLAB_DATA", "").strip():
         path = locate().path  # a SQLite file (only a file can be missing), shown absolute: sqlite:///x is relative
-        typer.echo(f"note: no collections database at {path.absolute() if path else ''} yet: nothing owned", err=True)
+        typer.echo(visible(f"note: no collections database at {path.absolute() if path else ''} yet: nothing owned"), err=True)
     return con
 
 
@@ -125,10 +127,11 @@ def list_cmd(
     ] = None,
     player: PlayerOpt = None,
     output_format: ListOutputOpt = ListOutput.text,
+    lang: LangOpt = None,
     catalog: CatalogOpt = None,
     db_opt: DbOpt = None,
 ) -> None:
-    """List the cards a player owns, with counts.  Example: cardlab collection list 'faction:gotei-13'"""
+    """List the cards a player owns, with counts.  Example: cardlab collection list 'faction:gotei-13' --lang fr"""
     import sys
 
     from cardlab.collection import listing
@@ -137,11 +140,12 @@ def list_cmd(
     roots, db_path = roots_and_db(catalog, db_opt)
     with user_errors():
         who = _player(player)
+        langs = langs_of(lang)
         con = open_for_reading()
         have = counts(con, who) if con is not None else {}
         from cardlab.search.engine import open_index
 
-        rows = listing.list_owned(open_index(roots, db_path), have, query)
+        rows = listing.list_owned(open_index(roots, db_path), have, query, langs)
     sys.stdout.write(listing.plain(rows, output_format.value))
 
 
@@ -183,6 +187,7 @@ def export(
     import sys
 
     from cardlab.collection.owned import export_csv
+    from cardlab.core.text import visible  # lazy: only this command prints user paths
 
     with user_errors():
         who = None if all_players else _player(player)
@@ -209,7 +214,7 @@ def export(
         from cardlab.core.fs import atomic_write
 
         path = atomic_write(output, text, overwrite, example="collection.csv")
-    typer.echo(f"wrote {path}", err=True)
+    typer.echo(visible(f"wrote {path}"), err=True)
 
 
 @collection_app.command("import")
@@ -230,6 +235,7 @@ def import_cmd(
         bool, typer.Option("--skip-bad", help="Import the rows understood and list the others (default: nothing unless every row is).")
     ] = False,
     catalog: CatalogOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Import counts from a CSV file or another app's export, all or nothing.
 
@@ -242,7 +248,7 @@ def import_cmd(
     from cardlab.core import words
 
     roots, _ = roots_and_db(catalog, None)
-    with user_errors():
+    with user_errors(), long_work(quiet, "the collection is unchanged"):
         who = _player(player)
         resolver = CardResolver(load_catalog(roots))
         report = import_export(db.connect(), file, resolver, who, app=app, replace=replace, skip_bad=skip_bad)

@@ -28,11 +28,12 @@ def sets(
     Example: cardlab sets ippo1 --missing
     """
     from cardlab.contrib import new_card as contrib
+    from cardlab.index.stored import open_catalog
     from cardlab.render import cards as render
 
-    roots, _ = roots_and_db(catalog, None)
+    roots, db_path = roots_and_db(catalog, None)
     with user_errors():
-        statuses = contrib.set_statuses(contrib.load(roots), code)
+        statuses = contrib.set_statuses(open_catalog(roots, db_path)[0], code)
     if missing:
         lines = [f"{s.info.code}: {contrib.missing_text(s)}" for s in statuses]
     else:

@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from cardlab.cli.errors import user_errors
+from cardlab.cli.errors import long_work, user_errors
+from cardlab.cli.options import QuietOpt
 
 db_app = typer.Typer(
     help="The collections database: copy collections and saved games between SQLite and PostgreSQL.",
@@ -23,6 +24,7 @@ def copy(
     source: Annotated[str, typer.Option("--from", metavar="URL", help=f"The database to read: {_WHERE}.")],
     target: Annotated[str, typer.Option("--to", metavar="URL", help=f"The database to write (created if needed): {_WHERE}.")],
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace the collections and games the target already holds.")] = False,
+    quiet: QuietOpt = False,
 ) -> None:
     """Copy every collection and saved game, in one transaction (the search index is rebuilt, not copied).
 
@@ -31,7 +33,7 @@ def copy(
     from cardlab.collection.copy import copy_database
     from cardlab.core.words import count
 
-    with user_errors():
+    with user_errors(), long_work(quiet, "the target database is unchanged"):
         report = copy_database(source, target, overwrite=overwrite)
 
     replaced = f" (replacing {count(report.replaced[0], 'row')} and {count(report.replaced[1], 'game')})" if any(report.replaced) else ""

@@ -29,7 +29,9 @@ def main() -> None:
         try:
             arg.encode("utf-8")
         except UnicodeEncodeError:
-            shown = arg.encode("utf-8", "backslashreplace").decode("ascii", "replace")
+            from cardlab.core.text import visible  # lazy: only for an argument that is not text
+
+            shown = visible(arg.encode("utf-8", "backslashreplace").decode("ascii", "replace"))
             sys.stderr.write(f"error: the argument '{shown}' is not valid text (undecodable bytes); give names and paths in UTF-8\n")
             raise SystemExit(_USAGE) from None
     if sys.stdout is None:

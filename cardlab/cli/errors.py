@@ -9,6 +9,7 @@ or unreadable input. Imports only typer, the stdlib and cardlab.core.errors at s
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import NoReturn
@@ -46,3 +47,37 @@ def user_errors(json_output: bool = False) -> Iterator[None]:
 def finish(ok: bool) -> NoReturn:
     """End a command: ``ExitStatus.OK`` when ``ok``, else ``ExitStatus.CHECK_FAILED``."""
     raise typer.Exit(ExitStatus.of(ok))
+
+
+INTERRUPTED = 130
+"""The exit status of a command stopped by Ctrl-C (128 + SIGINT), as shells report it."""
+
+
+@contextmanager
+def long_work(quiet: bool, kept: str) -> Iterator[None]:
+    """Run a long command's library call with a progress bar and a clean Ctrl-C.
+
+    The bar (:class:`cardlab.render.progress.ProgressBar`, hearing :mod:`cardlab.core.progress`)
+    is drawn on standard error only when it is a terminal and not ``quiet``, after a second of
+    work; rich is not even imported otherwise. Ctrl-C (a ``KeyboardInterrupt``) ends the command
+    with ``interrupted: <kept>`` on stderr and exit status 130, no traceback: ``kept`` says what
+    the library left whole (``the index is unchanged``); every such write is atomic or one
+    transaction.
+
+    Raises:
+        typer.Exit: 130 on Ctrl-C.
+    """
+    from cardlab.core.progress import reporting
+
+    try:
+        if quiet or not sys.stderr.isatty():
+            yield
+            return
+        from cardlab.render.cards import stderr_console  # lazy: rich, only for a terminal
+        from cardlab.render.progress import ProgressBar
+
+        with ProgressBar(stderr_console()) as bar, reporting(bar):
+            yield
+    except KeyboardInterrupt:
+        sys.stderr.write(f"interrupted: {kept}\n")
+        raise typer.Exit(INTERRUPTED) from None

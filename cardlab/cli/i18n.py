@@ -8,10 +8,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from cardlab.cli.errors import finish, user_errors
+from cardlab.cli.errors import finish, long_work, user_errors
 from cardlab.cli.options import (
     CatalogOpt,
     OldFormatOpt,
+    QuietOpt,
     ReportOutput,
     ReportOutputOpt,
     TableOutput,
@@ -94,6 +95,7 @@ def export(
     """Export translatable strings to a gettext PO file.  Example: cardlab i18n export --lang fr --set base1 -o fr.po"""
     from cardlab.catalog.validate import validate
     from cardlab.core.fs import check_output
+    from cardlab.core.text import visible  # lazy: only this command prints user paths
     from cardlab.i18n import po_file as pofiles
 
     to_stdout = output is None or output == "-"
@@ -107,7 +109,7 @@ def export(
             sys.stdout.write(str(po) + "\n")
         else:
             pofiles.save(po, Path(output), overwrite, protected=roots)
-            typer.echo(f"wrote {output}: {pofiles.export_summary(po, target)}", err=True)
+            typer.echo(visible(f"wrote {output}: {pofiles.export_summary(po, target)}"), err=True)
 
 
 @i18n_app.command("import")
@@ -121,6 +123,7 @@ def import_(
     catalog: CatalogOpt = None,
     output_fmt: ReportOutputOpt = ReportOutput.text,
     old_fmt: OldFormatOpt = None,
+    quiet: QuietOpt = False,
 ) -> None:
     """Write a PO file's translations back into the card files.  Example: cardlab i18n import fr.po --dry-run"""
     import json
@@ -128,7 +131,8 @@ def import_(
     from cardlab.i18n import po_import
 
     fmt = output_format(output_fmt, old_fmt, "i18n import", "--format")
-    with user_errors(json_output=fmt is ReportOutput.json):
+    kept = "no card file was changed (or, if the files were being renamed, all of them were)"
+    with user_errors(json_output=fmt is ReportOutput.json), long_work(quiet, kept):
         roots = _roots(catalog)
         report = po_import.import_po(roots, po_file, lang, dry_run=dry_run, replace=replace)
     if fmt is ReportOutput.json:

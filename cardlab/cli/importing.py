@@ -15,7 +15,12 @@ import_app = typer.Typer(help="Add cards to the catalog from other files.", no_a
 
 @import_app.command("csv")
 def import_csv_cmd(
-    file: Annotated[Path, typer.Argument(help="A CSV file whose columns are card fields: number, name, value, faction, rarity...")],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="A CSV file whose columns are card fields: number, name, name.en, start_cost.generic, blocks (commas between items), abilities.1.timing... (CONTRIBUTING.md)"
+        ),
+    ],
     set_code: Annotated[str, typer.Option("--set", help="The set the cards go to (its folder must exist with a set.yaml).")],
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace cards that already exist.")] = False,
     catalog: CatalogOpt = None,
@@ -27,6 +32,7 @@ def import_csv_cmd(
     from cardlab.catalog.validate import load_catalog
     from cardlab.contrib.import_csv import import_cards
     from cardlab.core.csvfile import read_csv
+    from cardlab.core.text import visible  # lazy: only this command prints user paths
 
     roots, _ = roots_and_db(catalog, None)
     with user_errors():
@@ -34,7 +40,7 @@ def import_csv_cmd(
         result = import_cards(load_catalog(roots), table, set_code, overwrite)
     typer.echo(f"wrote {len(result.written)} new card file(s), replaced {len(result.replaced)}")
     for p in result.written + result.replaced:
-        typer.echo(f"  {p}")
+        typer.echo(f"  {visible(str(p))}")
 
 
 def register(app: typer.Typer) -> None:

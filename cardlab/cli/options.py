@@ -33,6 +33,7 @@ DbOpt = Annotated[
         help="Index file to use (default: one per catalog in the user cache), or a PostgreSQL server: postgresql+psycopg://USER@HOST/DATABASE.",
     ),
 ]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar (none is shown when standard error is not a terminal).")]
 LangOpt = Annotated[
     Optional[str], typer.Option("--lang", help="Preferred language(s), e.g. fr or fr,de; falls back to the card's source language.")
 ]
@@ -181,9 +182,36 @@ def roots_and_db(catalog: list[Path] | None, db: str | Path | None) -> tuple[lis
 
 
 def langs_of(option: str | None) -> list[str]:
-    """Return the preferred languages: ``--lang``, else the user's configuration (cardlab.core.config)."""
+    """Return the preferred languages: ``--lang``, else the user's configuration (cardlab.core.config),
+    else the locale's language when cardlab speaks it; and make the first one cardlab has an
+    interface catalog for the language of the command's words (:mod:`cardlab.core.l10n`).
+
+    A language cardlab does not know, from ``--lang``, ``CARDLAB_LANG`` or the config file, is a
+    usage error (exit 2) naming the known ones."""
+    import os
+
     from cardlab.cli.errors import user_errors
-    from cardlab.core.config import preferred_languages
+    from cardlab.core import l10n
+    from cardlab.core.config import ENV_LANG, preferred_languages
 
     with user_errors():
-        return preferred_languages(option)
+        langs = preferred_languages(option)
+        origin = "--lang" if option is not None and option.strip() else ENV_LANG if os.environ.get(ENV_LANG, "").strip() else "languages"
+        l10n.check_languages(langs, origin)
+        if not langs:
+            found = l10n.locale_language()
+            langs = [found] if found and found != "en" else []
+        l10n.use(l10n.interface_language(langs))
+        return langs
+
+
+def set_interface_language() -> None:
+    """Make ``CARDLAB_LANG`` (its first language cardlab speaks), else the locale, the language of
+    the command's words; an unknown ``CARDLAB_LANG`` is left for :func:`langs_of` to report."""
+    import os
+
+    from cardlab.core import l10n
+    from cardlab.core.config import ENV_LANG
+
+    wanted = [code for code in os.environ.get(ENV_LANG, "").split(",") if code.strip()]
+    l10n.use(l10n.interface_language(wanted))

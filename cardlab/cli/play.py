@@ -15,9 +15,9 @@ from cardlab.cli.errors import finish, user_errors
 from cardlab.cli.options import CatalogOpt, PostOutput, PostOutputOpt, ReportOutput, ReportOutputOpt, roots_and_db
 
 if TYPE_CHECKING:
-    from cardlab.play.engine import Outcome
     from cardlab.play.odds import OddsTable
     from cardlab.play.store import GameRecord
+    from cardlab.play.thread import Played
 
 play_app = typer.Typer(
     help="Play the forum TCG's mini-games (Los Lobos, Doll House, Ryūjin Jakka, Zangetsu), turn by turn.",
@@ -42,10 +42,11 @@ def _emit(text: str, output: Path | None, overwrite: bool = False) -> None:
     typer.echo(f"wrote {atomic_write(output, text, overwrite, example='game.txt')}", err=True)
 
 
-def _show(rec: GameRecord, out: Outcome, fmt: str, output: Path | None) -> None:
+def _show(rec: GameRecord, played: Played, fmt: str, output: Path | None, last: bool = False) -> None:
+    """Print the thread (or, after a command that adds a post, ``last``: that post alone)."""
     from cardlab.render.forum import render
 
-    _emit(render(rec, out, fmt), output)
+    _emit(render(rec, played, fmt, [played.posts[-1].number] if last and fmt != "json" else None), output)
 
 
 def _pairs(values: list[str] | None, option: str) -> dict[str, str]:
@@ -71,8 +72,10 @@ def new(
         Optional[list[str]], typer.Option("--list", help="Doll House, Ryūjin Jakka: PLAYER:FILE, a list of 10 owned cards.")
     ] = None,
     stake: Annotated[Optional[list[str]], typer.Option("--stake", help="PLAYER:CARD, one card the player owns, to the winner.")] = None,
-    commit: Annotated[bool, typer.Option("--commit", help="Print the SHA-256 of the seed before any draw.")] = False,
-    seed: Annotated[Optional[str], typer.Option("--seed", help="Use this seed (hex) instead of a fresh random one.")] = None,
+    commit: Annotated[
+        bool, typer.Option("--commit", help="Also print the commitment (SHA-256 of the seed) on its own line first.")
+    ] = False,
+    seed: Annotated[Optional[str], typer.Option("--seed", help="The host's seed (hex) instead of a fresh random one.")] = None,
     without_replacement: Annotated[
         bool, typer.Option("--without-replacement", help="Drawn cards leave the pool (default: a forum draw, with replacement).")
     ] = False,
@@ -85,9 +88,10 @@ def new(
     output_format: OutFmt = PostOutput.text,
     catalog: CatalogOpt = None,
 ) -> None:
-    """Start a game; Los Lobos deals at once, Zangetsu is played in full.
+    """Start a game: prints its first post (rules, players, stakes, commitment). It stays pending,
+    with no draw, until every player accepts ('cardlab play accept').
 
-    Example: cardlab play new los-lobos -p alice -p bob --set ftcg-base --commit
+    Example: cardlab play new los-lobos -p alice -p bob --set ftcg-base
     """
     from cardlab.catalog.validate import validate
     from cardlab.collection import db
@@ -127,13 +131,17 @@ def new(
         raw_seed = raw_seed if raw_seed is not None else rng.new_seed()
         if commit:
             typer.echo(f"commitment (SHA-256 of the seed): {rng.commitment(raw_seed)}")
-        rec, out = store.create(con, setup, stakes, raw_seed)
-    _show(rec, out, output_format.value, None)
+        rec, played = store.create(con, setup, stakes, raw_seed)
+    _show(rec, played, output_format.value, None)
+    typer.echo(
+        f"game #{rec.id} is pending: each player accepts with 'cardlab play accept {rec.id} -p NAME [--contribution WORD]'", err=True
+    )
 
 
 @play_app.command("show")
 def show(game: GameArg, output_format: OutFmt = PostOutput.text, output: OutFile = None) -> None:
-    """Show a game as a forum post: every draw, roll, hand, score and the result.
+    """Show a game as its forum thread: the first post, each acceptance, move and claim, every draw,
+    roll, hand, score, the result and the revealed seed.
 
     Example: cardlab play show 3 -O bbcode
     """
@@ -141,8 +149,57 @@ def show(game: GameArg, output_format: OutFmt = PostOutput.text, output: OutFile
     from cardlab.play import store
 
     with user_errors():
-        rec, out = store.state(db.connect(), game)
-        _show(rec, out, output_format.value, output)
+        rec, played = store.state(db.connect(), game)
+        _show(rec, played, output_format.value, output)
+
+
+PlayerOpt = Annotated[str, typer.Option("--player", "-p", help="The player (a collection's name).")]
+
+
+@play_app.command("accept")
+def accept(
+    game: GameArg,
+    player: PlayerOpt,
+    contribution: Annotated[
+        Optional[str], typer.Option("--contribution", help="The player's own word mixed into the seed (default: random hex).")
+    ] = None,
+    output_format: OutFmt = PostOutput.text,
+) -> None:
+    """Accept a pending game's rules and stakes; the last acceptance starts the draws.
+
+    Example: cardlab play accept 3 -p bob --contribution 7f3a91c2
+    """
+    from cardlab.collection import db
+    from cardlab.play import store
+
+    with user_errors():
+        rec, played = store.accept(db.connect(), game, player, contribution)
+    _show(rec, played, output_format.value, None, last=True)
+
+
+@play_app.command("decline")
+def decline(game: GameArg, player: PlayerOpt, output_format: OutFmt = PostOutput.text) -> None:
+    """Refuse a pending game: it is cancelled and its stakes are free.  Example: cardlab play decline 3 -p bob"""
+    from cardlab.collection import db
+    from cardlab.play import store
+
+    with user_errors():
+        rec, played = store.decline(db.connect(), game, player)
+    _show(rec, played, output_format.value, None, last=True)
+
+
+@play_app.command("claim")
+def claim(game: GameArg, player: PlayerOpt, output_format: OutFmt = PostOutput.text) -> None:
+    """Win by forfeit a game whose opponents have not answered for more than 7 days (seed 002).
+
+    Example: cardlab play claim 3 -p alice
+    """
+    from cardlab.collection import db
+    from cardlab.play import store
+
+    with user_errors():
+        rec, played = store.claim(db.connect(), game, player)
+    _show(rec, played, output_format.value, None, last=True)
 
 
 @play_app.command("replace")
@@ -173,14 +230,15 @@ def replace(
         rec = store.load(con, game)
         if rec.kind != "los-lobos":
             raise UsageError(f"game #{rec.id} is {rec.kind}; replacing cards is a Los Lobos move")
-        rec, out = store.play_move(con, game, {"move": "replace", "player": player, "cards": slots})
-    _show(rec, out, output_format.value, None)
+        rec, played = store.play_move(con, game, {"move": "replace", "player": player, "cards": slots})
+    _show(rec, played, output_format.value, None, last=True)
 
 
 @play_app.command("roll")
 def roll(
     game: GameArg,
     to_end: Annotated[bool, typer.Option("--to-end", help="Roll round after round until the game is over.")] = False,
+    player: Annotated[Optional[str], typer.Option("--player", "-p", help="Who asks for the roll (counts as their answer).")] = None,
     output_format: OutFmt = PostOutput.text,
 ) -> None:
     """Doll House, Ryūjin Jakka: play one round (every player rolls at once).  Example: cardlab play roll 4"""
@@ -193,8 +251,8 @@ def roll(
         rec = store.load(con, game)
         if rec.kind not in ("doll-house", "ryujin-jakka"):
             raise UsageError(f"game #{rec.id} is {rec.kind}; rolls are Doll House and Ryūjin Jakka moves")
-        rec, out = store.play_move(con, game, {"move": "roll"}, until_over=to_end)
-    _show(rec, out, output_format.value, None)
+        rec, played = store.play_move(con, game, {"move": "roll", "player": player}, until_over=to_end)
+    _show(rec, played, output_format.value, None, last=True)
 
 
 @play_app.command("reveal")
@@ -210,29 +268,44 @@ def reveal(game: GameArg) -> None:
 
 @play_app.command("verify")
 def verify(
-    file: Annotated[Path, typer.Argument(help="A game exported with 'cardlab play show GAME -O json'.")],
-    seed: Annotated[str, typer.Option("--seed", help="The revealed seed (hex).")],
+    file: Annotated[Path, typer.Argument(help="The thread's posts as pasted from the forum (or a 'play show -O json' export).")],
+    seed: Annotated[Optional[str], typer.Option("--seed", help="For a JSON export: the revealed seed (hex), if not in the file.")] = None,
 ) -> None:
-    """Re-run an exported game from its revealed seed: exit 0 when every draw matches, 1 when not.
+    """Check a game from its posts alone: exit 0 "verified", 1 with the first post and line that
+    does not follow from the seed, 2 for an unreadable file.
 
-    Example: cardlab play verify game.json --seed 3f9a...
+    Example: cardlab play verify thread.txt
     """
     import json
 
     from cardlab.core.errors import InputError
+    from cardlab.core.inputs import LoadError, read_text
     from cardlab.play import store
+    from cardlab.play.verify import verify_text
 
     with user_errors():
         try:
-            record = json.loads(file.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError) as err:
-            raise InputError(f"{file}: cannot read a game record ({err})") from None
-        ok, findings = store.verify(record, seed)
-    for f in findings:
-        typer.echo(f"mismatch: {f}", err=True)
-    if ok:
-        typer.echo(f"verified: the seed matches the commitment and replays all {len(record['events'])} events")
-    finish(ok)
+            text = read_text(file)
+        except LoadError as err:
+            raise InputError(str(err)) from None
+        if text.lstrip().startswith("{"):
+            try:
+                record = json.loads(text)
+            except ValueError as err:
+                raise InputError(f"{file}: cannot read a game record ({err})") from None
+            ok, findings = store.verify(record, seed)
+            for f in findings:
+                typer.echo(f"mismatch: {f}", err=True)
+            if ok:
+                typer.echo(f"verified: the seed matches the commitment and replays all {len(record['events'])} events and the result")
+            finish(ok)
+        verdicts = verify_text(text)
+    for v in verdicts:
+        if v.ok:
+            typer.echo(f"verified: game {v.game}, posts 1 to {v.posts} follow from the revealed seed")
+        else:
+            typer.echo(f"game {v.game}: {v.problem}", err=True)
+    finish(all(v.ok for v in verdicts))
 
 
 @play_app.command("list")
@@ -240,7 +313,7 @@ def list_games() -> None:
     """List saved games, newest first.  Example: cardlab play list"""
     from cardlab.collection import db
     from cardlab.play import store
-    from cardlab.render.forum import TITLES
+    from cardlab.play.thread import TITLES
 
     with user_errors():
         reader = open_for_reading()  # no database file yet: no game, and none is created
@@ -249,7 +322,10 @@ def list_games() -> None:
         found = store.games(db.connect()) if reader is not None else []
     for rec in found:
         res = rec.result or {}
-        state = ("draw" if res.get("draw") else f"{res.get('winner')} won") if rec.status == "over" else "on"
+        if rec.status == "over":
+            state = "cancelled" if res.get("cancelled") else "draw" if res.get("draw") else f"{res.get('winner')} won"
+        else:
+            state = rec.status
         typer.echo(f"#{rec.id}  {TITLES[rec.kind]:<13} {', '.join(rec.setup['players'])}  {state}  {rec.created}")
 
 
@@ -265,7 +341,8 @@ def _odds_out(table: OddsTable, output_format: str) -> None:
 
 
 def _pool_values(catalog: list[Path] | None, set_code: str) -> list[int]:
-    """The Values of a set's draw pool (its Commons, seed 002 "piocher dans le draw pool")."""
+    """The Values of a set's draw pool: its Commons (seed 002 "Los Lobos" and "Zangetsu": "les cartes
+    du tirage", "cartes Communes")."""
     from cardlab.catalog.validate import load_catalog
     from cardlab.play.setup import draw_pool
 

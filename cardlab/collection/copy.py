@@ -17,6 +17,7 @@ import sqlalchemy as sa
 from cardlab.collection import tables
 from cardlab.collection.db import HEAD, Database, DataDirError, Location, connect, locate, open_database, version
 from cardlab.core.errors import InputError, UsageError
+from cardlab.core.progress import step
 from cardlab.core.words import count
 
 
@@ -104,6 +105,10 @@ def _counts(con: sa.Connection) -> tuple[int, int]:
     )
 
 
+COPY_BATCH = 1000
+"""Rows inserted together by :func:`copy_database` (its progress is told between batches)."""
+
+
 def copy_database(source: str | Path, target: str | Path, *, overwrite: bool = False) -> CopyReport:
     """Copy every collection and saved game from ``source`` to ``target``.
 
@@ -150,10 +155,11 @@ def copy_database(source: str | Path, target: str | Path, *, overwrite: bool = F
             )
         con.execute(sa.delete(tables.game))
         con.execute(sa.delete(tables.owned))
-        if owned_rows:
-            con.execute(sa.insert(tables.owned), owned_rows)
-        if game_rows:
-            con.execute(sa.insert(tables.game), game_rows)
+        total = len(owned_rows) + len(game_rows)
+        for table, rows, before in ((tables.owned, owned_rows, 0), (tables.game, game_rows, len(owned_rows))):
+            for start in range(0, len(rows), COPY_BATCH):
+                step("copying rows", before + start, total)
+                con.execute(sa.insert(table), rows[start : start + COPY_BATCH])
         if dst.backend == "postgresql":  # new games continue after the copied ids
             con.execute(sa.text("SELECT setval(pg_get_serial_sequence('game', 'id'), COALESCE((SELECT MAX(id) FROM game), 0) + 1, false)"))
         copied = _counts(con)

@@ -9,8 +9,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
-from cardlab.core import words
+from cardlab.core import l10n
 from cardlab.core.errors import Problem
+from cardlab.core.l10n import _
+from cardlab.core.text import pick
 from cardlab.search.compile import compile_sql, dialect_of
 from cardlab.search.query.parse import parse
 
@@ -49,37 +51,59 @@ class OwnedRow(NamedTuple):
         }
 
 
-def list_owned(index: sqlite3.Connection, owned: dict[str, int], query: str | None = None) -> list[OwnedRow]:
+def list_owned(index: sqlite3.Connection, owned: dict[str, int], query: str | None = None, langs: Sequence[str] = ()) -> list[OwnedRow]:
     """Return the owned cards matching ``query`` (the search language; None or empty: all), sorted by
     set and collector number; ids unknown to the index come last, only when there is no query.
 
     Args:
         index: a search index connection (:func:`cardlab.search.engine.open_index`);
-        owned: ``card id -> count`` (:func:`cardlab.collection.owned.counts`).
+        owned: ``card id -> count`` (:func:`cardlab.collection.owned.counts`);
+        langs: preferred languages of the names (``["fr"]``); a card without a name in them keeps
+            its source-language name.
 
     Raises:
         QueryError: a bad query (exit 2).
     """
 
-    where, params = compile_sql(parse(query) if query and query.strip() else None, dialect=dialect_of(index))
-    sql = (
-        "SELECT c.id, c.name, c.set_code, c.number, c.game, c.type_line, c.stats FROM card c"
-        f" LEFT JOIN card_set s ON s.code = c.set_code WHERE {where}"
-        " ORDER BY "
-        + ", ".join(
-            f"{k} NULLS FIRST" if dialect_of(index) != "sqlite" else k
-            for k in ("c.game", "s.release_date", "c.set_code", "c.number_int", "c.number")
-        )
+    dialect = dialect_of(index)
+    where, params = compile_sql(parse(query) if query and query.strip() else None, dialect=dialect)
+    select = (
+        "SELECT c.id, c.name, c.set_code, c.number, c.game, c.type_line, c.stats, c.game, s.release_date, c.set_code,"
+        f" c.number_int, c.number FROM card c LEFT JOIN card_set s ON s.code = c.set_code WHERE ({where})"
     )
+    found = []
+    ids = sorted(owned)
+    for start in range(0, len(ids), OWNED_BATCH):  # the owned cards' rows only: the cost of the collection
+        part = ids[start : start + OWNED_BATCH]
+        found.extend(index.execute(f"{select} AND c.id IN ({', '.join('?' * len(part))})", [*params, *part]).fetchall())
+    # the order of the sets and numbers, nulls first (as SQLite sorts them, and PostgreSQL told to)
+    found.sort(key=lambda r: tuple((v is not None, v if v is not None else 0) for v in r[7:]))
     rows = [
         OwnedRow(cid, owned[cid], name, code, number, game, type_line or "", stats or "")
-        for cid, name, code, number, game, type_line, stats in index.execute(sql, params)
-        if cid in owned
+        for cid, name, code, number, game, type_line, stats, *_order in found
     ]
+    if langs and rows:
+        rows = _named(index, rows, langs)
     if not (query and query.strip()) and len(rows) < len(owned):
         seen = {r.card_id for r in rows}
         rows.extend(OwnedRow(cid, n, known=False) for cid, n in sorted(owned.items()) if cid not in seen)
     return rows
+
+
+OWNED_BATCH = 500
+"""Owned card ids looked up in the index together by :func:`list_owned` (SQL parameters per statement)."""
+
+
+def _named(index: sqlite3.Connection, rows: list[OwnedRow], langs: Sequence[str]) -> list[OwnedRow]:
+    """``rows`` with each name in the first of ``langs`` the index holds it in."""
+    names: dict[str, dict[str, str]] = {}
+    ids = [r.card_id for r in rows]
+    for start in range(0, len(ids), OWNED_BATCH):
+        part = ids[start : start + OWNED_BATCH]
+        marks = ",".join(["?"] * len(part))  # SQLite placeholders on either backend (PgIndex.execute)
+        for cid, lang, name in index.execute(f"SELECT card_id, lang, name FROM card_name WHERE card_id IN ({marks})", part):
+            names.setdefault(cid, {})[lang] = name
+    return [r._replace(name=pick(names[r.card_id], langs, r.name)) if names.get(r.card_id) else r for r in rows]
 
 
 def plain(rows: list[OwnedRow], fmt: str = "text") -> str:
@@ -95,14 +119,17 @@ def plain(rows: list[OwnedRow], fmt: str = "text") -> str:
         w.writerow(["card_id", "count", "name"])
         w.writerows((r.card_id, r.copies, r.name) for r in rows)
         return buf.getvalue()
-    table = [("Count", "Id", "Name", "Type", "Stats")] + [
-        (str(r.copies), r.card_id, r.name if r.known else "(not in the catalog)", r.type_line, r.stats) for r in rows
+    table = [(_("Count"), _("Id"), _("Name"), _("Type"), _("Stats"))] + [
+        (str(r.copies), r.card_id, r.name if r.known else "(" + _("not in the catalog") + ")", l10n.words(r.type_line), l10n.words(r.stats))
+        for r in rows
     ]
     widths = [max(map(len, column)) for column in zip(*table, strict=True)]
     line = f"{{:>{widths[0]}}}  {{:<{widths[1]}}}  {{:<{widths[2]}}}  {{:<{widths[3]}}}  {{}}"
     lines = [line.format(*t).rstrip() for t in table]
     total = sum(r.copies for r in rows)
-    lines.append(f"{words.count(len(rows), 'card')}, {words.count(total, 'copy', 'copies')}")
+    cards = _("{n} card") if len(rows) == 1 else _("{n} cards")
+    copies = _("{n} copy") if total == 1 else _("{n} copies")
+    lines.append(cards.format(n=len(rows)) + ", " + copies.format(n=total))
     return "\n".join(lines) + "\n"
 
 

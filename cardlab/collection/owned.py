@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 import re
 import unicodedata
@@ -23,6 +24,7 @@ from cardlab.collection import tables
 from cardlab.collection.db import Database, DataDirError, connect, locate, open_database
 from cardlab.core.csvfile import CsvRow, CsvTable
 from cardlab.core.errors import CardlabError, DataError, ExitStatus, Problem, SourcePos, UsageError
+from cardlab.core.progress import step
 
 if TYPE_CHECKING:
     from cardlab.collection.cards import CardResolver
@@ -236,6 +238,30 @@ def owned(con: Database, player: str, card_id: str, *, lock: bool = False) -> in
     return con.scalar(stmt.with_for_update() if lock else stmt) or 0
 
 
+def reserved(con: Database, player: str, card_id: str) -> list[int]:
+    """Return the running games (pending or on, by number) in which ``player`` stakes ``card_id``:
+    each holds one copy until it ends (seed 002 "Généralités": the staked card is the deal;
+    :mod:`cardlab.play.store`). Reads the ``game`` table's stakes (JSON ``player -> card id``)."""
+    g = tables.game
+    rows = con.execute(sa.select(g.c.id, g.c.stakes).where(g.c.status != "over").order_by(g.c.id))
+    return [int(r[0]) for r in rows if json.loads(r[1] or "{}").get(player) == card_id]
+
+
+def _keep_reserved(con: Database, who: Iterable[str]) -> None:
+    """Refuse (inside the caller's transaction) a collection of ``who`` left holding fewer copies
+    of a card than its running games have staked (:func:`reserved`). Raises NotOwnedError."""
+    g = tables.game
+    need: dict[tuple[str, str], list[int]] = {}
+    for gid, stakes in con.execute(sa.select(g.c.id, g.c.stakes).where(g.c.status != "over").order_by(g.c.id)):
+        for p, card_id in json.loads(stakes or "{}").items():
+            need.setdefault((p, card_id), []).append(int(gid))
+    names = set(who)
+    for (p, card_id), games in sorted(need.items()):
+        if p in names and owned(con, p, card_id) < len(games):
+            shown = ", ".join(f"#{n}" for n in games)
+            raise NotOwnedError(f"{p} stakes {card_id} in running game(s) {shown}: at least {len(games)} must stay; nothing was imported")
+
+
 def players(con: Database) -> list[str]:
     """Return every player with a collection, sorted."""
     t = tables.owned
@@ -276,14 +302,15 @@ def change(con: Database, player: str, changes: Iterable[tuple[str, str, int]]) 
         for op, card_id, n in changes:
             if op == "add":
                 new = _add(con, player, card_id, n) if n > 0 else owned(con, player, card_id)
-            elif op == "remove":
+            elif op in ("remove", "set"):
                 have = owned(con, player, card_id, lock=True)
-                if n > have:
+                if op == "remove" and n > have:
                     raise NotOwnedError(f"{player} owns {have} of {card_id}; cannot remove {n}")
-                new = have - n
-                _set(con, player, card_id, new)
-            elif op == "set":
-                new = n
+                new = have - n if op == "remove" else n
+                staked = reserved(con, player, card_id) if new < have else []
+                if new < len(staked):
+                    games = ", ".join(f"#{g}" for g in staked)
+                    raise NotOwnedError(f"{player} stakes {card_id} in running game(s) {games}: at least {len(staked)} must stay")
                 _set(con, player, card_id, new)
             else:
                 raise ValueError(op)
@@ -370,7 +397,9 @@ def plan_import(table: CsvTable, resolver: CardResolver, player: str) -> dict[tu
         i = cols[name]
         return (row.cells[i].strip(), i + 1) if i is not None else ("", 0)
 
-    for row in table.rows:
+    for line, row in enumerate(table.rows):
+        if line % 100 == 0:
+            step("reading rows", line, len(table.rows))
         who, who_col = cell(row, "player")
         try:
             who = check_player(who) if who else player  # an empty player cell: the default player
@@ -468,8 +497,13 @@ def write_plan(
                 new = _add(con, p, card_id, n) if n > 0 else owned(con, p, card_id)
             if new > MAX_COUNT:
                 raise UsageError(f"{p} would own {new:,} of {card_id}; at most {MAX_COUNT:,}")
-            if progress is not None and i % 100 == 0:
-                progress(i)
+            if i % 100 == 0:
+                step("importing cards", i, len(plan))
+                if progress is not None:
+                    progress(i)
+        if replace:
+            _keep_reserved(con, touched)
+        step("importing cards", len(plan), len(plan))  # still inside the transaction
     return touched
 
 

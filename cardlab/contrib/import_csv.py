@@ -2,12 +2,23 @@
 (issue 13 §1: a forum that runs the seed-002 game loads its own list; works for any game whose
 schema the columns can fill).
 
-Columns are the card schema's fields (``schema/<game>.card.schema.json`` with the common part):
-plain fields only (text, whole numbers, numbers, true/false, a choice from a list). A localized
-field (``name``, ``flavor``...) is filled by a column of that name (the set's source language) or
-``name.<lang>`` (``name.en``). ``number`` is required; ``id`` may be left out (it is
-``<set>-<number>``). An empty cell leaves the field out. Lists and nested objects (attacks,
-effects) cannot come from a CSV: such a column is refused.
+Columns are the card schema's fields (``schema/<game>.card.schema.json`` with the common part),
+named as a path of dots (the column form, documented in CONTRIBUTING.md):
+
+- a plain field (text, whole number, number, true/false, a choice from a list) by its name:
+  ``stars``, ``blow_type``, ``mana`` (Monpa's ``X`` and ``?`` are text);
+- a localized field (``name``, ``flavor``...) by its name (the set's source language) or
+  ``name.<lang>`` (``name.en``);
+- a field of a map by the map's name, a dot and the field: ``start_cost.generic``,
+  ``start_cost.tap``, ``generates.attributes``;
+- a list of plain values in one cell, items separated by commas: ``blocks`` = ``straight, hook``,
+  ``start_cost.attributes`` = ``courage, courage`` (one entry per icon);
+- a list of maps (Ippo's ``abilities``, Monpa's ``effects``, Pokémon's ``attacks``) one column per
+  field of each item, numbered from 1: ``abilities.1.timing``, ``abilities.1.cost.generic``,
+  ``abilities.1.keywords``, ``abilities.1.text.en``; ``abilities.2.…`` is the second.
+
+``number`` is required; ``id`` may be left out (it is ``<set>-<number>``). An empty cell leaves the
+field out (an item whose cells are all empty is left out; items are numbered without gaps).
 
 Every cell is checked before anything is written: a whole number where the schema wants one, the
 card's schema (jsonschema), the set manifest's ``rarities``, the number unique in the file and not
@@ -23,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cardlab.catalog.filecheck import missing_source_language, schema_message
 from cardlab.catalog.model import Catalog, SetInfo
 from cardlab.catalog.schemas import card_schema_name, load_all, validator
 from cardlab.contrib.new_card import card_path, check_writable, existing_card
@@ -70,6 +82,46 @@ def _kind(spec: dict) -> str | None:
     return None
 
 
+def _follow(spec: Any, home: str, schemas: dict[str, dict]) -> tuple[dict, str]:
+    """``spec`` with its ``$ref`` followed (``#/$defs/x`` in ``home``, ``common.schema.json#/$defs/x``),
+    and the schema file it now lives in; a localized ref is kept (it is a leaf)."""
+    while isinstance(spec, dict) and "$ref" in spec and spec["$ref"] not in LOCALIZED_REFS:
+        ref = spec["$ref"]
+        if ref in ("#/$defs/localized", "#/$defs/localized_line") and home == "common.schema.json":
+            return {"$ref": "common.schema.json" + ref}, home
+        file, _, pointer = ref.partition("#")
+        home = file or home
+        spec = schemas[home]
+        for part in pointer.strip("/").split("/"):
+            if part:
+                spec = spec.get(part, {})
+    return (spec if isinstance(spec, dict) else {}), home
+
+
+def _fields(spec: dict, home: str, schemas: dict[str, dict]) -> dict[str, tuple[dict, str]]:
+    """Every field a map of ``spec`` may hold, whatever branch applies: its properties, with those
+    of its allOf, anyOf, if/then/else parts (first definition kept)."""
+    out: dict[str, tuple[dict, str]] = {}
+    stack = [(spec, home)]
+    while stack:
+        part, where = stack.pop(0)
+        part, where = _follow(part, where, schemas)
+        for name, sub in part.get("properties", {}).items():
+            if name not in out and sub is not False:
+                out[name] = (sub, where)
+        for key in ("allOf", "anyOf", "oneOf"):
+            stack.extend((p, where) for p in part.get(key, []) if isinstance(p, dict))
+        stack.extend((part[k], where) for k in ("then", "else") if isinstance(part.get(k), dict))
+    return out
+
+
+def _item_kind(spec: dict, home: str, schemas: dict[str, dict]) -> str | None:
+    """The column kind of a list of plain values (``list:text``...), else None."""
+    items, where = _follow(spec.get("items", {}), home, schemas)
+    kind = _kind(items)
+    return f"list:{kind}" if kind and kind != "localized" else None
+
+
 def columns(game: str) -> dict[str, Column | None]:
     """Return every top-level card field of ``game``'s schema: a :class:`Column` when a CSV cell
     can fill it, None for lists and objects (not fillable)."""
@@ -93,53 +145,147 @@ def columns(game: str) -> dict[str, Column | None]:
         if spec.get("$ref", "").startswith("#/$defs/"):
             spec = defs.get(spec["$ref"].rsplit("/", 1)[-1], {})
         kind = _kind(spec)
+        if kind is None and spec.get("type") == "array":
+            kind = _item_kind(spec, card_schema_name(game), schemas)
         out[name] = Column(name, kind, spec.get("description", "")) if kind else None
     return out
 
 
-def _header(table: CsvTable, game: str, source: str) -> list[tuple[str, str | None]]:
-    """Map each header cell to ``(field, language or None)``. Raises UsageError for unknown or
-    unfillable columns and a missing ``number``."""
+@dataclass(frozen=True)
+class Slot:
+    """Where one CSV column goes in a card: ``path`` (field names, and list positions from 0),
+    ``kind`` (as :class:`Column`, or ``list:<kind>`` for a list of plain values in one cell) and
+    ``lang`` for a localized field."""
 
-    cols = columns(game)
-    fillable = sorted(k for k, v in cols.items() if v)
-    mapped: list[tuple[str, str | None]] = []
-    seen: set[tuple[str, str | None]] = set()
+    path: tuple[str | int, ...]
+    kind: str
+    lang: str | None = None
+
+    @property
+    def label(self) -> str:
+        """The path as the column names it (list positions from 1)."""
+        return ".".join(str(p + 1) if isinstance(p, int) else p for p in self.path)
+
+
+def _slot(raw: str, where: str, game: str, source: str) -> Slot:
+    """Read one header cell as a :class:`Slot` (the column form of the module docstring).
+
+    Raises:
+        UsageError: a name that is no field, a map or list not split into its fields, an index
+            that is not a number from 1, a language after a field that is not localized.
+    """
+    schemas = load_all(schema_dir())
+    home = card_schema_name(game)
+    spec: dict = {"allOf": [{"$ref": "common.schema.json#/$defs/card"}, schemas[home]]}
+    parts = [p.strip() for p in raw.split(".")]
+    path: list[str | int] = []
+    i = 0
+    while True:
+        fields = _fields(spec, home, schemas)
+        name = parts[i]
+        if name not in fields:
+            if not path:
+                fillable = sorted(k for k, v in columns(game).items() if v)
+                close = suggest(name, fillable)
+                hint = f"; did you mean {', '.join(close)}?" if close else ""
+                raise UsageError(f"{where}: '{raw}' is not a field of {game} cards (fields: {', '.join(fillable)}){hint}")
+            label = Slot(tuple(path), "").label
+            raise UsageError(f"{where}: '{raw}': {label} has no field '{name}' (fields: {', '.join(sorted(fields))})")
+        path.append(name)
+        i += 1
+        sub, home = _follow(*fields[name], schemas)
+        kind = _kind(sub)
+        if kind == "localized":
+            if len(parts) > i + 1:
+                raise UsageError(f"{where}: '{raw}': a localized field takes one language after it ({'.'.join(parts[:i])}.en)")
+            return Slot(tuple(path), kind, parts[i] if i < len(parts) else source)
+        if kind is not None or sub.get("type") not in ("array", "object"):
+            if i < len(parts):
+                raise UsageError(f"{where}: '{raw}': only localized fields (name...) take a language after a dot")
+            return Slot(tuple(path), kind or "text")
+        if sub.get("type") == "array":
+            listed = _item_kind(sub, home, schemas)
+            if listed:
+                if i < len(parts):
+                    raise UsageError(f"{where}: '{raw}': {'.'.join(parts[:i])} is a list in one cell, items separated by commas")
+                return Slot(tuple(path), listed)
+            example = f"{'.'.join(parts[:i])}.1.<field>"
+            if i == len(parts) or not parts[i].isdigit() or int(parts[i]) < 1:
+                raise UsageError(f"{where}: '{raw}' holds a list of maps: one column per field of each item, numbered from 1 ({example})")
+            path.append(int(parts[i]) - 1)
+            i += 1
+            spec = sub.get("items", {})
+        else:
+            spec = sub
+        if i == len(parts):
+            raise UsageError(f"{where}: '{raw}' holds a map: one column per field ({raw}.<field>)")
+
+
+def _header(table: CsvTable, game: str, source: str) -> list[Slot]:
+    """Map each header cell to its :class:`Slot`. Raises UsageError for unknown or unfillable
+    columns, a column named twice and a missing ``number``."""
+    mapped: list[Slot] = []
+    seen: dict[tuple, int] = {}
     for i, raw in enumerate(table.header, 1):
-        name, _, lang = raw.partition(".")
-        name = name.strip()
-        where = f"{table.path}:1:{i}"
-        if name not in cols:
-            close = suggest(name, fillable)
-            hint = f"; did you mean {', '.join(close)}?" if close else ""
-            raise UsageError(f"{where}: '{raw}' is not a field of {game} cards (fields: {', '.join(fillable)}){hint}")
-        col = cols[name]
-        if col is None:
-            raise UsageError(
-                f"{where}: '{name}' holds a list or an object; a CSV fills plain fields only "
-                f"({', '.join(fillable)}); add it to the YAML files afterwards"
-            )
-        if col.kind == "localized":
-            lang = lang.strip() or source
-        elif lang:
-            raise UsageError(f"{where}: '{raw}': only localized fields (name...) take a language after a dot")
-        key = (name, lang or None)
+        slot = _slot(raw, f"{table.path}:1:{i}", game, source)
+        key = (slot.path, slot.lang)
         if key in seen:
-            raise UsageError(f"{where}: column '{raw}' appears twice")
-        seen.add(key)
-        mapped.append(key)
-    if not any(f == "number" for f, _ in mapped):
+            raise UsageError(f"{table.path}:1:{i}: column '{raw}' appears twice (also column {seen[key]})")
+        seen[key] = i
+        mapped.append(slot)
+    if not any(slot.path == ("number",) for slot in mapped):
         raise UsageError(f"{table.path}:1: a 'number' column (the collector number) is required")
     return mapped
 
 
+def _put(card: dict, path: tuple, value: Any) -> None:
+    """Set ``value`` at ``path`` in ``card``, making the maps on the way (list positions are map
+    keys until :func:`_listed` turns them into lists)."""
+    node = card
+    for part in path[:-1]:
+        node = node.setdefault(part, {})
+    node[path[-1]] = value
+
+
+def _listed(value: Any, path: tuple = ()) -> tuple[Any, tuple | None]:
+    """``value`` with every map keyed by list positions turned into a list; also the path of the
+    first missing position (``abilities.2`` given, ``abilities.1`` not), or None."""
+    if not isinstance(value, dict):
+        return value, None
+    gap = None
+    out = {}
+    for k, v in value.items():
+        out[k], inner = _listed(v, (*path, k))
+        gap = gap or inner
+    if out and all(isinstance(k, int) for k in out):
+        keys = sorted(out)
+        if keys != list(range(len(keys))):
+            missing = next(i for i in range(len(keys) + 1) if i not in out)
+            return [out[k] for k in keys], gap or (*path, missing)
+        return [out[k] for k in keys], gap
+    return out, gap
+
+
 def _cell(kind: str, text: str) -> tuple[Any, str | None]:
-    """Convert one cell: ``(value, None)`` or ``(None, problem message)``."""
+    """Convert one cell: ``(value, None)`` or ``(None, problem message)``; a ``list:<kind>`` cell
+    holds items separated by commas."""
     s = text.strip()
+    if kind.startswith("list:"):
+        values = []
+        for item in (p.strip() for p in s.split(",")):
+            if not item:
+                return None, f"'{s}' has an empty item (items are separated by commas)"
+            value, message = _cell(kind[5:], item)
+            if message:
+                return None, message
+            values.append(value)
+        return values, None
     whole = re.fullmatch(r"[+-]?[0-9]+", s) is not None
     if kind == "integer" or (kind == "integer-or-text" and whole):
         if not whole:
             return None, f"'{s}' is not a whole number"
+        if len(s) > 1000:  # Python's int-string limit is past this; no card holds such a number
+            return None, f"a number of {len(s):,} digits (at most 1,000)"
         return int(s), None
     if kind == "number":
         try:
@@ -169,7 +315,6 @@ def plan_cards(table: CsvTable, info: SetInfo) -> list[tuple[int, dict]]:
     """
 
     mapped = _header(table, info.game, info.source_language)
-    cols = columns(info.game)
     check = validator(card_schema_name(info.game))
     rarities = info.data.get("rarities") or []
     problems: list[Problem] = []
@@ -177,29 +322,36 @@ def plan_cards(table: CsvTable, info: SetInfo) -> list[tuple[int, dict]]:
     cards: list[tuple[int, dict]] = []
     for row in table.rows:
         card: dict[str, Any] = {}
-        where: dict[str, int] = {}
+        where: dict[tuple, int] = {}
         bad = False
-        for i, ((name, lang), text) in enumerate(zip(mapped, row.cells, strict=True), 1):
+        for i, (slot, text) in enumerate(zip(mapped, row.cells, strict=True), 1):
             if not text.strip():
                 continue
-            col = cols[name]
-            assert col is not None
-            if col.kind == "localized":
-                card.setdefault(name, {})[lang] = text.strip()
-                where.setdefault(name, i)
+            if slot.kind == "localized":
+                _put(card, (*slot.path, slot.lang), text.strip())
+                where.setdefault(slot.path, i)
+                where[(*slot.path, slot.lang)] = i
                 continue
-            value, message = _cell(col.kind, text)
+            value, message = _cell(slot.kind, text)
             if message:
-                problems.append(Problem(SourcePos(table.path, row.line, i), f"{name}: {message}", "cell"))
+                problems.append(Problem(SourcePos(table.path, row.line, i), f"{slot.label}: {message}", "cell"))
                 bad = True
                 continue
-            card[name] = value
-            where[name] = i
+            _put(card, slot.path, value)
+            where[slot.path] = i
+        card, gap = _listed(card)
+        if gap is not None:
+            label = Slot(gap, "").label
+            first = min(c for p, c in where.items() if p[: len(gap) - 1] == gap[:-1])
+            problems.append(
+                Problem(SourcePos(table.path, row.line, first), f"{label} is empty: number the items from 1, without gaps", "cell")
+            )
+            bad = True
         number = str(card.get("number", "")).strip()
         if number and number in numbers:
             problems.append(
                 Problem(
-                    SourcePos(table.path, row.line, where.get("number", 0)),
+                    SourcePos(table.path, row.line, where.get(("number",), 0)),
                     f"number {number} is also on line {numbers[number]}",
                     "unique-id",
                 )
@@ -211,7 +363,7 @@ def plan_cards(table: CsvTable, info: SetInfo) -> list[tuple[int, dict]]:
         card_id = f"{info.code}-{number}"
         if "id" in card and card["id"] != card_id:
             problems.append(
-                Problem(SourcePos(table.path, row.line, where["id"]), f"id '{card['id']}' is not {card_id} (<set>-<number>)", "cell")
+                Problem(SourcePos(table.path, row.line, where[("id",)]), f"id '{card['id']}' is not {card_id} (<set>-<number>)", "cell")
             )
             continue
         ordered = {"id": card_id, **{k: v for k, v in card.items() if k != "id"}}
@@ -219,21 +371,41 @@ def plan_cards(table: CsvTable, info: SetInfo) -> list[tuple[int, dict]]:
         if any(e.validator != "unevaluatedProperties" for e in errors):  # a failed allOf also reports every field
             errors = [e for e in errors if e.validator != "unevaluatedProperties"]
         for err in errors:
-            field = err.absolute_path[0] if err.absolute_path else None
-            col_no = where.get(str(field), 0) if field is not None else 0
-            if field is None and err.validator == "required":
-                missing = err.message.split(" is a required")[0].strip("'")
-                column = next((i for i, (name, _lang) in enumerate(mapped, 1) if name == missing), 0)
-                col_no = column
-                message = f"{missing} is required: fill this cell" if column else f"{missing} is required: add a column for it"
-            else:
-                message = f"{field}: {err.message}" if field is not None else err.message
+            at = tuple(err.absolute_path)
+            label = Slot(at, "").label
+            if err.validator == "required":
+                for missing in [k for k in err.validator_value if isinstance(err.instance, dict) and k not in err.instance]:
+                    field = (*at, missing)
+                    column = next((i for i, slot in enumerate(mapped, 1) if slot.path == field), 0)
+                    name = Slot(field, "").label
+                    rule = err.schema.get("x-rule") if isinstance(err.schema, dict) else None
+                    message = f"{name} is required: fill this cell" if column else f"{name} is required: add a column for it"
+                    problem = Problem(SourcePos(table.path, row.line, column), message + (f" ({rule})" if rule else ""), "schema")
+                    if problem not in problems:  # one field required by two branches: one message
+                        problems.append(problem)
+                bad = True
+                continue
+            col_no = next((where[at[:n]] for n in range(len(at), 0, -1) if at[:n] in where), 0)
+            message = f"{label}: {schema_message(err)}" if label else schema_message(err)
             problems.append(Problem(SourcePos(table.path, row.line, col_no), message, "schema"))
             bad = True
+        if not bad:
+            for keys in missing_source_language(ordered, info.source_language):
+                at = tuple(keys)
+                col_no = next((where[at[:n]] for n in range(len(at), 0, -1) if at[:n] in where), 0)
+                problems.append(
+                    Problem(
+                        SourcePos(table.path, row.line, col_no),
+                        f"{Slot(at, '').label}: missing the source language '{info.source_language}' (a column"
+                        f" {Slot(at, '').label}.{info.source_language}; or transcribed: false while the text is a translation)",
+                        "source-language",
+                    )
+                )
+                bad = True
         if rarities and "rarity" in ordered and ordered["rarity"] not in rarities:
             problems.append(
                 Problem(
-                    SourcePos(table.path, row.line, where["rarity"]),
+                    SourcePos(table.path, row.line, where[("rarity",)]),
                     f"rarity '{ordered['rarity']}' is not one of the set's ({', '.join(rarities)}; set.yaml)",
                     "rarity",
                 )
@@ -242,7 +414,7 @@ def plan_cards(table: CsvTable, info: SetInfo) -> list[tuple[int, dict]]:
         if not bad:
             cards.append((row.line, ordered))
     if problems:
-        raise DataError(problems)
+        raise DataError(sorted(problems, key=lambda p: (p.pos.line, p.pos.col or 10**9)))  # by cell, row-wide last
     return cards
 
 
@@ -284,8 +456,9 @@ def import_cards(catalog: Catalog, table: CsvTable, set_code: str, overwrite: bo
                 )
             )
             continue
-        name = card["name"].get(info.source_language) or next(iter(card["name"].values()))
-        path = found or card_path(info, card["number"], name if any(ch.isascii() and ch.isalnum() for ch in name) else None)
+        names = [card["name"].get(info.source_language), *card["name"].values()]
+        latin = next((n for n in names if isinstance(n, str) and any(ch.isascii() and ch.isalnum() for ch in n)), None)
+        path = found or card_path(info, card["number"], latin)  # a Japanese name: its translation names the file
         targets.append((path, card_yaml(card), found is not None))
     if problems:
         raise DataError(problems)

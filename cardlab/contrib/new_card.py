@@ -14,9 +14,12 @@ read from a real card, so ``cardlab validate`` fails, with a position, until eve
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from cardlab import games
@@ -26,6 +29,7 @@ from cardlab.catalog.validate import validate
 from cardlab.core import paths
 from cardlab.core.errors import CardlabError, UsageError
 from cardlab.core.fs import OutputError, atomic_write
+from cardlab.core.l10n import _
 from cardlab.core.text import LANG_RE, fold
 from cardlab.core.text import slug as make_slug
 
@@ -36,18 +40,30 @@ class SetStatus:
 
     Attributes:
         info: the set.
-        numbers: collector numbers of the recorded cards, as strings, sorted numerically.
-        missing: numbers 1..printed_total with no card, ascending; None when the total is unknown.
+        recorded: how many cards are recorded.
+        read_numbers: returns the collector numbers of the recorded cards (any order), read only
+            when :attr:`numbers` or :attr:`missing` is first asked for (a table of every set needs
+            neither: its cost is the sets', not the cards').
     """
 
     info: SetInfo
-    numbers: list[str] = field(default_factory=list)
-    missing: list[int] | None = None
+    recorded: int
+    read_numbers: Callable[[], list[str]] = field(repr=False, compare=False)
 
-    @property
-    def recorded(self) -> int:
-        """How many cards are recorded."""
-        return len(self.numbers)
+    @cached_property
+    def numbers(self) -> list[str]:
+        """Collector numbers of the recorded cards, as strings, sorted numerically."""
+        return sorted(self.read_numbers(), key=_number_key)
+
+    @cached_property
+    def missing(self) -> list[int] | None:
+        """Numbers 1..printed total (or the set's ``total``, secret rares included) with no card,
+        ascending; None when the total is unknown."""
+        if not isinstance(self.info.printed_total, int):
+            return None
+        have = {int(n) for n in self.numbers if n.isdigit()}
+        last = self.info.data.get("total", self.info.printed_total)
+        return [n for n in range(1, last + 1) if n not in have]
 
     @property
     def counts(self) -> str:
@@ -61,7 +77,8 @@ class SetStatus:
 def load(roots: list[Path]) -> Catalog:
     """Load the catalog under ``roots`` as it is, problems or not (counts need no valid catalog).
 
-    Uses :func:`cardlab.catalog.validate.validate` (cached per file); files that do not load are left out.
+    Uses :func:`cardlab.catalog.validate.validate` (cached per file); files that do not load are
+    left out. ``cardlab sets`` reads the index instead (:func:`cardlab.index.stored.open_catalog`).
     """
 
     return validate(roots).catalog
@@ -75,8 +92,11 @@ def _number_key(number: str) -> tuple[int, str]:
 def set_statuses(catalog: Catalog, code: str | None = None) -> list[SetStatus]:
     """Return the recording status of every set (or of the set ``code`` names), by game then code.
 
+    The counts come from :meth:`Catalog.set_sizes` (on a catalog read from its index, one row a
+    set: :mod:`cardlab.index.stored`); the numbers of a set only when its status is asked for them.
+
     Args:
-        catalog: the loaded catalog.
+        catalog: the loaded catalog (:func:`load`).
         code: a set code or alias (case-insensitive), or None for every set.
 
     Raises:
@@ -86,23 +106,8 @@ def set_statuses(catalog: Catalog, code: str | None = None) -> list[SetStatus]:
         infos = [catalog.require_set(code)]
     else:
         infos = sorted(catalog.sets.values(), key=lambda s: (s.game, s.code))
-    numbers: dict[str, list[str]] = {s.code: [] for s in infos}
-    for card_id, set_code in catalog.card_set.items():
-        if set_code in numbers:
-            number = catalog.cards[card_id].get("number")
-            if isinstance(number, str):
-                numbers[set_code].append(number)
-    out = []
-    for info in infos:
-        nums = sorted(numbers[info.code], key=_number_key)
-        missing = None
-        if isinstance(info.printed_total, int):
-            # numbers 1..total: a set's secret rares beyond the printed total count as missing too
-            have = {int(n) for n in nums if n.isdigit()}
-            last = info.data.get("total", info.printed_total)
-            missing = [n for n in range(1, last + 1) if n not in have]
-        out.append(SetStatus(info, nums, missing))
-    return out
+    sizes = catalog.set_sizes()
+    return [SetStatus(info, sizes.get(info.code, 0), functools.partial(catalog.set_numbers, info.code)) for info in infos]
 
 
 def compact_ranges(numbers: list[int]) -> str:
@@ -128,8 +133,9 @@ def missing_text(status: SetStatus) -> str:
 
 
 def sets_table(statuses: list[SetStatus], langs: list[str] | None = None) -> list[str]:
-    """Return plain-text lines of a table: game, set, recorded/printed, name (header first)."""
-    rows = [("game", "set", "recorded", "name")]
+    """Return plain-text lines of a table: game, set, recorded/printed, name (header first, in the
+    interface language)."""
+    rows = [(_("game"), _("set"), _("recorded"), _("name"))]
     rows += [(s.info.game, s.info.code, s.counts, s.info.name(langs or [])) for s in statuses]
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
     return [f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:>{widths[2]}}  {r[3]}".rstrip() for r in rows]

@@ -191,3 +191,15 @@ def _rename_new(tmp: str, path: Path) -> None:
         os.replace(tmp, path)
         return
     os.unlink(tmp)
+
+
+def process_alive(pid: int) -> bool:
+    """True when process ``pid`` runs (or cannot be signalled: it exists under another user); a
+    temporary file named with a dead process's id is a leftover of a killed run."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):
+        return True
+    return True

@@ -337,7 +337,9 @@ def _check(path: Path, root: yaml.Node, lines: LineIndex) -> tuple[Any, bool]:
                             f" write {node.value.replace('_', '')}, or quote it if it is text"
                         ),
                     )
-                digits = sum(ch.isdigit() for ch in node.value)
+                # hexadecimal letters are digits too: 0x and 5,000 f's is a 6,000-digit integer,
+                # past Python's int-string limit in every message that prints it (issue 33)
+                digits = sum((ch.isalnum() if tag == _INT_TAG else ch.isdigit()) for ch in node.value)
                 if digits > MAX_DIGITS:
                     raise _problem(
                         path, lines, node.start_mark, f"a number of {digits:,} digits (at most {MAX_DIGITS:,}); quote it if it is text"

@@ -53,6 +53,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardlab.catalog.validate import validate
 from cardlab.core.errors import CatalogError, Problem, SourcePos, UsageError
+from cardlab.core.l10n import _
 from cardlab.core.paths import default_db
 from cardlab.core.text import norm_value, pick
 from cardlab.decks.model import Deck, DeckCard, DeckList
@@ -285,7 +286,7 @@ def check_list(
     assert best is not None
     chosen = best[1].format
     rows = sorted(results, key=lambda r: r.format.name)
-    note = f"checked against {chosen.name} (the deck names no format; use --format)"
+    note = _("checked against {format} (the deck names no format; use --format)").format(format=_(chosen.name))
     return LegalityReport(deck_list.path, chosen.game, rows, chosen.name, surveyed=True, notes=[note])
 
 

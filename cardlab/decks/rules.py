@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cardlab.catalog.model import number_int
-from cardlab.core import words
 from cardlab.core.errors import Problem, SourcePos
+from cardlab.core.l10n import N_, _
 from cardlab.core.text import line_list
 
 if TYPE_CHECKING:
@@ -112,8 +112,14 @@ def deciding_facts(fmt: Format) -> tuple[list[str], Callable[[dict, str, str], t
     return labels, lambda card, same, cid: tuple(t(card, same, cid) for t in tests)
 
 
+CONDITION_WORDS = (N_("supertype"), N_("stage"), N_("energy_type"), N_("type"), N_("main"))
+"""The card fields format conditions name and the main section's id, as messages say them
+(translated where they are said, :mod:`cardlab.core.l10n`)."""
+
+
 def _condition_text(condition: dict[str, Any]) -> str:
-    return ", ".join(f"{k} {' or '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in condition.items())
+    either = " " + _("or") + " "
+    return ", ".join(f"{_(k)} {either.join(_(str(x)) for x in v) if isinstance(v, list) else _(str(v))}" for k, v in condition.items())
 
 
 def _title(deck: Deck, section: str) -> str:
@@ -124,7 +130,7 @@ def _title(deck: Deck, section: str) -> str:
 def _where(deck: Deck, section: str) -> str:
     """The one name of a section in messages: "the deck" for the main section (whatever the
     format calls it), else "the <title> section"."""
-    return "the deck" if section == "main" else f"the {_title(deck, section)} section"
+    return _("the deck") if section == "main" else _("the {section} section").format(section=_(_title(deck, section)))
 
 
 def _section_line(deck: Deck, section: str | None) -> int:
@@ -152,7 +158,12 @@ def check_size(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
     section = params.get("section", "main")
     held, size = deck.size(section), params["size"]
     if held != size:
-        yield _section_line(deck, section), f"{_where(deck, section)} holds {words.count(held, 'card')}; exactly {size} needed"
+        yield (
+            _section_line(deck, section),
+            (
+                _("{where} holds {n} card; exactly {size} needed") if held == 1 else _("{where} holds {n} cards; exactly {size} needed")
+            ).format(where=_where(deck, section), n=held, size=size),
+        )
 
 
 def check_copies(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
@@ -188,7 +199,7 @@ def check_copies(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
         at = _first_over(cards, limit)
         label = f'"{cards[0].name}"' if params["same"] == "name" else f'"{cards[0].name}" ({cards[0].card_id})'
         lines = f"; {line_list([c.line for c in cards])}" if len(cards) > 1 else ""
-        yield at.line, f"{total} copies of {label} (limit {limit}{lines})"
+        yield at.line, _("{total} copies of {card} (limit {limit}{lines})").format(total=total, card=label, limit=limit, lines=lines)
 
 
 def check_require(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
@@ -199,8 +210,11 @@ def check_require(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
     held = sum([c.count for c in deck.in_section(section) if test(c.card)])
     need, label = params["min"], params["label"]
     if held < need:
-        what = f"no {label}" if held == 0 else f"only {held} {label}"
-        yield _section_line(deck, section), f"{_where(deck, section)} holds {what}; at least {need} needed"
+        what = _("no {label}").format(label=_(label)) if held == 0 else _("only {n} {label}").format(n=held, label=_(label))
+        yield (
+            _section_line(deck, section),
+            _("{where} holds {what}; at least {need} needed").format(where=_where(deck, section), what=what, need=need),
+        )
 
 
 def check_sets(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
@@ -211,10 +225,10 @@ def check_sets(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
         if card.set_code not in allowed:
             if len(card.candidates) > 1:  # a name alone whose every printing is out of the format
                 sets = ", ".join(dict.fromkeys(c.rsplit("-", 1)[0] for c in card.candidates))
-                printed = f'"{card.name}" is printed only in {sets} ({", ".join(card.candidates)})'
+                printed = _('"{card}" is printed only in {sets} ({ids})').format(card=card.name, sets=sets, ids=", ".join(card.candidates))
             else:
-                printed = f'"{card.name}" ({card.card_id}) is from set {card.set_code}'
-            yield card.line, f"{printed}; {deck.format.name} allows only {', '.join(allowed)}"
+                printed = _('"{card}" ({id}) is from set {set}').format(card=card.name, id=card.card_id, set=card.set_code)
+            yield card.line, printed + "; " + _("{format} allows only {sets}").format(format=_(deck.format.name), sets=", ".join(allowed))
 
 
 def check_section_cards(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
@@ -245,7 +259,12 @@ def check_max_cards(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
     if total <= limit:
         return
     at = _first_over(cards, limit)
-    yield at.line, f"{_where(deck, section)} holds {total} {params['label']}; at most {limit} ({line_list([c.line for c in cards])})"
+    yield (
+        at.line,
+        _("{where} holds {total} {label}; at most {limit} ({lines})").format(
+            where=_where(deck, section), total=total, label=_(params["label"]), limit=limit, lines=line_list([c.line for c in cards])
+        ),
+    )
 
 
 def check_banned(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
@@ -253,12 +272,12 @@ def check_banned(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
     format; ``why`` (optional) says so in the message. Reported at each line holding one, under the
     name players know the card by when it has one (``also_known_as``: "Birthday Pikachu")."""
     banned = set(params["cards"])
-    why = f" ({params['why']})" if params.get("why") else ""
+    why = f" ({_(params['why'])})" if params.get("why") else ""
     for card in deck.cards:
         if card.card_id in banned:
             known = card.card.get("also_known_as")  # the name players know it by: "Birthday Pikachu"
             label = f'"{known[0]}" ("{card.name}", {card.card_id})' if known else f'"{card.name}" ({card.card_id})'
-            yield card.line, f"{label} is banned in {deck.format.name}{why}"
+            yield card.line, _("{card} is banned in {format}").format(card=label, format=_(deck.format.name)) + why
 
 
 def check_number_range(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
@@ -273,9 +292,14 @@ def check_number_range(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
         if num is None or not low <= num <= high:
             yield (
                 card.line,
-                (
-                    f'"{card.name}" ({card.card_id}) is {code} number {card.card.get("number")}; '
-                    f"{deck.format.name} allows only {code} {low} to {high}"
+                _('"{card}" ({id}) is {set} number {number}; {format} allows only {set} {low} to {high}').format(
+                    card=card.name,
+                    id=card.card_id,
+                    set=code,
+                    number=card.card.get("number"),
+                    format=_(deck.format.name),
+                    low=low,
+                    high=high,
                 ),
             )
 
@@ -339,28 +363,34 @@ def describe(spec: RuleSpec) -> str:
     """Return one line of text for a rule of a format (``cardlab formats``)."""
     p = spec.params
     if spec.rule in ("deck-size", "section-size"):
-        return f"exactly {words.count(p['size'], 'card')} in {p.get('section', 'main')}"
+        return (_("exactly {n} card in {section}") if p["size"] == 1 else _("exactly {n} cards in {section}")).format(
+            n=p["size"], section=_(p.get("section", "main"))
+        )
     if spec.rule == "copy-limit":
-        text = f"at most {p['max']} copies of a card by {'name' if p['same'] == 'name' else 'card number'}"
+        by = _("by name") if p["same"] == "name" else _("by card number")
+        text = _("at most {n} copies of a card {by}").format(n=p["max"], by=by)
         if p.get("sections"):
-            text += f" in {', '.join(p['sections'])}"
+            text += " " + _("in {sections}").format(sections=", ".join(_(s) for s in p["sections"]))
         if p.get("exempt"):
-            text += "; no limit for " + " / ".join(_condition_text(c) for c in p["exempt"])
+            text += "; " + _("no limit for {what}").format(what=" / ".join(_condition_text(c) for c in p["exempt"]))
         return text
     if spec.rule == "require":
-        return f"at least {p['min']} {p['label']} ({_condition_text(p['where'])})"
+        return _("at least {n} {label} ({where})").format(n=p["min"], label=_(p["label"]), where=_condition_text(p["where"]))
     if spec.rule == "allowed-sets":
-        return f"only cards of the sets {', '.join(p['sets'])}"
+        return _("only cards of the sets {sets}").format(sets=", ".join(p["sets"]))
     if spec.rule == "section-cards":
-        if p.get("deny"):
-            return f"no {p.get('label') or _condition_text(p['deny'])} in {p['section']} ({_condition_text(p['deny'])})"
-        return f"only {p.get('label') or _condition_text(p['allow'])} in {p['section']} ({_condition_text(p['allow'])})"
+        key = "deny" if p.get("deny") else "allow"
+        label = _(p["label"]) if p.get("label") else _condition_text(p[key])
+        template = _("no {label} in {section} ({where})") if key == "deny" else _("only {label} in {section} ({where})")
+        return template.format(label=label, section=_(p["section"]), where=_condition_text(p[key]))
     if spec.rule == "max-cards":
-        return f"at most {p['max']} {p['label']} ({_condition_text(p['where'])}) in {p.get('section', 'main')}"
+        return _("at most {n} {label} ({where}) in {section}").format(
+            n=p["max"], label=_(p["label"]), where=_condition_text(p["where"]), section=_(p.get("section", "main"))
+        )
     if spec.rule == "banned":
-        return f"not legal: {', '.join(p['cards'])}" + (f" ({p['why']})" if p.get("why") else "")
+        return _("not legal: {cards}").format(cards=", ".join(p["cards"])) + (f" ({_(p['why'])})" if p.get("why") else "")
     if spec.rule == "number-range":
-        return f"{p['set']} cards only numbered {p['min']} to {p['max']}"
+        return _("{set} cards only numbered {low} to {high}").format(set=p["set"], low=p["min"], high=p["max"])
     return spec.rule
 
 
@@ -381,5 +411,5 @@ def card_legality(set_code: str, formats: Iterable[Format]) -> list[tuple[Format
         if allowed is None or set_code in allowed:
             out.append((fmt, True, ""))
         else:
-            out.append((fmt, False, f"only the sets {', '.join(sorted(allowed))}"))
+            out.append((fmt, False, _("only the sets {sets}").format(sets=", ".join(sorted(allowed)))))
     return out

@@ -13,8 +13,9 @@ What a game says, in neutral data (no rich markup, no HTML, no ReportLab):
   and :meth:`Game.facets` (the index rows of a card); ``cardlab.games.search_fields`` assembles
   every game's fields into the query language's field table.
 - **display**: :meth:`Game.type_line`, :meth:`Game.key_stats` (plain text) and :meth:`Game.details`
-  (:class:`DetailRow`: a label and :class:`Span` parts with a style tag that ``render.cards`` turns
-  into terminal markup and ``web/templates/card.html`` into HTML).
+  (:class:`DetailRow`: a label and :class:`Span` parts with a style tag, and for a symbol its words,
+  that ``render.cards`` turns into terminal markup and ``web/templates/card.html`` into HTML), then
+  :func:`common_rows` (set, rarity, illustrator) for every game.
 - **checks**: :meth:`Game.check`, cross-card problems over a catalog (:class:`CardSource`).
 - **templates**: :data:`Game.SKELETON_KINDS` and :meth:`Game.skeleton`, the ``cardlab card new`` YAML.
 - **deck statistics**: :data:`Game.OPENING_HAND`, :data:`Game.DECK_KINDS` and
@@ -25,6 +26,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
+
+from cardlab.core.l10n import _
+from cardlab.core.text import pick
 
 if TYPE_CHECKING:
     from cardlab.games.figures import Counted, DeckFigures
@@ -43,11 +47,14 @@ classes (``style-<tag>``). A test holds every game's spans to this set."""
 
 
 class Span(NamedTuple):
-    """One run of text in a detail row: ``text`` (plain, never markup) and ``style``: a tag of
-    :data:`STYLES`, or None for plain text."""
+    """One run of text in a detail row: ``text`` (plain, never markup), ``style``: a tag of
+    :data:`STYLES`, or None for plain text, and ``alt``: for a symbol, what it stands for in words
+    (``Span("R", "red", "Fire")``), the text alternative the web page gives it (the terminal shows
+    ``text`` alone); None for words."""
 
     text: str
     style: str | None = None
+    alt: str | None = None
 
 
 class DetailRow(NamedTuple):
@@ -66,6 +73,32 @@ class DetailRow(NamedTuple):
 def row(label: str, *parts: str | Span) -> DetailRow:
     """Return a :class:`DetailRow` from plain strings and spans (empty strings dropped)."""
     return DetailRow(label, tuple(p if isinstance(p, Span) else Span(p) for p in parts if p))
+
+
+def common_rows(card: Mapping[str, Any], set_data: Mapping[str, Any], langs: Sequence[str] = (), source: str = "en") -> list[DetailRow]:
+    """Return the rows every game's card shows after its own :meth:`Game.details`: the set symbol
+    text (``Base Set (base1) · 4/102``: set name in ``langs``, code, number over the printed total),
+    the rarity, the illustrator and the printed name when the card has them, and a card whose
+    rules text is not yet transcribed from the card (``transcribed: false``). ``cardlab show`` and the
+    web card page both show these rows.
+
+    Args:
+        card: the card's data as in its file; set_data: its set's data (``name``, ``code``,
+            ``printed_total``); langs: preferred languages; source: the set's source language.
+    """
+    number = str(card.get("number", ""))
+    if set_data.get("printed_total"):
+        number = f"{number}/{set_data['printed_total']}"
+    rows = [row(_("Set"), f"{pick(set_data.get('name'), list(langs), source)} ({set_data.get('code', '')}) · {number}")]
+    for label, key in ((_("Rarity"), "rarity"), (_("Illustrator"), "illustrator")):
+        if card.get(key):
+            rows.append(row(label, _(str(card[key])) if key == "rarity" else str(card[key])))
+    if card.get("printed_name"):
+        rows.append(row(_("Printed as"), pick(card["printed_name"], list(langs), source)))
+    if card.get("transcribed") is False:
+        note = _("not yet: the rules text is recorded in another language, not from the card ({lang})")
+        rows.append(row(_("Transcribed"), note.format(lang=source)))
+    return rows
 
 
 class FieldSpec(NamedTuple):
@@ -143,6 +176,12 @@ class Game(Protocol):
 
     def type_line(self, card: dict, langs: Sequence[str] = ()) -> str:
         """A short type line (``Pokémon · Stage 2 · Fire``)."""
+        ...
+
+    def rarity(self, card: dict) -> tuple[str, int] | None:
+        """The rarity of a card whose game prints it in a field of its own (Ippo's stars), as
+        ``(text shown and searched, rank: commoner first)``; None when the common ``rarity`` field
+        (ranked by the set's ``rarities`` list) says it."""
         ...
 
     def key_stats(self, card: dict) -> str:

@@ -93,6 +93,11 @@ def type_line(card: dict, langs: Sequence[str] = ()) -> str:
     return faction_label(card.get("faction"))
 
 
+def rarity(card: dict) -> tuple[str, int] | None:
+    """None: the common ``rarity`` field is the card's rarity (:meth:`cardlab.games.base.Game.rarity`)."""
+    return None
+
+
 def key_stats(card: dict) -> str:
     """Return ``Value 3`` (short stats for a search table row)."""
     return f"Value {card.get('value', '?')}"

@@ -214,6 +214,10 @@ def _facets(card: dict) -> Iterator[Row]:
         if isinstance(ability.get("timing"), str):
             yield from _names("timing", ability["timing"], TIMINGS.get(ability["timing"], {}).values())
     yield from _num("stars", card.get("stars"))
+    printed = rarity(card)
+    if printed is not None:  # the common rarity field, for Ippo's stars (seed 000)
+        yield "rarity", printed[0], None
+        yield "rarity", str(printed[1]), None
     if kind in KINDS:
         yield from _num("cost", card_cost(card))
 
@@ -235,10 +239,11 @@ Parts = list[str | Span]
 
 
 def _symbol(attr: Any) -> str | Span:
-    """One attribute icon: its shape in its colour (``Span("▲", "red")`` for courage); ``?`` unknown."""
+    """One attribute icon: its shape in its colour, its meaning the ``alt`` (``Span("▲", "red", "courage")``);
+    ``?`` unknown."""
     if not _known(attr, ATTRIBUTES):
         return "?"
-    return Span(ATTRIBUTE_SYMBOLS[attr], ATTRIBUTES[attr][0])
+    return Span(ATTRIBUTE_SYMBOLS[attr], ATTRIBUTES[attr][0], ATTRIBUTES[attr][2])
 
 
 def _joined(groups: Iterable[Parts], sep: str) -> Parts:
@@ -300,6 +305,16 @@ def type_line(card: dict, langs: Sequence[str] = ()) -> str:
         if blocked:
             line += " · " + ", ".join(blocked)
     return line
+
+
+def rarity(card: dict) -> tuple[str, int] | None:
+    """A card's rarity as printed, its stars (seed 000, 'Numéro de série et rareté': the more stars,
+    the rarer): ``("3-star", 3)``, searched as ``rarity:3-star`` or ``rarity:3`` and sorted by
+    ``--sort rarity`` (commonest first); None when ``stars`` is not a whole number."""
+    stars = card.get("stars")
+    if isinstance(stars, int) and not isinstance(stars, bool) and 0 < stars < 100:
+        return f"{stars}-star", stars
+    return None
 
 
 def key_stats(card: dict) -> str:

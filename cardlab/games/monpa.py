@@ -179,6 +179,11 @@ def type_line(card: dict, langs: Sequence[str] = ()) -> str:
     return f"{label} · {card['element']}" if card.get("element") else label
 
 
+def rarity(card: dict) -> tuple[str, int] | None:
+    """None: the common ``rarity`` field is the card's rarity (:meth:`cardlab.games.base.Game.rarity`)."""
+    return None
+
+
 def key_stats(card: dict) -> str:
     """Return short plain stats for a search table: ``{3} · 3/2``, ``{X}``, ``no cost``."""
     parts = []

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from cardlab.core import words
-from cardlab.core.text import fold, pick
+from cardlab.core import l10n, words
+from cardlab.core.l10n import N_, _
+from cardlab.core.text import fold, outdated_mark, pick
 from cardlab.games.base import CardSource, DetailRow, FieldSpec, Problem, Span, row
 
 if TYPE_CHECKING:
@@ -104,8 +105,42 @@ def facets(card: dict) -> Iterator[tuple[str, str | None, float | None]]:
             yield "damage", None, float(digits)
 
 
+VOCABULARY = (
+    N_("Pokémon"),
+    N_("Trainer"),
+    N_("Energy"),
+    N_("Basic"),
+    N_("Stage 1"),
+    N_("Stage 2"),
+    N_("basic"),
+    N_("special"),
+    N_("Grass"),
+    N_("Fire"),
+    N_("Water"),
+    N_("Lightning"),
+    N_("Psychic"),
+    N_("Fighting"),
+    N_("Darkness"),
+    N_("Metal"),
+    N_("Colorless"),
+    N_("Common"),
+    N_("Uncommon"),
+    N_("Rare"),
+    N_("Rare Holo"),
+    N_("Promo"),
+    N_("Power"),
+    N_("{n} HP"),
+    N_("{n} attack"),
+    N_("{n} attacks"),
+    N_("retreat {n}"),
+)
+"""The words of the type lines and stats (stored in English in the index, translated where shown
+by :func:`cardlab.core.l10n.words`): supertypes, stages, Energy kinds and types, rarities."""
+
+
 def type_line(card: dict, langs: Sequence[str] = ()) -> str:
-    """Return e.g. ``Pokémon · Stage 2 · Fire``, ``Trainer``, ``Energy · basic · Fire``."""
+    """Return e.g. ``Pokémon · Stage 2 · Fire``, ``Trainer``, ``Energy · basic · Fire`` (English:
+    the index stores it; :func:`cardlab.core.l10n.words` translates it where it is shown)."""
     parts = [card["supertype"]]
     if "stage" in card:
         parts.append(card["stage"])
@@ -113,6 +148,11 @@ def type_line(card: dict, langs: Sequence[str] = ()) -> str:
         parts.append(card["energy_type"])
     parts.extend(card.get("types") or card.get("provides") or [])
     return " · ".join(dict.fromkeys(parts))
+
+
+def rarity(card: dict) -> tuple[str, int] | None:
+    """None: the common ``rarity`` field is the card's rarity (:meth:`cardlab.games.base.Game.rarity`)."""
+    return None
 
 
 def key_stats(card: dict) -> str:
@@ -127,10 +167,10 @@ def key_stats(card: dict) -> str:
 
 
 def energy_span(energy: str) -> Span:
-    """Return an Energy type as its coloured one-letter symbol (:data:`ENERGY_SYMBOL`); an unknown
-    type as its name, unstyled."""
+    """Return an Energy type as its coloured one-letter symbol (:data:`ENERGY_SYMBOL`), its name the
+    symbol's ``alt``; an unknown type as its name, unstyled."""
     letter, colour = ENERGY_SYMBOL.get(energy, (energy, None))
-    return Span(letter, colour)
+    return Span(letter, colour, energy) if colour else Span(letter)
 
 
 def cost_symbols(cost: Iterable[str]) -> list[Span]:
@@ -146,37 +186,42 @@ def cost_symbols(cost: Iterable[str]) -> list[Span]:
 def details(card: dict, langs: Sequence[str] = (), source: str = "en") -> list[DetailRow]:
     """Return the labelled lines of ``cardlab show`` and the web card page: type, HP, level,
     evolution, Pokémon Power, attacks (cost symbols, name and damage in bold, text), Trainer text,
-    what an Energy provides, weakness, resistance and retreat cost (as Colorless symbols)."""
+    what an Energy provides, weakness, resistance and retreat cost (as Colorless symbols). Labels
+    and words in the interface language (:mod:`cardlab.core.l10n`); a rules text translated from
+    an English text that changed since is marked (:func:`cardlab.core.text.outdated_mark`)."""
 
     def tr(loc: dict | None) -> str:
         return pick(loc, langs, source)
 
-    lines = [row("Type", type_line(card, langs))]
+    def text_of(loc: dict | None) -> str:
+        return tr(loc) + outdated_mark(loc, langs, source)
+
+    lines = [row(_("Type"), l10n.words(type_line(card, langs)))]
     if "hp" in card:
-        lines.append(row("HP", str(card["hp"])))
+        lines.append(row(_("HP"), str(card["hp"])))
     if "level" in card:
-        lines.append(row("Level", str(card["level"])))
+        lines.append(row(_("Level"), str(card["level"])))
     if "evolves_from" in card:
-        lines.append(row("Evolves from", card["evolves_from"]))
+        lines.append(row(_("Evolves from"), card["evolves_from"]))
     power = card.get("pokemon_power")
     if power:
-        lines.append(row("Pokémon Power", Span(tr(power["name"]), "bold"), f": {tr(power['text'])}"))
+        lines.append(row(_("Pokémon Power"), Span(tr(power["name"]), "bold"), f": {text_of(power['text'])}"))
     for attack in card.get("attacks") or []:
         damage: list[str | Span] = [" ", Span(attack["damage"], "bold")] if attack.get("damage") else []
-        text = f"\n{tr(attack['text'])}" if attack.get("text") else ""
-        lines.append(row("Attack", *cost_symbols(attack.get("cost", [])), "  ", Span(tr(attack["name"]), "bold"), *damage, text))
+        text = f"\n{text_of(attack['text'])}" if attack.get("text") else ""
+        lines.append(row(_("Attack"), *cost_symbols(attack.get("cost", [])), "  ", Span(tr(attack["name"]), "bold"), *damage, text))
     if card.get("text"):
-        lines.append(row("Text", tr(card["text"])))
+        lines.append(row(_("Text"), text_of(card["text"])))
     if card.get("provides"):
-        lines.append(row("Provides", *cost_symbols(card["provides"])))
-    for label, key in (("Weakness", "weaknesses"), ("Resistance", "resistances")):
+        lines.append(row(_("Provides"), *cost_symbols(card["provides"])))
+    for label, key in ((_("Weakness"), "weaknesses"), (_("Resistance"), "resistances")):
         if card.get(key):
             parts: list[str | Span] = []
             for m in card[key]:
                 parts += [", " if parts else "", energy_span(m["type"]), f" {m['value']}"]
             lines.append(row(label, *parts))
     if card.get("supertype") == "Pokémon":
-        lines.append(row("Retreat", *cost_symbols(["Colorless"] * card.get("retreat_cost", 0))))
+        lines.append(row(_("Retreat"), *cost_symbols(["Colorless"] * card.get("retreat_cost", 0))))
     return lines
 
 
@@ -286,9 +331,9 @@ def deck_figures(figures: DeckFigures, cards: Sequence[Counted], need: Sequence[
     from cardlab.games.figures import Odds, count_by, curve_of, each_kind, held, too_small
 
     figures.by_type = count_by(cards, _type_of)
-    figures.energy_label = "Energy cards by type provided"
+    figures.energy_label = _("Energy cards by type provided")
     figures.by_energy = count_by([c for c in cards if c.card.get("supertype") == "Energy"], lambda card: card.get("provides", []))
-    figures.curve_label = "attacks by Energy cost"
+    figures.curve_label = _("attacks by Energy cost")
     figures.curve = curve_of(cards, lambda card: [len(a.get("cost", [])) for a in card.get("attacks", [])])
     if too_small(figures):
         return
@@ -298,17 +343,19 @@ def deck_figures(figures: DeckFigures, cards: Sequence[Counted], need: Sequence[
     figures.odds.append(
         Odds(
             "opening-basic",
-            f"at least one Basic Pokémon in the {hand}-card opening hand",
+            _("at least one Basic Pokémon in the {hand}-card opening hand").format(hand=hand),
             p,
-            f"1 - C({n - basics},{hand})/C({n},{hand}) with {basics} Basic Pokémon in {n} cards",
+            _("1 - C({rest},{hand})/C({n},{hand}) with {basics} Basic Pokémon in {n} cards").format(
+                rest=n - basics, hand=hand, basics=basics, n=n
+            ),
         )
     )
     figures.odds.append(
         Odds(
             "mulligans",
-            "expected mulligans before a hand with a Basic Pokémon",
+            _("expected mulligans before a hand with a Basic Pokémon"),
             odds.expected_mulligans(p),
-            "(1 - p)/p, p as above (each mulligan is a new shuffle)",
+            _("(1 - p)/p, p as above (each mulligan is a new shuffle)"),
             "expected",
         )
     )

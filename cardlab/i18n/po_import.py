@@ -20,6 +20,7 @@ from cardlab.catalog.validate import validate
 from cardlab.core.config import normalize_lang
 from cardlab.core.errors import CardlabError, DataError, InputError, Problem, SourcePos, UsageError
 from cardlab.core.inputs import LoadError, decode, read_bytes, read_text, split_lines
+from cardlab.core.l10n import check_languages
 from cardlab.core.paths import installed_catalog_holding
 from cardlab.core.words import count
 from cardlab.i18n import po_file as _po
@@ -327,6 +328,19 @@ def plan(catalog: Catalog, po: Any, po_path: Path, lang: str, replace: bool = Fa
         if new == old:
             report.unchanged += len(items)
             continue
+        differ = i18n_write.read_back_differs(path, new, [edit for edit, _s, _n in items])
+        if differ:  # issue 33: a text written must read back as the msgstr gave it, or not be written
+            report.problems.extend(
+                Problem(
+                    SourcePos(po_path, n),
+                    f"'{s.context}': not imported: written to {path.name} it would read back differently"
+                    f" ({differ[edit][:60]!r} instead of {edit.text[:60]!r}); write it without that character",
+                    "round-trip",
+                )
+                for edit, s, n in items
+                if edit in differ
+            )
+            continue
         kind = "set" if s0.kind == "set" else "card"
         report.changes.append(Change(path, kind, catalog.sets[s0.set_code].game, old, new))
         report.applied.extend(s.context for _e, s, _n in items)
@@ -392,6 +406,7 @@ def import_po(
     po_path = Path(po_path)
     po, text = read(po_path)
     target = target_language(po, text, po_path, lang)
+    check_languages([target], "--lang" if lang else f"{po_path}: the PO file's language")  # exit 2, the known ones named
     catalog = validate(roots, cache_path=cache_path).catalog
     report = plan(catalog, po, po_path, target, replace)
     report.dry_run = dry_run

@@ -17,15 +17,13 @@ still validates. See docs/TRANSLATING.md.
 
 from __future__ import annotations
 
-import hashlib
 import re
-import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardlab.catalog.model import Catalog, number_int
-from cardlab.core.text import localized_fields, pick
+from cardlab.core.text import localized_fields, pick, source_hash
 from cardlab.i18n.writeback import Change, Edit, check_change, commit, render_edits
 
 __all__ = [
@@ -41,6 +39,7 @@ __all__ = [
     "parse_path",
     "source_hash",
     "strings",
+    # from cardlab.core.text (every layer reads it: the outdated mark), re-exported
     # writing (cardlab.i18n.writeback), re-exported
     "Change",
     "Edit",
@@ -59,19 +58,6 @@ SET_PREFIX = "set."
 """Field paths of a set manifest start with this in contexts: ``base1 set.name``."""
 
 _PATH_TOKEN = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
-
-
-def source_hash(text: str) -> str:
-    """Return the short hash recorded in ``_source``: 8 hex digits of the SHA-1 of the source text.
-
-    The text is NFC-normalized and its runs of white space are collapsed to one space (leading and
-    trailing space dropped) first, so re-wrapping a YAML scalar does not make translations outdated.
-
-    >>> source_hash("Charizard")
-    'f474e615'
-    """
-    norm = " ".join(unicodedata.normalize("NFC", text).split())
-    return hashlib.sha1(norm.encode("utf-8")).hexdigest()[:8]
 
 
 def parse_path(path: str) -> list[str | int]:

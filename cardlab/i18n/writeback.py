@@ -14,6 +14,7 @@ import io
 import os
 import re
 import tempfile
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,9 @@ from typing import Any, cast
 
 from cardlab.catalog.filecheck import check_file
 from cardlab.core.errors import DataError, Problem, SourcePos
-from cardlab.core.inputs import split_lines
+from cardlab.core.fs import process_alive
+from cardlab.core.inputs import LoadError, split_lines
+from cardlab.core.progress import step, uninterrupted
 from cardlab.core.yamlio import load_fast
 
 
@@ -206,6 +209,29 @@ def render_edits(path: Path, text: str, edits: Sequence[Edit]) -> str:
     return _dump(yml, tree, text)
 
 
+def read_back_differs(path: Path, new: str, edits: Sequence[Edit]) -> dict[Edit, str]:
+    """The edits whose text the file's new text ``new`` does not read back equal (as cardlab reads
+    files: :func:`cardlab.core.yamlio.load_fast`), with what it reads instead (``""`` for nothing):
+    the check that an import writes every text as the PO file gave it, or refuses it (issue 33).
+    A new text that is not YAML at all is left to the validation (empty result)."""
+    try:
+        data = load_fast(path, new)
+    except LoadError:
+        return {}
+    out: dict[Edit, str] = {}
+    for edit in edits:
+        node: Any = data
+        for k in (*edit.keys, edit.lang):
+            try:
+                node = node[k]
+            except (KeyError, IndexError, TypeError):
+                node = None
+                break
+        if node != edit.text:
+            out[edit] = node if isinstance(node, str) else ""
+    return out
+
+
 def _check_text(real: Path, tmp: Path, kind: str, game: str) -> list[Problem]:
 
     _data, problems = check_file(tmp, kind, game)
@@ -224,6 +250,44 @@ def check_change(change: Change) -> list[Problem]:
         return _check_text(change.path, tmp, change.kind, change.game)
 
 
+TEMP_SUFFIX = ".i18n-tmp"
+"""The suffix of :func:`commit`'s temporary files: ``.<file name>.<pid>-<random>.i18n-tmp`` beside
+the file they replace (never read as card files: they do not end in ``.yaml``)."""
+
+_TEMP = re.compile(r"\..+\.(\d+)-[^.]*\.i18n-tmp")
+
+STALE_SECONDS = 86400
+"""A temporary file of an older cardlab (no process id in its name) older than this is a leftover."""
+
+
+def sweep_stale(folder: Path, now: float | None = None) -> list[Path]:
+    """Remove the temporary files a killed ``i18n import`` left in ``folder`` (issue 33): those
+    named with the id of a process that no longer runs, and unnamed older ones (no process id)
+    untouched for :data:`STALE_SECONDS`. Files that cannot be removed are left; best effort.
+
+    Returns:
+        The files removed.
+    """
+    now = time.time() if now is None else now
+    removed = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return []
+    for entry in entries:
+        if not entry.name.endswith(TEMP_SUFFIX) or not entry.name.startswith("."):
+            continue
+        m = _TEMP.fullmatch(entry.name)
+        try:
+            stale = not process_alive(int(m.group(1))) if m else entry.stat().st_mtime < now - STALE_SECONDS
+            if stale:
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except OSError:
+            continue
+    return removed
+
+
 def commit(changes: Sequence[Change]) -> tuple[list[Path], list[Problem]]:
     """Write changed files atomically, each only if its new text validates.
 
@@ -231,7 +295,9 @@ def commit(changes: Sequence[Change]) -> tuple[list[Path], list[Problem]]:
     final :func:`os.replace` is atomic), flushed to disk and validated with
     :func:`cardlab.catalog.filecheck.check_file`; only then are the valid ones renamed over their targets.
     An interruption leaves each file either old or new, never half-written; leftover temporary
-    files are removed on any exception.
+    files are removed on any exception. Ctrl-C (``KeyboardInterrupt``) while the files are written
+    and checked changes nothing; once the renames begin, it waits until they are all done
+    (:func:`cardlab.core.progress.uninterrupted`).
 
     Args:
         changes: the files to rewrite (at most one change per path).
@@ -245,9 +311,12 @@ def commit(changes: Sequence[Change]) -> tuple[list[Path], list[Problem]]:
     ready: list[tuple[Change, Path]] = []
     problems: list[Problem] = []
     written: list[Path] = []
+    for folder in sorted({change.path.parent for change in changes}):
+        sweep_stale(folder)
     try:
-        for change in changes:
-            fd, name = tempfile.mkstemp(prefix=f".{change.path.name}.", suffix=".i18n-tmp", dir=change.path.parent)
+        for n, change in enumerate(changes):
+            step("writing files", n, len(changes))
+            fd, name = tempfile.mkstemp(prefix=f".{change.path.name}.{os.getpid()}-", suffix=TEMP_SUFFIX, dir=change.path.parent)
             tmp = Path(name)
             ready.append((change, tmp))
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
@@ -262,11 +331,12 @@ def commit(changes: Sequence[Change]) -> tuple[list[Path], list[Problem]]:
             if found:
                 problems.extend(found)
         bad = {p.pos.path for p in problems}
-        for change, tmp in ready:
-            if change.path in bad:
-                continue
-            os.replace(tmp, change.path)
-            written.append(change.path)
+        with uninterrupted():  # Ctrl-C before here changed nothing; from here every rename happens
+            for change, tmp in ready:
+                if change.path in bad:
+                    continue
+                os.replace(tmp, change.path)
+                written.append(change.path)
     finally:
         for _change, tmp in ready:
             if tmp.exists():

@@ -41,6 +41,7 @@ from cardlab.core.database import DatabaseUnavailableError, server_error
 from cardlab.core.database import locate as locate_db
 from cardlab.core.errors import CardlabError, ExitStatus, UsageError
 from cardlab.core.paths import is_database_url
+from cardlab.core.progress import step
 from cardlab.index.sqlite import (
     FULL_CHECK_FILES,
     BuildReport,
@@ -94,7 +95,8 @@ TABLES: dict[str, str] = {
     "facet_num": f"field text {C} NOT NULL, num double precision NOT NULL, card bigint NOT NULL, PRIMARY KEY (field, num, card)",
     "set_key": f"key text {C} NOT NULL, code text {C} NOT NULL, PRIMARY KEY (key, code)",
     "card_set": f"code text {C} PRIMARY KEY, game text {C} NOT NULL, name text {C} NOT NULL, source_language text {C} NOT NULL,"
-    f" printed_total bigint, release_date text {C}, aliases text {C} NOT NULL, data text {C} NOT NULL, path text {C} NOT NULL",
+    f" printed_total bigint, release_date text {C}, aliases text {C} NOT NULL, data text {C} NOT NULL, path text {C} NOT NULL,"
+    " cards bigint NOT NULL",
     "meta": f"key text {C} PRIMARY KEY, value text {C} NOT NULL",
     "card_fts": "rowid bigint PRIMARY KEY, names tsvector NOT NULL, body tsvector NOT NULL",
     "card_stem": "rowid bigint PRIMARY KEY, stems tsvector NOT NULL",
@@ -170,9 +172,13 @@ def _conninfo(where: Location) -> str:
     return where.url.set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-def server_connection(where: Location, *, autocommit: bool = True, search_path: str | None = None, generic_plans: bool = False) -> Any:
+def server_connection(
+    where: Location, *, autocommit: bool = True, search_path: str | None = None, generic_plans: bool = False, serial: bool = False
+) -> Any:
     """Open a psycopg connection to the index's database (``search_path``: its schemas;
-    ``generic_plans``: prepared statements get one plan for every value).
+    ``generic_plans``: prepared statements get one plan for every value; ``serial``: no parallel
+    workers and no JIT compilation, for a reader whose statements last milliseconds: starting
+    workers or compiling a plan costs more than running it).
 
     Raises:
         DatabaseUnavailableError: no driver, unreachable server, refused login, no such database
@@ -190,6 +196,11 @@ def server_connection(where: Location, *, autocommit: bool = True, search_path: 
         # what cardlab prepares is planned once (PgIndex.fetch's generic statements); every other
         # statement is planned with its values, as statements not prepared always are
         options += " -c plan_cache_mode=force_generic_plan"
+    if serial:
+        # a search page reads a few rows by index: a Gather's workers (forked per statement) cost
+        # more than the whole query (issue 29: one-word searches 17-22x SQLite's with them); JIT
+        # compiles a plan whose estimate passes jit_above_cost in hundreds of milliseconds
+        options += " -c max_parallel_workers_per_gather=0 -c jit=off"
     try:
         # prepare_threshold=None: psycopg prepares nothing by itself, so every query is planned with
         # its values (a generic plan of a facet query is 50x slower than its custom plan), except
@@ -238,6 +249,7 @@ class PgIndex:
         self._begun = False
         self._stems: str | None = None
         self._stems_read = False
+        self._fingerprint: str | None = None
         self._prepared: dict[str, str] = {}
         self._serial = 0
 
@@ -279,6 +291,14 @@ class PgIndex:
             self._stems, self._stems_read = (row[0] if row else None), True
         return self._stems
 
+    def fingerprint(self) -> str | None:
+        """The ``fingerprint`` of the index's ``meta`` table (the catalog it was built from), or
+        None: read once, then again by every snapshot's first round trip, as :meth:`stem_languages`."""
+        if self._fingerprint is None:
+            row = self.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
+            self._fingerprint = row[0] if row else None
+        return self._fingerprint
+
     def _run(self, sql: str, params: Any, timeout: float | None, last: bool, generic: bool = False) -> Any:
         """Send ``sql`` (SQLite placeholders) with what the transaction needs around it, in one
         message; return the cursor on its rows. ``generic``: run it as a prepared statement with
@@ -301,7 +321,7 @@ class PgIndex:
 
     def _session(self) -> Any:
         """A new reader session: the live schema, generic plans for what it prepares (:func:`server_connection`)."""
-        return server_connection(self.where, search_path=LIVE_SCHEMA, generic_plans=True)
+        return server_connection(self.where, search_path=LIVE_SCHEMA, generic_plans=True, serial=True)
 
     def _reconnect(self) -> None:
         """A new session in place of a closed or broken one (what it had prepared went with it).
@@ -318,6 +338,7 @@ class PgIndex:
         self.con = self._session()
         self._prepared.clear()
         self._stems_read = False
+        self._fingerprint = None
 
     def _send(self, sql: str, params: Any, timeout: float | None, last: bool, generic: bool) -> Any:
         """:meth:`_run` on the current session."""
@@ -330,7 +351,8 @@ class PgIndex:
             before += [
                 "BEGIN READ ONLY",
                 f"SELECT pg_advisory_xact_lock_shared({SWAP_LOCK[0]}, {SWAP_LOCK[1]}),"
-                " (SELECT value FROM meta WHERE key = 'stem_languages')",
+                " (SELECT value FROM meta WHERE key = 'stem_languages'),"
+                " (SELECT value FROM meta WHERE key = 'fingerprint')",
             ]
             self._begun = opened = True
         alone = not self._depth and timeout is not None
@@ -365,6 +387,7 @@ class PgIndex:
                 if opened and i == 1:  # the lock's row: the index's stem languages, as this transaction sees them
                     row = cur.fetchone()
                     self._stems, self._stems_read = (row[1] if row else None), True
+                    self._fingerprint = row[2] if row else None
                 cur.nextset()
         except BaseException:
             if alone:
@@ -425,6 +448,7 @@ class PgIndex:
         except psycopg.Error as err:
             raise server_error(err, self.where, "the search index") from None
         self._stems, self._stems_read = meta.get("stem_languages"), True
+        self._fingerprint = meta.get("fingerprint")
         return meta
 
     def close(self) -> None:
@@ -607,7 +631,10 @@ def _copy(sqlite_path: Path | str, con: Any, schema: str, trgm: str) -> None:
         rows = src.execute("SELECT rowid, data FROM card ORDER BY rowid")
         stem_rows: list[tuple[int, str]] = []
         with cur.copy(f'COPY "{schema}".card_fts (rowid, names, body) FROM STDIN') as fts:
+            total, done = src.execute("SELECT count(*) FROM card").fetchone()[0], 0
             while batch := rows.fetchmany(COPY_BATCH):
+                step("copying to the server", done, total)
+                done += len(batch)
                 texts = [_texts(decode(data)) for _rowid, data in batch]
                 names = tokenize([t[0] for t in texts])
                 bodies = tokenize([t[1] for t in texts])

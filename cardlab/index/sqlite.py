@@ -23,15 +23,18 @@ from pathlib import Path
 
 from cardlab import games
 from cardlab.catalog.freshness import folders, stamp_digest
-from cardlab.catalog.model import Catalog, merge_reprint, number_int, play_key
+from cardlab.catalog.model import Catalog, SetInfo, merge_reprint, number_int, play_key
+from cardlab.core import progress
 from cardlab.core.bulk import bulk_objects
-from cardlab.core.errors import CardlabError, CatalogError, InputError
+from cardlab.core.errors import CardlabError, CatalogError, InputError, Problem, SourcePos
+from cardlab.core.fs import process_alive
 from cardlab.core.inputs import MAX_FILE_BYTES
 from cardlab.core.paths import cache_dir, is_server, schema_dir
 from cardlab.core.stamps import file_stamp, is_racy, sha1_hex
-from cardlab.core.text import compact, fold, has_cjk, localized_fields, norm_value, pick, stem_words
+from cardlab.core.text import compact, fold, forget, has_cjk, localized_fields, norm_value, pick, stem_words
+from cardlab.games.base import Game
 
-INDEX_VERSION = "17"
+INDEX_VERSION = "19"
 """The search index's layout (this module): bump when its tables or contents
 change, and old indexes are rebuilt."""
 
@@ -266,18 +269,8 @@ def _clean_stale_temp(db: Path) -> None:
     prefix = f".{db.name}"
     for tmp in db.parent.glob(f".{glob.escape(db.name)}.tmp-*"):
         m = _TEMP.fullmatch(tmp.name[len(prefix) :])
-        if m and not _alive(int(m.group(1))):
+        if m and not process_alive(int(m.group(1))):
             tmp.unlink(missing_ok=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
 
 
 def is_own_cache_file(db: Path | str) -> bool:
@@ -348,16 +341,30 @@ def ensure_index(roots: list[Path], db: Path | str, full: bool = False) -> Build
     if meta is not None and not full and int(meta.get("files", "0")) > FULL_CHECK_FILES:
         quick = quick_fingerprint(roots)
         if meta.get("quick") == quick:
-            return None
+            return _fresh(meta)
     racy: list[str] = []
     fp, files = _fingerprint_and_count(roots, racy)
     if meta is not None and meta["fingerprint"] == fp:
         if files > FULL_CHECK_FILES:
             _note_quick(db, quick or quick_fingerprint(roots))
-        return None
+        return _fresh(meta)
     if meta is not None and _settled(db, meta, fp, quick or (quick_fingerprint(roots) if files > FULL_CHECK_FILES else None)):
-        return None
+        return _fresh(meta)
     return build_index(roots, db, fp, racy)
+
+
+def _fresh(meta: dict[str, str]) -> BuildReport | None:
+    """None for an index that reflects its catalog; when it was built without the files that have
+    problems (:func:`build_index` ``partial``), those problems again, as the CatalogError callers
+    warn with (issue 33: one bad file must not stop the commands that do not need it)."""
+    try:
+        shown = json.loads(meta.get("problems", "[]"))
+        problems = [Problem(SourcePos(Path(p), line, col), message, rule) for p, line, col, message, rule in shown]
+    except (ValueError, TypeError):
+        problems = []
+    if problems:
+        raise CatalogError(problems)
+    return None
 
 
 FTS_DDL = [
@@ -433,8 +440,26 @@ def _rarity_rank(rarity: object, set_data: dict) -> int | None:
     return order.index(norm_value(rarity))
 
 
-def build_index(roots: list[Path], db: Path, fp: str | None = None, racy: list[str] | None = None) -> BuildReport:
+def _card_path(cat: Catalog, card_id: str, info: SetInfo) -> str:
+    """The path the index stores for a card: its file name in its set's folder; the whole path for
+    a card of a personal folder layered over the set (:func:`cardlab.catalog.model.layered_dirs`),
+    which the readers' ``set folder / path`` then gives back unchanged."""
+    path = cat.paths[card_id]
+    return path.name if path.parent == info.path.parent else str(path)
+
+
+def _rarity(card: dict, set_data: dict, game: Game) -> tuple[str | None, int | None]:
+    """A card's rarity text and rank: the common field, else its game's own (Ippo's stars)."""
+    own = None if card.get("rarity") else game.rarity(card)
+    return own if own is not None else (card.get("rarity"), _rarity_rank(card.get("rarity"), set_data))
+
+
+def build_index(roots: list[Path], db: Path, fp: str | None = None, racy: list[str] | None = None, partial: bool = False) -> BuildReport:
     """Validate the catalog under ``roots`` and build a fresh index at ``db`` (atomic rename).
+
+    With ``partial``, a catalog with problems is indexed without the files that have them (the
+    validated catalog holds none of their cards), and the problems are kept in the index's meta:
+    each later use of the index warns with them (:func:`ensure_index`) until they are fixed.
 
     Raises:
         CatalogError: the catalog has problems; nothing is written and ``db`` is unchanged.
@@ -452,8 +477,9 @@ def build_index(roots: list[Path], db: Path, fp: str | None = None, racy: list[s
     # can see they did not change since (instead of building everything again)
     recent = _contents(sorted(racy or [])) if ":racy-" in fp else {}
     result = validate(roots, full=False)  # cards as summaries: the whole cards are read batch by batch
-    if result.problems:
+    if result.problems and not partial:
         raise CatalogError(result.problems)
+    problems = json.dumps([(str(p.pos.path), p.pos.line, p.pos.col, p.message, p.rule) for p in result.problems], ensure_ascii=False)
     files, n_cards, n_sets = result.files, len(result.catalog.cards), len(result.catalog.sets)
     tmp = db.with_name(f".{db.name}.tmp-{os.getpid()}")
     try:
@@ -468,6 +494,8 @@ def build_index(roots: list[Path], db: Path, fp: str | None = None, racy: list[s
                 cat.cards = dict.fromkeys(cat.cards, {})
                 del result
                 _write(cat, tmp, fp, quick, files, load, recent, order)
+            if partial and problems != "[]":
+                _write_meta(tmp, {"problems": problems})
             os.replace(tmp, db)
         finally:
             tmp.unlink(missing_ok=True)
@@ -553,6 +581,8 @@ def _write(
     step = max(1, len(ids) // 100)
     position = 0
     for batch in batches:
+        progress.step("reading cards", position, len(ids))
+        forget()  # the names of the batch before are not asked for again: memory stays bounded
         cards = load(batch)
         for card_id in batch:
             card = cards[card_id]
@@ -591,7 +621,11 @@ def _write(
                     str(info.path),
                 )
             )
-        con.executemany("INSERT INTO card_set VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", set_rows)
+        con.executemany(
+            "INSERT INTO card_set (code, game, name, source_language, printed_total, release_date, aliases, data, path, cards)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+            set_rows,
+        )
         # set:CODE, an alias, a tool's code, or the set's name in any language (set:"Base Set 2", set:fossile)
         keys = {(norm_value(fold(name)), info.code) for info in cat.sets.values() for name in info.lookup_names}
         keys |= {
@@ -609,6 +643,8 @@ def _write(
         stem_langs: set[str] = set()
         rowid = 0
         for batch in batches:
+            progress.step("indexing cards", rowid, len(ids))
+            forget()
             cards = load(batch)
             rows: list = []
             plays: list = []
@@ -637,11 +673,10 @@ def _write(
                         pick(card["name"], (), src),
                         game.type_line(card, ()),
                         game.key_stats(card),
-                        card.get("rarity"),
-                        _rarity_rank(card.get("rarity"), info.data),
+                        *_rarity(card, info.data, game),
                         card.get("illustrator"),
                         _compress(_card_json(card), zdict),
-                        cat.paths[card_id].name,  # in its set's folder (card_set.path): the folder once per set
+                        _card_path(cat, card_id, info),  # in its set's folder (card_set.path): the folder once per set
                         card_id,  # the oracle card, found below
                         card.get("reprint_of") if card_id in cat.own else None,
                     )
@@ -701,6 +736,8 @@ def _write(
             con.executemany("INSERT INTO card_tri (rowid, names, body) VALUES (?, ?, ?)", tri)
             con.executemany("INSERT INTO card_stem (rowid, stems) VALUES (?, ?)", stems)
             con.executemany("INSERT INTO temp.play VALUES (?, ?, ?, ?, ?, ?, ?, ?)", plays)
+        progress.step("indexing cards", rowid, len(ids))
+        con.execute("UPDATE card_set SET cards = (SELECT count(*) FROM card WHERE card.set_code = card_set.code)")
         # the oracle card of each card: of the cards of its game with the same play key, the first
         # printing (originals, then release date, set code, number), the first in catalog order on a tie
         con.execute(
@@ -714,6 +751,14 @@ def _write(
         )
         con.execute("DROP TABLE temp.first")
         con.execute("DROP TABLE temp.play")
+        # a printing takes the names of the card it prints in the languages it has none in (the Gym
+        # Heroes Fire Energy is « Énergie Feu » as base1-98 is): the same card, the same names
+        con.execute(
+            "INSERT INTO card_name (card_id, lang, name, folded, compact)"
+            " SELECT c.id, n.lang, n.name, n.folded, n.compact FROM card c JOIN card_name n ON n.card_id = c.oracle_id"
+            " WHERE c.id != c.oracle_id AND NOT EXISTS (SELECT 1 FROM card_name m WHERE m.card_id = c.id AND m.lang = n.lang)"
+            " ORDER BY c.rowid, n.rowid"
+        )
         con.executemany(
             "INSERT INTO meta VALUES (?, ?)",
             [
@@ -742,13 +787,16 @@ def open_fresh(roots: list[Path], db: Path | str) -> tuple[sqlite3.Connection, B
 
     When the rebuild fails because the catalog has problems or the index cannot be written
     (read-only folder, full disk) and an older index of the same catalog roots exists, that one is
-    used and the failure comes back as the third value, for a warning.
+    used and the failure comes back as the third value, for a warning. When the catalog has
+    problems and there is no older index, the files without problems are indexed (``partial``
+    :func:`build_index`) and the problems come back the same way: one bad card file never stops a
+    search for the others (issue 33).
 
     Returns:
         ``(connection, build report or None, the error to warn about or None)``.
 
     Raises:
-        CatalogError, IndexWriteError: the rebuild failed and there is no older index.
+        IndexWriteError: the index cannot be written and there is no older one.
 
     ``db`` is a file (a PostgreSQL URL goes through :func:`cardlab.index.access.open_fresh`).
     """
@@ -759,7 +807,11 @@ def open_fresh(roots: list[Path], db: Path | str) -> tuple[sqlite3.Connection, B
     except (CatalogError, IndexWriteError) as err:
         meta = stored_meta(db)
         if meta is None or not built_from(meta, roots):
-            raise  # no older index of this catalog (an index of another catalog is no answer)
+            if not isinstance(err, CatalogError):
+                raise  # no older index of this catalog (an index of another catalog is no answer)
+            # no older index: the cards of the files without problems, the problems as a warning
+            report = build_index(roots, db, partial=True)
+            return connect(db), report, err
         return connect(db), None, err
 
 

@@ -17,9 +17,10 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cardlab.catalog.formats import Format
 from cardlab.catalog.model import Catalog, SetInfo
-from cardlab.catalog.validate import formats_only, validate
-from cardlab.core.errors import CardlabError, Problem
+from cardlab.catalog.validate import formats_only, load_formats, validate
+from cardlab.core.errors import CardlabError, DataError, Problem
 from cardlab.core.paths import default_db
 from cardlab.index.access import open_fresh
 from cardlab.index.sqlite import data_decoder
@@ -240,6 +241,15 @@ class StoredCatalog(Catalog):
                 found.setdefault(card["reprint_of"], []).append(card_id)
         return iter(found.items())
 
+    def set_sizes(self) -> dict[str, int]:
+        """As :meth:`Catalog.set_sizes`, from the index's count per set (``card_set.cards``): one
+        row a set, whatever the number of cards."""
+        return {code: n for code, n in self.con.execute("SELECT code, cards FROM card_set") if n}
+
+    def set_numbers(self, code: str) -> list[str]:
+        """As :meth:`Catalog.set_numbers`: the set's rows of the index (``card.set_code`` is indexed)."""
+        return [r[0] for r in self.con.execute("SELECT number FROM card WHERE set_code = ? ORDER BY pos", (code,))]
+
     def oracle_of(self, card_id: str) -> str:
         """The index's ``oracle_id`` of the card (as :meth:`Catalog.oracle_of`). Raises KeyError."""
         found = self._oracle.get(card_id)
@@ -318,3 +328,32 @@ def open_catalog(roots: Iterable[Path], db: Path | str | None = None) -> tuple[C
         con.close()
     result = validate(roots)
     return result.catalog, dict(sorted(result.formats.items())), list(result.problems)
+
+
+def open_formats(roots: Iterable[Path], db: Path | str | None = None) -> dict[str, Format]:
+    """Return every deck format under ``roots`` (name -> :class:`~cardlab.catalog.formats.Format`,
+    sorted by name), as :func:`cardlab.catalog.validate.load_formats` does, at the cost of the
+    format files alone when the index at ``db`` (default: the catalog's own) is fresh: an index is
+    only built from a catalog without problems, so no problem across files can touch a format
+    then. Otherwise (a stale index that cannot be rebuilt, a PostgreSQL URL) the whole catalog
+    is validated.
+
+    Raises:
+        DataError: with every problem (positioned) of the format files.
+        InputError: a root is missing or not a folder.
+    """
+    roots = [Path(r) for r in roots]
+    where = default_db(roots, db)
+    if not isinstance(where, str):
+        try:
+            con, _report, failure = open_fresh(roots, where)
+        except (CardlabError, OSError, sqlite3.Error):  # a missing root is reported by load_formats below
+            con, failure = None, None
+        if con is not None:
+            con.close()
+            if failure is None:
+                formats, problems = formats_only(roots)
+                if problems:
+                    raise DataError(problems)
+                return formats
+    return load_formats(roots)

@@ -85,7 +85,8 @@ class SetKey(SQLModel, table=True):
 
 
 class CardSet(SQLModel, table=True):
-    """One set: code, game, names (JSON localized map), printed total, aliases (JSON list)."""
+    """One set: code, game, names (JSON localized map), printed total, aliases (JSON list), its
+    cards counted."""
 
     __tablename__ = "card_set"
     code: str = Field(primary_key=True)
@@ -97,6 +98,7 @@ class CardSet(SQLModel, table=True):
     aliases: str = "[]"
     data: str
     path: str = Field(default="", description="the set.yaml file")
+    cards: int = Field(default=0, description="how many of the set's cards the index holds (cardlab sets)")
 
 
 class PrintedName(SQLModel, table=True):

@@ -1,11 +1,18 @@
-"""Reproducible, verifiable randomness for the mini-games (issue 13; seed 002 "Généralités": a forum
-game must be fair to every player, so every draw can be checked afterwards).
+"""Reproducible, verifiable randomness for the mini-games (issue 13, issue 33). Seed 002
+("Généralités") asks that every player agree clearly to a staked card and that the organisers
+enforce the deal, with their "Tribunal" for disputes; it says nothing about dice or checking
+draws. Verifiable draws are our answer to it: any player can re-run every draw of a game.
 
-Algorithm (version ``hmac-sha256-ctr-v1``):
+Algorithm (draws: version ``hmac-sha256-ctr-v1``; seed: ``commit-reveal-v2``):
 
-- The seed is 32 random bytes from :func:`secrets.token_bytes`, fixed when a game is created. Its
-  commitment is ``SHA-256(seed)`` (hex), printed by ``play new --commit`` before any draw; ``play
-  reveal`` prints the seed (hex) once the game is over.
+- The host's seed is 32 random bytes from :func:`secrets.token_bytes`, fixed when a game is
+  created. Its commitment is ``SHA-256(host seed)`` (hex), in the game's first post, before any
+  draw; the seed is revealed in the post that ends the game.
+- Each player then accepts the game with a contribution of their own (:func:`check_contribution`).
+  The game's seed is :func:`derive_seed`: ``HMAC-SHA256(key=host seed, msg=b"cardlab-seed-v2" +
+  game hash + for each player in play order: contribution as UTF-8, length-prefixed)``. The host
+  is bound by the commitment before seeing the contributions; the players do not know the host's
+  seed, so no one can pick the game's seed after seeing a draw (README, "Fair draws", says the limits).
 - Block ``i`` (``i`` = 0, 1, 2...) of the stream is ``HMAC-SHA256(key=seed, msg=b"cardlab-play-v1" +
   i as 8 big-endian bytes)``: 32 bytes.
 - Each block is read as four 64-bit words (bytes 0-7, 8-15, 16-23, 24-31, big-endian), in that
@@ -23,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 import struct
 
@@ -41,6 +49,34 @@ def new_seed() -> bytes:
 def commitment(seed: bytes) -> str:
     """Return the commitment to ``seed``: ``SHA-256(seed)`` as 64 hex digits."""
     return hashlib.sha256(seed).hexdigest()
+
+
+def new_contribution() -> str:
+    """Return a fresh contribution: 16 random bytes as 32 hex digits (a player may choose their own)."""
+    return secrets.token_hex(16)
+
+
+_CONTRIBUTION = re.compile(r"[A-Za-z0-9._:+/=-]{4,128}")
+
+
+def check_contribution(text: str) -> str:
+    """Return a player's contribution stripped: 4 to 128 characters among letters, digits and
+    ``._:+/=-`` (so it reads back unchanged from any forum post). Raises ValueError otherwise."""
+    text = (text or "").strip()
+    if not _CONTRIBUTION.fullmatch(text):
+        raise ValueError("a contribution is 4 to 128 letters, digits or ._:+/=- (e.g. a word or hex digits)")
+    return text
+
+
+def derive_seed(host_seed: bytes, game_hash: str, contributions: list[str]) -> bytes:
+    """Return the game's seed (module docstring, ``commit-reveal-v2``): ``host_seed`` keys an
+    HMAC-SHA256 over the game hash (hex, :func:`cardlab.play.thread.game_hash`) and each player's
+    contribution in play order, each length-prefixed (4 big-endian bytes) so no two lists join alike."""
+    mac = hmac.new(host_seed, b"cardlab-seed-v2", hashlib.sha256)
+    for part in (game_hash, *contributions):
+        raw = part.encode("utf-8")
+        mac.update(len(raw).to_bytes(4, "big") + raw)
+    return mac.digest()
 
 
 def parse_seed(text: str) -> bytes:

@@ -1,15 +1,23 @@
-"""Saved mini-games (issue 13 §3): a game's setup, seed, commitment, moves and result, in the
-collections database (table ``game``), so a forum game goes on turn by turn across days.
+"""Saved mini-games (issue 13 §3, issue 33): a game's setup, host seed, commitment, log and result,
+in the collections database (table ``game``), so a forum game goes on turn by turn across days.
 
-The state is never stored as such: it is :func:`cardlab.play.engine.replay` of the setup, the seed
-and the moves, so what ``play show`` prints is always what the seed gives. When a move ends the
-game, its stakes move in the same transaction as the move is saved (seed 002 "Généralités": "une
-seule" card each; the loser's staked card goes to the winner; a draw moves nothing).
+The state is never stored as such: it is :func:`cardlab.play.thread.play` of the setup, the seed
+and the log (column ``moves``), so what ``play show`` prints is always what the seed gives.
+
+Stakes (seed 002 "Généralités": one card each, "une seule", with every player's clear agreement;
+the organisers enforce the deal): a staked copy is **reserved** from the game's creation until its
+end (:func:`reserved`: a copy staked in one running game cannot be staked in another, nor removed
+from the collection); the game stays **pending**, with no draw, until each player accepts
+(:func:`accept`), and an acceptance is refused when the player no longer holds the staked copy.
+When an entry ends the game, the stakes move (every other player's staked card to the winner; a
+draw or a cancelled game moves nothing) in the same transaction as the entry and the result are
+saved: a process killed in between leaves the game and the collections as they were.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -17,10 +25,11 @@ import sqlalchemy as sa
 
 from cardlab.collection import tables
 from cardlab.collection.db import Database
-from cardlab.collection.owned import NotOwnedError, move_card
+from cardlab.collection.owned import NotOwnedError, move_card, owned, reserved
 from cardlab.core.errors import CardlabError, UsageError
 from cardlab.play import rng
-from cardlab.play.engine import MAX_ROUNDS, MoveError, Outcome, replay
+from cardlab.play.engine import MAX_ROUNDS, MoveError
+from cardlab.play.thread import SCHEME, Played, claim_opens, play, show_time
 
 
 class GameNotFoundError(CardlabError):
@@ -30,8 +39,9 @@ class GameNotFoundError(CardlabError):
 @dataclass
 class GameRecord:
     """A saved game: ``id``, ``kind``, ``created``, ``commitment`` (SHA-256 of the seed), ``setup``,
-    ``moves``, ``stakes`` (player -> card id), ``status`` (``on``/``over``), ``result`` (winner,
-    draw, reason, stakes moved), and the ``seed`` (kept secret until revealed, see :func:`reveal`)."""
+    ``moves`` (the log, :mod:`cardlab.play.thread`), ``stakes`` (player -> card id), ``status``
+    (``pending``/``on``/``over``), ``result`` (winner, draw, reason, cancelled, stakes moved), and
+    the host's ``seed`` (kept secret until revealed, see :func:`reveal`)."""
 
     id: int
     kind: str
@@ -50,8 +60,13 @@ class GameRecord:
         return self.status == "over"
 
 
-def _now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+def _now(now: datetime | None = None) -> str:
+    return show_time(now or datetime.now(UTC))
+
+
+after_transfer: Callable[[], None] | None = None
+"""A test seam: called inside the transaction after each staked card is moved (the kill -9 test
+pauses there); None in use."""
 
 
 def _row(r: tuple) -> GameRecord:
@@ -99,157 +114,263 @@ def games(con: Database) -> list[GameRecord]:
     return [_row(tuple(r)) for r in con.execute(_select().order_by(tables.game.c.id.desc()))]
 
 
-def _settle(con: Database, rec: GameRecord, out: Outcome) -> dict:
-    """The result of a finished game, moving its stakes (inside the caller's transaction)."""
-    result: dict = {
-        "winner": out.winner,
-        "draw": out.draw,
-        "reason": out.events[-1].get("reason", ""),
-        "stakes_moved": [],
-        "stakes_not_moved": [],
-    }
-    if out.winner is None:
-        return result
-    for player, card_id in sorted(rec.stakes.items()):
-        if player == out.winner:
-            continue
-        try:
-            move_card(con, card_id, player, out.winner)
-            result["stakes_moved"].append({"card": card_id, "from": player, "to": out.winner})
-        except NotOwnedError as err:
-            result["stakes_not_moved"].append({"card": card_id, "from": player, "to": out.winner, "why": str(err)})
-    return result
+def replay_record(rec: GameRecord) -> Played:
+    """Return the replayed state and posts of a saved game (:func:`cardlab.play.thread.play`)."""
+    return play(rec.setup, rec.stakes, rec.commitment, rec.seed, rec.moves, rec.created)
 
 
-def create(con: Database, setup: dict, stakes: dict[str, str] | None = None, seed: bytes | None = None) -> tuple[GameRecord, Outcome]:
-    """Save a new game and play what needs no move (the deals of Los Lobos, all of Zangetsu); if
-    that ends the game, its stakes move in the same transaction.
+def _check_stake(con: Database, player: str, card_id: str, game_id: int | None) -> None:
+    """Refuse a stake ``player`` cannot hold for this game: not owned, or every copy reserved by
+    another running game (the row is locked first, so two games never reserve one copy)."""
+    have = owned(con, player, card_id, lock=True)
+    others = [g for g in reserved(con, player, card_id) if g != game_id]
+    if have < 1:
+        raise NotOwnedError(f"refused: {player} does not own {card_id}, so cannot stake it")
+    if have - len(others) < 1:
+        games = ", ".join(f"#{g}" for g in others)
+        raise NotOwnedError(
+            f"refused: {player}'s {'copy' if have == 1 else f'{have} copies'} of {card_id} are staked in running game(s) {games}"
+        )
+
+
+def _save(con: Database, rec: GameRecord, before: str, played: Played, now: str) -> None:
+    """Write a game's log and state; when it has just ended, move its stakes (same transaction)."""
+    rec.status = played.status
+    if played.status == "over" and before != "over":
+        rec.result = dict(played.result or {})
+        for s in rec.result.get("stakes_moved", []):
+            try:
+                move_card(con, s["card"], s["from"], s["to"])
+            except NotOwnedError as err:
+                raise NotOwnedError(f"{err}: the stake cannot move, so nothing was saved (game #{rec.id} goes on)") from None
+            if after_transfer is not None:
+                after_transfer()
+    g = tables.game
+    con.execute(
+        sa.update(g)
+        .where(g.c.id == rec.id)
+        .values(
+            moves=json.dumps(rec.moves, ensure_ascii=False),
+            updated=now,
+            status=rec.status,
+            result=json.dumps(rec.result, ensure_ascii=False) if rec.result else None,
+        )
+    )
+
+
+def create(
+    con: Database, setup: dict, stakes: dict[str, str] | None = None, seed: bytes | None = None, *, now: datetime | None = None
+) -> tuple[GameRecord, Played]:
+    """Save a new game, pending until every player accepts (:func:`accept`); its stakes are
+    reserved from now on.
 
     Args:
-        setup: see :mod:`cardlab.play.engine`; stakes: player -> staked card id (checked by
-            :func:`cardlab.play.setup.check_stakes`); seed: None for a fresh one (:func:`rng.new_seed`).
+        setup: see :mod:`cardlab.play.engine` (marked ``scheme`` :data:`~cardlab.play.thread.SCHEME`
+            here); stakes: player -> staked card id; seed: the host's seed, None for a fresh one
+            (:func:`rng.new_seed`); now: the start post's time (default: the clock).
 
     Returns:
-        ``(record, outcome)``.
+        ``(record, played)``: ``played.posts[0]`` is the start post to publish.
+
+    Raises:
+        NotOwnedError: a staked card its player does not own, or whose every copy is staked in
+            another running game; UsageError: a stake of a non-player.
     """
     seed = seed if seed is not None else rng.new_seed()
+    setup = {**setup, "scheme": SCHEME}
     stakes = dict(stakes or {})
-    out = replay(setup, seed, [])
-    now = _now()
+    created = _now(now)
     g = tables.game
     with con.transaction():
+        for player, card_id in sorted(stakes.items()):
+            if player not in setup["players"]:
+                raise UsageError(f"stake for '{player}', who does not play this game (players: {', '.join(setup['players'])})")
+            _check_stake(con, player, card_id, None)
         gid = con.scalar(
             sa.insert(g)
             .values(
                 kind=setup["kind"],
-                created=now,
-                updated=now,
+                created=created,
+                updated=created,
                 seed=seed,
                 commitment=rng.commitment(seed),
                 setup=json.dumps(setup, ensure_ascii=False),
                 moves="[]",
-                stakes=json.dumps(stakes),
-                status="on",
+                stakes=json.dumps(stakes, ensure_ascii=False),
+                status="pending",
             )
             .returning(g.c.id)
         )
-        rec = GameRecord(int(gid), setup["kind"], now, rng.commitment(seed), setup, [], stakes, "on", seed)
-        if out.over:
-            rec.result = _settle(con, rec, out)
-            rec.status = "over"
-            con.execute(sa.update(g).where(g.c.id == rec.id).values(status="over", result=json.dumps(rec.result)))
-    return rec, out
+        rec = GameRecord(int(gid), setup["kind"], created, rng.commitment(seed), setup, [], stakes, "pending", seed)
+    return rec, replay_record(rec)
 
 
-def play_move(con: Database, game_id: int | str, move: dict, until_over: bool = False) -> tuple[GameRecord, Outcome]:
-    """Add one move to a saved game (``replace`` for Los Lobos, ``roll`` for the dice games), replay
-    it, save it; if the game ends, settle the stakes in the same transaction.
-
-    Args:
-        until_over: repeat ``move`` until the game ends (``play roll --to-end``), all in one
-            transaction (at most :data:`cardlab.play.engine.MAX_ROUNDS` moves).
-
-    Raises:
-        MoveError: the rules refuse the move (game over, second replacement...): nothing is saved.
-    """
-
+def _append(
+    con: Database, game_id: int | str, entries: Callable[[GameRecord, Played], list[dict]], now: datetime | None
+) -> tuple[GameRecord, Played]:
+    """Add log entries to a game in one transaction (row locked), replay, save, settle."""
     with con.transaction():
         rec = load(con, game_id, lock=True)
-        if rec.status == "over":
+        before = replay_record(rec)
+        if before.status == "over":
             raise MoveError(f"game #{rec.id} is over")
-        moves = [*rec.moves, move]
-        out = replay(rec.setup, rec.seed, moves)
-        while until_over and not out.over and len(moves) < MAX_ROUNDS:
-            moves.append(move)
-            out = replay(rec.setup, rec.seed, moves)
-        rec.moves = moves
-        if out.over:
-            rec.result = _settle(con, rec, out)
-            rec.status = "over"
-        g = tables.game
-        con.execute(
-            sa.update(g)
-            .where(g.c.id == rec.id)
-            .values(
-                moves=json.dumps(moves, ensure_ascii=False),
-                updated=_now(),
-                status=rec.status,
-                result=json.dumps(rec.result) if rec.result else None,
+        rec.moves = [*rec.moves, *entries(rec, before)]
+        played = replay_record(rec)
+        _save(con, rec, before.status, played, _now(now))
+    return rec, played
+
+
+def accept(
+    con: Database, game_id: int | str, player: str, contribution: str | None = None, *, now: datetime | None = None
+) -> tuple[GameRecord, Played]:
+    """Record ``player``'s acceptance of a pending game's rules and stakes, with their contribution
+    to the seed (:func:`rng.check_contribution`; None: a fresh one). The last acceptance starts the
+    draws (Los Lobos deals, Zangetsu is played in full; stakes move if that ends it).
+
+    Raises:
+        MoveError: not a player, accepted already, the game has started or is over;
+        NotOwnedError: ``player`` stakes a card they no longer own (or every copy is staked elsewhere);
+        UsageError: a malformed contribution.
+    """
+    try:
+        given = rng.check_contribution(contribution) if contribution is not None else rng.new_contribution()
+    except ValueError as err:
+        raise UsageError(f"--contribution: {err}") from None
+
+    def entries(rec: GameRecord, before: Played) -> list[dict]:
+        if player not in rec.setup["players"]:
+            raise MoveError(f"refused: {player} does not play game #{rec.id} (players: {', '.join(rec.setup['players'])})")
+        if player in rec.stakes:
+            _check_stake(con, player, rec.stakes[player], rec.id)
+        return [{"move": "accept", "player": player, "contribution": given, "at": _now(now)}]
+
+    return _append(con, game_id, entries, now)
+
+
+def decline(con: Database, game_id: int | str, player: str, *, now: datetime | None = None) -> tuple[GameRecord, Played]:
+    """Record that ``player`` refuses a pending game: it is cancelled, nothing is drawn, its
+    reserved stakes are free again. Raises MoveError (not a player, the game has started)."""
+    return _append(con, game_id, lambda rec, before: [{"move": "decline", "player": player, "at": _now(now)}], now)
+
+
+def claim(con: Database, game_id: int | str, player: str, *, now: datetime | None = None) -> tuple[GameRecord, Played]:
+    """Win a running game by forfeit (seed 002 "Généralités": a win may be asked against a player
+    who has not answered for more than a week): ``player`` answered last and every opponent's last
+    entry is more than 7 days old. The claim is a post of the thread; stakes move with it.
+
+    Raises:
+        MoveError: refused (a non-player, a pending or finished game, too early: the message gives
+            the time after which the claim is possible).
+    """
+    when = now or datetime.now(UTC)
+
+    def entries(rec: GameRecord, before: Played) -> list[dict]:
+        players = rec.setup["players"]
+        if before.status == "pending":
+            raise MoveError(f"refused: game #{rec.id} has not started (waiting for acceptances); nothing to claim")
+        opens, why = claim_opens(players, before.last, player)
+        if opens is None:
+            dates = [d for d in (claim_opens(players, before.last, p)[0] for p in players) if d is not None]
+            later = f"; the players' claim opens after {show_time(min(dates))}" if dates and player not in players else ""
+            raise MoveError(f"refused: {why}{later}")
+        if when <= opens:
+            raise MoveError(
+                f"refused: {player} may claim game #{rec.id} after {show_time(opens)} (7 days after the opponents' last answer)"
             )
-        )
-    return rec, out
+        return [{"move": "claim", "player": player, "at": _now(when)}]
+
+    return _append(con, game_id, entries, when)
 
 
-def state(con: Database, game_id: int | str) -> tuple[GameRecord, Outcome]:
-    """Return a saved game and its replayed outcome."""
+def play_move(
+    con: Database, game_id: int | str, move: dict, until_over: bool = False, *, now: datetime | None = None
+) -> tuple[GameRecord, Played]:
+    """Add one move to a running game (``replace`` for Los Lobos, ``roll`` for the dice games, with
+    ``player``: who moves), replay it, save it; if the game ends, its stakes move in the same transaction.
+
+    Args:
+        until_over: a roll repeated until the game ends (``play roll --to-end``), one post (at
+            most :data:`cardlab.play.engine.MAX_ROUNDS` rounds).
+
+    Raises:
+        MoveError: the rules refuse the move (game pending or over, second replacement...): nothing is saved.
+    """
+
+    def entries(rec: GameRecord, before: Played) -> list[dict]:
+        entry = {**move, "at": _now(now)}
+        if entry.get("move") == "roll" and until_over:
+            for n in range(1, MAX_ROUNDS + 1):
+                entry["rounds"] = n
+                trial = play(rec.setup, rec.stakes, rec.commitment, rec.seed, [*rec.moves, entry], rec.created)
+                if trial.status == "over":
+                    break
+        return [entry]
+
+    return _append(con, game_id, entries, now)
+
+
+def state(con: Database, game_id: int | str) -> tuple[GameRecord, Played]:
+    """Return a saved game and its replayed state and posts."""
     rec = load(con, game_id)
-    return rec, replay(rec.setup, rec.seed, rec.moves)
+    return rec, replay_record(rec)
 
 
 def reveal(con: Database, game_id: int | str) -> str:
-    """Return the seed of a finished game as hex (its SHA-256 is the commitment printed at the
-    start). Raises CardlabError (exit 1) while the game is on: the seed would tell the draws to come."""
+    """Return the host's seed of a finished game as hex (its SHA-256 is the commitment of the start
+    post). Raises CardlabError (exit 1) while the game is on: the seed would tell the draws to come."""
     rec = load(con, game_id)
     if rec.status != "over":
         raise CardlabError(f"game #{rec.id} is still on; its seed is revealed once it is over")
     return rec.seed.hex()
 
 
-def verify(record: dict, seed_hex: str) -> tuple[bool, list[str]]:
-    """Check a game as exported by ``play show --output-format json`` against a revealed seed:
-    the seed's SHA-256 must be the commitment, and replaying setup + moves must give the same
-    events and result.
+def verify(record: dict, seed_hex: str | None = None) -> tuple[bool, list[str]]:
+    """Check a game as exported by ``play show --output-format json`` against its seed (``seed_hex``,
+    else the record's own ``seed``): the seed's SHA-256 must be the commitment, and replaying the
+    setup, stakes and log must give the record's events, scores, status and result (winner, draw,
+    reason, stakes moved): a field edited by hand is a finding.
 
     Returns:
         ``(ok, findings)``: what does not match (empty when ok).
 
     Raises:
-        UsageError: the seed is not hex, or the record lacks setup/moves/events.
+        UsageError: no seed or not hex, or the record lacks setup/log/events.
     """
     try:
-        seed = rng.parse_seed(seed_hex)
-    except ValueError as err:
-        raise UsageError(f"bad seed: {err}") from None
+        seed = rng.parse_seed(seed_hex if seed_hex is not None else record["seed"] or "")
+    except (ValueError, KeyError, TypeError, AttributeError) as err:
+        raise UsageError(f"bad or missing seed (give --seed HEX once it is revealed): {err}") from None
     try:
-        setup, moves, events, commitment = record["setup"], record["moves"], record["events"], record["commitment"]
-    except (KeyError, TypeError):
+        setup, log, commitment = record["setup"], record["moves"], record["commitment"]
+        stakes, created = record.get("stakes") or {}, record.get("created") or ""
+    except (KeyError, TypeError, AttributeError):
         raise UsageError("not a game record: export it with 'cardlab play show GAME --output-format json'") from None
     findings = []
     if rng.commitment(seed) != commitment:
         findings.append(f"SHA-256 of the seed is {rng.commitment(seed)}, not the commitment {commitment}")
-
     try:
-        out = replay(setup, seed, list(moves))
+        played = play(setup, stakes, commitment, seed, list(log), created)
     except MoveError as err:
-        return False, [f"the record's moves cannot be replayed: {err}"]
+        return False, [f"the record's log cannot be replayed: {err}"]
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
         raise UsageError(
             f"not a valid game record ({type(err).__name__}: {err}); export it with 'cardlab play show GAME --output-format json'"
         ) from None
-    if not isinstance(events, list) or json.loads(json.dumps(out.events)) != events:
-        first = next(
-            (i for i, (a, b) in enumerate(zip(json.loads(json.dumps(out.events)), events, strict=False)) if a != b),
-            min(len(out.events), len(events)),
-        )
+    events = json.loads(json.dumps(played.outcome.events))
+    got = record.get("events")
+    if not isinstance(got, list) or events != got:
+        got = got if isinstance(got, list) else []
+        first = next((i for i, (a, b) in enumerate(zip(events, got, strict=False)) if a != b), min(len(events), len(got)))
         findings.append(f"the replayed events differ from event {first + 1} on")
+    expected = {
+        "players": setup.get("players"),
+        "status": played.status,
+        "scores": json.loads(json.dumps(played.outcome.scores)),
+        "result": json.loads(json.dumps(played.result)),
+    }
+    for key, want in expected.items():
+        if record.get(key) != want:
+            findings.append(
+                f"'{key}' is {json.dumps(record.get(key), ensure_ascii=False)}, the replay gives {json.dumps(want, ensure_ascii=False)}"
+            )
     return not findings, findings

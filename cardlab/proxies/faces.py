@@ -3,7 +3,8 @@ stat) and how one face is drawn into its cut rectangle.
 
 Per-game builders (:func:`_pokemon`, :func:`_ippo`, :func:`_monpa`, registered in :data:`FACES`)
 turn a card's data into a :class:`_Face`; :func:`draw_face` draws any face the same way with the
-text engine of :mod:`cardlab.proxies.textengine`. Labels are translated from :data:`LABELS`.
+text engine of :mod:`cardlab.proxies.textengine`. Labels (:data:`FACE_WORDS`) are translated by the
+interface catalogs (cardlab/locale, context ``proxy``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cardlab.core.l10n import gettext_in
 from cardlab.core.text import fold, pick
 from cardlab.games.ippo import BLOW_TYPES, DAMAGE_EFFECT, KEYWORDS, TIMINGS
 from cardlab.proxies.layout import MM, Rect
@@ -21,152 +23,72 @@ from cardlab.proxies.textengine import MUTED, NAME_PT, RGB, Block, Pen, Span, dr
 if TYPE_CHECKING:
     from cardlab.catalog.model import Catalog
 
-LABELS: dict[str, dict[str, str]] = {
-    "fr": {
-        "Weakness": "Faiblesse",
-        "Resistance": "Résistance",
-        "Retreat": "Retraite",
-        "Pokémon Power": "Pouvoir Pokémon",
-        "Basic": "de base",
-        "Stage 1": "Niveau 1",
-        "Stage 2": "Niveau 2",
-        "evolves from": "évolue de",
-        "Trainer": "Dresseur",
-        "Energy": "Énergie",
-        "basic Energy": "Énergie de base",
-        "special Energy": "Énergie spéciale",
-        "provides": "fournit",
-        "Level": "Niv.",
-        "Grass": "Plante",
-        "Fire": "Feu",
-        "Water": "Eau",
-        "Lightning": "Électrique",
-        "Psychic": "Psy",
-        "Fighting": "Combat",
-        "Darkness": "Obscurité",
-        "Metal": "Métal",
-        "Colorless": "Incolore",
-        "blow": "Carte coup",
-        "defense": "Carte défense",
-        "support": "Carte soutien",
-        "fight": "Carte combat",
-        "blocks": "bloque",
-        "Cost": "Coût",
-        "Start cost": "Coût de démarrage",
-        "Power": "Force",
-        "Defense": "Défense",
-        "Generates": "Génère",
-        "generic": "générique",
-        "tap": "engager",
-        "courage": "courage",
-        "kan": "intuition",
-        "technique": "technique",
-        "calm": "calme",
-        "commander": "Commandant",
-        "favor": "Faveur",
-        "charm": "Charme",
-        "servant": "Serviteur",
-        "spell": "Sort",
-        "rapide": "Rapide",
-        "upkeep": "Entretien",
-        "prediction": "Prédiction",
-        "Token": "Jeton",
-        "element": "élément",
-        "free": "gratuit",
-        "ATK": "ATQ",
-        "DEF": "DÉF",
-        "HP": "PV",
-        "Common": "Commune",
-        "Uncommon": "Peu commune",
-        "Rare": "Rare",
-        "Rare Holo": "Rare Holo",
-    },
-    "de": {
-        "Weakness": "Schwäche",
-        "Resistance": "Resistenz",
-        "Retreat": "Rückzug",
-        "Pokémon Power": "Pokémon-Power",
-        "Basic": "Basis",
-        "Stage 1": "Phase 1",
-        "Stage 2": "Phase 2",
-        "evolves from": "entwickelt sich aus",
-        "Trainer": "Trainer",
-        "Energy": "Energie",
-        "basic Energy": "Basis-Energie",
-        "special Energy": "Spezial-Energie",
-        "provides": "liefert",
-        "Level": "Level",
-        "HP": "KP",
-        "Grass": "Pflanze",
-        "Fire": "Feuer",
-        "Water": "Wasser",
-        "Lightning": "Elektro",
-        "Psychic": "Psycho",
-        "Fighting": "Kampf",
-        "Colorless": "Farblos",
-        "Common": "Häufig",
-        "Uncommon": "Nicht so häufig",
-        "Rare": "Selten",
-        "Rare Holo": "Selten Holo",
-    },
-    "it": {
-        "Weakness": "Debolezza",
-        "Resistance": "Resistenza",
-        "Retreat": "Ritirata",
-        "Pokémon Power": "Potere Pokémon",
-        "Basic": "Base",
-        "Stage 1": "Fase 1",
-        "Stage 2": "Fase 2",
-        "evolves from": "si evolve da",
-        "Trainer": "Allenatore",
-        "Energy": "Energia",
-        "basic Energy": "Energia base",
-        "special Energy": "Energia speciale",
-        "provides": "fornisce",
-        "Level": "Liv.",
-        "HP": "PS",
-        "Grass": "Erba",
-        "Fire": "Fuoco",
-        "Water": "Acqua",
-        "Lightning": "Lampo",
-        "Psychic": "Psico",
-        "Fighting": "Lotta",
-        "Colorless": "Incolore",
-        "Common": "Comune",
-        "Uncommon": "Non comune",
-        "Rare": "Rara",
-        "Rare Holo": "Rara Holo",
-    },
-    "es": {
-        "Weakness": "Debilidad",
-        "Resistance": "Resistencia",
-        "Retreat": "Retirada",
-        "Pokémon Power": "Poké-Poder",
-        "Basic": "Básico",
-        "Stage 1": "Fase 1",
-        "Stage 2": "Fase 2",
-        "evolves from": "evoluciona de",
-        "Trainer": "Entrenador",
-        "Energy": "Energía",
-        "basic Energy": "Energía básica",
-        "special Energy": "Energía especial",
-        "provides": "proporciona",
-        "Level": "Nivel",
-        "HP": "PS",
-        "Grass": "Planta",
-        "Fire": "Fuego",
-        "Water": "Agua",
-        "Lightning": "Rayo",
-        "Psychic": "Psíquico",
-        "Fighting": "Lucha",
-        "Colorless": "Incoloro",
-        "Common": "Común",
-        "Uncommon": "Infrecuente",
-        "Rare": "Rara",
-        "Rare Holo": "Rara Holo",
-    },
-}
-"""Label translations by language; English is the key itself."""
+FACE_WORDS: tuple[str, ...] = (
+    "Weakness",
+    "Resistance",
+    "Retreat",
+    "Pokémon Power",
+    "Basic",
+    "Stage 1",
+    "Stage 2",
+    "evolves from",
+    "Trainer",
+    "Energy",
+    "basic Energy",
+    "special Energy",
+    "provides",
+    "Level",
+    "Grass",
+    "Fire",
+    "Water",
+    "Lightning",
+    "Psychic",
+    "Fighting",
+    "Darkness",
+    "Metal",
+    "Colorless",
+    "blow",
+    "defense",
+    "support",
+    "fight",
+    "blocks",
+    "Cost",
+    "Start cost",
+    "Power",
+    "Defense",
+    "Generates",
+    "generic",
+    "tap",
+    "courage",
+    "kan",
+    "technique",
+    "calm",
+    "commander",
+    "favor",
+    "charm",
+    "servant",
+    "spell",
+    "rapide",
+    "upkeep",
+    "prediction",
+    "Token",
+    "element",
+    "free",
+    "ATK",
+    "DEF",
+    "HP",
+    "Common",
+    "Uncommon",
+    "Rare",
+    "Rare Holo",
+)
+"""The words a proxy face prints (English), translated through the interface catalogs in the
+context ``proxy`` (:func:`cardlab.core.l10n.gettext_in`): short printed forms (« Niv. », « PV ») and
+each game's own terms, which may differ from the same English word elsewhere ("Power": an Ippo blow's
+« Force »)."""
+
+FACE_LANGUAGES = ("fr", "de", "it", "es")
+"""The languages whose catalogs hold the face words; another language's faces print English."""
 
 
 def _colours() -> dict:
@@ -210,16 +132,16 @@ class Context:
 
     def __init__(self, catalog: Catalog, langs: tuple[str, ...]) -> None:
         self.catalog, self.langs = catalog, langs
-        self._wanted = next((lang.split("-")[0] for lang in langs if lang.split("-")[0] in (*LABELS, "en")), None)
-        self.labels: dict[str, str] = {}
-        self.lang = "en"  # the language of ``labels``
+        self._wanted = next((lang.split("-")[0] for lang in langs if lang.split("-")[0] in (*FACE_LANGUAGES, "en")), None)
+        self.labels = False  # the face words are translated (else English, capitalized)
+        self.lang = "en"  # the language of the face words
         self._names: dict[str, str] | None = None
 
     def start(self, card_id: str) -> None:
         """Pick the label language for a card: the first preferred language cardlab has labels in,
         else the card's source language when it has, else English."""
         lang = self._wanted or self.catalog.set_of(card_id).source_language.split("-")[0]
-        self.labels = LABELS.get(lang, {})
+        self.labels = lang in FACE_LANGUAGES
         self.lang = lang if self.labels else "en"
 
     def tr(self, card_id: str, loc: dict | str | None) -> str:
@@ -227,7 +149,7 @@ class Context:
         return pick(loc, self.langs, self.catalog.set_of(card_id).source_language)
 
     def label(self, key: str) -> str:
-        return self.labels.get(key, key)
+        return gettext_in(self.lang, key, "proxy") if self.labels else key
 
     def pokemon_name(self, english: str) -> str:
         """The name, in the preferred language, of the Pokémon whose English name is ``english``."""

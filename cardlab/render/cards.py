@@ -12,9 +12,11 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
-from cardlab.core import words
+from cardlab.core import l10n
 from cardlab.core.errors import Problem
+from cardlab.core.l10n import _
 from cardlab.core.text import visible
+from cardlab.render.plain import count_line
 
 if TYPE_CHECKING:
     from cardlab.games.base import Span
@@ -45,19 +47,31 @@ def problems_json(items: Sequence[Problem], console: Console, **extra: object) -
     console.print_json(json.dumps({"ok": not items, **extra, "problems": [p.to_json() for p in items]}, ensure_ascii=False))
 
 
-def hits(rows: Sequence, console: Console) -> None:
+def hits(rows: Sequence, console: Console, total: tuple[int, bool] | None = None) -> None:
     """Print search hits (:class:`cardlab.search.hits.Hit`) as a rich table for a terminal, then the
-    count. Piped output and the other formats are :func:`cardlab.render.plain.hits`."""
+    count (:func:`cardlab.render.plain.count_line`, ``total`` when a limit cut them). Piped output
+    and the other formats are :func:`cardlab.render.plain.hits`."""
     table = Table(box=None, header_style="bold", pad_edge=False, expand=False)
-    table.add_column("Id", no_wrap=True, style="cyan")
-    table.add_column("Name", ratio=3)
-    table.add_column("Type", ratio=3)
-    table.add_column("Stats", ratio=3)
-    table.add_column("Rarity", ratio=1)
+    table.add_column(_("Id"), no_wrap=True, style="cyan")
+    table.add_column(_("Name"), ratio=3)
+    table.add_column(_("Type"), ratio=3)
+    table.add_column(_("Stats"), ratio=3)
+    table.add_column(_("Rarity"), ratio=1)
     for h in rows:
-        table.add_row(escape(h.id), escape(h.name), escape(h.type_line), escape(h.stats), escape(h.rarity or ""))
+        table.add_row(
+            escape(h.id),
+            escape(h.name),
+            escape(l10n.words(h.type_line)),
+            escape(l10n.words(h.stats)),
+            escape(_(h.rarity) if h.rarity else ""),
+        )
     console.print(table)
-    console.print(f"[dim]{words.count(len(rows), 'card')}[/]")
+    console.print(f"[dim]{count_line(len(rows), total)}[/]")
+
+
+def problems_count(n: int) -> str:
+    """Return ``1 problem``, ``3 problems`` in the interface language."""
+    return (_("{n} problem") if n == 1 else _("{n} problems")).format(n=n)
 
 
 def markup(spans: Iterable[Span]) -> str:
@@ -68,33 +82,34 @@ def markup(spans: Iterable[Span]) -> str:
 
 
 def card(view: CardView, console: Console, langs: Sequence[str] = ()) -> None:
-    """Print a whole card as a panel: names, type line, the game's details, set and number."""
+    """Print a whole card as a panel: names, type line, the game's details, set and number, in
+    the interface language (:mod:`cardlab.core.l10n`); the card it evolves from by its name in
+    ``langs`` (:attr:`CardView.evolves_from_names`)."""
     from cardlab.core.text import pick
     from cardlab.games import get
+    from cardlab.games.base import common_rows
 
     data, src = view.data, view.set_data.get("source_language", "en")
+    evolves = view.evolves_from_names
+    if evolves and "evolves_from" in data:
+        data = {**data, "evolves_from": pick(evolves, langs, "en")}
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold", no_wrap=True)
     table.add_column()
     for row in get(view.game).details(data, langs, src):
         table.add_row(escape(row.label), markup(row.spans))
     names = ", ".join(f"{lang}: {escape(text)}" for lang, text in data["name"].items() if lang != "_source")
-    table.add_row("Names", names)
-    set_name = pick(view.set_data.get("name"), langs, src)
-    number = f"{data['number']}/{view.set_data['printed_total']}" if view.set_data.get("printed_total") else data["number"]
-    table.add_row("Set", f"{escape(set_name)} ({view.set_data['code']}) · {number}")
-    for label, key in (("Rarity", "rarity"), ("Illustrator", "illustrator")):
-        if data.get(key):
-            table.add_row(label, escape(str(data[key])))
-    if data.get("printed_name"):
-        table.add_row("Printed as", escape(pick(data["printed_name"], langs, src)))
+    table.add_row(_("Names"), names)
+    for row in common_rows(data, view.set_data, langs, src):
+        table.add_row(escape(row.label), markup(row.spans))
     if len(getattr(view, "printings", ())) > 1:
+        this_one = " (" + _("this one") + ")"
         shown = [
-            f"{escape(pid)}{' (this one)' if pid == view.id else ''} · {escape(code)} {escape(number)}"
-            f"{' · ' + escape(rarity) if rarity else ''}"
+            f"{escape(pid)}{this_one if pid == view.id else ''} · {escape(code)} {escape(number)}"
+            f"{' · ' + escape(_(rarity)) if rarity else ''}"
             for pid, code, number, rarity in view.printings
         ]
-        table.add_row("Printings", "\n".join(shown))
+        table.add_row(_("Printings"), "\n".join(shown))
     title = f"[bold]{escape(pick(data['name'], langs, src))}[/]  [dim]{escape(view.id)}[/]"
     console.print(Panel(table, title=title, title_align="left", expand=False))
 

@@ -11,9 +11,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from cardlab.core import words
+from cardlab.core import l10n
+from cardlab.core.l10n import _
 from cardlab.core.text import visible
 from cardlab.decks.rules import describe
+from cardlab.render.cards import problems_count
 
 if TYPE_CHECKING:
     from cardlab.catalog.formats import Format
@@ -34,13 +36,21 @@ def print_problems(problems: Sequence[Problem], err: Console) -> None:
         )
 
 
-def print_catalog_warnings(problems: Sequence[Problem], err: Console, done: str = "the deck was checked against the valid cards") -> None:
+CHECKED_VALID = l10n.N_("the deck was checked against the valid cards")
+
+
+def print_catalog_warnings(problems: Sequence[Problem], err: Console, done: str = CHECKED_VALID) -> None:
     """Warn that the catalog has invalid files; ``done`` says what was done without them."""
     if problems:
         print_problems(problems, err)
         files = len({p.pos.path for p in problems})
         err.print(
-            f"[yellow]warning[/]: {len(problems)} problem(s) in {files} catalog file(s) (run 'cardlab validate'); {escape(done)}",
+            "[yellow]"
+            + _("warning")
+            + "[/]: "
+            + _("{n} problem(s) in {files} catalog file(s) (run 'cardlab validate'); {done}").format(
+                n=len(problems), files=files, done=escape(_(done))
+            ),
             highlight=False,
             soft_wrap=True,
         )
@@ -50,8 +60,9 @@ def print_notes(deck: Deck, err: Console, said: Sequence[str] = ()) -> None:
     """Print what a check assumed, never a problem, on ``err``: each of ``said`` (the format chosen
     for a list that names none) as ``note: ...``, then each of the deck's notes (the printing
     assumed for a name alone) as ``path:line: note: message``."""
-    lines = [f"[yellow]note[/]: {escape(visible(text))}" for text in said]
-    lines += [f"{escape(visible(str(p.pos)))}: [yellow]note[/]: {escape(visible(p.message))}" for p in deck.notes]
+    note = _("note")
+    lines = [f"[yellow]{note}[/]: {escape(visible(text))}" for text in said]
+    lines += [f"{escape(visible(str(p.pos)))}: [yellow]{note}[/]: {escape(visible(p.message))}" for p in deck.notes]
     if lines:
         err.print("\n".join(lines), highlight=False, soft_wrap=True)
 
@@ -65,12 +76,18 @@ def print_report(report: DeckReport, out: Console, err: Console) -> None:
     n = report.deck.size("main")
     if report.legal:
         out.print(
-            f"[green]legal[/]: {escape(visible(str(report.deck.path)))} under {fmt.name} ({n} cards)", highlight=False, soft_wrap=True
+            f"[green]{_('legal')}[/]: "
+            + _("{path} under {format} ({n} cards)").format(path=escape(visible(str(report.deck.path))), format=_(fmt.name), n=n),
+            highlight=False,
+            soft_wrap=True,
         )
     else:
         k = len(report.problems)
         err.print(
-            f"[red]not legal[/]: {words.count(k, 'problem')} in {escape(visible(str(report.deck.path)))} under {fmt.name}",
+            f"[red]{_('not legal')}[/]: "
+            + _("{problems} in {path} under {format}").format(
+                problems=problems_count(k), path=escape(visible(str(report.deck.path))), format=_(fmt.name)
+            ),
             highlight=False,
             soft_wrap=True,
         )
@@ -91,29 +108,31 @@ def print_legality(report: LegalityReport, out: Console, err: Console | None = N
     rows: list[tuple[str, str, str, list[str]]] = []
     for r in report.results:
         if r.legal:
-            rows.append((r.format.name, "legal", f" ({r.deck.size('main')} cards)", []))
+            rows.append((_(r.format.name), _("legal"), " (" + _("{n} cards").format(n=r.deck.size("main")) + ")", []))
             continue
-        shown = [f"line {p.pos.line}: {p.rule}: {visible(p.message)}" for p in r.problems[:FIRST_PROBLEMS]]
+        shown = [_("line {n}").format(n=p.pos.line) + f": {p.rule}: {visible(p.message)}" for p in r.problems[:FIRST_PROBLEMS]]
         more = len(r.problems) - FIRST_PROBLEMS
         if more > 0:
-            shown.append(f"and {more} more")
+            shown.append(_("and {n} more").format(n=more))
         k = len(r.problems)
-        rows.append((r.format.name, "not legal", f" ({words.count(k, 'problem')})", shown))
+        rows.append((_(r.format.name), _("not legal"), f" ({problems_count(k)})", shown))
     out.print(
-        f"{escape(visible(str(report.path)))}: no format named; legality in every {report.game} format", highlight=False, soft_wrap=True
+        f"{escape(visible(str(report.path)))}: " + _("no format named; legality in every {game} format").format(game=_(report.game)),
+        highlight=False,
+        soft_wrap=True,
     )
     if out.is_terminal:
         table = Table(box=None, header_style="bold", pad_edge=False, show_edge=False)
-        table.add_column("Format", no_wrap=True)
-        table.add_column("Verdict", no_wrap=True)
-        table.add_column("First problems", overflow="fold")
+        table.add_column(_("Format"), no_wrap=True)
+        table.add_column(_("Verdict"), no_wrap=True)
+        table.add_column(_("First problems"), overflow="fold")
         for name, verdict, count, shown in rows:
-            colour = "green" if verdict == "legal" else "red"
+            colour = "green" if verdict == _("legal") else "red"
             table.add_row(escape(name), f"[{colour}]{verdict}[/]{count}", escape("\n".join(shown)))
         out.print(table)
     else:
         cells = [
-            ("Format", "Verdict", "First problems"),
+            (_("Format"), _("Verdict"), _("First problems")),
             *((name, verdict + count, " | ".join(shown)) for name, verdict, count, shown in rows),
         ]
         widths = [max(len(c[i]) for c in cells) for i in (0, 1)]
@@ -122,43 +141,51 @@ def print_legality(report: LegalityReport, out: Console, err: Console | None = N
     n = len(report.results)
     if report.legal:
         out.print(
-            f"[green]legal[/] in {len(report.legal_in)} of {n} {report.game} formats: {', '.join(report.legal_in)}",
+            f"[green]{_('legal')}[/] "
+            + _("in {k} of {n} {game} formats: {names}").format(
+                k=len(report.legal_in), n=n, game=_(report.game), names=", ".join(_(name) for name in report.legal_in)
+            ),
             highlight=False,
             soft_wrap=True,
         )
     else:
-        out.print(f"[red]not legal[/] in any of the {n} {report.game} formats", highlight=False, soft_wrap=True)
+        out.print(
+            f"[red]{_('not legal')}[/] " + _("in any of the {n} {game} formats").format(n=n, game=_(report.game)),
+            highlight=False,
+            soft_wrap=True,
+        )
 
 
 def print_stats(stats: DeckStats, out: Console) -> None:
     """Print deck statistics as small tables and the odds as percentages with their formulas."""
     out.print(
-        f"[bold]{stats.format}[/]: {stats.size} cards in the deck"
-        + (f" ({stats.unmatched} on lines that matched no card)" if stats.unmatched else "")
-        + "".join(f", {n} in {s}" for s, n in stats.sections.items() if s != "main"),
+        f"[bold]{_(stats.format)}[/]: "
+        + _("{n} cards in the deck").format(n=stats.size)
+        + (" (" + _("{n} on lines that matched no card").format(n=stats.unmatched) + ")" if stats.unmatched else "")
+        + "".join(", " + _("{n} in {section}").format(n=n, section=_(s)) for s, n in stats.sections.items() if s != "main"),
         highlight=False,
         soft_wrap=True,
     )
-    for title, data in (("card type", stats.by_type), (stats.energy_label, stats.by_energy), (stats.curve_label, stats.curve)):
+    for title, data in ((l10n.N_("card type"), stats.by_type), (stats.energy_label, stats.by_energy), (stats.curve_label, stats.curve)):
         if not data:
             continue
-        out.print(f"[bold]{title}[/]", highlight=False)
+        out.print(f"[bold]{_(title)}[/]", highlight=False)  # the game's labels are said already
         table = Table(show_header=False, box=None, padding=(0, 2))
         table.add_column(no_wrap=True)
         table.add_column(justify="right")
         for key, n in data.items():
-            table.add_row(key, str(n))
+            table.add_row(l10n.words(str(key), ": "), str(n))
         out.print(table)
     for o in stats.odds:
         if o.value is None:
-            shown = "never (no such card)"
+            shown = _("never (no such card)")
         elif o.kind == "probability":
             shown = f"{float(o.value) * 100:.2f}%"
         else:
             shown = f"{float(o.value):.3f}"
         out.print(f"{o.label}: [bold]{shown}[/]  [dim]({o.formula})[/]", highlight=False, soft_wrap=True)
     for note in stats.notes:
-        out.print(f"no odds: {escape(note)}", highlight=False, soft_wrap=True)
+        out.print(_("no odds") + f": {escape(_(note))}", highlight=False, soft_wrap=True)
 
 
 def print_formats(found: Sequence[Format], out: Console) -> None:
@@ -166,12 +193,12 @@ def print_formats(found: Sequence[Format], out: Console) -> None:
     Wrapped to the terminal's width on a terminal; never hard-wrapped when piped."""
     soft = not out.is_terminal
     for f in found:
-        out.print(f"[bold]{escape(f.name)}[/] ({f.game}): {escape(f.title)}", soft_wrap=soft)
+        out.print(f"[bold]{escape(f.name)}[/] ({f.game}): {escape(_(f.title))}", soft_wrap=soft)
         if f.description:
-            out.print(f"  {escape(f.description)}", soft_wrap=soft)
+            out.print(f"  {escape(_(f.description))}", soft_wrap=soft)
         for r in f.rules:
             out.print(f"  - [cyan]{r.rule}[/]: {escape(describe(r))}", soft_wrap=soft)
             if r.source:
-                out.print(f"    [dim]{escape(r.source)}[/]", soft_wrap=soft)
+                out.print(f"    [dim]{escape(_(r.source))}[/]", soft_wrap=soft)
     if not found:
-        out.print("no formats found")
+        out.print(_("no formats found"))

@@ -10,10 +10,10 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
-from cardlab.core import words
 from cardlab.core.errors import CardlabError, DataError
+from cardlab.core.l10n import _
 from cardlab.core.text import visible
-from cardlab.render.cards import problems, stderr_console
+from cardlab.render.cards import problems, problems_count, stderr_console
 
 
 def user_error(err: CardlabError, console: Console | None = None) -> None:
@@ -23,29 +23,29 @@ def user_error(err: CardlabError, console: Console | None = None) -> None:
     if isinstance(err, DataError):
         problems(err.problems, console)
         n = len(err.problems)
-        console.print(f"[red]error[/]: {words.count(n, 'problem')} found")
+        console.print("[red]" + _("error") + "[/]: " + _("{problems} found").format(problems=problems_count(n)))
         return
     caret = getattr(err, "caret", None)
     if caret:
-        console.print(f"[red]error[/]: {escape(visible(err.reason))}")  # type: ignore[attr-defined]
+        console.print("[red]" + _("error") + "[/]: " + f"{escape(visible(err.reason))}")  # type: ignore[attr-defined]
         console.out(caret(), highlight=False)
     else:
-        console.print(f"[red]error[/]: {escape(visible(str(err)))}")
+        console.print("[red]" + _("error") + "[/]: " + f"{escape(visible(str(err)))}")
 
 
 def error(text: str, console: Console | None = None) -> None:
     """Print ``error: <text>``."""
-    (console or stderr_console()).print(f"[red]error[/]: {escape(visible(text))}", highlight=False)
+    (console or stderr_console()).print("[red]" + _("error") + "[/]: " + f"{escape(visible(text))}", highlight=False)
 
 
 def warning(text: str, console: Console | None = None) -> None:
     """Print ``warning: <text>``."""
-    (console or stderr_console()).print(f"[yellow]warning[/]: {escape(visible(text))}", highlight=False)
+    (console or stderr_console()).print("[yellow]" + _("warning") + "[/]: " + f"{escape(visible(text))}", highlight=False)
 
 
 def note(text: str, console: Console | None = None) -> None:
     """Print ``note: <text>``."""
-    (console or stderr_console()).print(f"[yellow]note[/]: {escape(visible(text))}", highlight=False)
+    (console or stderr_console()).print("[yellow]" + _("note") + "[/]: " + f"{escape(visible(text))}", highlight=False)
 
 
 def dim(text: str, console: Console | None = None) -> None:

@@ -233,18 +233,21 @@ def _text_sql(t: Term, stem_langs: tuple[str, ...] | None, dialect: str) -> tupl
         match = f"{{names body}} : {phrase}"
     else:
         match = f"{{names}} : {_fts_phrase(words, prefix=True)} OR {{body}} : {phrase}"
-    sql = "c.rowid IN (SELECT rowid FROM card_fts WHERE card_fts MATCH ?)"
+    parts = ["SELECT rowid FROM card_fts WHERE card_fts MATCH ?"]
     params: list = [match]
     stems = _stem_match(t.value, stem_langs)
     if stems:
-        sql += " OR c.rowid IN (SELECT rowid FROM card_stem WHERE card_stem MATCH ?)"
+        parts.append("SELECT rowid FROM card_stem WHERE card_stem MATCH ?")
         params.append(stems)
     joined = compact(t.value)
     if t.field is None and joined:
         # names typed without spaces, by prefix (farfetch): a range on the index, not a scan
-        sql += " OR c.id IN (SELECT card_id FROM card_name WHERE compact >= ? AND compact < ?)"
+        parts.append("SELECT n.rowid FROM card n WHERE n.id IN (SELECT card_id FROM card_name WHERE compact >= ? AND compact < ?)")
         params += [joined, _after_prefix(joined)]
-    return f"({sql})", params
+    # one IN over a UNION ALL, not an OR of INs: SQLite walks the one list of row ids in order (a
+    # page in row order stops after its rows) instead of sorting every match (issue 29: a page of
+    # a word in half of 100,000 cards 4-5x faster)
+    return "c.rowid IN (" + " UNION ALL ".join(parts) + ")", params
 
 
 def _pg_text_sql(t: Term, words: list[str], column: str | None, stem_langs: tuple[str, ...] | None) -> tuple[str, list]:
@@ -402,3 +405,202 @@ def count_statement(tree: Node | None, dialect: str) -> tuple[str, list]:
     :func:`compile_sql` with ``stem_langs`` None): ``(sql, params)``."""
     where, params = compile_sql(tree, dialect=dialect)
     return f"SELECT COUNT(*) FROM card c WHERE {where}", params
+
+
+@dataclass(frozen=True)
+class OrderKey:
+    """One term of a search's order after its flags: ``sql`` as ORDER BY has it (``COLLATE NOCASE``
+    on SQLite, ``lower()`` on PostgreSQL), ``desc`` its direction. NULL sorts first going up and last
+    going down on both backends (:func:`order_terms`)."""
+
+    sql: str
+    desc: bool = False
+
+
+@dataclass(frozen=True)
+class OrderFlag:
+    """A yes/no term at the head of a search's order (cards whose whole name the words are, cards
+    with the sort value): the cards where it is false come first. ``false_sql`` and ``true_sql``
+    select either side (``params`` bound in each), so a page reads each side by its own plan."""
+
+    false_sql: str
+    true_sql: str
+    params: tuple = ()
+
+
+def exact_name(request: SearchRequest, tree: Node | None) -> str | None:
+    """The words of a query of bare words run together (``compact``), whose cards (those of that
+    whole name) come first in its order; None for any other query."""
+    words = terms(tree)
+    if words and all(t.field is None and t.op == ":" for t in words) and compact(request.query):
+        return compact(" ".join(t.value for t in words))
+    return None
+
+
+def order_plan(request: SearchRequest, tree: Node | None, dialect: str, exact_names: bool = True) -> tuple[list[OrderFlag], list[OrderKey]]:
+    """The order of :func:`search_statement` (exact names first for bare words, cards without the
+    sort value last, then :data:`SORTS`, ties by row) as flags and keys, for the pages read by
+    keyset (:func:`page_statement`). ``exact_names`` False: no card has the whole name the words
+    make (:func:`exact_name`), so that flag is left out. Raises KeyError for a sort key outside
+    :data:`SORTS`."""
+    sorts = SORTS if dialect == "sqlite" else _PG_SORTS
+    keys = [OrderKey(k, request.reverse) for k in sorts[request.sort].split(", ")]
+    flags: list[OrderFlag] = []
+    exact = exact_name(request, tree)
+    if exact is not None and exact_names:
+        # by row id (the card's row read only once it is on the page): PostgreSQL keeps it beside each name
+        if dialect == "sqlite":
+            cond = "c.rowid IN (SELECT e.rowid FROM card e WHERE e.id IN (SELECT card_id FROM card_name WHERE compact = ?))"
+            flags.append(OrderFlag(cond, f"NOT ({cond})", (exact,)))
+        else:
+            # NOT EXISTS, not NOT IN: an anti-join by the index, where NOT IN read every card
+            flags.append(
+                OrderFlag(
+                    "c.rowid IN (SELECT card FROM card_name WHERE compact = ?)",
+                    "NOT EXISTS (SELECT 1 FROM card_name e WHERE e.compact = ? AND e.card = c.rowid)",
+                    (exact,),
+                )
+            )
+    if request.sort != "number":
+        first = SORTS[request.sort].split(", ")[0].split(" COLLATE")[0]
+        flags.append(OrderFlag(f"({first}) IS NOT NULL", f"({first}) IS NULL"))
+        keys.append(OrderKey("c.rowid"))
+    elif request.reverse:
+        flags.append(OrderFlag("(s.release_date) IS NOT NULL", "(s.release_date) IS NULL"))
+    return flags, keys
+
+
+def _after(keys: list[OrderKey], values: list, dialect: str) -> tuple[str, list]:
+    """The condition "after the row whose order keys are ``values``" (NULL the least value), as an
+    OR of prefixes: ``k1 > v1 OR (k1 = v1 AND k2 > v2) OR ...``; ``k1 >= v1`` in front when the
+    first key goes up, so the index on it can seek."""
+    ors: list[str] = []
+    params: list = []
+    for i, key in enumerate(keys):
+        ands: list[str] = []
+        part: list = []
+        for prev, value in zip(keys[:i], values[:i], strict=True):
+            if value is None:
+                ands.append(f"{prev.sql} IS NULL")
+            else:
+                ands.append(f"{prev.sql} = ?")
+                part.append(value)
+        value = values[i]
+        if value is None:
+            if key.desc:
+                continue  # nothing comes after NULL going down
+            ands.append(f"{key.sql} IS NOT NULL")
+        elif key.desc:
+            ands.append(f"({key.sql} < ? OR {key.sql} IS NULL)")
+            part.append(value)
+        else:
+            ands.append(f"{key.sql} > ?")
+            part.append(value)
+        ors.append("(" + " AND ".join(ands) + ")")
+        params += part
+    if not ors:
+        return ("0" if dialect == "sqlite" else "FALSE"), []
+    cond = "(" + " OR ".join(ors) + ")"
+    if not keys[0].desc and values[0] is not None and len(keys) > 1:
+        cond = f"{keys[0].sql} >= ? AND {cond}"
+        params = [values[0], *params]
+    return cond, params
+
+
+PAGE_COLUMNS = "c.id, c.game, c.set_code, c.number, c.name, c.type_line, c.stats, c.rarity"
+"""The columns of a page's rows before their side and order keys (:func:`page_statement`)."""
+
+
+def page_statement(
+    request: SearchRequest,
+    tree: Node | None,
+    stem_langs: tuple[str, ...] | None,
+    dialect: str,
+    after: tuple[int, list] | None,
+    size: int,
+    offset: int = 0,
+    exact_names: bool = True,
+    index_order: bool = False,
+) -> tuple[str, list, int]:
+    """One page of a search read by keyset: ``size`` rows (``limit`` + 1 to tell whether more
+    follow) from ``offset`` after the row ``after`` (``(side, its order key values)``, or None for
+    the first row), never the whole result sorted. The order (:func:`order_plan`) is split at its
+    flags into sides (exact names, then the rest; cards with the sort value, then those without),
+    each read by its own ``ORDER BY ... LIMIT``, joined by ``UNION ALL`` in order; sides before the
+    cursor's are not read. Only for :data:`SORTS` read in SQL (``request.sort != "name"`` and
+    ``unique="prints"``). ``exact_names``: as :func:`order_plan`; ``index_order``: the query matches
+    many cards (PostgreSQL then reads them in row order: :func:`_order_term`).
+
+    Returns:
+        ``(sql, params, sides)``: rows of :data:`PAGE_COLUMNS`, then the side's number, then the
+        order key values (the next cursor's); ``sides`` is how many sides the order has.
+    """
+    where, where_params = compile_sql(tree, stem_langs, dialect)
+    flags, keys = order_plan(request, tree, dialect, exact_names)
+    join = _SORT_JOINS.get(request.sort, "")
+    sides = 1 << len(flags)
+    start_side = after[0] if after is not None else 0
+    order = ", ".join(_order_term(k, dialect, index_order) for k in keys)
+    key_columns = ", ".join(f"{k.sql} AS k{i}" for i, k in enumerate(keys))
+    parts: list[str] = []
+    params: list = []
+    for side in range(start_side, sides):
+        conds = [f"({where})"]
+        side_params = list(where_params)
+        for bit, flag in enumerate(flags):
+            true = bool(side >> (len(flags) - 1 - bit) & 1)
+            conds.append(flag.true_sql if true else flag.false_sql)
+            side_params += flag.params
+        if after is not None and side == after[0]:
+            cond, cond_params = _after(keys, after[1], dialect)
+            conds.append(cond)
+            side_params += cond_params
+        sets = " LEFT JOIN card_set s ON s.code = c.set_code" if any(re.search(r"\bs\.", c) for c in conds) else ""
+        parts.append(
+            f"SELECT * FROM (SELECT {PAGE_COLUMNS}, {side} AS side, {key_columns} FROM card c{sets}{join}"
+            f" WHERE {' AND '.join(conds)} ORDER BY {order} LIMIT ?) AS side{side}"
+        )
+        params += [*side_params, offset + size]
+    sql = " UNION ALL ".join(parts) + " LIMIT ? OFFSET ?"
+    return sql, [*params, size, offset], sides
+
+
+def _order_term(key: OrderKey, dialect: str, index_order: bool = True) -> str:
+    """``key`` as an ORDER BY term. ``index_order``: the row id (never NULL) without a NULLS
+    clause, so that PostgreSQL may read the cards in its primary key's order and stop after the
+    page (``NULLS FIRST`` going up is not that order: every match is sorted, which is what a query
+    with few matches wants)."""
+    if key.sql == "c.rowid" and (index_order or dialect == "sqlite"):
+        return "c.rowid DESC" if key.desc else "c.rowid"
+    return order_terms([key.sql], key.desc, dialect)[0]
+
+
+def bounded_count_statement(tree: Node | None, stem_langs: tuple[str, ...] | None, dialect: str, bound: int | None) -> tuple[str, list]:
+    """The statement counting the cards that match ``tree`` up to ``bound`` + 1 (None: all of
+    them): ``(sql, params)``, one row, one number. Counting stops at the bound, so a query matching
+    every card costs what one matching ``bound`` cards costs."""
+    where, params = compile_sql(tree, stem_langs, dialect)
+    if bound is None:
+        return f"SELECT COUNT(*) FROM card c WHERE {where}", params
+    return f"SELECT COUNT(*) FROM (SELECT 1 FROM card c WHERE {where} LIMIT {int(bound) + 1}) AS matches", params
+
+
+def word_count_statement(tree: Node | None, stem_langs: tuple[str, ...] | None, dialect: str, bound: int) -> tuple[str, list] | None:
+    """For a query of one word or phrase (its names and rules text), the statement counting the
+    cards its whole words match, up to ``bound`` + 1: a lower bound of its matches read from the
+    full-text index alone (the first arm of its ``IN``), which stops at the bound where the whole
+    count would gather every match first. None for any other query.
+
+    Returns:
+        ``(sql, params)`` (one row, one number), or None.
+    """
+    if not isinstance(tree, Term) or tree.op == "!=" or tree.field not in (None, "text") or has_cjk(tree.value):
+        return None
+    sql, params = _positive_term_sql(tree, stem_langs, dialect)
+    head = "c.rowid IN ("
+    if not sql.startswith(head) or not sql.endswith(")"):
+        return None
+    arm = sql[len(head) : -1].split(" UNION ALL ")[0]
+    if "FROM card_fts WHERE" not in arm or "(" in arm:
+        return None
+    return f"SELECT COUNT(*) FROM ({arm} LIMIT {int(bound) + 1}) AS words", params[: arm.count("?")]

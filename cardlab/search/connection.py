@@ -107,3 +107,17 @@ def stems_changed(con: Any, stems: tuple[str, ...] | None) -> bool:
     compiled with them: on PostgreSQL (checked in the round trip of the statement just run), never
     on SQLite (a connection keeps reading the file it opened)."""
     return not isinstance(con, sqlite3.Connection) and stem_languages(con) != stems
+
+
+def index_fingerprint(con: Any) -> str:
+    """The fingerprint of the catalog the index was built from (its ``meta`` table; on PostgreSQL
+    as last seen by the connection, read again by each snapshot's first round trip:
+    :meth:`cardlab.index.postgres.PgIndex.fingerprint`), or ``""`` when the index does not say.
+    What the totals are cached by and the page cursors signed with (:mod:`cardlab.search.paging`)."""
+    if not isinstance(con, sqlite3.Connection):
+        return con.fingerprint() or ""
+    try:
+        row = con.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
+    except sqlite3.Error:
+        return ""
+    return row[0] if row else ""

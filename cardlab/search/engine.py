@@ -10,6 +10,7 @@ changed (:func:`cardlab.index.access.open_fresh`).
 from __future__ import annotations
 
 import sqlite3
+from collections import OrderedDict
 from contextlib import nullcontext
 from functools import lru_cache
 from pathlib import Path
@@ -18,9 +19,20 @@ from typing import Any
 from cardlab.core.bulk import bulk_objects
 from cardlab.core.errors import UsageError
 from cardlab.index.access import open_fresh
-from cardlab.search.compile import SORTS, count_statement, dialect_of, search_statement
-from cardlab.search.connection import fetch, snapshot, stem_languages, stems_changed
-from cardlab.search.hits import Hit, assemble
+from cardlab.search.compile import (
+    SORTS,
+    bounded_count_statement,
+    count_statement,
+    dialect_of,
+    exact_name,
+    one_bare_word,
+    page_statement,
+    search_statement,
+    word_count_statement,
+)
+from cardlab.search.connection import fetch, index_fingerprint, snapshot, stem_languages, stems_changed
+from cardlab.search.hits import Hit, assemble, hits_of
+from cardlab.search.paging import MAX_PAGE, MAX_PAGE_SIZE, TOTAL_BOUND, CursorError, Page, decode_cursor, encode_cursor
 from cardlab.search.query.parse import parse
 from cardlab.search.request import UNIQUE, SearchRequest
 from cardlab.search.vocabulary import check_vocabulary
@@ -107,7 +119,8 @@ def search_page(con: sqlite3.Connection, query: str, **options: Any) -> tuple[in
     """Return ``(how many cards match in all, the hits from offset to offset + limit)`` in one pass
     over the index (the total is a window count, not a second query), sorted. ``options`` and the
     errors are those of :func:`search` (``langs``, ``sort``, ``reverse``, ``limit``, ``offset``,
-    ``timeout``, ``unique``)."""
+    ``timeout``, ``unique``). Its cost grows with the matches (every one counted and sorted): a
+    page whose cost does not is :func:`find_page`."""
     unknown = set(options) - set(_SEARCH_DEFAULTS)
     if unknown:
         raise TypeError(f"search_page() got unexpected options: {', '.join(sorted(unknown))}")
@@ -147,3 +160,193 @@ def _search(con: Any, request: SearchRequest) -> tuple[int | None, list[Hit]]:
             # the same round trip): compile and run it again
             return _search(con, request)
         return assemble(con, rows, request, statement)
+
+
+_TOTALS: OrderedDict[tuple, tuple[int, bool]] = OrderedDict()
+"""Totals of the last :data:`_TOTALS_KEPT` queries, by (index fingerprint, dialect, query):
+``(total, exact)``. A query's next pages (and other sorts of it) count nothing again; a
+rebuilt index has another fingerprint."""
+
+_TOTALS_KEPT = 4096
+
+
+def find_page(
+    con: sqlite3.Connection,
+    query: str,
+    *,
+    page_size: int = 50,
+    cursor: str | None = None,
+    page: int = 1,
+    langs: tuple[str, ...] | list[str] = (),
+    sort: str = "number",
+    reverse: bool = False,
+    timeout: float | None = None,
+    unique: str = "prints",
+) -> Page:
+    """Return one page of the cards matching ``query``: what a web page or an API client reads.
+
+    A page costs about the same whatever matches: its rows are read by keyset over the sort order
+    (:func:`cardlab.search.compile.page_statement`: ``page_size`` + 1 rows after the cursor's, never
+    every match sorted), and the total is counted up to :data:`cardlab.search.paging.TOTAL_BOUND`
+    (exact below it, "more than 1,000" above), once per query and index (cached by the index's
+    fingerprint). ``sort="name"`` and ``unique="cards"`` keep their meaning (the shown language's
+    names, printings grouped): those orders are made in Python over every match, as
+    :func:`search` does, and their totals are exact.
+
+    Args:
+        con, query, langs, sort, reverse, timeout, unique: as :func:`search`.
+        page_size: hits a page, 1 to :data:`cardlab.search.paging.MAX_PAGE_SIZE`.
+        cursor: the ``next_cursor`` of the previous page (:class:`cardlab.search.paging.Page`), or None.
+        page: without a cursor, the page's number (1 to :data:`cardlab.search.paging.MAX_PAGE`):
+            its rows are skipped in SQL (bounded by the catalog), not sorted in Python.
+
+    Returns:
+        The :class:`cardlab.search.paging.Page`.
+
+    Raises:
+        UsageError: ``page_size`` or ``page`` out of range, both a cursor and a page, unknown sort
+            or ``unique``; CursorError: a cursor this index did not give for this search;
+            QueryError, QueryTimeoutError: as :func:`search`.
+    """
+    if isinstance(page_size, bool) or not isinstance(page_size, int) or not 1 <= page_size <= MAX_PAGE_SIZE:
+        raise UsageError(f"page_size: a number from 1 to {MAX_PAGE_SIZE:,}, not {page_size!r}")
+    if isinstance(page, bool) or not isinstance(page, int) or not 1 <= page <= MAX_PAGE:
+        raise UsageError(f"page: a number from 1 to {MAX_PAGE:,}, not {page!r}")
+    if cursor and page != 1:
+        raise UsageError("give a cursor or a page number, not both")
+    if sort not in SORTS:
+        raise UsageError(f"unknown sort '{sort}'; choose one of: {', '.join(SORTS)}")
+    if unique not in UNIQUE:
+        raise UsageError(f"unknown --unique '{unique}'; choose one of: {', '.join(UNIQUE)}")
+    request = SearchRequest(query, tuple(langs), sort, reverse, None, 0, timeout, unique)
+    with snapshot(con):
+        return _find_page(con, request, page_size, cursor or None, (page - 1) * page_size)
+
+
+def _find_page(con: Any, request: SearchRequest, size: int, cursor: str | None, offset: int) -> Page:
+    """:func:`find_page` within its snapshot (arguments checked)."""
+    tree = check_vocabulary(con, request.query, _parsed(request.query))
+    stems = stem_languages(con)
+    fingerprint = index_fingerprint(con)
+    # a cursor is signed for this backend too: the sides of an order differ between them
+    signer = f"{dialect_of(con)}:{fingerprint}"
+    place = decode_cursor(cursor, request, signer) if cursor else None
+    if request.sort == "name" or request.unique == "cards":
+        # orders made in Python over every match (as search): the cursor is the next hit's offset
+        if place is not None:
+            if place[0] != "offset" or isinstance(place[1], bool) or not isinstance(place[1], int) or place[1] < 0:
+                raise CursorError("cursor: not one this server gave for this search; start again from the first page")
+            offset = place[1]
+        paged = SearchRequest(
+            request.query, request.langs, request.sort, request.reverse, size + 1, offset, request.timeout, request.unique, True
+        )
+        total, hits = _search(con, paged)
+        more = len(hits) > size
+        nxt = encode_cursor(request, signer, ["offset", offset + size]) if more else None
+        return Page(hits[:size], total if total is not None else 0, True, nxt)
+    after = None
+    if place is not None:
+        after = _keyset_place(place)
+        offset = 0
+    dialect = dialect_of(con)
+    whole_name = exact_name(request, tree)
+    # a side of exact names no card has is left out: reading it, and keeping its cards out of the
+    # next side, would read every match (SQLite) or join every match twice (PostgreSQL)
+    named = whole_name is None or bool(fetch(con, "SELECT 1 FROM card_name WHERE compact = ? LIMIT 1", [whole_name], None))
+    broad = dialect != "sqlite" and _broad(con, request, tree, stems, fingerprint)
+    sql, params, sides = page_statement(request, tree, stems, dialect, after, size + 1, offset, named, broad)
+    if after is not None and not 0 <= after[0] < sides:
+        raise CursorError("cursor: not one this server gave for this search; start again from the first page")
+    # one bare word: the same statement for every word, planned once on PostgreSQL (see fetch)
+    rows = fetch(con, sql, params, request.timeout, generic=dialect != "sqlite" and one_bare_word(tree))
+    if stems_changed(con, stems) or index_fingerprint(con) != fingerprint:
+        # the index was rebuilt since the query was compiled (seen in the same round trip)
+        if cursor:
+            decode_cursor(cursor, request, f"{dialect_of(con)}:{index_fingerprint(con)}")  # refused: rows numbered anew
+        return _find_page(con, request, size, cursor, offset)
+    more = len(rows) > size
+    rows = rows[:size]
+    width = len(rows[0]) if rows else 0
+    nxt = encode_cursor(request, signer, [rows[-1][8], list(rows[-1][9:width])]) if more else None
+    hits, _data, _later = hits_of(con, rows, request.langs, True)
+    _data.ids = _later.ids = [h.id for h in hits]
+    if after is None and not more and (rows or not offset):
+        total, exact = offset + len(rows), True  # the whole result, or its end, is in hand
+        _remember((fingerprint, dialect_of(con), request.query), (total, exact))
+    else:
+        total, exact = _total(con, request, tree, stems, fingerprint)
+    return Page(hits, total, exact, nxt)
+
+
+def total(con: sqlite3.Connection, query: str, *, timeout: float | None = None) -> tuple[int, bool]:
+    """Return ``(how many cards match query, whether that is exact)``: exact up to
+    :data:`cardlab.search.paging.TOTAL_BOUND` (and for the empty query), else ``TOTAL_BOUND + 1``,
+    a lower bound; counted once per query and index (:func:`find_page`'s totals).
+
+    Raises:
+        QueryError: the query cannot be parsed; QueryTimeoutError: it ran longer than ``timeout`` seconds.
+    """
+    request = SearchRequest(query, timeout=timeout)
+    with snapshot(con):
+        tree = check_vocabulary(con, query, _parsed(query))
+        return _total(con, request, tree, stem_languages(con), index_fingerprint(con))
+
+
+def _keyset_place(place: list) -> tuple[int, list]:
+    """A keyset cursor's ``(side, key values)``, checked for shape (a signed cursor has it).
+
+    Raises:
+        CursorError: not a keyset place.
+    """
+    side, values = place
+    if isinstance(side, bool) or not isinstance(side, int) or side < 0 or not isinstance(values, list) or not values:
+        raise CursorError("cursor: not one this server gave for this search; start again from the first page")
+    if not all(v is None or isinstance(v, (int, float, str)) for v in values):
+        raise CursorError("cursor: not one this server gave for this search; start again from the first page")
+    return side, values
+
+
+def _broad(con: Any, request: SearchRequest, tree: Any, stems: tuple[str, ...] | None, fingerprint: str) -> bool:
+    """True when the query is known to match more than :data:`TOTAL_BOUND` cards: its total was
+    counted, or it is one word whose full-text rows alone pass the bound (counted from its index,
+    and then remembered as its total). PostgreSQL then reads a page in row order (see
+    :func:`cardlab.search.compile.page_statement`), else it sorts the few matches."""
+    key = (fingerprint, dialect_of(con), request.query)
+    known = _TOTALS.get(key) if fingerprint else None
+    if known is not None:
+        return not known[1]
+    words = word_count_statement(tree, stems, dialect_of(con), TOTAL_BOUND)
+    if words is None or fetch(con, *words, request.timeout)[0][0] <= TOTAL_BOUND:
+        return False
+    _remember(key, (TOTAL_BOUND + 1, False))
+    return True
+
+
+def _total(con: Any, request: SearchRequest, tree: Any, stems: tuple[str, ...] | None, fingerprint: str) -> tuple[int, bool]:
+    """``(total, exact)`` for ``request``'s query: counted up to :data:`TOTAL_BOUND` (every card
+    when the query is empty: one count of the table), remembered by the index's fingerprint."""
+    key = (fingerprint, dialect_of(con), request.query)
+    known = _TOTALS.get(key)
+    if known is not None and fingerprint:
+        _TOTALS.move_to_end(key)
+        return known
+    bound = None if tree is None else TOTAL_BOUND
+    words = word_count_statement(tree, stems, dialect_of(con), TOTAL_BOUND)
+    if words is not None and fetch(con, *words, request.timeout)[0][0] > TOTAL_BOUND:
+        result = (TOTAL_BOUND + 1, False)  # the word alone passes the bound (from its index, early)
+        _remember(key, result)
+        return result
+    sql, params = bounded_count_statement(tree, stems, dialect_of(con), bound)
+    n = fetch(con, sql, params, request.timeout)[0][0]
+    result = (n, True) if bound is None or n <= bound else (n, False)
+    _remember(key, result)
+    return result
+
+
+def _remember(key: tuple, total: tuple[int, bool]) -> None:
+    """Keep ``total`` for ``key`` (:data:`_TOTALS`; nothing for an index without a fingerprint)."""
+    if key[0]:
+        _TOTALS[key] = total
+        _TOTALS.move_to_end(key)
+        while len(_TOTALS) > _TOTALS_KEPT:
+            _TOTALS.popitem(last=False)

@@ -112,6 +112,9 @@ class CardView:
     path: str
     printings: list[tuple[str, str, str, str | None]] = field(default_factory=list)
     """Every printing of the card, the original first: ``(id, set code, number, rarity)``."""
+    evolves_from_names: dict[str, str] = field(default_factory=dict)
+    """Every name (language -> text) of the card it evolves from (``evolves_from`` holds its
+    English name), so it is shown in the player's language; empty when none is found."""
 
 
 class _NameBatch:
@@ -224,7 +227,7 @@ def assemble(con: Any, rows: list, request: SearchRequest, statement: SearchStat
         if request.unique == "cards":
             rows = _one_per_card(rows, 8 if shown else 5)
         total = len(rows)
-    hits, data, later = _hits_of(con, rows, langs, shown)
+    hits, data, later = hits_of(con, rows, langs, shown)
     if request.sort == "name":
         # the shown language's names, folded (accents, case) then as written; exact matches stay first
         first: set[str] = set()
@@ -239,7 +242,7 @@ def assemble(con: Any, rows: list, request: SearchRequest, statement: SearchStat
     return total, hits
 
 
-def _hits_of(con: Any, rows: list, langs: tuple[str, ...], shown: bool) -> tuple[list[Hit], _DataBatch, _DisplayBatch]:
+def hits_of(con: Any, rows: list, langs: tuple[str, ...], shown: bool) -> tuple[list[Hit], _DataBatch, _DisplayBatch]:
     """A :class:`Hit` of each row, its name in ``langs`` (first known) when asked, its names, data and
     (unless ``shown``: the rows hold them) display strings read for all the hits when first asked.
 

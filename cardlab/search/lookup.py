@@ -116,7 +116,27 @@ def _view(con: sqlite3.Connection, card_id: str) -> CardView:
         (card_id,),
     ).fetchone()
     path = str(Path(set_path).parent / name)
-    return CardView(cid, game, data_decoder(con)(data), json.loads(set_data), path, _printings(con, oracle))
+    card = data_decoder(con)(data)
+    if cid != oracle:  # a printing shows the names it takes from the card it prints (the index's card_name rows)
+        held = card.get("name") or {}
+        card["name"] = {
+            **held,
+            **{lang: text for lang, text in con.execute("SELECT lang, name FROM card_name WHERE card_id = ?", (cid,)) if lang not in held},
+        }
+    evolves = _names_of(con, game, card["evolves_from"]) if isinstance(card.get("evolves_from"), str) else {}
+    return CardView(cid, game, card, json.loads(set_data), path, _printings(con, oracle), evolves)
+
+
+def _names_of(con: sqlite3.Connection, game: str, name: str) -> dict[str, str]:
+    """Every name (language -> text) of the first card of ``game`` whose name in some language
+    is ``name`` (folded): the card an evolution names by its English name."""
+    row = con.execute(
+        "SELECT n.card_id FROM card_name n JOIN card c ON c.id = n.card_id WHERE n.folded = ? AND c.game = ? ORDER BY c.id = c.oracle_id DESC, c.pos LIMIT 1",
+        (fold(name), game),
+    ).fetchone()
+    if row is None:
+        return {}
+    return {lang: text for lang, text in con.execute("SELECT lang, name FROM card_name WHERE card_id = ?", (row[0],))}
 
 
 def card_named(con: sqlite3.Connection, name: str, *, fuzzy: bool = False, set_ref: str | None = None) -> CardView:

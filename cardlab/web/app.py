@@ -43,6 +43,7 @@ from cardlab.core.errors import UsageError
 from cardlab.web.caching import Caching, site_tag
 from cardlab.web.errors import add_handlers
 from cardlab.web.guard import Guard
+from cardlab.web.language import Language
 from cardlab.web.limits import GZIP_MIN, MAX_BODY, RATE_BURST_SECONDS, RATE_LIMIT, SEARCH_TIMEOUT, WEB_THREADS
 from cardlab.web.ratelimit import RateLimit
 from cardlab.web.routes import ROUTERS, route_table
@@ -195,8 +196,11 @@ def create_app(
 
     from cardlab.index.access import index_fingerprint
 
-    tag = site_tag(index_fingerprint(site.con()), [_version(), str(site.allow_writes)], [HERE / "templates", HERE / "static"])
-    inner: Any = Caching(GZipMiddleware(api, minimum_size=GZIP_MIN), tag)
+    tag = site_tag(
+        index_fingerprint(site.con()), [_version(), str(site.allow_writes)], [HERE / "templates", HERE / "static", HERE.parent / "locale"]
+    )
+    # each request in its language (?lang=, cookie, Accept-Language), which the ETag hashes too
+    inner: Any = Caching(Language(GZipMiddleware(api, minimum_size=GZIP_MIN)), tag)
     if rate > 0:
         inner = RateLimit(inner, rate, rate * RATE_BURST_SECONDS, limit_loopback)
     app = Guard(inner, MAX_BODY)

@@ -20,8 +20,20 @@ from pathlib import Path
 
 from cardlab.web.guard import ASGIApp, Message, Receive, Scope, Send
 
-CATALOG_PATHS = ("/api/cards", "/api/sets", "/api/formats", "/api/openapi.json", "/search", "/card", "/sets", "/formats", "/static")
-"""Paths whose GET answers come from the catalog alone (each path itself and everything under it);
+CATALOG_PATHS = (
+    "/api/cards",
+    "/api/sets",
+    "/api/formats",
+    "/api/openapi.json",
+    "/search",
+    "/card",
+    "/cards",
+    "/sets",
+    "/formats",
+    "/static",
+)
+"""Paths whose GET answers come from the catalog alone (each path itself and everything under it;
+``/cards/<id>.svg`` is a card's face);
 any other path (``/api/collections``, ``/deck``, saved decks, user data) is never cached."""
 MAX_AGE = 300
 """Seconds a client or shared cache may reuse a catalog answer before asking again (with ``If-None-Match``)."""
@@ -80,8 +92,8 @@ def matches(if_none_match: bytes, tag: bytes) -> bool:
 class Caching:
     """Wrap an ASGI app: answer a catalog read (:func:`is_catalog_read`) whose ``If-None-Match``
     names its ETag with 304 without running the app; give its 200 answers the ETag,
-    ``Cache-Control: public, max-age=...`` and ``Vary``; every other answer ``Cache-Control:
-    no-store`` (unless the app set its own).
+    ``Cache-Control: public, max-age=...`` (unless the route set its own) and ``Vary``; every other
+    answer ``Cache-Control: no-store`` (unless the app set its own).
 
     Args:
         app: the ASGI app to wrap; tag: :func:`site_tag` of the app's catalog and settings.
@@ -114,12 +126,16 @@ class Caching:
         scope = {**scope, "headers": [(k, v) for k, v in scope.get("headers") or [] if k.lower() not in conditional]}
 
         async def send_cached(message: Message) -> None:
-            """Give a 200 its ETag, Cache-Control and Vary (the app's own ETag and Vary replaced);
-            any other status ``no-store``."""
+            """Give a 200 its ETag, Vary (the app's own replaced) and Cache-Control (unless the route
+            set its own: a card's face keeps an hour); any other status ``no-store``."""
             if message["type"] == "http.response.start":
                 if message["status"] == 200:
+                    own = [(k, v) for k, v in message.get("headers", []) if k.lower() == b"cache-control"]
                     drop = (b"etag", b"cache-control", b"vary", b"last-modified")
-                    message["headers"] = [(k, v) for k, v in message.get("headers", []) if k.lower() not in drop] + cached
+                    kept = [(k, v) for k, v in message.get("headers", []) if k.lower() not in drop]
+                    if not own and any(k.lower() == b"set-cookie" for k, _v in kept):  # a ?lang= page keeps the cookie
+                        own = [(b"cache-control", control.replace(b"public", b"private"))]
+                    message["headers"] = kept + (cached if not own else [cached[0], *own, cached[2]])
                 else:
                     message["headers"] = _with_no_store(message.get("headers", []))
             await send(message)

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from cardlab.search.hits import CardView
     from cardlab.web.state import Site
 
-SEARCH_PARAMS = ("q", "sort", "order", "dir", "reverse", "unique", "lang", "page")
+SEARCH_PARAMS = ("q", "sort", "order", "dir", "reverse", "unique", "lang", "page", "page_size", "cursor")
 """The parameters ``/api/cards/search`` reads; any other is answered with a warning (:func:`search_params`)."""
 DIRECTIONS = ("auto", "asc", "desc")
 """Scryfall's ``dir`` values: ``auto`` is each key's own direction (ascending for every cardlab key)."""

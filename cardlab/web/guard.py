@@ -54,7 +54,7 @@ class Guard:
     """
 
     def __init__(self, app: ASGIApp, max_body: int) -> None:
-        self.inner, self.max_body = app, max_body  # .app is left to the factory: the FastAPI instance
+        self.inner, self.max_body = app, max_body  # .app: the FastAPI instance (create_app sets it)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Handle one ASGI connection scope (http requests are guarded; others pass through)."""

@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from cardlab.core.text import visible
+from cardlab.i18n.negotiate import template_globals
 
 if TYPE_CHECKING:
     from cardlab.decks.check import DeckReport
@@ -24,10 +25,12 @@ HERE = Path(__file__).resolve().parent
 
 
 def templates() -> Jinja2Templates:
-    """Jinja2 templates from ``templates/``, every one autoescaped."""
+    """Jinja2 templates from ``templates/``, every one autoescaped, with the words of the request's
+    language (:func:`cardlab.i18n.negotiate.template_globals`: ``t``, ``words``, ``page_lang``)."""
     import jinja2
 
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(HERE / "templates")), autoescape=True, trim_blocks=True, lstrip_blocks=True)
+    env.globals.update(template_globals())
     return Jinja2Templates(env=env)
 
 

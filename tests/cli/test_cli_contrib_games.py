@@ -79,7 +79,7 @@ def test_search_by_shown_names(runner, tmp_path, query, same_as):
 def test_attribute_icons_differ_in_shape():
     assert len(set(ippo.ATTRIBUTE_SYMBOLS.values())) == len(ippo.ATTRIBUTES) == len(ippo.ATTRIBUTE_SYMBOLS)
     detail = {r.label: r.spans for r in ippo.details(_card(2), ["en"], "ja")}  # courage, technique, generic 1
-    assert detail["Start cost"] == (Span("▲", "red"), Span("■", "green"), Span(" "), Span("①"))
+    assert detail["Start cost"] == (Span("▲", "red", "courage"), Span("■", "green", "technique"), Span(" "), Span("①"))
 
 
 def test_piped_show_tells_attributes_apart(runner, tmp_path):

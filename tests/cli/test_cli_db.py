@@ -42,6 +42,8 @@ def _fill(runner, monkeypatch, where: str) -> None:
         "--stake",
         "bob:ftcg-test-3",
     )
+    run(runner, "play", "accept", "1", "-p", "alice", "--contribution", "alice-word")
+    run(runner, "play", "accept", "1", "-p", "bob", "--contribution", "bob-word")
     run(runner, "play", "new", "los-lobos", "-p", "alice", "-p", "bob", "--set", "ftcg-test", "--seed", "11" * 32)
 
 

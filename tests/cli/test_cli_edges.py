@@ -111,6 +111,21 @@ def test_a_huge_limit_is_a_usage_error(runner):
     assert result.exit_code == 2 and "is not in the range" in result.output
 
 
+def test_a_limited_search_says_how_many_match_in_all(runner, monkeypatch):
+    """Issue 29: the count line under a cut table names the total, a lower bound past the bound."""
+    from collections import OrderedDict
+
+    from cardlab.search import engine
+
+    base = ["search", "--catalog", str(POKEMON / "base1")]
+    assert runner.invoke(app, [*base, "set:base1", "--limit", "3"]).stdout.splitlines()[-1] == "3 of 102 cards"
+    assert runner.invoke(app, [*base, "type:fire hp>=80", "--limit", "4"]).stdout.splitlines()[-1] == "4 cards"
+    assert runner.invoke(app, [*base, "set:base1", "--limit", "3", "--unique", "cards"]).stdout.splitlines()[-1] == "3 cards"
+    monkeypatch.setattr(engine, "TOTAL_BOUND", 50)
+    monkeypatch.setattr(engine, "_TOTALS", OrderedDict())
+    assert runner.invoke(app, [*base, "set:base1", "--limit", "3"]).stdout.splitlines()[-1] == "3 of more than 50 cards"
+
+
 def test_user_text_is_printed_as_written(runner, tmp_path):
     """Kind: rich markup and emoji codes in user text (paths, deck lines) are not interpreted."""
     deck = tmp_path / "[bold]:smile:.txt"

@@ -379,3 +379,90 @@ def test_damaged_validation_cache_is_started_again(runner, test_set, tmp_path, m
     _clean(result)
     assert result.exit_code == 0
     assert sqlite3.connect(db).execute("SELECT count(*) FROM files4").fetchone()[0] == 5
+
+
+@pytest.mark.parametrize("where", ["rename", "sqlite-full", "temp-file"])
+def test_full_disk_at_each_step_of_a_rebuild_keeps_the_old_index(where, runner, test_set, tmp_path, monkeypatch):
+    """Issue 33: a full disk (ENOSPC) at any step of an index rebuild, not only before the write:
+    the rename into place, SQLite's own "database or disk is full", the temporary file's creation.
+    The old index answers, with a warning naming the cause; no temporary file is left."""
+    db = tmp_path / "i.sqlite"
+    assert _search(runner, test_set, db).exit_code == 0
+    before = db.read_bytes()
+    full = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    if where == "rename":
+
+        def replace(*_args, **_kwargs):
+            raise full
+
+        monkeypatch.setattr(index_mod.os, "replace", replace)
+    elif where == "sqlite-full":
+        real_write = index_mod._write
+
+        def write(cat, path, *args, **kwargs):
+            real_write(cat, path, *args, **kwargs)
+            raise sqlite3.OperationalError("database or disk is full")
+
+        monkeypatch.setattr(index_mod, "_write", write)
+    else:
+
+        def clean(*_args, **_kwargs):
+            raise full
+
+        monkeypatch.setattr(index_mod, "_clean_stale_temp", clean)
+    card = test_set / "pokemon" / "test1" / "4-test-gadget.yaml"
+    card.write_text(card.read_text(encoding="utf-8").replace("Test Gadget", "Test Widget"), encoding="utf-8")
+    result = _search(runner, test_set, db)
+    _clean(result)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.split() == ["test1-1", "test1-2"]
+    assert "searching the previous index" in result.stderr
+    reason = "database or disk is full" if where == "sqlite-full" else os.strerror(errno.ENOSPC)
+    assert reason in result.stderr
+    assert db.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_control_characters_in_a_query_caret_are_escaped(runner, test_set, tmp_path):
+    """Issue 33: a terminal escape typed in a query was echoed raw on the caret line."""
+    result = runner.invoke(app, ["search", "name:\x1b[2Jx", "--catalog", str(test_set), "--db", str(tmp_path / "i.sqlite")])
+    assert result.exit_code == 2
+    assert "\x1b" not in result.stderr
+    assert result.stderr.splitlines()[-2:] == ["name:\\x1b[2Jx", "     ^"]
+
+
+@pytest.fixture
+def giant_number_catalog(tmp_path) -> Path:
+    """The Ippo test set and formats with one card holding a 5,000-digit hexadecimal number."""
+    root = tmp_path / "catalog"
+    shutil.copytree(REPO / "tests" / "fixtures" / "catalog" / "ippo" / "ippo-test", root / "ippo" / "ippo-test")
+    shutil.copytree(REPO / "cards" / "ippo" / "formats", root / "ippo" / "formats")
+    card = root / "ippo" / "ippo-test" / "1-test-jab.yaml"
+    card.write_text(card.read_text(encoding="utf-8").replace("blow_power: 2", "blow_power: 0x" + "f" * 5000), encoding="utf-8")
+    return root
+
+
+GIANT = "1-test-jab.yaml:9:13: a number of 5,002 digits (at most 1,000); quote it if it is text"
+
+
+def test_one_bad_card_file_does_not_stop_the_others(runner, giant_number_catalog, tmp_path):
+    """Issue 33: a card file with a giant number ended search, show, index and deck validate in a
+    traceback, and with no older index no search answered at all. Now the other cards are indexed
+    and each command warns with the file's position."""
+    roots = ["--catalog", str(giant_number_catalog), "--db", str(tmp_path / "i.sqlite")]
+    found = runner.invoke(app, ["search", "kind:blow", "-O", "ids", *roots])
+    assert found.exit_code == 0, found.output
+    assert found.stdout.split() == ["ippo-test-2", "ippo-test-3", "ippo-test-4", "ippo-test-5", "ippo-test-6"]
+    assert GIANT in found.stderr and "searching the other cards" in found.stderr
+    again = runner.invoke(app, ["search", "kind:blow", "-O", "ids", *roots])  # the warning stays until the file is fixed
+    assert again.exit_code == 0 and GIANT in again.stderr
+    shown = runner.invoke(app, ["show", "ippo-test-3", *roots])
+    assert shown.exit_code == 0 and "Test Hook" in shown.stdout
+    indexed = runner.invoke(app, ["index", *roots])
+    assert indexed.exit_code == 1 and GIANT in indexed.stderr and "Traceback" not in indexed.output
+    deck = tmp_path / "deck.txt"
+    deck.write_text("4 Test Hook\n", encoding="utf-8")
+    checked = runner.invoke(app, ["deck", "validate", str(deck), "-f", "ippo-4-rounds", *roots[:2]])
+    assert checked.exit_code == 1
+    assert "deck-size: the deck holds 4 cards; exactly 40 needed" in checked.stdout + checked.stderr
+    assert "a number of 5,002 digits" in checked.stderr

@@ -1,16 +1,22 @@
-"""The mini-games from the command line (issue 13, "Done when"): a Los Lobos game with one
+"""The mini-games from the command line (issue 13, "Done when"; issue 33): a Los Lobos game with one
 replacement, a Doll House game with stakes, a Ryūjin Jakka game to 3 points and a Zangetsu game with
-a tie, each replayed bit-for-bit from its revealed seed and shown as BBCode."""
+a tie, each accepted by both players, replayed bit-for-bit from its revealed seed and from its
+BBCode thread alone."""
 
 from __future__ import annotations
 
 import json
+import re
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from cardlab.catalog.validate import load_catalog
 from cardlab.cli.whole import app
-from cardlab.play import engine
+from cardlab.collection import db
+from cardlab.play import rng, store, thread
 from cardlab.play.setup import draw_pool
 
 
@@ -26,8 +32,14 @@ def run(runner, *args, code=0):
     return out
 
 
+def accept(runner, game, *players):
+    for p in players:
+        run(runner, "play", "accept", str(game), "-p", p, "--contribution", f"{p}-word")
+
+
 def verify(runner, game, tmp_path):
-    """Export the game as JSON, reveal its seed, re-run it: every event must match."""
+    """Export the game as JSON, reveal its seed, re-run it: every event must match; then the
+    BBCode thread alone verifies, and a forged winner in either is caught."""
     record = tmp_path / f"game{game}.json"
     run(runner, "play", "show", str(game), "-O", "json", "-o", str(record))
     seed = run(runner, "play", "reveal", str(game)).stdout.strip()
@@ -38,8 +50,17 @@ def verify(runner, game, tmp_path):
     next(e for e in forged["events"] if "card" in e)["card"]["value"] += 1  # a forged draw is caught
     record.write_text(json.dumps(forged))
     assert "differ" in run(runner, "play", "verify", str(record), "--seed", seed, code=1).stderr
+    if data["result"]["winner"]:
+        forged = json.loads(json.dumps(data))
+        forged["result"]["winner"] = next(p for p in data["players"] if p != data["result"]["winner"])
+        record.write_text(json.dumps(forged))  # a winner edited by hand (issue 33)
+        assert "'result' is " in run(runner, "play", "verify", str(record), code=1).stderr
     bbcode = run(runner, "play", "show", str(game), "-O", "bbcode").stdout
-    assert bbcode.startswith("[size=150][b]") and "[list]" in bbcode and "Result" in bbcode
+    assert bbcode.startswith("[b]cardlab game ") and "Result" in bbcode
+    thread = tmp_path / f"thread{game}.txt"
+    thread.write_text(bbcode)
+    out = run(runner, "play", "verify", str(thread)).stdout
+    assert out.startswith("verified: game ") and out.endswith(f"posts 1 to {len(data['posts'])} follow from the revealed seed\n")
     return data
 
 
@@ -47,6 +68,8 @@ def test_los_lobos_with_one_replacement(runner, env, tmp_path):
     out = run(runner, "play", "new", "los-lobos", "-p", "alice", "-p", "bob", "--set", "ftcg-test", "--commit", "--seed", "11" * 32)
     assert out.stdout.startswith("commitment (SHA-256 of the seed): ")
     commitment = out.stdout.split(": ")[1].split()[0]
+    run(runner, "play", "replace", "1", "-p", "alice", "--cards", "2,5", code=1)  # no move before both accept
+    accept(runner, 1, "alice", "bob")
     run(runner, "play", "reveal", "1", code=1)  # not before the end
     run(runner, "play", "replace", "1", "-p", "alice", "--cards", "2,5")
     run(runner, "play", "replace", "1", "-p", "alice", "--keep", code=1)  # once only
@@ -94,6 +117,7 @@ def test_doll_house_with_stakes(runner, env, tmp_path):
         "--seed",
         "22" * 32,
     )
+    accept(runner, 1, "alice", "bob")
     run(runner, "play", "roll", "1")
     run(runner, "play", "roll", "1", "--to-end")
     data = verify(runner, 1, tmp_path)
@@ -157,6 +181,7 @@ def test_ryujin_jakka_to_three_points(runner, env, tmp_path):
         "--seed",
         "33" * 32,
     )
+    accept(runner, 1, "alice", "bob")
     run(runner, "play", "roll", "1", "--to-end")
     data = verify(runner, 1, tmp_path)
     assert max(data["scores"].values()) == 3
@@ -173,16 +198,25 @@ def test_ryujin_jakka_is_for_two(runner, env, tmp_path):
 def test_zangetsu_with_a_tie(runner, env, forum_catalog, tmp_path):
     pool = draw_pool(load_catalog([forum_catalog]), "ftcg-test")
     setup = {"kind": "zangetsu", "players": ["alice", "bob"], "pool": pool, "replacement": True}
-    seed = next(bytes([i]) * 32 for i in range(256) if any(e["type"] == "round" for e in engine.replay(setup, bytes([i]) * 32, []).events))
-    out = run(runner, "play", "new", "zangetsu", "-p", "alice", "-p", "bob", "--set", "FT", "--seed", seed.hex())
-    assert "draw again" in out.stdout and "Result: " in out.stdout
+    setup |= {"set": "ftcg-test", "options": {}, "scheme": thread.SCHEME}
+
+    def tied(seed):
+        log = [{"move": "accept", "player": p, "contribution": f"{p}-word", "at": ""} for p in ("alice", "bob")]
+        return any(e["type"] == "round" for e in thread.play(setup, {}, rng.commitment(seed), seed, log, "").outcome.events)
+
+    seed = next(bytes([i]) * 32 for i in range(256) if tied(bytes([i]) * 32))
+    run(runner, "play", "new", "zangetsu", "-p", "alice", "-p", "bob", "--set", "FT", "--seed", seed.hex())
+    run(runner, "play", "accept", "1", "-p", "alice", "--contribution", "alice-word")
+    out = run(runner, "play", "accept", "1", "-p", "bob", "--contribution", "bob-word")
+    assert "draw again" in out.stdout and "Result: " in out.stdout and out.stdout.startswith("cardlab game ")
     verify(runner, 1, tmp_path)
 
 
 def test_markdown_and_text_output(runner, env, tmp_path):
     run(runner, "play", "new", "zangetsu", "-p", "alice", "-p", "bob", "--set", "ftcg-test")
+    accept(runner, 1, "alice", "bob")
     md = run(runner, "play", "show", "1", "-O", "markdown").stdout
-    assert md.startswith("### Zangetsu #1") and "**Result:" in md
+    assert md.startswith("**cardlab game ") and "**Result:" in md
     assert "Zangetsu" in run(runner, "play", "list").stdout
     run(runner, "play", "show", "1", "-O", "html", code=2)
     run(runner, "play", "show", "9", code=1)
@@ -216,4 +250,64 @@ def test_verify_hostile_records_exit_2(runner, env, tmp_path, record):
 def test_play_game_shortcut_is_play_new(runner, env):
     out = run(runner, "play", "zangetsu", "-p", "alice", "-p", "bob", "--set", "ftcg-test", "--seed", "44" * 32)
     again = run(runner, "play", "new", "zangetsu", "-p", "alice", "-p", "bob", "--set", "ftcg-test", "--seed", "44" * 32)
-    assert out.stdout.replace("#1", "#2") == again.stdout
+    assert out.stdout.startswith("cardlab game ") and "Waiting for: alice, bob to accept" in out.stdout
+    same = re.compile(r" post 1 at \S+:")  # the same rules, stakes and seed: the same game hash
+    assert same.sub("", out.stdout) == same.sub("", again.stdout)
+
+
+def test_consent_claim_and_decline(runner, env, tmp_path):
+    _own(runner, "alice", tmp_path, n=1)
+    _own(runner, "bob", tmp_path, n=1)
+    la = _list(tmp_path, "a.txt", ["2 FT 1", "2 FT 7", "2 FT 13", "2 FT 19", "2 FT 25"])
+    new = ["play", "new", "ryujin-jakka", "-p", "alice", "-p", "bob", "--list", f"alice:{la}", "--list", f"bob:{la}"]
+    out = run(runner, *new, "--stake", "alice:ftcg-test-30", "--stake", "bob:ftcg-test-32", code=1)
+    assert out.stderr.startswith("error: alice's list holds cards alice does not own: ftcg-test-1 (lists 2, owns 1)")
+    _own(runner, "alice", tmp_path, n=1)  # an import adds: 2 copies of each now
+    _own(runner, "bob", tmp_path, n=1)
+    run(runner, *new, "--stake", "alice:ftcg-test-30", "--stake", "bob:ftcg-test-32")
+    out = run(runner, *new, "--stake", "alice:ftcg-test-30", code=0)  # alice owns 2 copies: a second game may hold one
+    out = run(runner, *new, "--stake", "alice:ftcg-test-30", code=1)
+    assert out.stderr == "error: refused: alice's 2 copies of ftcg-test-30 are staked in running game(s) #1, #2\n"
+    run(runner, "play", "roll", "1", code=1)  # pending: no draw
+    out = run(runner, "play", "accept", "1", "-p", "carol", code=1)
+    assert "refused: carol does not play game #1" in out.stderr
+    run(runner, "play", "accept", "1", "-p", "alice", "--contribution", "no spaces", code=2)
+    run(runner, "play", "decline", "2", "-p", "bob")
+    assert "#2  Ryūjin Jakka  alice, bob  cancelled" in run(runner, "play", "list").stdout
+    # game 3, the same rules, started and accepted ten days ago; alice rolled last: she claims it
+    con = db.connect()
+    then = datetime.now(UTC) - timedelta(days=10)
+    store.create(con, store.load(con, 1).setup, {"alice": "ftcg-test-30", "bob": "ftcg-test-32"}, now=then)
+    store.accept(con, 3, "alice", "alice-word", now=then)
+    store.accept(con, 3, "bob", "bob-word", now=then)
+    out = run(runner, "play", "claim", "3", "-p", "carol", code=1)
+    assert "refused: carol does not play this game (players: alice, bob); only a player may claim it" in out.stderr
+    run(runner, "play", "roll", "3", "-p", "alice")
+    out = run(runner, "play", "claim", "3", "-p", "bob", code=1)
+    assert "refused: alice answered last" in out.stderr
+    out = run(runner, "play", "claim", "3", "-p", "alice", "-O", "bbcode").stdout
+    assert "alice claims the win" in out and "[b]Result: alice wins (forfeit: no answer from bob for more than 7 days)[/b]" in out
+    assert "[b]Stake: ftcg-test-32 goes from bob to alice[/b]" in out
+    assert "alice claims the win" in run(runner, "play", "show", "3").stdout
+    out = run(runner, "play", "claim", "1", "-p", "alice", code=1)
+    assert "refused: game #1 has not started (waiting for acceptances); nothing to claim" in out.stderr
+    thread_file = tmp_path / "thread.txt"
+    thread_file.write_text(run(runner, "play", "show", "3", "-O", "bbcode").stdout)
+    assert run(runner, "play", "verify", str(thread_file)).stdout.startswith("verified: game ")
+    mine = {d["id"]: d["count"] for d in json.loads(run(runner, "collection", "list", "-p", "alice", "-O", "json").stdout)}
+    assert mine["ftcg-test-32"] == 3
+
+
+def test_verify_a_thread_as_a_real_subprocess(runner, env, tmp_path):
+    run(runner, "play", "new", "zangetsu", "-p", "alice", "-p", "bob", "--set", "ftcg-test", "--seed", "55" * 32)
+    accept(runner, 1, "alice", "bob")
+    posts = tmp_path / "posts.txt"
+    posts.write_text(run(runner, "play", "show", "1", "-O", "markdown").stdout)
+    cmd = [sys.executable, "-m", "cardlab", "play", "verify", str(posts)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
+    assert (done.returncode, done.stdout.startswith("verified: game ")) == (0, True)
+    posts.write_text(posts.read_text().replace("alice-word", "alice-wore"))
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 1 and "post 3, line " in done.stderr and "expected '" in done.stderr
+    done = subprocess.run([*cmd[:-1], str(tmp_path / "missing.txt")], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 2 and "Traceback" not in done.stderr

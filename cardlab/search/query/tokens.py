@@ -57,6 +57,10 @@ _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
 """Control characters that are not white space: refused (a NUL would end a LIKE pattern in SQLite,
 turning ``name:<NUL>pika`` into "any name")."""
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+"""Lone surrogates (a query that is not Unicode text, e.g. an argument that was not UTF-8): refused
+(SQLite would raise UnicodeEncodeError)."""
+
 
 def tokenize(query: str) -> list[Token]:
     """Cut ``query`` into tokens: terms (bare words, "phrases", ``field:value``), parentheses,
@@ -69,6 +73,14 @@ def tokenize(query: str) -> list[Token]:
             a control character, an unclosed quote, an unknown field, a field with no value, a
             word with no letter or digit; at the offending character.
     """
+    lone = _SURROGATE.search(query)
+    if lone:  # not Unicode text: SQLite cannot take it (UnicodeEncodeError), the CLI and web refuse it too
+        shown = query.encode("utf-8", "backslashreplace").decode()  # the caret line must print
+        raise QueryError(
+            shown,
+            len(query[: lone.start()].encode("utf-8", "backslashreplace").decode()),
+            f"U+{ord(lone.group()):04X} is half of a surrogate pair, not a character: the query is not Unicode text",
+        )
     if len(query) > MAX_QUERY_CHARS:
         raise QueryError(query, MAX_QUERY_CHARS, f"the query is too long (at most {MAX_QUERY_CHARS} characters)")
     control = _CONTROL.search(query)

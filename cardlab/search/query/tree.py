@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Union
 
 from cardlab.core.errors import UsageError
-from cardlab.core.text import cell_width
+from cardlab.core.text import cell_width, visible
 
 
 @dataclass(frozen=True)
@@ -56,8 +56,9 @@ class QueryError(UsageError):
 
     def caret(self) -> str:
         """Return the query and a caret under the offending character, on two lines (wide
-        characters such as Japanese take two columns: :func:`cardlab.core.text.cell_width`)."""
-        return f"{self.query}\n{' ' * cell_width(self.query[: self.pos])}^"
+        characters such as Japanese take two columns: :func:`cardlab.core.text.cell_width`); control
+        characters written as escapes (:func:`cardlab.core.text.visible`), the caret under the escape."""
+        return f"{visible(self.query)}\n{' ' * cell_width(visible(self.query[: self.pos]))}^"
 
 
 def terms(node: Node | None) -> list[Term]:

@@ -11,6 +11,7 @@ from typing import Any
 
 ROUTERS = (
     "cardlab.web.routes.pages",
+    "cardlab.web.routes.card_faces",
     "cardlab.web.routes.deck_pages",
     "cardlab.web.routes.lookup_api",  # /api/cards/named and /autocomplete before card_api's /api/cards/{card_id}
     "cardlab.web.routes.card_api",

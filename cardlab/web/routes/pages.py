@@ -18,6 +18,9 @@ from cardlab.web.views import page
 
 router = APIRouter(include_in_schema=False)
 
+VIEWS = ("table", "grid")
+"""How ``/search`` shows results: a table, or a grid of card faces."""
+
 
 @router.get("/")
 def home() -> RedirectResponse:
@@ -34,18 +37,23 @@ def search_page(
     lang: str = "",
     page_: int = Query(1, alias="page"),
     reverse: bool = False,
+    view: str = "table",
 ) -> HTMLResponse:
     """``/search``: the form; with ``q``, one page of results (``page``, ``sort``, ``reverse``, names in
-    ``lang``), or the query error with its caret (400). Every result page is a permalink; a page past the
-    last one says so and links to the last page (the previous-page link too)."""
+    ``lang``) as a table or, with ``view=grid``, as a grid of card faces (``/cards/<id>.svg``), or the
+    query error with its caret (400). Every result page is a permalink; a page past the last one says
+    so and links to the last page (the previous-page link too)."""
     from cardlab.search.compile import SORTS
 
     langs = langs_param(lang, site.languages)
+    if view not in VIEWS:
+        raise WebError(400, "bad_parameter", f"view: one of {', '.join(VIEWS)} (got {view!r})")
     context: dict[str, Any] = {
         "q": q,
         "sort": sort,
         "lang": lang,
         "reverse": reverse,
+        "view": view,
         "sorts": list(SORTS),
         "title": f"{q} · cardlab" if q else "cardlab search",
     }
@@ -57,11 +65,14 @@ def search_page(
         return page(request, "search.html", err.status, **context, searched=False, error=err)
     pages = max(1, -(-total // PER_PAGE))
 
-    def link(n: int, code: str | None = None) -> str:
-        """The permalink of result page ``n`` (names in ``code``, default the current language)."""
+    def link(n: int, code: str | None = None, shown: str | None = None) -> str:
+        """The permalink of result page ``n`` (names in ``code``, default the current language; shown as
+        ``shown``, default the current view)."""
         params = {"q": q, "sort": sort, "lang": lang if code is None else code, "page": n}
         if reverse:
             params["reverse"] = "true"
+        if (shown or view) != "table":
+            params["view"] = shown or view
         return "/search?" + urlencode({k: v for k, v in params.items() if v not in ("", None)})
 
     return page(
@@ -79,6 +90,7 @@ def search_page(
         past_end=bool(total) and page_ > pages,
         first=(page_ - 1) * PER_PAGE + 1,
         lang_link=lambda code: link(page_, code),
+        view_link=lambda shown: link(page_, shown=shown),
     )
 
 
@@ -100,10 +112,12 @@ def search_help(request: Request) -> HTMLResponse:
 
 @router.get("/card/{card_id}", response_class=HTMLResponse)
 def card_page(request: Request, site: SiteDep, card_id: str, lang: str = "") -> Response:
-    """``/card/<id>``: the whole card (the game's detail rows as in ``cardlab show``, fields, names,
-    printings, legality); a name or other reference
-    redirects (301) to the card's id; 400 for a malformed id, 404 for an unknown one."""
+    """``/card/<id>``: the card as one reads it: its face (``/cards/<id>.svg``), name, printings and the
+    rows ``cardlab show`` prints (the game's detail rows, then set, rarity, illustrator), names and text
+    in ``lang``; names, legality and every field (folded) below. A name or other reference redirects
+    (301) to the card's id; 400 for a malformed id, 404 for an unknown one."""
     from cardlab.games import get
+    from cardlab.games.base import common_rows
 
     langs = langs_param(lang, site.languages)
     view = card_view(site, card_id)
@@ -111,8 +125,22 @@ def card_page(request: Request, site: SiteDep, card_id: str, lang: str = "") -> 
         return RedirectResponse(f"/card/{view.id}" + (f"?lang={lang}" if lang else ""), status_code=301)
     card = card_json(site, view, langs)
     legal = list(card_legality(site, view))
-    details = get(view.game).details(view.data, langs, view.set_data.get("source_language", "en"))
-    return page(request, "card.html", title=f"{card['name']} · cardlab", card=card, view=view, lang=lang, legal=legal, details=details)
+    src = view.set_data.get("source_language", "en")
+    game = get(view.game)
+    rows = [*game.details(view.data, langs, src), *common_rows(view.data, view.set_data, langs, src)]
+    text_lang = next((code for code in langs if code in card["names"]), src)
+    return page(
+        request,
+        "card.html",
+        title=f"{card['name']} · cardlab",
+        card=card,
+        view=view,
+        lang=lang,
+        legal=legal,
+        details=rows,
+        game_title=game.TITLE,
+        text_lang=text_lang,
+    )
 
 
 @router.get("/sets", response_class=HTMLResponse)

@@ -137,11 +137,14 @@ def test_validate_as_a_real_process(tmp_path, fixtures, test_set):
 )
 def test_more_bad_cards_never_crash(text, expected, runner, test_set):
     (test_set / "pokemon" / "test1" / "5-x.yaml").write_bytes(text.encode("utf-8"))
-    for args in (["validate", str(test_set)], ["search", "testmon", "--catalog", str(test_set)]):
-        result = runner.invoke(app, args)
-        assert result.exit_code == 1, result.output
-        assert expected in result.stderr
-        assert isinstance(result.exception, SystemExit)  # a clean exit, not a crash
+    result = runner.invoke(app, ["validate", str(test_set)])
+    assert result.exit_code == 1, result.output
+    assert expected in result.stderr
+    assert isinstance(result.exception, SystemExit)  # a clean exit, not a crash
+    # a search answers from the other cards, the bad file as a positioned warning (issue 33)
+    result = runner.invoke(app, ["search", "testmon", "--catalog", str(test_set), "-O", "ids"])
+    assert (result.exit_code, result.stdout.split()) == (0, ["test1-1", "test1-2"]), result.output
+    assert expected in result.stderr
 
 
 def test_bad_language_key_reports_only_itself(runner, test_set):

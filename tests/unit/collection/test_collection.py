@@ -334,3 +334,19 @@ def test_any_collection_csv_imports_or_is_refused_whole(con, resolver, case):
     except CardlabError as err:
         assert type(err).__name__ in ("InputError", "UnknownCardError")
         assert owned.counts(con, "alice") == before
+
+
+def test_list_owned_reads_only_the_owned_rows_in_set_order(tmp_path, forum_catalog, monkeypatch):
+    """More owned cards than one batch of ids (:data:`listing.OWNED_BATCH`, made 4): every one
+    listed, in set and number order, ids the index lacks last."""
+    from cardlab.collection import listing
+    from cardlab.index.sqlite import build_index, connect
+
+    monkeypatch.setattr(listing, "OWNED_BATCH", 4)
+    build_index([forum_catalog], tmp_path / "i.sqlite")
+    con = connect(tmp_path / "i.sqlite")
+    owned = {f"ftcg-test-{n}": n for n in range(1, 26)} | {"lost-1": 1}
+    rows = listing.list_owned(con, owned)
+    assert [r.card_id for r in rows] == [f"ftcg-test-{n}" for n in range(1, 26)] + ["lost-1"]
+    assert (rows[-1].known, rows[0].copies) == (False, 1)
+    assert [r.card_id for r in listing.list_owned(con, {"ftcg-test-3": 1, "ftcg-test-2": 1}, "number>=3")] == ["ftcg-test-3"]

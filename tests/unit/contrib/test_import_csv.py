@@ -80,10 +80,16 @@ def test_other_games_columns():
 
 
 def test_import_into_a_pokemon_set(test_set, tmp_path):
+    """A list of plain values is one cell, items separated by commas (issue 33); left empty, it is
+    named once, at its cell."""
     text = "number,name,supertype,rarity,hp,types,stage\n90,Testmon,Pokémon,Common,40,,Basic\n"
     cat = load_catalog([test_set])
-    with pytest.raises(UsageError, match="types"):  # a list column is refused
+    with pytest.raises(DataError) as err:
         import_cards(cat, _table(text, tmp_path), "test1")
+    assert [(p.pos.line, p.pos.col, p.message) for p in err.value.problems] == [
+        (2, 6, "types is required: fill this cell"),
+        (2, 0, "attacks is required: add a column for it"),
+    ]
 
 
 def test_cli_import_csv(runner, forum_copy, tmp_path):

@@ -76,3 +76,12 @@ def test_latin_letters_fold_to_ascii(text):
     (the micro sign is a Greek letter once NFKC-normalized)."""
     text = text.replace("µ", "")
     assert fold(text).isascii()
+
+
+def test_forget_empties_the_fold_caches():
+    from cardlab.core.text import fold, forget, norm_value
+
+    assert (fold("Rare Holo"), norm_value("Rare_Holo")) == ("rare holo", "rare holo")
+    forget()
+    assert (fold.cache_info().currsize, norm_value.cache_info().currsize) == (0, 0)
+    assert fold("Rare Holo") == "rare holo"

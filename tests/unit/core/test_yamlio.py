@@ -162,6 +162,7 @@ HOSTILE = [  # text, (line, column), message fragment
     ("a: " + "[" * 2000 + "]" * 2000 + "\n", None, "nested too deep"),
     ("hp: " + "9" * 4000 + "\n", (1, 5), "a number of 4,000 digits"),
     ("hp: -" + "9" * 5000 + "\n", (1, 5), "a number of 5,000 digits"),
+    ("hp: 0x" + "f" * 5000 + "\n", (1, 5), "a number of 5,002 digits"),  # past Python's int-string limit
     ("hp: 1_00\n", (1, 5), "'1_00': YAML 1.2 reads 1_00 as text (YAML 1.1 as a number); write 100, or quote it if it is text"),
     ("a: 1\nd: 2000-13-45\n", (2, 4), "'2000-13-45' reads as a date but is not one"),
     ("d: 2001-02-29 25:61:61\n", (1, 4), "reads as a date but is not one"),

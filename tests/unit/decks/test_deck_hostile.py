@@ -343,9 +343,12 @@ def test_lang_on_validate_and_stats(runner, tmp_path):
     path = _write(tmp_path, "deck.txt", "Format: pokemon-base\n5 Bill\n51 Fire Energy\n4 Pikachu\n")
     result = runner.invoke(app, ["deck", "validate", str(path), "--lang", "fr", *TEST_ROOTS])
     assert result.exit_code == 1
-    assert f'{path}:2: copy-limit: 5 copies of "Léo" (limit 4)' in result.stderr.splitlines()
-    result = runner.invoke(app, ["deck", "validate", str(path), "--lang", "xx", *TEST_ROOTS])
+    assert f'{path}:2: copy-limit: 5 exemplaires de "Léo" (limite 4)' in result.stderr.splitlines()
+    result = runner.invoke(app, ["deck", "validate", str(path), "--lang", "en", *TEST_ROOTS])
     assert f'{path}:2: copy-limit: 5 copies of "Bill" (limit 4)' in result.stderr.splitlines()
+    unknown = runner.invoke(app, ["deck", "validate", str(path), "--lang", "xx", *TEST_ROOTS])
+    assert unknown.exit_code == 2
+    assert "--lang: unknown language 'xx'; cardlab knows en (English), fr (Français), de (Deutsch)" in unknown.stderr
     assert runner.invoke(app, ["deck", "stats", str(path), "--lang", "fr", *TEST_ROOTS]).exit_code == 1  # illegal deck
     for command in ("validate", "stats", "list"):
         bad = runner.invoke(app, ["deck", command, str(path), "--lang", "f r", *TEST_ROOTS])

@@ -18,7 +18,7 @@ def test_deck_list_in_french(runner, repo):
 
 def test_deck_list_json_falls_back_to_source_language(runner, repo):
     deck = repo / "examples" / "decks" / "zap-theme-deck.txt"
-    result = runner.invoke(app, ["deck", "list", str(deck), "-f", "pokemon-base", "--lang", "xx", "-O", "json"])
+    result = runner.invoke(app, ["deck", "list", str(deck), "-f", "pokemon-base", "--lang", "ja", "-O", "json"])
     data = json.loads(result.stdout)
     assert data["format"] == "pokemon-base"
     assert {"count": 3, "card": "base1-53", "name": "Magnemite"} in data["main"]

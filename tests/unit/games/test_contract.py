@@ -123,9 +123,10 @@ def test_detail_rows_are_neutral_spans(catalog):
 
 def test_pokemon_rows_hold_energy_symbols(catalog):
     rows = {r.label: r for r in games.get("pokemon").details(catalog.cards["base1-4"], ["en"], "en")}
-    assert rows["Attack"].spans[:5] == (Span("R", "red"), Span(" "), Span("R", "red"), Span(" "), Span("R", "red"))
+    fire = Span("R", "red", "Fire")
+    assert rows["Attack"].spans[:5] == (fire, Span(" "), fire, Span(" "), fire)
     assert rows["Attack"].text.startswith("R R R R  Fire Spin 100\n")
-    assert rows["Weakness"].spans == (Span("W", "blue"), Span(" ×2"))
+    assert rows["Weakness"].spans == (Span("W", "blue", "Water"), Span(" ×2"))
     assert rows["Retreat"].text == "C C C"
 
 

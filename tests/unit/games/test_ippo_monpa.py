@@ -29,6 +29,12 @@ BAD_CASES = {
     "ippo/unknown-timing": '1-bad-test.yaml:11:13: abilities.0.timing: "always" is not one of "placement", "fast", "boxing"',
     "ippo/blow-without-type": "1-bad-test.yaml:1:1: missing field 'blow_type'",
     "ippo/defense-with-blow-power": "1-bad-test.yaml:8:1: unknown field 'blow_power'",
+    # issue 33: a misspelt blow type hides nothing else; keywords tied to card kinds (seed 000)
+    "ippo/blow-type-misspelt": '1-bad-test.yaml:6:12: blow_type: "stright" is not one of "straight", "hook", "upper", "special"',
+    "ippo/shut-off-on-blow": '1-bad-test.yaml:10:13: abilities.0.keywords: ["shut-off"]: shut-off belongs to Defense cards (seed 000',
+    "ippo/knock-down-on-defense": 'abilities.0.keywords: ["knock-down"]: guard-break and knock-down belong to Blow cards (seed 000',
+    "ippo/knock-down-without-damage": "1-bad-test.yaml:10:3: abilities.0: missing field 'damage_effect': knock-down is a damage effect",
+    "ippo/fight-without-timing": "1-bad-test.yaml:7:3: abilities.0: missing field 'timing': a Fight card's ability is printed with its timing (seed 000, 'Carte de combat'",
     "monpa/servant-without-attack": "1-bad-test.yaml:1:1: missing field 'attack'",
     "monpa/commander-with-mana": "1-bad-test.yaml:6:1: unknown field 'mana'",
     "monpa/mana-negative": "1-bad-test.yaml:6:7: mana: -1 is out of range: must be at least 0",

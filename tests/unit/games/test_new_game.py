@@ -57,6 +57,10 @@ def type_line(card: dict, langs: Sequence[str] = ()) -> str:
     return f"{card['kind'].title()} · {card['element']}"
 
 
+def rarity(card: dict) -> tuple[str, int] | None:
+    return None
+
+
 def key_stats(card: dict) -> str:
     return f"power {card['power']}"
 

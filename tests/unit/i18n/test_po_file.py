@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -470,7 +471,24 @@ def test_killed_import_leaves_each_file_old_or_new(base1, tmp_path):
     # the killed process could not remove its other temporary files; they are not card files
     leftovers = [p.name for p in (base1 / "pokemon" / "base1").iterdir() if ".i18n-tmp" in p.name]
     assert len(leftovers) == 2 and all(n.startswith(".") and not n.endswith(".yaml") for n in leftovers)
+    assert all(re.fullmatch(r"\.\d+-[a-z-]+\.yaml\.\d+-[^.]+\.i18n-tmp", n) for n in leftovers), leftovers  # the killed run's id
     assert validate([base1], cache_path=None).problems == []
+    # issue 33: the next run removes what the killed one left (its process is gone)
+    report = po_import.import_po([base1], po_path, "fr", cache_path=None)
+    assert sorted(report.applied) == ["base1-94 text", "base1-95 text"]
+    assert [p.name for p in (base1 / "pokemon" / "base1").iterdir() if ".i18n-tmp" in p.name] == []
+
+
+def test_sweep_keeps_a_running_import_s_files_and_old_unnamed_ones_go(tmp_path):
+    mine = tmp_path / f".1-a.yaml.{os.getpid()}-abc.i18n-tmp"  # this process runs
+    old = tmp_path / ".1-a.yaml.k2j4.i18n-tmp"  # an older cardlab's name, no process id
+    fresh = tmp_path / ".2-b.yaml.x9.i18n-tmp"
+    card = tmp_path / "1-a.yaml"
+    for p in (mine, old, fresh, card):
+        p.write_text("x", encoding="utf-8")
+    os.utime(old, (1_000, 1_000))
+    assert i18n_write.sweep_stale(tmp_path) == [old]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([mine.name, fresh.name, card.name])
 
 
 @pytest.mark.skipif(shutil.which("msgfmt") is None, reason="GNU gettext not installed")

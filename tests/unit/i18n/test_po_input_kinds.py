@@ -256,3 +256,128 @@ def test_po_round_trip_keeps_text_and_lines(texts):
     assert [e.msgstr for e in back] == texts
     for e in back:
         assert lines[e.linenum - 1] == f'msgctxt "{e.msgctxt}"'
+
+
+# --- issue 33: every text written reads back equal, or the import refuses it ------------------
+
+FOLDED = "text:\n  en: Draw 2 cards.\n  fr: >-\n    Piochez\n    deux"
+STYLES = [
+    "text: {en: Draw 2 cards.}",
+    "text:\n  en: Draw 2 cards.\n  fr: Piochez deux",
+    "text:\n  en: Draw 2 cards.\n  fr: 'Piochez deux'",
+    'text:\n  en: Draw 2 cards.\n  fr: "Piochez deux"',
+    "text:\n  en: Draw 2 cards.\n  fr: |\n    Piochez\n    deux",
+    FOLDED,
+    "text: {en: Draw 2 cards., fr: Piochez deux}",
+]
+
+
+def _gadget(tmp_path: Path, style: str) -> tuple[Path, Path]:
+    import shutil
+
+    root = tmp_path / "catalog"
+    if not root.exists():
+        shutil.copytree(REPO / "tests" / "fixtures" / "catalog" / "pokemon" / "test1", root / "pokemon" / "test1")
+    card = root / "pokemon" / "test1" / "4-test-gadget.yaml"
+    card.write_text(
+        (REPO / "tests" / "fixtures" / "catalog" / "pokemon" / "test1" / "4-test-gadget.yaml")
+        .read_text(encoding="utf-8")
+        .replace("text: {en: Draw 2 cards.}", style),
+        encoding="utf-8",
+    )
+    return root, card
+
+
+def _one_entry_po(msgstr: str) -> bytes:
+    po = polib.POFile(wrapwidth=78)
+    po.metadata = {"Language": "fr", "Content-Type": "text/plain; charset=UTF-8"}
+    po.append(polib.POEntry(msgctxt="test1-4 text", msgid="Draw 2 cards.", msgstr=msgstr))
+    return (str(po) + "\n").encode("utf-8")
+
+
+def test_a_text_a_folded_block_would_change_is_refused(tmp_path):
+    """Found by generated PO files: replacing a folded (>-) translation by a text with a line that
+    starts with a tab wrote it back folded, read as one more line break. Now refused, file untouched."""
+    root, card = _gadget(tmp_path, FOLDED)
+    before = card.read_text(encoding="utf-8")
+    path = tmp_path / "fr.po"
+    path.write_bytes(_one_entry_po("Piochez\n\tdeux"))
+    report = po_import.import_po([root], path, "fr", cache_path=None, replace=True)
+    assert report.applied == []
+    assert [(p.rule, p.message) for p in report.problems] == [
+        (
+            "round-trip",
+            "'test1-4 text': not imported: written to 4-test-gadget.yaml it would read back differently"
+            " ('Piochez\\n\\n\\tdeux' instead of 'Piochez\\n\\tdeux'); write it without that character",
+        )
+    ]
+    assert card.read_text(encoding="utf-8") == before
+
+
+_ATOMS = st.sampled_from(
+    [
+        "\n",
+        "\n\n",
+        "\r\n",
+        "\r",
+        "\t",
+        " ",
+        "#",
+        ": ",
+        "- ",
+        "'",
+        '"',
+        "\\",
+        "é",
+        "|",
+        ">",
+        "\x85",
+        "\u2028",
+        "\ufeff",
+        "\x1b",
+        "\u00a0",
+        "---",
+        "\U0001d11e",
+    ]
+)
+_TEXTS = st.lists(
+    st.one_of(_ATOMS, st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\x00"), max_size=4)), min_size=1, max_size=10
+)
+
+
+_PLANNED: dict[str, tuple[Path, Path, object]] = {}
+
+
+def _planned_catalog(style: str, tmp_path_factory) -> tuple[Path, Path, object]:
+    """One catalog per layout, validated once (the plan only reads it)."""
+    from cardlab.catalog.validate import validate as run_validate
+
+    if style not in _PLANNED:
+        root, card = _gadget(tmp_path_factory.mktemp("layout"), style)
+        _PLANNED[style] = (root, card, run_validate([root], cache_path=None).catalog)
+    return _PLANNED[style]
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(style=st.sampled_from(STYLES), parts=_TEXTS)
+def test_every_text_planned_reads_back_equal_or_is_refused(style, parts, tmp_path_factory):
+    """Kind: PO import write-back (property, 500 generated files, each replacing the translation of
+    one card in one of the layouts people write): the planned file reads back the msgstr as the
+    import takes it (stripped when the msgid is), or is refused: by name (``round-trip``), or by the
+    validation before anything is written."""
+    from cardlab.i18n import writeback
+
+    msgstr = "".join(parts)
+    _root, card, catalog = _planned_catalog(style, tmp_path_factory)
+    po, _text = po_import.parse(_one_entry_po(msgstr), card.parent / "fr.po")
+    report = po_import.plan(catalog, po, card.parent / "fr.po", "fr", replace=True)
+    for change in report.changes:
+        try:
+            read = load_fast(card, change.new)
+        except CardlabError:
+            assert writeback.check_change(change) != []  # not YAML: the validation refuses the file
+            continue
+        assert read["text"]["fr"] == msgstr.strip()
+    refused = [p for p in report.problems if p.rule == "round-trip"]
+    if refused:  # the one entry, refused: its file is not among the changes
+        assert (len(refused), report.changes) == (1, [])

@@ -254,6 +254,9 @@ def test_a_broken_catalog_never_searches_another_catalogs_index(runner, test_set
     db = tmp_path / "shared.sqlite"
     assert runner.invoke(app, ["index", "--catalog", str(other), "--db", str(db)]).exit_code == 0
     (test_set / "pokemon" / "test1" / "9-draft.yaml").write_text('id: test1-9\nnumber: "9"\nname: {en: Draftmon}\n', encoding="utf-8")
-    result = runner.invoke(app, ["search", "testmon", "--catalog", str(test_set), "--db", str(db)])
-    assert result.exit_code == 1
-    assert "9-draft.yaml" in result.stderr and "searching the previous index" not in result.stderr
+    result = runner.invoke(app, ["search", "testmon", "--catalog", str(test_set), "--db", str(db), "-O", "ids"])
+    # issue 33: this catalog's other cards are indexed and searched, with the bad file as a warning
+    assert result.exit_code == 0
+    assert "9-draft.yaml" in result.stderr and "searching the other cards" in result.stderr
+    assert "searching the previous index" not in result.stderr
+    assert result.stdout.split() == ["test1-1", "test1-2"]

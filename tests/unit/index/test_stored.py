@@ -127,3 +127,25 @@ def test_open_catalog_falls_back_to_memory_with_problems(test_set, tmp_path, mon
     assert not isinstance(cat, StoredCatalog)
     assert sorted({p.pos.path.name for p in problems}) == ["9-draft.yaml"]
     assert "test1-1" in cat.cards
+
+
+def test_set_statuses_from_the_index_equal_the_validated_ones(shipped):
+    from cardlab.contrib.new_card import set_statuses, sets_table
+
+    memory, stored, _formats = shipped
+    mine, theirs = set_statuses(memory), set_statuses(stored)
+    assert sets_table(theirs) == sets_table(mine)
+    assert [(s.info.code, s.recorded, s.numbers, s.missing) for s in theirs] == [
+        (s.info.code, s.recorded, s.numbers, s.missing) for s in mine
+    ]
+    base = next(s for s in theirs if s.info.code == "base5")
+    assert (base.counts, base.missing) == ("83/82+1", [])
+
+
+def test_formats_from_the_index_equal_the_validated_ones(shipped, tmp_path):
+    from cardlab.index.stored import open_formats
+
+    memory, _stored, formats = shipped
+    found = open_formats(memory.roots, tmp_path / "i.sqlite")
+    assert list(found) == list(formats)
+    assert [f.rules for f in found.values()] == [f.rules for f in formats.values()]

@@ -349,6 +349,8 @@ _ATOMS = [
     "number<=",
     "mana:x",
     "Ｐ",
+    "\ud800",  # lone surrogates (issue 33: SQLite raised UnicodeEncodeError)
+    "\udfff",
 ]
 
 
@@ -362,7 +364,8 @@ def test_query_parser_raises_only_query_errors(con, query):
         compile_sql(tree)
         search(con, query, limit=5)
     except QueryError as err:
-        assert 0 <= err.pos <= len(query)
+        assert 0 <= err.pos <= len(err.query)
+        err.caret().encode("utf-8")  # the caret line prints (a lone surrogate is shown escaped)
     except UsageError as err:
         assert "too complex" not in str(err), query
     except sqlite3.Error as err:  # pragma: no cover - what the test is for
@@ -474,3 +477,12 @@ def test_both_nidorans(tmp_path):
     index = CardIndex(validate([tmp_path / "catalog"], cache_path=None).catalog, "pokemon")
     assert index.resolve(Entry(1, 1, "Nidoran ♀"))[0] == "test1-5"
     assert index.resolve(Entry(1, 1, "Nidoran M"))[0] == "test1-6"
+
+
+def test_a_lone_surrogate_is_a_query_error(con):
+    """Issue 33: the library's search raised UnicodeEncodeError from SQLite (the CLI and web refuse
+    such text before); now a query error at the character, shown escaped."""
+    with pytest.raises(QueryError) as err:
+        search(con, "name:pi\ud800ka")
+    assert err.value.caret() == "name:pi\\ud800ka\n       ^"
+    assert str(err.value) == "U+D800 is half of a surrogate pair, not a character: the query is not Unicode text (column 8)"

@@ -265,10 +265,11 @@ def test_terms_and_replace_terms():
 
 # -- SQL ----------------------------------------------------------------------------------------
 
-FTS = "c.rowid IN (SELECT rowid FROM card_fts WHERE card_fts MATCH ?)"
-STEM = "c.rowid IN (SELECT rowid FROM card_stem WHERE card_stem MATCH ?)"
+FTS = "SELECT rowid FROM card_fts WHERE card_fts MATCH ?"
+STEM = "SELECT rowid FROM card_stem WHERE card_stem MATCH ?"
+NAME = "SELECT n.rowid FROM card n WHERE n.id IN (SELECT card_id FROM card_name WHERE compact >= ? AND compact < ?)"
 COMPACT = "c.id IN (SELECT card_id FROM card_name WHERE compact >= ? AND compact < ?)"
-WORD = f"({FTS} OR {STEM} OR {COMPACT})"
+WORD = f"c.rowid IN ({FTS} UNION ALL {STEM} UNION ALL {NAME})"
 FACET_TEXT = "c.rowid IN (SELECT card FROM facet_text WHERE field = ? AND text = ?)"
 TYPE_LINE = "c.rowid IN (SELECT card FROM facet_text WHERE field IN (?, ?, ?, ?) AND text = ?)"
 """type: matches the type line (types, supertypes, stages, Energy kinds: issue 31)."""
@@ -280,14 +281,14 @@ TYPE_LINE = "c.rowid IN (SELECT card FROM facet_text WHERE field IN (?, ?, ?, ?)
         ("zorb", WORD, ['{names} : "zorb"* OR {body} : "zorb"', 'stems : ("en_zorb")', "zorb", "zorc"]),
         ('"zorb fen"', WORD, ['{names body} : "zorb fen"', 'stems : ("en_zorb en_fen")', "zorbfen", "zorbfeo"]),
         ("Zorb'd", WORD, ['{names} : "zorb d"* OR {body} : "zorb d"', 'stems : ("en_zorb en_d")', "zorbd", "zorbe"]),
-        ("text:paralyzed", f"({FTS} OR {STEM})", ['{body} : "paralyzed"', 'stems : ("en_paralyz")']),
+        ("text:paralyzed", f"c.rowid IN ({FTS} UNION ALL {STEM})", ['{body} : "paralyzed"', 'stems : ("en_paralyz")']),
         (
             "ゾルブ",
             "c.rowid IN (SELECT rowid FROM card_tri WHERE names LIKE ? ESCAPE '\\' OR body LIKE ? ESCAPE '\\')",
             ["%ゾルブ%", "%ゾルブ%"],
         ),
         ("text:ぞるぶ", "c.rowid IN (SELECT rowid FROM card_tri WHERE body LIKE ? ESCAPE '\\')", ["%ゾルブ%"]),
-        ("♀", FTS, ['{names} : "f"']),
+        ("♀", f"c.rowid IN ({FTS})", ['{names} : "f"']),
         (
             "name:zorb",
             "c.id IN (SELECT card_id FROM card_name WHERE folded LIKE ? ESCAPE '\\' OR compact LIKE ? ESCAPE '\\')",
@@ -337,7 +338,7 @@ TYPE_LINE = "c.rowid IN (SELECT card FROM facet_text WHERE field IN (?, ?, ?, ?)
             "NOT (c.id IN (SELECT card_id FROM card_name WHERE folded LIKE ? ESCAPE '\\' OR compact LIKE ? ESCAPE '\\'))",
             ["%zorb%", "%zorb%"],
         ),
-        ("text!=burn", f"NOT (({FTS} OR {STEM}))", ['{body} : "burn"', 'stems : ("en_burn")']),
+        ("text!=burn", f"NOT (c.rowid IN ({FTS} UNION ALL {STEM}))", ['{body} : "burn"', 'stems : ("en_burn")']),
         ("-zorb", f"NOT ({WORD})", ['{names} : "zorb"* OR {body} : "zorb"', 'stems : ("en_zorb")', "zorb", "zorc"]),
         (
             "type:fire or hp>5",
@@ -389,7 +390,10 @@ def test_compile_sql_edges():
     """No query: every card; a value with no words: every card; no stemmer: no stem clause."""
     assert compile_sql(None) == ("1", [])
     assert compile_sql(Term(None, ":", "--", 0), ("en",)) == ("1", [])
-    assert compile_sql(parse("zorb"), ()) == (f"({FTS} OR {COMPACT})", ['{names} : "zorb"* OR {body} : "zorb"', "zorb", "zorc"])
+    assert compile_sql(parse("zorb"), ()) == (
+        f"c.rowid IN ({FTS} UNION ALL {NAME})",
+        ['{names} : "zorb"* OR {body} : "zorb"', "zorb", "zorc"],
+    )
     assert compile_sql(parse("paralyzed"), ("en", "fr", "ja"))[1][1] == 'stems : ("en_paralyz" OR "fr_paralyzed")'
     assert compile_sql(parse("zorb ゾルブ"), ("en",)) == (
         f"({WORD} AND c.rowid IN (SELECT rowid FROM card_tri WHERE names LIKE ? ESCAPE '\\' OR body LIKE ? ESCAPE '\\'))",

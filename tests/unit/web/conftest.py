@@ -49,6 +49,15 @@ def client(web_app):
         yield c
 
 
+@pytest.fixture(autouse=True)
+def _no_language_cookie(request):
+    """A page asked for with ``?lang=`` keeps the language in a cookie (cardlab.web.language): the
+    session's client forgets it after each test, so no test speaks another's language."""
+    yield
+    if "client" in request.fixturenames:
+        request.getfixturevalue("client").cookies.clear()
+
+
 @pytest.fixture(scope="session")
 def zap_text() -> str:
     """The Zap! theme deck (legal in pokemon-base) as text."""

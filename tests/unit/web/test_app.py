@@ -92,6 +92,7 @@ def test_every_route_is_a_module_function_named_in_the_route_table(web_app):
     and the app's route table sends each URL and method to it, in this order."""
     from cardlab.web.routes import route_table
     from cardlab.web.routes.card_api import api_card, api_search, api_sets
+    from cardlab.web.routes.card_faces import card_face
     from cardlab.web.routes.collection_api import api_collection, api_collection_add, api_collection_remove, api_collections
     from cardlab.web.routes.deck_api import api_deck_have, api_validate
     from cardlab.web.routes.deck_pages import deck_export, deck_form, deck_page, deck_proxies
@@ -104,6 +105,7 @@ def test_every_route_is_a_module_function_named_in_the_route_table(web_app):
         ("/search/help", "GET", search_help),
         ("/card/{card_id}", "GET", card_page),
         ("/sets", "GET", sets_page),
+        ("/cards/{card_id}.svg", "GET", card_face),
         ("/deck", "GET", deck_form),
         ("/deck", "POST", deck_page),
         ("/deck/export.{kind}", "POST", deck_export),

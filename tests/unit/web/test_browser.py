@@ -42,6 +42,8 @@ def test_search_language_card_and_errors(page: Page, live_server):
     expect(page.locator("#card-name")).to_contain_text("Dracaufeu")
     expect(page.locator("#names")).to_contain_text("Glurak")
     expect(page.locator("#legality")).to_contain_text("pokemon-base")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")  # the words too, kept in the lang cookie
+    page.context.clear_cookies()
     # a bad query shows the caret under the character
     page.goto(live_server + "/search")
     page.get_by_label("Search cards").fill("hp>>80")

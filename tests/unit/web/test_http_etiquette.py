@@ -214,3 +214,12 @@ def test_serve_passes_the_rate_limit(runner, monkeypatch):
     assert seen == {"rate": "2.5"}
     result = runner.invoke(app, ["serve", "--port", "8795", "--rate-limit", "-1"])
     assert result.exit_code == 2
+
+
+def test_a_page_that_sets_the_lang_cookie_is_private(client):
+    chosen = client.get("/search", params={"q": "charizard", "lang": "fr"})
+    assert "lang=fr" in chosen.headers["set-cookie"]
+    assert chosen.headers["cache-control"] == "private, max-age=300"  # a shared cache keeps no one's cookie
+    client.cookies.clear()
+    face = client.get("/cards/base1-4.svg")
+    assert (face.headers["cache-control"], face.headers["etag"][:3]) == ("public, max-age=3600", 'W/"')  # the route's own

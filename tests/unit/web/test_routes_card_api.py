@@ -19,13 +19,41 @@ def test_search_list_object(client):
 
 def test_search_pages(client):
     first = client.get("/api/cards/search", params={"q": "set:base1", "sort": "name"}).json()
-    assert (first["total_cards"], len(first["data"]), first["has_more"]) == (102, 50, True)
-    assert first["next_page"] == "/api/cards/search?q=set%3Abase1&sort=name&page=2"
+    assert (first["total_cards"], first["total_cards_is_exact"], len(first["data"]), first["has_more"]) == (102, True, 50, True)
+    assert first["next_page"].startswith("/api/cards/search?q=set%3Abase1&sort=name&cursor=")
     second = client.get(first["next_page"]).json()
     third = client.get("/api/cards/search", params={"q": "set:base1", "sort": "name", "page": 3}).json()
     assert (len(second["data"]), len(third["data"]), third["has_more"]) == (50, 2, False)
     ids = [c["id"] for page in (first, second, third) for c in page["data"]]
     assert len(set(ids)) == 102
+
+
+@pytest.mark.parametrize("sort", ["number", "name", "hp"])
+def test_search_pages_by_cursor_and_size(client, sort):
+    """Issue 29: ``page_size`` and the cursor of ``next_page`` walk the whole result once."""
+    ids: list[str] = []
+    url = f"/api/cards/search?q=set%3Abase1&sort={sort}&page_size=30"
+    while url:
+        body = client.get(url).json()
+        assert (body["total_cards"], body["total_cards_is_exact"]) == (102, True)
+        ids += [c["id"] for c in body["data"]]
+        url = body["next_page"]
+    assert len(ids) == len(set(ids)) == 102
+    numbered = client.get("/api/cards/search", params={"q": "set:base1", "sort": sort, "page_size": 30, "page": 4}).json()
+    assert [c["id"] for c in numbered["data"]] == ids[90:]
+
+
+def test_search_bad_sizes_and_cursors(client):
+    body = error_of(client.get("/api/cards/search", params={"q": "x", "page_size": 10**9}), 400, "bad_parameter")
+    assert body["details"] == "page_size: a number from 1 to 1000"
+    error_of(client.get("/api/cards/search", params={"q": "x", "page_size": 0}), 400, "bad_parameter")
+    error_of(client.get("/api/cards/search", params={"q": "x", "page": 10_001}), 400, "bad_parameter")
+    nxt = client.get("/api/cards/search", params={"q": "set:base1"}).json()["next_page"]
+    edited = nxt[:-3] + ("AAA" if not nxt.endswith("AAA") else "BBB")
+    body = error_of(client.get(edited), 400, "bad_cursor")
+    assert body["details"].startswith("cursor: not one this server gave for this search")
+    error_of(client.get(nxt.replace("set%3Abase1", "set%3Abase1+type%3Awater")), 400, "bad_cursor")
+    error_of(client.get(nxt + "&page=2"), 400, "bad_request")  # a cursor and a page number
 
 
 def test_search_language(client):

@@ -292,4 +292,5 @@ def test_next_page_encodes_the_name_and_ignores_the_host_header(client):
     second = client.get(first["next_page"]).json()
     assert (second["collection"], len(second["data"]), second["has_more"]) == ("a?b#c %", 10, False)
     search = client.get("/api/cards/search", params={"q": "set:base1"}, headers={"host": "evil.example"}).json()
-    assert search["next_page"] == "/api/cards/search?q=set%3Abase1&page=2"
+    assert search["next_page"].startswith("/api/cards/search?q=set%3Abase1&cursor=")  # relative, a cursor (issue 29)
+    assert client.get(search["next_page"]).json()["data"][0]["id"] == "base1-51"

@@ -135,8 +135,8 @@ def test_search_parameter_errors_and_warnings(client):
     body = client.get("/api/cards/search", params={"q": "charizard", "include_extras": "true", "format": "csv"}).json()
     assert [c["id"] for c in body["data"]] == ["base1-4"]
     assert body["warnings"] == [
-        "unknown parameter 'include_extras' was ignored; this endpoint reads: q, sort, order, dir, reverse, unique, lang, page",
-        "unknown parameter 'format' was ignored; this endpoint reads: q, sort, order, dir, reverse, unique, lang, page",
+        "unknown parameter 'include_extras' was ignored; this endpoint reads: q, sort, order, dir, reverse, unique, lang, page, page_size, cursor",
+        "unknown parameter 'format' was ignored; this endpoint reads: q, sort, order, dir, reverse, unique, lang, page, page_size, cursor",
     ]
     assert "warnings" not in client.get("/api/cards/search", params={"q": "charizard"}).json()
     assert client.get("/api/sets", params={"page": "2"}).json()["warnings"][0].startswith("unknown parameter 'page'")

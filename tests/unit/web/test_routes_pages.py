@@ -33,11 +33,28 @@ def test_card_page(client):
 
 
 def test_card_page_shows_the_games_detail_rows(client):
-    """The same neutral rows as ``cardlab show`` (games.base.DetailRow), spans as style classes."""
+    """The same neutral rows as ``cardlab show`` (games.base.DetailRow), spans as style classes, a
+    symbol with its name as the text alternative (Span.alt); then set, rarity and illustrator."""
     page = client.get("/card/base1-4").text
-    assert '<tr><th>Retreat</th><td><span class="style-white">C</span> <span class="style-white">C</span> ' in page
-    assert '<tr><th>Weakness</th><td><span class="style-blue">W</span> ×2</td></tr>' in page
+    colorless = '<span class="sym style-white" role="img" aria-label="Colorless" title="Colorless">C</span>'
+    assert f'<tr><th>Retreat</th><td lang="en">{colorless} {colorless} {colorless}</td></tr>' in page
+    water = '<span class="sym style-blue" role="img" aria-label="Water" title="Water">W</span>'
+    assert f'<tr><th>Weakness</th><td lang="en">{water} ×2</td></tr>' in page
     assert '<span class="style-bold">Fire Spin</span>' in page
+    assert page.count('aria-label="Fire"') == 4  # Fire Spin's cost
+    for label, value in (("HP", "120"), ("Set", "Base Set (base1) · 4/102"), ("Rarity", "Rare Holo"), ("Illustrator", "Mitsuhiro Arita")):
+        assert f'<tr><th>{label}</th><td lang="en">{value}</td></tr>' in page
+
+
+def test_card_page_reads_as_a_card(client):
+    """The face as an image, the printings as links, names and text in the player's language (the
+    page's words too: ``?lang=fr``), every field folded."""
+    page = client.get("/card/base1-4", params={"lang": "fr"}).text
+    assert '<img class="face" src="/cards/base1-4.svg?lang=fr" width="179" height="249" alt="Dracaufeu, dessinée en proxy">' in page
+    assert '<p id="printings">Pokémon · impressions :\n<strong aria-current="page">base1 4</strong></p>' in page  # Base Set alone here
+    assert '<h1 id="card-name"><span lang="fr">Dracaufeu</span>' in page
+    assert "Danseflamme" in page and "Pour utiliser cette attaque" in page
+    assert '<details id="every-field"><summary>Tous les champs</summary>' in page  # the page speaks French too
 
 
 def test_pages_and_help(client):

@@ -1,0 +1,214 @@
+"""Issue 29: a search read a page at a time (cardlab.search.engine.find_page): keyset pages over every
+order, totals exact or bounded, cursors refused when edited, bad sizes and pages refused clearly."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardlab.core.errors import UsageError
+from cardlab.index.sqlite import build_index, connect
+from cardlab.search import engine
+from cardlab.search.compile import SORTS
+from cardlab.search.engine import find_page, search
+from cardlab.search.paging import CursorError
+
+REPO = Path(__file__).resolve().parents[3]
+FIXTURES = REPO / "tests" / "fixtures" / "catalog"
+
+ATOMS = [
+    "char",
+    "fire",
+    "energy",
+    "damage",
+    "pikachu",
+    "zzzz",
+    "type:fire",
+    "type:water",
+    "supertype:pokemon",
+    "stage:basic",
+    "set:base1",
+    "set:base4",
+    "hp>=60",
+    "retreat<=1",
+    "rarity:rare",
+    '"fire spin"',
+    "testemon",
+]
+"""Terms the random queries are made of: words (names and rules text, exact names first), facets,
+sets, numbers, a phrase, a word matching nothing, a fixture card's name."""
+
+queries = st.lists(st.tuples(st.booleans(), st.sampled_from(ATOMS)), max_size=3).flatmap(
+    lambda parts: st.sampled_from([" ", " or "]).map(lambda joiner: joiner.join(("-" if neg else "") + atom for neg, atom in parts))
+)
+
+
+@pytest.fixture(scope="module")
+def con(tmp_path_factory):
+    """Every shipped card and the fixture catalog (under 1,000 cards: totals are exact)."""
+    db = tmp_path_factory.mktemp("idx") / "index.sqlite"
+    build_index([REPO / "cards", FIXTURES], db)
+    c = connect(db)
+    yield c
+    c.close()
+
+
+def walk(con, query: str, size: int, **options) -> tuple[list[str], list]:
+    """Every page of ``query`` by cursor: the ids in order and the pages."""
+    ids: list[str] = []
+    pages = []
+    cursor = None
+    while True:
+        page = find_page(con, query, page_size=size, cursor=cursor, **options)
+        pages.append(page)
+        ids += [h.id for h in page.hits]
+        if page.next_cursor is None:
+            return ids, pages
+        assert len(page.hits) == size
+        cursor = page.next_cursor
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    query=queries,
+    sort=st.sampled_from(list(SORTS)),
+    reverse=st.booleans(),
+    unique=st.sampled_from(["prints", "cards"]),
+    size=st.integers(min_value=7, max_value=80),
+)
+def test_walking_every_page_gives_the_whole_result_once(con, query, sort, reverse, unique, size):
+    whole = [h.id for h in search(con, query, sort=sort, reverse=reverse, unique=unique)]
+    ids, pages = walk(con, query, size, sort=sort, reverse=reverse, unique=unique)
+    assert ids == whole
+    assert len(set(ids)) == len(ids)
+    assert {(p.total, p.total_is_exact) for p in pages} == {(len(whole), True)}  # under TOTAL_BOUND: exact
+    assert len(pages) == max(1, -(-len(whole) // size))
+
+
+@pytest.mark.parametrize("sort", list(SORTS))
+def test_page_numbers_are_the_same_pages_as_the_cursor(con, sort):
+    _, pages = walk(con, "type:fire or energy", 20, sort=sort, reverse=True)
+    for number, page in enumerate(pages, start=1):
+        numbered = find_page(con, "type:fire or energy", page_size=20, page=number, sort=sort, reverse=True)
+        assert [h.id for h in numbered.hits] == [h.id for h in page.hits]
+        assert numbered.has_more == page.has_more
+
+
+def test_hits_carry_names_and_display_strings(con):
+    page = find_page(con, "charizard", page_size=5, langs=["fr"])
+    assert [(h.id, h.name) for h in page.hits[:1]] == [("base1-4", "Dracaufeu")]
+    assert page.hits[0].stats.startswith("120 HP")
+    assert page.hits[0].data["number"] == "4"
+
+
+def test_totals_are_exact_up_to_the_bound_then_a_lower_bound(con, monkeypatch):
+    monkeypatch.setattr(engine, "TOTAL_BOUND", 40)
+    monkeypatch.setattr(engine, "_TOTALS", OrderedDict())
+    base1 = find_page(con, "set:base1", page_size=10)
+    assert (base1.total, base1.total_is_exact) == (41, False)  # "more than 40": 102 match
+    assert base1.has_more
+    last = find_page(con, "set:base1", page_size=10, page=11)  # the end in hand: the total is known
+    assert (len(last.hits), last.total, last.total_is_exact, last.next_cursor) == (2, 102, True, None)
+    again = find_page(con, "set:base1", page_size=10)
+    assert (again.total, again.total_is_exact) == (102, True)  # remembered for the query
+    fire = find_page(con, "set:base1 type:water", page_size=10)
+    assert (fire.total, fire.total_is_exact, len(fire.hits)) == (13, True, 10)
+    whole = find_page(con, "", page_size=10)
+    assert (whole.total, whole.total_is_exact) == (len(search(con, "")), True)  # every card: one count of the table
+    small = find_page(con, "charizard", page_size=10)
+    assert (small.total, small.total_is_exact, small.next_cursor) == (len(small.hits), True, None)
+
+
+def test_totals_are_counted_once_per_query_and_index(con, monkeypatch):
+    monkeypatch.setattr(engine, "_TOTALS", OrderedDict())
+    counted = []
+    real = engine.bounded_count_statement
+    monkeypatch.setattr(engine, "bounded_count_statement", lambda *a: counted.append(a[0]) or real(*a))
+    first = find_page(con, "supertype:pokemon", page_size=10)
+    find_page(con, "supertype:pokemon", page_size=10, cursor=first.next_cursor)
+    find_page(con, "supertype:pokemon", page_size=10, page=3, sort="hp")
+    assert len(counted) == 1
+    assert len(engine._TOTALS) == 1
+
+
+def test_a_page_past_the_end_is_empty_with_the_total(con):
+    page = find_page(con, "", page_size=1000, page=10_000)
+    assert (page.hits, page.next_cursor, page.total, page.total_is_exact) == ([], None, len(search(con, "")), True)
+    fire = find_page(con, "set:base1 type:water", page_size=50, page=2)
+    assert (fire.hits, fire.total, fire.total_is_exact) == ([], 13, True)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"page_size": 10**9}, "page_size: a number from 1 to 1,000, not 1000000000"),
+        ({"page_size": 0}, "page_size: a number from 1 to 1,000, not 0"),
+        ({"page": 10_001}, "page: a number from 1 to 10,000, not 10001"),
+        ({"page": 0}, "page: a number from 1 to 10,000, not 0"),
+        ({"page": 2, "cursor": "x.y"}, "give a cursor or a page number, not both"),
+        ({"sort": "price"}, "unknown sort 'price'; choose one of: number, name, set, rarity, artist, hp"),
+    ],
+)
+def test_bad_options_are_refused_clearly(con, options, message):
+    with pytest.raises(UsageError) as err:
+        find_page(con, "fire", **options)
+    assert str(err.value) == message
+
+
+def _edited(cursor: str) -> list[str]:
+    """The ways a person edits a cursor by hand: a character changed in the data or the
+    signature, cut short, the signature dropped, a field added."""
+    data, _, mac = cursor.partition(".")
+    flip = {"A": "B"}.get(data[3], "A")
+    return [
+        data[:3] + flip + data[4:] + "." + mac,
+        data + "." + mac[:-1] + ("A" if mac[-1] != "A" else "B"),
+        cursor[:-4],
+        data,
+        cursor + ".x",
+        "",
+        "🂡" * 3000,
+        "!!!.???",
+    ]
+
+
+@pytest.mark.parametrize("sort", ["number", "artist", "name"])
+def test_an_edited_cursor_is_refused(con, sort):
+    cursor = find_page(con, "supertype:pokemon", page_size=10, sort=sort).next_cursor
+    assert cursor is not None
+    for bad in _edited(cursor):
+        if not bad:
+            continue  # an empty cursor is no cursor: the first page
+        with pytest.raises(CursorError, match="not one this server gave for this search"):
+            find_page(con, "supertype:pokemon", page_size=10, sort=sort, cursor=bad)
+
+
+def test_a_cursor_of_another_search_or_index_is_refused(con, tmp_path):
+    cursor = find_page(con, "supertype:pokemon", page_size=10).next_cursor
+    with pytest.raises(CursorError):
+        find_page(con, "supertype:trainer", page_size=10, cursor=cursor)
+    with pytest.raises(CursorError):
+        find_page(con, "supertype:pokemon", page_size=10, cursor=cursor, reverse=True)
+    other = tmp_path / "base1.sqlite"
+    build_index([REPO / "cards" / "pokemon" / "base1"], other)  # another catalog: another fingerprint
+    with pytest.raises(CursorError, match="from before the index was rebuilt"):
+        find_page(connect(other), "supertype:pokemon", page_size=10, cursor=cursor)
+    second = find_page(con, "supertype:pokemon", page_size=10, cursor=cursor)  # the right one still reads
+    assert len(second.hits) == 10
+
+
+def test_a_word_past_the_bound_is_counted_from_its_index_alone(con, monkeypatch):
+    monkeypatch.setattr(engine, "TOTAL_BOUND", 5)
+    monkeypatch.setattr(engine, "_TOTALS", OrderedDict())
+    whole = []
+    real = engine.bounded_count_statement
+    monkeypatch.setattr(engine, "bounded_count_statement", lambda *a: whole.append(a[0]) or real(*a))
+    energy = find_page(con, "energy", page_size=3)
+    assert (energy.total, energy.total_is_exact, whole) == (6, False, [])  # its full-text rows alone pass 5
+    charizard = find_page(con, "charizard", page_size=1)
+    assert (charizard.total, charizard.total_is_exact) == (len(search(con, "charizard")), True)
+    assert len(whole) == 1  # under the bound: counted whole (stems and names too)

@@ -1,0 +1,154 @@
+"""The interface's gettext catalogs: extract the English strings, merge them into each language's
+PO file, compile the ``.mo`` files cardlab reads (Babel).
+
+    python tools/i18n_catalogs.py extract   # cardlab/locale/cardlab.pot from the code, templates, formats
+    python tools/i18n_catalogs.py update    # merge the template into every cardlab/locale/<lang>/LC_MESSAGES/cardlab.po
+    python tools/i18n_catalogs.py compile   # write each cardlab.mo beside its .po (committed: `pip install -e` needs them)
+    python tools/i18n_catalogs.py check     # exit 1 when a .mo is not the compiled form of its .po
+    python tools/i18n_catalogs.py all       # extract, update, compile
+
+Strings come from: the Python code (``_()``, ``N_()``, ``ngettext()``, ``pgettext()`` of
+:mod:`cardlab.core.l10n`, as ``pybabel extract`` reads them), the web templates (``{{ _("...") }}``,
+Jinja2's Babel extractor), and the format files (``cards/<game>/formats/*.yaml``: title,
+description, rule labels, sources and reasons: data the interface shows). docs/TRANSLATING.md says
+how a contributor adds a language.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import yaml
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir, extract_from_file
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCALE = ROOT / "cardlab" / "locale"
+POT = LOCALE / "cardlab.pot"
+KEYWORDS = {"_": None, "tr": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "gettext": None}
+METHODS = [("**/locale/**", "ignore"), ("**.py", "python")]
+TEMPLATES = ROOT / "cardlab" / "web" / "templates"
+"""The web templates, read with Jinja2's Babel extractor (their ``tr("...")`` calls)."""
+
+
+def _languages() -> list[str]:
+    sys.path.insert(0, str(ROOT))
+    from cardlab.core.l10n import LANGUAGES
+
+    return [code for code in LANGUAGES if code != "en"]
+
+
+def _format_strings() -> list[tuple[str, str]]:
+    """(text, where) for every string of the format files the interface shows."""
+    out: list[tuple[str, str]] = []
+    for path in sorted(ROOT.glob("cards/*/formats/*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        where = str(path.relative_to(ROOT))
+        for key in ("title", "description"):
+            if data.get(key):
+                out.append((data[key], where))
+        for section in data.get("sections") or []:
+            if isinstance(section, dict) and section.get("title"):
+                out.append((section["title"], where))
+        for rule in data.get("rules") or []:
+            for key in ("label", "source", "why"):
+                if isinstance(rule.get(key), str):
+                    out.append((rule[key], where))
+    return out
+
+
+def extract() -> Catalog:
+    """Write cardlab/locale/cardlab.pot; return it."""
+    catalog = Catalog(project="cardlab", domain="cardlab", charset="utf-8")
+    for filename, lineno, message, comments, context in extract_from_dir(
+        str(ROOT / "cardlab"), METHODS, KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True
+    ):
+        catalog.add(message, None, [(f"cardlab/{filename}", lineno)], auto_comments=comments, context=context)
+    for path in sorted(TEMPLATES.glob("*.html")):
+        for lineno, message, comments, context in extract_from_file("jinja2.ext:babel_extract", str(path), KEYWORDS):
+            catalog.add(message, None, [(str(path.relative_to(ROOT)), lineno)], auto_comments=comments, context=context)
+    for text, where in _format_strings():
+        catalog.add(text, None, [(where, 0)])
+    from cardlab.proxies.faces import FACE_WORDS
+
+    for word in FACE_WORDS:
+        catalog.add(word, None, [("cardlab/proxies/faces.py", 0)], context="proxy")
+    LOCALE.mkdir(parents=True, exist_ok=True)
+    buf = io.BytesIO()
+    write_po(buf, catalog, omit_header=False, sort_output=True, width=120)
+    POT.write_bytes(buf.getvalue())
+    print(f"{POT.relative_to(ROOT)}: {len(catalog)} messages")
+    return catalog
+
+
+def _po_path(lang: str) -> Path:
+    return LOCALE / lang / "LC_MESSAGES" / "cardlab.po"
+
+
+def update(template: Catalog | None = None) -> None:
+    """Merge the template into every language's PO file (new strings empty, gone ones obsolete)."""
+    if template is None:
+        with POT.open("rb") as f:
+            template = read_po(f)
+    for lang in _languages():
+        path = _po_path(lang)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists():
+            with path.open("rb") as f:
+                catalog = read_po(f, locale=lang)
+        else:
+            catalog = Catalog(locale=lang, project="cardlab", domain="cardlab", charset="utf-8")
+        catalog.update(template, no_fuzzy_matching=True)
+        buf = io.BytesIO()
+        write_po(buf, catalog, sort_output=True, width=120, ignore_obsolete=True)
+        path.write_bytes(buf.getvalue())
+        done = sum(1 for m in catalog if m.id and m.string)
+        print(f"{path.relative_to(ROOT)}: {done}/{len(catalog)} translated")
+
+
+def compiled(lang: str) -> bytes:
+    """The .mo bytes of a language's PO file (fuzzy entries left out: English shows)."""
+    with _po_path(lang).open("rb") as f:
+        catalog = read_po(f, locale=lang)
+    buf = io.BytesIO()
+    write_mo(buf, catalog)
+    return buf.getvalue()
+
+
+def compile_all() -> None:
+    for lang in _languages():
+        _po_path(lang).with_suffix(".mo").write_bytes(compiled(lang))
+
+
+def check() -> int:
+    stale = [lang for lang in _languages() if _po_path(lang).with_suffix(".mo").read_bytes() != compiled(lang)]
+    for lang in stale:
+        print(f"{_po_path(lang).with_suffix('.mo').relative_to(ROOT)} is stale: run python tools/i18n_catalogs.py compile")
+    return 1 if stale else 0
+
+
+def main(argv: list[str]) -> int:
+    command = argv[0] if argv else "all"
+    if command == "extract":
+        extract()
+    elif command == "update":
+        update()
+    elif command == "compile":
+        compile_all()
+    elif command == "check":
+        return check()
+    elif command == "all":
+        update(extract())
+        compile_all()
+    else:
+        print(__doc__)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
