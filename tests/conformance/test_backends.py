@@ -209,6 +209,6 @@ def test_scryfall_lookups_same(indexed):
         lambda con: lookup.autocomplete(con, "pika"),
     ]
     got = [(answer(pair.sqlite, c), answer(pair.pg, c)) for c in calls]
-    assert [a for a, b in got if a != b] == []
+    assert [(a, b) for a, b in got if a != b] == []
     assert [a for a, _b in got][:2] == ["base1-4", "base1-4"]
     assert index_fingerprint(pair.pg) == index_fingerprint(pair.sqlite) != ""
