@@ -4,7 +4,8 @@ answered 429 with ``Retry-After`` and the JSON error object when a client goes f
 Loopback clients (this machine: a browser, a script, a reverse proxy on the same host) are not
 limited by default; nor is a client without an IP address (a Unix socket, a test client): there is
 no address to count it by. Behind a reverse proxy, run uvicorn with ``--forwarded-allow-ips`` so the
-client's own address is counted, not the proxy's.
+client's own address is counted, not the proxy's. The buckets live in the process: each uvicorn
+worker counts on its own (``--workers 2``: up to twice the rate).
 
 Pure ASGI (no framework import), wrapped by :func:`cardlab.web.app.create_app` inside the Guard.
 """
