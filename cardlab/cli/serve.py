@@ -50,6 +50,16 @@ def serve(
             help="Read the write token from this file (default: the CARDLAB_SERVE_TOKEN variable); 16 to 4096 visible ASCII characters.",
         ),
     ] = None,
+    rate_limit: Annotated[
+        float,
+        typer.Option(
+            "--rate-limit",
+            min=0,
+            metavar="N",
+            help="API requests a second each client address may send on average, bursts of twice that; 429 with Retry-After"
+            " past it. 0: no limit. Loopback clients (this machine) are not limited.",
+        ),
+    ] = 10.0,
     catalog: CatalogOpt = None,
     db: DbOpt = None,
 ) -> None:
@@ -91,6 +101,7 @@ def serve(
     os.environ["CARDLAB_DB"] = str(db_path)
     os.environ["CARDLAB_SERVE_WRITES"] = "1" if allow_writes else "0"
     os.environ["CARDLAB_WEB_THREADS"] = str(threads)  # read by the app in each uvicorn worker
+    os.environ["CARDLAB_RATE_LIMIT"] = repr(rate_limit)  # read by the app (cardlab.web.app.rate_limit_of)
     if token is not None:
         from cardlab.core.auth import TOKEN_ENV
 

@@ -60,6 +60,15 @@ def connect(db: Path | str) -> sqlite3.Connection:
     return sqlite.connect(db)
 
 
+def index_fingerprint(con: Any) -> str:
+    """Return the catalog fingerprint the open index ``con`` was built from (its ``meta`` table, on
+    either backend: :func:`cardlab.index.sqlite.fingerprint`), or ``""`` when it records none. Two
+    indexes with one fingerprint answer every search alike; the web's ETags start from it
+    (:mod:`cardlab.web.caching`)."""
+    row = con.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
+    return str(row[0]) if row else ""
+
+
 def validate_and_record(paths: list[Path], roots: list[Path], db: str | Path) -> Validation:
     """``cardlab validate`` without its printing (the CLI command and the quick path of
     :mod:`cardlab.cli.entry` both call it): :func:`cardlab.catalog.validate.validate_paths` under the index's salt

@@ -48,7 +48,7 @@ def web_error(err: CardlabError) -> WebError:
     """Map a library error to the :class:`WebError` to answer with (status, code, details)."""
     from cardlab.core.database import DatabaseUnavailableError, DataDirError
     from cardlab.search.connection import QueryTimeoutError
-    from cardlab.search.lookup import AmbiguousCardError, CardNotFoundError
+    from cardlab.search.lookup import AmbiguousCardError, CardNotFoundError, SetNotFoundError
     from cardlab.search.query.tree import QueryError
 
     if isinstance(err, QueryError):
@@ -56,6 +56,8 @@ def web_error(err: CardlabError) -> WebError:
     if isinstance(err, QueryTimeoutError):
         return WebError(400, "query_timeout", str(err), seconds=err.seconds)
     if isinstance(err, CardNotFoundError):
+        return WebError(404, "not_found", str(err), suggestions=err.suggestions)
+    if isinstance(err, SetNotFoundError):
         return WebError(404, "not_found", str(err), suggestions=err.suggestions)
     if isinstance(err, AmbiguousCardError):
         return WebError(400, "ambiguous", str(err), choices=[c[0] for c in err.choices])

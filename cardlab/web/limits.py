@@ -33,3 +33,11 @@ WEB_THREADS = 4
 """Threads per worker that run searches, deck checks and PDFs (``cardlab serve --threads``). On 2 cores,
 50 clients were served 353 searches/s with 4 threads and 146/s with anyio's default of 40 (the threads
 fight over the interpreter lock): BENCHMARKS.md, Web."""
+RATE_LIMIT = 10.0
+"""API requests a second each client address may send on average (``cardlab serve --rate-limit``;
+Scryfall asks for 10): :mod:`cardlab.web.ratelimit`. Loopback clients are not limited."""
+RATE_BURST_SECONDS = 2.0
+"""A client's burst: this many seconds of its rate at once (20 requests at 10 a second)."""
+GZIP_MIN = 1024
+"""Bodies of at least this many bytes are gzipped for a client that accepts it (a search page of 50
+cards is about 40 kB of JSON, 6 kB gzipped); smaller ones are not worth the work."""

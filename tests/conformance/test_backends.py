@@ -181,3 +181,34 @@ def test_timeout_on_postgresql(indexed):
         engine.search(Slow(pair.pg), "set:base1", timeout=0.05)
     assert err.value.seconds == 0.05
     assert len(engine.search(pair.pg, "set:base1", timeout=30)) == 102
+
+
+def test_scryfall_lookups_same(indexed):
+    """Scryfall's lookups (issue 31): the same card, error or names on both backends."""
+    from cardlab.index.access import index_fingerprint
+
+    pair = indexed("shipped")
+
+    def answer(con, call):
+        try:
+            found = call(con)
+        except CardlabError as err:
+            return ("error", type(err).__name__, str(err))
+        return found if isinstance(found, list) else found.id
+
+    calls = [
+        lambda con: lookup.card_named(con, "Charizard"),
+        lambda con: lookup.card_named(con, "dracaufeu"),
+        lambda con: lookup.card_named(con, "Pikachu"),
+        lambda con: lookup.card_named(con, "Pikachu", set_ref="jungle"),
+        lambda con: lookup.card_named(con, "charzard", fuzzy=True),
+        lambda con: lookup.card_named(con, "dark char", fuzzy=True),
+        lambda con: lookup.card_by_number(con, "BS", "4/102"),
+        lambda con: lookup.card_by_number(con, "nope", "4"),
+        lambda con: lookup.autocomplete(con, "char"),
+        lambda con: lookup.autocomplete(con, "pika"),
+    ]
+    got = [(answer(pair.sqlite, c), answer(pair.pg, c)) for c in calls]
+    assert [(a, b) for a, b in got if a != b] == []
+    assert [a for a, _b in got][:2] == ["base1-4", "base1-4"]
+    assert index_fingerprint(pair.pg) == index_fingerprint(pair.sqlite) != ""

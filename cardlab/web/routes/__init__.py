@@ -13,6 +13,7 @@ ROUTERS = (
     "cardlab.web.routes.pages",
     "cardlab.web.routes.card_faces",
     "cardlab.web.routes.deck_pages",
+    "cardlab.web.routes.lookup_api",  # /api/cards/named and /autocomplete before card_api's /api/cards/{card_id}
     "cardlab.web.routes.card_api",
     "cardlab.web.routes.deck_api",
     "cardlab.web.routes.collection_api",

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from cardlab.core.errors import CardlabError
-from cardlab.web.cards import card_json, card_view
+from cardlab.web.cards import card_json, card_view, search_params, set_json, unknown_params, with_warnings
 from cardlab.web.errors import WebError, web_error
 from cardlab.web.forms import check_page, langs_param
 from cardlab.web.limits import PER_PAGE
@@ -35,10 +35,13 @@ def api_search(
     this server with the next page's ``cursor``; ``page=N`` still reads page N).
     ``total_cards`` is exact up to 1,000 matches; above, it is a lower bound (1,001: "more
     than 1,000") and ``total_cards_is_exact`` is false. An edited cursor is a 400 ``bad_cursor``
-    (library :func:`cardlab.search.engine.find_page`)."""
+    (library :func:`cardlab.search.engine.find_page`). Scryfall's ``order`` (a sort key), ``dir``
+    (``asc``, ``desc``, ``auto``) and ``unique`` (``cards``: one hit per card; ``prints``: every
+    printing) are read too; ``warnings`` names any parameter not read."""
     from cardlab.search import engine
     from cardlab.search.paging import MAX_PAGE_SIZE, CursorError
 
+    opts = search_params(request.query_params, sort, reverse)
     check_page(page_)
     if not 1 <= page_size <= MAX_PAGE_SIZE:
         raise WebError(400, "bad_parameter", f"page_size: a number from 1 to {MAX_PAGE_SIZE}")
@@ -50,9 +53,10 @@ def api_search(
             cursor=cursor or None,
             page=page_,
             langs=langs_param(lang, site.languages),
-            sort=sort,
-            reverse=reverse,
+            sort=opts.sort,
+            reverse=opts.reverse,
             timeout=site.search_timeout,
+            unique=opts.unique,
         )
     except CursorError as err:
         raise WebError(400, "bad_cursor", str(err)) from None
@@ -63,46 +67,35 @@ def api_search(
     # the cards' data is plain JSON (decoded from the index): sent as it is, not walked again by
     # FastAPI's encoder (a third of the endpoint's time on a page of 50 cards)
     return JSONResponse(
-        {
-            "object": "list",
-            "total_cards": found.total,
-            "total_cards_is_exact": found.total_is_exact,
-            "has_more": found.has_more,
-            "next_page": f"{base}?{urlencode({**params, 'cursor': found.next_cursor})}" if found.next_cursor else None,
-            "data": [{"object": "card", **h.to_json(), "name": h.name, "names": h.names} for h in found.hits],
-        }
+        with_warnings(
+            {
+                "object": "list",
+                "total_cards": found.total,
+                "total_cards_is_exact": found.total_is_exact,
+                "has_more": found.has_more,
+                "next_page": f"{base}?{urlencode({**params, 'cursor': found.next_cursor})}" if found.next_cursor else None,
+                "data": [{"object": "card", **h.to_json(), "name": h.name, "names": h.names} for h in found.hits],
+            },
+            opts.warnings,
+        )
     )
 
 
 @router.get("/api/cards/{card_id}", tags=["cards"])
-def api_card(site: SiteDep, card_id: str, lang: str = "") -> dict:
+def api_card(request: Request, site: SiteDep, card_id: str, lang: str = "") -> dict:
     """One card by id (``base1-4``): names, set, the card's data, printings and legality per format."""
     langs = langs_param(lang, site.languages)
     view = card_view(site, card_id)
     if view.id.lower() != card_id.lower():
         raise WebError(404, "not_found", f"no card with the id '{card_id}'")
-    return card_json(site, view, langs)
+    return with_warnings(card_json(site, view, langs), unknown_params(request.query_params, ("lang",)))
 
 
 @router.get("/api/sets", tags=["sets"])
-def api_sets(site: SiteDep, lang: str = "") -> dict:
+def api_sets(request: Request, site: SiteDep, lang: str = "") -> dict:
     """Every set: code, game, name, cards recorded and printed, the numbers still missing."""
-    from cardlab.contrib.new_card import missing_text, set_statuses
+    from cardlab.contrib.new_card import set_statuses
 
     langs = langs_param(lang, site.languages)
-    return {
-        "object": "list",
-        "has_more": False,
-        "data": [
-            {
-                "object": "set",
-                "code": s.info.code,
-                "game": s.info.game,
-                "name": s.info.name(langs),
-                "recorded": s.recorded,
-                "printed_total": s.info.printed_total,
-                "missing": missing_text(s) if s.missing is not None else None,
-            }
-            for s in set_statuses(site.catalog)
-        ],
-    }
+    data = [set_json(s, langs) for s in set_statuses(site.catalog)]
+    return with_warnings({"object": "list", "has_more": False, "data": data}, unknown_params(request.query_params, ("lang",)))

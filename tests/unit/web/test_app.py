@@ -11,6 +11,10 @@ from tests.unit.web.support import TOKEN
 def test_openapi(client):
     spec = client.get("/api/openapi.json").json()
     assert set(spec["paths"]) == {
+        "/api/cards/named",
+        "/api/cards/autocomplete",
+        "/api/cards/{set_code}/{number}",
+        "/api/sets/{code}",
         "/api/cards/search",
         "/api/cards/{card_id}",
         "/api/sets",
@@ -99,6 +103,7 @@ def test_every_route_is_a_module_function_named_in_the_route_table(web_app):
     from cardlab.web.routes.collection_api import api_collection, api_collection_add, api_collection_remove, api_collections
     from cardlab.web.routes.deck_api import api_deck_have, api_validate
     from cardlab.web.routes.deck_pages import deck_export, deck_form, deck_page, deck_proxies
+    from cardlab.web.routes.lookup_api import api_autocomplete, api_card_by_number, api_named, api_set
     from cardlab.web.routes.pages import card_page, home, search_help, search_page, sets_page
 
     expected = [
@@ -112,6 +117,10 @@ def test_every_route_is_a_module_function_named_in_the_route_table(web_app):
         ("/deck", "POST", deck_page),
         ("/deck/export.{kind}", "POST", deck_export),
         ("/deck/proxies.pdf", "POST", deck_proxies),
+        ("/api/cards/named", "GET", api_named),
+        ("/api/cards/autocomplete", "GET", api_autocomplete),
+        ("/api/cards/{set_code}/{number}", "GET", api_card_by_number),
+        ("/api/sets/{code}", "GET", api_set),
         ("/api/cards/search", "GET", api_search),
         ("/api/cards/{card_id}", "GET", api_card),
         ("/api/sets", "GET", api_sets),
@@ -167,7 +176,14 @@ def test_every_route_module_is_included(web_app):
 
 @pytest.mark.parametrize(
     ("path", "method", "name"),
-    [("/api/cards/base1-4", "GET", "api_card"), ("/deck", "POST", "deck_page"), ("/card/base1-4", "GET", "card_page")],
+    [
+        ("/api/cards/base1-4", "GET", "api_card"),
+        ("/api/cards/named", "GET", "api_named"),
+        ("/api/cards/autocomplete", "GET", "api_autocomplete"),
+        ("/api/cards/base1/4", "GET", "api_card_by_number"),
+        ("/deck", "POST", "deck_page"),
+        ("/card/base1-4", "GET", "card_page"),
+    ],
 )
 def test_a_request_reaches_the_named_route(web_app, path, method, name):
     """The route table matches a concrete URL to the function of that name (path parameters filled)."""
