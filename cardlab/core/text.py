@@ -170,10 +170,12 @@ def localized_fields(data: Any, path: str = "") -> Iterator[tuple[str, dict]]:
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
-def visible(text: str) -> str:
+def visible(text: str, lines: bool = False) -> str:
     """``text`` with its control characters (C0, DEL, C1) written as escapes (``\\x00``): a message
-    or a page title never carries a NUL byte or moves the terminal's cursor."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    or a page title never carries a NUL byte or moves the terminal's cursor. ``lines``: line feeds
+    stay (a message of several lines, as "names 6 cards; give an id:" and its list); a carriage
+    return, an escape and every other control is still written as its escape."""
+    return _CONTROL.sub(lambda m: m.group() if lines and m.group() == "\n" else f"\\x{ord(m.group()):02x}", text)
 
 
 def slug(text: str) -> str:

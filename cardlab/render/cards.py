@@ -86,17 +86,13 @@ def card(view: CardView, console: Console, langs: Sequence[str] = ()) -> None:
     the interface language (:mod:`cardlab.core.l10n`); the card it evolves from by its name in
     ``langs`` (:attr:`CardView.evolves_from_names`)."""
     from cardlab.core.text import pick
-    from cardlab.games import get
     from cardlab.games.base import common_rows
 
     data, src = view.data, view.set_data.get("source_language", "en")
-    evolves = view.evolves_from_names
-    if evolves and "evolves_from" in data:
-        data = {**data, "evolves_from": pick(evolves, langs, "en")}
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold", no_wrap=True)
     table.add_column()
-    for row in get(view.game).details(data, langs, src):
+    for row in view.details(langs):
         table.add_row(escape(row.label), markup(row.spans))
     names = ", ".join(f"{lang}: {escape(text)}" for lang, text in data["name"].items() if lang != "_source")
     table.add_row(_("Names"), names)

@@ -27,25 +27,25 @@ def user_error(err: CardlabError, console: Console | None = None) -> None:
         return
     caret = getattr(err, "caret", None)
     if caret:
-        console.print("[red]" + _("error") + "[/]: " + f"{escape(visible(err.reason))}")  # type: ignore[attr-defined]
+        console.print("[red]" + _("error") + "[/]: " + f"{escape(visible(err.reason, lines=True))}")  # type: ignore[attr-defined]
         console.out(caret(), highlight=False)
     else:
-        console.print("[red]" + _("error") + "[/]: " + f"{escape(visible(str(err)))}")
+        console.print("[red]" + _("error") + "[/]: " + f"{escape(visible(str(err), lines=True))}")
 
 
 def error(text: str, console: Console | None = None) -> None:
     """Print ``error: <text>``."""
-    (console or stderr_console()).print("[red]" + _("error") + "[/]: " + f"{escape(visible(text))}", highlight=False)
+    (console or stderr_console()).print("[red]" + _("error") + "[/]: " + f"{escape(visible(text, lines=True))}", highlight=False)
 
 
 def warning(text: str, console: Console | None = None) -> None:
     """Print ``warning: <text>``."""
-    (console or stderr_console()).print("[yellow]" + _("warning") + "[/]: " + f"{escape(visible(text))}", highlight=False)
+    (console or stderr_console()).print("[yellow]" + _("warning") + "[/]: " + f"{escape(visible(text, lines=True))}", highlight=False)
 
 
 def note(text: str, console: Console | None = None) -> None:
     """Print ``note: <text>``."""
-    (console or stderr_console()).print("[yellow]" + _("note") + "[/]: " + f"{escape(visible(text))}", highlight=False)
+    (console or stderr_console()).print("[yellow]" + _("note") + "[/]: " + f"{escape(visible(text, lines=True))}", highlight=False)
 
 
 def dim(text: str, console: Console | None = None) -> None:

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardlab import games
 from cardlab.core.text import fold, pick
+from cardlab.games.base import DetailRow
 from cardlab.index.sqlite import data_decoder
 from cardlab.search.compile import SearchStatement
 from cardlab.search.request import SearchRequest
@@ -115,6 +117,16 @@ class CardView:
     evolves_from_names: dict[str, str] = field(default_factory=dict)
     """Every name (language -> text) of the card it evolves from (``evolves_from`` holds its
     English name), so it is shown in the player's language; empty when none is found."""
+
+    def details(self, langs: Sequence[str] = ()) -> list[DetailRow]:
+        """The game's detail rows of the card (:meth:`cardlab.games.base.Game.details`) in
+        ``langs``, the card it evolves from named in them too (:attr:`evolves_from_names`):
+        ``cardlab show`` and the web card page show these, then
+        :func:`cardlab.games.base.common_rows`."""
+        data, src = self.data, self.set_data.get("source_language", "en")
+        if self.evolves_from_names and "evolves_from" in data:
+            data = {**data, "evolves_from": pick(self.evolves_from_names, list(langs), "en")}
+        return games.get(self.game).details(data, langs, src)
 
 
 class _NameBatch:

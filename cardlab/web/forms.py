@@ -12,6 +12,7 @@ from typing import Any
 
 from fastapi import Request, UploadFile
 
+from cardlab.core import l10n
 from cardlab.core.errors import UsageError
 from cardlab.web.errors import WebError
 from cardlab.web.limits import MAX_DECK_TEXT, MAX_JSON_BODY, MAX_PAGE
@@ -115,6 +116,10 @@ def read_json_object(content_type: str | None, raw: bytes) -> dict[str, Any]:
 def langs_param(lang: str | None, known: Sequence[str] | None = None) -> list[str]:
     """Return the languages a ``lang`` parameter asks for (``fr`` or ``fr,de``), at most 8 of 2-8 letters each.
 
+    Without a ``lang``, the page's own language (:func:`cardlab.core.l10n.current`: the lang cookie or
+    ``Accept-Language``, :mod:`cardlab.web.language`) when it is not English and names are known in
+    it: a French browser reads the cards in French too.
+
     Args:
         lang: the parameter; known: the languages card names are known in (``Site.languages``); when
             given, every code asked for must be one of them (case aside), as an unknown sort is refused.
@@ -130,6 +135,8 @@ def langs_param(lang: str | None, known: Sequence[str] | None = None) -> list[st
         unknown = [x for x in langs if x.lower() not in have]
         if unknown:
             raise WebError(400, "bad_parameter", f"lang: no card name is known in {', '.join(unknown)} (languages: {', '.join(known)})")
+    if not langs and known is not None and l10n.current() != "en" and l10n.current() in known:
+        return [l10n.current()]
     return langs
 
 

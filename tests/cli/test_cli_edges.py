@@ -179,3 +179,11 @@ def test_show_counts_cards_not_printings(runner):
     result = runner.invoke(app, ["show", "Pikachu"])
     assert result.exit_code == 1
     assert "'Pikachu' names 6 cards" in result.stderr and "base4-87" not in result.stderr
+    # one card a line, as lines (a message's line feeds are kept; other controls are escaped)
+    lines = result.stderr.splitlines()
+    at = lines.index("error: 'Pikachu' names 6 cards; give an id:")  # after a first run's "indexed ..." line
+    assert lines[at : at + 3] == [
+        "error: 'Pikachu' names 6 cards; give an id:",
+        "  base1-58  Pikachu (base1)",
+        "  base2-60  Pikachu (base2)",
+    ]

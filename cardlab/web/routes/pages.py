@@ -127,7 +127,7 @@ def card_page(request: Request, site: SiteDep, card_id: str, lang: str = "") -> 
     legal = list(card_legality(site, view))
     src = view.set_data.get("source_language", "en")
     game = get(view.game)
-    rows = [*game.details(view.data, langs, src), *common_rows(view.data, view.set_data, langs, src)]
+    rows = [*view.details(langs), *common_rows(view.data, view.set_data, langs, src)]
     text_lang = next((code for code in langs if code in card["names"]), src)
     return page(
         request,

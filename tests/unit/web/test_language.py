@@ -91,3 +91,18 @@ def test_a_french_browser_reads_the_card_in_french(browser: Browser, live_server
         expect(page.locator("#details th", has_text=re.compile("^Weakness$"))).to_have_count(0)
     finally:
         context.close()
+
+
+def test_the_page_language_names_the_cards_too(fresh):
+    """Without ?lang=, a French browser reads the cards in French: the name, the card it evolves
+    from (as ``cardlab show --lang fr`` names it), and a German browser's search results in German."""
+    card = fresh.get("/card/base1-4", headers={"Accept-Language": "fr"}).text
+    assert '<h1 id="card-name"><span lang="fr">Dracaufeu</span>' in card
+    assert re.findall(r"<th>Évolue de</th><td[^>]*>([^<]*)</td>", card) == ["Reptincel"]
+    names = re.findall(
+        r'<td class="name" data-label="[^"]*">([^<]+)</td>',
+        fresh.get("/search?q=set:base1+charizard", headers={"Accept-Language": "de"}).text,
+    )
+    assert names == ["Glurak"]
+    english = re.findall(r'<td class="name" data-label="[^"]*">([^<]+)</td>', fresh.get("/search?q=set:base1+charizard").text)
+    assert english == ["Charizard"]
