@@ -39,8 +39,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from cardlab.core.l10n import N_, _, ngettext, pgettext, speaking
-from cardlab.games.forumtcg import FACTIONS, faction_label
+from cardlab.core.l10n import N_, _, pgettext, speaking
+from cardlab.games.forumtcg import faction_label
 from cardlab.play import rng
 from cardlab.play.engine import MAX_ROUNDS, MoveError, Outcome, replay
 
@@ -131,19 +131,29 @@ def said(text: str) -> str:
     return text
 
 
+def _faction_words() -> dict[str, str]:
+    """Faction code (``none``: no faction) -> the word a card line writes in the current language."""
+    return {
+        "gotei-13": pgettext("faction code", "gotei-13"),
+        "acuerdo": pgettext("faction code", "acuerdo"),
+        "ultima-necat": pgettext("faction code", "ultima-necat"),
+        "neutral": pgettext("faction code", "neutral"),
+        "independent": pgettext("faction code", "independent"),
+        "none": pgettext("faction code", "none"),
+    }
+
+
 def faction_word(code: str | None) -> str:
     """Return a faction code as a card line writes it in the current language (``neutral``,
     ``neutre``; ``none`` for a card without one). English: the code itself."""
-    return pgettext("faction code", code or "none")
+    return _faction_words().get(code or "none", code or "none")
 
 
 def faction_code(word: str) -> str | None:
     """Return the faction code :func:`faction_word` wrote as ``word`` in the current language (the
     word itself when it names none)."""
-    for code in [*FACTIONS, "none"]:
-        if pgettext("faction code", code) == word:
-            return None if code == "none" else code
-    return word
+    code = next((c for c, w in _faction_words().items() if w == word), word)
+    return None if code == "none" else code
 
 
 def clean(line: str) -> str:
@@ -333,7 +343,7 @@ def _entry_lines(entry: dict, game: str) -> list[str]:
     if kind == "roll":
         n = int(entry.get("rounds", 1))
         forms = ROLL_ASKED if p else ROLL
-        return [ngettext(*forms, n).format(n=n, player=p)]
+        return [say(forms[0] if n == 1 else forms[1], n=n, player=p)]
     if kind == "claim":
         return [say("{player} claims the win: every opponent silent for more than 7 days (seed 002)", player=p)]
     raise MoveError(f"unknown log entry '{kind}'")
@@ -390,7 +400,8 @@ def play(setup: dict, stakes: dict[str, str], commitment: str, host_seed: bytes,
     t0 = parse_time(created) if created else datetime.min.replace(tzinfo=UTC)
     last = dict.fromkeys(players, t0)
     accepted: dict[str, str] = {}
-    title = say("{game}: {players}", game=TITLES.get(setup["kind"], setup["kind"]), players=f" {_('vs')} ".join(_safe(p) for p in players))
+    versus = " " + _("vs") + " "
+    title = say("{game}: {players}", game=TITLES.get(setup["kind"], setup["kind"]), players=versus.join(_safe(p) for p in players))
     start = Post(1, created, title, [("meta", x) for x in setup_lines(setup, stakes, commitment)])
     start.lines.append(("meta", say("game hash: {hash}", hash=ghash)))
     posts = [start]

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from cardlab.core.errors import InputError
 from cardlab.core.inputs import split_lines
-from cardlab.core.l10n import LANGUAGES, _, speaking, translations
+from cardlab.core.l10n import LANGUAGES, _, speaking
 from cardlab.play.engine import MoveError
 from cardlab.play.thread import (
     END,
@@ -227,10 +227,8 @@ def _read_entry(post: FoundPost) -> dict:
             entry.update(player=(m or k).group("player"), cards=[int(x) for x in m.group("cards").split(",") if x.strip()] if m else [])
         elif post.kind == "roll":
             found = None
-            for forms in (ROLL_ASKED, ROLL):
-                for n in (1, 2):
-                    text = clean(translations(post.lang).ngettext(*forms, n) if post.lang != "en" else forms[n - 1])
-                    found = found or reading(text, n=r"\d{1,5}").fullmatch(first)
+            for form in (*ROLL_ASKED, *ROLL):
+                found = found or _line(form, n=r"\d{1,5}").fullmatch(first)
             if not found:
                 raise _Bad(f"{where}: not a roll")
             entry.update(player=found.groupdict().get("player"), rounds=int(found.group("n")))
