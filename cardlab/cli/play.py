@@ -102,7 +102,7 @@ def new(
     from cardlab.play import rng, store
     from cardlab.play import setup as setups
 
-    roots, _ = roots_and_db(catalog, None)
+    roots, _db = roots_and_db(catalog, None)
     with user_errors():
         raw_seed = None
         if seed is not None:
@@ -360,7 +360,7 @@ def _pool_values(catalog: list[Path] | None, set_code: str) -> list[int]:
     from cardlab.catalog.validate import load_catalog
     from cardlab.play.setup import draw_pool
 
-    roots, _ = roots_and_db(catalog, None)
+    roots, _db = roots_and_db(catalog, None)
     with user_errors():
         return [c["value"] for c in draw_pool(load_catalog(roots), set_code)]
 
@@ -415,7 +415,7 @@ def odds_doll_house(
     from cardlab.play import odds
     from cardlab.play.setup import read_list
 
-    roots, _ = roots_and_db(catalog, None)
+    roots, _db = roots_and_db(catalog, None)
     with user_errors():
         result = validate(list(roots))
         if result.problems:
