@@ -64,7 +64,9 @@ def main() -> int:
         print(f"exe = {args.exe}\n{args.runs} builds of each side, in turn; {files} card files lose their translated texts")
         for name in sides:
             t = times[name]
-            print(f"{name:16s} index {statistics.median(sizes[name]):>12,.0f} bytes   build {statistics.median(t):.2f} s ({min(t):.2f}-{max(t):.2f})")
+            print(
+                f"{name:16s} index {statistics.median(sizes[name]):>12,.0f} bytes   build {statistics.median(t):.2f} s ({min(t):.2f}-{max(t):.2f})"
+            )
         a, b = "three languages", "English only"
         print(f"ratio size {statistics.median(sizes[a]) / statistics.median(sizes[b]):.3f}")
         ratios = [x / y for x, y in zip(times[a], times[b], strict=True)]

@@ -136,7 +136,10 @@ def new(
             typer.echo(_("commitment (SHA-256 of the seed): {commitment}").format(commitment=rng.commitment(raw_seed)))
         rec, played = store.create(con, setup, stakes, raw_seed)
     _show(rec, played, output_format.value, None)
-    typer.echo(_("game #{n} is pending: each player accepts with 'cardlab play accept {n} -p NAME [--contribution WORD]'").format(n=rec.id), err=True)
+    typer.echo(
+        _("game #{n} is pending: each player accepts with 'cardlab play accept {n} -p NAME [--contribution WORD]'").format(n=rec.id),
+        err=True,
+    )
 
 
 @play_app.command("show")
@@ -310,7 +313,9 @@ def verify(
             for f in findings:
                 typer.echo(_("mismatch: {problem}").format(problem=f), err=True)
             if ok:
-                typer.echo(_("verified: the seed matches the commitment and replays all {n} events and the result").format(n=len(record["events"])))
+                typer.echo(
+                    _("verified: the seed matches the commitment and replays all {n} events and the result").format(n=len(record["events"]))
+                )
             finish(ok)
         verdicts = verify_text(text)
     for v in verdicts:

@@ -239,7 +239,14 @@ def accept(
 
     def entries(rec: GameRecord, before: Played) -> list[dict]:
         if player not in rec.setup["players"]:
-            raise MoveError(say("refused: {player} does not play game #{n} (players: {players})", player=player, n=rec.id, players=", ".join(rec.setup["players"])))
+            raise MoveError(
+                say(
+                    "refused: {player} does not play game #{n} (players: {players})",
+                    player=player,
+                    n=rec.id,
+                    players=", ".join(rec.setup["players"]),
+                )
+            )
         if player in rec.stakes:
             _check_stake(con, player, rec.stakes[player], rec.id)
         return [{"move": "accept", "player": player, "contribution": given, "at": _now(now)}]

@@ -27,6 +27,11 @@ one post per log entry. Every line of a post is a text line the forum keeps; the
 the game (the first 16 hex digits of :func:`game_hash`) and the post's number and time, the last
 closes it, so posts are found in a pasted thread among quotes and signatures
 (:mod:`cardlab.play.verify`).
+
+Posts speak the current interface language (:mod:`cardlab.core.l10n`; issue 32): every line is a
+marked template (:func:`say`), the engine's English texts are translated when shown (:func:`said`),
+and :func:`game_hash` is always that of the English start post, so a game has one id in every
+language.
 """
 
 from __future__ import annotations
@@ -190,7 +195,13 @@ def _safe(text: object) -> str:
 def card_line(c: dict) -> str:
     """A card of a pool or list as the start post writes it: ``Value 4, neutral, ID, name`` (the
     name last, so it may hold anything)."""
-    return say("Value {value}, {faction}, {id}, {name}", value=c["value"], faction=faction_word(c.get("faction")), id=_safe(c["id"]), name=_safe(c["name"]))
+    return say(
+        "Value {value}, {faction}, {id}, {name}",
+        value=c["value"],
+        faction=faction_word(c.get("faction")),
+        id=_safe(c["id"]),
+        name=_safe(c["name"]),
+    )
 
 
 SEED_RULES = {
@@ -272,11 +283,19 @@ def _event(e: dict) -> str | None:
     p = e.get("player", "")
 
     def card(c: dict) -> str:
-        return say("{name} ({id}, Value {value}, {faction})", name=c["name"], id=c["id"], value=c["value"], faction=faction_label(c.get("faction")))
+        return say(
+            "{name} ({id}, Value {value}, {faction})", name=c["name"], id=c["id"], value=c["value"], faction=faction_label(c.get("faction"))
+        )
 
     if t == "draw":
         if e.get("phase") == "replace":
-            return say("{player} replaces card {slot} ({old}) with {card}", player=p, slot=e["slot"], old=e["replaced"]["name"], card=card(e["card"]))
+            return say(
+                "{player} replaces card {slot} ({old}) with {card}",
+                player=p,
+                slot=e["slot"],
+                old=e["replaced"]["name"],
+                card=card(e["card"]),
+            )
         if e.get("phase") == "tie-break":
             return say("{player} draws tie-break draw: {card}", player=p, card=card(e["card"]))
         return say("{player} draws card {slot}: {card}", player=p, slot=e["slot"], card=card(e["card"]))
@@ -367,7 +386,9 @@ def claim_opens(players: Sequence[str], last: dict[str, datetime], player: str) 
         opens as things stand (``why`` says: not a player, or ``player`` owes the next answer).
     """
     if player not in players:
-        return None, say("{player} does not play this game (players: {players}); only a player may claim it", player=player, players=", ".join(players))
+        return None, say(
+            "{player} does not play this game (players: {players}); only a player may claim it", player=player, players=", ".join(players)
+        )
     others = [last[q] for q in players if q != player]
     newest = max(others)
     if last[player] < newest:
@@ -432,7 +453,9 @@ def play(setup: dict, stakes: dict[str, str], commitment: str, host_seed: bytes,
         if winner:
             post.lines.append(("result", say("Result: {player} wins ({reason})", player=winner, reason=said(reason))))
         else:
-            post.lines.append(("result", say(N_("Result: cancelled ({reason})") if cancelled else N_("Result: draw ({reason})"), reason=said(reason))))
+            post.lines.append(
+                ("result", say(N_("Result: cancelled ({reason})") if cancelled else N_("Result: draw ({reason})"), reason=said(reason)))
+            )
         for s in result["stakes_moved"]:
             post.lines.append(("result", say("Stake: {card} goes from {giver} to {taker}", card=s["card"], giver=s["from"], taker=s["to"])))
         post.lines.append(("result", say("seed: {seed}", seed=host_seed.hex())))
@@ -515,11 +538,15 @@ def play(setup: dict, stakes: dict[str, str], commitment: str, host_seed: bytes,
                 raise MoveError(f"{where}: more than {MAX_ROUNDS} rounds")
             post.lines += [("item", t) for t in advance(moves, where)]
         if kind == "claim":
-            finish(post, p, f"forfeit: no answer from {', '.join(q for q in players if q != p)} for more than 7 days")  # stored English: said()
+            finish(
+                post, p, f"forfeit: no answer from {', '.join(q for q in players if q != p)} for more than 7 days"
+            )  # stored English: said()
         elif status == "on" and out.over:
             finish(post, out.winner, out.events[-1]["reason"])
         elif status == "pending":
-            post.lines.append(("result", say("Waiting for: {players} to accept", players=", ".join(q for q in players if q not in accepted))))
+            post.lines.append(
+                ("result", say("Waiting for: {players} to accept", players=", ".join(q for q in players if q not in accepted)))
+            )
         elif status == "on":
             post.lines.append(("result", say("Waiting for: {players}", players=", ".join(out.waiting))))
     for post in posts:

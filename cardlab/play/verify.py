@@ -221,10 +221,11 @@ def _read_entry(post: FoundPost) -> dict:
             entry["player"] = m.group("player")
         elif post.kind == "replace":
             m = _line("{player} replaces cards {cards}", cards=r"[\d, ]+").fullmatch(first)
-            k = _line("{player} keeps the hand").fullmatch(first)
-            if not m and not k:
+            m = m or _line("{player} keeps the hand").fullmatch(first)
+            if not m:
                 raise _Bad(f"{where}: not a replacement")
-            entry.update(player=(m or k).group("player"), cards=[int(x) for x in m.group("cards").split(",") if x.strip()] if m else [])
+            cards = m.groupdict().get("cards") or ""
+            entry.update(player=m.group("player"), cards=[int(x) for x in cards.split(",") if x.strip()])
         elif post.kind == "roll":
             found = None
             for form in (*ROLL_ASKED, *ROLL):
@@ -269,7 +270,9 @@ def _check_game(gid: str, found: list[FoundPost]) -> Verdict:
     if real != gid:
         raise _Bad(f"post 1 (file line {posts[1].lines[0][0]}): its rules hash to game {real}, not {gid}: a field of post 1 was changed")
     entries = [_read_entry(posts[k]) for k in range(2, top + 1)]
-    seed_at = [(k, n, m.group("seed")) for k in range(1, top + 1) for n, t in posts[k].lines if (m := _seed_line(posts[k].lang).fullmatch(t))]
+    seed_at = [
+        (k, n, m.group("seed")) for k in range(1, top + 1) for n, t in posts[k].lines if (m := _seed_line(posts[k].lang).fullmatch(t))
+    ]
     if not seed_at:
         raise _Bad(f"the seed is not revealed in posts 1 to {top}: the game is not over, its draws cannot be checked yet")
     k, n, text = seed_at[-1]
@@ -296,7 +299,9 @@ def _seed_line(lang: str) -> re.Pattern[str]:
         return _line("seed: {seed}", seed="[0-9a-f]{32,128}")
 
 
-def _compare_each(setup: dict, stakes: dict[str, str], commitment: str, seed: bytes, entries: list[dict], posts: dict[int, FoundPost]) -> None:
+def _compare_each(
+    setup: dict, stakes: dict[str, str], commitment: str, seed: bytes, entries: list[dict], posts: dict[int, FoundPost]
+) -> None:
     """Write the thread again in each language its posts are in, and compare every post with its own."""
     for lang in dict.fromkeys(p.lang for p in posts.values()):
         with speaking(lang):
