@@ -161,6 +161,42 @@ def faction_code(word: str) -> str | None:
     return None if code == "none" else code
 
 
+def _option_words() -> dict[str, str]:
+    """Word of a game's options (a key or a value of ``setup["options"]``) -> its word in the
+    current language (English: itself)."""
+    return {
+        "win": pgettext("game option", "win"),
+        "mode": pgettext("game option", "mode"),
+        "points": pgettext("game option", "points"),
+        "games": pgettext("game option", "games"),
+        "best-of": pgettext("game option", "best-of"),
+        "burn-out": pgettext("game option", "burn-out"),
+        "independent_reroll": pgettext("game option", "independent_reroll"),
+    }
+
+
+def _recode(value: object, table: dict[str, str]) -> object:
+    if isinstance(value, dict):
+        return {table.get(k, k): _recode(v, table) for k, v in value.items()}
+    return table.get(value, value) if isinstance(value, str) else value
+
+
+def options_text(options: dict) -> str:
+    """Return a game's options as the start post writes them: JSON, keys sorted, its words in the
+    current language (:func:`read_options` reads it back)."""
+    return json.dumps(_recode(options, _option_words()), sort_keys=True, ensure_ascii=False)
+
+
+def read_options(text: str) -> dict:
+    """Return the options :func:`options_text` wrote in the current language. Raises ValueError
+    (not JSON, or not an object)."""
+    found = json.loads(text)
+    if not isinstance(found, dict):
+        raise ValueError("not a JSON object")
+    back = {w: k for k, w in _option_words().items()}
+    return {back.get(k, k): _recode(v, back) for k, v in found.items()}
+
+
 def clean(line: str) -> str:
     """Return a post line as read back from any forum: HTML entities decoded, BBCode tags and
     Markdown marks (``**``, headings, bullets, ``>`` quotes) removed, spaces collapsed. Lines are
@@ -227,7 +263,7 @@ def setup_lines(setup: dict, stakes: dict[str, str], commitment: str) -> list[st
             say("list of player {i}, card {n}: {card}", i=i, n=n, card=card_line(c))
             for n, c in enumerate((setup.get("lists") or {}).get(p, []), 1)
         ]
-    lines.append(say("options: {json}", json=json.dumps(setup.get("options") or {}, sort_keys=True, ensure_ascii=False)))
+    lines.append(say("options: {json}", json=options_text(setup.get("options") or {})))
     for i, p in enumerate(players, 1):
         if p in stakes:
             lines.append(say("stake of player {i}: {card}", i=i, card=_safe(stakes[p])))

@@ -20,7 +20,6 @@ post's), so a thread whose posts were pasted in several languages verifies too.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from dataclasses import dataclass, field
 
@@ -42,6 +41,7 @@ from cardlab.play.thread import (
     faction_code,
     game_hash,
     play,
+    read_options,
     reading,
 )
 
@@ -183,7 +183,7 @@ def _read_start(post: FoundPost) -> tuple[dict, dict[str, str], str]:
                 lists.setdefault(int(m.group("i")), []).append(_card(m.group("card"), where))
             elif key == "options":
                 try:
-                    setup["options"] = json.loads(m.group("json"))
+                    setup["options"] = read_options(m.group("json"))
                 except ValueError:
                     raise _Bad(f"{where}: the options are not JSON") from None
             elif key == "stake":

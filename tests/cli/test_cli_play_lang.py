@@ -139,3 +139,36 @@ def test_engine_texts_are_stored_english_and_shown_translated():
         assert thread.said("two pairs 5 and 2, sum 15") == "zwei Paare 5 und 2, Summe 15"
     with l10n.speaking("it"):
         assert thread.said("alice keeps the hand") == "alice tiene la mano"
+
+
+def test_a_french_ryujin_jakka_thread_with_its_options(runner, env, tmp_path):
+    owned = tmp_path / "own.csv"
+    owned.write_text("card_id,count\n" + "".join(f"ftcg-test-{i},2\n" for i in range(1, 26)))
+    for p in ("alice", "bob"):
+        run(runner, "collection", "import", str(owned), "--player", p)
+    la, lb = tmp_path / "a.txt", tmp_path / "b.txt"
+    la.write_text("2 FT 1\n2 FT 7\n2 FT 13\n2 FT 19\n2 FT 25\n")
+    lb.write_text("".join(f"1 FT {i}\n" for i in range(6, 16)))
+    new = ["play", "new", "ryujin-jakka", "-p", "alice", "-p", "bob", "--list", f"alice:{la}", "--list", f"bob:{lb}"]
+    run(runner, *new, "--best-of", "3", "--seed", SEED)
+    for p in ("alice", "bob"):
+        run(runner, "play", "accept", "1", "-p", p, "--contribution", f"{p}-word")
+    run(runner, "play", "roll", "1", "--to-end", "-p", "alice")
+    out = run(runner, "play", "show", "1", "-O", "bbcode", "--lang", "fr").stdout
+    assert '[i]options : {"victoire": {"manches": 3, "mode": "au-meilleur-de", "points": 3}}[/i]' in out
+    assert "[b]Résultat : " in out and " (au meilleur de 3)[/b]" in out
+    assert leftover(out) == set()
+    path = tmp_path / "fil.txt"
+    path.write_text(out, encoding="utf-8")
+    assert run(runner, "play", "verify", str(path), "--lang", "fr").stdout.startswith("vérifiée : partie ")
+    path.write_text(out.replace('"manches": 3', '"manches": 5'), encoding="utf-8")  # a rule changed after the fact
+    assert "a field of post 1 was changed" in run(runner, "play", "verify", str(path), code=1).stderr
+
+
+def test_options_read_back_in_every_language():
+    options = {"win": {"mode": "best-of", "games": 3, "points": 3}, "independent_reroll": True}
+    for lang in ("en", "fr", "de", "it"):
+        with l10n.speaking(lang):
+            assert thread.read_options(thread.options_text(options)) == options
+    with l10n.speaking("en"):
+        assert thread.options_text(options) == '{"independent_reroll": true, "win": {"games": 3, "mode": "best-of", "points": 3}}'
