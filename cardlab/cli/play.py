@@ -342,9 +342,15 @@ def list_games(lang: LangOpt = None) -> None:
     for rec in found:
         res = rec.result or {}
         if rec.status == "over":
-            state = "cancelled" if res.get("cancelled") else "draw" if res.get("draw") else f"{res.get('winner')} won"
+            state = (
+                _("cancelled")
+                if res.get("cancelled")
+                else _("draw")
+                if res.get("draw")
+                else _("{player} won").format(player=res.get("winner"))
+            )
         else:
-            state = rec.status
+            state = _("pending") if rec.status == "pending" else _("on") if rec.status == "on" else rec.status
         typer.echo(f"#{rec.id}  {TITLES[rec.kind]:<13} {', '.join(rec.setup['players'])}  {state}  {rec.created}")
 
 
