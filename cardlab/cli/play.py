@@ -13,7 +13,7 @@ import typer
 from cardlab.cli.collection import open_for_reading
 from cardlab.cli.errors import finish, user_errors
 from cardlab.cli.options import CatalogOpt, LangOpt, PostOutput, PostOutputOpt, ReportOutput, ReportOutputOpt, langs_of, roots_and_db
-from cardlab.core.l10n import _
+from cardlab.core.l10n import _, pgettext
 
 if TYPE_CHECKING:
     from cardlab.play.odds import OddsTable
@@ -343,14 +343,20 @@ def list_games(lang: LangOpt = None) -> None:
         res = rec.result or {}
         if rec.status == "over":
             state = (
-                _("cancelled")
+                pgettext("game state", "cancelled")
                 if res.get("cancelled")
-                else _("draw")
+                else pgettext("game state", "draw")
                 if res.get("draw")
                 else _("{player} won").format(player=res.get("winner"))
             )
         else:
-            state = _("pending") if rec.status == "pending" else _("on") if rec.status == "on" else rec.status
+            state = (
+                pgettext("game state", "pending")
+                if rec.status == "pending"
+                else pgettext("game state", "on")
+                if rec.status == "on"
+                else rec.status
+            )
         typer.echo(f"#{rec.id}  {TITLES[rec.kind]:<13} {', '.join(rec.setup['players'])}  {state}  {rec.created}")
 
 

@@ -59,6 +59,8 @@ def test_a_french_thread_has_no_english_word_but_names(runner, lobos):
 def test_cardlab_lang_chooses_the_thread_language(runner, lobos, monkeypatch):
     monkeypatch.setenv("CARDLAB_LANG", "fr")
     assert run(runner, "play", "show", "1").stdout.startswith("partie cardlab ")
+    listed = run(runner, "play", "list").stdout
+    assert re.fullmatch(r"#1  Los Lobos     alice, bob  (?:alice a gagné|bob a gagné|égalité)  \S+Z\n", listed), listed
 
 
 def test_a_french_thread_verifies_and_an_edited_winner_fails(runner, lobos, tmp_path):
