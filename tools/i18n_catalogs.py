@@ -29,7 +29,7 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parents[1]
 LOCALE = ROOT / "cardlab" / "locale"
 POT = LOCALE / "cardlab.pot"
-KEYWORDS = {"_": None, "tr": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "gettext": None}
+KEYWORDS = {"_": None, "say": None, "tr": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "gettext": None}
 METHODS = [("**/locale/**", "ignore"), ("**.py", "python")]
 TEMPLATES = ROOT / "cardlab" / "web" / "templates"
 """The web templates, read with Jinja2's Babel extractor (their ``tr("...")`` calls)."""
@@ -65,7 +65,7 @@ def extract() -> Catalog:
     """Write cardlab/locale/cardlab.pot; return it."""
     catalog = Catalog(project="cardlab", domain="cardlab", charset="utf-8")
     for filename, lineno, message, comments, context in extract_from_dir(
-        str(ROOT / "cardlab"), METHODS, KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True
+        str(ROOT / "cardlab"), METHODS, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",), strip_comment_tags=True
     ):
         catalog.add(message, None, [(f"cardlab/{filename}", lineno)], auto_comments=comments, context=context)
     for path in sorted(TEMPLATES.glob("*.html")):

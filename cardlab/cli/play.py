@@ -12,7 +12,8 @@ import typer
 
 from cardlab.cli.collection import open_for_reading
 from cardlab.cli.errors import finish, user_errors
-from cardlab.cli.options import CatalogOpt, PostOutput, PostOutputOpt, ReportOutput, ReportOutputOpt, roots_and_db
+from cardlab.cli.options import CatalogOpt, LangOpt, PostOutput, PostOutputOpt, ReportOutput, ReportOutputOpt, langs_of, roots_and_db
+from cardlab.core.l10n import _, pgettext
 
 if TYPE_CHECKING:
     from cardlab.play.odds import OddsTable
@@ -87,19 +88,21 @@ def new(
     burn_out: Annotated[bool, typer.Option("--burn-out", help="Ryūjin Jakka: play until one list is all burned.")] = False,
     output_format: OutFmt = PostOutput.text,
     catalog: CatalogOpt = None,
+    lang: LangOpt = None,
 ) -> None:
     """Start a game: prints its first post (rules, players, stakes, commitment). It stays pending,
     with no draw, until every player accepts ('cardlab play accept').
 
     Example: cardlab play new los-lobos -p alice -p bob --set ftcg-base
     """
+    langs_of(lang)
     from cardlab.catalog.validate import validate
     from cardlab.collection import db
     from cardlab.core.errors import CatalogError, UsageError
     from cardlab.play import rng, store
     from cardlab.play import setup as setups
 
-    roots, _ = roots_and_db(catalog, None)
+    roots, _db = roots_and_db(catalog, None)
     with user_errors():
         raw_seed = None
         if seed is not None:
@@ -130,21 +133,23 @@ def new(
         stakes = setups.resolve_stakes(result.catalog, con, setup["players"], stakes_in)
         raw_seed = raw_seed if raw_seed is not None else rng.new_seed()
         if commit:
-            typer.echo(f"commitment (SHA-256 of the seed): {rng.commitment(raw_seed)}")
+            typer.echo(_("commitment (SHA-256 of the seed): {commitment}").format(commitment=rng.commitment(raw_seed)))
         rec, played = store.create(con, setup, stakes, raw_seed)
     _show(rec, played, output_format.value, None)
     typer.echo(
-        f"game #{rec.id} is pending: each player accepts with 'cardlab play accept {rec.id} -p NAME [--contribution WORD]'", err=True
+        _("game #{n} is pending: each player accepts with 'cardlab play accept {n} -p NAME [--contribution WORD]'").format(n=rec.id),
+        err=True,
     )
 
 
 @play_app.command("show")
-def show(game: GameArg, output_format: OutFmt = PostOutput.text, output: OutFile = None) -> None:
+def show(game: GameArg, output_format: OutFmt = PostOutput.text, output: OutFile = None, lang: LangOpt = None) -> None:
     """Show a game as its forum thread: the first post, each acceptance, move and claim, every draw,
     roll, hand, score, the result and the revealed seed.
 
     Example: cardlab play show 3 -O bbcode
     """
+    langs_of(lang)
     from cardlab.collection import db
     from cardlab.play import store
 
@@ -164,11 +169,13 @@ def accept(
         Optional[str], typer.Option("--contribution", help="The player's own word mixed into the seed (default: random hex).")
     ] = None,
     output_format: OutFmt = PostOutput.text,
+    lang: LangOpt = None,
 ) -> None:
     """Accept a pending game's rules and stakes; the last acceptance starts the draws.
 
     Example: cardlab play accept 3 -p bob --contribution 7f3a91c2
     """
+    langs_of(lang)
     from cardlab.collection import db
     from cardlab.play import store
 
@@ -178,8 +185,9 @@ def accept(
 
 
 @play_app.command("decline")
-def decline(game: GameArg, player: PlayerOpt, output_format: OutFmt = PostOutput.text) -> None:
+def decline(game: GameArg, player: PlayerOpt, output_format: OutFmt = PostOutput.text, lang: LangOpt = None) -> None:
     """Refuse a pending game: it is cancelled and its stakes are free.  Example: cardlab play decline 3 -p bob"""
+    langs_of(lang)
     from cardlab.collection import db
     from cardlab.play import store
 
@@ -189,11 +197,12 @@ def decline(game: GameArg, player: PlayerOpt, output_format: OutFmt = PostOutput
 
 
 @play_app.command("claim")
-def claim(game: GameArg, player: PlayerOpt, output_format: OutFmt = PostOutput.text) -> None:
+def claim(game: GameArg, player: PlayerOpt, output_format: OutFmt = PostOutput.text, lang: LangOpt = None) -> None:
     """Win by forfeit a game whose opponents have not answered for more than 7 days (seed 002).
 
     Example: cardlab play claim 3 -p alice
     """
+    langs_of(lang)
     from cardlab.collection import db
     from cardlab.play import store
 
@@ -209,15 +218,17 @@ def replace(
     cards: Annotated[Optional[str], typer.Option("--cards", help="Positions 1-5 to replace, e.g. 2,5.")] = None,
     keep: Annotated[bool, typer.Option("--keep", help="Keep the hand (no replacement).")] = False,
     output_format: OutFmt = PostOutput.text,
+    lang: LangOpt = None,
 ) -> None:
     """Los Lobos: replace chosen cards once (or keep the hand).  Example: cardlab play replace 3 -p alice --cards 2,5"""
+    langs_of(lang)
     from cardlab.collection import db
     from cardlab.core.errors import UsageError
     from cardlab.play import store
 
     with user_errors():
         if keep == (cards is not None):
-            raise UsageError("give --cards POSITIONS or --keep")
+            raise UsageError(_("give --cards POSITIONS or --keep"))
         slots: list[int] = []
         for part in (cards or "").split(","):
             if part.strip():
@@ -229,7 +240,7 @@ def replace(
         con = db.connect()
         rec = store.load(con, game)
         if rec.kind != "los-lobos":
-            raise UsageError(f"game #{rec.id} is {rec.kind}; replacing cards is a Los Lobos move")
+            raise UsageError(_("game #{n} is {kind}; replacing cards is a Los Lobos move").format(n=rec.id, kind=rec.kind))
         rec, played = store.play_move(con, game, {"move": "replace", "player": player, "cards": slots})
     _show(rec, played, output_format.value, None, last=True)
 
@@ -240,8 +251,10 @@ def roll(
     to_end: Annotated[bool, typer.Option("--to-end", help="Roll round after round until the game is over.")] = False,
     player: Annotated[Optional[str], typer.Option("--player", "-p", help="Who asks for the roll (counts as their answer).")] = None,
     output_format: OutFmt = PostOutput.text,
+    lang: LangOpt = None,
 ) -> None:
     """Doll House, Ryūjin Jakka: play one round (every player rolls at once).  Example: cardlab play roll 4"""
+    langs_of(lang)
     from cardlab.collection import db
     from cardlab.core.errors import UsageError
     from cardlab.play import store
@@ -250,14 +263,15 @@ def roll(
         con = db.connect()
         rec = store.load(con, game)
         if rec.kind not in ("doll-house", "ryujin-jakka"):
-            raise UsageError(f"game #{rec.id} is {rec.kind}; rolls are Doll House and Ryūjin Jakka moves")
+            raise UsageError(_("game #{n} is {kind}; rolls are Doll House and Ryūjin Jakka moves").format(n=rec.id, kind=rec.kind))
         rec, played = store.play_move(con, game, {"move": "roll", "player": player}, until_over=to_end)
     _show(rec, played, output_format.value, None, last=True)
 
 
 @play_app.command("reveal")
-def reveal(game: GameArg) -> None:
+def reveal(game: GameArg, lang: LangOpt = None) -> None:
     """Print a finished game's seed (hex), whose SHA-256 is the commitment.  Example: cardlab play reveal 3"""
+    langs_of(lang)
     from cardlab.collection import db
     from cardlab.play import store
 
@@ -270,12 +284,14 @@ def reveal(game: GameArg) -> None:
 def verify(
     file: Annotated[Path, typer.Argument(help="The thread's posts as pasted from the forum (or a 'play show -O json' export).")],
     seed: Annotated[Optional[str], typer.Option("--seed", help="For a JSON export: the revealed seed (hex), if not in the file.")] = None,
+    lang: LangOpt = None,
 ) -> None:
     """Check a game from its posts alone: exit 0 "verified", 1 with the first post and line that
     does not follow from the seed, 2 for an unreadable file.
 
     Example: cardlab play verify thread.txt
     """
+    langs_of(lang)
     import json
 
     from cardlab.core.errors import InputError
@@ -295,22 +311,25 @@ def verify(
                 raise InputError(f"{file}: cannot read a game record ({err})") from None
             ok, findings = store.verify(record, seed)
             for f in findings:
-                typer.echo(f"mismatch: {f}", err=True)
+                typer.echo(_("mismatch: {problem}").format(problem=f), err=True)
             if ok:
-                typer.echo(f"verified: the seed matches the commitment and replays all {len(record['events'])} events and the result")
+                typer.echo(
+                    _("verified: the seed matches the commitment and replays all {n} events and the result").format(n=len(record["events"]))
+                )
             finish(ok)
         verdicts = verify_text(text)
     for v in verdicts:
         if v.ok:
-            typer.echo(f"verified: game {v.game}, posts 1 to {v.posts} follow from the revealed seed")
+            typer.echo(_("verified: game {game}, posts 1 to {n} follow from the revealed seed").format(game=v.game, n=v.posts))
         else:
-            typer.echo(f"game {v.game}: {v.problem}", err=True)
+            typer.echo(_("game {game}: {problem}").format(game=v.game, problem=v.problem), err=True)
     finish(all(v.ok for v in verdicts))
 
 
 @play_app.command("list")
-def list_games() -> None:
+def list_games(lang: LangOpt = None) -> None:
     """List saved games, newest first.  Example: cardlab play list"""
+    langs_of(lang)
     from cardlab.collection import db
     from cardlab.play import store
     from cardlab.play.thread import TITLES
@@ -323,9 +342,21 @@ def list_games() -> None:
     for rec in found:
         res = rec.result or {}
         if rec.status == "over":
-            state = "cancelled" if res.get("cancelled") else "draw" if res.get("draw") else f"{res.get('winner')} won"
+            state = (
+                pgettext("game state", "cancelled")
+                if res.get("cancelled")
+                else pgettext("game state", "draw")
+                if res.get("draw")
+                else _("{player} won").format(player=res.get("winner"))
+            )
         else:
-            state = rec.status
+            state = (
+                pgettext("game state", "pending")
+                if rec.status == "pending"
+                else pgettext("game state", "on")
+                if rec.status == "on"
+                else rec.status
+            )
         typer.echo(f"#{rec.id}  {TITLES[rec.kind]:<13} {', '.join(rec.setup['players'])}  {state}  {rec.created}")
 
 
@@ -346,7 +377,7 @@ def _pool_values(catalog: list[Path] | None, set_code: str) -> list[int]:
     from cardlab.catalog.validate import load_catalog
     from cardlab.play.setup import draw_pool
 
-    roots, _ = roots_and_db(catalog, None)
+    roots, _db = roots_and_db(catalog, None)
     with user_errors():
         return [c["value"] for c in draw_pool(load_catalog(roots), set_code)]
 
@@ -401,7 +432,7 @@ def odds_doll_house(
     from cardlab.play import odds
     from cardlab.play.setup import read_list
 
-    roots, _ = roots_and_db(catalog, None)
+    roots, _db = roots_and_db(catalog, None)
     with user_errors():
         result = validate(list(roots))
         if result.problems:

@@ -29,7 +29,7 @@ from cardlab.collection.owned import NotOwnedError, move_card, owned, reserved
 from cardlab.core.errors import CardlabError, UsageError
 from cardlab.play import rng
 from cardlab.play.engine import MAX_ROUNDS, MoveError
-from cardlab.play.thread import SCHEME, Played, claim_opens, play, show_time
+from cardlab.play.thread import SCHEME, Played, claim_opens, play, say, show_time
 
 
 class GameNotFoundError(CardlabError):
@@ -101,11 +101,11 @@ def load(con: Database, game_id: int | str, *, lock: bool = False) -> GameRecord
     """
     text = str(game_id).lstrip("#")
     if not text.isdigit() or len(text) > 18:
-        raise UsageError(f"'{game_id}' is not a game number (see 'cardlab play list')")
+        raise UsageError(say("'{game}' is not a game number (see 'cardlab play list')", game=game_id))
     stmt = _select().where(tables.game.c.id == int(text))
     rows = con.execute(stmt.with_for_update() if lock else stmt)
     if not rows:
-        raise GameNotFoundError(f"no game #{text} (see 'cardlab play list')")
+        raise GameNotFoundError(say("no game #{n} (see 'cardlab play list')", n=text))
     return _row(tuple(rows[0]))
 
 
@@ -213,7 +213,7 @@ def _append(
         rec = load(con, game_id, lock=True)
         before = replay_record(rec)
         if before.status == "over":
-            raise MoveError(f"game #{rec.id} is over")
+            raise MoveError(say("game #{n} is over", n=rec.id))
         rec.moves = [*rec.moves, *entries(rec, before)]
         played = replay_record(rec)
         _save(con, rec, before.status, played, _now(now))
@@ -239,7 +239,14 @@ def accept(
 
     def entries(rec: GameRecord, before: Played) -> list[dict]:
         if player not in rec.setup["players"]:
-            raise MoveError(f"refused: {player} does not play game #{rec.id} (players: {', '.join(rec.setup['players'])})")
+            raise MoveError(
+                say(
+                    "refused: {player} does not play game #{n} (players: {players})",
+                    player=player,
+                    n=rec.id,
+                    players=", ".join(rec.setup["players"]),
+                )
+            )
         if player in rec.stakes:
             _check_stake(con, player, rec.stakes[player], rec.id)
         return [{"move": "accept", "player": player, "contribution": given, "at": _now(now)}]
@@ -267,15 +274,20 @@ def claim(con: Database, game_id: int | str, player: str, *, now: datetime | Non
     def entries(rec: GameRecord, before: Played) -> list[dict]:
         players = rec.setup["players"]
         if before.status == "pending":
-            raise MoveError(f"refused: game #{rec.id} has not started (waiting for acceptances); nothing to claim")
+            raise MoveError(say("refused: game #{n} has not started (waiting for acceptances); nothing to claim", n=rec.id))
         opens, why = claim_opens(players, before.last, player)
         if opens is None:
             dates = [d for d in (claim_opens(players, before.last, p)[0] for p in players) if d is not None]
-            later = f"; the players' claim opens after {show_time(min(dates))}" if dates and player not in players else ""
-            raise MoveError(f"refused: {why}{later}")
+            later = say("; the players' claim opens after {time}", time=show_time(min(dates))) if dates and player not in players else ""
+            raise MoveError(say("refused: {why}", why=why) + later)
         if when <= opens:
             raise MoveError(
-                f"refused: {player} may claim game #{rec.id} after {show_time(opens)} (7 days after the opponents' last answer)"
+                say(
+                    "refused: {player} may claim game #{n} after {time} (7 days after the opponents' last answer)",
+                    player=player,
+                    n=rec.id,
+                    time=show_time(opens),
+                )
             )
         return [{"move": "claim", "player": player, "at": _now(when)}]
 
@@ -320,7 +332,7 @@ def reveal(con: Database, game_id: int | str) -> str:
     post). Raises CardlabError (exit 1) while the game is on: the seed would tell the draws to come."""
     rec = load(con, game_id)
     if rec.status != "over":
-        raise CardlabError(f"game #{rec.id} is still on; its seed is revealed once it is over")
+        raise CardlabError(say("game #{n} is still on; its seed is revealed once it is over", n=rec.id))
     return rec.seed.hex()
 
 

@@ -27,6 +27,11 @@ one post per log entry. Every line of a post is a text line the forum keeps; the
 the game (the first 16 hex digits of :func:`game_hash`) and the post's number and time, the last
 closes it, so posts are found in a pasted thread among quotes and signatures
 (:mod:`cardlab.play.verify`).
+
+Posts speak the current interface language (:mod:`cardlab.core.l10n`; issue 32): every line is a
+marked template (:func:`say`), the engine's English texts are translated when shown (:func:`said`),
+and :func:`game_hash` is always that of the English start post, so a game has one id in every
+language.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
+from cardlab.core.l10n import N_, _, pgettext, speaking
 from cardlab.games.forumtcg import faction_label
 from cardlab.play import rng
 from cardlab.play.engine import MAX_ROUNDS, MoveError, Outcome, replay
@@ -53,6 +59,142 @@ TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 TITLES = {"los-lobos": "Los Lobos", "doll-house": "Doll House", "ryujin-jakka": "Ryūjin Jakka", "zangetsu": "Zangetsu"}
 
 _TAG = re.compile(r"\[/?(?:b|i|u|s|size|color|font|quote|list|\*|url|center|code|spoiler|indent|left|right)(?:=[^\]]*)?\]", re.I)
+
+
+def say(template: str, **values: object) -> str:
+    """Return ``template`` (an English ``{name}`` template marked for the catalogs) in the current
+    interface language with ``values`` put in (a value is never read as a template)."""
+    return _(template).format(**values)
+
+
+def reading(text: str, **groups: str) -> re.Pattern[str]:
+    """Return the regular expression that reads a line written from ``text`` (a template already in
+    the wanted language): its words literally, each ``{name}`` a named group, of the pattern given
+    in ``groups`` (default ``.*``). How :mod:`cardlab.play.verify` reads a post in any language."""
+    out, pos = [], 0
+    for m in re.finditer(r"\{(\w+)\}", text):
+        out.append(re.escape(text[pos : m.start()]))
+        name = m.group(1)
+        out.append(f"(?P<{name}>{groups.get(name, '.*')})" if f"(?P<{name}>" not in "".join(out) else f"(?P={name})")
+        pos = m.end()
+    out.append(re.escape(text[pos:]))
+    return re.compile("".join(out))
+
+
+STORED = (
+    # hands (cardlab.play.hands.describe), one template per class
+    N_("no combination, sum {total}"),
+    N_("pair of {a}, sum {total}"),
+    N_("two pairs {a} and {b}, sum {total}"),
+    N_("three of a kind of {a}, sum {total}"),
+    N_("run of 4 to {a}, sum {total}"),
+    N_("full house {a} over {b}, sum {total}"),
+    N_("run of 5 to {a}, sum {total}"),
+    N_("four of a kind of {a}, sum {total}"),
+    N_("Los Lobos of {a}, sum {total}"),
+    # notes and reasons (cardlab.play.engine)
+    N_("{player} keeps the hand"),
+    N_("tie at {sum}: {players} draw again"),
+    N_("equal Values: no point, nothing burned"),
+    N_("manche {n}: {player} wins"),
+    N_("manche {n}: draw, replayed"),
+    N_("best hand"),
+    N_("equal best hands"),
+    N_("the draw pool ran out"),
+    N_("no tie-break after many draws"),
+    N_("the draw pool ran out during the tie-break"),
+    N_("highest sum"),
+    N_("Doll House for several players in the same round"),
+    N_("no Doll House after many rounds"),
+    N_("best of {n}"),
+    N_("too many drawn manches"),
+    N_("undecided after many rounds"),
+    N_("first to 1 point"),
+    N_("first to {n} points"),
+    N_("a list is all burned, equal points"),
+    N_("a list is all burned, more points"),
+    N_("no round can score any more (equal Values left), equal points"),
+    N_("no round can score any more (equal Values left), more points"),
+    # reasons of this module
+    N_("{player} declined"),
+    N_("forfeit: no answer from {players} for more than 7 days"),
+)
+"""The English texts the play engine stores in a game's events and result (they stay English in
+the record: the record is the proof), translated when a post shows them (:func:`said`)."""
+
+_STORED_READ = [(t, reading(t, n=r"\d+", a=r"\d+", b=r"\d+", total=r"\d+", sum=r"\d+")) for t in STORED]
+
+
+def said(text: str) -> str:
+    """Return a text the engine stored in English (:data:`STORED`: a hand, a note, a reason) in the
+    current interface language; a text of no known form (a proper name: "Los Lobos", "Doll House")
+    as it is."""
+    for template, rx in _STORED_READ:
+        m = rx.fullmatch(text)
+        if m:
+            return say(template, **m.groupdict())
+    return text
+
+
+def _faction_words() -> dict[str, str]:
+    """Faction code (``none``: no faction) -> the word a card line writes in the current language."""
+    return {
+        "gotei-13": pgettext("faction code", "gotei-13"),
+        "acuerdo": pgettext("faction code", "acuerdo"),
+        "ultima-necat": pgettext("faction code", "ultima-necat"),
+        "neutral": pgettext("faction code", "neutral"),
+        "independent": pgettext("faction code", "independent"),
+        "none": pgettext("faction code", "none"),
+    }
+
+
+def faction_word(code: str | None) -> str:
+    """Return a faction code as a card line writes it in the current language (``neutral``,
+    ``neutre``; ``none`` for a card without one). English: the code itself."""
+    return _faction_words().get(code or "none", code or "none")
+
+
+def faction_code(word: str) -> str | None:
+    """Return the faction code :func:`faction_word` wrote as ``word`` in the current language (the
+    word itself when it names none)."""
+    code = next((c for c, w in _faction_words().items() if w == word), word)
+    return None if code == "none" else code
+
+
+def _option_words() -> dict[str, str]:
+    """Word of a game's options (a key or a value of ``setup["options"]``) -> its word in the
+    current language (English: itself)."""
+    return {
+        "win": pgettext("game option", "win"),
+        "mode": pgettext("game option", "mode"),
+        "points": pgettext("game option", "points"),
+        "games": pgettext("game option", "games"),
+        "best-of": pgettext("game option", "best-of"),
+        "burn-out": pgettext("game option", "burn-out"),
+        "independent_reroll": pgettext("game option", "independent_reroll"),
+    }
+
+
+def _recode(value: object, table: dict[str, str]) -> object:
+    if isinstance(value, dict):
+        return {table.get(k, k): _recode(v, table) for k, v in value.items()}
+    return table.get(value, value) if isinstance(value, str) else value
+
+
+def options_text(options: dict) -> str:
+    """Return a game's options as the start post writes them: JSON, keys sorted, its words in the
+    current language (:func:`read_options` reads it back)."""
+    return json.dumps(_recode(options, _option_words()), sort_keys=True, ensure_ascii=False)
+
+
+def read_options(text: str) -> dict:
+    """Return the options :func:`options_text` wrote in the current language. Raises ValueError
+    (not JSON, or not an object)."""
+    found = json.loads(text)
+    if not isinstance(found, dict):
+        raise ValueError("not a JSON object")
+    back = {w: k for k, w in _option_words().items()}
+    return {back.get(k, k): _recode(v, back) for k, v in found.items()}
 
 
 def clean(line: str) -> str:
@@ -89,36 +231,53 @@ def _safe(text: object) -> str:
 def card_line(c: dict) -> str:
     """A card of a pool or list as the start post writes it: ``Value 4, neutral, ID, name`` (the
     name last, so it may hold anything)."""
-    return f"Value {c['value']}, {c.get('faction') or 'none'}, {_safe(c['id'])}, {_safe(c['name'])}"
+    return say(
+        "Value {value}, {faction}, {id}, {name}",
+        value=c["value"],
+        faction=faction_word(c.get("faction")),
+        id=_safe(c["id"]),
+        name=_safe(c["name"]),
+    )
+
+
+SEED_RULES = {
+    True: N_("seed: HMAC-SHA256 of the host's seed over the game hash and each player's contribution; draws hmac-sha256-ctr-v1"),
+    False: N_("seed: the host's seed; draws hmac-sha256-ctr-v1"),
+}
+"""The start post's seed rule, by whether the game mixes the players' contributions (:data:`SCHEME`)."""
 
 
 def setup_lines(setup: dict, stakes: dict[str, str], commitment: str) -> list[str]:
-    """Return the lines of the start post that fix the game (hashed by :func:`game_hash`): the
-    game, players, draw pool or lists, options, stakes, commitment and seed rule."""
+    """Return the lines of the start post that fix the game: the game, players, draw pool or lists,
+    options, stakes, commitment and seed rule, in the current interface language (English: the
+    lines :func:`game_hash` hashes)."""
     players = setup["players"]
-    lines = [f"game: {setup['kind']}"]
-    lines += [f"player {i}: {_safe(p)}" for i, p in enumerate(players, 1)]
+    lines = [say("game: {kind}", kind=setup["kind"])]
+    lines += [say("player {n}: {name}", n=i, name=_safe(p)) for i, p in enumerate(players, 1)]
     if "pool" in setup:
-        lines.append(f"set: {_safe(setup.get('set', '?'))}, draws {'with' if setup.get('replacement', True) else 'without'} replacement")
-        lines += [f"pool card {i}: {card_line(c)}" for i, c in enumerate(setup["pool"], 1)]
+        how = N_("set: {set}, draws with replacement") if setup.get("replacement", True) else N_("set: {set}, draws without replacement")
+        lines.append(say(how, set=_safe(setup.get("set", "?"))))
+        lines += [say("pool card {n}: {card}", n=i, card=card_line(c)) for i, c in enumerate(setup["pool"], 1)]
     for i, p in enumerate(players, 1):
-        lines += [f"list of player {i}, card {n}: {card_line(c)}" for n, c in enumerate((setup.get("lists") or {}).get(p, []), 1)]
-    lines.append(f"options: {json.dumps(setup.get('options') or {}, sort_keys=True, ensure_ascii=False)}")
+        lines += [
+            say("list of player {i}, card {n}: {card}", i=i, n=n, card=card_line(c))
+            for n, c in enumerate((setup.get("lists") or {}).get(p, []), 1)
+        ]
+    lines.append(say("options: {json}", json=options_text(setup.get("options") or {})))
     for i, p in enumerate(players, 1):
         if p in stakes:
-            lines.append(f"stake of player {i}: {_safe(stakes[p])}")
-    lines.append(f"commitment: SHA-256 of the host's seed = {commitment}")
-    if setup.get("scheme") == SCHEME:
-        lines.append("seed: HMAC-SHA256 of the host's seed over the game hash and each player's contribution; draws hmac-sha256-ctr-v1")
-    else:
-        lines.append("seed: the host's seed; draws hmac-sha256-ctr-v1")
+            lines.append(say("stake of player {i}: {card}", i=i, card=_safe(stakes[p])))
+    lines.append(say("commitment: SHA-256 of the host's seed = {commitment}", commitment=commitment))
+    lines.append(_(SEED_RULES[setup.get("scheme") == SCHEME]))
     return [clean(x) for x in lines]
 
 
 def game_hash(setup: dict, stakes: dict[str, str], commitment: str) -> str:
-    """Return the SHA-256 (hex) of the start post's :func:`setup_lines`, joined by newlines: what
+    """Return the SHA-256 (hex) of the start post's English :func:`setup_lines`, joined by newlines: what
     each player accepts, and what names the game in every post (its first 16 digits)."""
-    return hashlib.sha256("\n".join(setup_lines(setup, stakes, commitment)).encode("utf-8")).hexdigest()
+    with speaking("en"):  # the game is the same game in every language
+        lines = setup_lines(setup, stakes, commitment)
+    return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()
 
 
 @dataclass
@@ -160,56 +319,88 @@ def _event(e: dict) -> str | None:
     p = e.get("player", "")
 
     def card(c: dict) -> str:
-        return f"{c['name']} ({c['id']}, Value {c['value']}, {faction_label(c.get('faction'))})"
+        return say(
+            "{name} ({id}, Value {value}, {faction})", name=c["name"], id=c["id"], value=c["value"], faction=faction_label(c.get("faction"))
+        )
 
     if t == "draw":
         if e.get("phase") == "replace":
-            return f"{p} replaces card {e['slot']} ({e['replaced']['name']}) with {card(e['card'])}"
-        what = "tie-break draw" if e.get("phase") == "tie-break" else f"card {e['slot']}"
-        return f"{p} draws {what}: {card(e['card'])}"
+            return say(
+                "{player} replaces card {slot} ({old}) with {card}",
+                player=p,
+                slot=e["slot"],
+                old=e["replaced"]["name"],
+                card=card(e["card"]),
+            )
+        if e.get("phase") == "tie-break":
+            return say("{player} draws tie-break draw: {card}", player=p, card=card(e["card"]))
+        return say("{player} draws card {slot}: {card}", player=p, slot=e["slot"], card=card(e["card"]))
     if t == "hand":
-        return f"{p}: {e['text']} — Values {' '.join(str(v) for v in e['values'])}"
+        return say("{player}: {hand} — Values {values}", player=p, hand=said(e["text"]), values=" ".join(str(v) for v in e["values"]))
     if t == "roll":
         if e.get("burned"):
-            return f"{p} rolls {e['die']}: burned card, rolls again"
+            return say("{player} rolls {die}: burned card, rolls again", player=p, die=e["die"])
         extra = ""
         if "factions" in e:
-            extra = f" — new faction ({len(e['factions'])}/4)" if e.get("new_faction") else f" ({len(e['factions'])}/4 factions)"
+            n = len(e["factions"])
+            extra = say(" — new faction ({n}/4)", n=n) if e.get("new_faction") else say(" ({n}/4 factions)", n=n)
             if e.get("extra_roll"):
-                extra += " — Independent: extra roll"
-        return f"{p} rolls {e['die']}: {card(e['card'])}{extra}"
+                extra += _(" — Independent: extra roll")
+        return say("{player} rolls {die}: {card}", player=p, die=e["die"], card=card(e["card"])) + extra
     if t == "round":
         if "rule" in e:
-            return f"Round {e['round']} ({e['rule']} Value scores)"
-        return e.get("text") or f"Round {e['round']}"
+            rule = N_("Round {n} (higher Value scores)") if e["rule"] == "higher" else N_("Round {n} (lower Value scores)")
+            return say(rule, n=e["round"])
+        return said(e["text"]) if e.get("text") else say("Round {n}", n=e["round"])
     if t == "score":
         if "sum" in e:
-            return f"{p}: sum {e['sum']}"
+            return say("{player}: sum {sum}", player=p, sum=e["sum"])
         if e.get("winner"):
-            return f"{e['winner']} scores: " + ", ".join(f"{k} {v}" for k, v in e["points"].items())
-        return e.get("text", "")
+            return say("{player} scores: {points}", player=e["winner"], points=", ".join(f"{k} {v}" for k, v in e["points"].items()))
+        return said(e.get("text", ""))
     if t == "burn":
-        return f"{p}'s card {e['die']} ({e['card']['name']}) is burned"
+        return say("{player}'s card {die} ({name}) is burned", player=p, die=e["die"], name=e["card"]["name"])
     if t == "note":
-        return e.get("text", "")
+        return said(e.get("text", ""))
     return None
+
+
+TITLE_OF = {
+    "accept": N_("accept by {player}"),
+    "decline": N_("decline by {player}"),
+    "replace": N_("replace by {player}"),
+    "roll": N_("roll by {player}"),
+    "claim": N_("claim by {player}"),
+}
+"""The title of a log entry's post, by its move (a roll asked by nobody: ``roll``)."""
+
+ROLL_ASKED = (N_("roll of {n} round, asked by {player}"), N_("roll of {n} rounds, asked by {player}"))
+ROLL = (N_("roll of {n} round"), N_("roll of {n} rounds"))
+HEAD = N_("cardlab game {game} post {n} at {at}: {title}")
+END = N_("end of post {n} of game {game}")
 
 
 def _entry_lines(entry: dict, game: str) -> list[str]:
     """The lines of a log entry's post that state the entry itself (what the verifier reads back)."""
     p, kind = entry.get("player"), entry["move"]
     if kind == "accept":
-        return [f"{p} accepts game {game}, its rules and stakes", f"contribution of {p}: {entry['contribution']}"]
+        return [
+            say("{player} accepts game {game}, its rules and stakes", player=p, game=game),
+            say("contribution of {player}: {word}", player=p, word=entry["contribution"]),
+        ]
     if kind == "decline":
-        return [f"{p} declines game {game}: it is cancelled, nothing is drawn, no stake moves"]
+        return [say("{player} declines game {game}: it is cancelled, nothing is drawn, no stake moves", player=p, game=game)]
     if kind == "replace":
         cards = entry.get("cards") or []
-        return [f"{p} replaces cards {', '.join(str(c) for c in cards)}" if cards else f"{p} keeps the hand"]
+        if cards:
+            return [say("{player} replaces cards {cards}", player=p, cards=", ".join(str(c) for c in cards))]
+        return [say("{player} keeps the hand", player=p)]
     if kind == "roll":
         n = int(entry.get("rounds", 1))
-        return [f"roll of {n} round{'s' if n != 1 else ''}" + (f", asked by {p}" if p else "")]
+        forms = ROLL_ASKED if p else ROLL
+        return [say(forms[0] if n == 1 else forms[1], n=n, player=p)]
     if kind == "claim":
-        return [f"{p} claims the win: every opponent silent for more than 7 days (seed 002)"]
+        return [say("{player} claims the win: every opponent silent for more than 7 days (seed 002)", player=p)]
     raise MoveError(f"unknown log entry '{kind}'")
 
 
@@ -231,12 +422,19 @@ def claim_opens(players: Sequence[str], last: dict[str, datetime], player: str) 
         opens as things stand (``why`` says: not a player, or ``player`` owes the next answer).
     """
     if player not in players:
-        return None, f"{player} does not play this game (players: {', '.join(players)}); only a player may claim it"
+        return None, say(
+            "{player} does not play this game (players: {players}); only a player may claim it", player=player, players=", ".join(players)
+        )
     others = [last[q] for q in players if q != player]
     newest = max(others)
     if last[player] < newest:
         who = max((q for q in players if q != player), key=lambda q: last[q])
-        return None, f"{who} answered last ({show_time(newest)}): {player} answers first, then may claim once the others are silent"
+        return None, say(
+            "{other} answered last ({time}): {player} answers first, then may claim once the others are silent",
+            other=who,
+            time=show_time(newest),
+            player=player,
+        )
     return newest + CLAIM_AFTER, ""
 
 
@@ -259,9 +457,10 @@ def play(setup: dict, stakes: dict[str, str], commitment: str, host_seed: bytes,
     t0 = parse_time(created) if created else datetime.min.replace(tzinfo=UTC)
     last = dict.fromkeys(players, t0)
     accepted: dict[str, str] = {}
-    title = f"{TITLES.get(setup['kind'], setup['kind'])}: {' vs '.join(_safe(p) for p in players)}"
+    versus = " " + _("vs") + " "
+    title = say("{game}: {players}", game=TITLES.get(setup["kind"], setup["kind"]), players=versus.join(_safe(p) for p in players))
     start = Post(1, created, title, [("meta", x) for x in setup_lines(setup, stakes, commitment)])
-    start.lines.append(("meta", f"game hash: {ghash}"))
+    start.lines.append(("meta", say("game hash: {hash}", hash=ghash)))
     posts = [start]
     seed: bytes | None = None if fair else host_seed
     out = Outcome()
@@ -287,22 +486,25 @@ def play(setup: dict, stakes: dict[str, str], commitment: str, host_seed: bytes,
             out.finish(winner, reason)
         result = {"winner": winner, "draw": winner is None and not cancelled, "reason": reason, "cancelled": cancelled}
         result["stakes_moved"] = transfers(stakes, players, winner)
-        post.lines.append(
-            ("result", f"Result: {winner} wins ({reason})" if winner else f"Result: {'cancelled' if cancelled else 'draw'} ({reason})")
-        )
+        if winner:
+            post.lines.append(("result", say("Result: {player} wins ({reason})", player=winner, reason=said(reason))))
+        else:
+            post.lines.append(
+                ("result", say(N_("Result: cancelled ({reason})") if cancelled else N_("Result: draw ({reason})"), reason=said(reason)))
+            )
         for s in result["stakes_moved"]:
-            post.lines.append(("result", f"Stake: {s['card']} goes from {s['from']} to {s['to']}"))
-        post.lines.append(("result", f"seed: {host_seed.hex()}"))
-        post.lines.append(("result", "check: the seed's SHA-256 is the commitment of post 1; replay with 'cardlab play verify'"))
+            post.lines.append(("result", say("Stake: {card} goes from {giver} to {taker}", card=s["card"], giver=s["from"], taker=s["to"])))
+        post.lines.append(("result", say("seed: {seed}", seed=host_seed.hex())))
+        post.lines.append(("result", _("check: the seed's SHA-256 is the commitment of post 1; replay with 'cardlab play verify'")))
 
     if not fair:
         start.lines += [("item", t) for t in advance([])]
         if out.over:
             finish(start, out.winner, out.events[-1]["reason"])
         else:
-            start.lines.append(("result", f"Waiting for: {', '.join(out.waiting)}"))
+            start.lines.append(("result", say("Waiting for: {players}", players=", ".join(out.waiting))))
     else:
-        start.lines.append(("result", f"Waiting for: {', '.join(players)} to accept"))
+        start.lines.append(("result", say("Waiting for: {players} to accept", players=", ".join(players))))
     moves: list[dict] = []
     for n, entry in enumerate(log, 2):
         kind, p = entry.get("move"), entry.get("player")
@@ -317,7 +519,7 @@ def play(setup: dict, stakes: dict[str, str], commitment: str, host_seed: bytes,
             raise MoveError(f"{where}: dated {at}, before the post it follows")
         if p is not None and p not in players:
             raise MoveError(f"{where}: '{p}' does not play this game (players: {', '.join(players)})")
-        post = Post(n, at, f"{kind} by {_safe(p)}" if p else str(kind))
+        post = Post(n, at, say(TITLE_OF[kind], player=_safe(p)) if p and kind in TITLE_OF else _("roll") if kind == "roll" else str(kind))
         post.lines += [("meta", x) for x in _entry_lines(entry, ghash)]
         posts.append(post)
         if kind in ("accept", "decline"):
@@ -348,7 +550,13 @@ def play(setup: dict, stakes: dict[str, str], commitment: str, host_seed: bytes,
                 raise MoveError(f"{where}: {why}")
             if when is None or when <= opens:
                 raise MoveError(
-                    f"{where}: a claim is possible only after {show_time(opens)} (more than 7 days after the last answer of {p}'s opponents)"
+                    where
+                    + ": "
+                    + say(
+                        "a claim is possible only after {time} (more than 7 days after the last answer of {player}'s opponents)",
+                        time=show_time(opens),
+                        player=p,
+                    )
                 )
         elif kind in ("replace", "roll"):
             moves += _engine_moves([entry])
@@ -359,22 +567,26 @@ def play(setup: dict, stakes: dict[str, str], commitment: str, host_seed: bytes,
         if kind == "accept" and len(accepted) == len(players):
             status = "on"
             seed = rng.derive_seed(host_seed, ghash, [accepted[q] for q in players])
-            post.lines.append(("meta", "every player has accepted: the draws begin"))
+            post.lines.append(("meta", _("every player has accepted: the draws begin")))
             post.lines += [("item", t) for t in advance(moves, where)]
         elif kind in ("replace", "roll"):
             if len(moves) > MAX_ROUNDS:
                 raise MoveError(f"{where}: more than {MAX_ROUNDS} rounds")
             post.lines += [("item", t) for t in advance(moves, where)]
         if kind == "claim":
-            finish(post, p, f"forfeit: no answer from {', '.join(q for q in players if q != p)} for more than 7 days")
+            finish(
+                post, p, f"forfeit: no answer from {', '.join(q for q in players if q != p)} for more than 7 days"
+            )  # stored English: said()
         elif status == "on" and out.over:
             finish(post, out.winner, out.events[-1]["reason"])
         elif status == "pending":
-            post.lines.append(("result", f"Waiting for: {', '.join(q for q in players if q not in accepted)} to accept"))
+            post.lines.append(
+                ("result", say("Waiting for: {players} to accept", players=", ".join(q for q in players if q not in accepted)))
+            )
         elif status == "on":
-            post.lines.append(("result", f"Waiting for: {', '.join(out.waiting)}"))
+            post.lines.append(("result", say("Waiting for: {players}", players=", ".join(out.waiting))))
     for post in posts:
-        post.title = f"cardlab game {gid} post {post.number} at {post.at or '?'}: {post.title}"
+        post.title = say(HEAD, game=gid, n=post.number, at=post.at or "?", title=post.title)
         post.lines = [(style, _safe(text)) for style, text in post.lines]
-        post.lines.append(("end", f"end of post {post.number} of game {gid}"))
+        post.lines.append(("end", say(END, n=post.number, game=gid)))
     return Played(status, out, result, accepted, posts, last)

@@ -10,22 +10,55 @@ and writes the thread again: every line must be the line found, so a changed dra
 score, burn, winner or stake, a changed rule of post 1 (it changes the game hash every post names),
 a changed contribution (it changes the seed) or seed (it no longer matches the commitment) is
 reported with its post and line.
+
+A thread is read in any interface language (:data:`cardlab.core.l10n.LANGUAGES`): each post's first
+line says which (its words are those of one catalog, tried in turn), and the post is read and
+written again in that language; the game hash is the same in every language (the English start
+post's), so a thread whose posts were pasted in several languages verifies too.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from dataclasses import dataclass, field
 
 from cardlab.core.errors import InputError
 from cardlab.core.inputs import split_lines
+from cardlab.core.l10n import LANGUAGES, _, speaking
 from cardlab.play.engine import MoveError
-from cardlab.play.thread import SCHEME, Played, Post, clean, game_hash, play
+from cardlab.play.thread import (
+    END,
+    HEAD,
+    ROLL,
+    ROLL_ASKED,
+    SCHEME,
+    SEED_RULES,
+    TITLE_OF,
+    Played,
+    Post,
+    clean,
+    faction_code,
+    game_hash,
+    play,
+    read_options,
+    reading,
+)
 
-_HEAD = re.compile(r"^cardlab game ([0-9a-f]{16}) post (\d{1,6}) at (\S+): (.*)$")
-_END = re.compile(r"^end of post (\d{1,6}) of game ([0-9a-f]{16})$")
+_GID, _N = "[0-9a-f]{16}", r"\d{1,6}"
+
+
+def _heads() -> list[tuple[str, re.Pattern[str], re.Pattern[str]]]:
+    """``(language, first-line pattern, last-line pattern)`` of each interface language whose
+    catalog words a post differently (English first)."""
+    out: list[tuple[str, re.Pattern[str], re.Pattern[str]]] = []
+    for lang in LANGUAGES:
+        with speaking(lang):
+            head = reading(clean(_(HEAD)), game=_GID, n=_N, at=r"\S+", title=".*")
+            end = reading(clean(_(END)), n=_N, game=_GID)
+        if all(head.pattern != h.pattern for _, h, _ in out):
+            out.append((lang, head, end))
+    return out
 
 
 @dataclass
@@ -39,6 +72,7 @@ class FoundPost:
     kind: str
     lines: list[tuple[int, str]] = field(default_factory=list)
     complete: bool = False
+    lang: str = "en"
 
 
 @dataclass
@@ -61,19 +95,23 @@ def find_posts(text: str) -> dict[str, list[FoundPost]]:
     games: dict[str, list[FoundPost]] = {}
     cur: FoundPost | None = None
     cur_game = ""
+    heads = _heads()
+    ends = dict((lang, end) for lang, _, end in heads)
     for n, raw in enumerate(split_lines(text), 1):
         line = clean(raw)
         if not line:
             continue
-        head = _HEAD.match(line)
-        if head:
-            cur_game = head.group(1)
-            title = head.group(4)
-            cur = FoundPost(int(head.group(2)), head.group(3), "start" if head.group(2) == "1" else title.split(" ")[0], [(n, line)])
+        found = next(((lang, m) for lang, h, _ in heads if (m := h.fullmatch(line))), None)
+        if found:
+            lang, head = found
+            cur_game = head.group("game")
+            number = int(head.group("n"))
+            kind = "start" if number == 1 else _kind_of(head.group("title"), lang)
+            cur = FoundPost(number, head.group("at"), kind, [(n, line)], lang=lang)
             games.setdefault(cur_game, []).append(cur)
             continue
-        end = _END.match(line)
-        if end and cur is not None and int(end.group(1)) == cur.number and end.group(2) == cur_game:
+        end = ends[cur.lang].fullmatch(line) if cur is not None else None
+        if end and cur is not None and int(end.group("n")) == cur.number and end.group("game") == cur_game:
             cur.lines.append((n, line))
             cur.complete = True
             cur = None
@@ -83,11 +121,27 @@ def find_posts(text: str) -> dict[str, list[FoundPost]]:
     return games
 
 
+def _kind_of(title: str, lang: str) -> str:
+    """The move a post's title names (``accept by alice``: ``accept``) in ``lang``; else its first word."""
+    with speaking(lang):
+        if title == clean(_("roll")):
+            return "roll"
+        for kind, template in TITLE_OF.items():
+            if reading(clean(_(template))).fullmatch(title):
+                return kind
+    return title.split(" ")[0]
+
+
 def _card(text: str, where: str) -> dict:
-    parts = text.split(", ", 3)
-    if len(parts) != 4 or not parts[0].startswith("Value ") or not re.fullmatch(r"-?\d{1,6}", parts[0][6:]):
+    m = reading(clean(_("Value {value}, {faction}, {id}, {name}")), value=r"-?\d{1,6}", faction="[^,]*", id="[^,]*").fullmatch(text)
+    if not m:
         raise _Bad(f"{where}: not a card ('Value N, faction, id, name')")
-    return {"id": parts[2], "name": parts[3], "value": int(parts[0][6:]), "faction": None if parts[1] == "none" else parts[1]}
+    return {"id": m.group("id"), "name": m.group("name"), "value": int(m.group("value")), "faction": faction_code(m.group("faction"))}
+
+
+def _line(template: str, **groups: str) -> re.Pattern[str]:
+    """The pattern of a post line written from ``template`` in the current language."""
+    return reading(clean(_(template)), **groups)
 
 
 def _read_start(post: FoundPost) -> tuple[dict, dict[str, str], str]:
@@ -97,36 +151,48 @@ def _read_start(post: FoundPost) -> tuple[dict, dict[str, str], str]:
     stakes: dict[str, str] = {}
     commitment = ""
     lists: dict[int, list[dict]] = {}
-    for n, line in post.lines[1:]:
-        where = f"post 1, file line {n}"
-        key, sep, value = line.partition(": ")
-        if not sep:
-            continue
-        if key == "game":
-            setup["kind"] = value
-        elif re.fullmatch(r"player \d+", key):
-            players.append(value)
-        elif key == "set":
-            code, _, how = value.rpartition(", draws ")
-            setup["set"], setup["replacement"], setup["pool"] = code, how == "with replacement", []
-        elif re.fullmatch(r"pool card \d+", key):
-            setup.setdefault("pool", []).append(_card(value, where))
-        elif m := re.fullmatch(r"list of player (\d+), card \d+", key):
-            lists.setdefault(int(m.group(1)), []).append(_card(value, where))
-        elif key == "options":
-            try:
-                setup["options"] = json.loads(value)
-            except ValueError:
-                raise _Bad(f"{where}: the options are not JSON") from None
-        elif m := re.fullmatch(r"stake of player (\d+)", key):
-            i = int(m.group(1))
-            if not 1 <= i <= len(players):
-                raise _Bad(f"{where}: a stake of player {i}, who is not listed")
-            stakes[players[i - 1]] = value
-        elif key == "commitment":
-            commitment = value.rpartition("= ")[2]
-        elif key == "seed" and value.startswith("HMAC-SHA256"):
-            setup["scheme"] = SCHEME
+    with speaking(post.lang):
+        rx = {
+            "game": _line("game: {kind}"),
+            "player": _line("player {n}: {name}", n=_N),
+            "with": _line("set: {set}, draws with replacement"),
+            "without": _line("set: {set}, draws without replacement"),
+            "pool": _line("pool card {n}: {card}", n=_N),
+            "list": _line("list of player {i}, card {n}: {card}", i=_N, n=_N),
+            "options": _line("options: {json}"),
+            "stake": _line("stake of player {i}: {card}", i=_N),
+            "commitment": _line("commitment: SHA-256 of the host's seed = {commitment}", commitment=r"\S*"),
+        }
+        mixed = clean(_(SEED_RULES[True]))
+        for n, line in post.lines[1:]:
+            where = f"post 1, file line {n}"
+            key, m = next(((k, m) for k, r in rx.items() if (m := r.fullmatch(line))), ("", None))
+            if m is None:
+                if line == mixed:
+                    setup["scheme"] = SCHEME
+                continue
+            if key == "game":
+                setup["kind"] = m.group("kind")
+            elif key == "player":
+                players.append(m.group("name"))
+            elif key in ("with", "without"):
+                setup["set"], setup["replacement"], setup["pool"] = m.group("set"), key == "with", []
+            elif key == "pool":
+                setup.setdefault("pool", []).append(_card(m.group("card"), where))
+            elif key == "list":
+                lists.setdefault(int(m.group("i")), []).append(_card(m.group("card"), where))
+            elif key == "options":
+                try:
+                    setup["options"] = read_options(m.group("json"))
+                except ValueError:
+                    raise _Bad(f"{where}: the options are not JSON") from None
+            elif key == "stake":
+                i = int(m.group("i"))
+                if not 1 <= i <= len(players):
+                    raise _Bad(f"{where}: a stake of player {i}, who is not listed")
+                stakes[players[i - 1]] = m.group("card")
+            elif key == "commitment":
+                commitment = m.group("commitment")
     if "kind" not in setup or len(players) < 2 or not re.fullmatch(r"[0-9a-f]{64}", commitment):
         raise _Bad("post 1: its game, players or commitment line is missing or changed")
     setup["players"] = players
@@ -141,34 +207,39 @@ def _read_entry(post: FoundPost) -> dict:
     first = body[0] if body else ""
     where = f"post {post.number}, file line {post.lines[1][0] if len(post.lines) > 1 else post.lines[0][0]}"
     entry: dict = {"move": post.kind, "at": post.at}
-    if post.kind == "accept":
-        m = re.fullmatch(r"(.*) accepts game [0-9a-f]{64}, its rules and stakes", first)
-        c = re.fullmatch(r"contribution of (.*): (\S+)", body[1] if len(body) > 1 else "")
-        if not m or not c:
-            raise _Bad(f"{where}: not an acceptance with its contribution")
-        entry.update(player=m.group(1), contribution=c.group(2))
-    elif post.kind == "decline":
-        m = re.fullmatch(r"(.*) declines game .*", first)
-        if not m:
-            raise _Bad(f"{where}: not a refusal")
-        entry["player"] = m.group(1)
-    elif post.kind == "replace":
-        m = re.fullmatch(r"(.*) replaces cards ([\d, ]+)", first) or re.fullmatch(r"(.*) keeps the hand()", first)
-        if not m:
-            raise _Bad(f"{where}: not a replacement")
-        entry.update(player=m.group(1), cards=[int(x) for x in m.group(2).split(",") if x.strip()])
-    elif post.kind == "roll":
-        m = re.fullmatch(r"roll of (\d{1,5}) rounds?(?:, asked by (.*))?", first)
-        if not m:
-            raise _Bad(f"{where}: not a roll")
-        entry.update(player=m.group(2), rounds=int(m.group(1)))
-    elif post.kind == "claim":
-        m = re.fullmatch(r"(.*) claims the win: .*", first)
-        if not m:
-            raise _Bad(f"{where}: not a claim")
-        entry["player"] = m.group(1)
-    else:
-        raise _Bad(f"{where}: a post of an unknown kind '{post.kind}'")
+    with speaking(post.lang):
+        if post.kind == "accept":
+            m = _line("{player} accepts game {game}, its rules and stakes", game="[0-9a-f]{64}").fullmatch(first)
+            c = _line("contribution of {player}: {word}", word=r"\S+").fullmatch(body[1] if len(body) > 1 else "")
+            if not m or not c:
+                raise _Bad(f"{where}: not an acceptance with its contribution")
+            entry.update(player=m.group("player"), contribution=c.group("word"))
+        elif post.kind == "decline":
+            m = _line("{player} declines game {game}: it is cancelled, nothing is drawn, no stake moves").fullmatch(first)
+            if not m:
+                raise _Bad(f"{where}: not a refusal")
+            entry["player"] = m.group("player")
+        elif post.kind == "replace":
+            m = _line("{player} replaces cards {cards}", cards=r"[\d, ]+").fullmatch(first)
+            m = m or _line("{player} keeps the hand").fullmatch(first)
+            if not m:
+                raise _Bad(f"{where}: not a replacement")
+            cards = m.groupdict().get("cards") or ""
+            entry.update(player=m.group("player"), cards=[int(x) for x in cards.split(",") if x.strip()])
+        elif post.kind == "roll":
+            found = None
+            for form in (*ROLL_ASKED, *ROLL):
+                found = found or _line(form, n=r"\d{1,5}").fullmatch(first)
+            if not found:
+                raise _Bad(f"{where}: not a roll")
+            entry.update(player=found.groupdict().get("player"), rounds=int(found.group("n")))
+        elif post.kind == "claim":
+            m = _line("{player} claims the win: every opponent silent for more than 7 days (seed 002)").fullmatch(first)
+            if not m:
+                raise _Bad(f"{where}: not a claim")
+            entry["player"] = m.group("player")
+        else:
+            raise _Bad(f"{where}: a post of an unknown kind '{post.kind}'")
     return entry
 
 
@@ -199,11 +270,13 @@ def _check_game(gid: str, found: list[FoundPost]) -> Verdict:
     if real != gid:
         raise _Bad(f"post 1 (file line {posts[1].lines[0][0]}): its rules hash to game {real}, not {gid}: a field of post 1 was changed")
     entries = [_read_entry(posts[k]) for k in range(2, top + 1)]
-    seed_at = [(k, n, t) for k in range(1, top + 1) for n, t in posts[k].lines if re.fullmatch(r"seed: [0-9a-f]{32,128}", t)]
+    seed_at = [
+        (k, n, m.group("seed")) for k in range(1, top + 1) for n, t in posts[k].lines if (m := _seed_line(posts[k].lang).fullmatch(t))
+    ]
     if not seed_at:
         raise _Bad(f"the seed is not revealed in posts 1 to {top}: the game is not over, its draws cannot be checked yet")
     k, n, text = seed_at[-1]
-    seed = bytes.fromhex(text[6:])
+    seed = bytes.fromhex(text)
     if hashlib.sha256(seed).hexdigest() != commitment:
         raise _Bad(f"post {k}, file line {n}: the seed's SHA-256 is {hashlib.sha256(seed).hexdigest()}, not the commitment of post 1")
     try:
@@ -213,12 +286,27 @@ def _check_game(gid: str, found: list[FoundPost]) -> Verdict:
         # changed contribution ends the game sooner); report the first difference, else the refusal.
         m = re.match(r"post (\d+)", str(err))
         if m and int(m.group(1)) > 2:
-            _compare(_replay(setup, stakes, commitment, seed, entries[: int(m.group(1)) - 2], posts[1].at).posts, posts)
+            _compare_each(setup, stakes, commitment, seed, entries[: int(m.group(1)) - 2], posts)
         raise _Bad(str(err)) from None
-    _compare(played.posts, posts)
+    _compare_each(setup, stakes, commitment, seed, entries, posts)
     if played.status != "over":
         raise _Bad(f"post {top} reveals the seed but the game is not over")
     return Verdict(gid, True, top)
+
+
+def _seed_line(lang: str) -> re.Pattern[str]:
+    with speaking(lang):
+        return _line("seed: {seed}", seed="[0-9a-f]{32,128}")
+
+
+def _compare_each(
+    setup: dict, stakes: dict[str, str], commitment: str, seed: bytes, entries: list[dict], posts: dict[int, FoundPost]
+) -> None:
+    """Write the thread again in each language its posts are in, and compare every post with its own."""
+    for lang in dict.fromkeys(p.lang for p in posts.values()):
+        with speaking(lang):
+            again = _replay(setup, stakes, commitment, seed, entries, posts[1].at).posts
+        _compare([p for p in again if p.number in posts and posts[p.number].lang == lang], posts)
 
 
 def _replay(setup: dict, stakes: dict[str, str], commitment: str, seed: bytes, entries: list[dict], created: str) -> Played:

@@ -22,15 +22,15 @@ FIXTURES = REPO / "tests" / "fixtures" / "catalog"
 _SOURCE_LINE = re.compile(r"^(\s+)_source: \{(.*)\}$")
 
 
-def copy_base1(tmp_path: Path) -> Path:
-    """A private catalog root holding a copy of the shipped Base Set as it was before its rules text
-    was translated: every translation that records its source (``_source``) taken out, line by line,
-    so these tests keep a set to translate (the official names, which have no ``_source``, stay)."""
-    root = tmp_path / "catalog"
-    shutil.copytree(REPO / "cards" / "pokemon" / "base1", root / "pokemon" / "base1")
-    for path in (root / "pokemon" / "base1").glob("*.yaml"):
+def strip_translations(folder: Path) -> int:
+    """Take out, in place, every translation that records its source (``_source``) from the card
+    files under ``folder``, line by line (the official names, which have no ``_source``, stay).
+    Returns how many files changed. ``benchmarks/bench_lang_index.py`` uses it too."""
+    changed = 0
+    for path in sorted(folder.rglob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
         out: list[str] = []
-        for line in path.read_text(encoding="utf-8").split("\n"):
+        for line in text.split("\n"):
             m = _SOURCE_LINE.match(line)
             if m is None:
                 out.append(line)
@@ -38,7 +38,18 @@ def copy_base1(tmp_path: Path) -> Path:
             langs = [part.split(":")[0].strip() for part in m[2].split(",")]
             while out and any(out[-1].startswith(f"{m[1]}{lang}: ") for lang in langs):
                 out.pop()
-        path.write_text("\n".join(out), encoding="utf-8")
+        if "\n".join(out) != text:
+            path.write_text("\n".join(out), encoding="utf-8")
+            changed += 1
+    return changed
+
+
+def copy_base1(tmp_path: Path) -> Path:
+    """A private catalog root holding a copy of the shipped Base Set as it was before its rules text
+    was translated (:func:`strip_translations`), so these tests keep a set to translate."""
+    root = tmp_path / "catalog"
+    shutil.copytree(REPO / "cards" / "pokemon" / "base1", root / "pokemon" / "base1")
+    strip_translations(root / "pokemon" / "base1")
     return root
 
 
