@@ -47,6 +47,12 @@ pickled back, the parent's own share)."""
 # --- per-file checks -------------------------------------------------------------------------
 
 
+MESSAGES_VERSION = "m2"
+"""Which wording of the problems the cache holds: raise it when the code that finds or words a
+file's problems changes (the schemas' own text is fingerprinted apart), so an upgraded cardlab never
+serves a problem list its predecessor cached (issue 33: a missing kind kept its old messages)."""
+
+
 def _plain_json(data: Any) -> bool:
     """True when ``data`` holds only values the two validators type alike: no float (JSON Schema
     counts 4.0 as an integer, YAML 1.2 and cardlab do not) and nothing JSON lacks (dates)."""
@@ -614,7 +620,7 @@ def check_files(
     roots = list(roots)
     default = validation_cache(roots) if cache_path == "default" else None
     cache = _Cache(default if cache_path == "default" else cache_path)  # type: ignore[arg-type]
-    schema_fp = fingerprint()
+    schema_fp = fingerprint() + MESSAGES_VERSION
     data: dict[Path, Any] = {}
     problems: list[Problem] = []
     reparsed = 0
