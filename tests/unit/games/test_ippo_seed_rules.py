@@ -167,6 +167,7 @@ def test_stars_are_the_rarity(tmp_path):
     try:
         assert sorted(h.id for h in search(con, "rarity:3")) == ["ippo-test-10", "ippo-test-15", "ippo-test-4"]
         assert sorted(h.id for h in search(con, "rarity:4-star")) == ["ippo-test-5"]
+        assert sorted(h.id for h in search(con, "rarity:★★★★")) == ["ippo-test-5"]  # as `show` prints it
         hits = search(con, "game:ippo", sort="rarity")
         stars = [int(h.rarity.split("-")[0]) for h in hits]
         assert stars == [1] * 8 + [2] * 4 + [3] * 3 + [4]
