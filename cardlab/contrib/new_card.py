@@ -300,19 +300,22 @@ def _has_slug_text(text: str) -> bool:
 def write_folder(catalog: Catalog, info: SetInfo) -> Path:
     """Return the folder new cards of set ``info`` are written to.
 
-    With one catalog root, or when the set's own folder lies in the last root, that folder. With a
-    personal catalog layered over the set's root (the last of several roots: ``--catalog shipped
-    --catalog ~/mine``, issue 33 item 5), the personal catalog's folder for the set: the folder of
+    With one catalog root, or when the set's own folder lies in the last root that is not the
+    shipped catalog, that folder. With a personal catalog layered over the set's root (the last of
+    several roots that is not the shipped catalog: ``--catalog shipped --catalog ~/mine`` or
+    ``--catalog ~/mine --catalog shipped``, issue 33 item 5), the personal catalog's folder for the set: the folder of
     its cards of the set already there, else ``<last root>/<game>/<set folder name>/`` (a game
     folder as the last root: ``<root>/<set folder name>/``; the set's folder name as the last root:
     that root), a folder of card files only that joins the set by its name
     (:func:`cardlab.catalog.model.layered_dirs`). Nothing is created here.
     """
     set_dir = info.path.parent
+    shipped = paths.shipped_catalog().resolve()
     roots = [r.resolve() for r in catalog.roots]
-    if len(roots) < 2 or set_dir.resolve().is_relative_to(roots[-1]):
+    personal = [r for r in roots if r != shipped and not r.is_relative_to(shipped)] if len(roots) > 1 else []
+    if not personal or set_dir.resolve().is_relative_to(personal[-1]):
         return set_dir
-    last = roots[-1]
+    last = personal[-1]
     mine = sorted(
         path.parent
         for card_id, path in catalog.paths.items()

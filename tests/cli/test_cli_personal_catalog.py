@@ -163,6 +163,11 @@ def test_csv_import_into_a_layered_catalog_writes_the_personal_folder(runner, sh
     again = runner.invoke(app, ["import", "csv", str(sheet), "--set", "ippo1", "--catalog", "shipped", "--catalog", "~/mine"])
     assert again.exit_code == 1, again.output
     assert f"card ippo1-106 already exists ({written})" in again.stderr
+    other = sheet.with_name("more.csv")
+    other.write_text(CSV.replace("106,", "107,").replace("Uppercut", "Upper"), encoding="utf-8")
+    result = runner.invoke(app, ["import", "csv", str(other), "--set", "ippo1", "--catalog", "~/mine", "--catalog", "shipped"])
+    assert result.exit_code == 0, result.output  # the shipped catalog named last is still not written to
+    assert sorted(p.name for p in written.parent.iterdir()) == ["106-collector-test-uppercut.yaml", "107-collector-test-upper.yaml"]
 
 
 def test_card_new_in_a_layered_catalog_joins_the_personal_set_folder(runner, shipped_copy, tmp_path):
