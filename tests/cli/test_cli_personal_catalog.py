@@ -105,6 +105,22 @@ def test_collector_checks_a_deck_with_five_own_cards(runner, deck, tmp_path):
     assert found.stdout.split() == FIVE
 
 
+def test_collector_deck_and_search_through_a_postgresql_index(runner, deck, pg_index_url, monkeypatch):
+    """The same layered catalog indexed on a PostgreSQL server: the five own cards found and counted."""
+    monkeypatch.setenv("CARDLAB_DB", pg_index_url)
+    roots = ["--catalog", "shipped", "--catalog", str(PERSONAL)]
+    built = runner.invoke(app, ["index", *roots])
+    assert built.exit_code == 0, built.output
+    found = runner.invoke(app, ["search", "set:ippo1", *roots, "-O", "ids"])
+    assert found.exit_code == 0, found.output
+    assert found.stdout.split() == FIVE
+    result = runner.invoke(app, ["deck", "validate", str(deck), *roots, "-O", "json"])
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.stdout)
+    assert [(p["rule"], p["message"]) for p in report["problems"]] == [("deck-size", "the deck holds 20 cards; exactly 40 needed")]
+    assert [line["id"] for line in report["lines"]] == FIVE
+
+
 def test_collector_catalog_from_the_environment_in_a_real_process(deck, tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("CARDLAB_")}
     env.update(
