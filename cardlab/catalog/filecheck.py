@@ -48,6 +48,12 @@ pickled back, the parent's own share)."""
 # --- per-file checks -------------------------------------------------------------------------
 
 
+MESSAGES_VERSION = "m2"
+"""Which wording of the problems the cache holds: raise it when the code that finds or words a
+file's problems changes (the schemas' own text is fingerprinted apart), so an upgraded cardlab never
+serves a problem list its predecessor cached (issue 33: a missing kind kept its old messages)."""
+
+
 def _plain_json(data: Any) -> bool:
     """True when ``data`` holds only values the two validators type alike: no float (JSON Schema
     counts 4.0 as an integer, YAML 1.2 and cardlab do not) and nothing JSON lacks (dates)."""
@@ -100,9 +106,22 @@ def _schema_problems(path: Path, tree: Positions, data: Any, schema: str) -> lis
     # list makes the branches fail too; report the field, not their consequences. A field of a
     # branch itself (an Ippo blow's blow_type) decides nothing: its error, and every other error of
     # that branch, is reported (issue 33: a misspelt blow_type hid the whole card's problems).
-    chooser_enum = any(e.validator == "enum" and len(e.absolute_path) == 1 and not _in_branch(e) for e in errors)
+    # A missing chooser (no `kind`) chooses no branch either: the fallback branch's demands are not
+    # the card's problems.
+    chooser_enum = any(e.validator == "enum" and len(e.absolute_path) == 1 and not _in_branch(e) for e in errors) or any(
+        e.validator == "required" and not list(e.absolute_path) and not _in_branch(e) and _missing(e) & _chooser_fields(e.schema)
+        for e in errors
+    )
     for err in errors:
         if chooser_enum and _in_branch(err):
+            continue
+        either = _either_field(err)
+        if either:  # anyOf [required a, required b]: one problem naming each way to satisfy it
+            fields = " or ".join(f"'{k}'" for k in either)
+            where = ".".join(str(k) for k in err.absolute_path)
+            problems.append(
+                Problem(position(tree, list(err.absolute_path), path), f"{where + ': ' if where else ''}missing field {fields}", "schema")
+            )
             continue
         if err.context:
             err = best_match(err.context) or err
@@ -123,6 +142,32 @@ def _schema_problems(path: Path, tree: Positions, data: Any, schema: str) -> lis
         if problem not in problems:  # several required fields of one branch: one message names them all
             problems.append(problem)
     return problems
+
+
+def _missing(err: Any) -> set[str]:
+    """The fields a ``required`` error ``err`` finds missing."""
+    return {k for k in err.validator_value if isinstance(err.instance, dict) and k not in err.instance}
+
+
+def _chooser_fields(schema: Any) -> set[str]:
+    """The fields the if/then/else chain of ``schema`` (a card schema's root) chooses its branch by
+    (Ippo ``kind``, Monpa ``type``)."""
+    found: set[str] = set()
+    part = schema
+    while isinstance(part, dict) and isinstance(part.get("if"), dict):
+        found.update(part["if"].get("required", []))
+        part = part.get("else")
+    return found
+
+
+def _either_field(err: Any) -> list[str]:
+    """The fields of an ``anyOf``/``oneOf`` whose every branch requires one field that is missing
+    (an Ippo ability needs ``text`` or ``keywords``), in the schema's order; else ``[]``."""
+    if err.validator not in ("anyOf", "oneOf") or not err.context:
+        return []
+    if any(c.validator != "required" or list(c.relative_path) for c in err.context):
+        return []
+    return list(dict.fromkeys(k for c in err.context for k in c.validator_value if k not in err.instance))
 
 
 def _in_branch(err: Any) -> bool:
@@ -468,7 +513,7 @@ def check_files(
     roots = list(roots)
     default = validation_cache(roots) if cache_path == "default" else None
     cache = _Cache(default if cache_path == "default" else cache_path)  # type: ignore[arg-type]
-    schema_fp = fingerprint()
+    schema_fp = fingerprint() + MESSAGES_VERSION
     data: dict[Path, Any] = {}
     problems: list[Problem] = []
     reparsed = 0

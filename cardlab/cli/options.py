@@ -22,7 +22,9 @@ from cardlab.games import GAMES
 CatalogOpt = Annotated[
     Optional[list[Path]],
     typer.Option(
-        "--catalog", help="Catalog root(s) to read instead of the shipped cards (repeatable; env CARDLAB_CATALOG, ':'-separated)."
+        "--catalog",
+        help="Catalog root(s) to read instead of the shipped cards (repeatable; env CARDLAB_CATALOG, ':'-separated); "
+        "'shipped' names the shipped cards, so --catalog shipped --catalog ~/mine adds your own cards to them.",
     ),
 ]
 DbOpt = Annotated[

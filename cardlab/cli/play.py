@@ -59,7 +59,9 @@ def _pairs(values: list[str] | None, option: str) -> dict[str, str]:
         if not sep or not player.strip() or not rest.strip():
             raise UsageError(f"{option} takes PLAYER:VALUE, not '{v}'")
         if player.strip() in out:
-            raise UsageError(f"{option}: one per player ('{player.strip()}' twice; seed 002: one card each at most)")
+            raise UsageError(
+                f"{option}: one per player ('{player.strip()}' twice; seed 002 puts one card at stake, 'une seule'; cardlab reads it as one per player)"
+            )
         out[player.strip()] = rest.strip()
     return out
 

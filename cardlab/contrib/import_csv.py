@@ -37,7 +37,7 @@ from typing import Any
 from cardlab.catalog.filecheck import missing_source_language
 from cardlab.catalog.model import Catalog, SetInfo
 from cardlab.catalog.schemas import card_schema_name, load_all, validator
-from cardlab.contrib.new_card import card_path, check_writable, existing_card
+from cardlab.contrib.new_card import card_path, check_writable, existing_card, make_folder, write_folder
 from cardlab.core.csvfile import CsvTable
 from cardlab.core.errors import CardlabError, DataError, Problem, SourcePos, UsageError
 from cardlab.core.fs import atomic_write
@@ -437,6 +437,10 @@ class ImportResult:
 def import_cards(catalog: Catalog, table: CsvTable, set_code: str, overwrite: bool = False) -> ImportResult:
     """Write one YAML file per CSV row into set ``set_code`` (module docstring); all or nothing.
 
+    The files go to the set's folder, or with a personal catalog layered over the set's root (the
+    last of several roots) to that catalog's folder for the set
+    (:func:`cardlab.contrib.new_card.write_folder`; issue 33 item 5).
+
     Raises:
         UsageError: unknown set, installed catalog, bad header (exit 2); DataError: bad cells, or
         cards that already exist without ``overwrite`` (exit 1); CardlabError: a write failed (the
@@ -444,12 +448,13 @@ def import_cards(catalog: Catalog, table: CsvTable, set_code: str, overwrite: bo
     """
 
     info = catalog.require_set(set_code)
-    check_writable(info)
+    folder = write_folder(catalog, info)
+    check_writable(info, folder)
     cards = plan_cards(table, info)
     targets: list[tuple[Path, str, bool]] = []
     problems = []
     for line, card in cards:
-        found = existing_card(catalog, info, card["number"])
+        found = existing_card(catalog, info, card["number"], folder)
         if found is not None and not overwrite:
             problems.append(
                 Problem(
@@ -459,11 +464,13 @@ def import_cards(catalog: Catalog, table: CsvTable, set_code: str, overwrite: bo
             continue
         names = [card["name"].get(info.source_language), *card["name"].values()]
         latin = next((n for n in names if isinstance(n, str) and any(ch.isascii() and ch.isalnum() for ch in n)), None)
-        path = found or card_path(info, card["number"], latin)  # a Japanese name: its translation names the file
+        path = found or card_path(info, card["number"], latin, folder=folder)  # a Japanese name: its translation names the file
         targets.append((path, card_yaml(card), found is not None))
     if problems:
         raise DataError(problems)
     done: list[tuple[Path, bytes | None]] = []
+    if targets:
+        make_folder(folder)
     try:
         for path, text, replacing in targets:
             old = path.read_bytes() if replacing else None

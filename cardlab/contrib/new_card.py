@@ -23,7 +23,7 @@ from functools import cached_property
 from pathlib import Path
 
 from cardlab import games
-from cardlab.catalog.model import Catalog, SetInfo
+from cardlab.catalog.model import SET_FILE, Catalog, SetInfo
 from cardlab.catalog.schemas import validator
 from cardlab.catalog.validate import validate
 from cardlab.core import paths
@@ -267,24 +267,28 @@ def check_number(info: SetInfo, number: str) -> str:
     return number
 
 
-def check_writable(info: SetInfo) -> None:
+def check_writable(info: SetInfo, folder: Path | None = None) -> None:
     """Refuse to add cards to the catalog shipped inside an installed cardlab package.
 
     A wheel install keeps its catalog in ``site-packages/cardlab/_data/cards``: a card written there
     alters the installed package, not a checkout, and an upgrade loses it. A checkout (editable
     install), whose shipped catalog is the repository's ``cards/``, is written to as usual.
 
+    Args:
+        info: the set; folder: where its new cards go (:func:`write_folder`; default the set's own).
+
     Raises:
-        UsageError: the set ``info`` lies in :func:`cardlab.core.paths.shipped_catalog` and that resolves
+        UsageError: ``folder`` lies in :func:`cardlab.core.paths.shipped_catalog` and that resolves
             under a ``_data`` folder (the message asks for ``--catalog``).
     """
 
-    shipped = paths.installed_catalog_holding(info.path)
+    shipped = paths.installed_catalog_holding(folder / SET_FILE if folder is not None else info.path)
     if shipped is not None:
         raise UsageError(
             f"set {info.code} is in the catalog installed with the cardlab package ({shipped}); new cards "
-            "are not written there. Pass --catalog with the cards/ folder of your cardlab checkout "
-            "(git clone the repository first), e.g. --catalog ~/cardlab/cards"
+            "are not written there. Add a folder of your own after it (--catalog shipped --catalog ~/mine: "
+            "your cards go there, beside the shipped set), or pass --catalog with the cards/ folder of a "
+            "cardlab checkout (git clone the repository first), e.g. --catalog ~/cardlab/cards"
         )
 
 
@@ -293,8 +297,54 @@ def _has_slug_text(text: str) -> bool:
     return re.search(r"[a-z0-9]", fold(text)) is not None
 
 
-def card_path(info: SetInfo, number: str, name: str | None = None, slug: str | None = None) -> Path:
-    """Return the file a new card goes to: ``<set folder>/<number>-<slug>.yaml``.
+def write_folder(catalog: Catalog, info: SetInfo) -> Path:
+    """Return the folder new cards of set ``info`` are written to.
+
+    With one catalog root, or when the set's own folder lies in the last root that is not the
+    shipped catalog, that folder. With a personal catalog layered over the set's root (the last of
+    several roots that is not the shipped catalog: ``--catalog shipped --catalog ~/mine`` or
+    ``--catalog ~/mine --catalog shipped``, issue 33 item 5), the personal catalog's folder for the set: the folder of
+    its cards of the set already there, else ``<last root>/<game>/<set folder name>/`` (a game
+    folder as the last root: ``<root>/<set folder name>/``; the set's folder name as the last root:
+    that root), a folder of card files only that joins the set by its name
+    (:func:`cardlab.catalog.model.layered_dirs`). Nothing is created here.
+    """
+    set_dir = info.path.parent
+    shipped = paths.shipped_catalog().resolve()
+    roots = [r.resolve() for r in catalog.roots]
+    personal = [r for r in roots if r != shipped and not r.is_relative_to(shipped)] if len(roots) > 1 else []
+    if not personal or set_dir.resolve().is_relative_to(personal[-1]):
+        return set_dir
+    last = personal[-1]
+    mine = sorted(
+        path.parent
+        for card_id, path in catalog.paths.items()
+        if catalog.card_set.get(card_id) == info.code and path.resolve().is_relative_to(last)
+    )
+    if mine:
+        return mine[0]
+    if last.name == set_dir.name and last.parent.name == info.game:
+        return last
+    if last.name == info.game:
+        return last / set_dir.name
+    return last / info.game / set_dir.name
+
+
+def make_folder(folder: Path) -> None:
+    """Create ``folder`` (a personal catalog's set folder, :func:`write_folder`) and its parents if missing.
+
+    Raises:
+        OutputError: it cannot be made (a file in its place, no permission).
+    """
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise OutputError(f"cannot make the folder {folder}: {err.strerror or err}") from None
+
+
+def card_path(info: SetInfo, number: str, name: str | None = None, slug: str | None = None, folder: Path | None = None) -> Path:
+    """Return the file a new card goes to: ``<folder>/<number>-<slug>.yaml``, the folder the set's
+    own unless given (:func:`write_folder`).
 
     The slug is ``slug`` if given, else made from ``name`` (:func:`cardlab.core.text.slug`), else
     ``card``. Only the ``<number>-`` prefix is checked later.
@@ -313,16 +363,18 @@ def card_path(info: SetInfo, number: str, name: str | None = None, slug: str | N
             f"the name '{name}' has no Latin letters to name the file with; also pass --slug, e.g. the English name (--slug test-jab)"
         )
     text = make_slug(slug or name or "card")
-    return info.path.parent / f"{number}-{text}.yaml"
+    return (folder or info.path.parent) / f"{number}-{text}.yaml"
 
 
-def existing_card(catalog: Catalog, info: SetInfo, number: str) -> Path | None:
-    """Return the file already holding card ``<set>-<number>`` (by id or by file-name prefix), or None."""
+def existing_card(catalog: Catalog, info: SetInfo, number: str, folder: Path | None = None) -> Path | None:
+    """Return the file already holding card ``<set>-<number>`` (by id, or by file-name prefix in
+    the set's folder or ``folder``), or None."""
     card_id = f"{info.code}-{number}"
     if card_id in catalog.paths:
         return catalog.paths[card_id]
-    for p in sorted(info.path.parent.glob(f"{number}-*.y*ml")):
-        return p
+    for where in dict.fromkeys([info.path.parent, folder or info.path.parent]):
+        for p in sorted(where.glob(f"{number}-*.y*ml")):
+            return p
     return None
 
 
@@ -380,7 +432,8 @@ def new_card(
         CardlabError: the card already exists (exit 1); nothing is written.
     """
     info = catalog.require_set(set_code)
-    check_writable(info)
+    folder = write_folder(catalog, info)
+    check_writable(info, folder)
     number = check_number(info, number)
     kinds = skeleton_kinds(info.game)
     if kind is not None and not kind.strip():
@@ -392,10 +445,10 @@ def new_card(
     chosen = kind or (kinds[0] if kinds else None)
     if kinds and chosen not in kinds:
         raise UsageError(f"unknown kind '{chosen}' for {game_title(info.game)} cards; choose one of {', '.join(kinds)}")
-    found = existing_card(catalog, info, number)
+    found = existing_card(catalog, info, number, folder)
     if found is not None:
         raise CardlabError(f"{found}: card {info.code}-{number} already exists; edit that file instead")
-    path = card_path(info, number, name, slug)
+    path = card_path(info, number, name, slug, folder)
     text = skeleton(
         info.game,
         chosen,
@@ -407,5 +460,6 @@ def new_card(
         path=path,
         default_kind=kind is None and bool(kinds),
     )
+    make_folder(folder)
     write_new(path, text)
     return path

@@ -3,7 +3,9 @@
 - Shipped data: inside the wheel at ``cardlab/_data/{cards,schema}``; in a checkout (editable
   install) at the repository root's ``cards/`` and ``schema/``.
 - Catalog roots: ``--catalog`` or ``CARDLAB_CATALOG`` (several roots separated by ``os.pathsep``),
-  else the shipped catalog.
+  else the shipped catalog; the word ``shipped`` among them is the shipped catalog (``--catalog
+  shipped --catalog ~/mine``: a personal catalog layered over it; ``./shipped`` is a folder of
+  that name).
 - Index: ``--db`` or ``CARDLAB_DB``, else ``<user cache dir>/cardlab/index-<hash of roots>.sqlite``.
 """
 
@@ -21,6 +23,9 @@ if TYPE_CHECKING:
 # No pathlib at import: the quick ``cardlab validate`` (:mod:`cardlab.cli.entry`) finds the catalog,
 # the cache and the index with the text forms below (``*_folder``, :func:`root_folders`,
 # :func:`index_location`); the Path forms wrap them.
+
+SHIPPED = "shipped"
+"""The word that names the shipped catalog among the catalog roots (``--catalog shipped``)."""
 
 _PKG = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
@@ -81,7 +86,9 @@ def root_folders(option: Sequence[str | os.PathLike[str]] | os.PathLike[str] | s
         option: what ``--catalog`` said (a path, several, or a pathsep-separated string), or None.
 
     Returns:
-        The roots from ``option``, else from ``CARDLAB_CATALOG``, else the shipped catalog.
+        The roots from ``option``, else from ``CARDLAB_CATALOG``, else the shipped catalog; the word
+        :data:`SHIPPED` among them stands for the shipped catalog (issue 33: ``--catalog shipped
+        --catalog ~/mine``).
 
     Raises:
         UsageError: the list names no folder (``:``).
@@ -103,7 +110,8 @@ def root_folders(option: Sequence[str | os.PathLike[str]] | os.PathLike[str] | s
             )
     elif isinstance(option, os.PathLike):
         option = [option]
-    return list(dict.fromkeys(os.path.realpath(os.path.expanduser(os.fspath(p) or ".")) for p in option))
+    named = (shipped_catalog_folder() if os.fspath(p) == SHIPPED else os.fspath(p) for p in option)
+    return list(dict.fromkeys(os.path.realpath(os.path.expanduser(p or ".")) for p in named))
 
 
 def catalog_roots(option: Sequence[str | os.PathLike[str]] | os.PathLike[str] | str | None = None) -> list[Path]:

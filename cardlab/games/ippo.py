@@ -218,6 +218,7 @@ def _facets(card: dict) -> Iterator[Row]:
     if printed is not None:  # the common rarity field, for Ippo's stars (seed 000)
         yield "rarity", printed[0], None
         yield "rarity", str(printed[1]), None
+        yield "rarity", "★" * printed[1], None  # as the card and `cardlab show` print it
     if kind in KINDS:
         yield from _num("cost", card_cost(card))
 
@@ -309,7 +310,7 @@ def type_line(card: dict, langs: Sequence[str] = ()) -> str:
 
 def rarity(card: dict) -> tuple[str, int] | None:
     """A card's rarity as printed, its stars (seed 000, 'Numéro de série et rareté': the more stars,
-    the rarer): ``("3-star", 3)``, searched as ``rarity:3-star`` or ``rarity:3`` and sorted by
+    the rarer): ``("3-star", 3)``, searched as ``rarity:3-star``, ``rarity:3`` or ``rarity:★★★`` and sorted by
     ``--sort rarity`` (commonest first); None when ``stars`` is not a whole number."""
     stars = card.get("stars")
     if isinstance(stars, int) and not isinstance(stars, bool) and 0 < stars < 100:

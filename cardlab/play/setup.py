@@ -130,7 +130,8 @@ def resolve_stakes(catalog: Catalog, con: Database | None, players: Sequence[str
 
 
 def check_stakes(con: Database | None, players: Sequence[str], stakes: dict[str, str]) -> None:
-    """Check the stakes (seed 002 "Généralités": one card each at most, agreed by every player):
+    """Check the stakes (seed 002 "Généralités" puts one card at stake, "une seule", with every
+    player's clear agreement; read here as one card per player at most):
     each staking player plays the game and owns the card. Raises SetupError/UsageError."""
 
     for p, card_id in stakes.items():

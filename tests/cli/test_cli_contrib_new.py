@@ -48,8 +48,18 @@ def test_card_new_refuses_the_catalog_of_an_installed_package(runner, installed)
     result = _new(runner, "--set", "ippo-test", "--number", "20", "--slug", "test-wall")
     assert result.exit_code == 2, result.output
     assert "installed with the cardlab package" in result.stderr
-    assert "--catalog" in result.stderr and "cards/ folder of your cardlab checkout" in result.stderr
+    assert "--catalog shipped --catalog ~/mine" in result.stderr and "cards/ folder of a cardlab checkout" in result.stderr
     assert not list(installed.rglob("20-*")) and not list(installed.rglob(".*.tmp"))
+
+
+def test_card_new_beside_an_installed_package_goes_to_the_personal_catalog(runner, installed, tmp_path):
+    """The way the refusal offers: a personal catalog after the shipped one takes the new card (issue 33)."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    result = _new(runner, "--set", "ippo-test", "--number", "20", "--slug", "test-wall", "--catalog", "shipped", "--catalog", str(mine))
+    assert result.exit_code == 0, result.output
+    assert sorted(p.relative_to(mine).as_posix() for p in mine.rglob("*.yaml")) == ["ippo/ippo-test/20-test-wall.yaml"]
+    assert not list(installed.rglob("20-*"))
 
 
 def test_card_new_into_a_checkout_and_with_catalog_still_works(runner, tmp_path, monkeypatch, installed, catalog_copy):

@@ -4,6 +4,7 @@ card files only, or a set.yaml that says `extends: <set code>`, adds cards to a 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -90,7 +91,6 @@ def test_collector_checks_a_deck_with_five_own_cards(runner, deck, tmp_path):
     roots = ["--catalog", str(SHIPPED_IPPO), "--catalog", str(PERSONAL)]
     result = runner.invoke(app, ["deck", "validate", str(deck), *roots, "-O", "json"])
     assert result.exit_code == 1, result.output  # 20 cards: the 4-round format wants 40
-    import json
 
     report = json.loads(result.stdout)
     assert [(p["rule"], p["message"]) for p in report["problems"]] == [("deck-size", "the deck holds 20 cards; exactly 40 needed")]
@@ -103,6 +103,22 @@ def test_collector_checks_a_deck_with_five_own_cards(runner, deck, tmp_path):
     assert "not yet: the rules text is recorded in another language" in shown.stdout
     found = runner.invoke(app, ["search", "set:ippo1", *roots, "-O", "ids"])
     assert found.stdout.split() == FIVE
+
+
+def test_collector_deck_and_search_through_a_postgresql_index(runner, deck, pg_index_url, monkeypatch):
+    """The same layered catalog indexed on a PostgreSQL server: the five own cards found and counted."""
+    monkeypatch.setenv("CARDLAB_DB", pg_index_url)
+    roots = ["--catalog", "shipped", "--catalog", str(PERSONAL)]
+    built = runner.invoke(app, ["index", *roots])
+    assert built.exit_code == 0, built.output
+    found = runner.invoke(app, ["search", "set:ippo1", *roots, "-O", "ids"])
+    assert found.exit_code == 0, found.output
+    assert found.stdout.split() == FIVE
+    result = runner.invoke(app, ["deck", "validate", str(deck), *roots, "-O", "json"])
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.stdout)
+    assert [(p["rule"], p["message"]) for p in report["problems"]] == [("deck-size", "the deck holds 20 cards; exactly 40 needed")]
+    assert [line["id"] for line in report["lines"]] == FIVE
 
 
 def test_collector_catalog_from_the_environment_in_a_real_process(deck, tmp_path):
@@ -118,3 +134,65 @@ def test_collector_catalog_from_the_environment_in_a_real_process(deck, tmp_path
     assert proc.returncode == 1, proc.stderr
     assert f"{deck}:2: deck-size: the deck holds 20 cards; exactly 40 needed" in proc.stdout + proc.stderr
     assert "unique-set" not in proc.stdout + proc.stderr
+
+
+def test_the_word_shipped_names_the_shipped_catalog(runner, deck):
+    """`--catalog shipped --catalog mine`, the form the issue quotes: the shipped cards and five of one's own."""
+    result = runner.invoke(app, ["deck", "validate", str(deck), "--catalog", "shipped", "--catalog", str(PERSONAL), "-O", "json"])
+    assert result.exit_code == 1, result.output
+    report = json.loads(result.stdout)
+    assert [(p["rule"], p["message"]) for p in report["problems"]] == [("deck-size", "the deck holds 20 cards; exactly 40 needed")]
+    assert [line["id"] for line in report["lines"]] == FIVE
+
+
+@pytest.fixture
+def shipped_copy(tmp_path, monkeypatch) -> Path:
+    """A copy of the shipped Ippo set standing in for the shipped catalog (nothing written into the repository)."""
+    root = tmp_path / "shipped"
+    shutil.copytree(SHIPPED_IPPO, root / "ippo")
+    monkeypatch.setattr("cardlab.core.paths.shipped_catalog_folder", lambda: str(root))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("CARDLAB_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "home" / "mine").mkdir(parents=True)
+    return root
+
+
+CSV = (
+    "number,name,name.en,kind,stars,blow_type,start_cost.generic,blow_power,abilities.1.text.en,transcribed\n"
+    "106,コレクターテストアッパー,Collector Test Uppercut,blow,1,upper,1,4,Strike twice.,false\n"
+)
+
+
+def test_csv_import_into_a_layered_catalog_writes_the_personal_folder(runner, shipped_copy, tmp_path):
+    """`import csv --set ippo1 --catalog shipped --catalog ~/mine`: the cards go to ~/mine, never beside the shipped set.yaml."""
+    sheet = tmp_path / "cards.csv"
+    sheet.write_text(CSV, encoding="utf-8")
+    mine = tmp_path / "home" / "mine"
+    result = runner.invoke(app, ["import", "csv", str(sheet), "--set", "ippo1", "--catalog", "shipped", "--catalog", "~/mine"])
+    assert result.exit_code == 0, result.output
+    written = mine / "ippo" / "ippo1" / "106-collector-test-uppercut.yaml"
+    assert result.stdout.splitlines() == ["wrote 1 new card file(s), replaced 0", f"  {written}"]
+    assert sorted(p.name for p in (shipped_copy / "ippo" / "ippo1").iterdir()) == ["set.yaml"]
+    checked = validate([shipped_copy, mine], cache_path=None)
+    assert checked.problems == []
+    assert checked.catalog.card_set["ippo1-106"] == "ippo1"
+    again = runner.invoke(app, ["import", "csv", str(sheet), "--set", "ippo1", "--catalog", "shipped", "--catalog", "~/mine"])
+    assert again.exit_code == 1, again.output
+    assert f"card ippo1-106 already exists ({written})" in again.stderr
+    other = sheet.with_name("more.csv")
+    other.write_text(CSV.replace("106,", "107,").replace("Uppercut", "Upper"), encoding="utf-8")
+    result = runner.invoke(app, ["import", "csv", str(other), "--set", "ippo1", "--catalog", "~/mine", "--catalog", "shipped"])
+    assert result.exit_code == 0, result.output  # the shipped catalog named last is still not written to
+    assert sorted(p.name for p in written.parent.iterdir()) == ["106-collector-test-uppercut.yaml", "107-collector-test-upper.yaml"]
+
+
+def test_card_new_in_a_layered_catalog_joins_the_personal_set_folder(runner, shipped_copy, tmp_path):
+    """A personal folder that extends the set by `set.yaml` gets the new card, beside the collector's others."""
+    mine = tmp_path / "home" / "mine" / "ippo" / "my-ippo-cards"
+    shutil.copytree(PERSONAL / "ippo" / "ippo1", mine)
+    (mine / "set.yaml").write_text("extends: ippo1\n", encoding="utf-8")
+    roots = ["--catalog", f"shipped{os.pathsep}{tmp_path / 'home' / 'mine'}"]
+    result = runner.invoke(app, ["card", "new", "--set", "ippo1", "--number", "107", "--name", "Collector Test Feint", *roots])
+    assert result.exit_code == 0, result.output
+    assert (mine / "107-collector-test-feint.yaml").is_file()
+    assert sorted(p.name for p in (shipped_copy / "ippo" / "ippo1").iterdir()) == ["set.yaml"]

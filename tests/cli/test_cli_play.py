@@ -311,3 +311,62 @@ def test_verify_a_thread_as_a_real_subprocess(runner, env, tmp_path):
     assert done.returncode == 1 and "post 3, line " in done.stderr and "expected '" in done.stderr
     done = subprocess.run([*cmd[:-1], str(tmp_path / "missing.txt")], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 2 and "Traceback" not in done.stderr
+
+
+def _wrap_as_forum(posts: list[str]) -> str:
+    """The posts as a forum page shows them: out of order, a header and a signature around each, one
+    quoted again inside a reply."""
+    order = [posts[i] for i in (2, 0, 3, *range(4, len(posts)), 1)]
+    chrome = [
+        f"Re: Ryūjin Jakka for a card\nPosted by {('alice', 'bob')[i % 2]} on Tue Dec 01 2026 21:0{i % 10}\n{p}\n_____\n[i]Forged in the Gotei, since 2009[/i]"
+        for i, p in enumerate(order)
+    ]
+    return "\n\n".join(chrome) + "\n\n[quote=bob]" + posts[0] + "[/quote]\nnice game\n"
+
+
+def test_two_players_who_do_not_trust_each_other_settle_a_staked_game_by_its_posts(runner, env, tmp_path):
+    """Issue 33, 'Done when': a Ryūjin Jakka with a card at stake from each player, its seed committed
+    before any draw and mixed with both players' own words; the thread as pasted on the forum proves
+    the result to either player, the loser's staked card moved in the game's last transaction, and an
+    edited copy, a truncated one or a forged reply fails with the post and field named (exit 1)."""
+    _own(runner, "alice", tmp_path)
+    _own(runner, "bob", tmp_path)
+    lists = _list(tmp_path, "a.txt", ["2 FT 1", "2 FT 7", "2 FT 13", "2 FT 19", "2 FT 25"])
+    new = ["play", "new", "ryujin-jakka", "-p", "alice", "-p", "bob", "--list", f"alice:{lists}", "--list", f"bob:{lists}"]
+    run(runner, *new, "--stake", "alice:ftcg-test-30", "--stake", "bob:ftcg-test-32")  # the host (alice) picks no seed
+    run(runner, "play", "roll", "1", code=1)  # no draw before both accept
+    run(runner, "play", "accept", "1", "-p", "alice", "--contribution", "alice-secret-word")
+    run(runner, "play", "accept", "1", "-p", "bob", "--contribution", "bob-own-word")
+    early = run(runner, "play", "claim", "1", "-p", "bob", code=1)  # bob cannot win by forfeit at once
+    assert re.search(r"refused: bob may claim game #1 after \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", early.stderr), early.stderr
+    run(runner, "play", "roll", "1", "--to-end")
+    record = json.loads(run(runner, "play", "show", "1", "-O", "json").stdout)
+    winner = record["result"]["winner"]
+    loser = next(p for p in ("alice", "bob") if p != winner)
+    stake = {"alice": "ftcg-test-30", "bob": "ftcg-test-32"}[loser]
+    counts = {
+        p: {d["id"]: d["count"] for d in json.loads(run(runner, "collection", "list", "-p", p, "-O", "json").stdout)}
+        for p in ("alice", "bob")
+    }
+    assert (counts[winner][stake], counts[loser][stake]) == (3, 1)  # two copies each before
+    bbcode = run(runner, "play", "show", "1", "-O", "bbcode").stdout
+    posts = ["[b]cardlab game " + p for p in bbcode.split("[b]cardlab game ")[1:]]
+    assert len(posts) == len(record["posts"]) >= 4
+    pasted = tmp_path / "thread.txt"
+    pasted.write_text(_wrap_as_forum(posts), encoding="utf-8")
+    out = run(runner, "play", "verify", str(pasted)).stdout
+    assert out.startswith("verified: game ") and out.endswith(f"posts 1 to {len(posts)} follow from the revealed seed\n")
+    last = len(posts)
+    edited = _wrap_as_forum([*posts[:-1], posts[-1].replace(f"Result: {winner} wins", f"Result: {loser} wins")])
+    pasted.write_text(edited, encoding="utf-8")
+    out = run(runner, "play", "verify", str(pasted), code=1)
+    assert re.fullmatch(
+        rf"game [0-9a-f]{{16}}: post {last}, line \d+ \(file line \d+\): expected 'Result: {winner} wins \(first to 3 points\)', "
+        rf"found 'Result: {loser} wins \(first to 3 points\)'\n",
+        out.stderr,
+    ), out.stderr
+    pasted.write_text("\n".join(posts[:-1]) + "\n" + posts[-1][: len(posts[-1]) // 2], encoding="utf-8")
+    out = run(runner, "play", "verify", str(pasted), code=1)
+    assert f"post {last} (file line" in out.stderr and "is cut short" in out.stderr
+    pasted.write_bytes(b"\xff\xfe not a thread \x00")
+    run(runner, "play", "verify", str(pasted), code=2)

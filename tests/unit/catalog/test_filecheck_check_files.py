@@ -307,3 +307,17 @@ def test_check_text_problems_in_the_file_given(text, problems):
     _data, found = check_text(X, text, "card", "pokemon", "en")
     assert [p.pos.path for p in found] == [X] * len(problems)
     assert [(p.pos.line, p.pos.col, p.rule, p.message) for p in found] == problems
+
+
+def test_a_new_wording_of_the_problems_is_never_served_from_an_older_cache(tmp_path, monkeypatch):
+    """The cache is keyed by the schemas' text and the problems' wording: after an upgrade that words
+    a problem anew (issue 33: a card without kind), the files are checked again, not read from the cache."""
+    from cardlab.catalog import filecheck
+
+    shutil.copytree(FIXTURES / "pokemon", tmp_path / "cards" / "pokemon")
+    roots = [tmp_path / "cards"]
+    cache = tmp_path / "cache.sqlite"
+    assert check_files(scan(roots), cache_path=cache, roots=roots)[2] == len(scan(roots))
+    assert check_files(scan(roots), cache_path=cache, roots=roots)[2] == 0
+    monkeypatch.setattr(filecheck, "MESSAGES_VERSION", filecheck.MESSAGES_VERSION + "-next")
+    assert check_files(scan(roots), cache_path=cache, roots=roots)[2] == len(scan(roots))

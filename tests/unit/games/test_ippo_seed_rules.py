@@ -41,6 +41,49 @@ def test_unknown_kind_still_reports_only_the_kind():
     assert _problems(text) == [(4, 7, 'kind: "blw" is not one of "blow", "defense", "support", "fight"')]
 
 
+def test_several_problems_of_a_blow_card_each_with_its_position():
+    """Missing blow_type AND blow_power, a bad start_cost, an ability wanting text or keywords: all reported."""
+    text = (
+        "id: ippo-test-1\nnumber: '1'\nname: {ja: テストジャブ, en: Test Jab}\nkind: blow\nstars: 1\n"
+        "start_cost:\n  generic: -2\nabilities:\n  - timing: sometimes\n"
+    )
+    assert sorted(_problems(text)) == [
+        (1, 1, "missing fields 'blow_type', 'blow_power'"),
+        (7, 12, "start_cost.generic: -2 is out of range: must be at least 0"),
+        (9, 5, "abilities.0: missing field 'text' or 'keywords'"),
+        (9, 13, 'abilities.0.timing: "sometimes" is not one of "placement", "fast", "boxing", "interval", "constant"'),
+    ]
+
+
+def test_missing_kind_is_reported_alone_not_as_another_kinds_demands():
+    """No kind chooses no branch: before, the fallback (Fight) branch asked for abilities and called
+    the Defense fields unknown."""
+    text = "id: ippo-test-10\nnumber: '10'\nname: {ja: テストガード, en: Test Guard}\nstars: 1\nblocks: [straight]\ndefense_power: 2\n"
+    assert _problems(text) == [(1, 1, "missing field 'kind'")]
+
+
+def test_monpa_several_problems_and_a_missing_type():
+    """Monpa (seed 004 'Les cartes'): a servant's missing attack, bad mana and bad defense all reported;
+    a card without type reported as such, not as a charm missing its fields."""
+
+    def problems(text: str) -> list[tuple[int, int, str]]:
+        _data, found = check_text(Path("card.yaml"), text, "card", "monpa", "fr")
+        return [(p.pos.line, p.pos.col, p.message) for p in found]
+
+    servant = "id: monpa-test-4\nnumber: '4'\nname: {fr: Serviteur Test}\ntype: servant\nelement: feu\nmana: -3\ndefense: two\n"
+    assert sorted(problems(servant)) == [
+        (1, 1, "missing field 'attack'"),
+        (6, 7, "mana: -3 is out of range: must be at least 0"),
+        (
+            7,
+            10,
+            'defense: "two" does not have the expected form (a whole number 0 or more, or "?" (set by the card\'s effect; 0 while the effect is inactive))',
+        ),
+    ]
+    untyped = "id: monpa-test-4\nnumber: '4'\nname: {fr: Serviteur Test}\nelement: feu\nmana: 3\nattack: 2\ndefense: 2\n"
+    assert problems(untyped) == [(1, 1, "missing field 'type'")]
+
+
 @pytest.mark.parametrize("kind", ippo.SKELETON_KINDS)
 def test_templates_do_not_validate_until_filled(kind):
     """Every `card new` template, even with its common fields filled, names each blank of its kind."""
@@ -124,6 +167,7 @@ def test_stars_are_the_rarity(tmp_path):
     try:
         assert sorted(h.id for h in search(con, "rarity:3")) == ["ippo-test-10", "ippo-test-15", "ippo-test-4"]
         assert sorted(h.id for h in search(con, "rarity:4-star")) == ["ippo-test-5"]
+        assert sorted(h.id for h in search(con, "rarity:★★★★")) == ["ippo-test-5"]  # as `show` prints it
         hits = search(con, "game:ippo", sort="rarity")
         stars = [int(h.rarity.split("-")[0]) for h in hits]
         assert stars == [1] * 8 + [2] * 4 + [3] * 3 + [4]
