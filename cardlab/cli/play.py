@@ -43,11 +43,11 @@ def _emit(text: str, output: Path | None, overwrite: bool = False) -> None:
     typer.echo(f"wrote {atomic_write(output, text, overwrite, example='game.txt')}", err=True)
 
 
-def _show(rec: GameRecord, played: Played, fmt: str, output: Path | None, last: bool = False) -> None:
+def _show(rec: GameRecord, played: Played, fmt: str, output: Path | None, last: bool = False, overwrite: bool = False) -> None:
     """Print the thread (or, after a command that adds a post, ``last``: that post alone)."""
     from cardlab.render.forum import render
 
-    _emit(render(rec, played, fmt, [played.posts[-1].number] if last and fmt != "json" else None), output)
+    _emit(render(rec, played, fmt, [played.posts[-1].number] if last and fmt != "json" else None), output, overwrite)
 
 
 def _pairs(values: list[str] | None, option: str) -> dict[str, str]:
@@ -145,7 +145,13 @@ def new(
 
 
 @play_app.command("show")
-def show(game: GameArg, output_format: OutFmt = PostOutput.text, output: OutFile = None, lang: LangOpt = None) -> None:
+def show(
+    game: GameArg,
+    output_format: OutFmt = PostOutput.text,
+    output: OutFile = None,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace OUTPUT if it exists.")] = False,
+    lang: LangOpt = None,
+) -> None:
     """Show a game as its forum thread: the first post, each acceptance, move and claim, every draw,
     roll, hand, score, the result and the revealed seed.
 
@@ -157,7 +163,7 @@ def show(game: GameArg, output_format: OutFmt = PostOutput.text, output: OutFile
 
     with user_errors():
         rec, played = store.state(db.connect(), game)
-        _show(rec, played, output_format.value, output)
+        _show(rec, played, output_format.value, output, overwrite=overwrite)
 
 
 PlayerOpt = Annotated[str, typer.Option("--player", "-p", help="The player (a collection's name).")]

@@ -620,12 +620,19 @@ def import_export(
     Raises:
         InputError, UsageError: an unreadable file, a header matching no app, a column named twice
         (exit 2); BadCountsError (exit 2), DataError (exit 1): rows not understood, each at its row
-        and column (without ``skip_bad``); nothing is written then.
+        and column (without ``skip_bad``); UsageError: ``replace`` with ``skip_bad`` and a row not
+        understood (a restore that would drop that row's card); nothing is written then.
     """
     export = open_export(path, app)
     plan = plan_export(export, resolver, player, on_row=on_row)
     if not skip_bad:
         refuse(plan, export.path)
+    elif replace and plan.bad_rows:
+        # a restore gives each player exactly the file's counts: a skipped row would drop its card
+        raise UsageError(
+            f"{export.path}: --replace restores whole collections, and {plan.bad_rows:,} row(s) were not understood "
+            f"(first at line {plan.bad_lines[0] if plan.bad_lines else '?'}); fix them, or import without --replace; nothing written"
+        )
     players = write_plan(con, plan.counts, check_player(player), replace=replace)
     return AppImportReport(
         app=plan.app,

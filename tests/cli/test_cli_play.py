@@ -42,6 +42,11 @@ def verify(runner, game, tmp_path):
     BBCode thread alone verifies, and a forged winner in either is caught."""
     record = tmp_path / f"game{game}.json"
     run(runner, "play", "show", str(game), "-O", "json", "-o", str(record))
+    # an existing file is kept unless --overwrite, the option its message names (a finding: play
+    # show had no --overwrite, so the message pointed at nothing)
+    again = run(runner, "play", "show", str(game), "-O", "json", "-o", str(record), code=2)
+    assert "--overwrite" in again.stderr
+    run(runner, "play", "show", str(game), "-O", "json", "-o", str(record), "--overwrite")
     seed = run(runner, "play", "reveal", str(game)).stdout.strip()
     assert "verified" in run(runner, "play", "verify", str(record), "--seed", seed).stdout
     data = json.loads(record.read_text())

@@ -117,6 +117,17 @@ def test_skip_bad_writes_the_rest_and_lists_the_skipped_rows(tmp_path, con, reso
     assert (report.skipped, report.skipped_text()) == (2, "lines 3, 4")
 
 
+def test_replace_with_skip_bad_never_drops_a_skipped_rows_card(tmp_path, con, resolver):
+    """Finding: a restore (--replace) with --skip-bad deleted the cards of the rows it skipped.
+    Now refused whole: the collection is as it was."""
+    change(con, "alice", [("add", "base1-4", 2), ("add", "base1-58", 5)])
+    path = tmp_path / "backup.csv"
+    path.write_text("player,card_id,count\nalice,base1-58,5\nalice,base1-4,2.0\n")
+    with pytest.raises(UsageError, match=r"--replace restores whole collections, and 1 row\(s\) were not understood \(first at line 3\)"):
+        import_export(con, path, resolver, "alice", replace=True, skip_bad=True)
+    assert counts(con, "alice") == {"base1-4": 2, "base1-58": 5}
+
+
 def test_unknown_condition_printing_and_language_are_problems(tmp_path, con, resolver):
     path = tmp_path / "c.csv"
     path.write_text(
