@@ -375,7 +375,7 @@ class PgIndex:
                 name = f"cardlab_q{self._serial}"
                 numbered = iter(range(1, sql.count("?") + 1))
                 before.append(f"PREPARE {name} AS " + re.sub(r"\?", lambda _m: f"${next(numbered)}", sql))
-        if not before and not after:
+        if name is None and not before and not after:
             return self.con.execute(_pg_sql(sql), list(params))
         cur = psycopg.ClientCursor(self.con)
         if name is not None:

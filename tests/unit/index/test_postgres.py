@@ -451,6 +451,29 @@ def test_a_bare_word_search_is_planned_once_and_follows_a_rebuild(test_set, pg_i
         con.close()
 
 
+def test_find_page_of_a_bare_word_reuses_its_plans_and_commits_with_its_last_statement(test_set, pg_index_url):
+    """find_page of one bare word: its word count and its page are prepared once per connection and
+    run again for every other word with the one plan (each word counted in pg_prepared_statements'
+    generic plans); a page whose total is known is two round trips: BEGIN with the exact-name check,
+    then the page with COMMIT (three before: the page planned anew, then COMMIT alone)."""
+    postgres.build([test_set], pg_index_url)
+    con = postgres.open_fresh([test_set], pg_index_url)
+    try:
+        pages = {word: engine.find_page(con, word) for word in ("testemon", "gadget", "qqqqzz")}
+        assert {w: ([h.id for h in p.hits], p.total) for w, p in pages.items()} == {
+            "testemon": (["test1-1"], 1),
+            "gadget": (["test1-4"], 1),
+            "qqqqzz": ([], 0),
+        }
+        plans = con.con.execute("SELECT split_part(statement, ' ', 5), generic_plans, custom_plans FROM pg_prepared_statements").fetchall()
+        assert sorted(plans) == [("*", 3, 0), ("COUNT(*)", 3, 0)]  # PREPARE ... AS SELECT * (the page), SELECT COUNT(*) (the words)
+        sent = _messages(con, lambda: engine.find_page(con, "gadget"))
+        assert sent == ["Query", "Query"]
+        assert [h.id for h in engine.find_page(con, "gadget").hits] == ["test1-4"]
+    finally:
+        con.close()
+
+
 def _kill_session(url: str, con) -> None:  # noqa: ANN001
     """End ``con``'s server session from another one, as a server restart does."""
     import psycopg
