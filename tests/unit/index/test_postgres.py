@@ -466,7 +466,9 @@ def test_find_page_of_a_bare_word_reuses_its_plans_and_commits_with_its_last_sta
             "qqqqzz": ([], 0),
         }
         plans = con.con.execute("SELECT split_part(statement, ' ', 5), generic_plans, custom_plans FROM pg_prepared_statements").fetchall()
-        assert sorted(plans) == [("*", 3, 0), ("COUNT(*)", 3, 0)]  # PREPARE ... AS SELECT * (the page), SELECT COUNT(*) (the words)
+        # PREPARE ... AS SELECT * (the page of a word that is a card's whole name: two sides; of one
+        # that is not: one side), SELECT COUNT(*) (the words: three words, one plan)
+        assert sorted(plans) == [("*", 1, 0), ("*", 2, 0), ("COUNT(*)", 3, 0)]
         sent = _messages(con, lambda: engine.find_page(con, "gadget"))
         assert sent == ["Query", "Query"]
         assert [h.id for h in engine.find_page(con, "gadget").hits] == ["test1-4"]
