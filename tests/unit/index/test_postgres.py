@@ -293,6 +293,21 @@ def test_cardlab_search_on_sqlite_imports_no_database_driver(tmp_path):
     assert run.stderr.strip().splitlines()[-1] == "[]"
 
 
+def test_cardlab_search_on_postgresql_imports_psycopg_without_sqlalchemy(test_set, pg_index_url, tmp_path):
+    """A search on a server index reads its URL with the standard library (core.database.parse_url):
+    psycopg is imported, SQLAlchemy (a second of a cold start) is not."""
+    postgres.build([test_set], pg_index_url)
+    code = (
+        "import sys; from cardlab.cli.entry import main; sys.argv = ['cardlab', 'search', '-O', 'ids', 'testmon'];\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print([m for m in ('psycopg', 'sqlalchemy') if m in sys.modules], file=sys.stderr)"
+    )
+    env = {**os.environ, "CARDLAB_CATALOG": str(test_set), "CARDLAB_DB": pg_index_url, "CARDLAB_CACHE_DIR": str(tmp_path)}
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True, cwd=REPO)
+    assert run.stdout.splitlines() == ["test1-1", "test1-2"]
+    assert run.stderr.strip().splitlines()[-1] == "['psycopg']"
+
+
 def test_a_swap_waits_for_the_search_in_progress(test_set, pg_index_url, tmp_path):
     """Within one search (its snapshot) every statement reads the same index: a rebuild's swap waits
     for it, and the next search reads the new index."""
