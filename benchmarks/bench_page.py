@@ -19,8 +19,9 @@ taken pair by pair:
 - *pg*: ``find_page`` of one word on PostgreSQL against SQLite, this commit and the ``--base`` one,
   its first view (total counted) and with its total known, with ``--pg-url``: a database whose
   index is ``--pg-size`` cards (built with ``cardlab index --db URL``);
-- *cold CLI*: ``cardlab search WORD --limit 50`` (:data:`CLI_WORDS`) as a new process, PostgreSQL
-  against SQLite, both commits (run from ``/``: ``python -m`` would put a worktree first on sys.path).
+- *cold CLI*: ``cardlab search WORD --limit 50`` (:data:`CLI_WORDS`) as a new process on PostgreSQL,
+  this commit against the ``--base`` one, and against SQLite (this commit; run from ``/``: ``python -m``
+  would put a worktree first on sys.path).
 """
 
 from __future__ import annotations
@@ -125,6 +126,9 @@ def main() -> None:
     ap.add_argument("--pg-url", help="a PostgreSQL database holding the index of --pg-size cards")
     ap.add_argument("--pg-size", type=int, default=100000)
     ap.add_argument("--skip-pages", action="store_true", help="only the PostgreSQL table")
+    ap.add_argument("--skip-words", action="store_true", help="of the PostgreSQL table, only the cold CLI")
+    ap.add_argument("--words", nargs="+", default=WORDS, help="the one-word searches of the PostgreSQL table")
+    ap.add_argument("--skip-cli", action="store_true", help="of the PostgreSQL table, no cold CLI")
     args = ap.parse_args()
     if args.worker:
         args.mode = args.worker
@@ -156,7 +160,7 @@ def main() -> None:
     if args.pg_url:
         db = index_of(args.scale, args.cache, args.pg_size)
         print(f"# PostgreSQL / SQLite, one word, {args.pg_size:,} cards (B is SQLite)", flush=True)
-        for word in WORDS:
+        for word in [] if args.skip_words else args.words:
             for base, label in ((None, "after"), (args.base, "before")):
                 for mode, view in (("first", "first view"), ("new", "total known")):
                     pairs(
@@ -171,14 +175,17 @@ def main() -> None:
 
         catalog = str(args.scale / f"c{args.pg_size}")
         os.chdir("/")  # python -m puts the working folder first on sys.path: no worktree there, PYTHONPATH decides
-        for word in CLI_WORDS:
-            for base, label in ((None, "after"), (args.base, "before")):
-                env = {**os.environ, "PYTHONPATH": str(base or REPO)}
-                cli = [sys.executable, "-m", "cardlab", "search", word, "--catalog", catalog, "--limit", "50", "--db"]
-                print(
-                    paired(f"{label} cold CLI {word!r}: pg / sqlite", [*cli, args.pg_url], [*cli, db], args.rounds + 2, env, env).line(),
-                    flush=True,
-                )
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        before = {**os.environ, "PYTHONPATH": str(args.base)}
+        for word in [] if args.skip_cli else CLI_WORDS:
+            cli = [sys.executable, "-m", "cardlab", "search", word, "--catalog", catalog, "--limit", "50", "--db"]
+            # the SQLite index file is fresh for one commit only (the other would rebuild it: the
+            # schemas' folder is part of what it records), so each side of a pair runs one commit
+            for label, b, env_b in (
+                (f"cold CLI {word!r}: pg after / pg before", args.pg_url, before),
+                (f"cold CLI {word!r}: pg / sqlite", db, env),
+            ):
+                print(paired(label, [*cli, args.pg_url], [*cli, b], args.rounds + 2, env, env_b).line(), flush=True)
     print(f"# done {time.strftime('%H:%M:%S', time.gmtime())} UTC, load {os.getloadavg()[0]:.2f}", flush=True)
 
 
