@@ -16,11 +16,12 @@ taken pair by pair:
   match) against ``find_page(con, q, page_size=50)`` with its total counted anew each call (the
   first view of a query) and with the total remembered (the next pages, other sorts);
 - *deep*: the same at page 1,000 (offset 49,950);
-- *pg*: ``find_page`` of one word on PostgreSQL against SQLite (both this commit), and the old
-  ``search_page`` on both (the old reader session: parallel workers allowed), with ``--pg-url``: a
-  database whose index is ``--pg-size`` cards (built with ``cardlab index --db URL``);
-- *cold CLI*: ``cardlab search noru --limit 50`` as a new process, PostgreSQL against SQLite, both
-  commits.
+- *pg*: ``find_page`` of one word on PostgreSQL against SQLite, this commit and the ``--base`` one,
+  its first view (total counted) and with its total known, with ``--pg-url``: a database whose
+  index is ``--pg-size`` cards (built with ``cardlab index --db URL``);
+- *cold CLI*: ``cardlab search WORD --limit 50`` (:data:`CLI_WORDS`) as a new process on PostgreSQL,
+  this commit against the ``--base`` one, and against SQLite (this commit; run from ``/``: ``python -m``
+  would put a worktree first on sys.path).
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ tenth of them, the empty query (every card)."""
 
 WORDS = ["energy", "damage", "coin", "noru", "zzzz"]
 """One-word searches for the PostgreSQL table: common rules-text words, a name prefix, no match."""
+
+CLI_WORDS = ["charizard", "noru"]
+"""Cold ``cardlab search WORD`` on PostgreSQL against SQLite: a word no synthetic card has, a name prefix."""
 
 
 def worker(args: argparse.Namespace) -> None:
@@ -122,6 +126,9 @@ def main() -> None:
     ap.add_argument("--pg-url", help="a PostgreSQL database holding the index of --pg-size cards")
     ap.add_argument("--pg-size", type=int, default=100000)
     ap.add_argument("--skip-pages", action="store_true", help="only the PostgreSQL table")
+    ap.add_argument("--skip-words", action="store_true", help="of the PostgreSQL table, only the cold CLI")
+    ap.add_argument("--words", nargs="+", default=WORDS, help="the one-word searches of the PostgreSQL table")
+    ap.add_argument("--skip-cli", action="store_true", help="of the PostgreSQL table, no cold CLI")
     args = ap.parse_args()
     if args.worker:
         args.mode = args.worker
@@ -153,32 +160,32 @@ def main() -> None:
     if args.pg_url:
         db = index_of(args.scale, args.cache, args.pg_size)
         print(f"# PostgreSQL / SQLite, one word, {args.pg_size:,} cards (B is SQLite)", flush=True)
-        for word in WORDS:
-            pairs(
-                f"new find_page {word!r}: pg / sqlite",
-                (None, "first", args.pg_url, word),
-                (None, "first", db, word),
-                args.rounds,
-                args.calls,
-            )
-            pairs(
-                f"old search_page {word!r}: pg / sqlite",
-                (args.base, "old", args.pg_url, word),
-                (args.base, "old", db, word),
-                args.rounds,
-                args.calls,
-            )
+        for word in [] if args.skip_words else args.words:
+            for base, label in ((None, "after"), (args.base, "before")):
+                for mode, view in (("first", "first view"), ("new", "total known")):
+                    pairs(
+                        f"{label} find_page {word!r} {view}: pg / sqlite",
+                        (base, mode, args.pg_url, word),
+                        (base, mode, db, word),
+                        args.rounds,
+                        args.calls,
+                    )
         sys.path.insert(0, str(REPO))
         from benchmarks.paired import paired
 
         catalog = str(args.scale / f"c{args.pg_size}")
-        for base, label in ((None, "new"), (args.base, "old")):
-            env = {**os.environ, "PYTHONPATH": str(base or REPO)}
-            cli = [sys.executable, "-m", "cardlab", "search", "noru", "--catalog", catalog, "--limit", "50", "--db"]
-            print(
-                paired(f"{label} cold CLI 'noru': pg / sqlite", [*cli, args.pg_url], [*cli, db], args.rounds + 2, env, env).line(),
-                flush=True,
-            )
+        os.chdir("/")  # python -m puts the working folder first on sys.path: no worktree there, PYTHONPATH decides
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        before = {**os.environ, "PYTHONPATH": str(args.base)}
+        for word in [] if args.skip_cli else CLI_WORDS:
+            cli = [sys.executable, "-m", "cardlab", "search", word, "--catalog", catalog, "--limit", "50", "--db"]
+            # the SQLite index file is fresh for one commit only (the other would rebuild it: the
+            # schemas' folder is part of what it records), so each side of a pair runs one commit
+            for label, b, env_b in (
+                (f"cold CLI {word!r}: pg after / pg before", args.pg_url, before),
+                (f"cold CLI {word!r}: pg / sqlite", db, env),
+            ):
+                print(paired(label, [*cli, args.pg_url], [*cli, b], args.rounds + 2, env, env_b).line(), flush=True)
     print(f"# done {time.strftime('%H:%M:%S', time.gmtime())} UTC, load {os.getloadavg()[0]:.2f}", flush=True)
 
 

@@ -4,23 +4,26 @@ server, the search index (:mod:`cardlab.index.postgres`) and the collections
 
 :func:`locate` turns a URL, file or folder into a :class:`Location`; :func:`server_error` turns a
 driver's failure (unreachable server, refused login, missing database, missing rights) into one
-clear error with what to do. SQLAlchemy is imported by this module: only commands that use a
-database URL import it.
+clear error with what to do. URLs are read here with the standard library (:class:`Address`, read
+as SQLAlchemy's ``make_url`` reads them): a search on a PostgreSQL index connects with psycopg
+alone, and SQLAlchemy is imported only by the collections, which ask for :attr:`Location.url`.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from urllib.parse import unquote
-
-import sqlalchemy as sa
+from typing import TYPE_CHECKING
+from urllib.parse import parse_qsl, quote, quote_plus, unquote
 
 from cardlab.core.errors import CardlabError, ExitStatus, UsageError
 from cardlab.core.paths import collection_location, is_database_url
 from cardlab.core.text import visible
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
 
 _USERINFO_PASSWORD = re.compile(r"(://[^/?#@\s:]*:)[^/?#@\s]*@")
 _QUERY_PASSWORD = re.compile(r"(?i)([?&;\s][^=&;?#\s]*pass[^=&;?#\s]*=)[^&;#\s]*")
@@ -35,11 +38,100 @@ def hide_secrets(text: str) -> str:
 
 
 def shown_url(url: sa.URL) -> str:
-    """Return ``url`` as messages show it: SQLAlchemy's rendering with ``hide_password``, then every
-    query parameter naming a password (``?password=``) masked as ``***``, percent-escapes decoded."""
+    """Return ``url`` (SQLAlchemy's) as messages show it: SQLAlchemy's rendering with
+    ``hide_password``, then every query parameter naming a password (``?password=``) masked as
+    ``***``, percent-escapes decoded (:meth:`Address.shown` without SQLAlchemy)."""
 
     masked = url.update_query_dict({k: "***" for k in url.query if "pass" in k.lower()})
     return hide_secrets(unquote(masked.render_as_string(hide_password=True)))
+
+
+_URL = re.compile(
+    r"""
+    (?P<scheme>[\w+]+)://
+    (?: (?P<username>[^:/]*) (?: : (?P<password>[^@]*) )? @ )?
+    (?: (?: \[ (?P<ipv6>[^/?]+) \] | (?P<host>[^/:?]+) )? (?: : (?P<port>[^/?]*) )? )?
+    (?: / (?P<database>[^?]*) )?
+    (?: \? (?P<query>.*) )?
+    """,
+    re.X,
+)
+"""A database URL's parts: ``scheme://user:password@host:port/database?query`` (the host in
+brackets when it is an IPv6 address), each part optional after the scheme, as RFC 1738 and
+SQLAlchemy's ``make_url`` have them."""
+
+
+@dataclass(frozen=True)
+class Address:
+    """A database URL's parts, without its text's escapes: what :func:`parse_url` reads, the same
+    values as SQLAlchemy's ``URL`` (``drivername``, ``username``, ``password``, ``host``, ``port``,
+    ``database``, ``query``: ``(name, value)`` pairs in the URL's order, a repeated name's values
+    as one tuple)."""
+
+    drivername: str
+    username: str | None = None
+    password: str | None = None
+    host: str | None = None
+    port: int | None = None
+    database: str | None = None
+    query: tuple[tuple[str, str | tuple[str, ...]], ...] = ()
+
+    def param(self, name: str) -> str | tuple[str, ...] | None:
+        """The value of the query parameter ``name`` (a tuple when it is repeated), or None."""
+        return dict(self.query).get(name)
+
+    def render(self, hide_password: bool = True) -> str:
+        """The URL as text, escapes put back, the query's names sorted (as SQLAlchemy's
+        ``render_as_string``): libpq reads it with the password (``hide_password`` False)."""
+        text = self.drivername + "://"
+        if self.username is not None:
+            text += quote(self.username, safe=" +")
+            if self.password is not None:
+                text += ":" + ("***" if hide_password else quote(self.password, safe=" +"))
+            text += "@"
+        if self.host is not None:
+            text += f"[{self.host}]" if ":" in self.host else self.host
+        if self.port is not None:
+            text += f":{self.port}"
+        if self.database is not None:
+            text += "/" + quote(self.database, safe=" +/")
+        if self.query:
+            values = {k: (v,) if isinstance(v, str) else v for k, v in self.query}
+            text += "?" + "&".join(f"{quote_plus(k)}={quote_plus(v)}" for k in sorted(values) for v in values[k])
+        return text
+
+    def shown(self) -> str:
+        """The URL as messages show it: every password masked as ``***`` (the user part's and
+        any query parameter naming one), percent-escapes decoded."""
+        masked = replace(self, query=tuple((k, "***" if "pass" in k.lower() else v) for k, v in self.query))
+        return hide_secrets(unquote(masked.render(hide_password=True)))
+
+
+def parse_url(text: str) -> Address:
+    """Read a database URL (``postgresql+psycopg://user:pw@host:5432/db?sslmode=require``) into its
+    parts, as SQLAlchemy's ``make_url`` reads it (the user name, password and database name
+    unescaped; query parameters with no value left out): standard library only, so that a search
+    on a PostgreSQL index never imports SQLAlchemy.
+
+    Raises:
+        ValueError: not a URL (no ``scheme://``), or a port that is not a number.
+    """
+    m = _URL.match(text)
+    if m is None:
+        raise ValueError(f"not a database URL: {text!r}")
+    query: dict[str, str | tuple[str, ...]] = {}
+    for key, value in parse_qsl(m["query"] or ""):
+        old = query.get(key)
+        query[key] = value if old is None else (*((old,) if isinstance(old, str) else old), value)
+    return Address(
+        m["scheme"],
+        None if m["username"] is None else unquote(m["username"]),
+        None if m["password"] is None else unquote(m["password"]),
+        m["host"] or m["ipv6"],
+        None if m["port"] is None else int(m["port"]),  # "host:" too is refused
+        None if m["database"] is None else unquote(m["database"]),
+        tuple(query.items()),
+    )
 
 
 class DataDirError(CardlabError):
@@ -56,10 +148,10 @@ class DatabaseUnavailableError(CardlabError):
 
 @dataclass(frozen=True)
 class Location:
-    """Where a collections database is: ``url`` (SQLAlchemy, password included), ``path`` (the
-    SQLite file, None for a server), ``shown`` (for messages: the URL without its password)."""
+    """Where a database is: ``address`` (its URL's parts, password included), ``path`` (the SQLite
+    file, None for a server), ``shown`` (for messages: the URL without its password)."""
 
-    url: sa.URL
+    address: Address
     path: Path | None
     shown: str
 
@@ -68,15 +160,23 @@ class Location:
         """``sqlite`` or ``postgresql``."""
         return "sqlite" if self.path is not None else "postgresql"
 
+    @property
+    def url(self) -> sa.URL:
+        """The SQLAlchemy URL of :attr:`address` (the collections' engine and migrations)."""
+        import sqlalchemy as sa  # lazy: SQLAlchemy (1 s cold) only for the collections; an index search reads the address
+
+        a = self.address
+        return sa.URL.create(a.drivername, a.username, a.password, a.host, a.port, a.database, dict(a.query))
+
 
 def locate(where: str | Path | Location | None = None) -> Location:
-    """Return where a collections database is.
+    """Return where a collections database (or a PostgreSQL search index) is.
 
     Args:
-        where: a SQLAlchemy URL (``postgresql+psycopg://user:pw@host:port/db``, ``postgresql://``
-            meaning the same, ``sqlite:///path/file.sqlite``), a SQLite file, a folder (its
-            ``collection.sqlite``), or None for :func:`cardlab.core.paths.collection_location`;
-            a :class:`Location` is returned as it is.
+        where: a database URL (``postgresql+psycopg://user:pw@host:port/db``, ``postgresql://``
+            meaning the same, ``sqlite:///path/file.sqlite``; read by :func:`parse_url`), a SQLite
+            file, a folder (its ``collection.sqlite``), or None for
+            :func:`cardlab.core.paths.collection_location`; a :class:`Location` is returned as it is.
 
     Raises:
         UsageError: an empty text, or a URL that is not one cardlab can use (another database or
@@ -93,14 +193,14 @@ def locate(where: str | Path | Location | None = None) -> Location:
         where = Path(where).expanduser()
     if isinstance(where, Path):
         path = where / "collection.sqlite" if where.is_dir() else where
-        return Location(sa.URL.create("sqlite", database=str(path)), path, str(path))
+        return Location(Address("sqlite", database=str(path)), path, str(path))
     try:
-        url = sa.make_url(where.strip())
-    except (sa.exc.ArgumentError, ValueError):  # no scheme cardlab knows, a port that is not a number
+        url = parse_url(where.strip())
+    except ValueError:  # no scheme cardlab knows, a port that is not a number
         raise UsageError(
             f"'{hide_secrets(where)}' is not a database URL; give postgresql+psycopg://USER@HOST/DATABASE or sqlite:///FILE"
         ) from None
-    shown = shown_url(url)
+    shown = url.shown()
     if url.drivername in ("sqlite", "sqlite+pysqlite"):
         if not url.database or url.database == ":memory:":
             raise UsageError(f"{shown} names no file; give sqlite:///PATH/collection.sqlite")
@@ -108,16 +208,16 @@ def locate(where: str | Path | Location | None = None) -> Location:
     if url.drivername in ("postgresql", "postgres", "postgresql+psycopg"):
         if not url.database:
             raise UsageError(f"{shown} names no database; give postgresql+psycopg://USER@HOST/DATABASE")
-        url = url.set(drivername="postgresql+psycopg")
-        return Location(url, None, shown_url(url))
+        url = replace(url, drivername="postgresql+psycopg")
+        return Location(url, None, url.shown())
     raise UsageError(
         f"cardlab keeps collections in SQLite or PostgreSQL, not '{url.drivername}'; "
         "give postgresql+psycopg://USER@HOST/DATABASE or sqlite:///FILE"
     )
 
 
-def _server(url: sa.URL) -> str:
-    host = url.query.get("host") or url.host or "the local socket"
+def _server(url: Address) -> str:
+    host = url.param("host") or url.host or "the local socket"
     if isinstance(host, tuple):
         host = ",".join(host)
     return f"{host}:{url.port}" if url.port else str(host)
@@ -139,7 +239,7 @@ def server_error(err: BaseException, where: Location, what: str = "the collectio
         tables; any other driver error as
         :class:`DataDirError` (exit 1) with its first line.
     """
-    url = where.url
+    url = where.address
     shown, database = visible(where.shown), visible(str(url.database))  # a NUL typed in the URL stays visible
     text = str(getattr(err, "orig", None) or err)
     low = text.lower()

@@ -21,7 +21,8 @@ Freshness: the catalog's fingerprint is stored in the ``meta`` table as in SQLit
 rebuilds a shared server's index: a missing or stale one is an error that says to run ``cardlab
 index`` (:class:`IndexOutOfDateError`, exit 2).
 
-psycopg and SQLAlchemy are imported only inside the functions here.
+psycopg is imported only inside the functions here, and SQLAlchemy never: the URL is read by
+:func:`cardlab.core.database.parse_url`, so a search costs the import of psycopg alone.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -169,7 +171,8 @@ def locate(url: str) -> Location:
 
 
 def _conninfo(where: Location) -> str:
-    return where.url.set(drivername="postgresql").render_as_string(hide_password=False)
+    """The libpq URI of ``where`` (password included): read from its address, no SQLAlchemy."""
+    return replace(where.address, drivername="postgresql").render(hide_password=False)
 
 
 def server_connection(
@@ -372,7 +375,7 @@ class PgIndex:
                 name = f"cardlab_q{self._serial}"
                 numbered = iter(range(1, sql.count("?") + 1))
                 before.append(f"PREPARE {name} AS " + re.sub(r"\?", lambda _m: f"${next(numbered)}", sql))
-        if not before and not after:
+        if name is None and not before and not after:
             return self.con.execute(_pg_sql(sql), list(params))
         cur = psycopg.ClientCursor(self.con)
         if name is not None:
@@ -531,7 +534,7 @@ def _ensure_extensions(con: Any, where: Location) -> dict[str, str]:
 
 
 def _extension_error(ext: str, err: BaseException, where: Location) -> MissingExtensionError:
-    database = where.url.database
+    database = where.address.database
     text = str(err).lower()
     if "control file" in text or "is not available" in text:
         return MissingExtensionError(

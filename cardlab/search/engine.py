@@ -253,12 +253,14 @@ def _find_page(con: Any, request: SearchRequest, size: int, cursor: str | None, 
     # a side of exact names no card has is left out: reading it, and keeping its cards out of the
     # next side, would read every match (SQLite) or join every match twice (PostgreSQL)
     named = whole_name is None or bool(fetch(con, "SELECT 1 FROM card_name WHERE compact = ? LIMIT 1", [whole_name], None))
-    broad = dialect != "sqlite" and _broad(con, request, tree, stems, fingerprint)
+    generic = dialect != "sqlite" and one_bare_word(tree)  # the same statement for every word: planned once on PostgreSQL
+    broad, counted = (False, False) if dialect == "sqlite" else _broad(con, request, tree, stems, fingerprint, generic)
+    # a total already known: the page is the snapshot's last statement (PostgreSQL commits in its round trip)
+    known = bool(fingerprint) and (fingerprint, dialect, request.query) in _TOTALS
     sql, params, sides = page_statement(request, tree, stems, dialect, after, size + 1, offset, named, broad)
     if after is not None and not 0 <= after[0] < sides:
         raise CursorError("cursor: not one this server gave for this search; start again from the first page")
-    # one bare word: the same statement for every word, planned once on PostgreSQL (see fetch)
-    rows = fetch(con, sql, params, request.timeout, generic=dialect != "sqlite" and one_bare_word(tree))
+    rows = fetch(con, sql, params, request.timeout, known, generic)
     if stems_changed(con, stems) or index_fingerprint(con) != fingerprint:
         # the index was rebuilt since the query was compiled (seen in the same round trip)
         if cursor:
@@ -274,7 +276,7 @@ def _find_page(con: Any, request: SearchRequest, size: int, cursor: str | None, 
         total, exact = offset + len(rows), True  # the whole result, or its end, is in hand
         _remember((fingerprint, dialect_of(con), request.query), (total, exact))
     else:
-        total, exact = _total(con, request, tree, stems, fingerprint)
+        total, exact = _total(con, request, tree, stems, fingerprint, counted, generic)
     return Page(hits, total, exact, nxt)
 
 
@@ -306,38 +308,55 @@ def _keyset_place(place: list) -> tuple[int, list]:
     return side, values
 
 
-def _broad(con: Any, request: SearchRequest, tree: Any, stems: tuple[str, ...] | None, fingerprint: str) -> bool:
-    """True when the query is known to match more than :data:`TOTAL_BOUND` cards: its total was
-    counted, or it is one word whose full-text rows alone pass the bound (counted from its index,
-    and then remembered as its total). PostgreSQL then reads a page in row order (see
-    :func:`cardlab.search.compile.page_statement`), else it sorts the few matches."""
+def _broad(
+    con: Any, request: SearchRequest, tree: Any, stems: tuple[str, ...] | None, fingerprint: str, generic: bool = False
+) -> tuple[bool, bool]:
+    """``(broad, counted)``: broad when the query is known to match more than :data:`TOTAL_BOUND`
+    cards: its total was counted, or it is one word whose full-text rows alone pass the bound
+    (counted from its index, and then remembered as its total); counted when those rows were
+    counted and did not pass it (:func:`_total` need not count them again). PostgreSQL then reads
+    a page in row order (see :func:`cardlab.search.compile.page_statement`), else it sorts the few
+    matches. ``generic``: the count is planned once (one bare word, :func:`cardlab.search.connection.fetch`)."""
     key = (fingerprint, dialect_of(con), request.query)
     known = _TOTALS.get(key) if fingerprint else None
     if known is not None:
-        return not known[1]
+        return not known[1], False
     words = word_count_statement(tree, stems, dialect_of(con), TOTAL_BOUND)
-    if words is None or fetch(con, *words, request.timeout)[0][0] <= TOTAL_BOUND:
-        return False
+    if words is None:
+        return False, False
+    if fetch(con, *words, request.timeout, generic=generic)[0][0] <= TOTAL_BOUND:
+        return False, True
     _remember(key, (TOTAL_BOUND + 1, False))
-    return True
+    return True, False
 
 
-def _total(con: Any, request: SearchRequest, tree: Any, stems: tuple[str, ...] | None, fingerprint: str) -> tuple[int, bool]:
+def _total(
+    con: Any,
+    request: SearchRequest,
+    tree: Any,
+    stems: tuple[str, ...] | None,
+    fingerprint: str,
+    words_counted: bool = False,
+    generic: bool = False,
+) -> tuple[int, bool]:
     """``(total, exact)`` for ``request``'s query: counted up to :data:`TOTAL_BOUND` (every card
-    when the query is empty: one count of the table), remembered by the index's fingerprint."""
+    when the query is empty: one count of the table), remembered by the index's fingerprint.
+    ``words_counted``: its full-text rows were counted and did not pass the bound (:func:`_broad`);
+    ``generic``: as :func:`_broad`. The count is the snapshot's last statement (PostgreSQL commits
+    in its round trip)."""
     key = (fingerprint, dialect_of(con), request.query)
     known = _TOTALS.get(key)
     if known is not None and fingerprint:
         _TOTALS.move_to_end(key)
         return known
     bound = None if tree is None else TOTAL_BOUND
-    words = word_count_statement(tree, stems, dialect_of(con), TOTAL_BOUND)
-    if words is not None and fetch(con, *words, request.timeout)[0][0] > TOTAL_BOUND:
+    words = None if words_counted else word_count_statement(tree, stems, dialect_of(con), TOTAL_BOUND)
+    if words is not None and fetch(con, *words, request.timeout, generic=generic)[0][0] > TOTAL_BOUND:
         result = (TOTAL_BOUND + 1, False)  # the word alone passes the bound (from its index, early)
         _remember(key, result)
         return result
     sql, params = bounded_count_statement(tree, stems, dialect_of(con), bound)
-    n = fetch(con, sql, params, request.timeout)[0][0]
+    n = fetch(con, sql, params, request.timeout, True, generic)[0][0]
     result = (n, True) if bound is None or n <= bound else (n, False)
     _remember(key, result)
     return result

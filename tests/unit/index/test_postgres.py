@@ -293,6 +293,21 @@ def test_cardlab_search_on_sqlite_imports_no_database_driver(tmp_path):
     assert run.stderr.strip().splitlines()[-1] == "[]"
 
 
+def test_cardlab_search_on_postgresql_imports_psycopg_without_sqlalchemy(test_set, pg_index_url, tmp_path):
+    """A search on a server index reads its URL with the standard library (core.database.parse_url):
+    psycopg is imported, SQLAlchemy (a second of a cold start) is not."""
+    postgres.build([test_set], pg_index_url)
+    code = (
+        "import sys; from cardlab.cli.entry import main; sys.argv = ['cardlab', 'search', '-O', 'ids', 'testmon'];\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print([m for m in ('psycopg', 'sqlalchemy') if m in sys.modules], file=sys.stderr)"
+    )
+    env = {**os.environ, "CARDLAB_CATALOG": str(test_set), "CARDLAB_DB": pg_index_url, "CARDLAB_CACHE_DIR": str(tmp_path)}
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True, cwd=REPO)
+    assert run.stdout.splitlines() == ["test1-1", "test1-2"]
+    assert run.stderr.strip().splitlines()[-1] == "['psycopg']"
+
+
 def test_a_swap_waits_for_the_search_in_progress(test_set, pg_index_url, tmp_path):
     """Within one search (its snapshot) every statement reads the same index: a rebuild's swap waits
     for it, and the next search reads the new index."""
@@ -447,6 +462,31 @@ def test_a_bare_word_search_is_planned_once_and_follows_a_rebuild(test_set, pg_i
         assert engine.search_page(con, "testemon", limit=50) == (0, [])
         assert [h.id for h in engine.search_page(con, "zorbmon", limit=50)[1]] == ["test1-1"]
         assert prepared() == ["cardlab_q1"]
+    finally:
+        con.close()
+
+
+def test_find_page_of_a_bare_word_reuses_its_plans_and_commits_with_its_last_statement(test_set, pg_index_url):
+    """find_page of one bare word: its word count and its page are prepared once per connection and
+    run again for every other word with the one plan (each word counted in pg_prepared_statements'
+    generic plans); a page whose total is known is two round trips: BEGIN with the exact-name check,
+    then the page with COMMIT (three before: the page planned anew, then COMMIT alone)."""
+    postgres.build([test_set], pg_index_url)
+    con = postgres.open_fresh([test_set], pg_index_url)
+    try:
+        pages = {word: engine.find_page(con, word) for word in ("testemon", "gadget", "qqqqzz")}
+        assert {w: ([h.id for h in p.hits], p.total) for w, p in pages.items()} == {
+            "testemon": (["test1-1"], 1),
+            "gadget": (["test1-4"], 1),
+            "qqqqzz": ([], 0),
+        }
+        plans = con.con.execute("SELECT split_part(statement, ' ', 5), generic_plans, custom_plans FROM pg_prepared_statements").fetchall()
+        # PREPARE ... AS SELECT * (the page of a word that is a card's whole name: two sides; of one
+        # that is not: one side), SELECT COUNT(*) (the words: three words, one plan)
+        assert sorted(plans) == [("*", 1, 0), ("*", 2, 0), ("COUNT(*)", 3, 0)]
+        sent = _messages(con, lambda: engine.find_page(con, "gadget"))
+        assert sent == ["Query", "Query"]
+        assert [h.id for h in engine.find_page(con, "gadget").hits] == ["test1-4"]
     finally:
         con.close()
 
