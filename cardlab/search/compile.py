@@ -373,14 +373,11 @@ def search_statement(request: SearchRequest, tree: Node | None, stem_langs: tupl
         order = [f"({SORTS[request.sort].split(', ')[0].split(' COLLATE')[0]}) IS NULL", *parts, "c.rowid"]
     else:
         order = ["(s.release_date) IS NULL", *parts] if request.reverse else parts
-    words = terms(tree)
     exact: list = []
-    # relevance (cards whose whole name the words are, first) only in the default order: an explicit
-    # sort key, or --reverse, orders by that key alone, both ways
-    relevance = request.sort == "number" and not request.reverse
-    if relevance and words and all(t.field is None and t.op == ":" for t in words) and compact(request.query):
+    whole_name = exact_name(request, tree)
+    if whole_name is not None:
         order.insert(0, "c.id NOT IN (SELECT card_id FROM card_name WHERE compact = ?)")
-        exact = [compact(" ".join(t.value for t in words))]
+        exact = [whole_name]
     in_sql = request.sort != "name" and request.unique == "prints"
     page = in_sql and request.limit is not None
     shown = page or dialect != "sqlite"
@@ -430,7 +427,11 @@ class OrderFlag:
 
 def exact_name(request: SearchRequest, tree: Node | None) -> str | None:
     """The words of a query of bare words run together (``compact``), whose cards (those of that
-    whole name) come first in its order; None for any other query."""
+    whole name) come first in its order; None for any other query, and in any order but the
+    default one: an explicit sort key, or ``reverse``, orders by that key alone, both ways (the
+    whole result and its pages alike)."""
+    if request.sort != "number" or request.reverse:
+        return None
     words = terms(tree)
     if words and all(t.field is None and t.op == ":" for t in words) and compact(request.query):
         return compact(" ".join(t.value for t in words))

@@ -212,3 +212,13 @@ def test_a_word_past_the_bound_is_counted_from_its_index_alone(con, monkeypatch)
     charizard = find_page(con, "charizard", page_size=1)
     assert (charizard.total, charizard.total_is_exact) == (len(search(con, "charizard")), True)
     assert len(whole) == 1  # under the bound: counted whole (stems and names too)
+
+
+@pytest.mark.parametrize("unique", ["prints", "cards"])
+def test_a_reversed_name_search_pages_by_its_key_alone(con, unique):
+    """Finding: reversed, the pages of ``pikachu`` still put the cards named Pikachu first while the
+    whole result orders by number alone (exact names first only in the default order)."""
+    whole = [h.id for h in search(con, "pikachu", sort="number", reverse=True, unique=unique)]
+    ids, _pages = walk(con, "pikachu", 7, sort="number", reverse=True, unique=unique)
+    assert ids == whole
+    assert whole[0] == "gym2-84"  # Lt. Surge's Pikachu, the last set's: not a card named Pikachu first
