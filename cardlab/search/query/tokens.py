@@ -180,7 +180,7 @@ def _field_term(q: str, i: int, j: int, m: re.Match[str], shown: str | None = No
 
     Raises:
         QueryError: an unknown field (with "did you mean" among fields and the longer short forms),
-            or no value.
+            no value, or a ``text:`` value with no letter or digit.
     """
     field_raw, op = m.group(1), m.group(2)
     if shown is not None:  # not:VALUE read as is:VALUE; i is its value's offset
@@ -217,6 +217,9 @@ def _field_term(q: str, i: int, j: int, m: re.Match[str], shown: str | None = No
             mean = f"; did you mean {' or '.join(f'{shown or field_raw}:{h}' for h in hint)}?" if hint else ""
             raise QueryError(q, vpos, f"unknown {shown or field_raw}:{value}{mean} (known: {', '.join(IS_VALUES)})")
         value = wanted
+    if field == "text" and not re.search(r"\w", fold(value)):
+        # as a bare word: rules text is searched by its words, and "*" or "!!" holds none (it matched every card)
+        raise QueryError(q, vpos, f"'{field_raw}{op}{value}' has no letters or digits to search for")
     return Term(field, op, value, vpos, quoted), j
 
 

@@ -39,6 +39,8 @@ def _error(query: str) -> tuple[int, str, str]:
         ('"..."', 0, "this phrase has no letters or digits to search for"),
         ('""', 0, "this phrase has no letters or digits to search for"),
         ('zorb ""', 5, "this phrase has no letters or digits to search for"),
+        ("text:*", 5, "'text:*' has no letters or digits to search for"),  # it matched every card
+        ('o:"!!"', 3, "'o:!!' has no letters or digits to search for"),
         ("type:", 5, "'type:' needs a value"),
         ("type: fire", 5, "'type:' needs a value"),
         ("hp:", 3, "'hp:' needs a value"),
