@@ -339,8 +339,9 @@ def reveal(con: Database, game_id: int | str) -> str:
 def verify(record: dict, seed_hex: str | None = None) -> tuple[bool, list[str]]:
     """Check a game as exported by ``play show --output-format json`` against its seed (``seed_hex``,
     else the record's own ``seed``): the seed's SHA-256 must be the commitment, and replaying the
-    setup, stakes and log must give the record's events, scores, status and result (winner, draw,
-    reason, stakes moved): a field edited by hand is a finding.
+    setup, stakes and log must give the record's kind, draw algorithm, players, events, scores,
+    status and result (winner, draw, reason, stakes moved): a field edited by hand is a finding
+    (the posts are the thread's, checked by ``play verify`` on their text).
 
     Returns:
         ``(ok, findings)``: what does not match (empty when ok).
@@ -375,6 +376,8 @@ def verify(record: dict, seed_hex: str | None = None) -> tuple[bool, list[str]]:
         first = next((i for i, (a, b) in enumerate(zip(events, got, strict=False)) if a != b), min(len(events), len(got)))
         findings.append(f"the replayed events differ from event {first + 1} on")
     expected = {
+        "kind": setup.get("kind"),
+        "algorithm": rng.ALGORITHM,
         "players": setup.get("players"),
         "status": played.status,
         "scores": json.loads(json.dumps(played.outcome.scores)),

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from cardlab.play.rng import ALGORITHM
+
 FORMATS = ("text", "markdown", "bbcode", "json")
 
 
@@ -22,7 +24,7 @@ def game_json(rec: Any, played: Any) -> dict:
         "kind": rec.kind,
         "players": rec.setup["players"],
         "created": rec.created,
-        "algorithm": "hmac-sha256-ctr-v1",
+        "algorithm": ALGORITHM,
         "commitment": rec.commitment,
         "seed": rec.seed.hex() if rec.revealed else None,
         "setup": rec.setup,

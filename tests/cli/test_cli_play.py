@@ -60,6 +60,10 @@ def verify(runner, game, tmp_path):
         forged["result"]["winner"] = next(p for p in data["players"] if p != data["result"]["winner"])
         record.write_text(json.dumps(forged))  # a winner edited by hand (issue 33)
         assert "'result' is " in run(runner, "play", "verify", str(record), code=1).stderr
+    for key, value in (("kind", "zangetsu" if data["kind"] != "zangetsu" else "los-lobos"), ("algorithm", "dice-v0")):
+        forged = {**data, key: value}  # a finding: these top-level fields were not checked
+        record.write_text(json.dumps(forged))
+        assert f"'{key}' is " in run(runner, "play", "verify", str(record), code=1).stderr
     bbcode = run(runner, "play", "show", str(game), "-O", "bbcode").stdout
     assert bbcode.startswith("[b]cardlab game ") and "Result" in bbcode
     thread = tmp_path / f"thread{game}.txt"
