@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from cardlab.catalog.model import card_names, number_int
 from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.fuzzy import suggest
+from cardlab.core.l10n import _
 from cardlab.core.text import compact, fold, line_list, pick
 from cardlab.core.words import count as counted
 from cardlab.decks.lines import to_int
@@ -506,8 +507,8 @@ class CardIndex:
             if other:
                 return None, f'"{name}" is a {other} card, not a {self.game} card', "unknown-card"
             hint = self.suggestions(name, allowed_sets=allowed_sets) if suggest else []
-            more = "; did you mean " + ", ".join(f'"{h}"' for h in hint) + "?" if hint else ""
-            return None, f'unknown card "{name}"{more}', "unknown-card"
+            more = _("; did you mean {names}?").format(names=", ".join(f'"{h}"' for h in hint)) if hint else ""
+            return None, _('unknown card "{name}"').format(name=name) + more, "unknown-card"
         found = self.named(name)
         return (found[0] if len(found) == 1 else found), None, ""
 
