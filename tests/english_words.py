@@ -67,6 +67,7 @@ def english_words() -> set[str]:
 def words(text: str) -> set[str]:
     """The lower-case words of ``text``, less addresses, placeholders, markup, rule ids, language codes and identifiers."""
     text = re.sub(r"https?://\S+|\{\w+\}|\[/?[a-z ]*\]", " ", text)  # addresses, placeholders, markup
+    text = re.sub(r"[\w.~-]+/[\w./-]*", " ", text)  # paths: examples/decks/zap-theme-deck.txt
     text = re.sub(rf"\b(?:{'|'.join(RULES)}):|\b(?:{'|'.join(l10n.LANGUAGES)}): ", " ", text)  # rule ids, language codes
     text = re.sub(r"\b[\w.]+(?:-[\w.]+)+\b", " ", text)  # identifiers: base1-4, pokemon-base, copy-limit
     return {w.lower() for w in re.findall(r"[A-Za-zÀ-ÿ']{2,}", text)}

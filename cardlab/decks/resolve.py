@@ -395,7 +395,7 @@ class CardIndex:
         if not others:
             return ""
         also = ", ".join(self.printing_name(i) for i in others.values())
-        return f": {self.printing_name(assumed)} assumed (also {also})"
+        return _(": {printing} assumed (also {others})").format(printing=self.printing_name(assumed), others=also)
 
     def printing_name(self, card_id: str) -> str:
         """A printing as players say it: the set's name and the collector number (``Base Set 20``)."""
