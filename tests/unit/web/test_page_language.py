@@ -48,14 +48,18 @@ def visible(page: str) -> str:
     return re.sub(r"\b\w+[:=<>!]+[^\s,]+", " ", text)  # query examples: type:fire hp>=80
 
 
+MEANING = re.compile(r'<td data-label="(?:meaning|sens|Bedeutung)">(.*?)</td>', re.S)
+"""A field's meaning on the syntax page (English, French, German)."""
+
+
 def without_data(name: str, page: str) -> str:
     """``page`` less what is data, not interface: a card's record as stored (``#fields``, every key
-    and value as the YAML holds it) and the syntax page's field meanings (the games' help strings,
-    English only so far)."""
+    and value as the YAML holds it) and the syntax page's field meanings, whose examples are query
+    values (``basic``, ``blow``; :func:`test_every_field_meaning_is_translated` checks them)."""
     if name == "card":
         return re.sub(r'<div id="fields">.*?</details>', " ", page, flags=re.S)
     if name == "help":
-        return re.sub(r'<td data-label="[^"]*">(?!<code>).*?</td>', " ", page, flags=re.S)
+        return MEANING.sub(" ", page)
     return page
 
 
@@ -129,7 +133,9 @@ def test_french_page_words(client, deck_id, alice):
     saved_page = client.get(f"/d/{deck_id}", headers=FR).text
     assert '<button type="submit" id="copy">Copier dans le constructeur</button>' in saved_page
     assert "<title>Punchy · cardlab</title>" in saved_page
-    assert "<title>Syntaxe de recherche · cardlab</title>" in client.get("/search/help", headers=FR).text
+    syntax = client.get("/search/help", headers=FR).text
+    assert "<title>Syntaxe de recherche · cardlab</title>" in syntax
+    assert '<td data-label="sens">Pokémon : points de vie (hp&gt;=80)</td>' in syntax  # a game's field meaning
 
 
 def test_german_spot_check(client, deck_id, alice):
@@ -141,3 +147,12 @@ def test_german_spot_check(client, deck_id, alice):
     assert "<title>Gespeicherte Decks · cardlab</title>" in client.get("/decks", headers=de).text
     italian = client.get("/build", headers={"Accept-Language": "it"}).text
     assert "<h1>Costruttore di mazzi</h1>" in italian and "Importa una lista" in italian
+
+
+def test_every_field_meaning_is_translated(client):
+    english = MEANING.findall(client.get("/search/help").text)
+    for lang in ("fr", "de"):
+        said = MEANING.findall(client.get("/search/help", headers={"Accept-Language": lang}).text)
+        assert len(said) == len(english) == 41
+        same = [] if lang == "fr" else ["Pokémon: basic, &#34;stage 1&#34;, &#34;stage 2&#34;"]  # values only: German reads alike
+        assert [m for m in said if m in english] == same, lang  # every other one in the page's language
