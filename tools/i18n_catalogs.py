@@ -10,7 +10,8 @@ PO file, compile the ``.mo`` files cardlab reads (Babel).
 Strings come from: the Python code (``_()``, ``N_()``, ``ngettext()``, ``pgettext()`` of
 :mod:`cardlab.core.l10n`, as ``pybabel extract`` reads them), the web templates (``{{ _("...") }}``,
 Jinja2's Babel extractor), and the format files (``cards/<game>/formats/*.yaml``: title,
-description, rule labels, sources and reasons: data the interface shows). docs/TRANSLATING.md says
+description, rule labels, sources and reasons: data the interface shows), and the search fields'
+meanings the syntax page lists (``cardlab.search.fields.FIELDS``). docs/TRANSLATING.md says
 how a contributor adds a language.
 """
 
@@ -77,6 +78,10 @@ def extract() -> Catalog:
 
     for word in FACE_WORDS:
         catalog.add(word, None, [("cardlab/proxies/faces.py", 0)], context="proxy")
+    from cardlab.search.fields import FIELDS
+
+    for _kind, meaning in FIELDS.values():  # the syntax page's field meanings (assembled from the games)
+        catalog.add(meaning, None, [("cardlab/search/fields.py", 0)])
     LOCALE.mkdir(parents=True, exist_ok=True)
     buf = io.BytesIO()
     write_po(buf, catalog, omit_header=False, sort_output=True, width=120)

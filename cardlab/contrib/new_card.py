@@ -126,10 +126,11 @@ def compact_ranges(numbers: list[int]) -> str:
 
 def missing_text(status: SetStatus) -> str:
     """Return the numbers still to record as ranges (``1-162``), ``none missing``, or a note that
-    the set's printed total is unknown (a beta pool) so nothing can be listed."""
+    the set's printed total is unknown (a beta pool) so nothing can be listed (the words in the
+    interface language)."""
     if status.missing is None:
-        return "printed total unknown; missing numbers cannot be listed"
-    return compact_ranges(status.missing) or "none missing"
+        return _("printed total unknown; missing numbers cannot be listed")
+    return compact_ranges(status.missing) or _("none missing")
 
 
 def sets_table(statuses: list[SetStatus], langs: list[str] | None = None) -> list[str]:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from cardlab.catalog.model import card_names, number_int
 from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.fuzzy import suggest
+from cardlab.core.l10n import _
 from cardlab.core.text import compact, fold, line_list, pick
 from cardlab.core.words import count as counted
 from cardlab.decks.lines import to_int
@@ -394,7 +395,7 @@ class CardIndex:
         if not others:
             return ""
         also = ", ".join(self.printing_name(i) for i in others.values())
-        return f": {self.printing_name(assumed)} assumed (also {also})"
+        return _(": {printing} assumed (also {others})").format(printing=self.printing_name(assumed), others=also)
 
     def printing_name(self, card_id: str) -> str:
         """A printing as players say it: the set's name and the collector number (``Base Set 20``)."""
@@ -506,8 +507,8 @@ class CardIndex:
             if other:
                 return None, f'"{name}" is a {other} card, not a {self.game} card', "unknown-card"
             hint = self.suggestions(name, allowed_sets=allowed_sets) if suggest else []
-            more = "; did you mean " + ", ".join(f'"{h}"' for h in hint) + "?" if hint else ""
-            return None, f'unknown card "{name}"{more}', "unknown-card"
+            more = _("; did you mean {names}?").format(names=", ".join(f'"{h}"' for h in hint)) if hint else ""
+            return None, _('unknown card "{name}"').format(name=name) + more, "unknown-card"
         found = self.named(name)
         return (found[0] if len(found) == 1 else found), None, ""
 

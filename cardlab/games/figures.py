@@ -16,7 +16,7 @@ from fractions import Fraction
 from functools import partial
 from typing import Any, Protocol
 
-from cardlab.core import words
+from cardlab.core.l10n import _
 from cardlab.games import odds
 
 
@@ -118,7 +118,9 @@ def too_small(figures: DeckFigures) -> bool:
     if figures.size >= figures.hand:
         return False
     figures.notes.append(
-        f"the deck holds {words.count(figures.size, 'card')}, fewer than the {figures.hand}-card opening hand: too small for opening odds"
+        _("the deck holds {cards}, fewer than the {hand}-card opening hand: too small for opening odds").format(
+            cards=(_("{n} card") if figures.size == 1 else _("{n} cards")).format(n=figures.size), hand=figures.hand
+        )
     )
     return True
 

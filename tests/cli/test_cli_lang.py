@@ -10,77 +10,12 @@ import subprocess
 import sys
 
 import pytest
-from babel.messages.pofile import read_po
 
 from cardlab.cli.whole import app
 from cardlab.core import l10n
-from cardlab.decks.rules import RULES
+from tests.english_words import leftover as _leftover
 
 REPO_LOCALE = l10n.LOCALE_DIR
-
-ALLOWED = {
-    # proper names: card and set names the catalog holds in English only, game and source names
-    "blaine's",
-    "charizard",
-    "team",
-    "rocket",
-    "gym",
-    "heroes",
-    "challenge",
-    "wizards",
-    "black",
-    "star",
-    "promos",
-    "jungle",
-    "limitless",
-    "pojo",
-    "bellecon",
-    "klaczynski",
-    "ptcglegends",
-    "wotc",
-    "east",
-    "coast",
-    "sts",
-    "neo",
-    "genesis",
-    "mitsuhiro",
-    "arita",
-    "hajime",
-    "ippo",
-    "monpa",
-    "ocg",
-    "forum",
-    "tcg",
-    "doll",
-    "house",
-}
-"""Words of the English interface a French run may still print: names (the test fails on any other)."""
-
-
-def _english_words() -> set[str]:
-    """Every word of the English interface (the catalog template's messages), less the words the
-    French catalog itself uses (« Format », « Type », « Rare », « Set de Base »: words of both languages)."""
-    with (REPO_LOCALE / "cardlab.pot").open("rb") as f:
-        template = read_po(f)
-    with (REPO_LOCALE / "fr" / "LC_MESSAGES" / "cardlab.po").open("rb") as f:
-        french = read_po(f, locale="fr")
-    english = {w for m in template if m.id for w in _words(m.id if isinstance(m.id, str) else m.id[0])}
-    both = {w for m in french if m.id and m.string for w in _words(m.string if isinstance(m.string, str) else m.string[0])}
-    return english - both
-
-
-def _words(text: str) -> set[str]:
-    text = re.sub(r"https?://\S+|\{\w+\}|\[/?[a-z ]*\]", " ", text)  # addresses, placeholders, markup
-    text = re.sub(rf"\b(?:{'|'.join(RULES)}):|\b(?:{'|'.join(l10n.LANGUAGES)}): ", " ", text)  # rule ids, language codes
-    text = re.sub(r"\b[\w.]+(?:-[\w.]+)+\b", " ", text)  # identifiers: base1-4, pokemon-base, copy-limit
-    return {w.lower() for w in re.findall(r"[A-Za-zÀ-ÿ']{2,}", text)}
-
-
-ENGLISH = _english_words()
-
-
-def _leftover(text: str) -> set[str]:
-    return (_words(text) & ENGLISH) - ALLOWED
 
 
 def test_the_english_word_list_catches_english(runner):

@@ -17,6 +17,7 @@ from fastapi import APIRouter, Cookie, Depends, Form, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from cardlab.core.l10n import _
 from cardlab.web import saved as builder
 from cardlab.web.errors import WebError
 from cardlab.web.forms import check_card_id, form_body, langs_param
@@ -55,7 +56,15 @@ def builder_page(
         result, context["error"] = None, err
         status = err.status if status == 200 else status
     return page(
-        request, "build.html", status, title="Deck builder · cardlab", draft=draft, result=result, format_name=fmt, seed=seed, **context
+        request,
+        "build.html",
+        status,
+        title=_("Deck builder") + " · cardlab",
+        draft=draft,
+        result=result,
+        format_name=fmt,
+        seed=seed,
+        **context,
     )
 
 

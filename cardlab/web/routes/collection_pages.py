@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from cardlab.core.errors import CardlabError
+from cardlab.core.l10n import _
 from cardlab.web import saved as builder
 from cardlab.web.collections import collection_change, collection_counts, collection_import, collection_names
 from cardlab.web.decks import check_deck_text, deck_have
@@ -32,7 +33,7 @@ TokenCookie = Cookie(None, alias=builder.TOKEN_COOKIE)
 @router.get("/collections", response_class=HTMLResponse)
 def collections_page(request: Request) -> HTMLResponse:
     """``/collections``: every collection (a player with at least one card), each a link."""
-    return page(request, "collections.html", title="Collections · cardlab", names=collection_names())
+    return page(request, "collections.html", title=_("Collections") + " · cardlab", names=collection_names())
 
 
 @router.get("/collections/go")
@@ -75,7 +76,14 @@ async def render(request: Request, site: Site, name: str, q: str, page_: int, de
     if deck and not text:
         deck_text = (await run_in_threadpool(builder.saved_deck, deck)).text
     status = extra.pop("status_override", 200)
-    context: dict[str, Any] = {"title": f"{name} · collection · cardlab", "q": q, "page": page_, "deck": deck, "text": text or "", **extra}
+    context: dict[str, Any] = {
+        "title": f"{name} · {_('collection')} · cardlab",
+        "q": q,
+        "page": page_,
+        "deck": deck,
+        "text": text or "",
+        **extra,
+    }
     try:
         view = await run_in_threadpool(collection_view, site, name, q, page_, deck_text)
     except WebError as err:

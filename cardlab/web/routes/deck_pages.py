@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from cardlab.core.l10n import _
 from cardlab.web import decks
 from cardlab.web.collections import collection_choices
 from cardlab.web.errors import WebError
@@ -27,7 +28,7 @@ def deck_form(request: Request) -> HTMLResponse:
     return page(
         request,
         "deck.html",
-        title="Deck check · cardlab",
+        title=_("Deck check") + " · cardlab",
         text="",
         format_name="",
         seed=1,
@@ -55,7 +56,7 @@ async def deck_page(
     langs = langs_param(lang, site.languages)
     content, name = await read_deck_form(text, upload)
     context: dict[str, Any] = {
-        "title": "Deck check · cardlab",
+        "title": _("Deck check") + " · cardlab",
         "text": content,
         "format_name": fmt,
         "seed": seed,

@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from cardlab.core.l10n import _
 from cardlab.web.cards import card_json, card_legality, card_view, run_search
 from cardlab.web.errors import WebError
 from cardlab.web.forms import langs_param
@@ -55,7 +56,7 @@ def search_page(
         "reverse": reverse,
         "view": view,
         "sorts": list(SORTS),
-        "title": f"{q} · cardlab" if q else "cardlab search",
+        "title": f"{q} · cardlab" if q else "cardlab · " + _("Search"),
     }
     if not q.strip():
         return page(request, "search.html", **context, searched=False)
@@ -103,7 +104,7 @@ def search_help(request: Request) -> HTMLResponse:
     return page(
         request,
         "help.html",
-        title="Search syntax · cardlab",
+        title=_("Search syntax") + " · cardlab",
         fields=[(k, v[1]) for k, v in FIELDS.items()],
         aliases=[(k, v) for k, v in ALIASES.items() if k != v],
         sorts=list(SORTS),
@@ -150,4 +151,4 @@ def sets_page(request: Request, site: SiteDep, lang: str = "") -> HTMLResponse:
 
     langs = langs_param(lang, site.languages)
     rows = [(s, missing_text(s)) for s in set_statuses(site.catalog)]
-    return page(request, "sets.html", title="Sets · cardlab", rows=rows, langs=langs)
+    return page(request, "sets.html", title=_("Sets") + " · cardlab", rows=rows, langs=langs)

@@ -15,6 +15,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
 from cardlab.core.errors import CardlabError
+from cardlab.core.l10n import _
 from cardlab.web import saved as builder
 from cardlab.web.collections import check_write_access, open_collections, write_database
 from cardlab.web.errors import WebError, web_error
@@ -36,7 +37,7 @@ async def saved_page(request: Request, site: SiteDep, deck_id: str, fmt: str = F
     langs = langs_param(lang, site.languages)
     record = await run_in_threadpool(builder.saved_deck, deck_id)
     result = await run_in_threadpool(builder.saved_view, site, record, fmt or None, langs, seed)
-    title = f"{record.name or 'Deck ' + record.id} · cardlab"
+    title = f"{record.name or _('Deck {id}').replace('{id}', record.id)} · cardlab"
     return page(request, "saved.html", title=title, record=record, result=result, format_name=fmt, seed=seed, lang=lang)
 
 
@@ -87,7 +88,7 @@ def saved_list(request: Request) -> HTMLResponse:
     finally:
         if database is not None:
             database.close()
-    return page(request, "decks.html", title="Saved decks · cardlab", decks=decks)
+    return page(request, "decks.html", title=_("Saved decks") + " · cardlab", decks=decks)
 
 
 @router.get("/api/saved-decks/{deck_id}", tags=["saved decks"])

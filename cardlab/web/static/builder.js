@@ -23,7 +23,8 @@ document.addEventListener("submit", async (event) => {
       window.location.reload(); // the builder: show the new list and its verdict
       return;
     }
-    if (status) status.textContent = `added ${data.name}: ${data.count} in the deck, ${data.total} cards in all`;
+    const said = status && status.dataset.added ? status.dataset.added : "added {name}: {count} in the deck, {total} cards in all";
+    if (status) status.textContent = said.replace("{name}", data.name).replace("{count}", data.count).replace("{total}", data.total);
   } catch (err) {
     form.submit();
   }

@@ -79,12 +79,13 @@ def test_a_search_page_past_the_last_says_so_and_links_to_the_last(client):
         assert resp.status_code == 200
         return re.search(r'<p id="count">(.*?)</p>', resp.text).group(1)
 
-    fire = {"q": "type:fire hp>=80", "sort": "name", "lang": "fr"}
+    fire = {"q": "type:fire hp>=80", "sort": "name", "lang": "fr"}  # ?lang=fr: the page speaks French too
     assert count_line({**fire, "page": 2}) == (
-        '4 cards; page 2 is past the last page (<a id="last-page" '
+        '4 cartes; la page 2 est après la dernière page (<a id="last-page" '
         'href="/search?q=type%3Afire+hp%3E%3D80&amp;sort=name&amp;lang=fr&amp;page=1">1</a>)'
     )
-    assert count_line({**fire, "page": 1}) == "4 cards; 1–4 shown"
+    assert count_line({**fire, "page": 1}) == "4 cartes; 1–4 affichées"
+    client.cookies.clear()  # ?lang=fr was kept in the lang cookie
     base = client.get("/search", params={"q": "set:base1", "page": 9}).text
     assert re.search(r'<p id="count">(.*?)</p>', base).group(1) == (
         '102 cards; page 9 is past the last page (<a id="last-page" href="/search?q=set%3Abase1&amp;sort=number&amp;page=3">3</a>)'
