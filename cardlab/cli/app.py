@@ -32,6 +32,7 @@ from cardlab.cli.options import (
     roots_and_db,
 )
 from cardlab.core.inputs import text_argument
+from cardlab.core.l10n import _
 
 if TYPE_CHECKING:
     import sqlite3
@@ -288,7 +289,7 @@ def _open(roots: list[Path], db_path: Path | str) -> sqlite3.Connection:
         else:
             messages.warning(f"{failure}; {where}", console)
     if report is not None:
-        messages.dim(f"indexed {report.cards} cards in {report.seconds:.2f} s")
+        messages.dim(_("indexed {cards} cards in {seconds} s").format(cards=report.cards, seconds=f"{report.seconds:.2f}"))
     return con
 
 

@@ -23,6 +23,7 @@ from cardlab.cli.options import (
     langs_of,
     roots_and_db,
 )
+from cardlab.core.l10n import _
 
 if TYPE_CHECKING:
     from cardlab.collection.db import Database
@@ -63,7 +64,8 @@ def open_for_reading() -> Database | None:
     con = open_readonly()
     if con is None and os.environ.get("CARDLAB_DATA", "").strip():
         path = locate().path  # a SQLite file (only a file can be missing), shown absolute: sqlite:///x is relative
-        typer.echo(visible(f"note: no collections database at {path.absolute() if path else ''} yet: nothing owned"), err=True)
+        where = path.absolute() if path else ""
+        typer.echo(visible(_("note") + ": " + _("no collections database at {path} yet: nothing owned").format(path=where)), err=True)
     return con
 
 
@@ -72,7 +74,7 @@ def _change(op: str, card: str, count: str | None, player: str | None, catalog: 
     from cardlab.collection import db, owned
     from cardlab.collection.cards import CardResolver
 
-    roots, _ = roots_and_db(catalog, None)
+    roots, _db = roots_and_db(catalog, None)
     with user_errors():
         who, card_id, n = owned.plan_change(CardResolver(load_catalog(roots)), _player(player), op, card, count)
         con = db.connect()
@@ -204,7 +206,7 @@ def export(
             from cardlab.catalog.validate import load_catalog
             from cardlab.collection.apps import export_app
 
-            roots, _ = roots_and_db(catalog, None)
+            roots, _db = roots_and_db(catalog, None)
             text = export_app(con, who, load_catalog(roots), to)
         else:
             text = export_csv(con, who) if con is not None else ("player,card_id,count\n" if who is None else "card_id,count\n")
@@ -247,7 +249,7 @@ def import_cmd(
     from cardlab.collection.cards import CardResolver
     from cardlab.core import words
 
-    roots, _ = roots_and_db(catalog, None)
+    roots, _db = roots_and_db(catalog, None)
     with user_errors(), long_work(quiet, "the collection is unchanged"):
         who = _player(player)
         resolver = CardResolver(load_catalog(roots))
@@ -283,10 +285,9 @@ def deck_have(
 
     from cardlab.collection import listing
     from cardlab.collection.owned import counts
-    from cardlab.core import words
     from cardlab.core.text import visible
 
-    roots, _ = roots_and_db(catalog, None)
+    roots, _db = roots_and_db(catalog, None)
     with user_errors():
         who = _player(player)
         from cardlab.decks.check import check_deck_file
@@ -305,24 +306,27 @@ def deck_have(
         typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
     else:
         for r in rows:
-            mark = "ok" if not r.missing else f"missing {r.missing}"
+            mark = _("ok") if not r.missing else _("missing {n}").format(n=r.missing)
             held = f" [{', '.join(f'{n} {i}' for i, n in r.printings)}]" if r.printings else ""
-            typer.echo(visible(f"{r.need} {r.name} ({r.card_id}): own {r.own}{held}, {mark}"))
-        typer.echo(f"{who}: {data['need'] - data['missing']} of {data['need']} cards owned, {data['missing']} missing")
+            line = _("{need} {name} ({id}): own {own}{held}, {mark}")
+            typer.echo(visible(line.format(need=r.need, name=r.name, id=r.card_id, own=r.own, held=held, mark=mark)))
+        summary = _("{who}: {have} of {need} cards owned, {missing} missing")
+        typer.echo(summary.format(who=who, have=data["need"] - data["missing"], need=data["need"], missing=data["missing"]))
     for p in listing.unmatched_lines(deck):  # never counted: the list is not complete
-        typer.echo(f"warning: {visible(str(p))}", err=True)
+        typer.echo(_("warning") + f": {visible(str(p))}", err=True)
     for text in report.notes:  # the format chosen for a list that names none
-        typer.echo(visible(f"note: {text}"), err=True)
+        typer.echo(visible(_("note") + f": {text}"), err=True)
     chosen = {line: r for r in rows for line in r.chosen_lines}
     for note in deck.notes:  # the printing assumed for a name alone, unless the collection chose another
         row = chosen.get(note.pos.line)
-        text = note.message if row is None else f"your collection's {row.card_id} counted for this line"
-        typer.echo(visible(f"{note.pos}: note: {text}"), err=True)
+        text = note.message if row is None else _("your collection's {id} counted for this line").format(id=row.card_id)
+        typer.echo(visible(f"{note.pos}: " + _("note") + f": {text}"), err=True)
     if not data["complete"]:
-        what = f"{data['missing']} of the deck's {data['need']} cards"
+        what = _("{missing} of the deck's {need} cards").format(missing=data["missing"], need=data["need"])
         if data["unmatched"]:
-            what += f" and {words.count(len(data['unmatched']), 'line')} naming no one card"
-        typer.echo(f"{who} is missing {what}", err=True)
+            lines = _("{n} line(s) naming no one card").format(n=len(data["unmatched"]))
+            what = _("{cards} and {lines}").format(cards=what, lines=lines)
+        typer.echo(_("{who} is missing {what}").format(who=who, what=what), err=True)
     finish(data["complete"])
 
 

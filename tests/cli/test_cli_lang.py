@@ -35,6 +35,7 @@ def test_the_english_word_list_catches_english(runner):
         ["deck", "stats", "examples/decks/zap-theme-deck.txt", "-f", "pokemon-base", "--lang", "fr"],
         ["sets", "--lang", "fr"],
         ["formats", "--game", "pokemon", "--lang", "fr"],
+        ["deck", "have", "examples/decks/zap-theme-deck.txt", "-p", "zed", "--lang", "fr"],
     ],
 )
 def test_a_french_run_leaves_no_english_word_but_names(runner, repo, monkeypatch, argv):
