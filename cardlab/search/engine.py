@@ -243,7 +243,9 @@ def _find_page(con: Any, request: SearchRequest, size: int, cursor: str | None, 
         total, hits = _search(con, paged)
         more = len(hits) > size
         nxt = encode_cursor(request, signer, ["offset", offset + size]) if more else None
-        return Page(hits[:size], total if total is not None else 0, True, nxt)
+        if total is None:  # past the last card: no window to count on
+            return Page([], *_total(con, request, tree, stems, fingerprint), None)
+        return Page(hits[:size], total, True, nxt)
     after = None
     if place is not None:
         after = _keyset_place(place)

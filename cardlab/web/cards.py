@@ -1,5 +1,5 @@
 """Cards for the web: a page of search results, one card by the id its URL gives, and a card as the
-API shows it, each through the library (:func:`cardlab.search.engine.search_page`,
+API shows it, each through the library (:func:`cardlab.search.engine.find_page`,
 :func:`cardlab.search.lookup.get_card`, :func:`cardlab.decks.rules.card_legality`).
 """
 
@@ -15,11 +15,14 @@ from cardlab.web.limits import PER_PAGE
 
 if TYPE_CHECKING:
     from cardlab.search.hits import CardView
+    from cardlab.search.paging import Page
     from cardlab.web.state import Site
 
 
-def run_search(site: Site, q: str, sort: str, reverse: bool, langs: Sequence[str], page: int) -> tuple[int, list]:
-    """Return ``(total, hits of the page)`` for a query (library :func:`cardlab.search.engine.search_page`).
+def run_search(site: Site, q: str, sort: str, reverse: bool, langs: Sequence[str], page: int) -> Page:
+    """Return result page ``page`` (:data:`~cardlab.web.limits.PER_PAGE` hits) of a query
+    (library :func:`cardlab.search.engine.find_page`: rows read by keyset, the total exact up to
+    :data:`cardlab.search.paging.TOTAL_BOUND` and a lower bound above it).
 
     Raises:
         WebError: a bad query (with its column), a query cut off by the time limit, a bad sort or page.
@@ -28,19 +31,18 @@ def run_search(site: Site, q: str, sort: str, reverse: bool, langs: Sequence[str
 
     check_page(page)
     try:
-        total, hits = engine.search_page(
+        return engine.find_page(
             site.con(),
             q,
+            page_size=PER_PAGE,
+            page=page,
             langs=list(langs),
             sort=sort,
             reverse=reverse,
-            limit=PER_PAGE,
-            offset=(page - 1) * PER_PAGE,
             timeout=site.search_timeout,
         )
     except CardlabError as err:
         raise web_error(err) from None
-    return total, hits
 
 
 def card_view(site: Site, card_id: str) -> CardView:
