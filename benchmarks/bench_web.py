@@ -314,7 +314,7 @@ def start_datasette(db: Path, port: int) -> subprocess.Popen:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 600  # a 100,000-card catalog is validated at start: a minute on a loaded machine
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(f"http://{HOST}:{port}/-/versions.json", timeout=2) as resp:
