@@ -538,6 +538,7 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="also write the raw numbers here")
     ap.add_argument("--datasette", action="store_true", help="only cardlab's search API against Datasette, paired")
     ap.add_argument("--scale", default="", help="with --datasette: more catalog directories, comma-separated (e.g. /work/scale/c30000)")
+    ap.add_argument("--no-shipped", action="store_true", help="with --datasette: only the --scale catalogs")
     ap.add_argument("--pairs", type=int, default=2, help="with --datasette: runs of each server per level, interleaved (default 2)")
     ap.add_argument("--index-dir", type=Path, help="with --datasette: keep the indexes here (reused when fresh)")
     args = ap.parse_args()
@@ -559,7 +560,9 @@ def main() -> None:
     results = []
     if args.datasette:
         with tempfile.TemporaryDirectory(prefix="cardlab-bench-web-") as tmp:
-            catalogs = [("shipped", [shipped_catalog()])] + [(Path(d).name, [Path(d)]) for d in args.scale.split(",") if d]
+            catalogs = [("shipped", [shipped_catalog()])] * (not args.no_shipped) + [
+                (Path(d).name, [Path(d)]) for d in args.scale.split(",") if d
+            ]
             for label, roots in catalogs:
                 results.append(versus_datasette(label, roots, args, Path(tmp)))
                 report_datasette(results[-1:])  # as each catalog ends: a long run shows its figures early
