@@ -7,6 +7,7 @@ floor or peer measured in the same run.
     python benchmarks/bench_web.py --workers 1,2 --rate 200          # 1 then 2 workers; + 50 clients paced at 200/s
     python benchmarks/bench_web.py --synthetic 2000                  # + a 2,000-card fictional catalog
     python benchmarks/bench_web.py --requests 3000 --duration 30 --json out.json
+    python benchmarks/bench_web.py --datasette --scale /work/scale/c30000,/work/scale/c100000  # vs Datasette only
 
 uvicorn runs the app (``cardlab.web.app:create_app``) in its own process on 127.0.0.1, one worker as
 ``cardlab serve`` does (``--workers 1,2``: one server per count, one after the other). The load
@@ -31,6 +32,16 @@ Peers and floors, in the same run:
   index and the answer's JSON text);
 - HTTP floor: ``GET /static/style.css`` at the same concurrency (the cheapest answer the server gives);
 - deck validation: the same check in-process (``parse_deck_text`` + ``choose_format``, card index cached).
+
+Against Datasette (``--datasette``, issue 29; ``pip install -e .[bench]``): for the shipped catalog and
+each ``--scale`` catalog (indexed once into ``--index-dir``, or this run's temporary directory),
+cardlab's server and Datasette (``datasette serve -i``, the same SQLite index file, immutable, its
+default settings) run side by side; both get the same one-word full-text searches from the same
+load generator: cardlab ``/api/cards/search?q=WORD`` (a page of 50, its total, each card's data),
+Datasette a SQL query over the same full-text index (:data:`DATASETTE_SQL`: the first 51 matches
+in catalog order, the card's columns but not its compressed data). At each level of ``--clients``
+the two are run in turn ``--pairs`` times (cardlab, Datasette, cardlab, ...), so the machine's
+load falls on both; the ratio is of the pairs' medians. Nothing else runs in this mode.
 
 The machine has 2 cores shared by the server and the load generator; the numbers describe the machine.
 """
@@ -71,6 +82,15 @@ QUERIES = [
 
 ZAP = REPO / "examples" / "decks" / "zap-theme-deck.txt"
 
+WORDS = ["damage", "energy", "attack", "fire", "water", "coin", "heads", "basic", "flip", "trainer"]
+"""One-word full-text searches of the Datasette comparison (they match in the shipped and the synthetic catalogs)."""
+
+DATASETTE_SQL = (
+    "select c.id, c.name, c.set_code, c.number, c.type_line, c.stats, c.rarity from card_fts f"
+    " join card c on c.rowid = f.rowid where card_fts match :q order by c.pos limit 51"
+)
+"""Datasette's side of a one-word search: the matches of the same full-text index, in catalog order, a page of 50 (+1)."""
+
 
 # --- load generator ---------------------------------------------------------------------------
 
@@ -82,9 +102,15 @@ async def _request(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, r
     head = await reader.readuntil(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
     status = int(lines[0].split()[1])
-    length = next(int(line.split(":", 1)[1]) for line in lines[1:] if line.lower().startswith("content-length:"))
-    body = await reader.readexactly(length)
-    return status, len(body)
+    length = next((int(line.split(":", 1)[1]) for line in lines[1:] if line.lower().startswith("content-length:")), None)
+    if length is not None:
+        return status, len(await reader.readexactly(length))
+    size = 0  # Transfer-Encoding: chunked (Datasette's JSON)
+    while True:
+        chunk = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
+        size += len(await reader.readexactly(chunk + 2)) - 2  # the chunk and its CRLF (the last: no trailers)
+        if chunk == 0:
+            return status, size
 
 
 def _get(path: str, port: int) -> bytes:
@@ -265,7 +291,7 @@ def start_server(roots: list[Path], db: Path, cache: Path, port: int, workers: i
     )
     import urllib.request
 
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 900  # a 100,000-card catalog is validated at start: minutes on a loaded machine
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(f"http://{HOST}:{port}/api/sets", timeout=2) as resp:
@@ -277,6 +303,115 @@ def start_server(roots: list[Path], db: Path, cache: Path, port: int, workers: i
             raise SystemExit(f"uvicorn exited with {proc.returncode}")
     proc.terminate()
     raise SystemExit("uvicorn did not start")
+
+
+def start_datasette(db: Path, port: int) -> subprocess.Popen:
+    """Start ``datasette serve -i db`` (immutable, default settings) on 127.0.0.1:``port`` and wait until it answers."""
+    import urllib.request
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "datasette", "serve", "-i", str(db), "--host", HOST, "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://{HOST}:{port}/-/versions.json", timeout=2) as resp:
+                if resp.status == 200:
+                    return proc
+        except OSError:
+            time.sleep(0.2)
+        if proc.poll() is not None:
+            raise SystemExit(f"datasette exited with {proc.returncode}")
+    proc.terminate()
+    raise SystemExit("datasette did not start")
+
+
+def _free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def versus_datasette(label: str, roots: list[Path], args: argparse.Namespace, work: Path) -> dict:
+    """cardlab's search API and Datasette on the same index file, the same words, paired at each level.
+
+    Returns:
+        ``{"catalog", "cards", "load_before", "load_after", "levels": [{"clients", "cardlab": [...],
+        "datasette": [...]} ...]}``, each list one :func:`load` result per pair.
+    """
+    from cardlab.index.sqlite import connect, ensure_index
+
+    where = args.index_dir or work
+    cache, db = where / f"cache-{label}", where / f"index-{label}.sqlite"
+    cache.mkdir(parents=True, exist_ok=True)
+    os.environ["CARDLAB_CACHE_DIR"] = str(cache)
+    ensure_index(roots, db)
+    out: dict = {"catalog": label, "load_before": os.getloadavg()[0], "levels": []}
+    out["cards"] = connect(db).execute("SELECT COUNT(*) FROM card").fetchone()[0]
+    cport, dport = _free_port(), _free_port()
+    cardlab = start_server(roots, db, cache, cport)
+    try:
+        datasette = start_datasette(db, dport)
+        try:
+            ours = [_get("/api/cards/search?" + urlencode({"q": w}), cport) for w in WORDS]
+            theirs = [_get(f"/{db.stem}.json?" + urlencode({"sql": DATASETTE_SQL, "q": w, "_shape": "objects"}), dport) for w in WORDS]
+            for port, reqs in ((cport, ours), (dport, theirs)):
+                asyncio.run(load(port, reqs, 4, 200, 30))  # warm-up: threads, connections, caches
+            for c in args.clients:
+                level: dict = {"clients": c, "cardlab": [], "datasette": []}
+                for _ in range(args.pairs):
+                    level["cardlab"].append(asyncio.run(load(cport, ours, c, args.requests, args.duration)))
+                    level["datasette"].append(asyncio.run(load(dport, theirs, c, args.requests, args.duration)))
+                out["levels"].append(level)
+            out["bytes"] = {"cardlab": _body_size(cport, WORDS[0], ours), "datasette": _body_size(dport, WORDS[0], theirs)}
+        finally:
+            datasette.terminate()
+            datasette.wait(timeout=10)
+    finally:
+        cardlab.terminate()
+        cardlab.wait(timeout=10)
+    out["load_after"] = os.getloadavg()[0]
+    return out
+
+
+def _body_size(port: int, _word: str, requests: list[bytes]) -> int:
+    """Bytes of the body of the first request of ``requests`` (the answer's weight)."""
+    import urllib.request
+
+    path = requests[0].split(b" ")[1].decode()
+    with urllib.request.urlopen(f"http://{HOST}:{port}{path}") as resp:
+        return len(resp.read())
+
+
+def report_datasette(results: list[dict]) -> None:
+    """Print the Datasette comparison as a Markdown table (for BENCHMARKS.md): per catalog and level,
+    the medians over the pairs of req/s, p50 and p99 of each server and cardlab's throughput ratio."""
+    print(
+        "\n| catalog | cards | clients | cardlab req/s | p50 ms | p99 ms | Datasette req/s | p50 ms | p99 ms | ratio req/s | errors | load avg |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    for r in results:
+        for level in r["levels"]:
+            ours, theirs = level["cardlab"], level["datasette"]
+
+            def med(rows: list[dict], key: str) -> float:
+                """The median of ``key`` over the pairs."""
+                return round(statistics.median(row[key] for row in rows), 1)
+
+            ratio = statistics.median(a["per_s"] / b["per_s"] for a, b in zip(ours, theirs, strict=True))
+            errors = sum(row["errors"] for row in ours + theirs)
+            print(
+                f"| {r['catalog']} | {r['cards']:,} | {level['clients']} | {med(ours, 'per_s')} | {med(ours, 'p50_ms')} |"
+                f" {med(ours, 'p99_ms')} | {med(theirs, 'per_s')} | {med(theirs, 'p50_ms')} | {med(theirs, 'p99_ms')} |"
+                f" {ratio:.2f} | {errors} | {r['load_before']:.2f} → {r['load_after']:.2f} |"
+            )
+    for r in results:
+        print(f"\n{r['catalog']}: answer bytes for '{WORDS[0]}': cardlab {r['bytes']['cardlab']:,}, Datasette {r['bytes']['datasette']:,}.")
 
 
 def page_weight(port: int) -> dict:
@@ -401,6 +536,11 @@ def main() -> None:
     ap.add_argument("--paced-duration", type=float, default=20.0, help="seconds of schedule per paced level (default 20)")
     ap.add_argument("--synthetic", type=int, default=0, help="also a fictional catalog of this many cards beside the shipped one")
     ap.add_argument("--json", type=Path, help="also write the raw numbers here")
+    ap.add_argument("--datasette", action="store_true", help="only cardlab's search API against Datasette, paired")
+    ap.add_argument("--scale", default="", help="with --datasette: more catalog directories, comma-separated (e.g. /work/scale/c30000)")
+    ap.add_argument("--no-shipped", action="store_true", help="with --datasette: only the --scale catalogs")
+    ap.add_argument("--pairs", type=int, default=2, help="with --datasette: runs of each server per level, interleaved (default 2)")
+    ap.add_argument("--index-dir", type=Path, help="with --datasette: keep the indexes here (reused when fresh)")
     args = ap.parse_args()
     args.clients = [int(x) for x in args.clients.split(",")]
     args.workers = [int(x) for x in args.workers.split(",")]
@@ -415,7 +555,23 @@ def main() -> None:
         f"load average {os.getloadavg()[0]:.2f}; commit {_commit()}",
         flush=True,
     )
+    if args.pairs > 10:
+        raise SystemExit("bounded: at most 10 pairs")
     results = []
+    if args.datasette:
+        with tempfile.TemporaryDirectory(prefix="cardlab-bench-web-") as tmp:
+            catalogs = [("shipped", [shipped_catalog()])] * (not args.no_shipped) + [
+                (Path(d).name, [Path(d)]) for d in args.scale.split(",") if d
+            ]
+            for label, roots in catalogs:
+                results.append(versus_datasette(label, roots, args, Path(tmp)))
+                report_datasette(results[-1:])  # as each catalog ends: a long run shows its figures early
+                print(f"# {label}: done, load average {os.getloadavg()[0]:.2f}", flush=True)
+        report_datasette(results)
+        print(f"\n# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; load average after: {os.getloadavg()[0]:.2f}")
+        if args.json:
+            args.json.write_text(json.dumps(results, indent=2))
+        return
     with tempfile.TemporaryDirectory(prefix="cardlab-bench-web-") as tmp:
         work = Path(tmp)
         for workers in args.workers:

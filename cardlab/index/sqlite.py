@@ -21,6 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import orjson
+
 from cardlab import games
 from cardlab.catalog.freshness import folders, stamp_digest
 from cardlab.catalog.model import Catalog, SetInfo, merge_reprint, number_int, play_key
@@ -103,15 +105,16 @@ def _compress(text: bytes, zdict: bytes) -> bytes:
 
 def data_decoder(con: sqlite3.Connection) -> Callable[[bytes], dict]:
     """Return the function that turns a ``card.data`` value of the index on ``con`` into the card
-    (a dict, as in its YAML file): zlib with the index's dictionary (meta ``zdict``), then JSON.
-    About 7 µs a card before JSON parsing."""
+    (a dict, as in its YAML file): zlib with the index's dictionary (meta ``zdict``), then JSON
+    (orjson: a page of 50 cards is parsed in a third of the standard library's time, the largest
+    part of a search API request). About 7 µs a card before JSON parsing."""
 
     row = con.execute("SELECT value FROM meta WHERE key = 'zdict'").fetchone()
     zdict = bytes.fromhex(row[0]) if row else b""
 
     def decode(blob: bytes) -> dict:
         d = zlib.decompressobj(zdict=zdict) if zdict else zlib.decompressobj()
-        return json.loads(d.decompress(blob))
+        return orjson.loads(d.decompress(blob))
 
     return decode
 

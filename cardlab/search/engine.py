@@ -243,7 +243,9 @@ def _find_page(con: Any, request: SearchRequest, size: int, cursor: str | None, 
         total, hits = _search(con, paged)
         more = len(hits) > size
         nxt = encode_cursor(request, signer, ["offset", offset + size]) if more else None
-        return Page(hits[:size], total if total is not None else 0, True, nxt)
+        if total is None:  # past the last card: no window to count on
+            return Page([], *_total(con, request, tree, stems, fingerprint), None, fingerprint)
+        return Page(hits[:size], total, True, nxt, fingerprint)
     after = None
     if place is not None:
         after = _keyset_place(place)
@@ -277,7 +279,7 @@ def _find_page(con: Any, request: SearchRequest, size: int, cursor: str | None, 
         _remember((fingerprint, dialect_of(con), request.query), (total, exact))
     else:
         total, exact = _total(con, request, tree, stems, fingerprint, counted, generic)
-    return Page(hits, total, exact, nxt)
+    return Page(hits, total, exact, nxt, fingerprint)
 
 
 def total(con: sqlite3.Connection, query: str, *, timeout: float | None = None) -> tuple[int, bool]:

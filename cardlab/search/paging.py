@@ -54,12 +54,15 @@ class Page:
             (``TOTAL_BOUND + 1``: "more than 1,000").
         total_is_exact: whether ``total`` is the exact number of matches.
         next_cursor: the cursor of the next page, or None on the last page.
+        index: the fingerprint of the index the page was read from (``""`` when it does not say):
+            what a cache of the hits' shapes is keyed by.
     """
 
     hits: list[Hit]
     total: int
     total_is_exact: bool
     next_cursor: str | None
+    index: str = ""
 
     @property
     def has_more(self) -> bool:

@@ -43,7 +43,9 @@ def search_page(
     """``/search``: the form; with ``q``, one page of results (``page``, ``sort``, ``reverse``, names in
     ``lang``) as a table or, with ``view=grid``, as a grid of card faces (``/cards/<id>.svg``), or the
     query error with its caret (400). Every result page is a permalink; a page past the last one says
-    so and links to the last page (the previous-page link too)."""
+    so and links to the last page (the previous-page link too). A page costs the same whatever
+    matches (library :func:`cardlab.search.engine.find_page`): the total is exact up to 1,000
+    matches and "more than 1,000" above, where the pager shows no last page, only a next one."""
     from cardlab.search.compile import SORTS
 
     langs = langs_param(lang, site.languages)
@@ -61,10 +63,12 @@ def search_page(
     if not q.strip():
         return page(request, "search.html", **context, searched=False)
     try:
-        total, hits = run_search(site, q, sort, reverse, langs, page_)
+        found = run_search(site, q, sort, reverse, langs, page_)
     except WebError as err:
         return page(request, "search.html", err.status, **context, searched=False, error=err)
-    pages = max(1, -(-total // PER_PAGE))
+    total, hits = found.total, found.hits
+    # a bounded total ("more than 1,000") names no last page: the pager then goes on while there are more
+    pages = max(1, -(-total // PER_PAGE)) if found.total_is_exact else None
 
     def link(n: int, code: str | None = None, shown: str | None = None) -> str:
         """The permalink of result page ``n`` (names in ``code``, default the current language; shown as
@@ -76,19 +80,26 @@ def search_page(
             params["view"] = shown or view
         return "/search?" + urlencode({k: v for k, v in params.items() if v not in ("", None)})
 
+    past_end = not hits and page_ > 1
+    # a bounded total is a lower bound, TOTAL_BOUND + 1: "more than TOTAL_BOUND"
     return page(
         request,
         "search.html",
         **context,
         searched=True,
         total=total,
+        total_text=(
+            (_("{n} card") if total == 1 else _("{n} cards")).replace("{n}", f"{total:,}")
+            if found.total_is_exact
+            else _("more than {n} cards").format(n=f"{total - 1:,}")
+        ),
         hits=hits,
         page=page_,
         pages=pages,
-        prev_link=link(min(page_ - 1, pages)) if page_ > 1 else None,
-        next_link=link(page_ + 1) if page_ < pages else None,
-        last_link=link(pages),
-        past_end=bool(total) and page_ > pages,
+        prev_link=link(min(page_ - 1, pages or page_ - 1)) if page_ > 1 else None,
+        next_link=link(page_ + 1) if found.has_more else None,
+        last_link=link(pages) if pages else None,
+        past_end=past_end and bool(total),
         first=(page_ - 1) * PER_PAGE + 1,
         lang_link=lambda code: link(page_, code),
         view_link=lambda shown: link(page_, shown=shown),

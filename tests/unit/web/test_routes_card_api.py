@@ -61,6 +61,18 @@ def test_search_language(client):
     assert body["data"][0]["name"] == "Dracaufeu"
 
 
+def test_search_cards_kept_between_answers_keep_their_language(client):
+    from cardlab.web import cards
+
+    first = client.get("/api/cards/search", params={"q": "charizard", "lang": "fr"})
+    assert any(key[1] == "base1-4" and key[2] == ("fr",) for key in cards._SHAPES)  # kept by index, id, languages
+    again = client.get("/api/cards/search", params={"q": "charizard", "lang": "fr"})
+    assert again.content == first.content  # the kept text, byte for byte
+    english = client.get("/api/cards/search", params={"q": "charizard"}).json()
+    assert (english["data"][0]["name"], english["data"][0]["names"]["fr"]) == ("Charizard", "Dracaufeu")
+    assert first.json()["data"][0] == {**english["data"][0], "name": "Dracaufeu"}
+
+
 def test_search_errors(client):
     err = error_of(client.get("/api/cards/search", params={"q": "hp>>80"}), 400, "bad_query")
     assert err["column"] == 4 and err["caret"] == "hp>>80\n   ^"

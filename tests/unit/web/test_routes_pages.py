@@ -93,3 +93,22 @@ def test_a_search_page_past_the_last_says_so_and_links_to_the_last(client):
     assert '<a rel="prev" href="/search?q=set%3Abase1&amp;sort=number&amp;page=3">' in base  # not page 8
     assert count_line({"q": "set:base1", "page": 3}) == "102 cards; 101–102 shown"
     assert count_line({"q": "name:nosuchcardname"}) == "0 cards"
+
+
+def test_a_search_page_past_a_bounded_total_says_more_than_and_pages_on(client, monkeypatch):
+    import re
+    from collections import OrderedDict
+
+    from cardlab.search import engine
+
+    # the page reads find_page's bounded total: with the bound at 40, set:base1's 102 cards are "more than 40"
+    monkeypatch.setattr(engine, "TOTAL_BOUND", 40)
+    monkeypatch.setattr(engine, "_TOTALS", OrderedDict())
+    first = client.get("/search", params={"q": "set:base1"}).text
+    assert re.search(r'<p id="count">(.*?)</p>', first).group(1) == "more than 40 cards; 1–50 shown"
+    assert '<span id="page">page 1</span>' in first  # no last page to name
+    assert '<a rel="next" href="/search?q=set%3Abase1&amp;sort=number&amp;page=2">' in first
+    assert first.count('<tr data-id="') == 50
+    last = client.get("/search", params={"q": "set:base1", "page": 3}).text
+    assert re.search(r'<p id="count">(.*?)</p>', last).group(1) == "102 cards; 101–102 shown"  # its end in hand: exact
+    assert 'rel="next"' not in last
