@@ -97,16 +97,22 @@ def _get_card(con: sqlite3.Connection, ref: str) -> CardView:
                 first.setdefault(oracle, cid)
             ids = list(first.values())
     if len(ids) > 1:
-        choices = [
-            tuple(r)
-            for r in con.execute(
-                f"SELECT id, name, set_code FROM card WHERE id IN ({','.join('?' * len(ids))})"
-                f" ORDER BY {', '.join(order_terms(['set_code', 'number_int'], False, dialect_of(con)))}",
-                ids,
-            )
-        ]
-        raise AmbiguousCardError(ref, choices)
+        raise _ambiguous(con, ref, ids)
     return _view(con, ids[0])
+
+
+def _ambiguous(con: sqlite3.Connection, ref: str, ids: list[str]) -> AmbiguousCardError:
+    """The error of a reference naming the cards ``ids``: each as (id, name, set code), in set
+    and number order."""
+    choices = [
+        tuple(r)
+        for r in con.execute(
+            f"SELECT id, name, set_code FROM card WHERE id IN ({','.join('?' * len(ids))})"
+            f" ORDER BY {', '.join(order_terms(['set_code', 'number_int'], False, dialect_of(con)))}",
+            ids,
+        )
+    ]
+    return AmbiguousCardError(ref, choices)
 
 
 def _view(con: sqlite3.Connection, card_id: str) -> CardView:
@@ -240,15 +246,7 @@ def _first_printing(con: sqlite3.Connection, ref: str, ids: list[str], narrowed:
     oracles = sorted({r[0] for r in con.execute(f"SELECT DISTINCT oracle_id FROM card WHERE id IN ({marks})", ids)})
     if len(oracles) > 1:
         firsts = [next(p[0] for p in _printings(con, o) if p[0] in ids) for o in oracles]
-        choices = [
-            tuple(r)
-            for r in con.execute(
-                f"SELECT id, name, set_code FROM card WHERE id IN ({','.join('?' * len(firsts))})"
-                f" ORDER BY {', '.join(order_terms(['set_code', 'number_int'], False, dialect_of(con)))}",
-                firsts,
-            )
-        ]
-        raise AmbiguousCardError(ref, choices)
+        raise _ambiguous(con, ref, firsts)
     printed = _printings(con, oracles[0])
     return next(p[0] for p in printed if p[0] in ids or not narrowed)
 
