@@ -106,8 +106,9 @@ def check_player(player: str) -> str:
             category Cc (control: NEL...), Cf (format: zero-width, bidi overrides), Zl or Zp (U+2028,
             U+2029), a lone surrogate, or U+FFFD (what undecodable bytes become: ``%FF`` in a URL);
             one that Unicode's compatibility normalization (NFKC) changes: full-width ``ａｌｉｃｅ``
-            would look like ``alice`` (the message gives the plain spelling). A name is returned
-            composed (NFC): ``e`` + combining accent is ``é``.
+            would look like ``alice`` (the message gives the plain spelling); one starting with
+            ``=``, ``+``, ``-`` or ``@`` (a spreadsheet opening an export would run it as a
+            formula). A name is returned composed (NFC): ``e`` + combining accent is ``é``.
     """
     name = (player or "").strip()
     shown = repr(player) if len(player or "") <= 70 else repr(player[:67]) + "..."
@@ -125,6 +126,9 @@ def check_player(player: str) -> str:
         raise UsageError(f"bad player name {shown}: at most {MAX_PLAYER_NAME} characters (it has {len(name):,}{composed})")
     if "/" in name or "\\" in name or name in (".", ".."):
         raise UsageError(f"bad player name {shown}: a name holds no '/' or '\\' and is not '.' or '..'")
+    if name[0] in "=+-@":
+        # a spreadsheet runs a cell starting with one of these as a formula (CSV export, backups)
+        raise UsageError(f"bad player name {shown}: a name does not start with =, +, - or @ (a spreadsheet would run it)")
     plain = unicodedata.normalize("NFKC", name)
     if plain != name:
         raise UsageError(

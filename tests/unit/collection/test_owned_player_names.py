@@ -53,3 +53,12 @@ def test_a_name_accepted_is_accepted_again_as_itself(text):
     except UsageError:
         return
     assert check_player(name) == name
+
+
+@pytest.mark.parametrize("name", ['=HYPERLINK("x")', "@SUM(1)", "+1", "-cmd"])
+def test_a_name_a_spreadsheet_would_run_is_refused(name):
+    """Finding: such names were written to collection exports, where a spreadsheet runs them."""
+    with pytest.raises(UsageError) as err:
+        check_player(name)
+    assert str(err.value) == f"bad player name {name!r}: a name does not start with =, +, - or @ (a spreadsheet would run it)"
+    assert check_player("a-b@c") == "a-b@c"  # inside a name they are plain characters
