@@ -89,9 +89,13 @@ TABLE: dict[str, dict[ExitStatus, tuple[list[list[str]], list[str]]]] = {
     "odds los-lobos": {OK: ([], ["--set", "ftcg-test"]), USAGE: ([], ["--set", "nope"])},
     "odds zangetsu": {OK: ([], ["--set", "ftcg-test"]), USAGE: ([], ["--set", "nope"])},
     "odds doll-house": {OK: ([], ["--list", "{list10}"]), USAGE: ([], ["--list", "{tmp}/missing.txt"])},
+    "deck save": {OK: ([], ["{list10}"]), CHECK: ([], ["{unmatched_list}"]), USAGE: ([], ["{tmp}/missing.txt"])},
+    "deck open": {CHECK: ([], ["Zz9zz9zz"]), USAGE: ([["deck", "save", "{list10}"]], ["Zz9zz9zz", "-O", "html"])},
+    "deck saved": {OK: ([["deck", "save", "{list10}"]], []), USAGE: ([], ["--bogus"])},
 }
-NO_OK = {"play claim"}
-"""A claim succeeds after a week of silence only: its exit 0 is in test_cli_play.py (test_consent_claim_and_decline)."""
+NO_OK = {"play claim", "deck open"}
+"""A claim succeeds after a week of silence only: its exit 0 is in test_cli_play.py (test_consent_claim_and_decline);
+a saved deck's id is made when it is saved: deck open's exit 0 is in test_cli_deck_saved.py."""
 NO_CHECK = {
     "collection list": "lists what is owned",
     "collection export": "writes what is owned",
@@ -102,6 +106,7 @@ NO_CHECK = {
     "odds los-lobos": "computes",
     "odds zangetsu": "computes",
     "odds doll-house": "computes",
+    "deck saved": "lists the saved decks",
 }
 
 
@@ -123,6 +128,8 @@ def world(monkeypatch, forum_roots, tmp_path) -> dict[str, str]:
     list10.write_text("".join(f"1 FT {i}\n" for i in range(1, 11)), encoding="utf-8")
     new_csv = tmp_path / "new.csv"
     new_csv.write_text("number,name,value,faction,rarity\n40,Carte de test,3,acuerdo,Commune\n", encoding="utf-8")
+    unmatched_list = tmp_path / "unmatched.txt"
+    unmatched_list.write_text("1 FT 1\n2 Zorblax Nowhere\n", encoding="utf-8")
     bad_new_csv = tmp_path / "bad-new.csv"
     bad_new_csv.write_text("number,name,value,faction,rarity\n41,Autre carte,trois,acuerdo,Commune\n", encoding="utf-8")
     return {
@@ -133,6 +140,7 @@ def world(monkeypatch, forum_roots, tmp_path) -> dict[str, str]:
         "list10": str(list10),
         "new_csv": str(new_csv),
         "bad_new_csv": str(bad_new_csv),
+        "unmatched_list": str(unmatched_list),
     }
 
 
