@@ -138,9 +138,13 @@ def los_lobos(setup: dict, moves: Sequence[dict], stream: Stream) -> Outcome:
             raise MoveError(f"'{p}' does not play this game (players: {', '.join(players)})")
         if p in done:
             raise MoveError(f"{p} has already replaced cards or kept the hand (once only, seed 002 'Los Lobos')")
-        slots = sorted(set(move.get("cards") or []))
+        given = list(move.get("cards") or [])
+        slots = sorted(set(given))
         if any(not isinstance(s, int) or not 1 <= s <= 5 for s in slots):
             raise MoveError("cards to replace are positions 1 to 5, e.g. --cards 2,5")
+        twice = sorted({s for s in given if given.count(s) > 1})
+        if twice:  # the post would name the position twice for one card replaced
+            raise MoveError(f"position {', '.join(map(str, twice))} given twice: each card is replaced once (--cards 2,5)")
         for s in slots:
             card = pool.draw()
             if card is None:

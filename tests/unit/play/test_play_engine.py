@@ -70,6 +70,9 @@ def test_bad_positions_refused():
         lobos(1, 1, 2, 2, 6, 3, 3, 5, 6, 1, moves=[{"move": "replace", "player": "a", "cards": [6]}])
     with pytest.raises(MoveError, match="does not play"):
         lobos(1, 1, 2, 2, 6, 3, 3, 5, 6, 1, moves=[{"move": "replace", "player": "z", "cards": []}])
+    # a finding: --cards 1,1 replaced one card while the post named position 1 twice
+    with pytest.raises(MoveError, match=r"^position 1 given twice: each card is replaced once \(--cards 2,5\)$"):
+        lobos(1, 1, 2, 2, 6, 3, 3, 5, 6, 1, 2, moves=[{"move": "replace", "player": "a", "cards": [1, 1]}])
 
 
 def test_zangetsu_tied_players_draw_until_separated():
