@@ -26,7 +26,8 @@ def test_show_unknown_suggests(runner):
     assert "did you mean: Charizard" in result.stderr
 
 
-def test_show_identical_copies_are_printings_of_one_card(test_set, tmp_path):
+def _copy_as_test2(test_set):
+    """A copy of the fixture set test1 as test2 (code TS2, ids test2-N): identical cards in two sets."""
     other = test_set / "pokemon" / "test2"
     shutil.copytree(test_set / "pokemon" / "test1", other)
     (other / "set.yaml").write_text(
@@ -34,6 +35,11 @@ def test_show_identical_copies_are_printings_of_one_card(test_set, tmp_path):
     )
     for card in other.glob("[0-9]*.yaml"):
         card.write_text(card.read_text(encoding="utf-8").replace("id: test1-", "id: test2-"), encoding="utf-8")
+    return other
+
+
+def test_show_identical_copies_are_printings_of_one_card(test_set, tmp_path):
+    _copy_as_test2(test_set)
     db = tmp_path / "same.sqlite"
     build_index([test_set], db)
     view = get_card(connect(db), "Testmon")
@@ -41,13 +47,7 @@ def test_show_identical_copies_are_printings_of_one_card(test_set, tmp_path):
 
 
 def test_show_ambiguous_lists_choices(test_set, tmp_path):
-    other = test_set / "pokemon" / "test2"
-    shutil.copytree(test_set / "pokemon" / "test1", other)
-    (other / "set.yaml").write_text(
-        (other / "set.yaml").read_text(encoding="utf-8").replace("code: test1", "code: test2").replace("[TST]", "[TS2]"), encoding="utf-8"
-    )
-    for card in other.glob("[0-9]*.yaml"):
-        card.write_text(card.read_text(encoding="utf-8").replace("id: test1-", "id: test2-"), encoding="utf-8")
+    other = _copy_as_test2(test_set)
     # another card of the same name (another HP), not a second printing of the same card
     testmon = other / "1-testmon.yaml"
     testmon.write_text(testmon.read_text(encoding="utf-8").replace("hp: 60", "hp: 70"), encoding="utf-8")
