@@ -368,6 +368,13 @@ def versus_datasette(label: str, roots: list[Path], args: argparse.Namespace, wo
                     level["cardlab"].append(asyncio.run(load(cport, ours, c, args.requests, args.duration)))
                     level["datasette"].append(asyncio.run(load(dport, theirs, c, args.requests, args.duration)))
                 out["levels"].append(level)
+            if args.rate:  # paced (open-loop) at args.rate over args.paced_clients connections, paired the same way
+                level = {"clients": args.paced_clients, "rate": args.rate, "cardlab": [], "datasette": []}
+                count = min(args.paced_requests, int(args.rate * args.paced_duration))
+                for _ in range(args.pairs):
+                    for side, port, reqs in (("cardlab", cport, ours), ("datasette", dport, theirs)):
+                        level[side].append(asyncio.run(load(port, reqs, args.paced_clients, count, args.paced_duration, args.rate)))
+                out["levels"].append(level)
             out["bytes"] = {"cardlab": _body_size(cport, WORDS[0], ours), "datasette": _body_size(dport, WORDS[0], theirs)}
         finally:
             datasette.terminate()
@@ -404,9 +411,12 @@ def report_datasette(results: list[dict]) -> None:
                 return round(statistics.median(row[key] for row in rows), 1)
 
             ratio = statistics.median(a["per_s"] / b["per_s"] for a, b in zip(ours, theirs, strict=True))
-            errors = sum(row["errors"] for row in ours + theirs)
+            errors = str(sum(row["errors"] for row in ours + theirs))
+            if level.get("rate"):  # paced: requests sent over 10 ms late, cardlab / Datasette
+                errors += f" ({sum(r['late'] for r in ours)} / {sum(r['late'] for r in theirs)} late)"
+            clients = f"{level['clients']} paced {level['rate']:g}/s" if level.get("rate") else str(level["clients"])
             print(
-                f"| {r['catalog']} | {r['cards']:,} | {level['clients']} | {med(ours, 'per_s')} | {med(ours, 'p50_ms')} |"
+                f"| {r['catalog']} | {r['cards']:,} | {clients} | {med(ours, 'per_s')} | {med(ours, 'p50_ms')} |"
                 f" {med(ours, 'p99_ms')} | {med(theirs, 'per_s')} | {med(theirs, 'p50_ms')} | {med(theirs, 'p99_ms')} |"
                 f" {ratio:.2f} | {errors} | {r['load_before']:.2f} → {r['load_after']:.2f} |"
             )
