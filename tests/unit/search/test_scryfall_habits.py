@@ -39,6 +39,13 @@ def ids(con, query, **options):
         ('set:"Base Set" !charizard', ["base1-4"]),
         ('set:"set de base" !charizard', ["base1-4"]),  # the French name
         ("set:fossile !gengar", ["base3-5", "base3-20"]),
+        # a card id typed as the query finds that card (in any case, beside other terms)
+        ("base1-4", ["base1-4"]),
+        ("BASE1-4", ["base1-4"]),
+        ("base1-4 or basep-1", ["base1-4", "basep-1"]),
+        ("base1-4 t:fire", ["base1-4"]),
+        ("-base1-4 !charizard", ["base4-4"]),
+        ("base1-999", []),
     ],
 )
 def test_each_keyword_finds_its_cards(full_con, query, expected):
