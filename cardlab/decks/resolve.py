@@ -27,13 +27,13 @@ from cardlab.core.l10n import _
 from cardlab.core.text import compact, fold, line_list, pick
 from cardlab.core.words import count as counted
 from cardlab.decks.lines import to_int
-from cardlab.decks.model import Deck, DeckCard
+from cardlab.decks.model import Deck, DeckCard, Entry
 from cardlab.decks.rules import deciding_facts
 
 if TYPE_CHECKING:
     from cardlab.catalog.formats import Format
     from cardlab.catalog.model import Catalog, SetInfo
-    from cardlab.decks.model import DeckList, Entry
+    from cardlab.decks.model import DeckList
 
 _SET_NUMBER = re.compile(r"^(?P<name>.+?)\s+\(?(?P<set>[^\W\d][\w.\-]*)\)?\s+\(?#?(?P<num>\d+[a-z]?)\)?$")
 _NUMBER_TOTAL = re.compile(r"^(?P<name>.+?)\s+\(?#?(?P<num>\d+[a-z]?)\s*/\s*(?P<total>\d+)\)?$")  # Pikachu 58/102
@@ -540,6 +540,26 @@ class CardIndex:
 
     def _is_ours(self, card_id: str) -> bool:
         return card_id in self.catalog.cards and self.catalog.game_of(card_id) == self.game
+
+
+def printing_named(catalog: Catalog, text: str) -> str | None:
+    """The one printing a reference names as a deck line names it (:meth:`CardIndex.lookup`): a
+    name with a set code or alias and a collector number (``Charizard BS 4``), with the collector
+    number over the set's printed total (``Charizard 4/102``) or with a card id (``Charizard
+    base1-4``), in any game of the catalog. For ``cardlab show`` and the other card references
+    (:func:`cardlab.search.lookup.get_card`'s ``printing``).
+
+    Returns:
+        The card id, or None when the text names no printing, or several (a name alone names every
+        printing of its card; ``4/102`` may be in two sets of that size).
+    """
+    entry = Entry(0, 1, text.strip())
+    found: set[str] = set()
+    for game in sorted({info.game for info in catalog.sets.values()}):
+        cards, _message, _rule = CardIndex(catalog, game).lookup(entry, suggest=False)
+        if len(cards) == 1:
+            found.add(cards[0])
+    return found.pop() if len(found) == 1 else None
 
 
 Lookup = tuple[tuple[str, ...], "str | None", str]
