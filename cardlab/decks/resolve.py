@@ -183,14 +183,36 @@ class CardIndex:
         if self._choices is None:
             self._choices = sorted(self.names)
         found = suggest(key, self._choices, limit=None)
+        # names in the languages the list is read in first: "Bil" is close to the German
+        # "Snobilikat", which would be shown as "Persian"
+        spelled = {n: self._readable(n) for n in found}
+        found = [n for n in found if spelled[n]] or found
         typed = " ".join(_TYPE_WORDS.get(w, w) for w in key.split())
         if typed != key and typed in self.names:
             found = [typed, *(n for n in found if n != typed)]
         if allowed_sets:
             found = [n for n in found if any(self.catalog.card_set[i] in allowed_sets for i in self.names[n])] or found
-        names = list(dict.fromkeys(self.display_name(sorted(self.names[name])[0]) for name in found))[:limit]
+        shown = [self.display_name(sorted(self.names[name])[0]) for name in found]
+        # a community or print variant's name is shown as it matched ("Birthday Pikachu")
+        shown = [s if fold(s) == n or not spelled.get(n) else spelled[n] or s for n, s in zip(found, shown, strict=True)]
+        names = list(dict.fromkeys(shown))[:limit]
         self._suggested[cache_key] = names
         return names
+
+    def _readable(self, folded: str) -> str | None:
+        """The spelling of the folded name when it is a name of one of its cards in a preferred
+        language (English when none is given) or the card's source language, a ``printed_name`` in
+        one of those, or an ``also_known_as``: a name the reader of a suggestion knows the card
+        by; else None."""
+        for card_id in self.names.get(folded, ()):
+            card = self.catalog.cards[card_id]
+            langs = [*self.langs, self.catalog.set_of(card_id).source_language]
+            spelled = [(card.get(field) or {}).get(lang) for field in ("name", "printed_name") for lang in langs]
+            spelled += list(card.get("also_known_as") or ())
+            for n in spelled:
+                if isinstance(n, str) and fold(n) == folded:
+                    return n
+        return None
 
     def _agrees(self, card_id: str, name: str) -> bool:
         """True when ``name`` (as written) is a name of the card (or its ``printed_name``, a print

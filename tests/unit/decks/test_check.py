@@ -167,7 +167,7 @@ def test_nidoran_female_is_unknown_in_a_base_set_only_catalog():
 def test_unknown_name_gets_suggestions(index):
     card_id, message, rule = index.resolve(Entry(1, 1, "Pikachoo"), None)
     assert (card_id, rule) == (None, "unknown-card")
-    assert message == 'unknown card "Pikachoo"; did you mean "Pikachu", "_____\'s Pikachu", "Surfing Pikachu"?'
+    assert message == 'unknown card "Pikachoo"; did you mean "Pikachu", "Surfing Pikachu", "_____\'s Pikachu"?'
     # the format's sets first: only the Base Set's Pikachu under pokemon-base
     _, message, _ = index.resolve(Entry(1, 1, "Pikachoo"), {"base1"})
     assert message == 'unknown card "Pikachoo"; did you mean "Pikachu"?'

@@ -244,3 +244,13 @@ def test_sideboard_after_a_section_counts_its_own_lines(catalog, formats):
 )
 def test_printing_named_is_the_deck_lines_printing(catalog, text, answer):
     assert printing_named(catalog, text) == answer
+
+
+def test_suggestions_are_names_in_the_readers_languages(catalog):
+    """"Bil" is close to the German "Snobilikat" (Persian) by a partial match: a reader of English
+    is offered English names (and community names, as written), another language's names only when
+    no name of theirs is close."""
+    english = CardIndex(catalog, "pokemon")
+    assert english.suggestions("Bil") == ["Bill", "Birthday Pikachu", "Blaine"]
+    assert english.suggestions("Bisaflr") == ["Venusaur"]  # only a German name is close: the card, in English
+    assert CardIndex(catalog, "pokemon", ["de"]).suggestions("Bisaflr") == ["Bisaflor"]
