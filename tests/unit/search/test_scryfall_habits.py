@@ -73,6 +73,19 @@ def test_each_keyword_finds_its_cards(full_con, query, expected):
         ("lang:fr pikachu", 0, "'lang:' sets the language names are shown in, not a filter in cardlab: give --lang CODE (fr, de, ja...)"),
         ("is:hollo", 3, "unknown is:hollo; did you mean is:holo or is:holofoil? (known: holo, reprint, first-printing, promo)"),
         ("not:shiny", 4, "unknown not:shiny (known: holo, reprint, first-printing, promo)"),
+        # an edition is not recorded: said so, never "did you mean is:first" (first-printing)
+        (
+            "is:1st charizard",
+            3,
+            "is:1st asks for an edition (1st Edition, Shadowless, Unlimited), which cardlab's cards do not record:"
+            " a printing is a set and a number; is:first-printing finds a card in the set it was first printed in (not a reprint)",
+        ),
+        (
+            "-is:First-Edition",
+            4,
+            "is:First-Edition asks for an edition (1st Edition, Shadowless, Unlimited), which cardlab's cards do not record:"
+            " a printing is a set and a number; is:first-printing finds a card in the set it was first printed in (not a reprint)",
+        ),
         ("is!=holo", 2, "'is' takes ':' (is:holo); for the opposite write -is:holo or not:holo"),
         ("!", 0, "'!' needs a name right after it: !\"Dark Charizard\" or !pikachu finds that exact name"),
         ('!"', 1, "this quote is never closed"),
