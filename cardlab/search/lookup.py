@@ -13,7 +13,7 @@ from pathlib import Path
 
 from cardlab.core.errors import CardlabError, UsageError
 from cardlab.core.fuzzy import best_match, suggest
-from cardlab.core.text import compact, fold, norm_value
+from cardlab.core.text import clip, compact, fold, norm_value
 from cardlab.index.sqlite import data_decoder
 from cardlab.search.compile import dialect_of, order_terms
 from cardlab.search.connection import snapshot
@@ -25,7 +25,7 @@ class CardNotFoundError(CardlabError):
 
     def __init__(self, ref: str, suggestions: list[str]) -> None:
         hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else ""
-        super().__init__(f"no card '{ref}'{hint}")
+        super().__init__(f"no card '{clip(ref)}'{hint}")
         self.suggestions = suggestions
 
 
@@ -34,7 +34,7 @@ class SetNotFoundError(CardlabError):
 
     def __init__(self, ref: str, suggestions: list[str]) -> None:
         hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else ""
-        super().__init__(f"no set '{ref}'{hint}")
+        super().__init__(f"no set '{clip(ref)}'{hint}")
         self.suggestions = suggestions
 
 

@@ -212,3 +212,18 @@ def test_show_a_name_with_a_wrong_printing_is_not_found(runner):
     result = runner.invoke(app, ["show", "Bill BS 4"])
     assert result.exit_code == 1
     assert "no card 'Bill BS 4'" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "quoted"),
+    [
+        (["search", "zz " * 40_000], 2, "zz"),  # the caret's line: 200 characters around the caret
+        (["show", "x" * 100_000], 1, "no card '" + "x" * 200 + "…'"),
+    ],
+)
+def test_a_huge_argument_is_not_echoed_whole(runner, args, code, quoted):
+    """A hostile finding: a 100 kB query or reference was echoed whole in the error."""
+    result = runner.invoke(app, [*args, "--catalog", str(POKEMON / "base1")])
+    assert result.exit_code == code
+    assert quoted in result.stderr
+    assert len(result.stderr) < 800
