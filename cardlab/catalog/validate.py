@@ -93,7 +93,7 @@ def _extends_problem(f: catalog_mod.SourceFile, wanted: object, files: list[cata
         return f"extends '{wanted}', a set of the game {sets[wanted]}; this folder is under {f.game}/: a folder adds cards to a set of its own game"
     chain = [f.set_dir.name if f.set_dir is not None else "", wanted]
     while chain[-1] in extending and chain[-1] not in chain[:-1]:
-        chain.append(extending[chain[-1]])  # type: ignore[index]
+        chain.append(extending[chain[-1]])
     if len(chain) == 2 and chain[0] == wanted:
         return f"extends '{wanted}', its own folder: extends names a set with its own set.yaml (code, game, name)"
     if chain[-1] in chain[:-1]:

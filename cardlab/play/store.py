@@ -369,7 +369,7 @@ def check_record(record: object, where: str = "the game record", seed_given: boo
 
     def card(value: object, path: str) -> None:
         if not isinstance(value, dict):
-            bad(path, f"is {_shown(value)}, not a card ({{\"id\", \"name\", \"value\", \"faction\"}})")
+            bad(path, f'is {_shown(value)}, not a card ({{"id", "name", "value", "faction"}})')
         for key in ("id", "name"):
             if not isinstance(value.get(key), str):
                 bad(f"{path}.{key}", "is missing" if key not in value else f"is {_shown(value[key])}, not text")

@@ -31,7 +31,9 @@ def test_ptcgl_output_in_french_is_lives_french_export(runner) -> None:  # noqa:
     assert result.exit_code == 0, result.stderr
     expected = (FIXTURES / "haymaker.ptcgl-fr.txt").read_text(encoding="utf-8")
     # cardlab writes basic Energy in the English form (Basic {F} Energy) in every language; the fixture names them in French
-    expected = expected.replace("Énergie Combat BS 97", "Basic {F} Energy BS 97").replace("Énergie Électrique BS 100", "Basic {L} Energy BS 100")
+    expected = expected.replace("Énergie Combat BS 97", "Basic {F} Energy BS 97").replace(
+        "Énergie Électrique BS 100", "Basic {L} Energy BS 100"
+    )
     assert result.stdout == expected
 
 

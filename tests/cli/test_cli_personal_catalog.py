@@ -231,5 +231,7 @@ def test_extends_across_games_is_refused_by_name(tmp_path):
     (mine / "monpa" / "my-cards" / "set.yaml").write_text("extends: ippo1\n", encoding="utf-8")
     result = validate([SHIPPED_IPPO, mine], cache_path=None)
     found = [(p.pos.line, p.message) for p in result.problems if p.rule == "extends"]
-    assert found == [(1, "extends 'ippo1', a set of the game ippo; this folder is under monpa/: a folder adds cards to a set of its own game")]
+    assert found == [
+        (1, "extends 'ippo1', a set of the game ippo; this folder is under monpa/: a folder adds cards to a set of its own game")
+    ]
     assert sorted(i for i, code in result.catalog.card_set.items() if code == "ippo1" and i in FIVE) == []

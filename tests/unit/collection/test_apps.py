@@ -170,7 +170,11 @@ def test_from_names_an_app_whose_columns_are_missing(tmp_path, con, resolver):
 @pytest.mark.parametrize(
     ("header", "app", "tail"),
     [
-        ("Folder Name,Quantity,Card Name,Set Code,Card Number\n", "tcgplayer", "a Dragon Shield (web) export: give --from dragonshield-web"),
+        (
+            "Folder Name,Quantity,Card Name,Set Code,Card Number\n",
+            "tcgplayer",
+            "a Dragon Shield (web) export: give --from dragonshield-web",
+        ),
         ("set,number,count\n", "moxfield", "cardlab's generic CSV columns: leave --from out (or give --from generic)"),
         ("foo,bar\n", "tcgplayer", "those of no export cardlab knows (see 'cardlab collection import --help')"),
     ],

@@ -247,7 +247,7 @@ def test_printing_named_is_the_deck_lines_printing(catalog, text, answer):
 
 
 def test_suggestions_are_names_in_the_readers_languages(catalog):
-    """"Bil" is close to the German "Snobilikat" (Persian) by a partial match: a reader of English
+    """ "Bil" is close to the German "Snobilikat" (Persian) by a partial match: a reader of English
     is offered English names (and community names, as written), another language's names only when
     no name of theirs is close."""
     english = CardIndex(catalog, "pokemon")

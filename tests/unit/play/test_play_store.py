@@ -155,11 +155,20 @@ EXPORT = "; export the game again with 'cardlab play show GAME --output-format j
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
-        (lambda r: r.update(seed="zz"), "field 'seed' is \"zz\", not the revealed seed (hexadecimal digits; give --seed HEX once the game is over)"),
-        (lambda r: r.update(seed=12), "field 'seed' is 12, not the revealed seed (hexadecimal digits; give --seed HEX once the game is over)"),
+        (
+            lambda r: r.update(seed="zz"),
+            "field 'seed' is \"zz\", not the revealed seed (hexadecimal digits; give --seed HEX once the game is over)",
+        ),
+        (
+            lambda r: r.update(seed=12),
+            "field 'seed' is 12, not the revealed seed (hexadecimal digits; give --seed HEX once the game is over)",
+        ),
         (lambda r: r.pop("setup"), "field 'setup' is missing"),
         (lambda r: r["setup"].pop("players"), "field 'setup.players' is missing"),
-        (lambda r: r["setup"].update(kind="chess"), "field 'setup.kind' is \"chess\", not one of los-lobos, doll-house, ryujin-jakka, zangetsu"),
+        (
+            lambda r: r["setup"].update(kind="chess"),
+            "field 'setup.kind' is \"chess\", not one of los-lobos, doll-house, ryujin-jakka, zangetsu",
+        ),
         (lambda r: next(iter(r["setup"]["lists"].values()))[2].pop("value"), "field 'setup.lists.alice[2].value' is missing"),
         (lambda r: r["moves"][0].pop("move"), "field 'moves[0].move' is missing"),
         (lambda r: r["moves"][0].update(at="yesterday"), "field 'moves[0].at' is \"yesterday\", not a time such as 2026-12-03T12:00:00Z"),
