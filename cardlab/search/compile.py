@@ -61,8 +61,9 @@ def _stem_match(value: str, langs: tuple[str, ...] | None = None) -> str | None:
     return "stems : (" + " OR ".join(dict.fromkeys(alternatives)) + ")"
 
 
-_CARD_ID = re.compile(r"[a-z0-9][a-z0-9.]*(?:-[a-z0-9.]+)*-[0-9a-z]+")
-"""A card id as ``schema/common.schema.json`` spells it (``base1-4``), in lower case."""
+_CARD_ID = re.compile(r"[a-z0-9][a-z0-9.]*(?:-[a-z0-9.]+)*-[0-9]{1,4}[a-z]?")
+"""A card id as ``schema/common.schema.json`` spells it, in lower case: a set code, ``-`` and a
+collector number (digits, maybe a letter: ``base1-4``, ``basep-26a``), never a hyphenated word (``ho-oh``)."""
 
 
 def card_id_of(t: Term) -> str | None:
