@@ -274,10 +274,10 @@ def check_list(
             continue
         index = card_index(indexes, catalog, fmt.game, langs)
         assert index is not None
-        found = found_by_game[fmt.game]
+        matched = found_by_game[fmt.game]
         if unknown[winner]:  # unknown lines: "did you mean" among the names of this format's cards first, as with -f
-            found = lookups(deck_list, index, fmt.allowed_sets)
-        deck = build_deck(deck_list, catalog, fmt, index, langs, found)
+            matched = lookups(deck_list, index, fmt.allowed_sets)
+        deck = build_deck(deck_list, catalog, fmt, index, langs, matched)
         result = FormatResult(deck, sorted(check_deck(deck, memo)))
         results.append(result)
         pool = len(fmt.allowed_sets or ()) or 10**6  # the narrowest format a list fits: Base-Jungle's theme decks are Base-Jungle's
