@@ -358,7 +358,7 @@ def layered_dirs(files: list[SourceFile], data: dict[Path, Any]) -> dict[Path, P
     beside the shipped set, without copying it): ``{folder: the set folder its cards belong to}``.
 
     A folder belongs to another set when its ``set.yaml`` says ``extends: <set code>`` (the set of
-    that code, in any root), or when it holds card files only and a set folder of the same game
+    that code, in any root, of the folder's own game), or when it holds card files only and a set folder of the same game
     and folder name has a ``set.yaml`` (the first such, in the order of the roots). Shipped
     corrections then reach the personal catalog with no merge: it holds only its own cards.
 
@@ -381,6 +381,8 @@ def layered_dirs(files: list[SourceFile], data: dict[Path, Any]) -> dict[Path, P
         if f.set_dir in manifests:
             d = manifests[f.set_dir]
             target = by_code.get(d["extends"]) if isinstance(d, dict) and isinstance(d.get("extends"), str) else None
+            if target is not None and (manifests.get(target) or {}).get("game") != f.game:
+                target = None  # a set of another game: refused by name (catalog.validate, rule extends)
         else:
             target = by_name.get((f.game, f.set_dir.name))
         if target is not None and target != f.set_dir:

@@ -14,7 +14,8 @@ Cross-file rules (ids: ``rule`` of each :class:`~cardlab.core.errors.Problem`):
 - ``missing-set``: a card folder has a set.yaml (whose ``game`` chooses the cards' schema).
 - ``reprint-of``: a reprint's ``reprint_of`` names a card of the catalog that is not itself a reprint.
 - ``extends``: a personal folder's ``set.yaml`` that says ``extends: <code>`` names a set of another root
-  (:func:`cardlab.catalog.model.layered_dirs`; its cards belong to that set).
+  and of the folder's own game (:func:`cardlab.catalog.model.layered_dirs`; its cards belong to that
+  set); a set of another game, or a cycle of folders extending each other, is named as such.
 - game rules from ``cardlab.games.<game>.check`` (Pokémon: ``evolves-from``).
 """
 
@@ -73,6 +74,39 @@ class Validation:
 # --- cross-file rules ------------------------------------------------------------------------
 
 
+def _extends_problem(f: catalog_mod.SourceFile, wanted: object, files: list[catalog_mod.SourceFile], data: dict[Path, Any]) -> str:
+    """Why a folder's ``extends: <code>`` names no set it can join: the set is of another game; the
+    name is a folder that extends in turn, round in a cycle (named: ``mine1 → mine2 → mine1``) or
+    on to a set (name that set); or no root has it."""
+    sets: dict[str, object] = {}  # set code -> its game
+    extending: dict[str, object] = {}  # folder name -> what its set.yaml extends
+    for g in files:
+        d = data.get(g.path)
+        if g.kind != "set" or g.set_dir is None or not isinstance(d, dict):
+            continue
+        if "extends" in d:
+            if g.game == f.game:
+                extending.setdefault(g.set_dir.name, d["extends"])
+        elif isinstance(d.get("code"), str):
+            sets.setdefault(d["code"], d.get("game"))
+    if wanted in sets:
+        return f"extends '{wanted}', a set of the game {sets[wanted]}; this folder is under {f.game}/: a folder adds cards to a set of its own game"
+    chain = [f.set_dir.name if f.set_dir is not None else "", wanted]
+    while chain[-1] in extending and chain[-1] not in chain[:-1]:
+        chain.append(extending[chain[-1]])
+    if len(chain) == 2 and chain[0] == wanted:
+        return f"extends '{wanted}', its own folder: extends names a set with its own set.yaml (code, game, name)"
+    if chain[-1] in chain[:-1]:
+        cycle = chain[chain.index(chain[-1]) :]
+        return (
+            f"extends '{wanted}', a cycle of extends ({' → '.join(map(str, cycle))}): each folder extends another and none is"
+            " a set; extends names a set with its own set.yaml (code, game, name)"
+        )
+    if len(chain) > 2 and chain[-1] in sets and sets[chain[-1]] == f.game:
+        return f"extends '{wanted}', a folder that itself extends '{chain[2]}': extends names a set; write extends: {chain[-1]}"
+    return f"extends '{wanted}', a set no catalog root has"
+
+
 def cross_checks(
     cat: Catalog, files: list[SourceFile], data: dict[Path, Any], bad: AbstractSet[Path] = frozenset()
 ) -> list[tuple[Path, list, str, str]]:
@@ -90,7 +124,7 @@ def cross_checks(
             continue
         if "extends" in d:
             if f.set_dir not in layered:
-                found.append((f.path, ["extends"], f"extends '{d['extends']}', a set no catalog root has", "extends"))
+                found.append((f.path, ["extends"], _extends_problem(f, d["extends"], files, data), "extends"))
             continue
         set_by_dir[f.set_dir] = d
         code = d.get("code")

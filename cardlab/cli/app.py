@@ -160,6 +160,8 @@ def show(
     """Show one card in full (exit 1 when no card matches).  Example: cardlab show base1-4"""
     import json
 
+    from cardlab.decks.resolve import printing_named
+    from cardlab.index.stored import StoredCatalog
     from cardlab.render import cards as render
     from cardlab.search.lookup import get_card
 
@@ -168,7 +170,7 @@ def show(
     with user_errors(json_output=fmt is ReportOutput.json):
         langs = langs_of(lang)
         text_argument(card, "the card")
-        view = _query(roots, db_path, lambda con: get_card(con, card))
+        view = _query(roots, db_path, lambda con: get_card(con, card, lambda ref: printing_named(StoredCatalog(con, roots), ref)))
     if fmt is ReportOutput.json:
         render.stdout_console().out(json.dumps(view.data, ensure_ascii=False, indent=2), highlight=False)
     else:

@@ -317,7 +317,7 @@ def verify(
                 record = json.loads(text)
             except ValueError as err:
                 raise InputError(f"{file}: cannot read a game record ({err})") from None
-            ok, findings = store.verify(record, seed)
+            ok, findings = store.verify(record, seed, str(file))
             for f in findings:
                 typer.echo(_("mismatch: {problem}").format(problem=f), err=True)
             if ok:

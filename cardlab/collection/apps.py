@@ -30,7 +30,7 @@ from cardlab.collection.cards import CardResolver
 from cardlab.collection.db import Database
 from cardlab.collection.owned import MAX_COUNT, BadCountsError, check_player, counts, parse_count, write_plan
 from cardlab.core.errors import DataError, InputError, Problem, SourcePos, UsageError
-from cardlab.core.text import fold, line_list
+from cardlab.core.text import clip, fold, line_list
 from cardlab.games import GAMES, get
 
 ROLES = ("count", "name", "set", "set_name", "number", "printing", "condition", "language", "category", "card_id", "player")
@@ -197,6 +197,25 @@ class Layout:
     roles: dict[str, int]
 
 
+def _wrong_app(spec: App, missing: list[str], header: list[str], path: Path) -> str:
+    """The one sentence for a file given as ``--from`` an app whose columns it lacks: what is
+    missing, the columns the file has, and the app whose export those columns are (else that none
+    cardlab knows has them)."""
+    try:
+        other: str | None = detect(header, path).app
+    except UsageError:
+        other = None
+    shown = ", ".join(f"'{clip(h, 40)}'" for h in header[:20]) + (f" and {len(header) - 20} more" if len(header) > 20 else "")
+    if other == "generic":
+        like = "cardlab's generic CSV columns: leave --from out (or give --from generic)"
+    elif other is not None:
+        like = f"the columns of a {APPS[other].title} export: give --from {other}"
+    else:
+        like = "those of no export cardlab knows (see 'cardlab collection import --help')"
+    lacks = ", ".join(f"'{m}'" for m in missing)
+    return f"{path}:1: not a {spec.title} export (no column {lacks}); its columns {shown} are {like}"
+
+
 def detect(header: list[str], path: Path, app: str | None = None) -> Layout:
     """Choose the app of a header (or check ``app``, ``--from``) and map its columns.
 
@@ -231,10 +250,7 @@ def detect(header: list[str], path: Path, app: str | None = None) -> Layout:
         if missing and app is None:
             continue
         if missing:
-            raise UsageError(
-                f"{path}:1: not a {spec.title} export: no column {', '.join(repr(m) for m in missing)}; its header is "
-                f"{','.join(spec.header)}"
-            )
+            raise UsageError(_wrong_app(spec, list(dict.fromkeys(missing)), header, path))
         found: dict[str, int] = {}
         for role, col in spec.columns.items():
             at = column(col)

@@ -19,7 +19,8 @@ class ExitStatus(IntEnum):
       that match no card, catalog problems, coverage under ``--fail-under``, no card matching a
       reference...).
     - ``USAGE`` (2): bad arguments or a bad query, or an input that cannot be read at all
-      (missing, binary, too large, no format). typer's own usage errors exit 2 too.
+      (missing, binary, too large, no format), or over one of cardlab's caps (a saved deck's lines
+      or cards, a card's copies in a collection). typer's own usage errors exit 2 too.
     """
 
     OK = 0

@@ -178,6 +178,16 @@ def visible(text: str, lines: bool = False) -> str:
     return _CONTROL.sub(lambda m: m.group() if lines and m.group() == "\n" else f"\\x{ord(m.group()):02x}", text)
 
 
+ECHO_CHARS = 200
+"""Most characters of a user's input a message quotes back (a query, a card reference)."""
+
+
+def clip(text: str, most: int = ECHO_CHARS) -> str:
+    """``text`` as a message quotes it: whole up to ``most`` characters, else its first ``most``
+    and ``…`` (a 100 kB query is not echoed whole in an error)."""
+    return text if len(text) <= most else text[:most] + "…"
+
+
 def slug(text: str) -> str:
     """Return a file-name slug: ``"Mr. Mime"`` -> ``mr-mime``, ``"Nidoran♂"`` -> ``nidoran-m``."""
     return re.sub(r"[^a-z0-9]+", "-", fold(text).replace("'", "")).strip("-") or "card"

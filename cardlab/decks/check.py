@@ -266,8 +266,6 @@ def check_list(
         unknown[game] = sum(not ids for ids, _message, _rule in looked) + (len(deck_list.entries) - len(looked))
         if fewest is not None and unknown[game] < fewest:
             winner = game
-    if unknown[winner]:  # unknown lines: their messages with "did you mean"
-        found_by_game[winner] = lookups(deck_list, card_index(indexes, catalog, winner, langs))  # type: ignore[arg-type]
     results: list[FormatResult] = []
     best: tuple[tuple[int, int, int, str], FormatResult] | None = None
     memo: dict = {}  # rules shared between formats (rules.check_deck)
@@ -276,7 +274,10 @@ def check_list(
             continue
         index = card_index(indexes, catalog, fmt.game, langs)
         assert index is not None
-        deck = build_deck(deck_list, catalog, fmt, index, langs, found_by_game[fmt.game])
+        matched = found_by_game[fmt.game]
+        if unknown[winner]:  # unknown lines: "did you mean" among the names of this format's cards first, as with -f
+            matched = lookups(deck_list, index, fmt.allowed_sets)
+        deck = build_deck(deck_list, catalog, fmt, index, langs, matched)
         result = FormatResult(deck, sorted(check_deck(deck, memo)))
         results.append(result)
         pool = len(fmt.allowed_sets or ()) or 10**6  # the narrowest format a list fits: Base-Jungle's theme decks are Base-Jungle's

@@ -27,13 +27,13 @@ from cardlab.core.l10n import _
 from cardlab.core.text import compact, fold, line_list, pick
 from cardlab.core.words import count as counted
 from cardlab.decks.lines import to_int
-from cardlab.decks.model import Deck, DeckCard
+from cardlab.decks.model import Deck, DeckCard, Entry
 from cardlab.decks.rules import deciding_facts
 
 if TYPE_CHECKING:
     from cardlab.catalog.formats import Format
     from cardlab.catalog.model import Catalog, SetInfo
-    from cardlab.decks.model import DeckList, Entry
+    from cardlab.decks.model import DeckList
 
 _SET_NUMBER = re.compile(r"^(?P<name>.+?)\s+\(?(?P<set>[^\W\d][\w.\-]*)\)?\s+\(?#?(?P<num>\d+[a-z]?)\)?$")
 _NUMBER_TOTAL = re.compile(r"^(?P<name>.+?)\s+\(?#?(?P<num>\d+[a-z]?)\s*/\s*(?P<total>\d+)\)?$")  # Pikachu 58/102
@@ -183,14 +183,36 @@ class CardIndex:
         if self._choices is None:
             self._choices = sorted(self.names)
         found = suggest(key, self._choices, limit=None)
+        # names in the languages the list is read in first: "Bil" is close to the German
+        # "Snobilikat", which would be shown as "Persian"
+        spelled = {n: self._readable(n) for n in found}
+        found = [n for n in found if spelled[n]] or found
         typed = " ".join(_TYPE_WORDS.get(w, w) for w in key.split())
         if typed != key and typed in self.names:
             found = [typed, *(n for n in found if n != typed)]
         if allowed_sets:
             found = [n for n in found if any(self.catalog.card_set[i] in allowed_sets for i in self.names[n])] or found
-        names = list(dict.fromkeys(self.display_name(sorted(self.names[name])[0]) for name in found))[:limit]
+        shown = [self.display_name(sorted(self.names[name])[0]) for name in found]
+        # a community or print variant's name is shown as it matched ("Birthday Pikachu")
+        shown = [s if fold(s) == n or not spelled.get(n) else spelled[n] or s for n, s in zip(found, shown, strict=True)]
+        names = list(dict.fromkeys(shown))[:limit]
         self._suggested[cache_key] = names
         return names
+
+    def _readable(self, folded: str) -> str | None:
+        """The spelling of the folded name when it is a name of one of its cards in a preferred
+        language (English when none is given) or the card's source language, a ``printed_name`` in
+        one of those, or an ``also_known_as``: a name the reader of a suggestion knows the card
+        by; else None."""
+        for card_id in self.names.get(folded, ()):
+            card = self.catalog.cards[card_id]
+            langs = [*self.langs, self.catalog.set_of(card_id).source_language]
+            spelled = [(card.get(field) or {}).get(lang) for field in ("name", "printed_name") for lang in langs]
+            spelled += list(card.get("also_known_as") or ())
+            for n in spelled:
+                if isinstance(n, str) and fold(n) == folded:
+                    return n
+        return None
 
     def _agrees(self, card_id: str, name: str) -> bool:
         """True when ``name`` (as written) is a name of the card (or its ``printed_name``, a print
@@ -540,6 +562,26 @@ class CardIndex:
 
     def _is_ours(self, card_id: str) -> bool:
         return card_id in self.catalog.cards and self.catalog.game_of(card_id) == self.game
+
+
+def printing_named(catalog: Catalog, text: str) -> str | None:
+    """The one printing a reference names as a deck line names it (:meth:`CardIndex.lookup`): a
+    name with a set code or alias and a collector number (``Charizard BS 4``), with the collector
+    number over the set's printed total (``Charizard 4/102``) or with a card id (``Charizard
+    base1-4``), in any game of the catalog. For ``cardlab show`` and the other card references
+    (:func:`cardlab.search.lookup.get_card`'s ``printing``).
+
+    Returns:
+        The card id, or None when the text names no printing, or several (a name alone names every
+        printing of its card; ``4/102`` may be in two sets of that size).
+    """
+    entry = Entry(0, 1, text.strip())
+    found: set[str] = set()
+    for game in sorted({info.game for info in catalog.sets.values()}):
+        cards, _message, _rule = CardIndex(catalog, game).lookup(entry, suggest=False)
+        if len(cards) == 1:
+            found.add(cards[0])
+    return found.pop() if len(found) == 1 else None
 
 
 Lookup = tuple[tuple[str, ...], "str | None", str]

@@ -17,19 +17,22 @@ saved: a process killed in between leaves the game and the collections as they w
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import NoReturn
 
 import sqlalchemy as sa
 
 from cardlab.collection import tables
 from cardlab.collection.db import Database
 from cardlab.collection.owned import NotOwnedError, move_card, owned, reserved
-from cardlab.core.errors import CardlabError, UsageError
+from cardlab.core.errors import CardlabError, InputError, UsageError
+from cardlab.core.text import clip
 from cardlab.play import rng
-from cardlab.play.engine import MAX_ROUNDS, MoveError
-from cardlab.play.thread import SCHEME, Played, claim_opens, play, say, show_time
+from cardlab.play.engine import KINDS, MAX_ROUNDS, MoveError
+from cardlab.play.thread import SCHEME, Played, claim_opens, parse_time, play, say, show_time
 
 
 class GameNotFoundError(CardlabError):
@@ -336,7 +339,112 @@ def reveal(con: Database, game_id: int | str) -> str:
     return rec.seed.hex()
 
 
-def verify(record: dict, seed_hex: str | None = None) -> tuple[bool, list[str]]:
+_HEX = re.compile(r"[0-9a-fA-F]*")
+_MOVES = ("accept", "decline", "replace", "roll", "claim")
+_EXPORT = "export the game again with 'cardlab play show GAME --output-format json'"
+
+
+def check_record(record: object, where: str = "the game record", seed_given: bool = False) -> None:
+    """Check the shape of a game record as ``play show --output-format json`` writes it, before it
+    is replayed: every field :func:`verify` reads, with its type (the setup's game, players, cards,
+    the log's entries and their times, the stakes, the seed and the commitment).
+
+    Args:
+        record: the record read from JSON; where: the record's file, to name in messages;
+        seed_given: the seed comes from ``--seed``, so the record's own may be null.
+
+    Raises:
+        InputError: the first field missing or of the wrong kind, named by its path in the record
+            (``setup.pool[2].value``) with what it should be (exit 2).
+    """
+
+    def bad(path: str, what: str) -> NoReturn:
+        raise InputError(f"{where}: field '{path}' {what}; {_EXPORT}")
+
+    def time(value: object, path: str) -> None:
+        try:
+            parse_time(value)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            bad(path, f"is {_shown(value)}, not a time such as 2026-12-03T12:00:00Z")
+
+    def card(value: object, path: str) -> None:
+        if not isinstance(value, dict):
+            bad(path, f'is {_shown(value)}, not a card ({{"id", "name", "value", "faction"}})')
+        for key in ("id", "name"):
+            if not isinstance(value.get(key), str):
+                bad(f"{path}.{key}", "is missing" if key not in value else f"is {_shown(value[key])}, not text")
+        if not isinstance(value.get("value"), int) or isinstance(value.get("value"), bool):
+            bad(f"{path}.value", "is missing" if "value" not in value else f"is {_shown(value['value'])}, not a whole number")
+        if value.get("faction") is not None and not isinstance(value["faction"], str):
+            bad(f"{path}.faction", f"is {_shown(value['faction'])}, not text")
+
+    if not isinstance(record, dict):
+        raise InputError(f"{where}: not a game record (a JSON object); {_EXPORT}")
+    seed = record.get("seed")
+    if not seed_given and not (isinstance(seed, str) and _HEX.fullmatch(seed) and len(seed) >= 32 and len(seed) % 2 == 0):
+        what = "is missing" if "seed" not in record else f"is {_shown(seed)}"
+        bad("seed", f"{what}, not the revealed seed (hexadecimal digits; give --seed HEX once the game is over)")
+    commitment = record.get("commitment")
+    if not (isinstance(commitment, str) and _HEX.fullmatch(commitment) and len(commitment) == 64):
+        bad("commitment", "is missing" if "commitment" not in record else f"is {_shown(commitment)}, not 64 hexadecimal digits")
+    setup = record.get("setup")
+    if not isinstance(setup, dict):
+        bad("setup", "is missing" if "setup" not in record else f"is {_shown(setup)}, not an object")
+    if setup.get("kind") not in KINDS:
+        bad("setup.kind", "is missing" if "kind" not in setup else f"is {_shown(setup['kind'])}, not one of {', '.join(KINDS)}")
+    players = setup.get("players")
+    if not isinstance(players, list) or len(players) < 2 or not all(isinstance(p, str) for p in players):
+        bad("setup.players", "is missing" if "players" not in setup else f"is {_shown(players)}, not a list of two or more names")
+    if "pool" in setup:
+        if not isinstance(setup["pool"], list):
+            bad("setup.pool", f"is {_shown(setup['pool'])}, not a list of cards")
+        for i, c in enumerate(setup["pool"]):
+            card(c, f"setup.pool[{i}]")
+    lists = setup.get("lists")
+    if lists is not None:
+        if not isinstance(lists, dict) or not all(isinstance(v, list) for v in lists.values()):
+            bad("setup.lists", f"is {_shown(lists)}, not an object of players' card lists")
+        for p, cards in lists.items():
+            for i, c in enumerate(cards):
+                card(c, f"setup.lists.{p}[{i}]")
+    for key, kind, word in (("options", dict, "an object"), ("replacement", bool, "true or false"), ("set", str, "text")):
+        if setup.get(key) is not None and not isinstance(setup[key], kind):
+            bad(f"setup.{key}", f"is {_shown(setup[key])}, not {word}")
+    moves = record.get("moves")
+    if not isinstance(moves, list):
+        bad("moves", "is missing" if "moves" not in record else f"is {_shown(moves)}, not a list of log entries")
+    for i, m in enumerate(moves):
+        path = f"moves[{i}]"
+        if not isinstance(m, dict):
+            bad(path, f"is {_shown(m)}, not a log entry (an object)")
+        if m.get("move") not in _MOVES:
+            bad(f"{path}.move", "is missing" if "move" not in m else f"is {_shown(m['move'])}, not one of {', '.join(_MOVES)}")
+        for key in ("player", "contribution"):
+            if m.get(key) is not None and not isinstance(m[key], str):
+                bad(f"{path}.{key}", f"is {_shown(m[key])}, not text")
+        if m.get("at"):
+            time(m["at"], f"{path}.at")
+        cards = m.get("cards")
+        if cards is not None and not (isinstance(cards, list) and all(isinstance(c, int) and not isinstance(c, bool) for c in cards)):
+            bad(f"{path}.cards", f"is {_shown(cards)}, not a list of positions (1 to 5)")
+        rounds = m.get("rounds")
+        if rounds is not None and not (isinstance(rounds, int) and not isinstance(rounds, bool) and 1 <= rounds <= MAX_ROUNDS):
+            bad(f"{path}.rounds", f"is {_shown(rounds)}, not a number of rounds from 1 to {MAX_ROUNDS}")
+    stakes = record.get("stakes")
+    if stakes is not None and not (isinstance(stakes, dict) and all(isinstance(v, str) for v in stakes.values())):
+        bad("stakes", f"is {_shown(stakes)}, not an object of players' card ids")
+    if record.get("created"):
+        time(record["created"], "created")
+    if not isinstance(record.get("events"), list):
+        bad("events", "is missing" if "events" not in record else f"is {_shown(record['events'])}, not a list")
+
+
+def _shown(value: object) -> str:
+    """A JSON value as a message quotes it (at most 60 characters)."""
+    return clip(json.dumps(value, ensure_ascii=False), 60)
+
+
+def verify(record: dict, seed_hex: str | None = None, where: str = "the game record") -> tuple[bool, list[str]]:
     """Check a game as exported by ``play show --output-format json`` against its seed (``seed_hex``,
     else the record's own ``seed``): the seed's SHA-256 must be the commitment, and replaying the
     setup, stakes and log must give the record's kind, draw algorithm, players, events, scores,
@@ -347,17 +455,19 @@ def verify(record: dict, seed_hex: str | None = None) -> tuple[bool, list[str]]:
         ``(ok, findings)``: what does not match (empty when ok).
 
     Raises:
-        UsageError: no seed or not hex, or the record lacks setup/log/events.
+        InputError: a field missing or of the wrong kind (:func:`check_record`, naming the field
+            and ``where``, the record's file).
+        UsageError: ``seed_hex`` is not a seed.
     """
+    check_record(record, where, seed_given=seed_hex is not None)
     try:
-        seed = rng.parse_seed(seed_hex if seed_hex is not None else record["seed"] or "")
-    except (ValueError, KeyError, TypeError, AttributeError) as err:
-        raise UsageError(f"bad or missing seed (give --seed HEX once it is revealed): {err}") from None
-    try:
-        setup, log, commitment = record["setup"], record["moves"], record["commitment"]
-        stakes, created = record.get("stakes") or {}, record.get("created") or ""
-    except (KeyError, TypeError, AttributeError):
-        raise UsageError("not a game record: export it with 'cardlab play show GAME --output-format json'") from None
+        seed = rng.parse_seed(seed_hex if seed_hex is not None else record["seed"])
+    except ValueError as err:
+        if seed_hex is None:
+            raise InputError(f"{where}: field 'seed' is not a seed: {err}") from None
+        raise UsageError(f"--seed {clip(seed_hex, 80)} is not a seed: hexadecimal digits, at least 32") from None
+    setup, log, commitment = record["setup"], record["moves"], record["commitment"]
+    stakes, created = record.get("stakes") or {}, record.get("created") or ""
     findings = []
     if rng.commitment(seed) != commitment:
         findings.append(f"SHA-256 of the seed is {rng.commitment(seed)}, not the commitment {commitment}")
@@ -365,10 +475,8 @@ def verify(record: dict, seed_hex: str | None = None) -> tuple[bool, list[str]]:
         played = play(setup, stakes, commitment, seed, list(log), created)
     except MoveError as err:
         return False, [f"the record's log cannot be replayed: {err}"]
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as err:
-        raise UsageError(
-            f"not a valid game record ({type(err).__name__}: {err}); export it with 'cardlab play show GAME --output-format json'"
-        ) from None
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):  # a shape check_record does not know
+        raise InputError(f"{where}: its setup and moves cannot be replayed; {_EXPORT}") from None
     events = json.loads(json.dumps(played.outcome.events))
     got = record.get("events")
     if not isinstance(got, list) or events != got:

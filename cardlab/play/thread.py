@@ -247,10 +247,14 @@ SEED_RULES = {
 """The start post's seed rule, by whether the game mixes the players' contributions (:data:`SCHEME`)."""
 
 
-def setup_lines(setup: dict, stakes: dict[str, str], commitment: str) -> list[str]:
+def setup_lines(setup: dict, stakes: dict[str, str], commitment: str, hashed: bool = True) -> list[str]:
     """Return the lines of the start post that fix the game: the game, players, draw pool or lists,
     options, stakes, commitment and seed rule, in the current interface language (English: the
-    lines :func:`game_hash` hashes)."""
+    lines :func:`game_hash` hashes).
+
+    ``hashed`` False: the lines the post shows, without an ``options: {}`` line when the game has
+    no options (the hash keeps it, so that every game keeps its hash and so its draws; the verifier
+    reads a missing options line as none)."""
     players = setup["players"]
     lines = [say("game: {kind}", kind=setup["kind"])]
     lines += [say("player {n}: {name}", n=i, name=_safe(p)) for i, p in enumerate(players, 1)]
@@ -263,7 +267,8 @@ def setup_lines(setup: dict, stakes: dict[str, str], commitment: str) -> list[st
             say("list of player {i}, card {n}: {card}", i=i, n=n, card=card_line(c))
             for n, c in enumerate((setup.get("lists") or {}).get(p, []), 1)
         ]
-    lines.append(say("options: {json}", json=options_text(setup.get("options") or {})))
+    if hashed or setup.get("options"):
+        lines.append(say("options: {json}", json=options_text(setup.get("options") or {})))
     for i, p in enumerate(players, 1):
         if p in stakes:
             lines.append(say("stake of player {i}: {card}", i=i, card=_safe(stakes[p])))
@@ -361,6 +366,8 @@ def _event(e: dict) -> str | None:
     if t == "burn":
         return say("{player}'s card {die} ({name}) is burned", player=p, die=e["die"], name=e["card"]["name"])
     if t == "note":
+        if e.get("text") == f"{p} keeps the hand":  # the replace post's own line says it (_entry_lines)
+            return None
         return said(e.get("text", ""))
     return None
 
@@ -459,7 +466,7 @@ def play(setup: dict, stakes: dict[str, str], commitment: str, host_seed: bytes,
     accepted: dict[str, str] = {}
     versus = " " + _("vs") + " "
     title = say("{game}: {players}", game=TITLES.get(setup["kind"], setup["kind"]), players=versus.join(_safe(p) for p in players))
-    start = Post(1, created, title, [("meta", x) for x in setup_lines(setup, stakes, commitment)])
+    start = Post(1, created, title, [("meta", x) for x in setup_lines(setup, stakes, commitment, hashed=False)])
     start.lines.append(("meta", say("game hash: {hash}", hash=ghash)))
     posts = [start]
     seed: bytes | None = None if fair else host_seed

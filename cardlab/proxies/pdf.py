@@ -39,6 +39,7 @@ from cardlab.core.paths import default_db
 from cardlab.core.text import fold
 from cardlab.decks import check as decks
 from cardlab.decks.read import read_deck
+from cardlab.decks.resolve import printing_named
 from cardlab.index.stored import open_catalog
 from cardlab.proxies.faces import Context, draw_face
 from cardlab.proxies.layout import (
@@ -270,11 +271,14 @@ def query_cards(con: sqlite3.Connection, query: str) -> list[str]:
 
 
 def named_card(con: sqlite3.Connection, ref: str, catalog: Catalog | None = None, langs: Sequence[str] = ()) -> str:
-    """Return the id of one card named by id, set and number, or name (as ``cardlab show``).
+    """Return the id of one card named by id, set and number, or name (as ``cardlab show``; with
+    ``catalog``, also a name with its printing: ``Charizard 4/102``, ``Charizard BS 4``).
 
     Args:
         con: an index connection; ref: the card reference.
-        catalog: the loaded catalog, to word a "not found" error (None: the index's wording).
+        catalog: the loaded catalog, to read a name with its printing
+            (:func:`cardlab.decks.resolve.printing_named`) and to word a "not found" error (None:
+            the index's wording).
         langs: preferred languages for the names suggested.
 
     Raises:
@@ -284,8 +288,9 @@ def named_card(con: sqlite3.Connection, ref: str, catalog: Catalog | None = None
         AmbiguousCardError: as :func:`cardlab.search.lookup.get_card`.
     """
 
+    printing = None if catalog is None else (lambda text: printing_named(catalog, text))
     try:
-        return get_card(con, ref).id
+        return get_card(con, ref, printing).id
     except CardNotFoundError:
         if catalog is None:
             raise

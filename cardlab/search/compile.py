@@ -61,6 +61,20 @@ def _stem_match(value: str, langs: tuple[str, ...] | None = None) -> str | None:
     return "stems : (" + " OR ".join(dict.fromkeys(alternatives)) + ")"
 
 
+_CARD_ID = re.compile(r"[a-z0-9][a-z0-9.]*(?:-[a-z0-9.]+)*-[0-9]{1,4}[a-z]?")
+"""A card id as ``schema/common.schema.json`` spells it, in lower case: a set code, ``-`` and a
+collector number (digits, maybe a letter: ``base1-4``, ``basep-26a``), never a hyphenated word (``ho-oh``)."""
+
+
+def card_id_of(t: Term) -> str | None:
+    """The card id a bare word names (``base1-4``, any case), else None: a bare word also finds the
+    card of that id, as typing the id on Scryfall's search finds that card."""
+    if t.field is not None or t.quoted:
+        return None
+    value = t.value.strip().lower()
+    return value if _CARD_ID.fullmatch(value) else None
+
+
 def _symbol_only(value: str) -> bool:
     """A value typed with no letter or digit (``♀``) that folds to letters (``f``): matched as a
     whole word of a name, never as a prefix of rules text (``nidoran ♀`` must not find ♂)."""
@@ -244,6 +258,10 @@ def _text_sql(t: Term, stem_langs: tuple[str, ...] | None, dialect: str) -> tupl
         # names typed without spaces, by prefix (farfetch): a range on the index, not a scan
         parts.append("SELECT n.rowid FROM card n WHERE n.id IN (SELECT card_id FROM card_name WHERE compact >= ? AND compact < ?)")
         params += [joined, _after_prefix(joined)]
+    card_id = card_id_of(t)
+    if card_id is not None:  # base1-4: that card, by its unique id
+        parts.append("SELECT n.rowid FROM card n WHERE n.id = ?")
+        params.append(card_id)
     # one IN over a UNION ALL, not an OR of INs: SQLite walks the one list of row ids in order (a
     # page in row order stops after its rows) instead of sorting every match (issue 29: a page of
     # a word in half of 100,000 cards 4-5x faster)
@@ -288,6 +306,10 @@ def _pg_text_sql(t: Term, words: list[str], column: str | None, stem_langs: tupl
             # the card's rowid is kept beside each name on PostgreSQL: no join back to ``card``
             parts.append("SELECT card FROM card_name WHERE compact >= ? AND compact < ?")
             params += [joined, _after_prefix(joined)]
+    card_id = card_id_of(t)
+    if card_id is not None:  # base1-4: that card, by its unique id
+        parts.append("SELECT rowid FROM card WHERE id = ?")
+        params.append(card_id)
     if not parts:
         return "FALSE", []
     return "c.rowid IN (" + " UNION ALL ".join(parts) + ")", params

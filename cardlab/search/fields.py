@@ -26,6 +26,14 @@ IS_VALUES: dict[str, str] = {
 IS_ALIASES = {"firstprint": "first-printing", "firstprinting": "first-printing", "first": "first-printing", "holofoil": "holo"}
 """Other spellings of :data:`IS_VALUES` (Scryfall writes ``is:firstprint``)."""
 
+EDITION_WORDS = frozenset(
+    {"1st", "1e", "1ed", "1st-edition", "1stedition", "1st-ed", "first-edition", "firstedition", "edition", "shadowless", "unlimited"}
+)
+"""``is:`` values asking for a print run of a set (Base Set's 1st Edition, Shadowless and Unlimited
+runs): the catalog records a printing by set and number, not by edition stamp, so these are refused
+with that reason (:func:`cardlab.search.query.tokens.tokenize`), never taken for a near
+:data:`IS_VALUES` word such as ``first-printing``."""
+
 DISPLAY_KEYWORDS: dict[str, tuple[str, str]] = {
     "order": ("--sort KEY (number, name, set, rarity, artist, hp)", "the order of the results, not a filter"),
     "direction": ("--reverse (descending; ascending is the default)", "the direction of the order, not a filter"),

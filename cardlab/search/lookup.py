@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 from cardlab.core.errors import CardlabError, UsageError
 from cardlab.core.fuzzy import best_match, suggest
-from cardlab.core.text import compact, fold, norm_value
+from cardlab.core.text import clip, compact, fold, norm_value
 from cardlab.index.sqlite import data_decoder
 from cardlab.search.compile import dialect_of, order_terms
 from cardlab.search.connection import snapshot
@@ -24,7 +25,7 @@ class CardNotFoundError(CardlabError):
 
     def __init__(self, ref: str, suggestions: list[str]) -> None:
         hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else ""
-        super().__init__(f"no card '{ref}'{hint}")
+        super().__init__(f"no card '{clip(ref)}'{hint}")
         self.suggestions = suggestions
 
 
@@ -33,7 +34,7 @@ class SetNotFoundError(CardlabError):
 
     def __init__(self, ref: str, suggestions: list[str]) -> None:
         hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else ""
-        super().__init__(f"no set '{ref}'{hint}")
+        super().__init__(f"no set '{clip(ref)}'{hint}")
         self.suggestions = suggestions
 
 
@@ -46,11 +47,15 @@ class AmbiguousCardError(CardlabError):
         self.choices = choices
 
 
-def get_card(con: sqlite3.Connection, ref: str) -> CardView:
+def get_card(con: sqlite3.Connection, ref: str, printing: Callable[[str], str | None] | None = None) -> CardView:
     """Find one card by id (``base1-4``, any case), by set code or alias and number (``BS 4``,
     ``base1 4``), or by its whole name in any language (``Dracaufeu``). A name shared by the
     printings of one card only (an original and its reprints) gives the original. The view lists
     every printing (:attr:`CardView.printings`).
+
+    ``printing`` reads the references none of these match: the deck-line resolver
+    (:func:`cardlab.decks.resolve.printing_named`), which knows a name with its printing
+    (``Charizard BS 4``, ``Charizard 4/102``); it answers a card id or None.
 
     Raises:
         AmbiguousCardError: the name belongs to several cards (choices listed).
@@ -58,10 +63,10 @@ def get_card(con: sqlite3.Connection, ref: str) -> CardView:
         UsageError: an empty or blank reference (exit 2).
     """
     with snapshot(con):
-        return _get_card(con, ref)
+        return _get_card(con, ref, printing)
 
 
-def _get_card(con: sqlite3.Connection, ref: str) -> CardView:
+def _get_card(con: sqlite3.Connection, ref: str, printing: Callable[[str], str | None] | None = None) -> CardView:
     """:func:`get_card` within its snapshot."""
     ref_s = ref.strip()
     if not ref_s:
@@ -82,6 +87,9 @@ def _get_card(con: sqlite3.Connection, ref: str) -> CardView:
         ids = [r[0] for r in con.execute("SELECT DISTINCT card_id FROM card_name WHERE folded = ?", (fold(ref_s),))]
     if not ids and compact(ref_s):  # typed without spaces or punctuation: farfetchd
         ids = [r[0] for r in con.execute("SELECT DISTINCT card_id FROM card_name WHERE compact = ?", (compact(ref_s),))]
+    if not ids and printing is not None:  # Charizard BS 4, Charizard 4/102: as a deck line names it
+        found = printing(ref_s)
+        ids = [found] if found else []
     if not ids:
         names = sorted({r[0] for r in con.execute("SELECT name FROM card_name")})
         raise CardNotFoundError(ref, suggest(ref_s, names))

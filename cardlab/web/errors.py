@@ -52,7 +52,7 @@ def web_error(err: CardlabError) -> WebError:
     from cardlab.search.query.tree import QueryError
 
     if isinstance(err, QueryError):
-        return WebError(400, "bad_query", err.reason, column=err.pos + 1, query=err.query, caret=err.caret())
+        return WebError(400, "bad_query", err.reason, column=err.pos + 1, query=err.shown_query, caret=err.caret())
     if isinstance(err, QueryTimeoutError):
         return WebError(400, "query_timeout", str(err), seconds=err.seconds)
     if isinstance(err, CardNotFoundError):

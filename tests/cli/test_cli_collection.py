@@ -310,3 +310,30 @@ def test_import_from_an_app_as_a_real_process(repo, tmp_path):
         capture_output=True, text=True, env=env, timeout=120,
     )  # fmt: skip
     assert out.stdout.split() == ["base5-21", "base5-4", "base4-4", "base1-4", "gym2-2"]
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        ("ftcg-test-1,600000\nftcg-test-1,600000\n", "ftcg-test-1: 1,200,000 copies in all; at most 1,000,000"),
+        ("ftcg-test-1,1000001\n", "count 1,000,001 is too large (at most 1,000,000 copies of a card)"),
+    ],
+)
+def test_an_import_over_the_size_cap_exits_2_as_a_deck_over_its_cap(runner, env, tmp_path, rows, message):
+    """Finding: a collection over the cap of copies a card may have exited 2, asked to be decided.
+    A cap is a limit of what cardlab takes, not a check of the cards (README, exit status): exit 2,
+    as a saved deck over 500 lines or 2,000 cards, as a file over its size; nothing is written."""
+    from cardlab.collection.owned import BadCountsError
+    from cardlab.collection.saved import DeckTooLargeError
+    from cardlab.core.errors import ExitStatus
+
+    path = tmp_path / "own.csv"
+    path.write_text("card_id,count\n" + rows)
+    out = run(runner, "collection", "import", str(path))
+    assert out.exit_code == 2 and message in out.stderr
+    assert run(runner, "collection", "export").stdout == "card_id,count\n"
+    assert BadCountsError.exit_code == DeckTooLargeError.exit_code == ExitStatus.USAGE
+    path.write_text("card_id,count\nftcg-test-1,600000\n")
+    assert run(runner, "collection", "import", str(path)).exit_code == 0
+    again = run(runner, "collection", "import", str(path))  # 1,200,000 once added to what alice owns
+    assert again.exit_code == 2 and "alice would own 1,200,000 of ftcg-test-1; at most 1,000,000" in again.stderr

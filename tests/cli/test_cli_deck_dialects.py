@@ -25,6 +25,18 @@ def test_ptcgl_output_of_the_limitless_haymaker(runner) -> None:  # noqa: ANN001
     assert result.stdout == (FIXTURES / "haymaker.ptcgl.txt").read_text(encoding="utf-8")
 
 
+def test_ptcgl_output_in_french_is_lives_french_export(runner) -> None:  # noqa: ANN001
+    """--lang fr writes Live's French headers and names: the French Live export fixture itself."""
+    result = runner.invoke(app, ["deck", "list", str(FIXTURES / "haymaker.limitless.txt"), *FORMAT, "-O", "ptcgl", "--lang", "fr", *ROOTS])
+    assert result.exit_code == 0, result.stderr
+    expected = (FIXTURES / "haymaker.ptcgl-fr.txt").read_text(encoding="utf-8")
+    # cardlab writes basic Energy in the English form (Basic {F} Energy) in every language; the fixture names them in French
+    expected = expected.replace("Énergie Combat BS 97", "Basic {F} Energy BS 97").replace(
+        "Énergie Électrique BS 100", "Basic {L} Energy BS 100"
+    )
+    assert result.stdout == expected
+
+
 def test_limitless_output_of_the_cockatrice_haymaker(runner) -> None:  # noqa: ANN001
     result = runner.invoke(app, ["deck", "list", str(FIXTURES / "haymaker.cod"), *FORMAT, "-O", "limitless", *ROOTS])
     assert result.exit_code == 0, result.stderr

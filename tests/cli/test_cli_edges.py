@@ -187,3 +187,43 @@ def test_show_counts_cards_not_printings(runner):
         "  base1-58  Pikachu (base1)",
         "  base2-60  Pikachu (base2)",
     ]
+
+
+@pytest.mark.parametrize(
+    ("ref", "card_id"),
+    [
+        ("Charizard 4/102", "base1-4"),  # the collector number over the set's printed total
+        ("Charizard 4/130", "base4-4"),  # Base Set 2's
+        ("Charizard BS 4", "base1-4"),  # a set code, as deck lines name a printing
+        ("Dracaufeu BS 4", "base1-4"),
+        ("Charizard base4-4", "base4-4"),
+    ],
+)
+def test_show_a_name_with_its_printing(runner, ref: str, card_id: str):
+    """`cardlab show` reads a printing as the deck-line resolver does (decks.resolve.printing_named)."""
+    import json
+
+    result = runner.invoke(app, ["show", ref, "-O", "json"])
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["id"] == card_id
+
+
+def test_show_a_name_with_a_wrong_printing_is_not_found(runner):
+    result = runner.invoke(app, ["show", "Bill BS 4"])
+    assert result.exit_code == 1
+    assert "no card 'Bill BS 4'" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "quoted"),
+    [
+        (["search", "zz " * 40_000], 2, "zz"),  # the caret's line: 200 characters around the caret
+        (["show", "x" * 100_000], 1, "no card '" + "x" * 200 + "…'"),
+    ],
+)
+def test_a_huge_argument_is_not_echoed_whole(runner, args, code, quoted):
+    """A hostile finding: a 100 kB query or reference was echoed whole in the error."""
+    result = runner.invoke(app, [*args, "--catalog", str(POKEMON / "base1")])
+    assert result.exit_code == code
+    assert quoted in result.stderr
+    assert len(result.stderr) < 800

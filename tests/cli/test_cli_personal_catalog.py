@@ -196,3 +196,42 @@ def test_card_new_in_a_layered_catalog_joins_the_personal_set_folder(runner, shi
     assert result.exit_code == 0, result.output
     assert (mine / "107-collector-test-feint.yaml").is_file()
     assert sorted(p.name for p in (shipped_copy / "ippo" / "ippo1").iterdir()) == ["set.yaml"]
+
+
+def _extending(root: Path, game: str, folder: str, wanted: str) -> None:
+    (root / game / folder).mkdir(parents=True)
+    (root / game / folder / "set.yaml").write_text(f"extends: {wanted}\n", encoding="utf-8")
+
+
+def _extends_problems(roots: list[Path]) -> dict[str, str]:
+    result = validate(roots, cache_path=None)
+    return {p.pos.path.parent.name: p.message for p in result.problems if p.rule == "extends"}
+
+
+def test_a_cycle_of_extends_is_named_as_a_cycle(tmp_path):
+    """A finding: folders extending each other were each told their target is a missing set."""
+    mine = tmp_path / "mine"
+    _extending(mine, "ippo", "mine1", "mine2")
+    _extending(mine, "ippo", "mine2", "mine1")
+    _extending(mine, "ippo", "mine3", "mine3")
+    _extending(mine, "ippo", "mine4", "mine5")
+    _extending(mine, "ippo", "mine5", "ippo1")
+    cycle = "each folder extends another and none is a set; extends names a set with its own set.yaml (code, game, name)"
+    assert _extends_problems([SHIPPED_IPPO, mine]) == {
+        "mine1": f"extends 'mine2', a cycle of extends (mine1 → mine2 → mine1): {cycle}",
+        "mine2": f"extends 'mine1', a cycle of extends (mine2 → mine1 → mine2): {cycle}",
+        "mine3": "extends 'mine3', its own folder: extends names a set with its own set.yaml (code, game, name)",
+        "mine4": "extends 'mine5', a folder that itself extends 'ippo1': extends names a set; write extends: ippo1",
+    }
+
+
+def test_extends_across_games_is_refused_by_name(tmp_path):
+    mine = tmp_path / "mine"
+    shutil.copytree(PERSONAL / "ippo" / "ippo1", mine / "monpa" / "my-cards")
+    (mine / "monpa" / "my-cards" / "set.yaml").write_text("extends: ippo1\n", encoding="utf-8")
+    result = validate([SHIPPED_IPPO, mine], cache_path=None)
+    found = [(p.pos.line, p.message) for p in result.problems if p.rule == "extends"]
+    assert found == [
+        (1, "extends 'ippo1', a set of the game ippo; this folder is under monpa/: a folder adds cards to a set of its own game")
+    ]
+    assert sorted(i for i, code in result.catalog.card_set.items() if code == "ippo1" and i in FIVE) == []

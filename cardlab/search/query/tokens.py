@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from cardlab.core.fuzzy import suggest
 from cardlab.core.text import fold, is_quote
-from cardlab.search.fields import ALIASES, DISPLAY_KEYWORDS, FIELDS, IS_ALIASES, IS_VALUES
+from cardlab.search.fields import ALIASES, DISPLAY_KEYWORDS, EDITION_WORDS, FIELDS, IS_ALIASES, IS_VALUES
 from cardlab.search.query.tree import QueryError, Term
 
 _FIELD_TERM = re.compile(r"([A-Za-z_]+)(<=|>=|!=|:|=|<|>)")
@@ -211,6 +211,14 @@ def _field_term(q: str, i: int, j: int, m: re.Match[str], shown: str | None = No
         if op not in (":", "="):
             raise QueryError(
                 q, vpos - len(op), f"'{field_raw}' takes ':' ({field_raw}:{value}); for the opposite write -is:{value} or not:{value}"
+            )
+        if wanted in EDITION_WORDS:
+            raise QueryError(
+                q,
+                vpos,
+                f"{shown or field_raw}:{value} asks for an edition (1st Edition, Shadowless, Unlimited), which cardlab's cards"
+                " do not record: a printing is a set and a number; is:first-printing finds a card in the set it was"
+                " first printed in (not a reprint)",
             )
         if wanted not in IS_VALUES:
             hint = suggest(value, [*IS_VALUES, *IS_ALIASES], limit=2)

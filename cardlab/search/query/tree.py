@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Union
 
 from cardlab.core.errors import UsageError
-from cardlab.core.text import cell_width, visible
+from cardlab.core.text import ECHO_CHARS, cell_width, clip, visible
 
 
 @dataclass(frozen=True)
@@ -57,8 +57,21 @@ class QueryError(UsageError):
     def caret(self) -> str:
         """Return the query and a caret under the offending character, on two lines (wide
         characters such as Japanese take two columns: :func:`cardlab.core.text.cell_width`); control
-        characters written as escapes (:func:`cardlab.core.text.visible`), the caret under the escape."""
-        return f"{visible(self.query)}\n{' ' * cell_width(visible(self.query[: self.pos]))}^"
+        characters written as escapes (:func:`cardlab.core.text.visible`), the caret under the escape.
+        A query longer than :data:`~cardlab.core.text.ECHO_CHARS` shows that many characters around
+        the offending one, ``…`` where it is cut."""
+        q, pos = self.query, self.pos
+        head = tail = ""
+        if len(q) > ECHO_CHARS:
+            start = max(0, min(pos - ECHO_CHARS // 2, len(q) - ECHO_CHARS))
+            head, tail = ("…" if start else ""), ("…" if start + ECHO_CHARS < len(q) else "")
+            q, pos = q[start : start + ECHO_CHARS], pos - start
+        return f"{head}{visible(q)}{tail}\n{' ' * cell_width(head + visible(q[:pos]))}^"
+
+    @property
+    def shown_query(self) -> str:
+        """The query as an error quotes it (:func:`cardlab.core.text.clip`)."""
+        return clip(self.query)
 
 
 def terms(node: Node | None) -> list[Term]:

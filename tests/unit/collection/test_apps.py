@@ -156,8 +156,37 @@ def test_a_column_named_twice_is_refused(tmp_path, con, resolver):
 
 
 def test_from_names_an_app_whose_columns_are_missing(tmp_path, con, resolver):
-    with pytest.raises(UsageError, match="not a Collectr export: no column 'Portfolio Name'"):
+    """One sentence: what the app named lacks, the file's columns once, and the app they belong to."""
+    with pytest.raises(UsageError) as err:
         import_export(con, FIXTURES / "moxfield.csv", resolver, "alice", app="collectr")
+    assert str(err.value) == (
+        f"{FIXTURES / 'moxfield.csv'}:1: not a Collectr export (no column 'Portfolio Name', 'Category', 'Product Name', 'Quantity'); "
+        "its columns 'Count', 'Tradelist Count', 'Name', 'Edition', 'Condition', 'Language', 'Foil', 'Tags', "
+        "'Last Modified', 'Collector Number', 'Alter', 'Proxy', 'Purchase Price' are the columns of a Moxfield export: "
+        "give --from moxfield"
+    )
+
+
+@pytest.mark.parametrize(
+    ("header", "app", "tail"),
+    [
+        (
+            "Folder Name,Quantity,Card Name,Set Code,Card Number\n",
+            "tcgplayer",
+            "a Dragon Shield (web) export: give --from dragonshield-web",
+        ),
+        ("set,number,count\n", "moxfield", "cardlab's generic CSV columns: leave --from out (or give --from generic)"),
+        ("foo,bar\n", "tcgplayer", "those of no export cardlab knows (see 'cardlab collection import --help')"),
+    ],
+)
+def test_from_the_wrong_app_names_the_app_the_file_looks_like(tmp_path, con, resolver, header, app, tail):
+    path = tmp_path / "c.csv"
+    path.write_text(header + "1,2,3,4,5\n"[: 2 * header.count(",") + 2] + "\n")
+    with pytest.raises(UsageError) as err:
+        import_export(con, path, resolver, "alice", app=app)
+    message = str(err.value)
+    assert message.endswith(tail)
+    assert message.count("Simple Name") <= 1 and message.count("\n") == 0
 
 
 def test_binary_and_non_utf8_files_are_refused(tmp_path, con, resolver):

@@ -167,7 +167,7 @@ def test_nidoran_female_is_unknown_in_a_base_set_only_catalog():
 def test_unknown_name_gets_suggestions(index):
     card_id, message, rule = index.resolve(Entry(1, 1, "Pikachoo"), None)
     assert (card_id, rule) == (None, "unknown-card")
-    assert message == 'unknown card "Pikachoo"; did you mean "Pikachu", "_____\'s Pikachu", "Surfing Pikachu"?'
+    assert message == 'unknown card "Pikachoo"; did you mean "Pikachu", "Surfing Pikachu", "_____\'s Pikachu"?'
     # the format's sets first: only the Base Set's Pikachu under pokemon-base
     _, message, _ = index.resolve(Entry(1, 1, "Pikachoo"), {"base1"})
     assert message == 'unknown card "Pikachoo"; did you mean "Pikachu"?'
@@ -332,3 +332,20 @@ def test_yaml_deck_with_no_cards(tmp_path, catalog, formats):
     with pytest.raises(InputError, match=r"d\.yaml:1: the deck list holds no cards") as err:
         load_deck(path, catalog, formats)
     assert err.value.exit_code == 2
+
+
+def test_survey_suggestions_are_each_formats_own(catalog, formats):
+    """Without -f, each format's row suggests what `-f that-format` suggests: names of its own
+    cards first (a finding: every row offered Base Set a Gym Challenge "Blaine")."""
+    from cardlab.decks.check import check_list
+
+    deck_list = parse_text("4 Pikachu\n2 Bil\n", Path("d.txt"))
+
+    def unknown(format_name: str | None) -> dict[str, list[str]]:
+        report = check_list(deck_list, catalog, formats, format_name)
+        return {r.format.name: [p.message for p in r.problems if p.rule == "unknown-card"] for r in report.results}
+
+    surveyed = unknown(None)
+    assert surveyed["pokemon-base"] == ['unknown card "Bil"; did you mean "Bill", "Blastoise"?']
+    for name, messages in surveyed.items():
+        assert messages == unknown(name)[name], name

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cardlab.decks.parse_text import parse_text
-from cardlab.decks.resolve import CardIndex
+from cardlab.decks.resolve import CardIndex, printing_named
 
 P = Path("deck.txt")
 
@@ -229,3 +229,28 @@ def test_sideboard_after_a_section_counts_its_own_lines(catalog, formats):
     assert [(p.pos.line, p.rule, p.message) for p in deck.problems] == [
         (3, "unknown-section", "sideboards are not part of pokemon-base; remove these lines (3 cards on lines 4, 5, not counted)")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("Charizard 4/102", "base1-4"),
+        ("  Charizard BS 4 ", "base1-4"),
+        ("Charizard base4-4", "base4-4"),
+        ("Charizard", None),  # a name alone names every printing: no one printing
+        ("Bill BS 4", None),  # BS 4 is Charizard
+        ("Nothingmon 4/102", None),
+    ],
+)
+def test_printing_named_is_the_deck_lines_printing(catalog, text, answer):
+    assert printing_named(catalog, text) == answer
+
+
+def test_suggestions_are_names_in_the_readers_languages(catalog):
+    """ "Bil" is close to the German "Snobilikat" (Persian) by a partial match: a reader of English
+    is offered English names (and community names, as written), another language's names only when
+    no name of theirs is close."""
+    english = CardIndex(catalog, "pokemon")
+    assert english.suggestions("Bil") == ["Bill", "Birthday Pikachu", "Blaine"]
+    assert english.suggestions("Bisaflr") == ["Venusaur"]  # only a German name is close: the card, in English
+    assert CardIndex(catalog, "pokemon", ["de"]).suggestions("Bisaflr") == ["Bisaflor"]

@@ -18,7 +18,7 @@ from cardlab.collection import db, owned
 from cardlab.collection.cards import CardResolver
 from cardlab.collection.owned import NotOwnedError
 from cardlab.core.csvfile import parse_csv
-from cardlab.core.errors import CardlabError
+from cardlab.core.errors import CardlabError, InputError, UsageError
 from cardlab.play import store
 from cardlab.play.engine import MoveError
 from cardlab.render.forum import game_json
@@ -147,6 +147,56 @@ def test_reveal_only_after_the_end_and_verify_every_field(con):
         forged["result"][key] = value  # the issue's finding: a winner edited by hand
         ok, findings = store.verify(forged)
         assert not ok and findings == [f"'result' is {json.dumps(forged['result'])}, the replay gives {json.dumps(record['result'])}"]
+
+
+EXPORT = "; export the game again with 'cardlab play show GAME --output-format json'"
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (
+            lambda r: r.update(seed="zz"),
+            "field 'seed' is \"zz\", not the revealed seed (hexadecimal digits; give --seed HEX once the game is over)",
+        ),
+        (
+            lambda r: r.update(seed=12),
+            "field 'seed' is 12, not the revealed seed (hexadecimal digits; give --seed HEX once the game is over)",
+        ),
+        (lambda r: r.pop("setup"), "field 'setup' is missing"),
+        (lambda r: r["setup"].pop("players"), "field 'setup.players' is missing"),
+        (
+            lambda r: r["setup"].update(kind="chess"),
+            "field 'setup.kind' is \"chess\", not one of los-lobos, doll-house, ryujin-jakka, zangetsu",
+        ),
+        (lambda r: next(iter(r["setup"]["lists"].values()))[2].pop("value"), "field 'setup.lists.alice[2].value' is missing"),
+        (lambda r: r["moves"][0].pop("move"), "field 'moves[0].move' is missing"),
+        (lambda r: r["moves"][0].update(at="yesterday"), "field 'moves[0].at' is \"yesterday\", not a time such as 2026-12-03T12:00:00Z"),
+        (lambda r: r.update(moves="abc"), "field 'moves' is \"abc\", not a list of log entries"),
+        (lambda r: r.update(stakes=[1]), "field 'stakes' is [1], not an object of players' card ids"),
+        (lambda r: r.update(created=5), "field 'created' is 5, not a time such as 2026-12-03T12:00:00Z"),
+        (lambda r: r.pop("events"), "field 'events' is missing"),
+        (lambda r: r.update(commitment="00"), "field 'commitment' is \"00\", not 64 hexadecimal digits"),
+    ],
+)
+def test_a_hand_broken_record_names_its_field_and_file(con, edit, message):
+    """A finding: a record broken by hand was refused in Python's words (fromhex(), KeyError: 'players')."""
+    rec, _ = store.create(con, rj_setup(), seed=bytes(range(32)), now=T0)
+    accept_all(con, rec.id)
+    rec, played = store.play_move(con, rec.id, {"move": "roll"}, until_over=True, now=T0)
+    record = json.loads(json.dumps(game_json(rec, played)))
+    edit(record)
+    with pytest.raises(InputError) as err:
+        store.verify(record, where="game.json")
+    assert str(err.value) == f"game.json: {message}{EXPORT}"
+    assert err.value.exit_code == 2
+
+
+def test_a_bad_seed_option_is_a_usage_error(con):
+    rec, _ = store.create(con, rj_setup(), seed=bytes(range(32)), now=T0)
+    record = json.loads(json.dumps(game_json(*store.state(con, rec.id))))
+    with pytest.raises(UsageError, match="^--seed zz is not a seed: hexadecimal digits, at least 32$"):
+        store.verify(record, "zz")
 
 
 KILL_SCRIPT = """

@@ -200,3 +200,29 @@ def test_a_partial_quote_is_ignored_and_renumbered_posts_are_caught():
     ]
     (v,) = verify_text("\n".join(swapped))
     assert not v.ok and v.problem.startswith("post 3")
+
+
+def test_a_game_without_options_shows_no_options_line_and_keeping_is_said_once():
+    """The start post of a game without options has no "options: {}" line (its hash still covers
+    it: the game keeps its id and its draws), and a kept hand is said once in its post."""
+    played, posts = thread(*LL)
+    start = [t for _, t in played.posts[0].lines]
+    assert [t for t in start if t.startswith("options")] == []
+    assert ("meta", "game hash: fe910e019c638c91f42eea974b6a5d83e2ca0c92711767092a4e471cf9d24042") in played.posts[0].lines  # as before
+    keep = played.posts[-1]
+    assert [t for _, t in keep.lines].count("bob keeps the hand") == 1
+    (verdict,) = verify_text("\n".join(posts))
+    assert verdict.ok
+
+
+def test_a_thread_written_before_still_verifies():
+    """A thread posted by an earlier cardlab, with "options: {}" and the kept hand said twice,
+    verifies: neither line says anything the posts do not."""
+    played, posts = thread(*LL)
+    start, keep = posts[0], posts[-1]
+    assert "bob keeps the hand" in keep
+    old_start = start.replace("stake of player 2:", "options: {}\nstake of player 2:", 1)
+    old_keep = keep.replace("bob keeps the hand\n", "bob keeps the hand\n  - bob keeps the hand\n", 1)
+    assert old_start != start and old_keep != keep
+    (verdict,) = verify_text("\n".join([old_start, *posts[1:-1], old_keep]))
+    assert verdict.ok, verdict.problem

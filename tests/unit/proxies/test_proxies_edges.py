@@ -298,3 +298,9 @@ def test_suggestions_are_in_one_language(index, base1):
     with pytest.raises(CardNotFoundError) as err:
         px.named_card(index, "Dracaufeux", base1)
     assert "Charizard (Dracaufeu)" in err.value.suggestions
+
+
+def test_a_name_with_its_printing_is_that_card(index, base1):
+    """As `cardlab show`: a name with its collector number and set total, or its set code."""
+    assert px.named_card(index, "Charizard 4/102", base1) == "base1-4"
+    assert px.named_card(index, "Charizard BS 4", base1) == "base1-4"

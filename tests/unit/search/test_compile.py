@@ -41,6 +41,14 @@ def test_a_bare_word_or_phrase(query, langs, params):
     assert pg(query, langs) == (f"c.rowid IN ({FTS} UNION ALL {STEMS} UNION ALL {PREFIX})", params)
 
 
+def test_a_card_id_adds_the_card_of_that_id():
+    """``base1-4`` is also the card of that id (a word shaped as one: a set code, ``-``, a collector
+    number); a hyphenated word such as ``ho-oh`` is not."""
+    sql, params = pg("BASE1-4", ())
+    assert sql.endswith(" UNION ALL SELECT rowid FROM card WHERE id = ?)") and params[-1] == "base1-4"
+    assert "FROM card WHERE id" not in pg("ho-oh", ())[0]
+
+
 def test_no_stem_language_leaves_the_stems_out():
     assert pg("pika", ()) == (f"c.rowid IN ({FTS} UNION ALL {PREFIX})", ["'pika':*", "'pika'", "pika", "pikb"])
 

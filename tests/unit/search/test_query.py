@@ -523,3 +523,19 @@ def test_after_prefix_at_the_ends_of_unicode():
     assert _after_prefix("\ud7ff") == "\ue000"
     assert _after_prefix("\udffe") == "\ue000"
     assert _after_prefix("\udfff") == "\ue000"
+
+
+@pytest.mark.parametrize(
+    ("query", "pos", "caret"),
+    [
+        ("x" * 100_000, 1000, "…" + "x" * 200 + "…\n" + " " * 101 + "^"),  # around the offending character
+        ("y" * 150 + ":" + "z" * 150, 10, "y" * 150 + ":" + "z" * 49 + "…\n" + " " * 10 + "^"),  # near the start: no … before
+        ("y" * 150 + ":" + "z" * 150, 150, "…" + "y" * 100 + ":" + "z" * 99 + "…\n" + " " * 101 + "^"),
+        ("y" * 300 + "!", 300, "…" + "y" * 199 + "!\n" + " " * 200 + "^"),  # at the end
+        ("hp>>80", 3, "hp>>80\n   ^"),  # short: whole
+    ],
+)
+def test_a_long_query_is_quoted_cut_around_the_caret(query, pos, caret):
+    err = QueryError(query, pos, "reason")
+    assert err.caret() == caret
+    assert err.shown_query == (query if len(query) <= 200 else query[:200] + "…")

@@ -39,6 +39,13 @@ def ids(con, query, **options):
         ('set:"Base Set" !charizard', ["base1-4"]),
         ('set:"set de base" !charizard', ["base1-4"]),  # the French name
         ("set:fossile !gengar", ["base3-5", "base3-20"]),
+        # a card id typed as the query finds that card (in any case, beside other terms)
+        ("base1-4", ["base1-4"]),
+        ("BASE1-4", ["base1-4"]),
+        ("base1-4 or basep-1", ["base1-4", "basep-1"]),
+        ("base1-4 t:fire", ["base1-4"]),
+        ("-base1-4 !charizard", ["base4-4"]),
+        ("base1-999", []),
     ],
 )
 def test_each_keyword_finds_its_cards(full_con, query, expected):
@@ -66,6 +73,19 @@ def test_each_keyword_finds_its_cards(full_con, query, expected):
         ("lang:fr pikachu", 0, "'lang:' sets the language names are shown in, not a filter in cardlab: give --lang CODE (fr, de, ja...)"),
         ("is:hollo", 3, "unknown is:hollo; did you mean is:holo or is:holofoil? (known: holo, reprint, first-printing, promo)"),
         ("not:shiny", 4, "unknown not:shiny (known: holo, reprint, first-printing, promo)"),
+        # an edition is not recorded: said so, never "did you mean is:first" (first-printing)
+        (
+            "is:1st charizard",
+            3,
+            "is:1st asks for an edition (1st Edition, Shadowless, Unlimited), which cardlab's cards do not record:"
+            " a printing is a set and a number; is:first-printing finds a card in the set it was first printed in (not a reprint)",
+        ),
+        (
+            "-is:First-Edition",
+            4,
+            "is:First-Edition asks for an edition (1st Edition, Shadowless, Unlimited), which cardlab's cards do not record:"
+            " a printing is a set and a number; is:first-printing finds a card in the set it was first printed in (not a reprint)",
+        ),
         ("is!=holo", 2, "'is' takes ':' (is:holo); for the opposite write -is:holo or not:holo"),
         ("!", 0, "'!' needs a name right after it: !\"Dark Charizard\" or !pikachu finds that exact name"),
         ('!"', 1, "this quote is never closed"),

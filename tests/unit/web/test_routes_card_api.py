@@ -106,6 +106,9 @@ def test_query_of_10000_characters(client):
     q = "a" * 10_000
     err = error_of(client.get("/api/cards/search", params={"q": q}), 400, "bad_query")
     assert err["column"] == 1001 and "too long" in err["details"]
+    # the query is quoted back cut (finding: a 100 kB query was echoed whole)
+    assert err["query"] == "a" * 200 + "…"
+    assert err["caret"] == "…" + "a" * 200 + "…\n" + " " * 101 + "^"
     page = client.get("/search", params={"q": q})
     assert page.status_code == 400 and "too long" in page.text
 
