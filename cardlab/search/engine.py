@@ -162,6 +162,14 @@ def _search(con: Any, request: SearchRequest) -> tuple[int | None, list[Hit]]:
         return assemble(con, rows, request, statement)
 
 
+_built_once = lru_cache(maxsize=1024)(page_statement)
+_words_once = lru_cache(maxsize=1024)(word_count_statement)
+_count_once = lru_cache(maxsize=1024)(bounded_count_statement)
+"""The statements PostgreSQL plans once (one bare word, ``generic``: a first page, its word count,
+its total), built once too for the last 1,024 words: their text is what the connection finds its
+prepared statement by (0.32 -> 0.22 ms a page of a word with no match at 100,000 cards; SQLite's
+statements are built each time, 0.03 ms of its 0.12)."""
+
 _TOTALS: OrderedDict[tuple, tuple[int, bool]] = OrderedDict()
 """Totals of the last :data:`_TOTALS_KEPT` queries, by (index fingerprint, dialect, query):
 ``(total, exact)``. A query's next pages (and other sorts of it) count nothing again; a
@@ -263,7 +271,8 @@ def _find_page(con: Any, request: SearchRequest, size: int, cursor: str | None, 
     # a total already known: the page is the snapshot's last statement (PostgreSQL commits in its round trip)
     known = bool(fingerprint) and key in _TOTALS
     probe = broad and _row_order(key, offset + size + 1)
-    sql, params, sides = page_statement(request, tree, stems, dialect, after, size + 1, offset, named, broad, probe)
+    build = _built_once if generic and after is None else page_statement
+    sql, params, sides = build(request, tree, stems, dialect, after, size + 1, offset, named, broad, probe)
     if after is not None and not 0 <= after[0] < sides:
         raise CursorError("cursor: not one this server gave for this search; start again from the first page")
     counted_now = None
@@ -273,7 +282,7 @@ def _find_page(con: Any, request: SearchRequest, size: int, cursor: str | None, 
         # PostgreSQL: the total (not known, so not past the bound by the word count) is counted in
         # the page's round trip, and the transaction ends there: the count is needed when the page
         # is full, and costs little when it is not (the few matches the page holds)
-        count = bounded_count_statement(tree, stems, dialect, None if tree is None else TOTAL_BOUND)
+        count = (_count_once if generic else bounded_count_statement)(tree, stems, dialect, None if tree is None else TOTAL_BOUND)
         rows, counts = fetch_many(con, [(sql, params, generic), (*count, generic)], request.timeout, True)
         counted_now = counts[0][0]
     if stems_changed(con, stems) or index_fingerprint(con) != fingerprint:
@@ -336,7 +345,7 @@ def _broad(
     known = _TOTALS.get(key) if fingerprint else None
     if known is not None:
         return not known[1], False
-    words = word_count_statement(tree, stems, dialect_of(con), TOTAL_BOUND)
+    words = (_words_once if generic else word_count_statement)(tree, stems, dialect_of(con), TOTAL_BOUND)
     if words is None:
         return False, False
     row = fetch(con, *words, request.timeout, generic=generic)[0]
@@ -372,13 +381,13 @@ def _total(
         result = (counted_now, True) if bound is None or counted_now <= bound else (counted_now, False)
         _remember(key, result)
         return result
-    words = None if words_counted else word_count_statement(tree, stems, dialect_of(con), TOTAL_BOUND)
+    words = None if words_counted else (_words_once if generic else word_count_statement)(tree, stems, dialect_of(con), TOTAL_BOUND)
     row = None if words is None else fetch(con, *words, request.timeout, generic=generic)[0]
     if row is not None and row[0] > TOTAL_BOUND:
         result = (TOTAL_BOUND + 1, False)  # the word alone passes the bound (from its index, early)
         _remember(key, result, row)
         return result
-    sql, params = bounded_count_statement(tree, stems, dialect_of(con), bound)
+    sql, params = (_count_once if generic else bounded_count_statement)(tree, stems, dialect_of(con), bound)
     n = fetch(con, sql, params, request.timeout, True, generic)[0][0]
     result = (n, True) if bound is None or n <= bound else (n, False)
     _remember(key, result)
