@@ -672,7 +672,8 @@ def word_count_statement(tree: Node | None, stem_langs: tuple[str, ...] | None, 
     whether a page reads the cards in row order (:func:`pg_row_probe`).
 
     Returns:
-        ``(sql, params)`` (one row: the number, and on PostgreSQL the two row ids), or None.
+        ``(sql, params)`` (one row: the number, and on PostgreSQL the two row ids and the number
+        again, as the transaction's setting :data:`WORDS_SETTING`: :func:`gated`), or None.
     """
     if not isinstance(tree, Term) or tree.op == "!=" or tree.field not in (None, "text") or has_cjk(tree.value):
         return None
@@ -683,5 +684,19 @@ def word_count_statement(tree: Node | None, stem_langs: tuple[str, ...] | None, 
     arm = sql[len(head) : -1].split(" UNION ALL ")[0]
     if "FROM card_fts WHERE" not in arm or "(" in arm:
         return None
-    counted = "COUNT(*)" if dialect == "sqlite" else "COUNT(*), MAX(rowid), (SELECT MAX(rowid) FROM card_fts)"
+    counted = "COUNT(*)"
+    if dialect != "sqlite":
+        counted += f", MAX(rowid), (SELECT MAX(rowid) FROM card_fts), set_config('{WORDS_SETTING}', COUNT(*)::text, true)"
     return f"SELECT {counted} FROM ({arm} LIMIT {int(bound) + 1}) AS words", params[: arm.count("?")]
+
+
+WORDS_SETTING = "cardlab.words"
+"""The setting a PostgreSQL word count leaves for the rest of its transaction: the number it counted."""
+
+
+def gated(sql: str, bound: int) -> str:
+    """``sql`` (a SELECT) read only when the word count run just before it in the same PostgreSQL
+    transaction (:func:`word_count_statement`) is within ``bound``: a one-time filter on
+    :data:`WORDS_SETTING` (PostgreSQL does not start the statement's plan otherwise; unset: no rows).
+    A word's first page and its total then travel with its count (``engine._first_view``)."""
+    return f"SELECT * FROM ({sql}) AS gated WHERE current_setting('{WORDS_SETTING}', true)::bigint <= {int(bound)}"

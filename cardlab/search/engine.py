@@ -25,6 +25,7 @@ from cardlab.search.compile import (
     count_statement,
     dialect_of,
     exact_name,
+    gated,
     one_bare_word,
     page_statement,
     search_statement,
@@ -266,25 +267,32 @@ def _find_page(con: Any, request: SearchRequest, size: int, cursor: str | None, 
     named = whole_name is None or dialect != "sqlite"
     named = named or bool(fetch(con, "SELECT 1 FROM card_name WHERE compact = ? LIMIT 1", [whole_name], None))
     generic = dialect != "sqlite" and one_bare_word(tree)  # the same statement for every word: planned once on PostgreSQL
-    broad, counted = (False, False) if dialect == "sqlite" else _broad(con, request, tree, stems, fingerprint, generic)
     key = (fingerprint, dialect, request.query)
     # a total already known: the page is the snapshot's last statement (PostgreSQL commits in its round trip)
     known = bool(fingerprint) and key in _TOTALS
-    probe = broad and _row_order(key, offset + size + 1)
-    build = _built_once if generic and after is None else page_statement
-    sql, params, sides = build(request, tree, stems, dialect, after, size + 1, offset, named, broad, probe)
-    if after is not None and not 0 <= after[0] < sides:
-        raise CursorError("cursor: not one this server gave for this search; start again from the first page")
     counted_now = None
-    if known or dialect == "sqlite":
-        rows = fetch(con, sql, params, request.timeout, known, generic)
+    first = None
+    if generic and not known and after is None:
+        first = _first_view(con, request, tree, stems, size, offset, named, key)
+    if first is not None:
+        rows, counted_now, counted = first
     else:
-        # PostgreSQL: the total (not known, so not past the bound by the word count) is counted in
-        # the page's round trip, and the transaction ends there: the count is needed when the page
-        # is full, and costs little when it is not (the few matches the page holds)
-        count = (_count_once if generic else bounded_count_statement)(tree, stems, dialect, None if tree is None else TOTAL_BOUND)
-        rows, counts = fetch_many(con, [(sql, params, generic), (*count, generic)], request.timeout, True)
-        counted_now = counts[0][0]
+        broad, counted = (False, False) if dialect == "sqlite" else _broad(con, request, tree, stems, fingerprint, generic)
+        known = bool(fingerprint) and key in _TOTALS
+        probe = broad and _row_order(key, offset + size + 1)
+        build = _built_once if generic and after is None else page_statement
+        sql, params, sides = build(request, tree, stems, dialect, after, size + 1, offset, named, broad, probe)
+        if after is not None and not 0 <= after[0] < sides:
+            raise CursorError("cursor: not one this server gave for this search; start again from the first page")
+        if known or dialect == "sqlite":
+            rows = fetch(con, sql, params, request.timeout, known, generic)
+        else:
+            # PostgreSQL: the total (not known, so not past the bound by the word count) is counted in
+            # the page's round trip, and the transaction ends there: the count is needed when the page
+            # is full, and costs little when it is not (the few matches the page holds)
+            count = (_count_once if generic else bounded_count_statement)(tree, stems, dialect, None if tree is None else TOTAL_BOUND)
+            rows, counts = fetch_many(con, [(sql, params, generic), (*count, generic)], request.timeout, True)
+            counted_now = counts[0][0]
     if stems_changed(con, stems) or index_fingerprint(con) != fingerprint:
         # the index was rebuilt since the query was compiled (seen in the same round trip)
         if cursor:
@@ -302,6 +310,33 @@ def _find_page(con: Any, request: SearchRequest, size: int, cursor: str | None, 
     else:
         total, exact = _total(con, request, tree, stems, fingerprint, counted, generic, counted_now)
     return Page(hits, total, exact, nxt, fingerprint)
+
+
+def _first_view(
+    con: Any, request: SearchRequest, tree: Any, stems: tuple[str, ...] | None, size: int, offset: int, named: bool, key: tuple
+) -> tuple[list, int | None, bool] | None:
+    """PostgreSQL, the first page of one bare word whose total is not known, in one message: its
+    word count (which sets ``cardlab.words`` for its transaction), its page as a word with few
+    matches and that page's bounded total, both read only when the count is within the bound
+    (:func:`cardlab.search.compile.gated`), and COMMIT. A word past the bound has its total then
+    (remembered) and its page is read by a second message (a new transaction: a rebuild in between
+    is seen by :func:`_find_page`'s fingerprint check), in row order when that is cheaper
+    (:func:`_row_order`). Returns ``(the page's rows, its bounded total or None, whether the
+    words were counted within the bound)``, or None when the word has no word count."""
+    dialect = dialect_of(con)
+    words = _words_once(tree, stems, dialect, TOTAL_BOUND)
+    if words is None:
+        return None
+    sql, params, _sides = _built_once(request, tree, stems, dialect, None, size + 1, offset, named, False, False)
+    count, count_params = _count_once(tree, stems, dialect, TOTAL_BOUND)
+    statements = [(*words, True), (gated(sql, TOTAL_BOUND), params, True), (gated(count, TOTAL_BOUND), count_params, True)]
+    counted, rows, total = fetch_many(con, statements, request.timeout, True)
+    if counted[0][0] <= TOTAL_BOUND:
+        return rows, total[0][0], True
+    _remember(key, (TOTAL_BOUND + 1, False), counted[0])
+    probe = _row_order(key, offset + size + 1)
+    sql, params, _sides = _built_once(request, tree, stems, dialect, None, size + 1, offset, named, True, probe)
+    return fetch(con, sql, params, request.timeout, True, True), None, False
 
 
 def total(con: sqlite3.Connection, query: str, *, timeout: float | None = None) -> tuple[int, bool]:
@@ -402,7 +437,7 @@ def _remember(key: tuple, total: tuple[int, bool], words: tuple | None = None) -
         _TOTALS.move_to_end(key)
         while len(_TOTALS) > _TOTALS_KEPT:
             _TOTALS.popitem(last=False)
-        if words is not None and len(words) == 3 and words[1] and words[2]:
+        if words is not None and len(words) >= 3 and words[1] and words[2]:
             _REACH[key] = (words[0], words[1], words[2])
             _REACH.move_to_end(key)
             while len(_REACH) > _TOTALS_KEPT:

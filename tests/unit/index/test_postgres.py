@@ -470,8 +470,9 @@ def test_find_page_of_a_bare_word_reuses_its_plans_and_commits_with_its_last_sta
     """find_page of one bare word: its word count, its page and its total are prepared once per
     connection and run again for every other word with the one plan (each word counted in
     pg_prepared_statements' generic plans); a page whose total is known is one round trip (BEGIN,
-    the page, COMMIT: two before, with the exact-name check), its first view two (the words
-    counted with BEGIN, then the page and its total with COMMIT: four before)."""
+    the page, COMMIT: two before, with the exact-name check), and so is its first view (BEGIN, the
+    words counted, the page and its total read when the count is within the bound, COMMIT: four
+    before); a word past the bound reads its page in a second one."""
     from collections import OrderedDict
 
     postgres.build([test_set], pg_index_url)
@@ -488,15 +489,18 @@ def test_find_page_of_a_bare_word_reuses_its_plans_and_commits_with_its_last_sta
             "SELECT substring(statement FROM 'PREPARE ' || name || ' AS SELECT (\\S+)'), generic_plans, custom_plans"
             " FROM pg_prepared_statements WHERE name LIKE 'cardlab_q%'"
         ).fetchall()
-        # PREPARE ... AS SELECT * (the page: the side of a card's whole name, empty or not, and the
-        # rest), SELECT COUNT(*) (the total, counted with the page), SELECT COUNT(*), MAX(rowid) (the words)
-        assert sorted(plans) == [("*", 3, 0), ("COUNT(*)", 3, 0), ("COUNT(*),", 3, 0)]
-        sent = _messages(con, lambda: engine.find_page(con, "gadget"))
-        assert sent == ["Query"]
+        # PREPARE ... AS SELECT * (the page and the total, each behind the word count's gate),
+        # SELECT COUNT(*), MAX(rowid) (the words)
+        assert sorted(plans) == [("*", 3, 0), ("*", 3, 0), ("COUNT(*),", 3, 0)]
         engine._TOTALS.clear()
-        sent = _messages(con, lambda: engine.find_page(con, "gadget"))
-        assert sent == ["Query", "Query"]
+        assert _messages(con, lambda: engine.find_page(con, "gadget")) == ["Query"]  # the first view
+        assert _messages(con, lambda: engine.find_page(con, "gadget")) == ["Query"]  # its total known
         assert [h.id for h in engine.find_page(con, "gadget").hits] == ["test1-4"]
+        monkeypatch.setattr(engine, "TOTAL_BOUND", 0)  # every word past the bound: its page read after its count
+        engine._TOTALS.clear()
+        assert _messages(con, lambda: engine.find_page(con, "gadget")) == ["Query", "Query"]
+        page = engine.find_page(con, "gadget")
+        assert ([h.id for h in page.hits], page.total, page.total_is_exact) == (["test1-4"], 1, True)
     finally:
         con.close()
 
