@@ -238,3 +238,18 @@ def test_a_broad_word_is_read_in_row_order_when_its_page_comes_sooner_than_its_m
     assert engine._row_order(("fp", "postgresql", "never counted"), 51) is False
     engine._remember(("fp", "sqlite", "energy"), (1001, False), (1001,))  # SQLite's word count: the number alone
     assert engine._row_order(("fp", "sqlite", "energy"), 51) is False
+
+
+def test_a_cursor_of_the_older_layout_is_refused(monkeypatch):
+    """Cursors of version 1 (a PostgreSQL page of a word no card is named had no side of exact
+    names then) are refused, never read as another side's place."""
+    from cardlab.search import paging
+    from cardlab.search.request import SearchRequest
+
+    request = SearchRequest("zzzz")
+    monkeypatch.setattr(paging, "_VERSION", 1)
+    old = paging.encode_cursor(request, "postgresql:fp", [0, [42]])
+    monkeypatch.setattr(paging, "_VERSION", 2)
+    assert paging.decode_cursor(paging.encode_cursor(request, "postgresql:fp", [0, [42]]), request, "postgresql:fp") == [0, [42]]
+    with pytest.raises(CursorError, match="start again from the first page"):
+        paging.decode_cursor(old, request, "postgresql:fp")
