@@ -268,11 +268,14 @@ def _text_sql(t: Term, stem_langs: tuple[str, ...] | None, dialect: str) -> tupl
     return "c.rowid IN (" + " UNION ALL ".join(parts) + ")", params
 
 
-def _pg_text_sql(t: Term, words: list[str], column: str | None, stem_langs: tuple[str, ...] | None) -> tuple[str, list]:
-    """:func:`_positive_term_sql`'s full-text part on PostgreSQL: the same phrases as the FTS5
-    ``MATCH`` strings, as ``tsquery`` on the ``tsvector`` columns of ``card_fts`` and ``card_stem``
-    (lexemes as FTS5's tokenizers cut them: :mod:`cardlab.index.tokens`). An FTS5 phrase with no
-    token matches nothing; so does its ``tsquery`` here (``FALSE``)."""
+def _pg_text_parts(
+    t: Term, words: list[str], column: str | None, stem_langs: tuple[str, ...] | None
+) -> tuple[list[tuple[str, str]], str | None, tuple[str, str] | None]:
+    """The full-text arms of a word or phrase on PostgreSQL: ``(the card_fts columns and their
+    tsquery, each matched (none when the words have no token), the card_stem tsquery or None, the
+    range of card_name.compact a name typed without spaces falls in, or None)``. The same phrases as
+    the FTS5 ``MATCH`` strings of :func:`_text_sql` (lexemes as FTS5's tokenizers cut them:
+    :mod:`cardlab.index.tokens`)."""
     tokens = list(tokens_of(" ".join(words)))
     whole, prefix = tsquery_phrase(tokens), tsquery_phrase(tokens, prefix=True)
     if t.field is None and _symbol_only(t.value):
@@ -283,29 +286,42 @@ def _pg_text_sql(t: Term, words: list[str], column: str | None, stem_langs: tupl
         conds = [("names", whole), ("body", whole)]
     else:
         conds = [("names", prefix), ("body", whole)]
+    if not tokens:
+        conds = []
+    if t.field is None and _symbol_only(t.value):
+        return conds, None, None
+    alternatives = []
+    for lang in stemmer_languages() if stem_langs is None else stem_langs:
+        stems = stem_words(t.value, lang)
+        if stems:
+            query = tsquery_phrase(list(tokens_of(" ".join(f"{lang}_{w}" for w in stems), "stems")))
+            if query:
+                alternatives.append(f"({query})")
+    joined = compact(t.value)
+    names = (joined, _after_prefix(joined)) if t.field is None and joined else None
+    return conds, (" | ".join(dict.fromkeys(alternatives)) if alternatives else None), names
+
+
+def _pg_text_sql(t: Term, words: list[str], column: str | None, stem_langs: tuple[str, ...] | None) -> tuple[str, list]:
+    """:func:`_positive_term_sql`'s full-text part on PostgreSQL: the arms of :func:`_pg_text_parts`
+    as ``tsquery`` on the ``tsvector`` columns of ``card_fts`` and ``card_stem`` and a range of
+    ``card_name.compact``. An FTS5 phrase with no token matches nothing; so does its ``tsquery``
+    here (``FALSE``)."""
+    conds, stems, names = _pg_text_parts(t, words, column, stem_langs)
     # one IN over a UNION ALL, not an OR of INs: PostgreSQL then joins the few matching rows to
     # ``card`` instead of probing every card against each subquery
     parts: list[str] = []
     params: list = []
-    if tokens:
+    if conds:
         parts.append("SELECT rowid FROM card_fts WHERE " + " OR ".join(f"{c} @@ ?::tsquery" for c, _ in conds))
         params += [q for _, q in conds]
-    if not (t.field is None and _symbol_only(t.value)):
-        alternatives = []
-        for lang in stemmer_languages() if stem_langs is None else stem_langs:
-            stems = stem_words(t.value, lang)
-            if stems:
-                query = tsquery_phrase(list(tokens_of(" ".join(f"{lang}_{w}" for w in stems), "stems")))
-                if query:
-                    alternatives.append(f"({query})")
-        if alternatives:
-            parts.append("SELECT rowid FROM card_stem WHERE stems @@ ?::tsquery")
-            params.append(" | ".join(dict.fromkeys(alternatives)))
-        joined = compact(t.value)
-        if t.field is None and joined:
-            # the card's rowid is kept beside each name on PostgreSQL: no join back to ``card``
-            parts.append("SELECT card FROM card_name WHERE compact >= ? AND compact < ?")
-            params += [joined, _after_prefix(joined)]
+    if stems:
+        parts.append("SELECT rowid FROM card_stem WHERE stems @@ ?::tsquery")
+        params.append(stems)
+    if names:
+        # the card's rowid is kept beside each name on PostgreSQL: no join back to ``card``
+        parts.append("SELECT card FROM card_name WHERE compact >= ? AND compact < ?")
+        params += list(names)
     card_id = card_id_of(t)
     if card_id is not None:  # base1-4: that card, by its unique id
         parts.append("SELECT rowid FROM card WHERE id = ?")
@@ -313,6 +329,47 @@ def _pg_text_sql(t: Term, words: list[str], column: str | None, stem_langs: tupl
     if not parts:
         return "FALSE", []
     return "c.rowid IN (" + " UNION ALL ".join(parts) + ")", params
+
+
+def pg_row_probe(tree: Node | None, stem_langs: tuple[str, ...] | None) -> tuple[list[str], str, list] | None:
+    """For a query of one word or phrase (names and rules text, or ``text:``) on PostgreSQL, its
+    condition read row by row: ``(the aliases of the tables joined to card by rowid: card_fts f,
+    card_stem st; the condition on them; its parameters)``, or None for any other query.
+
+    What a page of a broad word reads (:func:`page_statement`): the cards in row order merged with
+    their full-text rows (three primary keys read side by side), each tested, stopping after the
+    page. A GIN index gives its matches in no order, so the other form (:func:`_pg_text_sql`)
+    gathers and sorts every match first: 35 ms against 0.3 ms for a page of a word in a quarter of
+    100,000 cards, but 5 ms against 3 ms for one in 1.2% of them (EXPLAIN ANALYZE, BENCHMARKS.md).
+    Every card has its ``card_fts`` and ``card_stem`` row (:func:`cardlab.index.postgres.build`),
+    so the joins keep every card."""
+    if not isinstance(tree, Term) or tree.op == "!=" or tree.field not in (None, "text") or has_cjk(tree.value):
+        return None
+    words = _fts_words(tree.value)
+    if not words:
+        return None
+    conds, stems, names = _pg_text_parts(tree, words, "body" if tree.field == "text" else None, stem_langs)
+    aliases: list[str] = []
+    ors: list[str] = []
+    params: list = []
+    if conds:
+        aliases.append("f")
+        ors += [f"f.{c} @@ ?::tsquery" for c, _ in conds]
+        params += [q for _, q in conds]
+    if stems:
+        aliases.append("st")
+        ors.append("st.stems @@ ?::tsquery")
+        params.append(stems)
+    if names:
+        ors.append("c.rowid IN (SELECT card FROM card_name WHERE compact >= ? AND compact < ?)")
+        params += list(names)
+    card_id = card_id_of(tree)
+    if card_id is not None:  # base1-4: that card too, by its unique id (as _pg_text_sql)
+        ors.append("c.id = ?")
+        params.append(card_id)
+    if not ors:
+        return None
+    return aliases, "(" + " OR ".join(ors) + ")", params
 
 
 SORTS = {
@@ -544,6 +601,7 @@ def page_statement(
     offset: int = 0,
     exact_names: bool = True,
     index_order: bool = False,
+    probe_rows: bool = False,
 ) -> tuple[str, list, int]:
     """One page of a search read by keyset: ``size`` rows (``limit`` + 1 to tell whether more
     follow) from ``offset`` after the row ``after`` (``(side, its order key values)``, or None for
@@ -552,7 +610,10 @@ def page_statement(
     each read by its own ``ORDER BY ... LIMIT``, joined by ``UNION ALL`` in order; sides before the
     cursor's are not read. Only for :data:`SORTS` read in SQL (``request.sort != "name"`` and
     ``unique="prints"``). ``exact_names``: as :func:`order_plan`; ``index_order``: the query matches
-    many cards (PostgreSQL then reads them in row order: :func:`_order_term`).
+    many cards (PostgreSQL then reads them in row order: :func:`_order_term`); ``probe_rows``: on
+    PostgreSQL, a word or phrase in the default order is tested card by card in that order outside
+    the side of exact names (:func:`pg_row_probe`), stopping after the page, for a word so common
+    that the page's rows come sooner than its matches could be gathered and sorted.
 
     Returns:
         ``(sql, params, sides)``: rows of :data:`PAGE_COLUMNS`, then the side's number, then the
@@ -565,27 +626,46 @@ def page_statement(
     start_side = after[0] if after is not None else 0
     order = ", ".join(_order_term(k, dialect, index_order) for k in keys)
     key_columns = ", ".join(f"{k.sql} AS k{i}" for i, k in enumerate(keys))
+    probe = None
+    if probe_rows and dialect != "sqlite" and request.sort == "number" and not request.reverse:
+        probe = pg_row_probe(tree, stem_langs)
+    aliases, probe_where, probe_params = probe or ([], "", [])
     parts: list[str] = []
     params: list = []
     for side in range(start_side, sides):
-        conds = [f"({where})"]
-        side_params = list(where_params)
+        # the last side is the one of no flag (not exact names): a broad word's many matches
+        probed = probe is not None and side == sides - 1
+        conds = [f"({probe_where})" if probed else f"({where})"]
+        side_params = list(probe_params if probed else where_params)
         for bit, flag in enumerate(flags):
             true = bool(side >> (len(flags) - 1 - bit) & 1)
             conds.append(flag.true_sql if true else flag.false_sql)
             side_params += flag.params
+        tables = ""
+        if probed:
+            tables = "".join(f" JOIN {_PROBED[a]} {a} ON {a}.rowid = c.rowid" for a in aliases)
         if after is not None and side == after[0]:
             cond, cond_params = _after(keys, after[1], dialect)
             conds.append(cond)
             side_params += cond_params
+            if probed and after[1] and after[1][0] is not None:
+                # the joined tables start at the cursor too: a merge join does not carry c.rowid's
+                # range over to them (it would read every row before the cursor's)
+                for a in aliases:
+                    conds.append(f"{a}.rowid > ?")
+                    side_params.append(after[1][0])
         sets = " LEFT JOIN card_set s ON s.code = c.set_code" if any(re.search(r"\bs\.", c) for c in conds) else ""
         parts.append(
-            f"SELECT * FROM (SELECT {PAGE_COLUMNS}, {side} AS side, {key_columns} FROM card c{sets}{join}"
+            f"SELECT * FROM (SELECT {PAGE_COLUMNS}, {side} AS side, {key_columns} FROM card c{tables}{sets}{join}"
             f" WHERE {' AND '.join(conds)} ORDER BY {order} LIMIT ?) AS side{side}"
         )
         params += [*side_params, offset + size]
     sql = " UNION ALL ".join(parts) + " LIMIT ? OFFSET ?"
     return sql, [*params, size, offset], sides
+
+
+_PROBED = {"f": "card_fts", "st": "card_stem"}
+"""The full-text tables of :func:`pg_row_probe` by alias."""
 
 
 def _order_term(key: OrderKey, dialect: str, index_order: bool = True) -> str:
@@ -612,10 +692,14 @@ def word_count_statement(tree: Node | None, stem_langs: tuple[str, ...] | None, 
     """For a query of one word or phrase (its names and rules text), the statement counting the
     cards its whole words match, up to ``bound`` + 1: a lower bound of its matches read from the
     full-text index alone (the first arm of its ``IN``), which stops at the bound where the whole
-    count would gather every match first. None for any other query.
+    count would gather every match first. None for any other query. On PostgreSQL the row also
+    holds the row id of the last row counted and the highest row id of ``card_fts``: how far into
+    the cards (read in row order, as the table was written) the counted matches reach, what decides
+    whether a page reads the cards in row order (:func:`pg_row_probe`).
 
     Returns:
-        ``(sql, params)`` (one row, one number), or None.
+        ``(sql, params)`` (one row: the number, and on PostgreSQL the two row ids and the number
+        again, as the transaction's setting :data:`WORDS_SETTING`: :func:`gated`), or None.
     """
     if not isinstance(tree, Term) or tree.op == "!=" or tree.field not in (None, "text") or has_cjk(tree.value):
         return None
@@ -626,4 +710,19 @@ def word_count_statement(tree: Node | None, stem_langs: tuple[str, ...] | None, 
     arm = sql[len(head) : -1].split(" UNION ALL ")[0]
     if "FROM card_fts WHERE" not in arm or "(" in arm:
         return None
-    return f"SELECT COUNT(*) FROM ({arm} LIMIT {int(bound) + 1}) AS words", params[: arm.count("?")]
+    counted = "COUNT(*)"
+    if dialect != "sqlite":
+        counted += f", MAX(rowid), (SELECT MAX(rowid) FROM card_fts), set_config('{WORDS_SETTING}', COUNT(*)::text, true)"
+    return f"SELECT {counted} FROM ({arm} LIMIT {int(bound) + 1}) AS words", params[: arm.count("?")]
+
+
+WORDS_SETTING = "cardlab.words"
+"""The setting a PostgreSQL word count leaves for the rest of its transaction: the number it counted."""
+
+
+def gated(sql: str, bound: int) -> str:
+    """``sql`` (a SELECT) read only when the word count run just before it in the same PostgreSQL
+    transaction (:func:`word_count_statement`) is within ``bound``: a one-time filter on
+    :data:`WORDS_SETTING` (PostgreSQL does not start the statement's plan otherwise; unset: no rows).
+    A word's first page and its total then travel with its count (``engine._first_view``)."""
+    return f"SELECT * FROM ({sql}) AS gated WHERE current_setting('{WORDS_SETTING}', true)::bigint <= {int(bound)}"

@@ -62,6 +62,18 @@ def fetch(con: Any, sql: str, params: list, timeout: float | None, last: bool = 
         raise UsageError(f"the index cannot run this query ({err})") from None
 
 
+def fetch_many(con: Any, statements: list[tuple[str, list, bool]], timeout: float | None, last: bool = False) -> list[list]:
+    """Every row of each of ``statements`` (``(sql, params, generic)``) on a PostgreSQL index,
+    sent together in one round trip (:meth:`cardlab.index.postgres.PgIndex.fetch_many`);
+    ``timeout``, ``last`` and the errors as :func:`fetch`."""
+    try:
+        return con.fetch_many(statements, timeout, last=last)
+    except TimeoutError:
+        raise QueryTimeoutError(timeout or 0) from None
+    except ValueError as err:
+        raise UsageError(f"the index cannot run this query ({err})") from None
+
+
 class _Deadline:
     """Within ``with _Deadline(con, seconds)``, SQLite statements on ``con`` are interrupted once
     ``seconds`` have passed (a progress handler); None means no limit."""

@@ -36,7 +36,10 @@ MAX_PAGE = 10_000
 MAX_CURSOR_CHARS = 2000
 """The longest cursor read (one this module makes is a few hundred characters at most)."""
 
-_VERSION = 1
+_VERSION = 2
+"""The layout of a cursor's place. 2: a PostgreSQL page of bare words always has the side of exact
+names (side 0), where before it had none when no card had that whole name (its side 0 was the rest):
+a cursor of version 1 is refused rather than read as another side."""
 
 
 class CursorError(UsageError):

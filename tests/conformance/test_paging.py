@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from cardlab.search import engine
 from cardlab.search.compile import SORTS
 from cardlab.search.paging import CursorError
+from cardlab.search.query.parse import parse
 
 ATOMS = ["char", "fire", "energy", "testemon", "zzzz", "type:fire", "type:water", "stage:basic", "set:base1", "hp>=60", '"fire spin"']
 """Terms of the random queries (words, facets, a set, numbers, a phrase, nothing)."""
@@ -84,3 +85,43 @@ def test_readers_start_no_parallel_workers(indexed):
     assert pair.pg.execute("SHOW jit").fetchone() == ("off",)
     plan = "\n".join(r[0] for r in pair.pg.execute("EXPLAIN SELECT COUNT(*) FROM card c, card_name n WHERE n.card_id = c.id"))
     assert "Gather" not in plan
+
+
+@pytest.mark.parametrize("word", ["energy", "damage", "pikachu", "char", "text:energy", '"energy card"', "zzzz"])
+def test_broad_words_read_in_row_order_give_the_pages_of_sqlite(indexed, monkeypatch, word):
+    """A word past the bound on PostgreSQL, its cards read in row order and tested one by one
+    (compile.pg_row_probe: the joins to card_fts and card_stem, and their start at the cursor),
+    gives the pages of SQLite by cursor and by page number; a word with no match too."""
+    from cardlab.search import compile as compiler
+
+    pair = indexed("shipped")
+    monkeypatch.setattr(engine, "TOTAL_BOUND", 3)
+    monkeypatch.setattr(engine, "_TOTALS", OrderedDict())
+    monkeypatch.setattr(engine, "_row_order", lambda key, rows: True)
+    probed = []
+    real = compiler.pg_row_probe
+    monkeypatch.setattr(compiler, "pg_row_probe", lambda *a: probed.append(real(*a)) or probed[-1])
+    on_pg = walk(pair.pg, word, 7)
+    assert on_pg == walk(pair.sqlite, word, 7)
+    whole = [h.id for h in engine.search(pair.sqlite, word)]
+    assert on_pg[0] == whole
+    assert (len(whole) > 3, bool(probed) and None not in probed) == ((True, True) if word != "zzzz" else (False, False))
+    for number in (2, 3):
+        pages = [engine.find_page(con, word, page_size=7, page=number) for con in (pair.pg, pair.sqlite)]
+        assert [h.id for h in pages[0].hits] == [h.id for h in pages[1].hits] == whole[7 * (number - 1) : 7 * number]
+
+
+@pytest.mark.parametrize("word", ["base1-4", "BASE1-4"])
+def test_a_card_id_read_in_row_order_finds_its_card(indexed, monkeypatch, word):
+    """A card id typed as the query (base1-4: that card, compile.card_id_of) finds its card on
+    PostgreSQL as on SQLite, and its row-order form (compile.pg_row_probe) tests the id too."""
+    from cardlab.search import compile as compiler
+
+    pair = indexed("shipped")
+    monkeypatch.setattr(engine, "TOTAL_BOUND", 0)
+    monkeypatch.setattr(engine, "_TOTALS", OrderedDict())
+    monkeypatch.setattr(engine, "_row_order", lambda key, rows: True)
+    pages = [engine.find_page(con, word, page_size=7) for con in (pair.pg, pair.sqlite)]
+    assert [h.id for h in pages[0].hits] == [h.id for h in pages[1].hits] == ["base1-4"]
+    _aliases, condition, params = compiler.pg_row_probe(parse(word), None)
+    assert ("c.id = ?" in condition, params[-1]) == (True, "base1-4")

@@ -448,7 +448,7 @@ def test_a_bare_word_search_is_planned_once_and_follows_a_rebuild(test_set, pg_i
     con = postgres.open_fresh([test_set], pg_index_url)
 
     def prepared() -> list[str]:
-        return [r[0] for r in con.con.execute("SELECT name FROM pg_prepared_statements").fetchall()]
+        return [r[0] for r in con.con.execute("SELECT name FROM pg_prepared_statements WHERE name LIKE 'cardlab_q%'").fetchall()]
 
     try:
         assert [h.id for h in engine.search_page(con, "testemon", limit=50)[1]] == ["test1-1"]
@@ -466,13 +466,18 @@ def test_a_bare_word_search_is_planned_once_and_follows_a_rebuild(test_set, pg_i
         con.close()
 
 
-def test_find_page_of_a_bare_word_reuses_its_plans_and_commits_with_its_last_statement(test_set, pg_index_url):
-    """find_page of one bare word: its word count and its page are prepared once per connection and
-    run again for every other word with the one plan (each word counted in pg_prepared_statements'
-    generic plans); a page whose total is known is two round trips: BEGIN with the exact-name check,
-    then the page with COMMIT (three before: the page planned anew, then COMMIT alone)."""
+def test_find_page_of_a_bare_word_reuses_its_plans_and_commits_with_its_last_statement(test_set, pg_index_url, monkeypatch):
+    """find_page of one bare word: its word count, its page and its total are prepared once per
+    connection and run again for every other word with the one plan (each word counted in
+    pg_prepared_statements' generic plans); a page whose total is known is one round trip (BEGIN,
+    the page, COMMIT: two before, with the exact-name check), and so is its first view (BEGIN, the
+    words counted, the page and its total read when the count is within the bound, COMMIT: four
+    before); a word past the bound reads its page in a second one."""
+    from collections import OrderedDict
+
     postgres.build([test_set], pg_index_url)
     con = postgres.open_fresh([test_set], pg_index_url)
+    monkeypatch.setattr(engine, "_TOTALS", OrderedDict())
     try:
         pages = {word: engine.find_page(con, word) for word in ("testemon", "gadget", "qqqqzz")}
         assert {w: ([h.id for h in p.hits], p.total) for w, p in pages.items()} == {
@@ -480,13 +485,22 @@ def test_find_page_of_a_bare_word_reuses_its_plans_and_commits_with_its_last_sta
             "gadget": (["test1-4"], 1),
             "qqqqzz": ([], 0),
         }
-        plans = con.con.execute("SELECT split_part(statement, ' ', 5), generic_plans, custom_plans FROM pg_prepared_statements").fetchall()
-        # PREPARE ... AS SELECT * (the page of a word that is a card's whole name: two sides; of one
-        # that is not: one side), SELECT COUNT(*) (the words: three words, one plan)
-        assert sorted(plans) == [("*", 1, 0), ("*", 2, 0), ("COUNT(*)", 3, 0)]
-        sent = _messages(con, lambda: engine.find_page(con, "gadget"))
-        assert sent == ["Query", "Query"]
+        plans = con.con.execute(
+            "SELECT substring(statement FROM 'PREPARE ' || name || ' AS SELECT (\\S+)'), generic_plans, custom_plans"
+            " FROM pg_prepared_statements WHERE name LIKE 'cardlab_q%'"
+        ).fetchall()
+        # PREPARE ... AS SELECT * (the page and the total, each behind the word count's gate),
+        # SELECT COUNT(*), MAX(rowid) (the words)
+        assert sorted(plans) == [("*", 3, 0), ("*", 3, 0), ("COUNT(*),", 3, 0)]
+        engine._TOTALS.clear()
+        assert _messages(con, lambda: engine.find_page(con, "gadget")) == ["Query"]  # the first view
+        assert _messages(con, lambda: engine.find_page(con, "gadget")) == ["Query"]  # its total known
         assert [h.id for h in engine.find_page(con, "gadget").hits] == ["test1-4"]
+        monkeypatch.setattr(engine, "TOTAL_BOUND", 0)  # every word past the bound: its page read after its count
+        engine._TOTALS.clear()
+        assert _messages(con, lambda: engine.find_page(con, "gadget")) == ["Query", "Query"]
+        page = engine.find_page(con, "gadget")
+        assert ([h.id for h in page.hits], page.total, page.total_is_exact) == (["test1-4"], 1, True)
     finally:
         con.close()
 

@@ -106,3 +106,41 @@ def test_query_plan_uses_the_index():
         r[3] for r in con.execute("EXPLAIN QUERY PLAN SELECT card_id FROM card_name WHERE compact >= ? AND compact < ?", ("ab", "ac"))
     )
     assert plan == "SEARCH card_name USING INDEX ix_card_name_compact (compact>? AND compact<?)"
+
+
+def test_a_broad_word_tested_row_by_row_on_postgresql():
+    """pg_row_probe: the same tsquery values as the IN form, on the joined full-text rows."""
+    from cardlab.search.compile import pg_row_probe
+
+    assert pg_row_probe(parse("pika"), ("en", "fr")) == (
+        ["f", "st"],
+        "(f.names @@ ?::tsquery OR f.body @@ ?::tsquery OR st.stems @@ ?::tsquery"
+        " OR c.rowid IN (SELECT card FROM card_name WHERE compact >= ? AND compact < ?))",
+        ["'pika':*", "'pika'", "('en_pika') | ('fr_pik')", "pika", "pikb"],
+    )
+    assert pg_row_probe(parse('text:"draw a card"'), ()) == (["f"], "(f.body @@ ?::tsquery)", ["'draw' <-> 'a' <-> 'card'"])
+    for other in ("type:fire", "-pika", "pika type:fire", "ピカ", ""):
+        assert pg_row_probe(parse(other), ("en",)) is None
+
+
+def test_a_page_of_a_broad_word_reads_the_cards_in_row_order_from_its_cursor():
+    """page_statement with probe_rows on PostgreSQL: the side of exact names as before, the rest
+    joined to card_fts and card_stem by row id, each starting at the cursor's row id."""
+    from cardlab.search.compile import page_statement
+    from cardlab.search.request import SearchRequest
+
+    request = SearchRequest("pika")
+    sql, params, sides = page_statement(request, parse("pika"), ("en",), "postgresql", (1, [4242]), 51, 0, True, True, True)
+    assert sides == 2
+    assert sql.count("SELECT * FROM") == 1  # the cursor is on the second side: the first is not read
+    assert " FROM card c JOIN card_fts f ON f.rowid = c.rowid JOIN card_stem st ON st.rowid = c.rowid WHERE ((f.names @@ " in sql
+    assert sql.endswith("AND ((c.rowid > ?)) AND f.rowid > ? AND st.rowid > ? ORDER BY c.rowid LIMIT ?) AS side1 LIMIT ? OFFSET ?")
+    assert params[-6:] == [4242, 4242, 4242, 51, 51, 0]
+    first, _, _ = page_statement(request, parse("pika"), ("en",), "postgresql", None, 51, 0, True, True, True)
+    side0, side1 = first.split(" UNION ALL SELECT * FROM ")
+    assert "card_fts f" not in side0 and "c.rowid IN (SELECT rowid FROM card_fts" in side0
+    assert "JOIN card_fts f" in side1
+    # another order, the other direction, or a facet: every match gathered (no join)
+    for req, q in ((SearchRequest("pika", sort="set"), "pika"), (SearchRequest("pika", reverse=True), "pika"), (request, "type:fire")):
+        assert "JOIN card_fts" not in page_statement(req, parse(q), ("en",), "postgresql", None, 51, 0, True, True, True)[0]
+    assert "JOIN card_fts" not in page_statement(request, parse("pika"), ("en",), "sqlite", None, 51, 0, True, True, True)[0]

@@ -222,3 +222,34 @@ def test_a_reversed_name_search_pages_by_its_key_alone(con, unique):
     ids, _pages = walk(con, "pikachu", 7, sort="number", reverse=True, unique=unique)
     assert ids == whole
     assert whole[0] == "gym2-84"  # Lt. Surge's Pikachu, the last set's: not a card named Pikachu first
+
+
+def test_a_broad_word_is_read_in_row_order_when_its_page_comes_sooner_than_its_matches(monkeypatch):
+    """engine._row_order: n matches counted among the first `last` of `cards` rows; row order
+    when rows * last**2 < n**2 * cards (the counts of EXPLAIN ANALYZE at 100,000 cards)."""
+    monkeypatch.setattr(engine, "_REACH", OrderedDict())
+    reach = {"energy": (1001, 11373, 100000), "switch": (1001, 41062, 100000), "water": (1001, 92373, 100000)}
+    for word, row in reach.items():
+        engine._remember(("fp", "postgresql", word), (1001, False), row)
+    # 51 rows: energy reads ~580 cards against ~8,800 matches; switch ~2,090 against ~2,440; water ~4,700 against ~1,080
+    assert [engine._row_order(("fp", "postgresql", w), 51) for w in reach] == [True, True, False]
+    # page 100 by number (5,001 rows): energy's ~56,800 cards against ~8,800 matches: gathered
+    assert engine._row_order(("fp", "postgresql", "energy"), 5001) is False
+    assert engine._row_order(("fp", "postgresql", "never counted"), 51) is False
+    engine._remember(("fp", "sqlite", "energy"), (1001, False), (1001,))  # SQLite's word count: the number alone
+    assert engine._row_order(("fp", "sqlite", "energy"), 51) is False
+
+
+def test_a_cursor_of_the_older_layout_is_refused(monkeypatch):
+    """Cursors of version 1 (a PostgreSQL page of a word no card is named had no side of exact
+    names then) are refused, never read as another side's place."""
+    from cardlab.search import paging
+    from cardlab.search.request import SearchRequest
+
+    request = SearchRequest("zzzz")
+    monkeypatch.setattr(paging, "_VERSION", 1)
+    old = paging.encode_cursor(request, "postgresql:fp", [0, [42]])
+    monkeypatch.setattr(paging, "_VERSION", 2)
+    assert paging.decode_cursor(paging.encode_cursor(request, "postgresql:fp", [0, [42]]), request, "postgresql:fp") == [0, [42]]
+    with pytest.raises(CursorError, match="start again from the first page"):
+        paging.decode_cursor(old, request, "postgresql:fp")
