@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     import sqlite3
 
     from cardlab.collection.cards import CardResolver
+    from cardlab.contrib.new_card import SetStatus
 
 
 class Site:
@@ -67,6 +68,8 @@ class Site:
         self.token = token
         self._resolver: Any = None
         self._resolver_lock = threading.Lock()
+        self._statuses: list[SetStatus] | None = None
+        self._statuses_lock = threading.Lock()
 
     @property
     def allow_writes(self) -> bool:
@@ -81,6 +84,21 @@ class Site:
 
                 self._resolver = CardResolver(self.catalog)
             return self._resolver
+
+    def set_statuses(self) -> list[SetStatus]:
+        """Return every set's recording status (:func:`cardlab.contrib.new_card.set_statuses`:
+        counts from the index, by game then code), the numbers still missing worked out once, on
+        first use, and kept: the catalog does not change while the site runs, and reading every
+        set's numbers costs about 0.2 s at 100,000 cards (334 sets), the numbers about 6 MB kept."""
+        with self._statuses_lock:
+            if self._statuses is None:
+                from cardlab.contrib.new_card import set_statuses
+
+                statuses = set_statuses(self.catalog)
+                for status in statuses:
+                    _ = status.missing  # read now, once, not by each request
+                self._statuses = statuses
+            return self._statuses
 
     def con(self) -> sqlite3.Connection:
         """Return this thread's read-only index connection (opened on first use)."""
