@@ -107,6 +107,10 @@ class _Lazy(dict):
         return dict.items(self)
 
 
+MAX_CACHED_NAMES = 20_000
+"""Most names one name map keeps the answer of (found or not) before it starts again."""
+
+
 class _NameMap(Mapping[str, set[str]]):
     """Folded name -> ids of the cards of one game with that name: one indexed query per name asked
     for (cached); iterating lists every distinct name of the game (for "did you mean")."""
@@ -127,6 +131,8 @@ class _NameMap(Mapping[str, set[str]]):
                 f" UNION SELECT p.card_id FROM printed_name p JOIN card c ON c.id = p.card_id WHERE p.{col} = ? AND c.game = ?",
                 (key, self._game, key, self._game),
             )
+            if len(self._cache) >= MAX_CACHED_NAMES:  # names typed by anyone, misses too: bounded
+                self._cache.clear()
             found = self._cache[key] = {r[0] for r in rows}
         if not found:
             raise KeyError(key)
@@ -214,6 +220,7 @@ class StoredCatalog(Catalog):
         self._lock = threading.RLock()
         self._oracle: dict[str, str] = {}
         self._print_keys: dict[str, tuple] = {}
+        self._name_maps: dict[str, tuple[_NameMap, _NameMap, _OtherGames]] = {}
         for code, game, data, path in self.rows("SELECT code, game, data, path FROM card_set ORDER BY rowid"):
             self.sets[code] = SetInfo(code=code, game=game, data=json.loads(data), path=Path(path))
 
@@ -322,11 +329,21 @@ class StoredCatalog(Catalog):
 
     def named(self, game: str, name: str) -> list[str]:
         """As :meth:`Catalog.named`: one indexed query on the name tables (no table of every name)."""
-        return self.by_print_order(_NameMap(self.rows, game, "folded").get(fold(name), ()))
+        return self.by_print_order(self.name_maps(game)[0].get(fold(name), ()))
 
     def name_maps(self, game: str) -> tuple[Mapping[str, set[str]], Mapping[str, set[str]], Mapping[str, str]]:
-        """As :meth:`Catalog.name_maps`, as indexed queries on the index's name tables."""
-        return _NameMap(self.rows, game, "folded"), _NameMap(self.rows, game, "compact"), _OtherGames(self.rows, game)
+        """As :meth:`Catalog.name_maps`, as indexed queries on the index's name tables; one set of
+        maps per game, shared by every caller (the web's card indexes, one per game and languages),
+        so the names a "did you mean" lists (every name of the game: 200,000 at 100,000 cards) are
+        read and held once."""
+        maps = self._name_maps.get(game)
+        if maps is None:
+            maps = self._name_maps[game] = (
+                _NameMap(self.rows, game, "folded"),
+                _NameMap(self.rows, game, "compact"),
+                _OtherGames(self.rows, game),
+            )
+        return maps
 
 
 def open_catalog(roots: Iterable[Path], db: Path | str | None = None) -> tuple[Catalog, dict, list[Problem]]:

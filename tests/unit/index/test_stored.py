@@ -149,3 +149,22 @@ def test_formats_from_the_index_equal_the_validated_ones(shipped, tmp_path):
     found = open_formats(memory.roots, tmp_path / "i.sqlite")
     assert list(found) == list(formats)
     assert [f.rules for f in found.values()] == [f.rules for f in formats.values()]
+
+
+def test_name_maps_are_shared_and_bounded(shipped, monkeypatch):
+    """One set of name maps per game (the web keeps a card index per game and languages: the
+    names of a "did you mean" are read once), each keeping a bounded number of answers (names
+    typed by anyone, unknown ones too)."""
+    import cardlab.index.stored
+
+    _memory, stored, _formats = shipped
+    fresh = StoredCatalog(stored.con, stored.roots)
+    names = fresh.name_maps("pokemon")[0]
+    assert fresh.name_maps("pokemon")[0] is names
+    assert fresh.name_maps("ippo")[0] is not names
+    monkeypatch.setattr(cardlab.index.stored, "MAX_CACHED_NAMES", 2)
+    assert names["charizard"] == {"base1-4", "base4-4"}
+    assert "no such card" not in names
+    assert names["bill"] >= {"base1-91"}
+    assert names["charizard"] == {"base1-4", "base4-4"}
+    assert len(names._cache) <= 2
