@@ -338,12 +338,17 @@ def _free_port() -> int:
 
 
 def versus_datasette(label: str, roots: list[Path], args: argparse.Namespace, work: Path) -> dict:
-    """cardlab's search API and Datasette on the same index file, the same words, paired at each level.
+    """cardlab's search API and Datasette (and with ``--minimal`` the bare app of
+    ``benchmarks/minimal_app.py``: the same library call and SQL without cardlab's web tier) on the
+    same index file, the same words, paired at each level: the servers take turns, pair by pair.
 
     Returns:
-        ``{"catalog", "cards", "load_before", "load_after", "levels": [{"clients", "cardlab": [...],
-        "datasette": [...]} ...]}``, each list one :func:`load` result per pair.
+        ``{"catalog", "cards", "load_before", "load_after", "bytes", "levels": [{"clients", "rate"?,
+        "cardlab": [...], "datasette": [...], "minimal"?: [...]} ...]}``, each list one :func:`load`
+        result per pair.
     """
+    from contextlib import ExitStack
+
     from cardlab.index.sqlite import connect, ensure_index
 
     where = args.index_dir or work
@@ -353,30 +358,67 @@ def versus_datasette(label: str, roots: list[Path], args: argparse.Namespace, wo
     ensure_index(roots, db)
     out: dict = {"catalog": label, "load_before": os.getloadavg()[0], "levels": []}
     out["cards"] = connect(db).execute("SELECT COUNT(*) FROM card").fetchone()[0]
-    cport, dport = _free_port(), _free_port()
-    cardlab = start_server(roots, db, cache, cport)
-    try:
-        datasette = start_datasette(db, dport)
-        try:
-            ours = [_get("/api/cards/search?" + urlencode({"q": w}), cport) for w in WORDS]
-            theirs = [_get(f"/{db.stem}.json?" + urlencode({"sql": DATASETTE_SQL, "q": w, "_shape": "objects"}), dport) for w in WORDS]
-            for port, reqs in ((cport, ours), (dport, theirs)):
-                asyncio.run(load(port, reqs, 4, 200, 30))  # warm-up: threads, connections, caches
-            for c in args.clients:
-                level: dict = {"clients": c, "cardlab": [], "datasette": []}
-                for _ in range(args.pairs):
-                    level["cardlab"].append(asyncio.run(load(cport, ours, c, args.requests, args.duration)))
-                    level["datasette"].append(asyncio.run(load(dport, theirs, c, args.requests, args.duration)))
-                out["levels"].append(level)
-            out["bytes"] = {"cardlab": _body_size(cport, WORDS[0], ours), "datasette": _body_size(dport, WORDS[0], theirs)}
-        finally:
-            datasette.terminate()
-            datasette.wait(timeout=10)
-    finally:
-        cardlab.terminate()
-        cardlab.wait(timeout=10)
+    with ExitStack() as stack:
+
+        def started(proc: subprocess.Popen) -> None:
+            def stop() -> None:
+                proc.terminate()
+                proc.wait(timeout=10)
+
+            stack.callback(stop)
+
+        sides: dict[str, tuple[int, list[bytes]]] = {}
+        port = _free_port()
+        started(start_server(roots, db, cache, port))
+        sides["cardlab"] = (port, [_get("/api/cards/search?" + urlencode({"q": w}), port) for w in WORDS])
+        if args.minimal:
+            port = _free_port()
+            started(start_minimal(db, port))
+            sides["minimal"] = (port, [_get("/api/cards/search?" + urlencode({"q": w}), port) for w in WORDS])
+        port = _free_port()
+        started(start_datasette(db, port))
+        sql = [_get(f"/{db.stem}.json?" + urlencode({"sql": DATASETTE_SQL, "q": w, "_shape": "objects"}), port) for w in WORDS]
+        sides["datasette"] = (port, sql)
+        for port, reqs in sides.values():
+            asyncio.run(load(port, reqs, 4, 200, 30))  # warm-up: threads, connections, caches
+        for c in args.clients:
+            level: dict = {"clients": c, **{side: [] for side in sides}}
+            for _ in range(args.pairs):
+                for side, (port, reqs) in sides.items():
+                    level[side].append(asyncio.run(load(port, reqs, c, args.requests, args.duration)))
+            out["levels"].append(level)
+        if args.rate:  # paced (open-loop) at args.rate over args.paced_clients connections, paired the same way
+            level = {"clients": args.paced_clients, "rate": args.rate, **{side: [] for side in sides}}
+            count = min(args.paced_requests, int(args.rate * args.paced_duration))
+            for _ in range(args.pairs):
+                for side, (port, reqs) in sides.items():
+                    level[side].append(asyncio.run(load(port, reqs, args.paced_clients, count, args.paced_duration, args.rate)))
+            out["levels"].append(level)
+        out["bytes"] = {side: _body_size(port, WORDS[0], reqs) for side, (port, reqs) in sides.items()}
     out["load_after"] = os.getloadavg()[0]
     return out
+
+
+def start_minimal(db: Path, port: int) -> subprocess.Popen:
+    """Start the bare app of ``benchmarks/minimal_app.py`` over ``db`` on 127.0.0.1:``port`` (one
+    uvicorn worker, as ``cardlab serve``) and wait until it answers."""
+    import urllib.request
+
+    env = {**os.environ, "CARDLAB_DB": str(db), "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    command = [sys.executable, "-m", "uvicorn", "--factory", "benchmarks.minimal_app:create_app", "--host", HOST, "--port", str(port)]
+    proc = subprocess.Popen([*command, "--log-level", "warning", "--no-access-log"], env=env, cwd=REPO)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://{HOST}:{port}/api/cards/search?q=energy", timeout=5) as resp:
+                if resp.status == 200:
+                    return proc
+        except OSError:
+            time.sleep(0.2)
+        if proc.poll() is not None:
+            raise SystemExit(f"the minimal app exited with {proc.returncode}")
+    proc.terminate()
+    raise SystemExit("the minimal app did not start")
 
 
 def _body_size(port: int, _word: str, requests: list[bytes]) -> int:
@@ -389,29 +431,39 @@ def _body_size(port: int, _word: str, requests: list[bytes]) -> int:
 
 
 def report_datasette(results: list[dict]) -> None:
-    """Print the Datasette comparison as a Markdown table (for BENCHMARKS.md): per catalog and level,
-    the medians over the pairs of req/s, p50 and p99 of each server and cardlab's throughput ratio."""
-    print(
-        "\n| catalog | cards | clients | cardlab req/s | p50 ms | p99 ms | Datasette req/s | p50 ms | p99 ms | ratio req/s | errors | load avg |"
-    )
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    """Print the Datasette comparison as a Markdown table (for BENCHMARKS.md): per catalog, level and
+    server, the medians over the pairs of req/s, p50 and p99, and cardlab's throughput ratio to that
+    server (the median of the pairs' ratios)."""
+    print("\n| catalog | cards | clients | server | req/s | p50 ms | p99 ms | cardlab / it, req/s | errors (late) | load avg |")
+    print("| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | --- | --- |")
     for r in results:
         for level in r["levels"]:
-            ours, theirs = level["cardlab"], level["datasette"]
+            ours = level["cardlab"]
+            clients = f"{level['clients']} paced {level['rate']:g}/s" if level.get("rate") else str(level["clients"])
+            for side in ("cardlab", "minimal", "datasette"):
+                rows = level.get(side)
+                if not rows:
+                    continue
 
-            def med(rows: list[dict], key: str) -> float:
-                """The median of ``key`` over the pairs."""
-                return round(statistics.median(row[key] for row in rows), 1)
+                def med(key: str, rows: list[dict] = rows) -> float:
+                    """The median of ``key`` over the pairs."""
+                    return round(statistics.median(row[key] for row in rows), 1)
 
-            ratio = statistics.median(a["per_s"] / b["per_s"] for a, b in zip(ours, theirs, strict=True))
-            errors = sum(row["errors"] for row in ours + theirs)
-            print(
-                f"| {r['catalog']} | {r['cards']:,} | {level['clients']} | {med(ours, 'per_s')} | {med(ours, 'p50_ms')} |"
-                f" {med(ours, 'p99_ms')} | {med(theirs, 'per_s')} | {med(theirs, 'p50_ms')} | {med(theirs, 'p99_ms')} |"
-                f" {ratio:.2f} | {errors} | {r['load_before']:.2f} → {r['load_after']:.2f} |"
-            )
+                ratio = (
+                    ""
+                    if side == "cardlab"
+                    else f"{statistics.median(a['per_s'] / b['per_s'] for a, b in zip(ours, rows, strict=True)):.2f}"
+                )
+                errors = str(sum(row["errors"] for row in rows))
+                if level.get("rate"):
+                    errors += f" ({sum(row['late'] for row in rows)} late)"
+                print(
+                    f"| {r['catalog']} | {r['cards']:,} | {clients} | {side} | {med('per_s')} | {med('p50_ms')} | {med('p99_ms')} |"
+                    f" {ratio} | {errors} | {r['load_before']:.2f} → {r['load_after']:.2f} |"
+                )
     for r in results:
-        print(f"\n{r['catalog']}: answer bytes for '{WORDS[0]}': cardlab {r['bytes']['cardlab']:,}, Datasette {r['bytes']['datasette']:,}.")
+        sizes = ", ".join(f"{side} {size:,}" for side, size in r["bytes"].items())
+        print(f"\n{r['catalog']}: answer bytes for '{WORDS[0]}': {sizes}.")
 
 
 def page_weight(port: int) -> dict:
@@ -538,6 +590,7 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="also write the raw numbers here")
     ap.add_argument("--datasette", action="store_true", help="only cardlab's search API against Datasette, paired")
     ap.add_argument("--scale", default="", help="with --datasette: more catalog directories, comma-separated (e.g. /work/scale/c30000)")
+    ap.add_argument("--minimal", action="store_true", help="with --datasette: also the bare app of benchmarks/minimal_app.py, paired")
     ap.add_argument("--no-shipped", action="store_true", help="with --datasette: only the --scale catalogs")
     ap.add_argument("--pairs", type=int, default=2, help="with --datasette: runs of each server per level, interleaved (default 2)")
     ap.add_argument("--index-dir", type=Path, help="with --datasette: keep the indexes here (reused when fresh)")

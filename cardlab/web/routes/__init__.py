@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 ROUTERS = (
+    "cardlab.web.routes.search_api",  # first: the busiest route, matched before the others
     "cardlab.web.routes.pages",
     "cardlab.web.routes.card_faces",
     "cardlab.web.routes.deck_pages",

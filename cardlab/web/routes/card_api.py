@@ -1,83 +1,15 @@
-"""The card API (Scryfall-like): ``/api/cards/search``, ``/api/cards/<id>``, ``/api/sets``."""
+"""The card API (Scryfall-like): ``/api/cards/<id>``, ``/api/sets`` (the search is :mod:`cardlab.web.routes.search_api`)."""
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
+from fastapi import APIRouter, Request
 
-from fastapi import APIRouter, Query, Request
-from fastapi.responses import JSONResponse, Response
-
-from cardlab.core.errors import CardlabError
-from cardlab.web.cards import card_json, card_view, search_json, search_params, set_json, unknown_params, with_warnings
-from cardlab.web.errors import WebError, web_error
-from cardlab.web.forms import check_page, langs_param
-from cardlab.web.limits import PER_PAGE
+from cardlab.web.cards import card_json, card_view, set_json, unknown_params, with_warnings
+from cardlab.web.errors import WebError
+from cardlab.web.forms import langs_param
 from cardlab.web.state import SiteDep
 
 router = APIRouter()
-
-
-@router.get("/api/cards/search", tags=["cards"], response_class=JSONResponse)
-def api_search(
-    request: Request,
-    site: SiteDep,
-    q: str = "",
-    sort: str = "number",
-    reverse: bool = False,
-    lang: str = "",
-    page_: int = Query(1, alias="page"),
-    page_size: int = PER_PAGE,
-    cursor: str = "",
-) -> Response:
-    """Cards matching a query in cardlab's query language (as ``cardlab search``), a page of
-    ``page_size`` (default 50, at most 1,000) at a time: a list object with ``data``,
-    ``total_cards``, ``total_cards_is_exact``, ``has_more``, ``next_page`` (a URL relative to
-    this server with the next page's ``cursor``; ``page=N`` still reads page N).
-    ``total_cards`` is exact up to 1,000 matches; above, it is a lower bound (1,001: "more
-    than 1,000") and ``total_cards_is_exact`` is false. An edited cursor is a 400 ``bad_cursor``
-    (library :func:`cardlab.search.engine.find_page`). Scryfall's ``order`` (a sort key), ``dir``
-    (``asc``, ``desc``, ``auto``) and ``unique`` (``cards``: one hit per card; ``prints``: every
-    printing) are read too; ``warnings`` names any parameter not read."""
-    from cardlab.search import engine
-    from cardlab.search.paging import MAX_PAGE_SIZE, CursorError
-
-    opts = search_params(request.query_params, sort, reverse)
-    check_page(page_)
-    if not 1 <= page_size <= MAX_PAGE_SIZE:
-        raise WebError(400, "bad_parameter", f"page_size: a number from 1 to {MAX_PAGE_SIZE}")
-    langs = langs_param(lang, site.languages)
-    try:
-        found = engine.find_page(
-            site.con(),
-            q,
-            page_size=page_size,
-            cursor=cursor or None,
-            page=page_,
-            langs=langs,
-            sort=opts.sort,
-            reverse=opts.reverse,
-            timeout=site.search_timeout,
-            unique=opts.unique,
-        )
-    except CursorError as err:
-        raise WebError(400, "bad_cursor", str(err)) from None
-    except CardlabError as err:
-        raise web_error(err) from None
-    params = {k: v for k, v in request.query_params.items() if k not in ("page", "cursor")}
-    base = "/api/cards/search"  # relative: never built from the client's Host header
-    head = with_warnings(
-        {
-            "object": "list",
-            "total_cards": found.total,
-            "total_cards_is_exact": found.total_is_exact,
-            "has_more": found.has_more,
-            "next_page": f"{base}?{urlencode({**params, 'cursor': found.next_cursor})}" if found.next_cursor else None,
-        },
-        opts.warnings,
-    )
-    # written as bytes, each card's JSON text kept between requests (web.cards.search_json): not
-    # walked by FastAPI's encoder, nor decoded and encoded again when asked for again
-    return Response(search_json(found, langs, head), media_type="application/json")
 
 
 @router.get("/api/cards/{card_id}", tags=["cards"])

@@ -1,4 +1,4 @@
-"""The card API (:mod:`cardlab.web.routes.card_api`): ``/api/cards/search``, ``/api/cards/<id>``,
+"""The card and search APIs (:mod:`cardlab.web.routes.card_api`, :mod:`cardlab.web.routes.search_api`): ``/api/cards/search``, ``/api/cards/<id>``,
 ``/api/sets``, their error shapes and hostile inputs (a 10,000-character query, ../ in ids)."""
 
 from __future__ import annotations
