@@ -34,13 +34,23 @@ fetched whole under the catalog's lock (:meth:`StoredCatalog.rows`)."""
 if TYPE_CHECKING:
     from _collections_abc import dict_items, dict_keys, dict_values
 
+MAX_CACHED_NAMES = 20_000
+"""Most unknown keys a lazy dict, and most names a name map, keeps the answer of (asked for by
+anyone: a server's requests) before it starts again."""
+MAX_KEPT = 10_000
+"""Most cards (data, paths, sets...) a :class:`StoredCatalog` keeps loaded, each, until it is
+iterated whole (then every card is kept: what iterating asked for)."""
+_NONE = object()
+
 
 class _Lazy(dict):
     """A dict filled on demand: ``one(key)`` loads a missing key (None: no such key); asking for
     every key (iterating, ``len``, ``items``...) loads them all once with ``every()``.
 
     Loading runs under ``lock`` (the catalog's), so a thread iterating the whole dict never meets
-    a key another thread is adding: once whole, nothing is added any more."""
+    a key another thread is adding: once whole, nothing is added any more. Until then it keeps at
+    most :data:`MAX_KEPT` keys (and :data:`MAX_CACHED_NAMES` unknown ones), then starts again: a
+    server asked for every card's face one by one holds 10,000 cards, not 100,000."""
 
     def __init__(self, one: Callable[[str], Any], every: Callable[[], Iterable[tuple[str, Any]]], lock: threading.RLock) -> None:
         super().__init__()
@@ -50,22 +60,29 @@ class _Lazy(dict):
         self._whole = False
         self._absent: set[str] = set()
 
-    def _load(self, key: object) -> bool:
-        if dict.__contains__(self, key):
-            return True
+    def _fetch(self, key: object) -> tuple[bool, Any]:
+        """``(True, value)`` for a key there is (loaded now if need be), else ``(False, None)``."""
+        value = dict.get(self, key, _NONE)
+        if value is not _NONE:
+            return True, value
         if self._whole or not isinstance(key, str) or key in self._absent:
-            return False
+            return False, None
         with self._lock:
-            if dict.__contains__(self, key):
-                return True
+            value = dict.get(self, key, _NONE)
+            if value is not _NONE:
+                return True, value
             if self._whole:
-                return False
+                return False, None
             value = self._one(key)
             if value is None:
+                if len(self._absent) >= MAX_CACHED_NAMES:  # ids asked for by anyone (a server's faces): bounded
+                    self._absent.clear()
                 self._absent.add(key)
-                return False
+                return False, None
+            if dict.__len__(self) >= MAX_KEPT:
+                dict.clear(self)
             dict.__setitem__(self, key, value)
-            return True
+            return True, value
 
     def _load_all(self) -> None:
         if not self._whole:
@@ -76,15 +93,17 @@ class _Lazy(dict):
                     self._whole = True
 
     def __missing__(self, key: str) -> Any:
-        if self._load(key):
-            return dict.__getitem__(self, key)
+        found, value = self._fetch(key)
+        if found:
+            return value
         raise KeyError(key)
 
     def __contains__(self, key: object) -> bool:
-        return self._load(key)
+        return self._fetch(key)[0]
 
     def get(self, key: str, default: Any = None) -> Any:
-        return dict.__getitem__(self, key) if self._load(key) else default
+        found, value = self._fetch(key)
+        return value if found else default
 
     def __iter__(self) -> Iterator[str]:
         self._load_all()
@@ -105,10 +124,6 @@ class _Lazy(dict):
     def items(self) -> dict_items[Any, Any]:
         self._load_all()
         return dict.items(self)
-
-
-MAX_CACHED_NAMES = 20_000
-"""Most names one name map keeps the answer of (found or not) before it starts again."""
 
 
 class _NameMap(Mapping[str, set[str]]):

@@ -168,3 +168,19 @@ def test_name_maps_are_shared_and_bounded(shipped, monkeypatch):
     assert names["bill"] >= {"base1-91"}
     assert names["charizard"] == {"base1-4", "base4-4"}
     assert len(names._cache) <= 2
+
+
+def test_loaded_cards_are_bounded(shipped, monkeypatch):
+    """Until it is iterated, a stored catalog keeps at most MAX_KEPT cards (a server asked for
+    every card's face one by one), and still answers each; once iterated, it keeps them all."""
+    import cardlab.index.stored
+
+    memory, stored, _formats = shipped
+    monkeypatch.setattr(cardlab.index.stored, "MAX_KEPT", 3)
+    fresh = StoredCatalog(stored.con, stored.roots)
+    ids = list(memory.cards)[:10]
+    assert [fresh.cards[i] for i in ids] == [memory.cards[i] for i in ids]
+    assert all(i in fresh.cards for i in ids) and fresh.cards.get(ids[0]) == memory.cards[ids[0]]
+    assert 0 < dict.__len__(fresh.cards) <= 3
+    assert len(fresh.cards) == 758 and dict.__len__(fresh.cards) == 758
+    assert fresh.cards.get("nothing-1") is None
