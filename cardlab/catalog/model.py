@@ -116,6 +116,7 @@ class Catalog:
     _printing_ids: dict[str, list[str]] | None = field(default=None, repr=False, compare=False)
     _set_keys: tuple[int, dict[str, SetInfo]] | None = field(default=None, repr=False, compare=False)
     _set_names: tuple[int, dict[str, list[SetInfo]]] | None = field(default=None, repr=False, compare=False)
+    _named: dict[str, tuple[int, Mapping[str, set[str]]]] = field(default_factory=dict, repr=False, compare=False)
 
     def file_data(self, card_id: str) -> dict:
         """Return what the card's own file holds (a reprint without the original's fields)."""
@@ -248,6 +249,16 @@ class Catalog:
                 else:
                     other_games.setdefault(fold(name), card_game)
         return names, squeezed, other_games
+
+    def named(self, game: str, name: str) -> list[str]:
+        """Return the ids of the cards of ``game`` with a name (any language, a printed name, an
+        ``also_known_as``: :meth:`name_maps`) folding as ``name`` does, in print order
+        (:meth:`by_print_order`); ``[]`` when none. The name table is built once per game (again
+        when cards are added); a catalog read from its index asks the index instead."""
+        known = self._named.get(game)
+        if known is None or known[0] != len(self.cards):
+            known = self._named[game] = (len(self.cards), self.name_maps(game)[0])
+        return self.by_print_order(known[1].get(fold(name), ()))
 
     def names_of(self, card_id: str, card: dict | None = None) -> list[str]:
         """Return :func:`card_names` of a card, then the names of the card it prints

@@ -48,7 +48,7 @@ class CardResolver:
         self.catalog = catalog
         self.games = [game] if game else sorted({info.game for info in catalog.sets.values()})
         self._indexes: dict[str, CardIndex] = {}
-        self._printings: dict[str, list[str]] | None = None
+        self._all_ids: list[str] | None = None
 
     def _index(self, game: str) -> CardIndex:
         if game not in self._indexes:
@@ -73,7 +73,7 @@ class CardResolver:
             if card_id in self.catalog.cards and self.catalog.game_of(card_id) in self.games:
                 return card_id, ""
 
-            close = suggest(card_id, [c for c in self.catalog.cards if self.catalog.game_of(c) in self.games])
+            close = suggest(card_id, self._ids())
             hint = f"; did you mean {', '.join(close)}?" if close else ""
             return None, f"no card {card_id} in the catalog{hint}"
         if set_code and number and name:
@@ -129,15 +129,21 @@ class CardResolver:
             ids.extend(self.catalog.by_print_order(self._index(game).ids_of(rest)))
         return ids if len(ids) > 1 else []
 
+    def _ids(self) -> list[str]:
+        """Every card id of the resolver's games (what an unknown id is compared with for "did you
+        mean"), read once: the ids and set codes alone (``catalog.card_set``), never the cards'
+        data, so a catalog read from its index does not load 100,000 cards for one typo."""
+        if self._all_ids is None:
+            games = {code: info.game for code, info in self.catalog.sets.items()}
+            self._all_ids = [c for c, code in self.catalog.card_set.items() if games.get(code) in self.games]
+        return self._all_ids
+
     def _one_printing(self, card_id: str, name: str) -> tuple[str | None, str]:
         """A collection owns a printing: a name with several printings (Charizard in Base Set and
         Base Set 2, holo and plain Dark Charizard) is ambiguous; the message lists each printing
         as set and number."""
-        if self._printings is None:
-            self._printings = {}
-            for i in self.catalog.cards:
-                self._printings.setdefault(self.catalog.oracle_of(i), []).append(i)
-        printings = sorted(self._printings.get(self.catalog.oracle_of(card_id), [card_id]), key=self.catalog.print_order)
+        # the index's printings on a catalog read from it (one query), not a table of every card
+        printings = self.catalog.by_print_order(self.catalog.printings(card_id))
         if len(printings) == 1:
             return card_id, ""
         shown = ", ".join(f"{self.catalog.card_set[i]} {self.catalog.cards[i].get('number')} ({i})" for i in printings)

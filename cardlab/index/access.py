@@ -35,9 +35,9 @@ def ensure_index(roots: list[Path], db: Path | str, full: bool = False) -> Build
     return sqlite.ensure_index(roots, db, full)
 
 
-def open_fresh(roots: list[Path], db: Path | str) -> tuple[Any, BuildReport | None, CardlabError | None]:
-    """:func:`cardlab.index.sqlite.open_fresh` for a file; on PostgreSQL ``(a PgIndex, None, None)``,
-    which the search engine reads as it reads SQLite.
+def open_fresh(roots: list[Path], db: Path | str, threads: bool = False) -> tuple[Any, BuildReport | None, CardlabError | None]:
+    """:func:`cardlab.index.sqlite.open_fresh` for a file (``threads``: a connection any thread may
+    use); on PostgreSQL ``(a PgIndex, None, None)``, which the search engine reads as it reads SQLite.
 
     Raises:
         CatalogError, IndexWriteError: (a file) the rebuild failed and there is no older index.
@@ -47,7 +47,7 @@ def open_fresh(roots: list[Path], db: Path | str) -> tuple[Any, BuildReport | No
         from cardlab.index import postgres  # lazy: psycopg (1.2 s); `search` on a file never loads it
 
         return postgres.open_fresh(roots, str(db)), None, None
-    return sqlite.open_fresh(roots, db)
+    return sqlite.open_fresh(roots, db, threads)
 
 
 def connect(db: Path | str) -> sqlite3.Connection:

@@ -785,8 +785,11 @@ def _card_json(card: dict) -> bytes:
     return json.dumps(card, ensure_ascii=False, default=str, separators=(",", ":")).encode()
 
 
-def open_fresh(roots: list[Path], db: Path | str) -> tuple[sqlite3.Connection, BuildReport | None, CardlabError | None]:
-    """The index policy: return a connection to an index of the catalog, rebuilt when it changed.
+def open_fresh(
+    roots: list[Path], db: Path | str, threads: bool = False
+) -> tuple[sqlite3.Connection, BuildReport | None, CardlabError | None]:
+    """The index policy: return a connection to an index of the catalog, rebuilt when it changed
+    (``threads``: one any thread may use, as :func:`connect`).
 
     When the rebuild fails because the catalog has problems or the index cannot be written
     (read-only folder, full disk) and an older index of the same catalog roots exists, that one is
@@ -806,7 +809,7 @@ def open_fresh(roots: list[Path], db: Path | str) -> tuple[sqlite3.Connection, B
     db = Path(db)
     try:
         report = ensure_index(roots, db)
-        return connect(db), report, None
+        return connect(db, threads), report, None
     except (CatalogError, IndexWriteError) as err:
         meta = stored_meta(db)
         if meta is None or not built_from(meta, roots):
@@ -814,8 +817,8 @@ def open_fresh(roots: list[Path], db: Path | str) -> tuple[sqlite3.Connection, B
                 raise  # no older index of this catalog (an index of another catalog is no answer)
             # no older index: the cards of the files without problems, the problems as a warning
             report = build_index(roots, db, partial=True)
-            return connect(db), report, err
-        return connect(db), None, err
+            return connect(db, threads), report, err
+        return connect(db, threads), None, err
 
 
 def built_from(meta: dict[str, str], roots: list[Path]) -> bool:
@@ -859,7 +862,8 @@ def repair(roots: list[Path], db: Path, err: sqlite3.DatabaseError) -> sqlite3.C
     return open_fresh(roots, db)[0]
 
 
-def connect(db: Path | str) -> sqlite3.Connection:
-    """Open the index file read-only (a PostgreSQL URL: :func:`cardlab.index.access.connect`).
-    Raises sqlite3.Error when it cannot be opened."""
-    return sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+def connect(db: Path | str, threads: bool = False) -> sqlite3.Connection:
+    """Open the index file read-only (a PostgreSQL URL: :func:`cardlab.index.access.connect`);
+    ``threads``: without sqlite3's same-thread check, for a connection whose users take turns
+    (:class:`cardlab.index.stored.StoredCatalog`'s lock). Raises sqlite3.Error when it cannot be opened."""
+    return sqlite3.connect(f"file:{db}?mode=ro", uri=True, check_same_thread=not threads)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,52 +23,87 @@ from cardlab.catalog.model import Catalog, SetInfo
 from cardlab.catalog.validate import formats_only, load_formats, validate
 from cardlab.core.errors import CardlabError, DataError, Problem
 from cardlab.core.paths import default_db
+from cardlab.core.text import fold
 from cardlab.index.access import open_fresh
 from cardlab.index.sqlite import data_decoder
+
+Rows = Callable[..., list[tuple]]
+"""How the lazy parts of a :class:`StoredCatalog` run a query: ``rows(sql, params)`` → every row,
+fetched whole under the catalog's lock (:meth:`StoredCatalog.rows`)."""
 
 if TYPE_CHECKING:
     from _collections_abc import dict_items, dict_keys, dict_values
 
+MAX_CACHED_NAMES = 20_000
+"""Most unknown keys a lazy dict, and most names a name map, keeps the answer of (asked for by
+anyone: a server's requests) before it starts again."""
+MAX_KEPT = 10_000
+"""Most cards (data, paths, sets...) a :class:`StoredCatalog` keeps loaded, each, until it is
+iterated whole (then every card is kept: what iterating asked for)."""
+_NONE = object()
+
 
 class _Lazy(dict):
     """A dict filled on demand: ``one(key)`` loads a missing key (None: no such key); asking for
-    every key (iterating, ``len``, ``items``...) loads them all once with ``every()``."""
+    every key (iterating, ``len``, ``items``...) loads them all once with ``every()``.
 
-    def __init__(self, one: Callable[[str], Any], every: Callable[[], Iterable[tuple[str, Any]]]) -> None:
+    Loading runs under ``lock`` (the catalog's), so a thread iterating the whole dict never meets
+    a key another thread is adding: once whole, nothing is added any more. Until then it keeps at
+    most :data:`MAX_KEPT` keys (and :data:`MAX_CACHED_NAMES` unknown ones), then starts again: a
+    server asked for every card's face one by one holds 10,000 cards, not 100,000."""
+
+    def __init__(self, one: Callable[[str], Any], every: Callable[[], Iterable[tuple[str, Any]]], lock: threading.RLock) -> None:
         super().__init__()
         self._one = one
         self._every = every
+        self._lock = lock
         self._whole = False
         self._absent: set[str] = set()
 
-    def _load(self, key: object) -> bool:
-        if dict.__contains__(self, key):
-            return True
+    def _fetch(self, key: object) -> tuple[bool, Any]:
+        """``(True, value)`` for a key there is (loaded now if need be), else ``(False, None)``."""
+        value = dict.get(self, key, _NONE)
+        if value is not _NONE:
+            return True, value
         if self._whole or not isinstance(key, str) or key in self._absent:
-            return False
-        value = self._one(key)
-        if value is None:
-            self._absent.add(key)
-            return False
-        dict.__setitem__(self, key, value)
-        return True
+            return False, None
+        with self._lock:
+            value = dict.get(self, key, _NONE)
+            if value is not _NONE:
+                return True, value
+            if self._whole:
+                return False, None
+            value = self._one(key)
+            if value is None:
+                if len(self._absent) >= MAX_CACHED_NAMES:  # ids asked for by anyone (a server's faces): bounded
+                    self._absent.clear()
+                self._absent.add(key)
+                return False, None
+            if dict.__len__(self) >= MAX_KEPT:
+                dict.clear(self)
+            dict.__setitem__(self, key, value)
+            return True, value
 
     def _load_all(self) -> None:
         if not self._whole:
-            for key, value in self._every():
-                dict.setdefault(self, key, value)
-            self._whole = True
+            with self._lock:
+                if not self._whole:
+                    for key, value in self._every():
+                        dict.setdefault(self, key, value)
+                    self._whole = True
 
     def __missing__(self, key: str) -> Any:
-        if self._load(key):
-            return dict.__getitem__(self, key)
+        found, value = self._fetch(key)
+        if found:
+            return value
         raise KeyError(key)
 
     def __contains__(self, key: object) -> bool:
-        return self._load(key)
+        return self._fetch(key)[0]
 
     def get(self, key: str, default: Any = None) -> Any:
-        return dict.__getitem__(self, key) if self._load(key) else default
+        found, value = self._fetch(key)
+        return value if found else default
 
     def __iter__(self) -> Iterator[str]:
         self._load_all()
@@ -94,8 +130,8 @@ class _NameMap(Mapping[str, set[str]]):
     """Folded name -> ids of the cards of one game with that name: one indexed query per name asked
     for (cached); iterating lists every distinct name of the game (for "did you mean")."""
 
-    def __init__(self, con: sqlite3.Connection, game: str, column: str) -> None:
-        self._con = con
+    def __init__(self, rows: Rows, game: str, column: str) -> None:
+        self._rows = rows
         self._game = game
         self._column = column  # "folded" or "compact": both tables have both, indexed
         self._cache: dict[str, set[str]] = {}
@@ -105,11 +141,13 @@ class _NameMap(Mapping[str, set[str]]):
         found = self._cache.get(key)
         if found is None:
             col = self._column
-            rows = self._con.execute(
+            rows = self._rows(
                 f"SELECT n.card_id FROM card_name n JOIN card c ON c.id = n.card_id WHERE n.{col} = ? AND c.game = ?"
                 f" UNION SELECT p.card_id FROM printed_name p JOIN card c ON c.id = p.card_id WHERE p.{col} = ? AND c.game = ?",
                 (key, self._game, key, self._game),
             )
+            if len(self._cache) >= MAX_CACHED_NAMES:  # names typed by anyone, misses too: bounded
+                self._cache.clear()
             found = self._cache[key] = {r[0] for r in rows}
         if not found:
             raise KeyError(key)
@@ -129,7 +167,7 @@ class _NameMap(Mapping[str, set[str]]):
             col = self._column
             self._all = [
                 r[0]
-                for r in self._con.execute(
+                for r in self._rows(
                     f"SELECT n.{col} FROM card_name n JOIN card c ON c.id = n.card_id WHERE c.game = ?"
                     f" UNION SELECT p.{col} FROM printed_name p JOIN card c ON c.id = p.card_id WHERE c.game = ?",
                     (self._game, self._game),
@@ -147,23 +185,21 @@ class _NameMap(Mapping[str, set[str]]):
 class _OtherGames(Mapping[str, str]):
     """Folded name -> the game of a card of another game with that name (one query per name)."""
 
-    def __init__(self, con: sqlite3.Connection, game: str) -> None:
-        self._con = con
+    def __init__(self, rows: Rows, game: str) -> None:
+        self._rows = rows
         self._game = game
 
     def __getitem__(self, key: str) -> str:
-        row = self._con.execute(
+        rows = self._rows(
             "SELECT c.game FROM card_name n JOIN card c ON c.id = n.card_id WHERE n.folded = ? AND c.game != ? ORDER BY c.pos LIMIT 1",
             (key, self._game),
-        ).fetchone()
-        if row is None:
+        )
+        if not rows:
             raise KeyError(key)
-        return row[0]
+        return str(rows[0][0])
 
     def __iter__(self) -> Iterator[str]:
-        rows = self._con.execute(
-            "SELECT DISTINCT n.folded FROM card_name n JOIN card c ON c.id = n.card_id WHERE c.game != ?", (self._game,)
-        )
+        rows = self._rows("SELECT DISTINCT n.folded FROM card_name n JOIN card c ON c.id = n.card_id WHERE c.game != ?", (self._game,))
         return (r[0] for r in rows)
 
     def __len__(self) -> int:
@@ -174,47 +210,65 @@ class StoredCatalog(Catalog):
     """A :class:`~cardlab.catalog.model.Catalog` read from an index connection (module docstring).
 
     Args:
-        con: a connection to a fresh index (:func:`cardlab.index.sqlite.open_fresh`).
+        con: a connection to a fresh index (:func:`cardlab.index.sqlite.open_fresh`); opened with
+            ``check_same_thread=False`` (``open_fresh(..., threads=True)``, as :func:`open_catalog`
+            does) for a catalog many threads read.
         roots: the catalog roots the index was built from.
 
     Every set is loaded at once (a few hundred rows); ``cards``, ``paths``, ``card_set`` and ``own``
     load a card when it is first asked for, and everything when iterated (correct, but the cost of
-    the whole catalog: the deck code never iterates them). :meth:`oracle_of` and :meth:`printings`
-    read the index's ``oracle_id``.
+    the whole catalog: the deck code and the web never iterate them). :meth:`oracle_of` and
+    :meth:`printings` read the index's ``oracle_id``.
+
+    Threads: the web's routes run on a thread pool and share one catalog. Every query runs through
+    :meth:`rows`, under one lock, and fetches its rows whole before the lock is let go; the lazy
+    dicts fill under the same lock. One shared connection rather than one per thread: the sets are
+    read once, here, and one connection stays on the file it opened, so an index rebuilt (renamed
+    over this one) while a server runs cannot hand a thread started later cards of another
+    catalog than these sets. The queries are indexed lookups of one card or one name (tens of
+    microseconds), so taking turns costs the routes little.
     """
 
     def __init__(self, con: sqlite3.Connection, roots: Iterable[Path]) -> None:
         super().__init__(roots=list(roots))
         self.con = con
+        self._lock = threading.RLock()
         self._oracle: dict[str, str] = {}
         self._print_keys: dict[str, tuple] = {}
-        for code, game, data, path in con.execute("SELECT code, game, data, path FROM card_set ORDER BY rowid"):
+        self._name_maps: dict[str, tuple[_NameMap, _NameMap, _OtherGames]] = {}
+        for code, game, data, path in self.rows("SELECT code, game, data, path FROM card_set ORDER BY rowid"):
             self.sets[code] = SetInfo(code=code, game=game, data=json.loads(data), path=Path(path))
 
         def column(name: str, convert: Callable[[Any], Any] = lambda v: v) -> _Lazy:
             def one(card_id: str) -> Any:
-                row = con.execute(f"SELECT {name} FROM card WHERE id = ?", (card_id,)).fetchone()
-                return None if row is None else convert(row[0])
+                rows = self.rows(f"SELECT {name} FROM card WHERE id = ?", (card_id,))
+                return convert(rows[0][0]) if rows else None
 
             def every() -> Iterator[tuple[str, Any]]:
-                return ((cid, convert(v)) for cid, v in con.execute(f"SELECT id, {name} FROM card ORDER BY pos"))
+                return ((cid, convert(v)) for cid, v in self.rows(f"SELECT id, {name} FROM card ORDER BY pos"))
 
-            return _Lazy(one, every)
+            return _Lazy(one, every, self._lock)
 
-        self.cards = column("data", data_decoder(con))
-        self.paths = _Lazy(self._path_one, self._path_every)
+        with self._lock:
+            decode = data_decoder(con)
+        self.cards = column("data", decode)
+        self.paths = _Lazy(self._path_one, self._path_every, self._lock)
         self.card_set = column("set_code")
-        self.own = _Lazy(self._own_one, self._own_every)
-        self.reprints = _Lazy(self._reprints_one, self._reprints_every)
+        self.own = _Lazy(self._own_one, self._own_every, self._lock)
+        self.reprints = _Lazy(self._reprints_one, self._reprints_every, self._lock)
+
+    def rows(self, sql: str, params: tuple | list = ()) -> list[tuple]:
+        """Run one query on the index and return every row (fetched whole under the catalog's lock:
+        class docstring). Raises sqlite3.Error."""
+        with self._lock:
+            return self.con.execute(sql, params).fetchall()
 
     def _path_one(self, card_id: str) -> Path | None:
-        row = self.con.execute(
-            "SELECT c.path, s.path FROM card c JOIN card_set s ON s.code = c.set_code WHERE c.id = ?", (card_id,)
-        ).fetchone()
-        return None if row is None else Path(row[1]).parent / row[0]
+        rows = self.rows("SELECT c.path, s.path FROM card c JOIN card_set s ON s.code = c.set_code WHERE c.id = ?", (card_id,))
+        return Path(rows[0][1]).parent / rows[0][0] if rows else None
 
     def _path_every(self) -> Iterator[tuple[str, Any]]:
-        rows = self.con.execute("SELECT c.id, c.path, s.path FROM card c JOIN card_set s ON s.code = c.set_code ORDER BY c.pos")
+        rows = self.rows("SELECT c.id, c.path, s.path FROM card c JOIN card_set s ON s.code = c.set_code ORDER BY c.pos")
         return ((cid, Path(folder).parent / name) for cid, name, folder in rows)
 
     def _own_one(self, card_id: str) -> dict | None:
@@ -231,7 +285,7 @@ class StoredCatalog(Catalog):
                 yield card_id, self._own_one(card_id)
 
     def _reprints_one(self, card_id: str) -> list[str] | None:
-        rows = self.con.execute("SELECT id FROM card WHERE reprint_of = ? ORDER BY pos", (card_id,))
+        rows = self.rows("SELECT id FROM card WHERE reprint_of = ? ORDER BY pos", (card_id,))
         return [r[0] for r in rows] or None
 
     def _reprints_every(self) -> Iterator[tuple[str, Any]]:
@@ -244,20 +298,20 @@ class StoredCatalog(Catalog):
     def set_sizes(self) -> dict[str, int]:
         """As :meth:`Catalog.set_sizes`, from the index's count per set (``card_set.cards``): one
         row a set, whatever the number of cards."""
-        return {code: n for code, n in self.con.execute("SELECT code, cards FROM card_set") if n}
+        return {code: n for code, n in self.rows("SELECT code, cards FROM card_set") if n}
 
     def set_numbers(self, code: str) -> list[str]:
         """As :meth:`Catalog.set_numbers`: the set's rows of the index (``card.set_code`` is indexed)."""
-        return [r[0] for r in self.con.execute("SELECT number FROM card WHERE set_code = ? ORDER BY pos", (code,))]
+        return [r[0] for r in self.rows("SELECT number FROM card WHERE set_code = ? ORDER BY pos", (code,))]
 
     def oracle_of(self, card_id: str) -> str:
         """The index's ``oracle_id`` of the card (as :meth:`Catalog.oracle_of`). Raises KeyError."""
         found = self._oracle.get(card_id)
         if found is None:
-            row = self.con.execute("SELECT oracle_id FROM card WHERE id = ?", (card_id,)).fetchone()
-            if row is None:
+            rows = self.rows("SELECT oracle_id FROM card WHERE id = ?", (card_id,))
+            if not rows:
                 raise KeyError(card_id)
-            found = self._oracle[card_id] = row[0]
+            found = self._oracle[card_id] = rows[0][0]
         return found
 
     def by_print_order(self, ids: Iterable[str]) -> list[str]:
@@ -269,7 +323,7 @@ class StoredCatalog(Catalog):
         missing = [i for i in dict.fromkeys(ids) if i not in keys]
         for chunk in range(0, len(missing), 500):
             part = missing[chunk : chunk + 500]
-            rows = self.con.execute(
+            rows = self.rows(
                 "SELECT c.id, c.oracle_id, c.reprint_of IS NOT NULL, coalesce(s.release_date, ''), c.set_code, coalesce(c.number_int, 0),"
                 f" c.number FROM card c JOIN card_set s ON s.code = c.set_code WHERE c.id IN ({','.join('?' * len(part))})",
                 part,
@@ -284,13 +338,27 @@ class StoredCatalog(Catalog):
     def printings(self, card_id: str) -> list[str]:
         """Every printing of the card (as :meth:`Catalog.printings`), from the index."""
         oracle = self.oracle_of(card_id)
-        ids = [r[0] for r in self.con.execute("SELECT id FROM card WHERE oracle_id = ?", (oracle,))]
+        ids = [r[0] for r in self.rows("SELECT id FROM card WHERE oracle_id = ?", (oracle,))]
         # by_print_order reads the sort keys from the index (print_order would read a reprint's own file)
         return sorted(self.by_print_order(ids), key=lambda i: i != oracle)
 
+    def named(self, game: str, name: str) -> list[str]:
+        """As :meth:`Catalog.named`: one indexed query on the name tables (no table of every name)."""
+        return self.by_print_order(self.name_maps(game)[0].get(fold(name), ()))
+
     def name_maps(self, game: str) -> tuple[Mapping[str, set[str]], Mapping[str, set[str]], Mapping[str, str]]:
-        """As :meth:`Catalog.name_maps`, as indexed queries on the index's name tables."""
-        return _NameMap(self.con, game, "folded"), _NameMap(self.con, game, "compact"), _OtherGames(self.con, game)
+        """As :meth:`Catalog.name_maps`, as indexed queries on the index's name tables; one set of
+        maps per game, shared by every caller (the web's card indexes, one per game and languages),
+        so the names a "did you mean" lists (every name of the game: 200,000 at 100,000 cards) are
+        read and held once."""
+        maps = self._name_maps.get(game)
+        if maps is None:
+            maps = self._name_maps[game] = (
+                _NameMap(self.rows, game, "folded"),
+                _NameMap(self.rows, game, "compact"),
+                _OtherGames(self.rows, game),
+            )
+        return maps
 
 
 def open_catalog(roots: Iterable[Path], db: Path | str | None = None) -> tuple[Catalog, dict, list[Problem]]:
@@ -317,7 +385,7 @@ def open_catalog(roots: Iterable[Path], db: Path | str | None = None) -> tuple[C
         result = validate(roots)
         return result.catalog, dict(sorted(result.formats.items())), list(result.problems)
     try:
-        con, _report, failure = open_fresh(roots, where)
+        con, _report, failure = open_fresh(roots, where, threads=True)
     except (CardlabError, OSError, sqlite3.Error):  # a missing root is reported by validate below
         failure = None
     if con is not None and failure is None:
@@ -346,7 +414,7 @@ def open_formats(roots: Iterable[Path], db: Path | str | None = None) -> dict[st
     where = default_db(roots, db)
     if not isinstance(where, str):
         try:
-            con, _report, failure = open_fresh(roots, where)
+            con, _report, failure = open_fresh(roots, where, threads=True)
         except (CardlabError, OSError, sqlite3.Error):  # a missing root is reported by load_formats below
             con, failure = None, None
         if con is not None:

@@ -135,7 +135,7 @@ class Context:
         self._wanted = next((lang.split("-")[0] for lang in langs if lang.split("-")[0] in (*FACE_LANGUAGES, "en")), None)
         self.labels = False  # the face words are translated (else English, capitalized)
         self.lang = "en"  # the language of the face words
-        self._names: dict[str, str] | None = None
+        self._names: dict[str, str] = {}  # English Pokémon name (folded) -> its name in langs
 
     def start(self, card_id: str) -> None:
         """Pick the label language for a card: the first preferred language cardlab has labels in,
@@ -152,14 +152,23 @@ class Context:
         return gettext_in(self.lang, key, "proxy") if self.labels else key
 
     def pokemon_name(self, english: str) -> str:
-        """The name, in the preferred language, of the Pokémon whose English name is ``english``."""
+        """The name, in the preferred language, of the Pokémon whose English name is ``english``
+        (its first printing's: :meth:`cardlab.catalog.model.Catalog.named`, one indexed query on a
+        catalog read from its index, never a pass over every card); ``english`` when no Pokémon
+        card has that English name."""
 
-        if self._names is None:
-            self._names = {}
-            for cid, card in self.catalog.cards.items():
-                if card.get("supertype") == "Pokémon" and "en" in (card.get("name") or {}):
-                    self._names.setdefault(fold(card["name"]["en"]), self.tr(cid, card["name"]))
-        return self._names.get(fold(english), english)
+        key = fold(english)
+        found = self._names.get(key)
+        if found is None:
+            cards = self.catalog.cards
+
+            def same(card_id: str) -> bool:
+                names = cards[card_id].get("name")
+                return cards[card_id].get("supertype") == "Pokémon" and isinstance(names, dict) and fold(str(names.get("en", ""))) == key
+
+            first = next((i for i in self.catalog.named("pokemon", english) if same(i)), None)
+            found = self._names[key] = english if first is None else self.tr(first, cards[first]["name"])
+        return found
 
 
 def _sym(label: str, color: tuple[float, float, float]) -> Span:

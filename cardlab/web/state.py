@@ -19,36 +19,48 @@ if TYPE_CHECKING:
     import sqlite3
 
     from cardlab.collection.cards import CardResolver
+    from cardlab.contrib.new_card import SetStatus
 
 
 class Site:
-    """What the routes share: the catalog and formats (loaded once), the card indexes deck lines are
+    """What the routes share: the catalog and formats (opened once), the card indexes deck lines are
     matched with (built once per game and languages), the search index (one read-only connection per
     thread), the search time limit.
 
+    The catalog is the one every command reads (:func:`cardlab.index.stored.open_catalog`): with a
+    fresh SQLite index (built or refreshed here when stale), a
+    :class:`~cardlab.index.stored.StoredCatalog` whose cards load from the index when a route asks
+    for them, safe to share between the worker threads (its docstring); so the server starts at the
+    cost of the sets and the format files, not of the cards (100,000 cards are not validated in
+    memory). With the index on a PostgreSQL server, or an index that cannot be written, the catalog
+    validated in memory, as before.
+
     Args:
-        roots: catalog roots; db: the index file (built or refreshed here when stale).
+        roots: catalog roots; db: the index file (built or refreshed here when stale) or URL.
         search_timeout: seconds a search may run.
         token: the write token (:func:`cardlab.core.auth.check_token`); None: writes are off.
 
     Raises:
         CatalogError: the catalog does not validate.
+        IndexWriteError: the index file cannot be written and there is none yet.
+        IndexOutOfDateError: (PostgreSQL) the index on the server is missing or stale.
     """
 
     def __init__(self, roots: list[Path], db: Path | str, search_timeout: float = SEARCH_TIMEOUT, token: str | None = None) -> None:
-        from cardlab.catalog.validate import validate
         from cardlab.core.errors import CatalogError
         from cardlab.decks.check import header_words
         from cardlab.index.access import ensure_index
+        from cardlab.index.stored import StoredCatalog, open_catalog
         from cardlab.search.lookup import languages
 
-        result = validate(list(roots))
-        if result.problems:
-            raise CatalogError(result.problems)
-        ensure_index(list(roots), db)
+        catalog, formats, problems = open_catalog(list(roots), db)
+        if problems:
+            raise CatalogError(problems)
+        if not isinstance(catalog, StoredCatalog):  # validated in memory: the index must still be there (as before)
+            ensure_index(list(roots), db)
         self.roots, self.db, self.search_timeout = list(roots), db, search_timeout
-        self.catalog = result.catalog
-        self.formats = dict(sorted(result.formats.items()))
+        self.catalog = catalog
+        self.formats = formats
         self.header_words = header_words(self.formats)
         self.indexes: dict = {}  # card indexes per game and languages, built once (decks.check.card_index)
         self._local = threading.local()
@@ -56,6 +68,8 @@ class Site:
         self.token = token
         self._resolver: Any = None
         self._resolver_lock = threading.Lock()
+        self._statuses: list[SetStatus] | None = None
+        self._statuses_lock = threading.Lock()
 
     @property
     def allow_writes(self) -> bool:
@@ -70,6 +84,21 @@ class Site:
 
                 self._resolver = CardResolver(self.catalog)
             return self._resolver
+
+    def set_statuses(self) -> list[SetStatus]:
+        """Return every set's recording status (:func:`cardlab.contrib.new_card.set_statuses`:
+        counts from the index, by game then code), the numbers still missing worked out once, on
+        first use, and kept: the catalog does not change while the site runs, and reading every
+        set's numbers costs about 0.2 s at 100,000 cards (334 sets), the numbers about 6 MB kept."""
+        with self._statuses_lock:
+            if self._statuses is None:
+                from cardlab.contrib.new_card import set_statuses
+
+                statuses = set_statuses(self.catalog)
+                for status in statuses:
+                    _ = status.missing  # read now, once, not by each request
+                self._statuses = statuses
+            return self._statuses
 
     def con(self) -> sqlite3.Connection:
         """Return this thread's read-only index connection (opened on first use)."""

@@ -25,8 +25,6 @@ def api_card(request: Request, site: SiteDep, card_id: str, lang: str = "") -> d
 @router.get("/api/sets", tags=["sets"])
 def api_sets(request: Request, site: SiteDep, lang: str = "") -> dict:
     """Every set: code, game, name, cards recorded and printed, the numbers still missing."""
-    from cardlab.contrib.new_card import set_statuses
-
     langs = langs_param(lang, site.languages)
-    data = [set_json(s, langs) for s in set_statuses(site.catalog)]
+    data = [set_json(s, langs) for s in site.set_statuses()]
     return with_warnings({"object": "list", "has_more": False, "data": data}, unknown_params(request.query_params, ("lang",)))

@@ -158,8 +158,8 @@ def card_page(request: Request, site: SiteDep, card_id: str, lang: str = "") -> 
 @router.get("/sets", response_class=HTMLResponse)
 def sets_page(request: Request, site: SiteDep, lang: str = "") -> HTMLResponse:
     """``/sets``: recorded against printed cards per set, and the numbers still missing."""
-    from cardlab.contrib.new_card import missing_text, set_statuses
+    from cardlab.contrib.new_card import missing_text
 
     langs = langs_param(lang, site.languages)
-    rows = [(s, missing_text(s)) for s in set_statuses(site.catalog)]
+    rows = [(s, missing_text(s)) for s in site.set_statuses()]
     return page(request, "sets.html", title=_("Sets") + " · cardlab", rows=rows, langs=langs)

@@ -149,3 +149,38 @@ def test_formats_from_the_index_equal_the_validated_ones(shipped, tmp_path):
     found = open_formats(memory.roots, tmp_path / "i.sqlite")
     assert list(found) == list(formats)
     assert [f.rules for f in found.values()] == [f.rules for f in formats.values()]
+
+
+def test_name_maps_are_shared_and_bounded(shipped, monkeypatch):
+    """One set of name maps per game (the web keeps a card index per game and languages: the
+    names of a "did you mean" are read once), each keeping a bounded number of answers (names
+    typed by anyone, unknown ones too)."""
+    import cardlab.index.stored
+
+    _memory, stored, _formats = shipped
+    fresh = StoredCatalog(stored.con, stored.roots)
+    names = fresh.name_maps("pokemon")[0]
+    assert fresh.name_maps("pokemon")[0] is names
+    assert fresh.name_maps("ippo")[0] is not names
+    monkeypatch.setattr(cardlab.index.stored, "MAX_CACHED_NAMES", 2)
+    assert names["charizard"] == {"base1-4", "base4-4"}
+    assert "no such card" not in names
+    assert names["bill"] >= {"base1-91"}
+    assert names["charizard"] == {"base1-4", "base4-4"}
+    assert len(names._cache) <= 2
+
+
+def test_loaded_cards_are_bounded(shipped, monkeypatch):
+    """Until it is iterated, a stored catalog keeps at most MAX_KEPT cards (a server asked for
+    every card's face one by one), and still answers each; once iterated, it keeps them all."""
+    import cardlab.index.stored
+
+    memory, stored, _formats = shipped
+    monkeypatch.setattr(cardlab.index.stored, "MAX_KEPT", 3)
+    fresh = StoredCatalog(stored.con, stored.roots)
+    ids = list(memory.cards)[:10]
+    assert [fresh.cards[i] for i in ids] == [memory.cards[i] for i in ids]
+    assert all(i in fresh.cards for i in ids) and fresh.cards.get(ids[0]) == memory.cards[ids[0]]
+    assert 0 < dict.__len__(fresh.cards) <= 3
+    assert len(fresh.cards) == 758 and dict.__len__(fresh.cards) == 758
+    assert fresh.cards.get("nothing-1") is None
