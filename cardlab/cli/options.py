@@ -205,15 +205,3 @@ def langs_of(option: str | None) -> list[str]:
             langs = [found] if found and found != "en" else []
         l10n.use(l10n.interface_language(langs))
         return langs
-
-
-def set_interface_language() -> None:
-    """Make ``CARDLAB_LANG`` (its first language cardlab speaks), else the locale, the language of
-    the command's words; an unknown ``CARDLAB_LANG`` is left for :func:`langs_of` to report."""
-    import os
-
-    from cardlab.core import l10n
-    from cardlab.core.config import ENV_LANG
-
-    wanted = [code for code in os.environ.get(ENV_LANG, "").split(",") if code.strip()]
-    l10n.use(l10n.interface_language(wanted))

@@ -127,8 +127,9 @@ def test_the_compiled_catalogs_are_those_of_the_po_files():
     import i18n_catalogs  # noqa: PLC0415 - the tools folder is not a package
 
     for lang in ("fr", "de", "it", "es", "ja"):
-        mo = REPO_LOCALE / lang / "LC_MESSAGES" / "cardlab.mo"
-        assert mo.read_bytes() == i18n_catalogs.compiled(lang), f"{mo}: run python tools/i18n_catalogs.py compile"
+        for domain in ("cardlab", "cardlab-help"):
+            mo = REPO_LOCALE / lang / "LC_MESSAGES" / f"{domain}.mo"
+            assert mo.read_bytes() == i18n_catalogs.compiled(lang, domain), f"{mo}: run python tools/i18n_catalogs.py compile"
 
 
 def test_a_real_french_process(repo, tmp_path):
