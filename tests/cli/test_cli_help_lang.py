@@ -198,3 +198,12 @@ def test_french_help_in_a_real_process(repo, tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("Utilisation : cardlab [OPTIONS] COMMAND [ARGS]...")
     assert "Commandes:" in done.stdout and _leftover(done.stdout) == set()
+
+
+def test_a_command_without_help_loads_no_help_catalog(runner):
+    l10n.help_translations.cache_clear()
+    result = runner.invoke(app, ["search", "charizard", "--lang", "fr"])
+    assert result.exit_code == 0 and "Dracaufeu" in result.stdout
+    assert l10n.help_translations.cache_info().currsize == 0
+    runner.invoke(app, ["search", "--help", "--lang", "fr"])
+    assert l10n.help_translations.cache_info().currsize == 1
