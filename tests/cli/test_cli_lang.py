@@ -203,3 +203,20 @@ def test_the_templates_speak_the_page_language(repo):
         page = env.get_template("sets.html").render(rows=[], langs=[], site={}, title="t")
     assert '<html lang="fr">' in page and ">Extensions</h1>" in page and ">Rechercher</a>" in page
     assert "<th>numéros manquants</th>" in page
+
+
+@pytest.mark.parametrize("lang", ["de", "it"])
+def test_formats_in_german_and_italian_leave_no_english_word(runner, lang):
+    from tests.english_words import ALLOWED, help_english_words, words
+
+    out = runner.invoke(app, ["formats", "--lang", lang]).stdout
+    sections = {"commander", "favor"}  # Monpa's section names: ids of the format files, as in French
+    assert (words(out) & help_english_words(lang)) - ALLOWED - sections == set()
+
+
+def test_quoted_rule_texts_keep_their_quotation_with_a_gloss(runner):
+    de = runner.invoke(app, ["formats", "--game", "ippo", "--lang", "de"]).stdout
+    assert "Regel 000: 4 Runden = 40 Karten (französisch: « 4 Rounds = 40 cartes »)" in de
+    it = runner.invoke(app, ["formats", "--game", "monpa", "--lang", "it"]).stdout
+    assert "regola 004 « Commandant » (in francese: comandante): la zona del comandante contiene il comandante" in it
+    assert "Hajime no Ippo — 10 Runden" in runner.invoke(app, ["formats", "--game", "ippo", "--lang", "de"]).stdout
