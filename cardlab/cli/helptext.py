@@ -300,6 +300,13 @@ def _cardlab_lang_error() -> Exception | None:
     return None
 
 
+def _preferred(param: Any) -> bool:
+    """Whether ``param`` is the shared ``--lang`` of the preferred languages (:data:`cardlab.cli.options.LangOpt`)."""
+    from cardlab.cli.options import LANG_HELP
+
+    return "--lang" in param.opts and param.help == LANG_HELP
+
+
 def _known(option: str) -> bool:
     """Whether every language of a ``--lang`` value is one cardlab knows."""
     from cardlab.core.config import parse_languages
@@ -328,12 +335,14 @@ def prepare(root: Any, argv: list[str]) -> list[str]:
 
         if wants_help:
             messages.warning(str(error))
-        elif not any("--lang" in p.opts for p in command.params):
+        elif not any(_preferred(p) for p in command.params):
             try:
                 with user_errors():
                     raise error
             except typer.Exit as done:
                 raise SystemExit(done.exit_code) from None
+    if option is not None and not wants_help and not any(_preferred(p) for p in command.params):
+        option = None  # the --lang of i18n export or import names a target language, not the interface's
     if option and option.strip() and _known(option):
         wanted = option
     else:  # an unknown --lang is refused by its command in the language it would have had without it

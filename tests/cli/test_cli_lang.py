@@ -171,6 +171,9 @@ def test_the_web_language_choice():
     assert page_language(None, None, "pt-BR, fr-CH;q=0.9, de;q=0.95, *;q=0.5") == "de"  # then the best known weight
     assert page_language("xx", None, "fr;q=0, it") == "it"  # unknown and q=0 passed over
     assert page_language(None, None, "en-GB;q=abc, ja") == "ja"
+    for bad in ("nan", "inf", "-1", "2", "1.5", "0.5000", "+1", "1e0", "NaN", "Infinity", ""):  # invalid weights: left out
+        assert page_language(None, None, f"de;q={bad}, it;q=0.1") == "it", bad
+    assert page_language(None, None, "de;q=0.001, it;q=0.0001, fr;q=1.000") == "fr"
     assert page_language(None, None, None) == "en"
     assert from_headers({"lang": "fr"}, {}, {}) == "fr"
     assert from_headers({}, {"lang": "it"}, {"accept-language": "de"}) == "it"
