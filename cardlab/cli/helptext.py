@@ -15,7 +15,7 @@ no help is asked for. ``tools/i18n_catalogs.py extract`` collects the same piece
 (:func:`help_pieces`) for translators.
 
 A ``CARDLAB_LANG`` cardlab does not know is refused here (exit 2, the known languages listed) for
-every command that has no ``--lang`` of its own; the commands with one refuse it themselves
+every command that has no preferred-language ``--lang``; the commands with one refuse it themselves
 (:func:`cardlab.cli.options.langs_of`), with ``--output-format json`` as JSON too.
 """
 
@@ -320,9 +320,10 @@ def _known(option: str) -> bool:
 
 
 def prepare(root: Any, argv: list[str]) -> list[str]:
-    """Set the interface language of this run from ``argv`` and the environment; check
-    ``CARDLAB_LANG`` for a command without ``--lang``; say the help texts in it when help will
-    be shown. Return the arguments to run: with help asked of a command or group that has no
+    """Set the interface language of this run from ``argv`` (the shared ``--lang`` of the
+    preferred languages, not ``i18n``'s target language) and the environment; refuse an unknown
+    ``CARDLAB_LANG`` for a command without that ``--lang`` (the others refuse it themselves; with
+    help asked, a warning); say the help texts in the language when help will be shown. Return the arguments to run: with help asked of a command or group that has no
     ``--lang`` (``cardlab --help --lang fr``), that ``--lang`` is the help's and is taken out."""
     command, rest, helped = resolve(root, argv)
     wants_help = helped or (hasattr(command, "commands") and not rest)

@@ -207,3 +207,15 @@ def test_a_command_without_help_loads_no_help_catalog(runner):
     assert l10n.help_translations.cache_info().currsize == 0
     runner.invoke(app, ["search", "--help", "--lang", "fr"])
     assert l10n.help_translations.cache_info().currsize == 1
+
+
+def test_the_help_template_holds_every_help_piece():
+    from babel.messages.pofile import read_po
+
+    held: set[str] = set()
+    for domain in ("cardlab", "cardlab-help"):
+        with (l10n.LOCALE_DIR / f"{domain}.pot").open("rb") as f:
+            held |= {m.id for m in read_po(f) if isinstance(m.id, str)}
+    missing = {message for message, _where in helptext.help_pieces(ROOT)} - held
+    assert missing == set(), "run python tools/i18n_catalogs.py extract (then update, compile)"
+    assert set(helptext.CLICK_WORDS) <= held
