@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeVar
 import typer
 
 from cardlab.cli.errors import finish, long_work, user_errors
-from cardlab.cli.helptext import RootGroup
 from cardlab.cli.options import (
     CatalogOpt,
     DbOpt,
@@ -32,6 +31,7 @@ from cardlab.cli.options import (
     output_format,
     roots_and_db,
 )
+from cardlab.cli.root import RootGroup
 from cardlab.core.inputs import text_argument
 from cardlab.core.l10n import _
 
@@ -52,7 +52,7 @@ _APP_SETTINGS: dict[str, Any] = dict(
     add_completion=False,
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
-    cls=RootGroup,  # the run's language, help said in it (cli.helptext)
+    cls=RootGroup,  # the run's language, help said in it (cli.root, cli.helptext)
 )
 _own = typer.Typer(**_APP_SETTINGS)
 """The commands defined here (search, show, validate, index); the groups of the other ``cli``

@@ -93,7 +93,7 @@ def _catalog_values(args: list[str]) -> list[str] | None:
 def _known_cardlab_lang() -> bool:
     """Whether ``CARDLAB_LANG`` is unset or names only languages cardlab knows (read as lightly as
     :func:`cardlab.core.l10n.base_of` reads a code); anything else goes to the full CLI, which
-    refuses it as every command does (:mod:`cardlab.cli.helptext`)."""
+    refuses it as every command does (:mod:`cardlab.cli.root`)."""
     items = [item.strip() for item in os.environ.get("CARDLAB_LANG", "").split(",") if item.strip()]
     if not items:
         return True  # the everyday case imports nothing (l10n would bring pathlib)

@@ -37,7 +37,7 @@ DbOpt = Annotated[
 ]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar (none is shown when standard error is not a terminal).")]
 LANG_HELP = "Preferred language(s), e.g. fr or fr,de; falls back to the card's source language."
-"""The help of :data:`LangOpt`: how :mod:`cardlab.cli.helptext` tells the preferred languages
+"""The help of :data:`LangOpt`: how :mod:`cardlab.cli.root` tells the preferred languages
 (the interface's too) from another ``--lang`` (``i18n export``'s target language)."""
 LangOpt = Annotated[Optional[str], typer.Option("--lang", help=LANG_HELP)]
 DeckFormatOpt = Annotated[
