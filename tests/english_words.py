@@ -94,3 +94,20 @@ ENGLISH = english_words()
 def leftover(text: str, allowed: frozenset[str] | set[str] = frozenset()) -> set[str]:
     """The English words of ``text`` but :data:`ALLOWED` and ``allowed`` (more proper names)."""
     return (words(text) & ENGLISH) - ALLOWED - set(allowed)
+
+
+def help_english_words(lang: str = "fr") -> set[str]:
+    """:func:`english_words` for ``--help``: the words of both templates (the interface's and the
+    help's, ``cardlab-help.pot``), less the words ``lang``'s two catalogs use themselves."""
+    english, both = set(), set()
+    for domain in ("cardlab", "cardlab-help"):
+        with (REPO_LOCALE / f"{domain}.pot").open("rb") as f:
+            english |= {w for m in read_po(f) if m.id for w in words(m.id if isinstance(m.id, str) else m.id[0])}
+        with (REPO_LOCALE / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as f:
+            both |= {
+                w
+                for m in read_po(f, locale=lang)
+                if m.id and m.string
+                for w in words(m.string if isinstance(m.string, str) else m.string[0])
+            }
+    return english - both

@@ -31,6 +31,7 @@ from cardlab.cli.options import (
     output_format,
     roots_and_db,
 )
+from cardlab.cli.root import RootGroup
 from cardlab.core.inputs import text_argument
 from cardlab.core.l10n import _
 
@@ -51,6 +52,7 @@ _APP_SETTINGS: dict[str, Any] = dict(
     add_completion=False,
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
+    cls=RootGroup,  # the run's language, help said in it (cli.root, cli.helptext)
 )
 _own = typer.Typer(**_APP_SETTINGS)
 """The commands defined here (search, show, validate, index); the groups of the other ``cli``
@@ -70,9 +72,7 @@ def _main(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print cardlab's version and exit.")] = False,
 ) -> None:
     """cardlab: a card database and deck builder for older and niche trading card games."""
-    from cardlab.cli.options import set_interface_language
-
-    set_interface_language()  # CARDLAB_LANG or the locale; a command's --lang says it again
+    # the language of the run (--lang, CARDLAB_LANG, the locale) is set before parsing: RootGroup
 
 
 def _fields_epilog() -> str:

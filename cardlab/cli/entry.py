@@ -90,13 +90,28 @@ def _catalog_values(args: list[str]) -> list[str] | None:
     return values
 
 
+def _known_cardlab_lang() -> bool:
+    """Whether ``CARDLAB_LANG`` is unset or names only languages cardlab knows (read as lightly as
+    :func:`cardlab.core.l10n.base_of` reads a code); anything else goes to the full CLI, which
+    refuses it as every command does (:mod:`cardlab.cli.root`)."""
+    items = [item.strip() for item in os.environ.get("CARDLAB_LANG", "").split(",") if item.strip()]
+    if not items:
+        return True  # the everyday case imports nothing (l10n would bring pathlib)
+    import re
+
+    from cardlab.core.l10n import LANGUAGES, base_of
+
+    return all(re.fullmatch(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*", item) and base_of(item) in LANGUAGES for item in items)
+
+
 def _plain_validate(argv: list[str]) -> bool:
     """Print ``ok: N files, no problems`` and return True when ``argv`` is ``validate`` of the whole
     catalog (``--catalog`` at most), standard output is neither a terminal nor coloured, the index
     is a file, and the catalog is clean: its last whole validation found nothing and holds
     (:func:`cardlab.catalog.freshness.unchanged_clean_run`), else a validation here finds nothing
     (:func:`cardlab.index.access.validate_and_record`, as the full command does). Return False
-    for everything else, a catalog with problems included: the full CLI then runs and reports them
+    for everything else, an unknown ``CARDLAB_LANG`` and a catalog with problems included: the
+    full CLI then runs and reports them
     (its validation reads this one's results back from the cache); with no validation cache
     (``CARDLAB_NO_CACHE``) a catalog not known clean goes to the full CLI at once, validated once."""
     if argv[:1] != ["validate"]:
@@ -104,7 +119,7 @@ def _plain_validate(argv: list[str]) -> bool:
     from cardlab.render.plain import clean_summary, plain_stdout
 
     values = _catalog_values(argv[1:])
-    if values is None or not plain_stdout():
+    if values is None or not plain_stdout() or not _known_cardlab_lang():
         return False
     try:
         from cardlab.catalog.freshness import unchanged_clean_run

@@ -36,9 +36,10 @@ DbOpt = Annotated[
     ),
 ]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar (none is shown when standard error is not a terminal).")]
-LangOpt = Annotated[
-    Optional[str], typer.Option("--lang", help="Preferred language(s), e.g. fr or fr,de; falls back to the card's source language.")
-]
+LANG_HELP = "Preferred language(s), e.g. fr or fr,de; falls back to the card's source language."
+"""The help of :data:`LangOpt`: how :mod:`cardlab.cli.root` tells the preferred languages
+(the interface's too) from another ``--lang`` (``i18n export``'s target language)."""
+LangOpt = Annotated[Optional[str], typer.Option("--lang", help=LANG_HELP)]
 DeckFormatOpt = Annotated[
     Optional[str],
     typer.Option(
@@ -205,15 +206,3 @@ def langs_of(option: str | None) -> list[str]:
             langs = [found] if found and found != "en" else []
         l10n.use(l10n.interface_language(langs))
         return langs
-
-
-def set_interface_language() -> None:
-    """Make ``CARDLAB_LANG`` (its first language cardlab speaks), else the locale, the language of
-    the command's words; an unknown ``CARDLAB_LANG`` is left for :func:`langs_of` to report."""
-    import os
-
-    from cardlab.core import l10n
-    from cardlab.core.config import ENV_LANG
-
-    wanted = [code for code in os.environ.get(ENV_LANG, "").split(",") if code.strip()]
-    l10n.use(l10n.interface_language(wanted))

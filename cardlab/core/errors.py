@@ -108,5 +108,13 @@ class DataError(CardlabError):
         super().__init__(f"{first}{more}")
 
 
+class UnreadableError(DataError):
+    """An input file that cannot be read as what it should be (bytes not in its charset, binary,
+    a syntax error), at a known place: positioned problems as a :class:`DataError` has, and exit 2
+    as an :class:`InputError` (the input is unusable, not valid input failing a check)."""
+
+    exit_code = ExitStatus.USAGE
+
+
 class CatalogError(DataError):
     """The card catalog does not validate; the index in use is left as it was."""

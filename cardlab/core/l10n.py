@@ -30,6 +30,9 @@ LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 """Where the catalogs are: ``<lang>/LC_MESSAGES/cardlab.po`` and its compiled ``cardlab.mo``."""
 
 DOMAIN = "cardlab"
+HELP_DOMAIN = "cardlab-help"
+"""The command line's help texts (``--help``) and its framework's words: a catalog of their own,
+loaded only when help or a usage error is shown (``cardlab-help.po`` beside ``cardlab.po``)."""
 
 LANGUAGES: dict[str, str] = {
     "en": "English",
@@ -101,6 +104,23 @@ def translations(lang: str) -> gettext.NullTranslations:
     if lang == "en":
         return gettext.NullTranslations()
     return gettext.translation(DOMAIN, str(LOCALE_DIR), [lang], fallback=True)
+
+
+@cache
+def help_translations(lang: str) -> gettext.NullTranslations:
+    """Return the help catalog of ``lang`` (:data:`HELP_DOMAIN`) falling back to its interface
+    catalog (:func:`translations`), then English; read once per process."""
+    if lang == "en":
+        return gettext.NullTranslations()
+    found = gettext.translation(HELP_DOMAIN, str(LOCALE_DIR), [lang], fallback=True)
+    found.add_fallback(translations(lang))
+    return found
+
+
+def help_gettext(message: str) -> str:
+    """Return a help text (a paragraph of ``--help``) in the current interface language."""
+    lang = _current.get()
+    return message if lang == "en" or not message else help_translations(lang).gettext(message)
 
 
 def use(lang: str) -> None:

@@ -8,6 +8,7 @@ names it prefers); :func:`template_globals` is what the templates call (``t``, `
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from cardlab.core import l10n
@@ -19,10 +20,15 @@ MAX_ACCEPT_LANGUAGE = 1000
 """An ``Accept-Language`` header longer than this is read up to here only (a hostile header costs nothing)."""
 
 
+_QVALUE = re.compile(r"0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?")
+"""A weight as RFC 9110 section 12.4.2 writes it: 0 to 1, at most three decimals."""
+
+
 def _accepted(header: str) -> list[str]:
     """The languages of an ``Accept-Language`` header (RFC 9110 section 12.5.4), best first:
     ``fr-CH, fr;q=0.9, en;q=0.8, *;q=0.5`` -> ``["fr", "fr", "en"]``; ``q=0`` and ``*`` left out,
-    equal weights in the header's order."""
+    equal weights in the header's order. A language whose weight is not a qvalue (``q=abc``,
+    ``q=nan``, ``q=inf``, ``q=-1``, ``q=2``) is left out too: an invalid weight never ranks first."""
     weighted: list[tuple[float, int, str]] = []
     for order, item in enumerate(header[:MAX_ACCEPT_LANGUAGE].split(",")):
         code, _sep, params = item.strip().partition(";")
@@ -33,10 +39,7 @@ def _accepted(header: str) -> list[str]:
         for param in params.split(";"):
             key, _eq, value = param.strip().partition("=")
             if key.strip().lower() == "q":
-                try:
-                    q = float(value)
-                except ValueError:
-                    q = 0.0
+                q = float(value) if _QVALUE.fullmatch(value.strip()) else 0.0
         if q > 0:
             weighted.append((-q, order, l10n.base_of(code)))
     return [code for _q, _o, code in sorted(weighted)]

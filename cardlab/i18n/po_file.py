@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from cardlab.catalog.model import Catalog
-from cardlab.core.errors import DataError, Problem, SourcePos
+from cardlab.core.errors import Problem, SourcePos, UnreadableError
 from cardlab.core.fs import atomic_write
 from cardlab.core.inputs import split_lines
 from cardlab.core.text import listify
@@ -156,7 +156,7 @@ def declared_charset(raw: bytes) -> tuple[str, int]:
 
 
 def precheck(text: str, path: Path) -> None:
-    """Raise DataError at the first line polib would misread: stray text, an unclosed string, or an
+    """Raise UnreadableError (exit 2) at the first line polib would misread: stray text, an unclosed string, or an
     escape polib does not know (``\\q``, ``\\x41``, octal). Lines are counted as editors count them."""
 
     for number, line in enumerate(split_lines(text), 1):
@@ -171,7 +171,7 @@ def precheck(text: str, path: Path) -> None:
             rest, col = stripped, indent + 1
         else:
             word = stripped.split()[0] if stripped.split() else stripped
-            raise DataError(
+            raise UnreadableError(
                 Problem(
                     SourcePos(path, number, indent + 1),
                     f"PO syntax: unexpected '{word}' (expected msgctxt, msgid, msgstr, a quoted string or a # comment)",
@@ -179,7 +179,7 @@ def precheck(text: str, path: Path) -> None:
                 )
             )
         if not _STRING.fullmatch(rest.rstrip(" \t")):
-            raise DataError(
+            raise UnreadableError(
                 Problem(
                     SourcePos(path, number, col),
                     'PO syntax: a string must be one line in double quotes, with \\" for a quote inside it',
@@ -189,7 +189,7 @@ def precheck(text: str, path: Path) -> None:
         for esc in _ESCAPE.finditer(rest, 1, len(rest.rstrip(" \t")) - 1):
             if esc.group(1) not in ESCAPES:
                 shown = "\\" + esc.group(1)
-                raise DataError(
+                raise UnreadableError(
                     Problem(
                         SourcePos(path, number, col + esc.start()),
                         (

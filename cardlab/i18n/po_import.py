@@ -9,6 +9,7 @@ the export and the helpers both halves share are in :mod:`cardlab.i18n.po_file`,
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,8 +19,8 @@ from typing import Any
 from cardlab.catalog.model import Catalog
 from cardlab.catalog.validate import validate
 from cardlab.core.config import normalize_lang
-from cardlab.core.errors import CardlabError, DataError, InputError, Problem, SourcePos, UsageError
-from cardlab.core.inputs import LoadError, decode, read_bytes, read_text, split_lines
+from cardlab.core.errors import CardlabError, DataError, InputError, Problem, SourcePos, UnreadableError, UsageError
+from cardlab.core.inputs import LoadError, decode, line_col, read_bytes, read_text, split_lines
 from cardlab.core.l10n import check_languages
 from cardlab.core.paths import installed_catalog_holding
 from cardlab.core.words import count
@@ -40,8 +41,8 @@ def read(path: Path) -> tuple[Any, str]:
 
     Raises:
         InputError: the file is missing, unreadable or too large.
-        DataError: the file is not in its charset, names an unknown charset, or has a syntax error
-            (rule ``po-syntax``, with its line and column).
+        UnreadableError: (a DataError, exit 2) the file is binary, is not in its charset, names an
+            unknown charset, or has a syntax error (rule ``po-syntax``, with its line and column).
     """
 
     path = Path(path)
@@ -56,15 +57,20 @@ def parse(raw: bytes, path: Path) -> tuple[Any, str]:
     """Parse the bytes of a PO file (see :func:`read`); ``path`` names it in messages."""
     import polib  # lazy: polib (69 ms cold), only for PO files
 
+    nul = raw.find(b"\x00")
+    if nul >= 0 and not raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        before = raw[:nul].decode("utf-8", "replace")
+        line, col = line_col(before, len(before))
+        raise UnreadableError(Problem(SourcePos(path, line, col), "a NUL byte: this is a binary file, not a PO file", "encoding"))
     try:
         charset, charset_line = _po.declared_charset(raw)
         text = decode(raw, path, charset, hint="save the file in the charset its Content-Type header names")
     except LoadError as err:
         if err.problem.rule == "file":
             raise InputError(str(err.problem)) from None
-        raise DataError(err.problem) from None
+        raise UnreadableError(err.problem) from None
     except LookupError as err:
-        raise DataError(Problem(SourcePos(path, charset_line), f"PO header: {err}", "po-syntax")) from None
+        raise UnreadableError(Problem(SourcePos(path, charset_line), f"PO header: {err}", "po-syntax")) from None
     _po.precheck(text, path)
     try:
         # polib's own reader splits lines with str.splitlines (U+2028, NEL, form feed... would end
@@ -77,7 +83,7 @@ def parse(raw: bytes, path: Path) -> tuple[Any, str]:
         m = re.search(r"\(line (\d+)\)(?::\s*(.*))?", str(err))
         line = int(m.group(1)) if m else 0
         what = m.group(2) if m and m.group(2) else "invalid PO file"
-        raise DataError(Problem(SourcePos(path, line), f"PO syntax: {what}", "po-syntax")) from None
+        raise UnreadableError(Problem(SourcePos(path, line), f"PO syntax: {what}", "po-syntax")) from None
     return po, text
 
 
@@ -287,6 +293,10 @@ def plan(catalog: Catalog, po: Any, po_path: Path, lang: str, replace: bool = Fa
             report.empty.append(ctx)
             continue
         text = e.msgstr.strip() if e.msgid == e.msgid.strip() else e.msgstr
+        hidden = hidden_character(text, s.kind, e.msgid)
+        if hidden is not None:
+            report.problems.append(Problem(pos, f"'{ctx}': the translation of '{_short(e.msgid)}' {hidden}", "hidden-character"))
+            continue
         if text == s.translation and s.state != "outdated":
             report.unchanged += 1
             continue
@@ -364,6 +374,45 @@ def _refuse_installed(report: ImportReport) -> None:
                 "are not written there (an upgrade would lose them). Pass --catalog with the cards/ folder of your "
                 "cardlab checkout (git clone the repository first), e.g. --catalog ~/cardlab/cards; --dry-run shows the diff"
             )
+
+
+_HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+"""What a card text may not hold: C0 and C1 control characters (and DEL), the Unicode line and
+paragraph separators, bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069)."""
+_ONE_LINE = ("name", "attack", "set")
+"""The kinds of string that are one line: no line feed or tab either."""
+
+
+def hidden_character(text: str, kind: str, source: str = "") -> str | None:
+    """Say why ``text`` (a translation of ``source``, a string of ``kind``) cannot go into a card
+    file, or None.
+
+    Refused: :data:`_HIDDEN`'s characters (invisible in an editor, or moving the text's direction
+    or lines where a reader does not see it), unless ``source`` holds the same one; a line feed or
+    tab is white space a rules text may hold, but not a name (:data:`_ONE_LINE`).
+
+    Returns:
+        ``holds U+202E (RIGHT-TO-LEFT OVERRIDE) at character 7; ...`` naming the first such
+        character and its place (1-based), or None.
+    """
+    for i, ch in enumerate(text):
+        if not _HIDDEN.match(ch) or ch in source or (ch in "\n\t" and kind not in _ONE_LINE):
+            continue
+        name = unicodedata.name(ch, "") or _CONTROL_NAMES.get(ch, "a control character")
+        why = "a name is one line" if ch in "\n\t" else "card text holds no control, line-separator or bidi character"
+        return f"holds U+{ord(ch):04X} ({name}) at character {i + 1}; {why}: remove it"
+    return None
+
+
+_CONTROL_NAMES = {
+    "\n": "LINE FEED",
+    "\t": "CHARACTER TABULATION",
+    "\r": "CARRIAGE RETURN",
+    "\x85": "NEXT LINE",
+    "\x0c": "FORM FEED",
+    "\x1b": "ESCAPE",
+}
+"""Names of the controls people meet (unicodedata has none for category Cc)."""
 
 
 def _short(text: str, width: int = 60) -> str:

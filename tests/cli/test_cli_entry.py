@@ -42,6 +42,17 @@ def test_an_unchanged_clean_catalog_answers_as_the_full_validation(runner, catal
     assert _quick(monkeypatch, ["validate", f"--catalog={catalog_copy}"]) == (True, full)
     monkeypatch.setenv("CARDLAB_CATALOG", str(catalog_copy))
     assert _quick(monkeypatch, ["validate"]) == (True, full)
+    monkeypatch.setenv("CARDLAB_LANG", "de,fr-CH")
+    assert _quick(monkeypatch, ["validate"]) == (True, full)
+
+
+@pytest.mark.parametrize("value", ["zz", "fr,zz", "fr!"])
+def test_an_unknown_cardlab_lang_goes_to_the_full_cli_which_refuses_it(runner, catalog_copy, monkeypatch, value):
+    _full_validate(runner, catalog_copy)
+    monkeypatch.setenv("CARDLAB_LANG", value)
+    assert _quick(monkeypatch, ["validate", "--catalog", str(catalog_copy)]) == (False, "")
+    result = runner.invoke(app, ["validate", "--catalog", str(catalog_copy)])
+    assert result.exit_code == 2 and "error: CARDLAB_LANG:" in result.stderr
 
 
 def test_a_same_size_edit_with_the_modification_time_kept_is_not_answered_from_the_record(runner, catalog_copy, monkeypatch):

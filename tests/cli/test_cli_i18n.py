@@ -110,7 +110,7 @@ def test_import_errors(runner, base1, tmp_path):
     bad = tmp_path / "bad.po"
     bad.write_text('msgid ""\nmsgstr ""\n"Language: fr\\n"\n\nmsgctxt "base1-4 name"\nmsgid "Charizard\nmsgstr ""\n', encoding="utf-8")
     result = runner.invoke(app, ["i18n", "import", str(bad), "--catalog", str(base1)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # an unreadable PO file is a usage error, with its place
     assert f"{bad}:6:7: PO syntax: a string must be one line in double quotes" in result.stderr
 
     unknown = tmp_path / "unknown.po"
@@ -229,6 +229,60 @@ def test_a_name_with_a_line_break_is_reported_not_imported(runner, base1, tmp_pa
     old = charizard.read_bytes()
     result = runner.invoke(app, ["i18n", "import", str(po_path), "--catalog", str(base1)])
     assert result.exit_code == 1, result.output
-    assert f"{charizard}:3:" in result.stderr and "name.es:" in result.stderr and "one line of text" in result.stderr
-    assert f"{po_path}:5: 'base1-4 name': not imported, 4-charizard.yaml would not validate (not-applied)" in result.stderr
+    assert (
+        f"{po_path}:5: 'base1-4 name': the translation of 'Charizard' holds U+000A (LINE FEED) at character 8; "
+        "a name is one line: remove it (hidden-character)"
+    ) in result.stderr
     assert "Traceback" not in result.output and charizard.read_bytes() == old
+
+
+@pytest.mark.parametrize(
+    ("msgstr", "code", "name", "at"),
+    [
+        ("Dracau\u202efeu", "202E", "RIGHT-TO-LEFT OVERRIDE", 7),
+        ("\u2066Dracaufeu\u2069", "2066", "LEFT-TO-RIGHT ISOLATE", 1),
+        ("Dracau\u2028feu", "2028", "LINE SEPARATOR", 7),
+        ("Drac\u0085aufeu", "0085", "NEXT LINE", 5),
+        ("Dracau\u001bfeu", "001B", "ESCAPE", 7),
+        ("Dracau\tfeu", "0009", "CHARACTER TABULATION", 7),
+    ],
+)
+def test_hidden_characters_in_a_translation_are_refused(runner, base1, tmp_path, msgstr, code, name, at):
+    po_path = tmp_path / "fr.po"
+    po_path.write_text(
+        f'msgid ""\nmsgstr ""\n"Language: fr\\n"\n\nmsgctxt "base1-4 name"\nmsgid "Charizard"\nmsgstr "{msgstr}"\n',
+        encoding="utf-8",
+    )
+    charizard = base1 / "pokemon" / "base1" / "4-charizard.yaml"
+    old = charizard.read_bytes()
+    result = runner.invoke(app, ["i18n", "import", str(po_path), "--catalog", str(base1), "--replace"])
+    assert result.exit_code == 1, result.output
+    assert f"{po_path}:5: 'base1-4 name': the translation of 'Charizard' holds U+{code} ({name}) at character {at}" in result.stderr
+    assert "(hidden-character)" in result.stderr and charizard.read_bytes() == old
+
+
+def test_a_rules_text_keeps_its_line_breaks_but_not_a_bidi_override():
+    from cardlab.i18n.po_import import hidden_character
+
+    assert hidden_character("Piochez 2 cartes.\nPuis défaussez.", "text") is None
+    assert hidden_character("Piochez\t2 cartes.", "text") is None
+    assert hidden_character("Piochez \u202e2 cartes.", "text") == (
+        "holds U+202E (RIGHT-TO-LEFT OVERRIDE) at character 9; card text holds no control, line-separator or bidi character: remove it"
+    )
+    assert hidden_character("A\nB", "name", source="X\nY") is None  # the source holds one too
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        (b"\x00\x01PO\xff", "bin.po:1:1: a NUL byte: this is a binary file, not a PO file (encoding)"),
+        (b'msgid ""\nmsgstr ""\n"Language: fr\\n"\n\nmsgid "x"\nmsgstr "\xe9"\n', "bin.po:6:9: not UTF-8 text (byte 0xe9)"),
+        (b'msgid ""\nmsgstr ""\n"Language: fr\\n"\n\nzorb\n', "bin.po:5:1: PO syntax: unexpected 'zorb'"),
+    ],
+)
+def test_an_unreadable_po_file_is_a_usage_error_at_its_place(runner, tmp_path, monkeypatch, raw, message):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bin.po").write_bytes(raw)
+    result = runner.invoke(app, ["i18n", "import", "bin.po", "--dry-run"])
+    assert result.exit_code == 2
+    assert message in result.stderr and "Traceback" not in result.output

@@ -127,8 +127,9 @@ def test_the_compiled_catalogs_are_those_of_the_po_files():
     import i18n_catalogs  # noqa: PLC0415 - the tools folder is not a package
 
     for lang in ("fr", "de", "it", "es", "ja"):
-        mo = REPO_LOCALE / lang / "LC_MESSAGES" / "cardlab.mo"
-        assert mo.read_bytes() == i18n_catalogs.compiled(lang), f"{mo}: run python tools/i18n_catalogs.py compile"
+        for domain in ("cardlab", "cardlab-help"):
+            mo = REPO_LOCALE / lang / "LC_MESSAGES" / f"{domain}.mo"
+            assert mo.read_bytes() == i18n_catalogs.compiled(lang, domain), f"{mo}: run python tools/i18n_catalogs.py compile"
 
 
 def test_a_real_french_process(repo, tmp_path):
@@ -170,6 +171,9 @@ def test_the_web_language_choice():
     assert page_language(None, None, "pt-BR, fr-CH;q=0.9, de;q=0.95, *;q=0.5") == "de"  # then the best known weight
     assert page_language("xx", None, "fr;q=0, it") == "it"  # unknown and q=0 passed over
     assert page_language(None, None, "en-GB;q=abc, ja") == "ja"
+    for bad in ("nan", "inf", "-1", "2", "1.5", "0.5000", "+1", "1e0", "NaN", "Infinity", ""):  # invalid weights: left out
+        assert page_language(None, None, f"de;q={bad}, it;q=0.1") == "it", bad
+    assert page_language(None, None, "de;q=0.001, it;q=0.0001, fr;q=1.000") == "fr"
     assert page_language(None, None, None) == "en"
     assert from_headers({"lang": "fr"}, {}, {}) == "fr"
     assert from_headers({}, {"lang": "it"}, {"accept-language": "de"}) == "it"
@@ -202,3 +206,20 @@ def test_the_templates_speak_the_page_language(repo):
         page = env.get_template("sets.html").render(rows=[], langs=[], site={}, title="t")
     assert '<html lang="fr">' in page and ">Extensions</h1>" in page and ">Rechercher</a>" in page
     assert "<th>numéros manquants</th>" in page
+
+
+@pytest.mark.parametrize("lang", ["de", "it"])
+def test_formats_in_german_and_italian_leave_no_english_word(runner, lang):
+    from tests.english_words import ALLOWED, help_english_words, words
+
+    out = runner.invoke(app, ["formats", "--lang", lang]).stdout
+    sections = {"commander", "favor"}  # Monpa's section names: ids of the format files, as in French
+    assert (words(out) & help_english_words(lang)) - ALLOWED - sections == set()
+
+
+def test_quoted_rule_texts_keep_their_quotation_with_a_gloss(runner):
+    de = runner.invoke(app, ["formats", "--game", "ippo", "--lang", "de"]).stdout
+    assert "Regel 000: 4 Runden = 40 Karten (französisch: « 4 Rounds = 40 cartes »)" in de
+    it = runner.invoke(app, ["formats", "--game", "monpa", "--lang", "it"]).stdout
+    assert "regola 004 « Commandant » (in francese: comandante): la zona del comandante contiene il comandante" in it
+    assert "Hajime no Ippo — 10 Runden" in runner.invoke(app, ["formats", "--game", "ippo", "--lang", "de"]).stdout

@@ -107,10 +107,13 @@ def search_page(
 
 
 @router.get("/search/help", response_class=HTMLResponse)
-def search_help(request: Request) -> HTMLResponse:
-    """``/search/help``: the query syntax, fields (``fields.FIELDS``), short forms and sort keys."""
+def search_help(request: Request, site: SiteDep, lang: str = "") -> HTMLResponse:
+    """``/search/help``: the query syntax, fields (``fields.FIELDS``), short forms and sort keys; a
+    ``?lang=`` no card name is known in is refused (400) as on the other pages."""
     from cardlab.search.compile import SORTS
     from cardlab.search.fields import ALIASES, FIELDS
+
+    langs_param(lang, site.languages)
 
     return page(
         request,

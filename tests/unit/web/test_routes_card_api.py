@@ -89,9 +89,14 @@ def test_unknown_languages_are_refused(client, web_app):
     details = f"lang: no card name is known in zz (languages: {known})"
     for path in ("/api/cards/search?q=bill", "/api/cards/base1-91", "/api/sets"):
         assert error_of(client.get(path, params={"lang": "fr,zz"}), 400, "bad_parameter")["details"] == details
-    for resp in (client.get("/search", params={"q": "bill", "lang": "zz"}), client.post("/deck", data={"text": "4 Bill\n", "lang": "zz"})):
+    for resp in (
+        client.get("/search", params={"q": "bill", "lang": "zz"}),
+        client.post("/deck", data={"text": "4 Bill\n", "lang": "zz"}),
+        client.get("/search/help", params={"lang": "zz"}),
+    ):
         assert (resp.status_code, details in resp.text) == (400, True)
     assert client.get("/api/cards/search", params={"q": "bill", "lang": "FR"}).status_code == 200
+    assert client.get("/search/help", params={"lang": "fr"}).status_code == 200
 
 
 def test_search_timeout(client, web_app, monkeypatch):
