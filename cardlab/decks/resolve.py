@@ -192,10 +192,16 @@ class CardIndex:
             found = [typed, *(n for n in found if n != typed)]
         if allowed_sets:
             found = [n for n in found if any(self.catalog.card_set[i] in allowed_sets for i in self.names[n])] or found
-        shown = [self.display_name(sorted(self.names[name])[0]) for name in found]
-        # a community or print variant's name is shown as it matched ("Birthday Pikachu")
+        firsts = [sorted(self.names[name])[0] for name in found]
+        shown = [self.display_name(card_id) for card_id in firsts]
+        # a community or print variant's name is shown as it matched ("Birthday Pikachu"), once a
+        # card: "_____'s Pikachu" and "Birthday Pikachu" are one card, offered once
         shown = [s if fold(s) == n or not spelled.get(n) else spelled[n] or s for n, s in zip(found, shown, strict=True)]
-        names = list(dict.fromkeys(shown))[:limit]
+        offered: dict[str, str] = {}
+        for card_id, text in zip(firsts, shown, strict=True):
+            if card_id not in offered and text not in offered.values():
+                offered[card_id] = text
+        names = list(offered.values())[:limit]
         self._suggested[cache_key] = names
         return names
 

@@ -55,7 +55,9 @@ def lines_with_problems(text: str, reports: Sequence) -> tuple[list[dict[str, An
     parser splits them (:func:`cardlab.core.inputs.split_lines`: at ``\\n``, ``\\r\\n`` and ``\\r`` only).
 
     A problem several formats report alike (the same rule and message at the same line) is shown
-    once, with the formats it concerns (``"all"`` when it is every format checked).
+    once, with the formats it concerns (``"all"`` when it is every format checked). Its "did you
+    mean" may differ (each format suggests among its own cards): the problem is still one, shown
+    with the first format's suggestions.
 
     Returns:
         ``([{"number", "text", "problems": [(formats, Problem), ...], "notes": []}, ...],
@@ -69,7 +71,7 @@ def lines_with_problems(text: str, reports: Sequence) -> tuple[list[dict[str, An
     found: dict[tuple[int, str, str], Any] = {}
     for report in reports:
         for p in report.problems:
-            key = (p.pos.line, p.rule, p.message)
+            key = (p.pos.line, p.rule, p.message.split("; did you mean ")[0])
             seen.setdefault(key, []).append(report.deck.format.name)
             found.setdefault(key, p)
     loose = []

@@ -196,7 +196,8 @@ def test_haymaker_lines(catalog, formats, line, card_id):
         (
             "12 Electric Energy",
             None,
-            'unknown card "Electric Energy"; did you mean "Lightning Energy", "Double Colorless Energy", "Zapdos"?',
+            # English names first: Zapdos came through its French name, Électhor
+            'unknown card "Electric Energy"; did you mean "Lightning Energy", "Double Colorless Energy", "Electrode"?',
         ),
         ("x4 Pluspower", "base1-84", None),
         ("4 Pluspower", "base1-84", None),

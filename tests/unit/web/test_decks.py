@@ -49,3 +49,23 @@ def test_deck_page_lines_are_the_parsers_lines(client, web_app, space):
     page = client.post("/deck", data={"text": text, "format": "pokemon-base"}).text
     assert '<tr id="line-3" class="bad"><td class="num">3</td><td class="text"><code>1 Zzzz</code>' in page
     assert 'id="line-4"' not in page
+
+
+def test_an_unknown_card_with_each_formats_suggestions_is_one_problem():
+    """Each format suggests among its own cards, so an unknown line's "did you mean" differs from
+    format to format; the page still shows it once for every format (the first format's words)."""
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    from cardlab.core.errors import Problem, SourcePos
+    from cardlab.web.views import lines_with_problems
+
+    def report(name: str, message: str) -> SimpleNamespace:
+        problem = Problem(SourcePos(Path("deck.txt"), 1, 1), message, rule="unknown-card")
+        return SimpleNamespace(deck=SimpleNamespace(format=SimpleNamespace(name=name)), problems=[problem])
+
+    base = report("base", 'unknown card "Pikachoo"; did you mean "Pikachu"?')
+    promos = report("promos", 'unknown card "Pikachoo"; did you mean "Pikachu", "Surfing Pikachu"?')
+    rows, loose = lines_with_problems("4 Pikachoo\n", [base, promos])
+    assert [(where, p.message) for where, p in rows[0]["problems"]] == [("all", 'unknown card "Pikachoo"; did you mean "Pikachu"?')]
+    assert loose == []
