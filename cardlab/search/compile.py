@@ -646,10 +646,11 @@ def page_statement(
     many cards (PostgreSQL then reads them in row order: :func:`_order_term`); ``probe_rows``: on
     PostgreSQL, a word or phrase in the default order is tested card by card in that order outside
     the side of exact names (:func:`pg_row_probe`), stopping after the page, for a word so common
-    that the page's rows come sooner than its matches could be gathered and sorted. On SQLite, a
-    word or phrase in the default order (either way) reads each arm of its ``IN`` in row order
-    from the cursor, ``offset + size`` rows at most (:func:`sqlite_row_arms`, :func:`_bounded_arms`),
-    where the plain ``IN`` gathered every match before the page (issue 29).
+    that the page's rows come sooner than its matches could be gathered and sorted; on SQLite, a
+    word or phrase in the default order (either way) not known to match few cards reads each arm
+    of its ``IN`` in row order from the cursor, ``offset + size`` rows at most
+    (:func:`sqlite_row_arms`, :func:`_bounded_arms`), where the plain ``IN`` gathered every match
+    before the page (issue 29).
 
     Returns:
         ``(sql, params, sides)``: rows of :data:`PAGE_COLUMNS`, then the side's number, then the
@@ -666,7 +667,7 @@ def page_statement(
     if probe_rows and dialect != "sqlite" and request.sort == "number" and not request.reverse:
         probe = pg_row_probe(tree, stem_langs)
     aliases, probe_where, probe_params = probe or ([], "", [])
-    arms = sqlite_row_arms(tree, stem_langs) if dialect == "sqlite" and request.sort == "number" else None
+    arms = sqlite_row_arms(tree, stem_langs) if probe_rows and dialect == "sqlite" and request.sort == "number" else None
     parts: list[str] = []
     params: list = []
     for side in range(start_side, sides):

@@ -266,17 +266,25 @@ def test_a_word_read_arm_by_arm_gives_the_pages_of_the_whole_match(con, monkeypa
     number, forward and reversed, are those of the plain IN that gathers every match first."""
     from cardlab.search import compile as compiler
 
+    monkeypatch.setattr(engine, "TOTAL_BOUND", 3)  # past 3 matches a word is broad: every page read by arms
+    monkeypatch.setattr(engine, "_TOTALS", OrderedDict())
+    armed = []
+    real = compiler.sqlite_row_arms
+    monkeypatch.setattr(compiler, "sqlite_row_arms", lambda *a: armed.append(real(*a)) or armed[-1])
     ids, pages = walk(con, word, 7, reverse=reverse)
     numbered = [[h.id for h in find_page(con, word, page_size=7, page=n, reverse=reverse).hits] for n in (1, 2, 5)]
-    monkeypatch.setattr(compiler, "sqlite_row_arms", lambda *a: None)  # today's SQL: every match gathered
+    assert (len(armed) >= len(pages), None in armed) == (True, False)  # every page by cursor read by arms
+    monkeypatch.setattr(compiler, "sqlite_row_arms", lambda *a: None)  # the plain IN: every match gathered
     assert ids == walk(con, word, 7, reverse=reverse)[0] == [h.id for h in search(con, word, reverse=reverse)]
     assert numbered == [[h.id for h in find_page(con, word, page_size=7, page=n, reverse=reverse).hits] for n in (1, 2, 5)]
     assert (len(ids) > 14, len(ids) == len(set(ids))) == (word in BROAD_WORDS, True)  # several pages, each card once
 
 
-def test_a_whole_name_first_stays_first_read_arm_by_arm(con):
+def test_a_whole_name_first_stays_first_read_arm_by_arm(con, monkeypatch):
     """A word that is a card's whole name (pikachu) lists those cards first, then the rest in row
-    order, with the arms read bounded on both sides."""
+    order (the arms read bounded on the second side)."""
+    monkeypatch.setattr(engine, "TOTAL_BOUND", 3)
+    monkeypatch.setattr(engine, "_TOTALS", OrderedDict())
     ids, _pages = walk(con, "pikachu", 5)
     named = [r[0] for r in con.execute("SELECT card_id FROM card_name WHERE compact = 'pikachu'")]
     assert set(ids[: len(set(named))]) == set(named)
