@@ -255,10 +255,14 @@ def test_a_cursor_of_the_older_layout_is_refused(monkeypatch):
         paging.decode_cursor(old, request, "postgresql:fp")
 
 
-BROAD_WORDS = ("energy", "damage", "fire", "char", "text:energy")
+BROAD_WORDS = ("energy", "damage", "fire", "char", "text:energy", "test")
+"""Words of more than two pages of 7; `damage` and `test` also match the fictional set with no
+release date (monpa-test), the last side of the reversed order."""
 
 
-@pytest.mark.parametrize("word", ["energy", "damage", "fire", "pikachu", "char", "text:energy", '"fire spin"', "base1-4", "♀", "zzzz"])
+@pytest.mark.parametrize(
+    "word", ["energy", "damage", "test", "fire", "pikachu", "char", "text:energy", '"fire spin"', "base1-4", "♀", "zzzz"]
+)
 @pytest.mark.parametrize("reverse", [False, True])
 def test_a_word_read_arm_by_arm_gives_the_pages_of_the_whole_match(con, monkeypatch, word, reverse):
     """Issue 29: on SQLite a word's page in the default order reads each full-text arm in row order
