@@ -236,8 +236,19 @@ def _text_sql(t: Term, stem_langs: tuple[str, ...] | None, dialect: str) -> tupl
         return _true(dialect), []
     if dialect != "sqlite":
         return _pg_text_sql(t, words, column, stem_langs)
+    arms, params = _text_arms(t, words, column, stem_langs)
+    # one IN over a UNION ALL, not an OR of INs: SQLite walks the one list of row ids in order (a
+    # page in row order stops after its rows) instead of sorting every match (issue 29: a page of
+    # a word in half of 100,000 cards 4-5x faster)
+    return "c.rowid IN (" + " UNION ALL ".join(f"SELECT {r} FROM {body}" for r, body in arms) + ")", params
+
+
+def _text_arms(t: Term, words: list[str], column: str | None, stem_langs: tuple[str, ...] | None) -> tuple[list[tuple[str, str]], list]:
+    """The arms of :func:`_text_sql` on SQLite (not Chinese or Japanese text, ``words`` not empty):
+    ``([(the arm's row id column, its FROM ... WHERE ...)], their parameters in order)``, each arm
+    a set of card row ids (``card_fts``, ``card_stem``, names typed without spaces, the card of an id)."""
     if t.field is None and _symbol_only(t.value):
-        return "c.rowid IN (SELECT rowid FROM card_fts WHERE card_fts MATCH ?)", ["{names} : " + _fts_phrase(words, False)]
+        return [("rowid", "card_fts WHERE card_fts MATCH ?")], ["{names} : " + _fts_phrase(words, False)]
     # rules text matches whole words (and, below, their stems): "bur" never finds "burn";
     # a bare word still finds a name that starts with it (char: Charizard)
     phrase = _fts_phrase(words, prefix=False)
@@ -247,25 +258,35 @@ def _text_sql(t: Term, stem_langs: tuple[str, ...] | None, dialect: str) -> tupl
         match = f"{{names body}} : {phrase}"
     else:
         match = f"{{names}} : {_fts_phrase(words, prefix=True)} OR {{body}} : {phrase}"
-    parts = ["SELECT rowid FROM card_fts WHERE card_fts MATCH ?"]
+    arms = [("rowid", "card_fts WHERE card_fts MATCH ?")]
     params: list = [match]
     stems = _stem_match(t.value, stem_langs)
     if stems:
-        parts.append("SELECT rowid FROM card_stem WHERE card_stem MATCH ?")
+        arms.append(("rowid", "card_stem WHERE card_stem MATCH ?"))
         params.append(stems)
     joined = compact(t.value)
     if t.field is None and joined:
         # names typed without spaces, by prefix (farfetch): a range on the index, not a scan
-        parts.append("SELECT n.rowid FROM card n WHERE n.id IN (SELECT card_id FROM card_name WHERE compact >= ? AND compact < ?)")
+        arms.append(("n.rowid", "card n WHERE n.id IN (SELECT card_id FROM card_name WHERE compact >= ? AND compact < ?)"))
         params += [joined, _after_prefix(joined)]
     card_id = card_id_of(t)
     if card_id is not None:  # base1-4: that card, by its unique id
-        parts.append("SELECT n.rowid FROM card n WHERE n.id = ?")
+        arms.append(("n.rowid", "card n WHERE n.id = ?"))
         params.append(card_id)
-    # one IN over a UNION ALL, not an OR of INs: SQLite walks the one list of row ids in order (a
-    # page in row order stops after its rows) instead of sorting every match (issue 29: a page of
-    # a word in half of 100,000 cards 4-5x faster)
-    return "c.rowid IN (" + " UNION ALL ".join(parts) + ")", params
+    return arms, params
+
+
+def sqlite_row_arms(tree: Node | None, stem_langs: tuple[str, ...] | None) -> tuple[list[tuple[str, str]], list] | None:
+    """For a query of one word or phrase (names and rules text, or ``text:``) on SQLite, the arms
+    of its condition (:func:`_text_arms`): what :func:`page_statement` reads each of in row order,
+    bounded, for a page in the default order. None for any other query (the shapes of
+    :func:`pg_row_probe`)."""
+    if not isinstance(tree, Term) or tree.op == "!=" or tree.field not in (None, "text") or has_cjk(tree.value):
+        return None
+    words = _fts_words(tree.value)
+    if not words:
+        return None
+    return _text_arms(tree, words, "body" if tree.field == "text" else None, stem_langs)
 
 
 def _pg_text_parts(
@@ -497,11 +518,19 @@ class OrderKey:
 class OrderFlag:
     """A yes/no term at the head of a search's order (cards whose whole name the words are, cards
     with the sort value): the cards where it is false come first. ``false_sql`` and ``true_sql``
-    select either side (``params`` bound in each), so a page reads each side by its own plan."""
+    select either side (``params`` bound in each), so a page reads each side by its own plan.
+    ``row_false`` and ``row_true``: the same on SQLite as conditions on a row id ``{r}`` (a
+    full-text table's), or None when that side is not read that way (:func:`page_statement`)."""
 
     false_sql: str
     true_sql: str
     params: tuple = ()
+    row_false: str | None = None
+    row_true: str | None = None
+
+
+_UNDATED = "(SELECT s.release_date FROM card u LEFT JOIN card_set s ON s.code = u.set_code WHERE u.rowid = {r}) IS NOT NULL"
+"""A card of a dated set, by its row id ``{r}``: :class:`OrderFlag`'s ``row_false`` of the reverse default order."""
 
 
 def exact_name(request: SearchRequest, tree: Node | None) -> str | None:
@@ -531,7 +560,10 @@ def order_plan(request: SearchRequest, tree: Node | None, dialect: str, exact_na
         # by row id (the card's row read only once it is on the page): PostgreSQL keeps it beside each name
         if dialect == "sqlite":
             cond = "c.rowid IN (SELECT e.rowid FROM card e WHERE e.id IN (SELECT card_id FROM card_name WHERE compact = ?))"
-            flags.append(OrderFlag(cond, f"NOT ({cond})", (exact,)))
+            # the side of exact names is read as before: FTS5 would evaluate the word again for each
+            # row id of an IN (twinenergy, 1,374 cards of that name: 99 ms against 9)
+            by_row = "{r} NOT IN (SELECT e.rowid FROM card e WHERE e.id IN (SELECT card_id FROM card_name WHERE compact = ?))"
+            flags.append(OrderFlag(cond, f"NOT ({cond})", (exact,), None, by_row))
         else:
             # NOT EXISTS, not NOT IN: an anti-join by the index, where NOT IN read every card
             flags.append(
@@ -546,7 +578,8 @@ def order_plan(request: SearchRequest, tree: Node | None, dialect: str, exact_na
         flags.append(OrderFlag(f"({first}) IS NOT NULL", f"({first}) IS NULL"))
         keys.append(OrderKey("c.rowid"))
     elif request.reverse:
-        flags.append(OrderFlag("(s.release_date) IS NOT NULL", "(s.release_date) IS NULL"))
+        # undated cards (the last side, read at the end of a result) are found as before
+        flags.append(OrderFlag("(s.release_date) IS NOT NULL", "(s.release_date) IS NULL", (), _UNDATED))
     return flags, keys
 
 
@@ -613,7 +646,11 @@ def page_statement(
     many cards (PostgreSQL then reads them in row order: :func:`_order_term`); ``probe_rows``: on
     PostgreSQL, a word or phrase in the default order is tested card by card in that order outside
     the side of exact names (:func:`pg_row_probe`), stopping after the page, for a word so common
-    that the page's rows come sooner than its matches could be gathered and sorted.
+    that the page's rows come sooner than its matches could be gathered and sorted; on SQLite, a
+    word or phrase in the default order (either way) not known to match few cards reads each arm
+    of its ``IN`` in row order from the cursor, ``offset + size`` rows at most
+    (:func:`sqlite_row_arms`, :func:`_bounded_arms`), where the plain ``IN`` gathered every match
+    before the page (issue 29).
 
     Returns:
         ``(sql, params, sides)``: rows of :data:`PAGE_COLUMNS`, then the side's number, then the
@@ -630,6 +667,7 @@ def page_statement(
     if probe_rows and dialect != "sqlite" and request.sort == "number" and not request.reverse:
         probe = pg_row_probe(tree, stem_langs)
     aliases, probe_where, probe_params = probe or ([], "", [])
+    arms = sqlite_row_arms(tree, stem_langs) if probe_rows and dialect == "sqlite" and request.sort == "number" else None
     parts: list[str] = []
     params: list = []
     for side in range(start_side, sides):
@@ -637,6 +675,10 @@ def page_statement(
         probed = probe is not None and side == sides - 1
         conds = [f"({probe_where})" if probed else f"({where})"]
         side_params = list(probe_params if probed else where_params)
+        start = after[1][0] if after is not None and side == after[0] else None
+        bounded = _bounded_arms(arms, flags, side, keys[0].desc, start, after is not None and side == after[0], offset + size)
+        if bounded is not None:
+            conds[0], side_params = bounded
         for bit, flag in enumerate(flags):
             true = bool(side >> (len(flags) - 1 - bit) & 1)
             conds.append(flag.true_sql if true else flag.false_sql)
@@ -662,6 +704,63 @@ def page_statement(
         params += [*side_params, offset + size]
     sql = " UNION ALL ".join(parts) + " LIMIT ? OFFSET ?"
     return sql, [*params, size, offset], sides
+
+
+def _bounded_arms(
+    arms: tuple[list[tuple[str, str]], list] | None,
+    flags: list[OrderFlag],
+    side: int,
+    desc: bool,
+    start: object,
+    at_cursor: bool,
+    rows: int,
+) -> tuple[str, list] | None:
+    """SQLite, a side of the default order of a word or phrase (:func:`sqlite_row_arms`): its
+    condition with each arm read in row order (``desc``: down), after the cursor's row id
+    ``start`` (``at_cursor``), with the side's flags (:class:`OrderFlag` ``row_false``/``row_true``),
+    ``rows`` rows at most: ``(condition, parameters)``. FTS5 gives a ``MATCH``'s rows in row id order
+    and seeks to ``rowid > ?``, so a page reads ``rows`` rows an arm where the plain ``IN`` gathered
+    every match first (issue 29); the arms of names and ids are kept whole (as few rows as a name's
+    cards). None when the side cannot be read so (another query, a flag with no row form, a cursor
+    whose key is not a row id): its condition is then the plain one."""
+    if arms is None or (at_cursor and (isinstance(start, bool) or not isinstance(start, int))):
+        return None
+    extra: list[tuple[str, tuple]] = []
+    for bit, flag in enumerate(flags):
+        template = flag.row_true if side >> (len(flags) - 1 - bit) & 1 else flag.row_false
+        if template is None:
+            return None
+        extra.append((template, flag.params))
+    selects: list[str] = []
+    params: list = []
+    arm_params = list(arms[1])
+    for column, body in arms[0]:
+        table, cond = body.split(" WHERE ", 1)
+        if not table.startswith("card_"):
+            # the names typed without spaces and the card of an id: as few as the name's cards, kept
+            # whole (the side's flags and cursor are tested on card); read in row order with a LIMIT,
+            # SQLite would rather walk every card in row order testing each
+            selects.append(f"SELECT {column} FROM {body}")
+            params += arm_params[: cond.count("?")]
+            arm_params = arm_params[cond.count("?") :]
+            continue
+        # named by its table: a flag's subquery has a rowid of its own
+        column = f"{table}.{column}" if column == "rowid" else column
+        n = cond.count("?")
+        conds = [cond]
+        params += arm_params[:n]
+        arm_params = arm_params[n:]
+        if at_cursor:
+            conds.append(f"{column} {'<' if desc else '>'} ?")
+            params.append(start)
+        for template, flag_params in extra:
+            conds.append(template.replace("{r}", column))
+            params += flag_params
+        selects.append(
+            f"SELECT * FROM (SELECT {column} FROM {table} WHERE {' AND '.join(conds)} ORDER BY {column}{' DESC' if desc else ''} LIMIT ?)"
+        )
+        params.append(rows)
+    return "c.rowid IN (" + " UNION ALL ".join(selects) + ")", params
 
 
 _PROBED = {"f": "card_fts", "st": "card_stem"}

@@ -280,6 +280,11 @@ def _find_page(con: Any, request: SearchRequest, size: int, cursor: str | None, 
         broad, counted = (False, False) if dialect == "sqlite" else _broad(con, request, tree, stems, fingerprint, generic)
         known = bool(fingerprint) and key in _TOTALS
         probe = broad and _row_order(key, offset + size + 1)
+        if dialect == "sqlite":
+            # each full-text arm read bounded from the cursor, unless the word is known to match
+            # few cards: gathering those few is cheaper than the longer statement (0.5 against 0.6
+            # ms a page of noru, 90 cards, at 100,000 cards)
+            probe = not (known and _TOTALS[key][1])
         build = _built_once if generic and after is None else page_statement
         sql, params, sides = build(request, tree, stems, dialect, after, size + 1, offset, named, broad, probe)
         if after is not None and not 0 <= after[0] < sides:

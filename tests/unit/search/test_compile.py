@@ -144,3 +144,44 @@ def test_a_page_of_a_broad_word_reads_the_cards_in_row_order_from_its_cursor():
     for req, q in ((SearchRequest("pika", sort="set"), "pika"), (SearchRequest("pika", reverse=True), "pika"), (request, "type:fire")):
         assert "JOIN card_fts" not in page_statement(req, parse(q), ("en",), "postgresql", None, 51, 0, True, True, True)[0]
     assert "JOIN card_fts" not in page_statement(request, parse("pika"), ("en",), "sqlite", None, 51, 0, True, True, True)[0]
+
+
+def test_a_page_of_a_word_on_sqlite_reads_each_arm_bounded_from_its_cursor():
+    """Issue 29: page_statement on SQLite, a word in the default order: each arm of its IN (card_fts,
+    card_stem) read in row order after the cursor's row id, LIMIT the page; reversed, down from it;
+    with the side's flag (not an exact name) inside each arm. Another order or query, or a word
+    known to match few cards, keeps the plain IN."""
+    from cardlab.search.compile import page_statement
+    from cardlab.search.request import SearchRequest
+
+    sql, params, sides = page_statement(SearchRequest("energy"), parse("energy"), ("en",), "sqlite", (1, [4242]), 51, 0, True, False, True)
+    assert sides == 2
+    assert (
+        "SELECT * FROM (SELECT card_fts.rowid FROM card_fts WHERE card_fts MATCH ? AND card_fts.rowid > ? AND card_fts.rowid NOT IN ("
+        in sql
+    )
+    assert "card_stem.rowid > ? AND card_stem.rowid NOT IN (" in sql and "ORDER BY card_stem.rowid LIMIT ?" in sql
+    # the names typed without spaces: kept whole (the flags and cursor tested on card)
+    assert " UNION ALL SELECT n.rowid FROM card n WHERE n.id IN (SELECT card_id FROM card_name WHERE compact >= ? AND compact < ?))" in sql
+    # the side of exact names (read first) as before: one plain IN
+    side0, side1 = page_statement(SearchRequest("energy"), parse("energy"), ("en",), "sqlite", None, 51, 0, True, False, True)[0].split(
+        " AS side0 "
+    )
+    assert ("card_fts.rowid" in side0, "ORDER BY card_fts.rowid LIMIT ?" in side1) == (False, True)
+    assert params[:4] == ['{names} : "energy"* OR {body} : "energy"', 4242, "energy", 51]
+    down, params, _ = page_statement(
+        SearchRequest("energy", reverse=True), parse("energy"), ("en",), "sqlite", (0, [4242]), 51, 0, True, False, True
+    )
+    assert "card_fts.rowid < ? AND (SELECT s.release_date FROM card u" in down and "ORDER BY card_fts.rowid DESC LIMIT ?" in down
+    first, _, _ = page_statement(SearchRequest("energy"), parse("text:energy"), ("en",), "sqlite", None, 51, 0, False, False, True)
+    assert "ORDER BY card_fts.rowid LIMIT ?" in first and "card_fts.rowid >" not in first
+    for req, q in (
+        (SearchRequest("energy", sort="set"), "energy"),
+        (SearchRequest("x"), "energy or fire"),
+        (SearchRequest("x"), "-energy"),
+    ):
+        assert "ORDER BY card_fts.rowid" not in page_statement(req, parse(q), ("en",), "sqlite", None, 51, 0, True, False, True)[0]
+    # a word known to match few cards (probe_rows False): the plain IN
+    assert (
+        "ORDER BY card_fts.rowid" not in page_statement(SearchRequest("energy"), parse("energy"), ("en",), "sqlite", None, 51, 0, True)[0]
+    )

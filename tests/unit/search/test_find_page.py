@@ -253,3 +253,43 @@ def test_a_cursor_of_the_older_layout_is_refused(monkeypatch):
     assert paging.decode_cursor(paging.encode_cursor(request, "postgresql:fp", [0, [42]]), request, "postgresql:fp") == [0, [42]]
     with pytest.raises(CursorError, match="start again from the first page"):
         paging.decode_cursor(old, request, "postgresql:fp")
+
+
+BROAD_WORDS = ("energy", "damage", "fire", "char", "text:energy", "test")
+"""Words of more than two pages of 7; `damage` and `test` also match the fictional set with no
+release date (monpa-test), the last side of the reversed order."""
+
+
+@pytest.mark.parametrize(
+    "word", ["energy", "damage", "test", "fire", "pikachu", "char", "text:energy", '"fire spin"', "base1-4", "♀", "zzzz"]
+)
+@pytest.mark.parametrize("reverse", [False, True])
+def test_a_word_read_arm_by_arm_gives_the_pages_of_the_whole_match(con, monkeypatch, word, reverse):
+    """Issue 29: on SQLite a word's page in the default order reads each full-text arm in row order
+    from the cursor, a page's rows at most (compile.sqlite_row_arms); its pages, by cursor and by
+    number, forward and reversed, are those of the plain IN that gathers every match first."""
+    from cardlab.search import compile as compiler
+
+    monkeypatch.setattr(engine, "TOTAL_BOUND", 3)  # past 3 matches a word is broad: every page read by arms
+    monkeypatch.setattr(engine, "_TOTALS", OrderedDict())
+    armed = []
+    real = compiler.sqlite_row_arms
+    monkeypatch.setattr(compiler, "sqlite_row_arms", lambda *a: armed.append(real(*a)) or armed[-1])
+    ids, pages = walk(con, word, 7, reverse=reverse)
+    numbered = [[h.id for h in find_page(con, word, page_size=7, page=n, reverse=reverse).hits] for n in (1, 2, 5)]
+    assert (len(armed) >= len(pages), None in armed) == (True, False)  # every page by cursor read by arms
+    monkeypatch.setattr(compiler, "sqlite_row_arms", lambda *a: None)  # the plain IN: every match gathered
+    assert ids == walk(con, word, 7, reverse=reverse)[0] == [h.id for h in search(con, word, reverse=reverse)]
+    assert numbered == [[h.id for h in find_page(con, word, page_size=7, page=n, reverse=reverse).hits] for n in (1, 2, 5)]
+    assert (len(ids) > 14, len(ids) == len(set(ids))) == (word in BROAD_WORDS, True)  # several pages, each card once
+
+
+def test_a_whole_name_first_stays_first_read_arm_by_arm(con, monkeypatch):
+    """A word that is a card's whole name (pikachu) lists those cards first, then the rest in row
+    order (the arms read bounded on the second side)."""
+    monkeypatch.setattr(engine, "TOTAL_BOUND", 3)
+    monkeypatch.setattr(engine, "_TOTALS", OrderedDict())
+    ids, _pages = walk(con, "pikachu", 5)
+    named = [r[0] for r in con.execute("SELECT card_id FROM card_name WHERE compact = 'pikachu'")]
+    assert set(ids[: len(set(named))]) == set(named)
+    assert ids[len(set(named)) :] == [h.id for h in search(con, "pikachu") if h.id not in named]
