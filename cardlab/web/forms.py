@@ -6,7 +6,7 @@ collection name). Each returns the value or raises :class:`~cardlab.web.errors.W
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -138,6 +138,42 @@ def langs_param(lang: str | None, known: Sequence[str] | None = None) -> list[st
     if not langs and known is not None and l10n.current() != "en" and l10n.current() in known:
         return [l10n.current()]
     return langs
+
+
+TRUE_WORDS = frozenset({"1", "true", "t", "yes", "y", "on"})
+FALSE_WORDS = frozenset({"0", "false", "f", "no", "n", "off"})
+"""The words a boolean query parameter may be (any case), as FastAPI's typed parameters read them."""
+
+
+def int_param(query: Mapping[str, str], name: str, default: int) -> int:
+    """Return the whole number a query parameter holds (``default`` when absent).
+
+    Raises:
+        WebError: 400 ``bad_parameter`` naming the parameter when it is not a whole number.
+    """
+    value = query.get(name)
+    if value is None:
+        return default
+    text = value.strip()
+    if not (text.isascii() and text.lstrip("+-").isdigit()) or len(text) > 20:
+        raise WebError(400, "bad_parameter", f"{name}: a whole number, not {value[:40]!r}")
+    return int(text)
+
+
+def bool_param(query: Mapping[str, str], name: str, default: bool) -> bool:
+    """Return the truth a query parameter holds (:data:`TRUE_WORDS`, :data:`FALSE_WORDS`;
+    ``default`` when absent).
+
+    Raises:
+        WebError: 400 ``bad_parameter`` naming the parameter otherwise.
+    """
+    value = query.get(name)
+    if value is None:
+        return default
+    word = value.strip().lower()
+    if word in TRUE_WORDS or word in FALSE_WORDS:
+        return word in TRUE_WORDS
+    raise WebError(400, "bad_parameter", f"{name}: true or false, not {value[:40]!r}")
 
 
 def check_page(page: int) -> int:
