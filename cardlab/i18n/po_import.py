@@ -469,13 +469,16 @@ def import_po(
     Raises:
         InputError: the PO file is missing.
         DataError: PO syntax error (``po-syntax``) or Language mismatch (``po-language``).
-        UsageError: no language known, or a malformed one; the files to change are in the catalog
+        UsageError: no language known, or a malformed one, or ``lang`` naming a language cardlab does
+            not know (checked before the file's); the files to change are in the catalog
             installed with the cardlab package (nothing is written).
         CardlabError: writing a file failed (each file is still either old or new).
     """
 
     po_path = Path(po_path)
     po, text = read(po_path)
+    if lang:  # an unknown --lang is a usage error (exit 2) before it is compared with the file's
+        check_languages([normalize_lang(lang)], "--lang")
     target = target_language(po, text, po_path, lang)
     check_languages([target], "--lang" if lang else f"{po_path}: the PO file's language")  # exit 2, the known ones named
     catalog = validate(roots, cache_path=cache_path).catalog

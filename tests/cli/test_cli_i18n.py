@@ -106,6 +106,10 @@ def test_import_errors(runner, base1, tmp_path):
     result = runner.invoke(app, ["i18n", "import", str(po_path), "--lang", "fr", "--catalog", str(base1)])
     assert result.exit_code == 1
     assert f"{po_path}:7: this PO file is for 'de', not 'fr'" in result.stderr and "(po-language)" in result.stderr
+    # a language cardlab does not know is a usage error, whatever the file says (exit 2, the known ones named)
+    result = runner.invoke(app, ["i18n", "import", str(po_path), "--lang", "zz", "--catalog", str(base1)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: --lang: unknown language 'zz'; cardlab knows en (English), fr (Français), de (Deutsch)")
 
     bad = tmp_path / "bad.po"
     bad.write_text('msgid ""\nmsgstr ""\n"Language: fr\\n"\n\nmsgctxt "base1-4 name"\nmsgid "Charizard\nmsgstr ""\n', encoding="utf-8")
