@@ -165,3 +165,18 @@ def test_sets(client):
 def test_json_is_utf8(client):
     body = client.get("/api/cards/search", params={"q": "set:ippo1"}).content
     assert json.loads(body)["total_cards"] == 0
+
+
+@pytest.mark.parametrize(
+    ("params", "details"),
+    [
+        ({"page_size": "abc"}, "page_size: a number from 1 to 1000"),
+        ({"page_size": "0"}, "page_size: a number from 1 to 1000"),  # the range check's own words: the same
+        ({"page": "abc"}, "page: a number from 1 to 10000"),
+        ({"page": "2.5"}, "page: a number from 1 to 10000"),
+        ({"page": "abc", "page_size": "x"}, "page: a number from 1 to 10000; page_size: a number from 1 to 1000"),
+    ],
+)
+def test_a_number_that_is_not_one_is_said_in_the_projects_words(client, params, details):
+    body = error_of(client.get("/api/cards/search", params={"q": "bill", **params}), 400, "bad_parameter")
+    assert body["details"] == details
