@@ -249,3 +249,23 @@ def test_the_root_lang_without_a_value_is_the_usual_missing_value_error(runner):
     result = runner.invoke(app, ["--help", "--lang"])
     assert result.exit_code == 2
     assert "Error: Option '--lang' requires an argument." in result.stderr
+
+
+def test_the_root_lang_in_a_real_process(repo, tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CARDLAB_", "LC_", "LANG"))}
+    env.update(CARDLAB_CACHE_DIR=str(tmp_path / "cache"))
+    refused = subprocess.run(
+        [sys.executable, "-m", "cardlab", "--lang", "xx", "--help"], capture_output=True, text=True, env=env, timeout=60, cwd=repo
+    )
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr.startswith("error: --lang: unknown language 'xx'; cardlab knows en (English)")
+    said = subprocess.run(
+        [sys.executable, "-m", "cardlab", "--lang", "de", "i18n", "hash", "--help"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        cwd=repo,
+    )
+    assert said.returncode == 0, said.stderr
+    assert said.stdout.startswith("Aufruf: cardlab i18n hash")
