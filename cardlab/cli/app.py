@@ -70,9 +70,11 @@ def _version(value: bool) -> None:
 @_own.callback()
 def _main(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print cardlab's version and exit.")] = False,
+    lang: LangOpt = None,
 ) -> None:
     """cardlab: a card database and deck builder for older and niche trading card games."""
-    # the language of the run (--lang, CARDLAB_LANG, the locale) is set before parsing: RootGroup
+    # the language of the run (--lang, CARDLAB_LANG, the locale) is set before parsing: RootGroup,
+    # which also takes this --lang out (given to a command with its own); click sees it only without a value
 
 
 def _fields_epilog() -> str:

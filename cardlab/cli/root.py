@@ -101,56 +101,102 @@ def _preferred(param: Any) -> bool:
     return "--lang" in param.opts and param.help == LANG_HELP
 
 
-def _known(option: str) -> bool:
-    """Whether every language of a ``--lang`` value is one cardlab knows."""
+def _take_root_lang(argv: list[str]) -> tuple[list[str], str | None]:
+    """Take the root's own ``--lang X`` (before the command's name: ``cardlab --lang fr deck
+    validate FILE``, ``cardlab --help --lang fr``) out of ``argv``; return the rest and its value (the
+    last one given), or None. A ``--lang`` with no value is left for click to say so."""
+    out: list[str] = []
+    found: str | None = None
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--" or arg == "-" or not arg.startswith("-"):
+            return out + argv[i:], found
+        if arg == "--lang" and i + 1 < len(argv):
+            found = argv[i + 1]
+            i += 2
+            continue
+        if arg.startswith("--lang="):
+            found = arg.partition("=")[2]
+        else:
+            out.append(arg)
+        i += 1
+    return out, found
+
+
+def _refuse(error: Exception) -> None:
+    """Say ``error`` (a cardlab usage error) as every command does and end the run (exit 2)."""
+    from cardlab.cli.errors import user_errors
+
+    try:
+        with user_errors():
+            raise error
+    except typer.Exit as done:
+        raise SystemExit(done.exit_code) from None
+
+
+def _unknown_lang_error(option: str) -> Exception | None:
+    """The usage error of a ``--lang`` value naming a language cardlab does not know, or None."""
     from cardlab.core.config import parse_languages
     from cardlab.core.errors import UsageError as CardlabUsageError
 
     try:
         l10n.check_languages(parse_languages(option))
-    except CardlabUsageError:
-        return False
-    return True
+    except CardlabUsageError as err:
+        return err
+    return None
 
 
 def prepare(root: Any, argv: list[str]) -> list[str]:
     """Set the interface language of this run from ``argv`` (the shared ``--lang`` of the
-    preferred languages, not ``i18n``'s target language) and the environment; refuse an unknown
-    ``CARDLAB_LANG`` for a command without that ``--lang`` (the others refuse it themselves; with
-    help asked, a warning); say the help texts in the language when help will be shown. Return the arguments to run: with help asked of a command or group that has no
-    ``--lang`` (``cardlab --help --lang fr``), that ``--lang`` is the help's and is taken out."""
+    preferred languages, or the root's ``--lang`` before the command's name; not ``i18n``'s target
+    language) and the environment; refuse an unknown ``CARDLAB_LANG`` for a command without that
+    ``--lang`` (the others refuse it themselves; with help asked, a warning); say the help texts in
+    the language when help will be shown. Return the arguments to run.
+
+    The root's ``--lang`` (``cardlab --lang fr deck validate FILE``) is the run's language, as
+    ``CARDLAB_LANG`` is: taken out, and given to the command as its own ``--lang`` when it has the
+    preferred-language one and none was given. With help asked of a command or group that has no
+    ``--lang`` (``cardlab deck --help --lang fr``), that ``--lang`` is the help's and is taken out.
+    An unknown language in an interface ``--lang`` is a usage error (exit 2, the known languages
+    listed) with help asked too; the commands with the preferred-language ``--lang`` refuse it
+    themselves (``--output-format json`` as JSON)."""
+    argv, root_option = _take_root_lang(argv)
     command, rest, helped = resolve(root, argv)
     wants_help = helped or (hasattr(command, "commands") and not rest)
-    option = _argv_lang(argv)
+    preferred = command is not root and any(_preferred(p) for p in command.params)
+    own = _argv_lang(argv)
+    if own is not None and not wants_help and not preferred:
+        own = None  # the --lang of i18n export or import names a target language, not the interface's
+    option = own if own is not None else root_option
+    if root_option is not None and preferred and _argv_lang(argv) is None:
+        end = argv.index("--") if "--" in argv else len(argv)
+        argv = [*argv[:end], "--lang", root_option, *argv[end:]]
     env = os.environ.get("CARDLAB_LANG", "")
     error = _cardlab_lang_error() if env.strip() and not (option and option.strip()) else None
     if error is not None:
-        from cardlab.cli.errors import user_errors
         from cardlab.render import messages
 
         if wants_help:
             messages.warning(str(error))
-        elif not any(_preferred(p) for p in command.params):
-            try:
-                with user_errors():
-                    raise error
-            except typer.Exit as done:
-                raise SystemExit(done.exit_code) from None
-    if option is not None and not wants_help and not any(_preferred(p) for p in command.params):
-        option = None  # the --lang of i18n export or import names a target language, not the interface's
-    if option and option.strip() and _known(option):
+        elif not preferred:
+            _refuse(error)
+    unknown = _unknown_lang_error(option) if option and option.strip() else None
+    if option and option.strip() and unknown is None:
         wanted = option
-    else:  # an unknown --lang is refused by its command in the language it would have had without it
+    else:  # an unknown --lang is refused in the language the run would have had without it
         wanted = env if error is None else ""
     lang = l10n.interface_language([code for code in wanted.split(",") if code.strip()])
     l10n.use(lang)
+    if unknown is not None and (wants_help or not preferred):
+        _refuse(unknown)
     if lang != "en":
         from cardlab.cli import helptext  # lazy: the translation of help and usage errors
 
         helptext.speak_typer()
         if wants_help:
             helptext.translate_tree(root)
-    if wants_help and option is not None and not any("--lang" in p.opts for p in command.params):
+    if wants_help and own is not None and not any("--lang" in p.opts for p in command.params):
         at = next(i for i, a in enumerate(argv) if a == "--lang" or a.startswith("--lang="))
         argv = argv[:at] + argv[at + (2 if argv[at] == "--lang" else 1) :]
     return argv

@@ -25,6 +25,8 @@ from cardlab.cli.options import CatalogOpt, DbOpt, roots_and_db
 
 APP_FACTORY = "cardlab.web.app:create_app"
 """The app factory uvicorn imports by name."""
+APP_PROTOCOL = "cardlab.web.protocol:JSONErrorProtocol"
+"""The HTTP protocol uvicorn imports by name: its own (httptools), an unreadable request's 400 in JSON."""
 
 
 def serve(
@@ -112,7 +114,16 @@ def serve(
     typer.echo(f"cardlab: serving on {url}, {writes} (Ctrl-C stops)", err=True)
     with user_errors():
         try:
-            uvicorn.run(APP_FACTORY, factory=True, host=host, port=port, workers=workers, log_level="warning", server_header=False)
+            uvicorn.run(
+                APP_FACTORY,
+                factory=True,
+                host=host,
+                port=port,
+                workers=workers,
+                log_level="warning",
+                server_header=False,
+                http=APP_PROTOCOL,  # an unreadable request's 400 as JSON too
+            )
         except SystemExit as err:  # uvicorn exits when it cannot start (the port taken since the check above...)
             if err.code not in (0, None):
                 raise UsageError(f"the server could not start on {url} (uvicorn's message above)") from None

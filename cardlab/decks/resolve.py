@@ -74,6 +74,17 @@ _TYPE_WORDS = {"electric": "lightning", "steel": "metal"}
 """Type names of the video games and the anime that players write for the card game's Energy types
 ("Electric Energy" is Lightning Energy): suggested first, never matched silently."""
 
+_ABBREVIATIONS = {"prof": "professor", "prof.": "professor"}
+"""Words deck lists shorten (folded, as a name's words): "Prof. Oak" is Professor Oak. A name is
+read with them written out when it names no card as written (:meth:`CardIndex.ids_of`)."""
+
+
+def _written_out(folded: str) -> str:
+    """A folded name with its abbreviated words written out (:data:`_ABBREVIATIONS`): ``prof. oak``
+    -> ``professor oak``."""
+    return " ".join(_ABBREVIATIONS.get(w, w) for w in folded.split())
+
+
 MAX_CODES = 1024
 """Set codes as written, and set-and-number pairs, that a :class:`CardIndex` remembers
 (:meth:`CardIndex.find_set`, :meth:`CardIndex._by_number`); a deck list of thousands of made-up
@@ -182,7 +193,7 @@ class CardIndex:
 
         if self._choices is None:
             self._choices = sorted(self.names)
-        found = suggest(key, self._choices, limit=None)
+        found = suggest(_written_out(key), self._choices, limit=None)  # "prof. oka": Professor Oak first
         # names in the languages the list is read in first: "Bil" is close to the German
         # "Snobilikat", which would be shown as "Persian"
         spelled = {n: self._readable(n) for n in found}
@@ -243,7 +254,8 @@ class CardIndex:
     def ids_of(self, name: str) -> set[str]:
         """The cards called ``name`` in any language, folded (:func:`cardlab.core.text.fold`); else
         with energy symbols read as their type and ``Basic`` dropped (``{L} Energy``, ``Basic {L}
-        Energy``: Lightning Energy); else typed without spaces or punctuation (``farfetchd``)."""
+        Energy``: Lightning Energy); else with its abbreviations written out (``Prof. Oak``:
+        Professor Oak, :data:`_ABBREVIATIONS`); else typed without spaces or punctuation (``farfetchd``)."""
         folded = fold(name)
         ids = self.names.get(folded)
         if ids:
@@ -254,6 +266,9 @@ class CardIndex:
             ids = self.names.get(bare) or self.names.get(words)
             if ids:
                 return ids
+        full = _written_out(folded)
+        if full != folded and self.names.get(full):
+            return self.names[full]
         key = compact(name)
         return self.compact.get(key, set()) if key else set()
 

@@ -49,8 +49,9 @@ def page_language(query: str | None = None, cookie: str | None = None, accept_la
     """Return the interface language of a page: the first of ``?lang=``, the ``lang`` cookie and the
     ``Accept-Language`` header's languages (by weight) that cardlab speaks; else English.
 
-    A ``?lang=`` or cookie naming a language cardlab does not know is passed over (a page never
-    fails on it; the terminal's ``--lang`` says so instead, exit 2).
+    A ``?lang=`` or cookie naming a language cardlab does not know is passed over here: the page
+    then refuses that ``?lang=`` (400, :func:`cardlab.web.forms.page_langs`) in the language chosen
+    without it, as the terminal's ``--lang`` is refused (exit 2).
 
     Args:
         query: the ``lang`` query parameter, or None; cookie: the ``lang`` cookie, or None;

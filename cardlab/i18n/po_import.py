@@ -225,8 +225,9 @@ def plan(catalog: Catalog, po: Any, po_path: Path, lang: str, replace: bool = Fa
     An entry that would replace a current translation with a different text (an official name, or
     a translation imported before) is refused unless ``replace`` is True (rule ``would-replace``),
     and then nothing at all is imported: such entries usually mean the file is for another language
-    than its header says. Outdated translations may be replaced: updating them is the point of the
-    ``fuzzy`` flag. A PO file without entries is a problem too (``empty-po``).
+    than its header says. (The other refused entries are left out of the plan alone;
+    :func:`import_po` then imports nothing: :func:`hold_back`.) Outdated translations may be
+    replaced: updating them is the point of the ``fuzzy`` flag. A PO file without entries is a problem too (``empty-po``).
 
     Args:
         catalog: the loaded catalog.
@@ -358,6 +359,27 @@ def plan(catalog: Catalog, po: Any, po_path: Path, lang: str, replace: bool = Fa
     return report
 
 
+def hold_back(report: ImportReport, po_path: Path) -> None:
+    """Import a PO file whole or not at all: when ``report`` (a :func:`plan`) refused any entry (no or
+    unknown context, changed source, a hidden character, a file that cannot be rewritten, a text that
+    would not read back), drop its planned changes and say so (rule ``refused-entry``, after the
+    entries' own problems), as a ``would-replace`` plan does. Issue 32: a refused write writes nothing."""
+    if not (report.problems and report.changes):
+        return
+    report.held_back = len(report.applied)
+    refused = len({p.pos.line for p in report.problems if p.pos.path == po_path and p.pos.line})
+    report.problems.append(
+        Problem(
+            SourcePos(po_path),
+            f"nothing imported: {count(refused or len(report.problems), 'entry', 'entries')} could not be imported (listed"
+            f" with their lines), so neither were the other {count(report.held_back, 'translation')}; fix or remove"
+            " those entries and run again",
+            "refused-entry",
+        )
+    )
+    report.changes, report.applied, report.entry_lines = [], [], {}
+
+
 def _refuse_installed(report: ImportReport) -> None:
     """Refuse to write translations into the catalog installed with the cardlab package, as
     ``card new`` refuses new cards there (:func:`cardlab.core.paths.installed_catalog_holding`).
@@ -439,25 +461,29 @@ def import_po(
         replace: let entries replace current translations with a different text (see :func:`plan`).
 
     Returns:
-        An :class:`ImportReport`. Files whose new text would not validate are left as they were
-        and their problems reported (rule of the schema check, plus ``not-applied`` at each of
-        their PO entries). When an entry would replace a translation (``would-replace``) or the
-        file has no entries (``empty-po``), nothing is written.
+        An :class:`ImportReport`. Files whose new text would not validate are reported (rule of
+        the schema check, plus ``not-applied`` at each of their PO entries) and no file is written
+        (:func:`hold_back`). When any entry is refused (:func:`hold_back`), one would replace a
+        translation (``would-replace``) or the file has no entries (``empty-po``), nothing is written.
 
     Raises:
         InputError: the PO file is missing.
         DataError: PO syntax error (``po-syntax``) or Language mismatch (``po-language``).
-        UsageError: no language known, or a malformed one; the files to change are in the catalog
+        UsageError: no language known, or a malformed one, or ``lang`` naming a language cardlab does
+            not know (checked before the file's); the files to change are in the catalog
             installed with the cardlab package (nothing is written).
         CardlabError: writing a file failed (each file is still either old or new).
     """
 
     po_path = Path(po_path)
     po, text = read(po_path)
+    if lang:  # an unknown --lang is a usage error (exit 2) before it is compared with the file's
+        check_languages([normalize_lang(lang)], "--lang")
     target = target_language(po, text, po_path, lang)
     check_languages([target], "--lang" if lang else f"{po_path}: the PO file's language")  # exit 2, the known ones named
     catalog = validate(roots, cache_path=cache_path).catalog
     report = plan(catalog, po, po_path, target, replace)
+    hold_back(report, po_path)
     report.dry_run = dry_run
     if not dry_run:
         _refuse_installed(report)
@@ -466,7 +492,7 @@ def import_po(
         bad_problems = [p for c in report.changes for p in i18n_write.check_change(c)]
     else:
         try:
-            report.written, bad_problems = i18n_write.commit(report.changes)
+            report.written, bad_problems = i18n_write.commit(report.changes, whole=True)
         except OSError as err:
             raise CardlabError(
                 f"writing the card files failed: {err.strerror or err}"
@@ -484,5 +510,6 @@ def import_po(
         refused = {ctx for p in bad for ctx, _n in lines.get(p, [])}
         report.applied = [ctx for ctx in report.applied if ctx not in refused]
         report.changes = [c for c in report.changes if c.path not in bad]
+        hold_back(report, po_path)  # the files that would validate are not written either
     report.problems.sort()
     return report

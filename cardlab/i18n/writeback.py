@@ -288,7 +288,7 @@ def sweep_stale(folder: Path, now: float | None = None) -> list[Path]:
     return removed
 
 
-def commit(changes: Sequence[Change]) -> tuple[list[Path], list[Problem]]:
+def commit(changes: Sequence[Change], whole: bool = False) -> tuple[list[Path], list[Problem]]:
     """Write changed files atomically, each only if its new text validates.
 
     Every new text is first written to a temporary file beside its target (same folder, so the
@@ -301,9 +301,11 @@ def commit(changes: Sequence[Change]) -> tuple[list[Path], list[Problem]]:
 
     Args:
         changes: the files to rewrite (at most one change per path).
+        whole: all or nothing: when any file has problems, none is written.
 
     Returns:
-        ``(paths written, problems)``; a file with problems is left as it was.
+        ``(paths written, problems)``; a file with problems is left as it was (with ``whole``,
+        every file then is).
 
     Raises:
         OSError: a write or rename failed (files renamed before it stay new, the rest old).
@@ -331,6 +333,8 @@ def commit(changes: Sequence[Change]) -> tuple[list[Path], list[Problem]]:
             if found:
                 problems.extend(found)
         bad = {p.pos.path for p in problems}
+        if whole and bad:
+            bad = {change.path for change in changes}
         with uninterrupted():  # Ctrl-C before here changed nothing; from here every rename happens
             for change, tmp in ready:
                 if change.path in bad:

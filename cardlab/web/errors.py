@@ -124,13 +124,31 @@ async def answer_library_error(request: Request, err: CardlabError) -> Response:
     return await answer_web_error(request, web_error(err))
 
 
+def number_words() -> dict[str, str]:
+    """What each whole-number parameter takes, in the words its range check says it
+    (:func:`cardlab.web.forms.check_page`, the search API's ``page_size``): ``{"page": "a number from
+    1 to 10000", ...}``; a parameter not named here is ``a whole number``."""
+    from cardlab.search.paging import MAX_PAGE_SIZE
+    from cardlab.web.limits import MAX_PAGE
+
+    return {"page": f"a number from 1 to {MAX_PAGE}", "page_size": f"a number from 1 to {MAX_PAGE_SIZE}"}
+
+
+def _parameter_words(error: dict[str, Any]) -> str:
+    """One of FastAPI's parameter errors in the project's words: ``page_size: a number from 1 to
+    1000`` for a number that is not one (``page_size=abc``), the framework's words otherwise."""
+    name = ".".join(str(x) for x in error.get("loc", ())[1:])
+    if "Expected UploadFile" in str(error.get("msg")):
+        return f"{name}: {NOT_AN_UPLOAD}"
+    if str(error.get("type", "")).startswith("int_"):  # int_parsing, int_from_float, int_type
+        return f"{name}: {number_words().get(name, 'a whole number')}"
+    return f"{name}: {error.get('msg')}"
+
+
 async def answer_bad_parameter(request: Request, err: RequestValidationError) -> Response:
-    """Answer FastAPI's parameter errors (``page=abc``) as 400 ``bad_parameter`` naming each parameter."""
-    parts = [
-        f"{'.'.join(str(x) for x in e.get('loc', ())[1:])}: "
-        + (NOT_AN_UPLOAD if "Expected UploadFile" in str(e.get("msg")) else str(e.get("msg")))
-        for e in err.errors()
-    ]
+    """Answer FastAPI's parameter errors (``page=abc``) as 400 ``bad_parameter`` naming each
+    parameter, a number in the words its range check uses (:func:`number_words`)."""
+    parts = [_parameter_words(e) for e in err.errors()]
     return await answer_web_error(request, WebError(400, "bad_parameter", "; ".join(parts) or "bad parameter"))
 
 

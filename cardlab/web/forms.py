@@ -145,19 +145,19 @@ FALSE_WORDS = frozenset({"0", "false", "f", "no", "n", "off"})
 """The words a boolean query parameter may be (any case), as FastAPI's typed parameters read them."""
 
 
-def int_param(query: Mapping[str, str], name: str, default: int) -> int:
-    """Return the whole number a query parameter holds (``default`` when absent).
+def int_param(query: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
+    """Return the whole number from ``low`` to ``high`` a query parameter holds (``default`` when absent).
 
     Raises:
-        WebError: 400 ``bad_parameter`` naming the parameter when it is not a whole number.
+        WebError: 400 ``bad_parameter`` naming the parameter and its range when it is not such a number.
     """
     value = query.get(name)
     if value is None:
         return default
     text = value.strip()
-    if not (text.isascii() and text.lstrip("+-").isdigit()) or len(text) > 20:
-        raise WebError(400, "bad_parameter", f"{name}: a whole number, not {value[:40]!r}")
-    return int(text)
+    if text.isascii() and text.lstrip("+-").isdigit() and len(text) <= 20 and low <= int(text) <= high:
+        return int(text)
+    raise WebError(400, "bad_parameter", f"{name}: a number from {low} to {high}")
 
 
 def bool_param(query: Mapping[str, str], name: str, default: bool) -> bool:
@@ -174,6 +174,41 @@ def bool_param(query: Mapping[str, str], name: str, default: bool) -> bool:
     if word in TRUE_WORDS or word in FALSE_WORDS:
         return word in TRUE_WORDS
     raise WebError(400, "bad_parameter", f"{name}: true or false, not {value[:40]!r}")
+
+
+def page_langs(lang: str | None, known: Sequence[str]) -> list[str]:
+    """Return the card-name languages of a page's ``lang`` parameter (``/search``, ``/card/<id>``, a
+    deck page, a card face): there ``?lang=`` names the interface language too
+    (:func:`cardlab.i18n.negotiate.page_language`), so every language cardlab speaks is accepted, a
+    region form as its language (``fr-FR`` -> ``fr``, as ``cardlab --lang fr-FR`` does), and card names
+    fall back to the card's own where none are known in it (``es``: Spanish words, English names).
+    The API's ``lang`` names card names only (:func:`langs_param`).
+
+    Args:
+        lang: the parameter (``fr``, ``fr-FR,de``); known: the languages card names are known in.
+
+    Returns:
+        The asked languages card names are known in (as :func:`langs_param` returns them), or the
+        page's own language when no ``lang`` was given (see :func:`langs_param`).
+
+    Raises:
+        WebError: a malformed list, or a language cardlab neither speaks nor knows card names in
+            (400 ``bad_parameter``, said in the request's language: the unknown ``?lang=`` is passed
+            over, the cookie or ``Accept-Language`` speak).
+    """
+    have = {k.lower(): k for k in known}
+    out: list[str] = []
+    for code in langs_param(lang):
+        base = l10n.base_of(code)
+        if code.lower() in have or base in have:
+            out.append(have.get(code.lower()) or have[base])
+        elif base not in l10n.LANGUAGES:
+            names = [*(f"{c} ({n})" for c, n in l10n.LANGUAGES.items()), *(k for k in known if k.lower() not in l10n.LANGUAGES)]
+            details = l10n._("lang: unknown language '{code}'; cardlab knows {languages}").format(code=code, languages=", ".join(names))
+            raise WebError(400, "bad_parameter", details)
+    if lang and lang.strip():
+        return list(dict.fromkeys(out))
+    return langs_param(lang, known)
 
 
 def check_page(page: int) -> int:

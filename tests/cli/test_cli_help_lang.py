@@ -219,3 +219,53 @@ def test_the_help_template_holds_every_help_piece():
     missing = {message for message, _where in helptext.help_pieces(ROOT)} - held
     assert missing == set(), "run python tools/i18n_catalogs.py extract (then update, compile)"
     assert set(helptext.CLICK_WORDS) <= held
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--lang", "xx", "--help"], ["search", "--help", "--lang", "xx"], ["deck", "--help", "--lang=xx"], ["--help", "--lang", "fr,xx"]],
+)
+def test_help_with_an_unknown_lang_is_refused_like_every_command(runner, argv):
+    result = runner.invoke(app, argv)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("error: --lang: unknown language 'xx'; cardlab knows en (English), fr (Français), de (Deutsch)")
+
+
+def test_the_root_lang_is_the_language_of_every_command(runner, repo):
+    deck = str(repo / "examples/decks/zap-theme-deck.txt")
+    result = runner.invoke(app, ["--lang", "fr", "deck", "validate", deck])
+    assert result.exit_code == 0, result.stderr
+    assert "aucun format nommé ; légalité dans chaque format pokemon" in result.stdout
+    result = runner.invoke(app, ["--lang=fr", "search", "charizard", "--limit", "1"])
+    assert result.exit_code == 0 and "Dracaufeu" in result.stdout  # given to search as its own --lang
+    result = runner.invoke(app, ["--lang", "fr", "search", "charizard", "--limit", "1", "--lang", "de"])
+    assert result.exit_code == 0 and "Glurak" in result.stdout  # the command's own --lang wins
+    result = runner.invoke(app, ["--lang", "xx", "deck", "validate", deck])
+    assert result.exit_code == 2 and result.stderr.startswith("error: --lang: unknown language 'xx'; cardlab knows en (English)")
+
+
+def test_the_root_lang_without_a_value_is_the_usual_missing_value_error(runner):
+    result = runner.invoke(app, ["--help", "--lang"])
+    assert result.exit_code == 2
+    assert "Error: Option '--lang' requires an argument." in result.stderr
+
+
+def test_the_root_lang_in_a_real_process(repo, tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CARDLAB_", "LC_", "LANG"))}
+    env.update(CARDLAB_CACHE_DIR=str(tmp_path / "cache"))
+    refused = subprocess.run(
+        [sys.executable, "-m", "cardlab", "--lang", "xx", "--help"], capture_output=True, text=True, env=env, timeout=60, cwd=repo
+    )
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr.startswith("error: --lang: unknown language 'xx'; cardlab knows en (English)")
+    said = subprocess.run(
+        [sys.executable, "-m", "cardlab", "--lang", "de", "i18n", "hash", "--help"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        cwd=repo,
+    )
+    assert said.returncode == 0, said.stderr
+    assert said.stdout.startswith("Aufruf: cardlab i18n hash")

@@ -106,6 +106,10 @@ def test_import_errors(runner, base1, tmp_path):
     result = runner.invoke(app, ["i18n", "import", str(po_path), "--lang", "fr", "--catalog", str(base1)])
     assert result.exit_code == 1
     assert f"{po_path}:7: this PO file is for 'de', not 'fr'" in result.stderr and "(po-language)" in result.stderr
+    # a language cardlab does not know is a usage error, whatever the file says (exit 2, the known ones named)
+    result = runner.invoke(app, ["i18n", "import", str(po_path), "--lang", "zz", "--catalog", str(base1)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: --lang: unknown language 'zz'; cardlab knows en (English), fr (Français), de (Deutsch)")
 
     bad = tmp_path / "bad.po"
     bad.write_text('msgid ""\nmsgstr ""\n"Language: fr\\n"\n\nmsgctxt "base1-4 name"\nmsgid "Charizard\nmsgstr ""\n', encoding="utf-8")
@@ -259,6 +263,30 @@ def test_hidden_characters_in_a_translation_are_refused(runner, base1, tmp_path,
     assert result.exit_code == 1, result.output
     assert f"{po_path}:5: 'base1-4 name': the translation of 'Charizard' holds U+{code} ({name}) at character {at}" in result.stderr
     assert "(hidden-character)" in result.stderr and charizard.read_bytes() == old
+
+
+@pytest.mark.parametrize("extra", [["--replace"], [], ["--dry-run"]])
+def test_one_refused_entry_imports_nothing(runner, base1, tmp_path, extra):
+    """Issue 32, nothing lost: a hidden character in one entry holds back the valid other one too."""
+    po_path = tmp_path / "mixed.po"
+    po_path.write_text(
+        'msgid ""\nmsgstr ""\n"Language: fr\\n"\n\nmsgctxt "base1-4 name"\nmsgid "Charizard"\nmsgstr "Dracau\u202efeu"\n\n'
+        'msgctxt "base1-94 text"\nmsgid "One of your Pokémon loses up to 2 damage counters."\n'
+        'msgstr "Un de vos Pokémon perd jusqu\'à 2 marqueurs de dégâts."\n',
+        encoding="utf-8",
+    )
+    before = {p: p.read_bytes() for p in base1.rglob("*.yaml")}
+    result = runner.invoke(app, ["i18n", "import", str(po_path), "--catalog", str(base1), *extra])
+    assert result.exit_code == 1, result.output
+    assert f"{po_path}:5: 'base1-4 name': the translation of 'Charizard' holds U+202E (RIGHT-TO-LEFT OVERRIDE)" in result.stderr
+    assert (
+        f"{po_path}: nothing imported: 1 entry could not be imported (listed with their lines), so neither were the other"
+        " 1 translation; fix or remove those entries and run again (refused-entry)"
+    ) in result.stderr
+    verb = "would import" if extra == ["--dry-run"] else "imported"
+    assert f"fr: {verb} 0 translations into 0 files; 0 unchanged, 0 empty (untranslated), 0 fuzzy, 2 problems" in result.stderr
+    assert result.stdout == ""
+    assert {p: p.read_bytes() for p in base1.rglob("*.yaml")} == before  # byte for byte
 
 
 def test_a_rules_text_keeps_its_line_breaks_but_not_a_bidi_override():

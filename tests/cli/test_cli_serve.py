@@ -130,6 +130,7 @@ def test_allow_writes_hands_the_token_to_the_app(runner, monkeypatch, tmp_path):
     result = runner.invoke(app, ["serve", "--allow-writes", "--token-file", str(tmp_path / "token"), "--port", "8123"])
     assert result.exit_code == 0, result.stderr
     assert (seen["target"], seen["factory"], seen["port"], seen["host"]) == ("cardlab.web.app:create_app", True, 8123, "127.0.0.1")
+    assert seen["http"] == "cardlab.web.protocol:JSONErrorProtocol"  # tests/unit/web/test_protocol.py
     assert (seen["env"]["CARDLAB_SERVE_WRITES"], seen["env"]["CARDLAB_SERVE_TOKEN"]) == ("1", TOKEN)  # the file wins
     assert "collection writes on (Bearer token)" in result.stderr
     assert (tmp_path / "cardlab-data" / "collection.sqlite").exists()  # opened (and made) before listening

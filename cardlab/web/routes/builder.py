@@ -20,7 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from cardlab.core.l10n import _
 from cardlab.web import saved as builder
 from cardlab.web.errors import WebError
-from cardlab.web.forms import check_card_id, form_body, langs_param
+from cardlab.web.forms import check_card_id, form_body, page_langs
 from cardlab.web.state import Site, SiteDep
 from cardlab.web.views import page
 
@@ -49,7 +49,7 @@ def builder_page(
     request: Request, site: Site, draft: builder.Draft, fmt: str, seed: int, status: int = 200, **context: Any
 ) -> HTMLResponse:
     """Render ``build.html`` for ``draft`` (the check runs here: call it from a worker thread)."""
-    langs = langs_param(context.pop("lang", ""), site.languages)
+    langs = page_langs(context.pop("lang", ""), site.languages)
     try:
         result = builder.builder_view(site, draft, fmt or None, langs, seed)
     except WebError as err:
@@ -125,7 +125,7 @@ def build_clear() -> Response:
 async def build_import(request: Request, site: SiteDep, text: str = Form(""), fmt: str = Form("", alias="format")) -> Response:
     """``POST /build/import``: a pasted list becomes the deck being built (each line matched as the deck
     check matches it); the builder is shown with the lines that matched no card."""
-    langs = langs_param("", site.languages)
+    langs = page_langs("", site.languages)
     try:
         draft, notes = await run_in_threadpool(builder.import_list, site, text, fmt or None, langs)
     except WebError as err:
@@ -150,7 +150,7 @@ async def build_save(
     given = token or token_cookie
     builder.page_write_access(site, given)
     draft = builder.Draft.from_cookie(draft_cookie)
-    langs = langs_param("", site.languages)
+    langs = page_langs("", site.languages)
     try:
         record = await run_in_threadpool(builder.save_draft, site, draft, name or None, fmt or None, langs)
     except WebError as err:

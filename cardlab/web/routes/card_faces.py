@@ -7,7 +7,7 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 
 from cardlab.web.faces import face_image
-from cardlab.web.forms import langs_param
+from cardlab.web.forms import page_langs
 from cardlab.web.state import SiteDep
 
 router = APIRouter(include_in_schema=False)
@@ -20,5 +20,5 @@ MAX_AGE = 3600
 def card_face(site: SiteDep, card_id: str, lang: str = "") -> Response:
     """``/cards/<id>.svg``: the card's proxy face as SVG (:func:`cardlab.web.faces.face_image`), names,
     text and labels in ``lang``; 400 for a malformed id or language, 404 for an unknown card."""
-    svg = face_image(site, card_id, langs_param(lang, site.languages))
+    svg = face_image(site, card_id, page_langs(lang, site.languages))
     return Response(svg, media_type="image/svg+xml", headers={"cache-control": f"public, max-age={MAX_AGE}"})

@@ -15,7 +15,7 @@ from cardlab.core.l10n import _
 from cardlab.web import decks
 from cardlab.web.collections import collection_choices
 from cardlab.web.errors import WebError
-from cardlab.web.forms import form_body, langs_param, read_deck_form, safe_filename
+from cardlab.web.forms import form_body, page_langs, read_deck_form, safe_filename
 from cardlab.web.state import SiteDep
 from cardlab.web.views import page
 
@@ -53,7 +53,7 @@ async def deck_page(
     """``POST /deck``: check the pasted or uploaded list (:func:`cardlab.web.decks.deck_view`) and show the
     verdicts, each problem beside its line, statistics, a sample hand for ``seed``, the export buttons
     and, with ``collection``, what that collection has and needs."""
-    langs = langs_param(lang, site.languages)
+    langs = page_langs(lang, site.languages)
     content, name = await read_deck_form(text, upload)
     context: dict[str, Any] = {
         "title": _("Deck check") + " · cardlab",
@@ -87,7 +87,7 @@ async def deck_export(
     if kind not in ("txt", "json"):
         raise StarletteHTTPException(404)
     content, name = await read_deck_form(text, upload)
-    langs = langs_param(lang, site.languages)
+    langs = page_langs(lang, site.languages)
 
     def export() -> Any:
         """Check the list and export the matched deck (in a worker thread: a check takes time)."""
@@ -114,7 +114,7 @@ async def deck_proxies(
     """``POST /deck/proxies.pdf``: the deck's proxies on ``paper`` (:func:`cardlab.web.decks.proxies_pdf`),
     a download; 400 when the deck has problems unless ``force``."""
     content, name = await read_deck_form(text, upload)
-    langs = langs_param(lang, site.languages)
+    langs = page_langs(lang, site.languages)
     data = await run_in_threadpool(decks.proxies_pdf, site, content, name, fmt or None, langs, paper, force)
     return Response(
         data, media_type="application/pdf", headers={"content-disposition": f'attachment; filename="{safe_filename(name)}-proxies.pdf"'}

@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from cardlab.core.l10n import _
 from cardlab.web.cards import card_json, card_legality, card_view, run_search
 from cardlab.web.errors import WebError
-from cardlab.web.forms import langs_param
+from cardlab.web.forms import page_langs
 from cardlab.web.limits import PER_PAGE
 from cardlab.web.state import SiteDep
 from cardlab.web.views import page
@@ -48,7 +48,7 @@ def search_page(
     matches and "more than 1,000" above, where the pager shows no last page, only a next one."""
     from cardlab.search.compile import SORTS
 
-    langs = langs_param(lang, site.languages)
+    langs = page_langs(lang, site.languages)
     if view not in VIEWS:
         raise WebError(400, "bad_parameter", f"view: one of {', '.join(VIEWS)} (got {view!r})")
     context: dict[str, Any] = {
@@ -113,7 +113,7 @@ def search_help(request: Request, site: SiteDep, lang: str = "") -> HTMLResponse
     from cardlab.search.compile import SORTS
     from cardlab.search.fields import ALIASES, FIELDS
 
-    langs_param(lang, site.languages)
+    page_langs(lang, site.languages)
 
     return page(
         request,
@@ -134,7 +134,7 @@ def card_page(request: Request, site: SiteDep, card_id: str, lang: str = "") -> 
     from cardlab.games import get
     from cardlab.games.base import common_rows
 
-    langs = langs_param(lang, site.languages)
+    langs = page_langs(lang, site.languages)
     view = card_view(site, card_id)
     if view.id != card_id:
         return RedirectResponse(f"/card/{view.id}" + (f"?lang={lang}" if lang else ""), status_code=301)
@@ -163,6 +163,6 @@ def sets_page(request: Request, site: SiteDep, lang: str = "") -> HTMLResponse:
     """``/sets``: recorded against printed cards per set, and the numbers still missing."""
     from cardlab.contrib.new_card import missing_text
 
-    langs = langs_param(lang, site.languages)
+    langs = page_langs(lang, site.languages)
     rows = [(s, missing_text(s)) for s in site.set_statuses()]
     return page(request, "sets.html", title=_("Sets") + " · cardlab", rows=rows, langs=langs)

@@ -19,7 +19,7 @@ from cardlab.core.l10n import _
 from cardlab.web import saved as builder
 from cardlab.web.collections import check_write_access, open_collections, write_database
 from cardlab.web.errors import WebError, web_error
-from cardlab.web.forms import form_body, langs_param
+from cardlab.web.forms import form_body, page_langs
 from cardlab.web.state import SiteDep
 from cardlab.web.views import page
 
@@ -34,7 +34,7 @@ async def saved_page(request: Request, site: SiteDep, deck_id: str, fmt: str = F
     """``/d/<id>``: a saved deck: verdicts (its format, or ``format``), the list by section, exact odds, a
     sample hand, downloads, and buttons to copy it into the builder or edit it; 404 (a page with the
     search) for an id no deck has."""
-    langs = langs_param(lang, site.languages)
+    langs = page_langs(lang, site.languages)
     record = await run_in_threadpool(builder.saved_deck, deck_id)
     result = await run_in_threadpool(builder.saved_view, site, record, fmt or None, langs, seed)
     title = f"{record.name or _('Deck {id}').replace('{id}', record.id)} · cardlab"

@@ -15,8 +15,8 @@ from fastapi.responses import JSONResponse, Response
 from cardlab.core.errors import CardlabError
 from cardlab.web.cards import search_json, search_params, with_warnings
 from cardlab.web.errors import WebError, web_error
-from cardlab.web.forms import bool_param, check_page, int_param, langs_param
-from cardlab.web.limits import PER_PAGE
+from cardlab.web.forms import bool_param, int_param, langs_param
+from cardlab.web.limits import MAX_PAGE, PER_PAGE
 from cardlab.web.state import SiteDep
 
 router = APIRouter()
@@ -58,11 +58,9 @@ def api_search(request: Request, site: SiteDep) -> Response:
     # parameters was a sixth of a request's work at 50 clients (BENCHMARKS.md, issue 29)
     query = request.query_params
     q, lang, cursor = query.get("q", ""), query.get("lang", ""), query.get("cursor", "")
-    page_, page_size = int_param(query, "page", 1), int_param(query, "page_size", PER_PAGE)
+    page_ = int_param(query, "page", 1, 1, MAX_PAGE)
+    page_size = int_param(query, "page_size", PER_PAGE, 1, MAX_PAGE_SIZE)
     opts = search_params(query, query.get("sort", "number"), bool_param(query, "reverse", False))
-    check_page(page_)
-    if not 1 <= page_size <= MAX_PAGE_SIZE:
-        raise WebError(400, "bad_parameter", f"page_size: a number from 1 to {MAX_PAGE_SIZE}")
     langs = langs_param(lang, site.languages)
     try:
         found = engine.find_page(

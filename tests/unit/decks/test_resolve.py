@@ -254,3 +254,17 @@ def test_suggestions_are_names_in_the_readers_languages(catalog):
     assert english.suggestions("Bil") == ["Bill", "Birthday Pikachu", "Blaine"]
     assert english.suggestions("Bisaflr") == ["Venusaur"]  # only a German name is close: the card, in English
     assert CardIndex(catalog, "pokemon", ["de"]).suggestions("Bisaflr") == ["Bisaflor"]
+
+
+@pytest.mark.parametrize("line", ["4 Prof. Oak", "4 prof oak", "4 PROF. OAK", "4 Prof. Oak BS 88"])
+def test_prof_is_professor(index, line):
+    """Deck lists write Professor Oak "Prof. Oak": the abbreviation is written out, the card found
+    outright (it suggested "Impostor Professor Oak" first)."""
+    assert _resolve(index, line) == ("base1-88", None, "")
+
+
+def test_an_abbreviation_is_written_out_for_suggestions_too(index):
+    assert index.suggestions("Prof. Oka")[0] == "Professor Oak"
+    message = _resolve(index, "1 Prof. Oka")[1]
+    assert message == 'unknown card "Prof. Oka"; did you mean "Professor Oak", "Imposter Professor Oak", "Impostor Professor Oak"?'
+    assert index.ids_of("Profit Oak") == set()  # only the whole word is an abbreviation

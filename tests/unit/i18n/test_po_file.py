@@ -322,7 +322,7 @@ def test_po_language_header_forms(base1, tmp_path):
     assert run_import(base1, po_path, "fr").unchanged == 1
 
 
-def test_unknown_contexts_are_reported_and_the_rest_applied(base1, tmp_path):
+def test_unknown_contexts_are_reported_and_nothing_applied(base1, tmp_path):
     po_path = tmp_path / "fr.po"
     po_path.write_text(
         _po_text(
@@ -334,12 +334,22 @@ def test_unknown_contexts_are_reported_and_the_rest_applied(base1, tmp_path):
         ),
         encoding="utf-8",
     )
+    before = snapshot(base1)
     report = run_import(base1, po_path)
-    assert [(p.pos.line, p.rule) for p in report.problems] == [(6, "unknown-context"), (10, "unknown-context"), (14, "no-context")]
-    assert "no card or set 'base1-999'" in report.problems[0].message
-    assert "card base1-4 has no translatable text at 'attacks[5].name'" in report.problems[1].message
-    assert report.applied == ["base1-94 text"] and not report.ok
-    assert "fr: Un de vos Pokémon" in (base1 / "pokemon" / "base1" / "94-potion.yaml").read_text(encoding="utf-8")
+    assert [(p.pos.line, p.rule) for p in report.problems] == [
+        (0, "refused-entry"),
+        (6, "unknown-context"),
+        (10, "unknown-context"),
+        (14, "no-context"),
+    ]
+    assert report.problems[0].message == (
+        "nothing imported: 3 entries could not be imported (listed with their lines), so neither were the other"
+        " 1 translation; fix or remove those entries and run again"
+    )
+    assert "no card or set 'base1-999'" in report.problems[1].message
+    assert "card base1-4 has no translatable text at 'attacks[5].name'" in report.problems[2].message
+    assert report.applied == [] and report.held_back == 1 and not report.ok
+    assert snapshot(base1) == before  # all or nothing: the valid base1-94 entry is held back too
 
 
 def test_duplicate_context_applies_neither(base1, tmp_path):
@@ -366,29 +376,30 @@ def test_changed_source_is_not_applied(base1, tmp_path):
     assert snapshot(base1) == before
 
 
-def test_translation_that_would_not_validate_leaves_the_file(base1, tmp_path):
+def test_translation_that_would_not_validate_leaves_every_file(base1, tmp_path):
     po_path = tmp_path / "fr.po"
     export_to(base1, "fr", po_path)
     # a blank translation: white space is trimmed (the source has none), leaving an empty string
     translate(po_path, {"base1-4 name": "   ", "base1-94 text": "Un de vos Pokémon perd jusqu'à 2 marqueurs de dégâts."})
     charizard = base1 / "pokemon" / "base1" / "4-charizard.yaml"
-    old = charizard.read_bytes()
+    before = snapshot(base1)
     report = run_import(base1, po_path, replace=True)
     assert not report.ok
     schema = [(p.pos.line, p.pos.col, p.message) for p in report.problems if p.pos.path == charizard]
     assert (3, 27, "name.fr: must not be empty") in schema
     entry = next(e for e in polib.pofile(str(po_path)) if e.msgctxt == "base1-4 name")
-    assert [(p.pos.line, p.rule) for p in report.problems if p.pos.path == po_path] == [(entry.linenum, "not-applied")]
-    assert charizard.read_bytes() == old
-    assert report.applied == ["base1-94 text"] and [p.name for p in report.written] == ["94-potion.yaml"]
-    # a dry run reports the same and keeps the bad file out of the diff
-    (base1 / "pokemon" / "base1" / "94-potion.yaml").write_text(
-        (copy_base1(tmp_path / "again") / "pokemon" / "base1" / "94-potion.yaml").read_text(encoding="utf-8"), encoding="utf-8"
-    )
+    assert [(p.pos.line, p.rule) for p in report.problems if p.pos.path == po_path] == [
+        (0, "refused-entry"),
+        (entry.linenum, "not-applied"),
+    ]
+    # all or nothing: the valid Potion text is not written either (issue 32)
+    assert snapshot(base1) == before
+    assert report.applied == [] and report.written == [] and report.held_back == 1
+    # a dry run reports the same and shows no diff
     dry = run_import(base1, po_path, dry_run=True, replace=True)
     assert (charizard, 3, 27) in [(p.pos.path, p.pos.line, p.pos.col) for p in dry.problems]
     assert [p.pos.line for p in dry.problems if p.rule == "not-applied"] == [entry.linenum]
-    assert "4-charizard" not in dry.diff([base1]) and "94-potion" in dry.diff([base1])
+    assert dry.diff([base1]) == "" and dry.applied == []
 
 
 def test_source_language_is_not_a_target(base1, tmp_path):

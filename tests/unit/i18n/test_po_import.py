@@ -480,7 +480,7 @@ def test_import_po_when_writing_fails(tmp_path, monkeypatch, error, message):
         encoding="utf-8",
     )
 
-    def failing(changes):
+    def failing(changes, whole=False):
         raise error
 
     monkeypatch.setattr(writeback, "commit", failing)
