@@ -117,3 +117,14 @@ def test_the_usage_line_names_its_argument_in_capitals(runner, lang, usage):
     assert result.exit_code == 2
     assert result.stderr.startswith(f"{usage}cardlab deck validate [OPTIONS] FILE\n")
     assert runner.invoke(app, ["i18n", "import"]).stderr.startswith("Usage: cardlab i18n import [OPTIONS] PO_FILE\n")
+
+
+def test_a_cockatrice_deck_problem_in_french(runner, tmp_path):
+    deck = tmp_path / "d.cod"
+    cod = '<?xml version="1.0"?>\n<cockatrice_deck version="1">\n<zone name="main">\n<card number="60" name="Pikachu"/>\n</zone>\n'
+    deck.write_text(cod + '<zone name="extra">\n<card number="1" name="Bill"/>\n</zone>\n</cockatrice_deck>\n', encoding="utf-8")
+    code, out = run(runner, ["deck", "validate", str(deck), "-f", "pokemon-base", "--lang", "fr"])
+    assert code == 1
+    assert (
+        '7: unknown-section: <card name="Bill"> est dans la zone « extra », qui ne fait pas partie du deck (zones : main, side) ; non comptée\n'
+    ) in out
