@@ -43,6 +43,24 @@ if TYPE_CHECKING:
 _T = TypeVar("_T")
 
 
+_typer_metavar = typer.core.TyperArgument.make_metavar
+
+
+def _usage_metavar(self: typer.core.TyperArgument, ctx: Any, *, usage: bool = False) -> str:
+    """An argument in the usage line as click writes it, ``FILE`` (``[FILE]`` when optional,
+    ``FILES...`` for several), not typer 0.28's ``{file}``, whose braces read as a placeholder left
+    unfilled; the argument list of ``--help`` keeps typer's own form."""
+    if not usage:
+        return _typer_metavar(self, ctx, usage=usage)
+    if self.metavar is not None:  # written as it is to be shown ("QUERY...")
+        return self.metavar if self.required or self.metavar.startswith("[") else f"[{self.metavar}]"
+    var = (self.name or "").upper() + ("..." if self.nargs != 1 else "")
+    return var if self.required else f"[{var}]"
+
+
+typer.core.TyperArgument.make_metavar = _usage_metavar  # type: ignore[method-assign]
+
+
 _APP_SETTINGS: dict[str, Any] = dict(
     name="cardlab",
     help="cardlab: a card database and deck builder for older and niche trading card games.\n\n"

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from cardlab.core.errors import InputError, UsageError
 from cardlab.core.inputs import LoadError, read_text
+from cardlab.core.l10n import N_
 
 TOKEN_ENV = "CARDLAB_SERVE_TOKEN"
 """The environment variable holding the token."""
@@ -61,7 +62,7 @@ def serve_token(token_file: Path | None, environ: Mapping[str, str] | None = Non
     environ = os.environ if environ is None else environ
     if token_file is not None:
         try:
-            text = read_text(token_file, MAX_TOKEN + 64, "the token file")
+            text = read_text(token_file, MAX_TOKEN + 64, N_("the token file"))
         except LoadError as err:
             raise InputError(f"{token_file}: {err.problem.message}") from None
         return check_token(text, str(token_file))

@@ -23,6 +23,7 @@ import platformdirs
 from cardlab.core.errors import Problem, SourcePos, UsageError
 from cardlab.core.fuzzy import suggest
 from cardlab.core.inputs import LineIndex, LoadError, decode, read_bytes, split_lines
+from cardlab.core.l10n import N_
 from cardlab.core.text import LANG_RE
 
 ENV_LANG = "CARDLAB_LANG"
@@ -121,7 +122,7 @@ def _config_languages(path: Path) -> list[str]:
             )
         return []
     try:
-        text = decode(read_bytes(path, MAX_CONFIG_BYTES, "the config file"), path)
+        text = decode(read_bytes(path, MAX_CONFIG_BYTES, N_("the config file")), path)
     except LoadError as err:
         raise ConfigError(err.problem.pos, err.problem.message) from None
     try:

@@ -21,6 +21,7 @@ import stat
 from pathlib import Path
 
 from cardlab.core.errors import Problem, SourcePos, UsageError
+from cardlab.core.l10n import N_, _
 
 MAX_FILE_BYTES = 1_000_000
 """A card or set file larger than this (1 MB) is refused."""
@@ -85,13 +86,26 @@ def line_col(text: str, index: int) -> tuple[int, int]:
     return LineIndex(text[: index + 1]).line_col(index)
 
 
+_OS_ERRORS = {
+    errno.EISDIR: N_("is a folder, not a file"),
+    errno.ENOENT: N_("No such file or directory"),
+    errno.EACCES: N_("Permission denied"),
+    errno.ENOTDIR: N_("Not a directory"),
+}
+"""The usual reasons a file cannot be read, in the system's English words the catalogs translate
+(any other reason: the system's own words)."""
+
+
 def _describe(err: OSError) -> str:
-    if err.errno == errno.EISDIR:
-        return "is a folder, not a file"
-    return err.strerror or str(err)
+    known = _OS_ERRORS.get(err.errno or 0)
+    return _(known) if known else err.strerror or str(err)
 
 
-def read_bytes(path: Path, limit: int, what: str = "file") -> bytes:
+def _cannot_read(path: Path, what: str, why: str) -> LoadError:
+    return LoadError(Problem(SourcePos(path, 1, 1), _("cannot read {what}: {why}").format(what=_(what), why=why), "file"))
+
+
+def read_bytes(path: Path, limit: int, what: str = N_("file")) -> bytes:
     """Read at most ``limit + 1`` bytes of ``path`` and refuse the file when there are more.
 
     Works the same for regular files and special ones (``/dev/zero``, a FIFO or a pipe is read up
@@ -105,11 +119,11 @@ def read_bytes(path: Path, limit: int, what: str = "file") -> bytes:
         flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
         fd = os.open(path, flags)
     except OSError as err:
-        raise LoadError(Problem(SourcePos(path, 1, 1), f"cannot read {what}: {_describe(err)}", "file")) from None
+        raise _cannot_read(path, what, _describe(err)) from None
     try:
         st = os.fstat(fd)
         if stat.S_ISDIR(st.st_mode):
-            raise LoadError(Problem(SourcePos(path, 1, 1), f"cannot read {what}: is a folder, not a file", "file"))
+            raise _cannot_read(path, what, _("is a folder, not a file"))
         chunks: list[bytes] = []
         size = 0
         # a regular file's size is known: the first read asks for one byte more than it, so a small
@@ -128,16 +142,21 @@ def read_bytes(path: Path, limit: int, what: str = "file") -> bytes:
                 break  # the whole file, as its size said, and nothing after it: no read to see the end
             want = 1 << 20
     except OSError as err:
-        raise LoadError(Problem(SourcePos(path, 1, 1), f"cannot read {what}: {_describe(err)}", "file")) from None
+        raise _cannot_read(path, what, _describe(err)) from None
     finally:
         os.close(fd)
     if size > limit:
-        real = f"{st.st_size:,} bytes" if stat.S_ISREG(st.st_mode) and st.st_size > limit else f"more than {limit:,} bytes"
-        raise LoadError(Problem(SourcePos(path, 1, 1), f"{what} is {real}; the limit is {limit:,}", "file"))
+        real = (
+            _("{n} bytes").format(n=f"{st.st_size:,}")
+            if stat.S_ISREG(st.st_mode) and st.st_size > limit
+            else _("more than {n} bytes").format(n=f"{limit:,}")
+        )
+        message = _("{what} is {size}; the limit is {limit}").format(what=_(what), size=real, limit=f"{limit:,}")
+        raise LoadError(Problem(SourcePos(path, 1, 1), message, "file"))
     return b"".join(chunks)
 
 
-def decode(raw: bytes, path: Path, encoding: str = "utf-8", hint: str = "save the file as UTF-8") -> str:
+def decode(raw: bytes, path: Path, encoding: str = "utf-8", hint: str = N_("save the file as UTF-8")) -> str:
     """Decode ``raw`` (a UTF-8 BOM is dropped) and refuse NUL characters.
 
     Raises:
@@ -150,17 +169,29 @@ def decode(raw: bytes, path: Path, encoding: str = "utf-8", hint: str = "save th
         line, col = line_col(good, len(good))
         name = codecs.lookup(encoding).name
         what = "UTF-8" if name == "utf-8" else name
-        raise LoadError(Problem(SourcePos(path, line, col), f"not {what} text (byte 0x{raw[err.start]:02x}); {hint}", "encoding")) from None
+        raise LoadError(
+            Problem(
+                SourcePos(path, line, col),
+                _("not {encoding} text (byte {byte}); {hint}").format(encoding=what, byte=f"0x{raw[err.start]:02x}", hint=_(hint)),
+                "encoding",
+            )
+        ) from None
     except (UnicodeError, ValueError, TypeError) as err:  # codecs such as idna fail otherwise
-        raise LoadError(Problem(SourcePos(path, 1, 1), f"cannot decode the file as {encoding}: {err}; {hint}", "encoding")) from None
+        raise LoadError(
+            Problem(
+                SourcePos(path, 1, 1),
+                _("cannot decode the file as {encoding}: {error}; {hint}").format(encoding=encoding, error=err, hint=_(hint)),
+                "encoding",
+            )
+        ) from None
     nul = text.find("\x00")
     if nul >= 0:
         line, col = line_col(text, nul)
-        raise LoadError(Problem(SourcePos(path, line, col), "a NUL byte: this is a binary file, not text", "encoding"))
+        raise LoadError(Problem(SourcePos(path, line, col), _("a NUL byte: this is a binary file, not text"), "encoding"))
     return text.removeprefix("\ufeff")
 
 
-def read_text(path: Path, max_bytes: int = MAX_FILE_BYTES, what: str = "file") -> str:
+def read_text(path: Path, max_bytes: int = MAX_FILE_BYTES, what: str = N_("file")) -> str:
     """Read a UTF-8 text file of at most ``max_bytes`` (a BOM is dropped).
 
     Raises:

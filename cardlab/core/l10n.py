@@ -18,7 +18,7 @@ from __future__ import annotations
 import gettext
 import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -169,6 +169,17 @@ def gettext_in(lang: str, message: str, context: str | None = None) -> str:
     card's language)."""
     t = translations(base_of(lang)) if base_of(lang) in LANGUAGES else translations("en")
     return t.pgettext(context, message) if context else t.gettext(message)
+
+
+def quote(text: str) -> str:
+    """Return ``text`` between the current language's quotation marks: ``"Pikachu"`` in English,
+    « Pikachu » in French, „Pikachu“ in German, «Pikachu» in Italian (the catalog's ``quotation`` entry)."""
+    return pgettext("quotation", '"{text}"').format(text=text)
+
+
+def either(choices: Iterable[str]) -> str:
+    """Return ``choices`` joined by the current language's "or" (``type:fire or type:water``)."""
+    return (" " + _("or") + " ").join(choices)
 
 
 def N_(message: str) -> str:  # noqa: N802 - gettext's name for "mark only"

@@ -217,10 +217,10 @@ def line_list(lines: Iterable[int], most: int = MAX_LINES_SHOWN) -> str:
     numbers)."""
     lines = list(lines)
     if len(lines) == 1:
-        return f"line {lines[0]}"
+        return _("line {n}").format(n=lines[0])
     shown = ", ".join(str(n) for n in lines[:most])
-    more = f" and {len(lines) - most:,} more" if len(lines) > most else ""
-    return f"lines {shown}{more}"
+    more = _(" and {n} more").format(n=f"{len(lines) - most:,}") if len(lines) > most else ""
+    return _("lines {lines}{more}").format(lines=shown, more=more)
 
 
 def listify(value: Any) -> list:

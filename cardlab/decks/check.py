@@ -126,9 +126,14 @@ def resolve_deck(
         )
         if bad is not None:
             raise UsageError(
-                f"{bad.pos}: {bad.message}: the format must be a name such as pokemon-base; fix it or use --format NAME (formats: {known})"
+                f"{bad.pos}: "
+                + _("{problem}: the format must be a name such as pokemon-base; fix it or use --format NAME (formats: {known})").format(
+                    problem=bad.message, known=known
+                )
             )
-        raise UsageError(f"{path}: no format given; use --format NAME or a 'Format: NAME' line (formats: {known})")
+        raise UsageError(
+            f"{path}: " + _("no format given; use --format NAME or a 'Format: NAME' line (formats: {known})").format(known=known)
+        )
     deck, _problems, _notes = choose_format(deck_list, catalog, formats, format_name, langs)
     return deck
 
@@ -223,7 +228,7 @@ def check_list(
             catalog with no format at all (exit 2).
     """
     if format_name is not None and not format_name.strip():
-        raise UsageError(f"the format name is empty; give one such as pokemon-base (formats: {_known(formats)})")
+        raise UsageError(_("the format name is empty; give one such as pokemon-base (formats: {known})").format(known=_known(formats)))
     indexes = {} if indexes is None else indexes
     name = format_name or deck_list.format
     if name:
@@ -233,8 +238,10 @@ def check_list(
             from cardlab.core.fuzzy import suggest  # lazy: rapidfuzz, only when a format name is wrong
 
             close = suggest(name, list(formats))
-            hint = f"; did you mean {', '.join(close)}?" if close else ""
-            raise UsageError(f"{where}unknown format '{name}'{hint} (formats: {_known(formats)})")
+            hint = _("; did you mean {names}?").format(names=", ".join(close)) if close else ""
+            raise UsageError(
+                where + _("unknown format '{name}'{mean} (formats: {known})").format(name=name, mean=hint, known=_known(formats))
+            )
         deck = build_deck(deck_list, catalog, found, card_index(indexes, catalog, found.game, langs), langs=langs)
         return LegalityReport(deck_list.path, found.game, [FormatResult(deck, check_deck(deck))], found.name, surveyed=False)
     bad = next(
@@ -242,10 +249,13 @@ def check_list(
     )
     if bad is not None:
         raise UsageError(
-            f"{bad.pos}: {bad.message}: the format must be a name such as pokemon-base; fix it or use --format NAME (formats: {_known(formats)})"
+            f"{bad.pos}: "
+            + _("{problem}: the format must be a name such as pokemon-base; fix it or use --format NAME (formats: {known})").format(
+                problem=bad.message, known=_known(formats)
+            )
         )
     if not formats:
-        raise UsageError("the catalog defines no deck format to read the deck with")
+        raise UsageError(_("the catalog defines no deck format to read the deck with"))
     # the game first: the one whose cards the most lines name (each line looked up once per game,
     # without "did you mean"); then every format of that game, the list built once per format
     found_by_game: dict[str, list] = {}

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from cardlab.core.errors import UsageError
+from cardlab.core.l10n import _
 from cardlab.core.text import pick
 from cardlab.decks.check import export_json, export_text
 
@@ -98,9 +99,13 @@ def write_deck(deck: Deck, dialect: str, langs: Iterable[str] = (), sets: Mappin
     if name == "json":
         return json.dumps(export_json(deck, langs), ensure_ascii=False, indent=2) + "\n"
     if name not in DIALECTS:
-        raise UsageError(f"unknown deck dialect '{dialect}'; choose one of {', '.join(DIALECTS)}")
+        raise UsageError(_("unknown deck dialect '{dialect}'; choose one of {known}").format(dialect=dialect, known=", ".join(DIALECTS)))
     if deck.format.game != "pokemon":
-        raise UsageError(f"-O {name} writes Pokémon TCG deck lists; {deck.format.name} is a {deck.format.game} format (use text or json)")
+        raise UsageError(
+            _("-O {dialect} writes Pokémon TCG deck lists; {format} is a {game} format (use text or json)").format(
+                dialect=name, format=deck.format.name, game=deck.format.game
+            )
+        )
     groups = _groups(deck, name, list(langs), sets)
     if name == "tcgone":
         return _tcgone(groups)

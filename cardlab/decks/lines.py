@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from cardlab.core.errors import Problem, SourcePos
+from cardlab.core.l10n import _, quote
 from cardlab.decks.model import MAX_COUNT
 
 _COUNT_FIRST = re.compile(r"^(?P<n>[-+]?\d+)(?:\s*[x×])?\s+(?P<rest>\S.*)$", re.IGNORECASE)
@@ -84,15 +85,23 @@ def to_int(digits: str) -> int:
 
 
 def _shown(n: int) -> str:
-    return f"count {n}" if abs(n) < HUGE else "a count of more than 18 digits"
+    return _("count {n}").format(n=n) if abs(n) < HUGE else _("a count of more than 18 digits")
 
 
 def count_problem(path: Path, line: int, n: int, text: str) -> Problem | None:
     """The ``count`` problem of a line whose count is below 1 or above :data:`MAX_COUNT`, else None."""
     if n < 1:
-        return Problem(SourcePos(path, line), f'{_shown(n)} for "{text}": a count is a whole number from 1 to {MAX_COUNT}', "count")
+        return Problem(
+            SourcePos(path, line),
+            _("{count} for {line}: a count is a whole number from 1 to {limit}").format(count=_shown(n), line=quote(text), limit=MAX_COUNT),
+            "count",
+        )
     if n > MAX_COUNT:
-        return Problem(SourcePos(path, line), f'{_shown(n)} for "{text}" is too large (at most {MAX_COUNT} on one line)', "count")
+        return Problem(
+            SourcePos(path, line),
+            _("{count} for {line} is too large (at most {limit} on one line)").format(count=_shown(n), line=quote(text), limit=MAX_COUNT),
+            "count",
+        )
     return None
 
 
@@ -100,10 +109,12 @@ def no_count_message(line: str) -> str:
     """The message for a line with no count: suggest ``1 <line>`` only when the line reads like a
     bare card name (no digit, no brace); point at YAML when it looks like a YAML item."""
     if re.match(r"^(?:[\w-]+:\s*)?[\[{]", line):
-        return f'this line looks like YAML ("{line}"); a YAML deck file must be named .yaml or .yml'
+        return _("this line looks like YAML ({line}); a YAML deck file must be named .yaml or .yml").format(line=quote(line))
     if re.search(r"[\d{}\[\]]", line):
-        return f'cannot read a count and a card from this line ("{line}"); a card line looks like "4 Pikachu"'
-    return f'no count on this line ("{line}"); write it as "1 {line}"'
+        return _("cannot read a count and a card from this line ({line}); a card line looks like {example}").format(
+            line=quote(line), example=quote("4 Pikachu")
+        )
+    return _("no count on this line ({line}); write it as {fix}").format(line=quote(line), fix=quote(f"1 {line}"))
 
 
 def split_count(line: str) -> tuple[int, str] | None:

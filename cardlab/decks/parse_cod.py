@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardlab.core.errors import InputError, Problem, SourcePos
+from cardlab.core.l10n import _, quote
 from cardlab.decks.lines import count_problem, to_int
 from cardlab.decks.model import DeckList, Entry, Header
 
@@ -83,7 +84,11 @@ def _handler_class() -> Any:
             self.depth += 1
             if self.depth == 1:
                 if name != ROOT:
-                    raise _NotADeck(f"the root element is <{name}>, not <{ROOT}>", self._line(), self._column())
+                    raise _NotADeck(
+                        _("the root element is {found}, not {root}").format(found=f"<{name}>", root=f"<{ROOT}>"),
+                        self._line(),
+                        self._column(),
+                    )
                 self.root_seen = True
                 return
             if name == "deckname" and self.depth == 2:
@@ -95,8 +100,9 @@ def _handler_class() -> Any:
                     self.deck.headers.append(Header(self._line(), f'zone "{self.zone}"', "sideboard", None, False, True))
                     self.zone_header = len(self.deck.headers) - 1
             elif name == "zone":
-                where = f'the zone "{self.zone}"' if self.zone is not None else f"<{self.parent}>"
-                self._report(f'a <zone name="{attrs.get("name", "main")}"> inside {where}; zones are not nested: its cards are not counted')
+                where = _("the zone {zone}").format(zone=quote(self.zone)) if self.zone is not None else f"<{self.parent}>"
+                zone = f'<zone name="{attrs.get("name", "main")}">'
+                self._report(_("a {zone} inside {where}; zones are not nested: its cards are not counted").format(zone=zone, where=where))
                 self.nested += 1
             elif name == "card":
                 self._place(attrs)
@@ -113,15 +119,23 @@ def _handler_class() -> Any:
             """Count a card element of a zone, or report it where it cannot be counted."""
             what = f'<card name="{(attrs.get("name") or "").strip()}">'
             if self.nested:
-                self._report(f"{what} is in a zone inside another zone; not counted (a deck's zones hold its cards directly)")
+                self._report(
+                    _("{card} is in a zone inside another zone; not counted (a deck's zones hold its cards directly)").format(card=what)
+                )
             elif self.zone is None:
-                self._report(f'{what} is outside any zone; not counted (put it in <zone name="main">)')
+                self._report(_("{card} is outside any zone; not counted (put it in {zone})").format(card=what, zone='<zone name="main">'))
             elif self.zone in SKIPPED_ZONES:
                 return
             elif self.zone not in COUNTED_ZONES:
-                self._report(f'{what} is in the zone "{self.zone}", which is not part of the deck (zones: main, side); not counted')
+                self._report(
+                    _("{card} is in the zone {zone}, which is not part of the deck (zones: main, side); not counted").format(
+                        card=what, zone=quote(self.zone)
+                    )
+                )
             elif self.depth != 3:
-                self._report(f"{what} is inside <{self.parent}>, not directly in its zone; not counted")
+                self._report(
+                    _("{card} is inside {parent}, not directly in its zone; not counted").format(card=what, parent=f"<{self.parent}>")
+                )
             else:
                 self._card(attrs)
 
@@ -133,13 +147,21 @@ def _handler_class() -> Any:
             card_name = (attrs.get("name") or "").strip()
             number = (attrs.get("number") or "").strip()
             if not card_name:
-                deck.problems.append(Problem(SourcePos(deck.path, line), 'a <card> without a name: write name="Pikachu"', "no-count"))
+                deck.problems.append(
+                    Problem(
+                        SourcePos(deck.path, line),
+                        _("a {card} without a name: write {fix}").format(card="<card>", fix='name="Pikachu"'),
+                        "no-count",
+                    )
+                )
                 return
             set_code, collector = (attrs.get("setShortName") or "").strip(), (attrs.get("collectorNumber") or "").strip()
             text = f"{card_name} {set_code} {collector}" if set_code and collector else card_name
             if not number.lstrip("+-").isdecimal():
-                shown = f'number="{number}"' if number else "no number"
-                message = f'cannot read a count for "{text}" ({shown}); a card element looks like <card number="4" name="{card_name}"/>'
+                shown = f'number="{number}"' if number else _("no number")
+                message = _("cannot read a count for {card} ({number}); a card element looks like {example}").format(
+                    card=quote(text), number=shown, example=f'<card number="4" name="{card_name}"/>'
+                )
                 deck.problems.append(Problem(SourcePos(deck.path, line), message, "no-count"))
                 return
             n = to_int(number)
@@ -202,14 +224,15 @@ def parse_cod(text: str, path: Path) -> DeckList:
     except SAXParseException as err:
         where = SourcePos(path, err.getLineNumber() or 1, (err.getColumnNumber() or 0) + 1)
         raise InputError(
-            f"{where}: not a well-formed Cockatrice deck file ({err.getMessage()}); a .cod file is XML saved by Cockatrice"
+            f"{where}: "
+            + _("not a well-formed Cockatrice deck file ({error}); a .cod file is XML saved by Cockatrice").format(error=err.getMessage())
         ) from None
     except _NotADeck as err:
-        raise InputError(f"{SourcePos(path, err.line, err.column)}: not a Cockatrice deck: {err}") from None
+        raise InputError(f"{SourcePos(path, err.line, err.column)}: " + _("not a Cockatrice deck: {why}").format(why=err)) from None
     except DefusedXmlException:
         raise InputError(
-            f"{SourcePos(path, 1)}: this XML file declares a DTD or an entity, which a Cockatrice deck never holds; it is not read"
+            f"{SourcePos(path, 1)}: " + _("this XML file declares a DTD or an entity, which a Cockatrice deck never holds; it is not read")
         ) from None
     if not deck.entries and not deck.problems:
-        deck.problems.append(Problem(SourcePos(path, 1), "the deck list holds no cards", "empty"))
+        deck.problems.append(Problem(SourcePos(path, 1), _("the deck list holds no cards"), "empty"))
     return deck

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.inputs import as_path, split_lines
+from cardlab.core.l10n import _, quote
 from cardlab.core.text import fold, norm_value
 from cardlab.decks.lines import HUGE, count_problem, no_count_message, split_count, to_int
 from cardlab.decks.model import MAX_COUNT, SIDEBOARD_WORDS, TOTAL_WORDS, DeckList, Entry, Header
@@ -131,7 +132,7 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
     entries = deck.entries
     for number, raw in enumerate(split_lines(text.removeprefix("\ufeff")), start=1):
         line = " ".join(raw.split())  # tabs and runs of spaces as one space
-        count, _, rest = line.partition(" ")
+        count, _sep, rest = line.partition(" ")
         if (
             count.isdecimal()
             and 0 < len(count) < 19
@@ -187,7 +188,7 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
             deck.meta_lines.append(number)
             if deck.format is None:
                 deck.format_line = number
-            shown = f"'Format: {value}' names no format" if value else "the 'Format:' line names no format"
+            shown = _("'Format: {value}' names no format").format(value=value) if value else _("the 'Format:' line names no format")
             deck.problems.append(Problem(SourcePos(deck.path, number), shown, "schema"))
             continue
         # "Deck: Zap" names the deck; "Deck:" and "Deck: 60" are the deck section header; a name line
@@ -205,10 +206,9 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
                     deck.problems.append(
                         Problem(
                             SourcePos(deck.path, number),
-                            (
-                                f"a second format line names '{value}' but line {deck.format_line} names '{deck.format}' "
-                                f"(that one is used); keep one 'Format:' line"
-                            ),
+                            _(
+                                "a second format line names '{value}' but line {line} names '{first}' (that one is used); keep one 'Format:' line"
+                            ).format(value=value, line=deck.format_line, first=deck.format),
                             "format-conflict",
                         )
                     )
@@ -228,7 +228,9 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
             if word in words or (m["sep"] == ":" and not hashed):
                 declared = to_int(total) if total is not None else None
                 if declared is not None and abs(declared) >= HUGE:  # more than 18 digits: reported, not capped
-                    message = f'"{m["label"]}" declares a total of more than 18 digits; a header\'s total is its number of cards'
+                    message = _("{label} declares a total of more than 18 digits; a header's total is its number of cards").format(
+                        label=quote(m["label"])
+                    )
                     deck.problems.append(Problem(SourcePos(deck.path, number), message, "section-total"))
                     declared = None
                 deck.headers.append(
@@ -249,6 +251,6 @@ def parse_text(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
             continue
         _card_line(deck, number, line, header)
     if not deck.entries and all(p.rule == "format-conflict" for p in deck.problems):
-        message = "the deck list holds no cards" if content else "the file is empty: the deck list holds no cards"
+        message = _("the deck list holds no cards") if content else _("the file is empty: the deck list holds no cards")
         deck.problems.append(Problem(SourcePos(deck.path, 1), message, "empty"))
     return deck

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from cardlab.catalog.filecheck import schema_errors
 from cardlab.core.errors import InputError, Problem, SourcePos
+from cardlab.core.l10n import _
 from cardlab.core.schema_words import schema_message
 from cardlab.decks.lines import count_problem, no_count_message, split_count
 from cardlab.decks.model import DeckList, Entry
@@ -56,7 +57,7 @@ def parse_yaml(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
         else:
             raise InputError(str(err.problem)) from None
     if data is None:
-        deck.problems.append(Problem(SourcePos(path, 1), "the file is empty: the deck list holds no cards", "empty"))
+        deck.problems.append(Problem(SourcePos(path, 1), _("the file is empty: the deck list holds no cards"), "empty"))
         return deck
     if not isinstance(data, dict):
         kinds: dict[type, str] = {list: "a list", str: "a single text"}
@@ -73,7 +74,7 @@ def parse_yaml(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
     if isinstance(data.get("name"), str):
         deck.name = data["name"]
     if not any(lists.values()):
-        deck.problems.append(Problem(SourcePos(path, 1), "the deck list holds no cards", "empty"))
+        deck.problems.append(Problem(SourcePos(path, 1), _("the deck list holds no cards"), "empty"))
         return deck
     from jsonschema.exceptions import best_match  # lazy: jsonschema (134 ms cold), only to explain a problem
 
@@ -92,7 +93,7 @@ def parse_yaml(text: str, path: Path, header_words: Iterable[str] = ()) -> DeckL
                     deck.problems.append(
                         Problem(
                             position(tree, [key], path),
-                            f"'{key}' is not a deck field nor a section (sections are lower-case lists such as main:)",
+                            _("'{key}' is not a deck field nor a section (sections are lower-case lists such as main:)").format(key=key),
                             "schema",
                         )
                     )

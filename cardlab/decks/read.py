@@ -10,6 +10,7 @@ from pathlib import Path
 
 from cardlab.core.errors import InputError, Problem, SourcePos
 from cardlab.core.inputs import LoadError, as_path, read_text
+from cardlab.core.l10n import _
 from cardlab.decks.model import MAX_DECK_BYTES, DeckList
 from cardlab.decks.parse_cod import looks_like_cod, parse_cod
 from cardlab.decks.parse_text import parse_text
@@ -28,11 +29,15 @@ def _read_stdin() -> str:
     stream = getattr(sys.stdin, "buffer", None)
     raw = stream.read(MAX_DECK_BYTES + 1) if stream is not None else (sys.stdin.read(MAX_DECK_BYTES + 1) or "").encode()
     if len(raw) > MAX_DECK_BYTES:
-        raise LoadError(Problem(where, f"standard input holds more than {MAX_DECK_BYTES:,} bytes; the limit is {MAX_DECK_BYTES:,}", "file"))
+        raise LoadError(
+            Problem(
+                where, _("standard input holds more than {limit} bytes; the limit is {limit}").format(limit=f"{MAX_DECK_BYTES:,}"), "file"
+            )
+        )
     try:
         return raw.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError:
-        raise LoadError(Problem(where, "not UTF-8 text", "encoding")) from None
+        raise LoadError(Problem(where, _("not UTF-8 text"), "encoding")) from None
 
 
 def looks_like_json(text: str) -> bool:
@@ -70,7 +75,7 @@ def read_deck(path: Path, header_words: Iterable[str] = ()) -> DeckList:
     except LoadError as err:
         problem = err.problem
         if problem.rule == "encoding":
-            raise InputError(f"{problem.pos}: binary file or not UTF-8 text; a deck list is plain text") from None
+            raise InputError(f"{problem.pos}: " + _("binary file or not UTF-8 text; a deck list is plain text")) from None
         raise InputError(str(problem.pos) + ": " + problem.message) from None
     return parse_deck_text(text, path, header_words)
 
@@ -96,10 +101,13 @@ def parse_deck_text(text: str, path: Path | str, header_words: Iterable[str] = (
     text = text.removeprefix("\ufeff")
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_DECK_BYTES:
-        raise InputError(f"{SourcePos(path, 1)}: the deck list is {size:,} bytes; the limit is {MAX_DECK_BYTES:,}")
+        raise InputError(
+            f"{SourcePos(path, 1)}: "
+            + _("the deck list is {size} bytes; the limit is {limit}").format(size=f"{size:,}", limit=f"{MAX_DECK_BYTES:,}")
+        )
     if "\x00" in text:
         line = text[: text.index("\x00")].count("\n") + 1
-        raise InputError(f"{SourcePos(path, line)}: binary file (a NUL byte); a deck list is plain text")
+        raise InputError(f"{SourcePos(path, line)}: " + _("binary file (a NUL byte); a deck list is plain text"))
     suffix = path.suffix.lower()
     if suffix in (".yaml", ".yml", ".json") or looks_like_json(text):  # JSON is YAML 1.2: a deck document
         deck = parse_yaml(text, path, header_words)
@@ -112,6 +120,11 @@ def parse_deck_text(text: str, path: Path | str, header_words: Iterable[str] = (
         example = {".yaml": "main: [4 Pikachu]", ".yml": "main: [4 Pikachu]", ".json": '{"main": ["4 Pikachu"]}'}.get(suffix, "4 Pikachu")
         if suffix == ".cod" or looks_like_cod(text):
             example = '<card number="4" name="Pikachu"/>'
-            raise InputError(f"{empty.pos}: the Cockatrice deck holds no cards; a deck's zone holds elements like '{example}'")
-        raise InputError(f"{empty.pos}: {empty.message}; a deck list has lines like '{example}'")
+            raise InputError(
+                f"{empty.pos}: "
+                + _("the Cockatrice deck holds no cards; a deck's zone holds elements like '{example}'").format(example=example)
+            )
+        raise InputError(
+            f"{empty.pos}: " + _("{problem}; a deck list has lines like '{example}'").format(problem=empty.message, example=example)
+        )
     return deck

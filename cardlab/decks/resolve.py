@@ -23,9 +23,8 @@ from typing import TYPE_CHECKING
 from cardlab.catalog.model import card_names, number_int
 from cardlab.core.errors import Problem, SourcePos
 from cardlab.core.fuzzy import suggest
-from cardlab.core.l10n import _
+from cardlab.core.l10n import _, ngettext, quote
 from cardlab.core.text import compact, fold, line_list, pick
-from cardlab.core.words import count as counted
 from cardlab.decks.lines import to_int
 from cardlab.decks.model import Deck, DeckCard, Entry
 from cardlab.decks.rules import deciding_facts
@@ -273,7 +272,7 @@ class CardIndex:
         return self.compact.get(key, set()) if key else set()
 
     def _mismatch(self, where: str, card_id: str, name: str) -> str:
-        return f'{where} is "{self.display_name(card_id)}", not "{name}"'
+        return _("{where} is {card}, not {name}").format(where=where, card=quote(self.display_name(card_id)), name=quote(name))
 
     def _by_number(self, set_code: str, number: str, info: SetInfo | None = None) -> str | None:
         """The id of card ``number`` of the set whose code or alias is ``set_code`` (``info`` when
@@ -348,8 +347,10 @@ class CardIndex:
         (empty outside a format), and a line to write instead."""
         shown = ", ".join(f"{self.display_name(i)} {self.catalog.card_set[i]} {self.catalog.cards[i]['number']} ({i})" for i in choices)
         first = choices[0]
-        example = f'"{entry.count} {name} {self.catalog.card_set[first]} {self.catalog.cards[first]["number"]}"'
-        return f'"{name}" matches {len(choices)} cards{why}: {shown}; add the set and number, e.g. {example}'
+        example = quote(f"{entry.count} {name} {self.catalog.card_set[first]} {self.catalog.cards[first]['number']}")
+        return _("{name} matches {n} cards{why}: {cards}; add the set and number, e.g. {example}").format(
+            name=quote(name), n=len(choices), why=why, cards=shown, example=example
+        )
 
     def named(self, name: str) -> tuple[str, ...]:
         """Every printing of every card called ``name`` (:meth:`ids_of`; a name printed on one
@@ -544,14 +545,22 @@ class CardIndex:
             if m and found_set:
                 card_id = self._by_number(m["set"], m["num"], found_set)
                 if card_id is None:
-                    return None, f'no card {m["set"]} {m["num"]} in the catalog ("{entry.text}")', "unknown-card"
+                    return (
+                        None,
+                        _("no card {card} in the catalog ({line})").format(card=f"{m['set']} {m['num']}", line=quote(entry.text)),
+                        "unknown-card",
+                    )
                 return card_id, None, ""
             other = self.other_games.get(fold(name))
             if other:
-                return None, f'"{name}" is a {other} card, not a {self.game} card', "unknown-card"
+                return (
+                    None,
+                    _("{name} is a {game} card, not a {here} card").format(name=quote(name), game=other, here=self.game),
+                    "unknown-card",
+                )
             hint = self.suggestions(name, allowed_sets=allowed_sets) if suggest else []
-            more = _("; did you mean {names}?").format(names=", ".join(f'"{h}"' for h in hint)) if hint else ""
-            return None, _('unknown card "{name}"').format(name=name) + more, "unknown-card"
+            more = _("; did you mean {names}?").format(names=", ".join(quote(h) for h in hint)) if hint else ""
+            return None, _("unknown card {name}").format(name=quote(name)) + more, "unknown-card"
         found = self.named(name)
         return (found[0] if len(found) == 1 else found), None, ""
 
@@ -705,7 +714,9 @@ def build_deck(
             deck.problems.append(
                 Problem(
                     SourcePos(path, entry.line),
-                    f"section '{section}' is not part of {fmt.name} (sections: {', '.join(sorted(known))})",
+                    _("section '{section}' is not part of {format} (sections: {known})").format(
+                        section=section, format=fmt.name, known=", ".join(sorted(known))
+                    ),
                     "unknown-section",
                 )
             )
@@ -722,7 +733,7 @@ def build_deck(
                 entry,
                 entry.name or entry.text,
                 [next(i for i in candidates if catalog.oracle_of(i) == o) for o in firsts],
-                f" that {fmt.name} tells apart ({'; '.join(why)})",
+                _(" that {format} tells apart ({why})").format(format=fmt.name, why="; ".join(why)),
             )
             deck.problems.append(Problem(SourcePos(path, entry.line), text, "ambiguous-card"))
             continue
@@ -735,10 +746,15 @@ def build_deck(
         if h.outside:
             lines = outside.get(i, [])
             held = sum(e.count for e in lines)
-            what = f" ({counted(held, 'card')} on {line_list([e.line for e in lines])}, not counted)" if lines else ""
-            deck.problems.append(
-                Problem(SourcePos(path, h.line), f"sideboards are not part of {fmt.name}; remove these lines{what}", "unknown-section")
+            what = (
+                ngettext(" ({n} card on {lines}, not counted)", " ({n} cards on {lines}, not counted)", held).format(
+                    n=held, lines=line_list([e.line for e in lines])
+                )
+                if lines
+                else ""
             )
+            message = _("sideboards are not part of {format}; remove these lines{what}").format(format=fmt.name, what=what)
+            deck.problems.append(Problem(SourcePos(path, h.line), message, "unknown-section"))
     deck.problems.extend(_total_problems(deck_list, words, main, path))
     return deck
 
@@ -766,6 +782,10 @@ def _total_problems(deck_list: DeckList, words: dict[str, tuple[str, bool]], mai
             held, lines = sum(inside), len(inside)
         if held != h.total and (lines != h.total or h.is_total):
             problems.append(
-                Problem(SourcePos(path, h.line), f'"{h.label}" declares {h.total} cards but its lines hold {held}', "section-total")
+                Problem(
+                    SourcePos(path, h.line),
+                    _("{label} declares {total} cards but its lines hold {held}").format(label=quote(h.label), total=h.total, held=held),
+                    "section-total",
+                )
             )
     return problems

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardlab.catalog.model import number_int
 from cardlab.core.errors import Problem, SourcePos
-from cardlab.core.l10n import N_, _
+from cardlab.core.l10n import N_, _, quote
 from cardlab.core.text import line_list
 
 if TYPE_CHECKING:
@@ -197,7 +197,7 @@ def check_copies(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
         if total <= limit:
             continue
         at = _first_over(cards, limit)
-        label = f'"{cards[0].name}"' if params["same"] == "name" else f'"{cards[0].name}" ({cards[0].card_id})'
+        label = quote(cards[0].name) if params["same"] == "name" else f"{quote(cards[0].name)} ({cards[0].card_id})"
         lines = f"; {line_list([c.line for c in cards])}" if len(cards) > 1 else ""
         yield at.line, _("{total} copies of {card} (limit {limit}{lines})").format(total=total, card=label, limit=limit, lines=lines)
 
@@ -241,11 +241,21 @@ def check_section_cards(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
         allow, deny = params.get("allow"), params.get("deny")
         kind = ", ".join(str(card.card.get(k)) for k in (allow or deny or {}))
         if deny and matches(card.card, deny):
-            label = params.get("label") or _condition_text(deny)
-            yield card.line, f'"{card.name}" ({kind}) is in {where}; {label} may not be in {where}'
+            label = _(params["label"]) if params.get("label") else _condition_text(deny)
+            yield (
+                card.line,
+                _("{card} ({kind}) is in {where}; {label} may not be in {where}").format(
+                    card=quote(card.name), kind=kind, where=where, label=label
+                ),
+            )
         elif allow and not matches(card.card, allow):
-            label = params.get("label") or _condition_text(allow)
-            yield card.line, f'"{card.name}" ({kind}) is in {where}, which holds only {label}'
+            label = _(params["label"]) if params.get("label") else _condition_text(allow)
+            yield (
+                card.line,
+                _("{card} ({kind}) is in {where}, which holds only {label}").format(
+                    card=quote(card.name), kind=kind, where=where, label=label
+                ),
+            )
 
 
 def check_max_cards(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
@@ -276,7 +286,7 @@ def check_banned(deck: Deck, params: dict) -> Iterator[tuple[int, str]]:
     for card in deck.cards:
         if card.card_id in banned:
             known = card.card.get("also_known_as")  # the name players know it by: "Birthday Pikachu"
-            label = f'"{known[0]}" ("{card.name}", {card.card_id})' if known else f'"{card.name}" ({card.card_id})'
+            label = f"{quote(known[0])} ({quote(card.name)}, {card.card_id})" if known else f"{quote(card.name)} ({card.card_id})"
             yield card.line, _("{card} is banned in {format}").format(card=label, format=_(deck.format.name)) + why
 
 

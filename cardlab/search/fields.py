@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from cardlab.core.l10n import N_
 from cardlab.games import closed_fields, search_fields
 
 IS_VALUES: dict[str, str] = {
@@ -35,10 +36,10 @@ with that reason (:func:`cardlab.search.query.tokens.tokenize`), never taken for
 :data:`IS_VALUES` word such as ``first-printing``."""
 
 DISPLAY_KEYWORDS: dict[str, tuple[str, str]] = {
-    "order": ("--sort KEY (number, name, set, rarity, artist, hp)", "the order of the results, not a filter"),
-    "direction": ("--reverse (descending; ascending is the default)", "the direction of the order, not a filter"),
-    "unique": ("--unique cards or --unique prints", "one hit per card or per printing, not a filter"),
-    "lang": ("--lang CODE (fr, de, ja...)", "the language names are shown in, not a filter"),
+    "order": ("--sort KEY (number, name, set, rarity, artist, hp)", N_("the order of the results, not a filter")),
+    "direction": ("--reverse (descending; ascending is the default)", N_("the direction of the order, not a filter")),
+    "unique": ("--unique cards or --unique prints", N_("one hit per card or per printing, not a filter")),
+    "lang": ("--lang CODE (fr, de, ja...)", N_("the language names are shown in, not a filter")),
 }
 """Scryfall's display keywords: cardlab takes them as options, not in the query; the query answers
 each with a caret error naming its option (:func:`cardlab.search.query.tokens.tokenize`):

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from cardlab.core.errors import CardlabError, UsageError
 from cardlab.core.fuzzy import best_match, suggest
+from cardlab.core.l10n import _
 from cardlab.core.text import clip, compact, fold, norm_value
 from cardlab.index.sqlite import data_decoder
 from cardlab.search.compile import dialect_of, order_terms
@@ -21,20 +22,24 @@ from cardlab.search.hits import CardView
 
 
 class CardNotFoundError(CardlabError):
-    """No card matches a card reference; ``suggestions`` lists close names."""
+    """No card matches a card reference; ``suggestions`` lists close names; ``reason`` is the
+    message without them (a page shows them as links)."""
 
     def __init__(self, ref: str, suggestions: list[str]) -> None:
-        hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else ""
-        super().__init__(f"no card '{clip(ref)}'{hint}")
+        self.reason = _("no card '{ref}'").format(ref=clip(ref))
+        hint = _("; did you mean: {names}?").format(names=", ".join(suggestions)) if suggestions else ""
+        super().__init__(self.reason + hint)
         self.suggestions = suggestions
 
 
 class SetNotFoundError(CardlabError):
-    """No set has the code or alias given; ``suggestions`` lists close codes."""
+    """No set has the code or alias given; ``suggestions`` lists close codes; ``reason`` is the
+    message without them."""
 
     def __init__(self, ref: str, suggestions: list[str]) -> None:
-        hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else ""
-        super().__init__(f"no set '{clip(ref)}'{hint}")
+        self.reason = _("no set '{ref}'").format(ref=clip(ref))
+        hint = _("; did you mean: {names}?").format(names=", ".join(suggestions)) if suggestions else ""
+        super().__init__(self.reason + hint)
         self.suggestions = suggestions
 
 

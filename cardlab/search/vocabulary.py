@@ -9,6 +9,7 @@ import sqlite3
 
 from cardlab import games
 from cardlab.core.fuzzy import suggest
+from cardlab.core.l10n import _, either
 from cardlab.core.text import norm_value
 from cardlab.search.fields import CLOSED_FIELDS, SCRYFALL_RARITY_LETTERS, TYPE_LINE_FIELDS
 from cardlab.search.query.tree import Node, QueryError, Term, replace_terms, terms
@@ -86,9 +87,13 @@ def check_vocabulary(con: sqlite3.Connection, query: str, tree: Node | None) -> 
             new[t.pos] = Term(t.field, t.op, SCRYFALL_RARITY_LETTERS[value], t.pos, t.quoted)
             continue
         hint = suggest(t.value, known)
-        shown = "; did you mean " + " or ".join(f"{t.field}:{_quoted(h)}" for h in hint) + "?" if hint else ""
-        listed = ", ".join(known[:20]) + (f" and {len(known) - 20} more" if len(known) > 20 else "")
-        raise QueryError(query, t.pos, f"no card has {t.field} '{t.value}'{shown} (known: {listed})")
+        shown = _("; did you mean {names}?").format(names=either(f"{t.field}:{_quoted(h)}" for h in hint)) if hint else ""
+        listed = ", ".join(known[:20]) + (_(" and {n} more").format(n=len(known) - 20) if len(known) > 20 else "")
+        raise QueryError(
+            query,
+            t.pos,
+            _("no card has {field} '{value}'{mean} (known: {known})").format(field=t.field, value=t.value, mean=shown, known=listed),
+        )
     return replace_terms(tree, new) if new else tree
 
 

@@ -32,12 +32,14 @@ NOT_AN_UPLOAD = 'not a file upload: send the file as multipart/form-data with fi
 
 class WebError(Exception):
     """An error to answer with: ``status`` (HTTP), ``code`` (stable id), ``details`` (words) and
-    ``extra`` fields for the JSON object (``column`` of a query error...)."""
+    ``extra`` fields for the JSON object (``column`` of a query error...); ``shown`` is what the
+    error page says (``details`` less what the page shows otherwise: the suggestions as links)."""
 
     def __init__(self, status: int, code: str, details: str, headers: dict[str, str] | None = None, **extra: Any) -> None:
         super().__init__(details)
         self.status, self.code, self.details, self.extra = status, code, details, extra
         self.headers = headers or {}
+        self.shown = details
 
     def to_json(self) -> dict[str, Any]:
         """Return the JSON error object: ``{"object": "error", "status", "code", "details", **extra}``."""
@@ -55,10 +57,10 @@ def web_error(err: CardlabError) -> WebError:
         return WebError(400, "bad_query", err.reason, column=err.pos + 1, query=err.shown_query, caret=err.caret())
     if isinstance(err, QueryTimeoutError):
         return WebError(400, "query_timeout", str(err), seconds=err.seconds)
-    if isinstance(err, CardNotFoundError):
-        return WebError(404, "not_found", str(err), suggestions=err.suggestions)
-    if isinstance(err, SetNotFoundError):
-        return WebError(404, "not_found", str(err), suggestions=err.suggestions)
+    if isinstance(err, (CardNotFoundError, SetNotFoundError)):
+        found = WebError(404, "not_found", str(err), suggestions=err.suggestions)
+        found.shown = err.reason  # the page lists the suggestions as links
+        return found
     if isinstance(err, AmbiguousCardError):
         return WebError(400, "ambiguous", str(err), choices=[c[0] for c in err.choices])
     if isinstance(err, InputError):

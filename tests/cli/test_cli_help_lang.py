@@ -109,7 +109,7 @@ def test_the_detector_catches_english_help(runner):
 
 def test_french_help_words(runner):
     out = runner.invoke(app, ["deck", "validate", "--help", "--lang", "fr"]).stdout
-    assert out.startswith("Utilisation : cardlab deck validate [OPTIONS] {file}")
+    assert out.startswith("Utilisation : cardlab deck validate [OPTIONS] FILE")
     assert "Vérifier une liste de deck selon les règles d'un format, chaque problème" in out
     assert "Arguments:" in out and "[obligatoire]" in out and "[par défaut :" in out
     top = runner.invoke(app, ["--help", "--lang", "fr"]).stdout
@@ -143,7 +143,7 @@ def test_a_group_without_its_command_shows_its_help_in_french(runner):
 
 def test_english_help_is_unchanged(runner):
     out = runner.invoke(app, ["deck", "validate", "--help"]).stdout
-    assert out.startswith("Usage: cardlab deck validate [OPTIONS] {file}")
+    assert out.startswith("Usage: cardlab deck validate [OPTIONS] FILE")
     assert "Show this message and exit." in out and "[required]" in out
 
 

@@ -57,7 +57,7 @@ def test_french_deck_problem_and_verdict(runner, repo, monkeypatch):
     monkeypatch.chdir(repo)
     result = runner.invoke(app, ["deck", "validate", "examples/decks/zap-theme-deck.txt", "-f", "pokemon-prop-15-3", "--lang", "fr"])
     assert result.exit_code == 1
-    assert 'examples/decks/zap-theme-deck.txt:1: copy-limit: 4 exemplaires de "Pikachu" (limite 3)' in result.stderr
+    assert "examples/decks/zap-theme-deck.txt:1: copy-limit: 4 exemplaires de « Pikachu » (limite 3)" in result.stderr
     assert "non légal: 1 problème dans examples/decks/zap-theme-deck.txt selon pokemon-prop-15-3" in result.stderr
 
 

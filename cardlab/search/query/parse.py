@@ -5,6 +5,7 @@ field's kind. The grammar, loosest first: ``or``; terms side by side or joined b
 
 from __future__ import annotations
 
+from cardlab.core.l10n import _
 from cardlab.search.fields import NUMBER, TEXT_OPS
 from cardlab.search.fields import kind as field_kind
 from cardlab.search.query.tokens import MAX_DEPTH, Token, tokenize
@@ -28,7 +29,7 @@ def parse(query: str) -> Node | None:
     tree = parser.parse_or()
     if parser.pos < len(toks):
         t = toks[parser.pos]
-        raise QueryError(query, t.pos, "unmatched ')'" if t.kind == "rparen" else f"unexpected '{t.kind}'")
+        raise QueryError(query, t.pos, _("unmatched ')'") if t.kind == "rparen" else _("unexpected '{token}'").format(token=t.kind))
     return tree
 
 
@@ -50,7 +51,7 @@ class _Parser:
             self.pos += 1
             after = self.peek()
             if after is None or after.kind in ("or", "rparen"):
-                raise QueryError(self.query, t.pos, "'or' needs a term on both sides")
+                raise QueryError(self.query, t.pos, _("'or' needs a term on both sides"))
             nodes.append(self.parse_and())
         return nodes[0] if len(nodes) == 1 else Or(tuple(nodes))
 
@@ -61,13 +62,13 @@ class _Parser:
             if t.kind == "and":
                 nxt = self.toks[self.pos + 1] if self.pos + 1 < len(self.toks) else None
                 if not nodes or nxt is None or nxt.kind in ("or", "rparen", "and"):
-                    raise QueryError(self.query, t.pos, "'and' needs a term on both sides")
+                    raise QueryError(self.query, t.pos, _("'and' needs a term on both sides"))
                 self.pos += 1
                 continue
             nodes.append(self.parse_unary())
         if not nodes:
             t = self.peek()
-            raise QueryError(self.query, t.pos if t else len(self.query), "expected a search term here")
+            raise QueryError(self.query, t.pos if t else len(self.query), _("expected a search term here"))
         return nodes[0] if len(nodes) == 1 else And(tuple(nodes))
 
     def parse_unary(self) -> Node:
@@ -78,12 +79,12 @@ class _Parser:
         if t.kind in ("not", "lparen"):
             self.depth += 1
             if self.depth > MAX_DEPTH:
-                raise QueryError(self.query, t.pos, f"nested too deeply (at most {MAX_DEPTH} levels of '(' and '-')")
+                raise QueryError(self.query, t.pos, _("nested too deeply (at most {n} levels of '(' and '-')").format(n=MAX_DEPTH))
         if t.kind == "not":
             self.pos += 1
             after = self.peek()
             if after is None or after.kind in ("or", "rparen", "and"):
-                raise QueryError(self.query, t.pos, "'-' and 'not' need a term after them")
+                raise QueryError(self.query, t.pos, _("'-' and 'not' need a term after them"))
             node = Not(self.parse_unary())
             self.depth -= 1
             return node
@@ -92,7 +93,7 @@ class _Parser:
             inner = self.parse_or()
             close = self.peek()
             if close is None or close.kind != "rparen":
-                raise QueryError(self.query, t.pos, "this parenthesis is never closed")
+                raise QueryError(self.query, t.pos, _("this parenthesis is never closed"))
             self.pos += 1
             self.depth -= 1
             return inner
@@ -117,9 +118,11 @@ def _check_term(query: str, term: Term) -> None:
             return  # printed X or ? (Monpa mana, attack, defense) match as text
         if not NUMBER.match(term.value):
             bad = next((k for k, ch in enumerate(term.value) if not (ch.isdigit() or (k == 0 and ch in "+-") or ch == ".")), 0)
-            raise QueryError(query, term.pos + bad, f"'{term.field}' takes a number, not '{term.value}'")
+            raise QueryError(query, term.pos + bad, _("'{field}' takes a number, not '{value}'").format(field=term.field, value=term.value))
     elif kind == "number":
         if term.op not in TEXT_OPS and not NUMBER.match(term.value):
-            raise QueryError(query, term.pos, f"'{term.field}{term.op}' takes a number, not '{term.value}'")
+            raise QueryError(
+                query, term.pos, _("'{field}' takes a number, not '{value}'").format(field=f"{term.field}{term.op}", value=term.value)
+            )
     elif term.op not in TEXT_OPS:
-        raise QueryError(query, op_pos, f"'{term.field}' is text: use ':', '=' or '!=', not '{term.op}'")
+        raise QueryError(query, op_pos, _("'{field}' is text: use ':', '=' or '!=', not '{op}'").format(field=term.field, op=term.op))

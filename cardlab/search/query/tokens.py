@@ -8,6 +8,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from cardlab.core.fuzzy import suggest
+from cardlab.core.l10n import _, either
 from cardlab.core.text import fold, is_quote
 from cardlab.search.fields import ALIASES, DISPLAY_KEYWORDS, EDITION_WORDS, FIELDS, IS_ALIASES, IS_VALUES
 from cardlab.search.query.tree import QueryError, Term
@@ -28,7 +29,7 @@ class Token:
 def _read_quoted(q: str, i: int) -> tuple[str, int]:
     end = q.find('"', i + 1)
     if end < 0:
-        raise QueryError(q, i, "this quote is never closed")
+        raise QueryError(q, i, _("this quote is never closed"))
     return q[i + 1 : end], end + 1
 
 
@@ -79,13 +80,17 @@ def tokenize(query: str) -> list[Token]:
         raise QueryError(
             shown,
             len(query[: lone.start()].encode("utf-8", "backslashreplace").decode()),
-            f"U+{ord(lone.group()):04X} is half of a surrogate pair, not a character: the query is not Unicode text",
+            _("{char} is half of a surrogate pair, not a character: the query is not Unicode text").format(
+                char=f"U+{ord(lone.group()):04X}"
+            ),
         )
     if len(query) > MAX_QUERY_CHARS:
-        raise QueryError(query, MAX_QUERY_CHARS, f"the query is too long (at most {MAX_QUERY_CHARS} characters)")
+        raise QueryError(query, MAX_QUERY_CHARS, _("the query is too long (at most {n} characters)").format(n=MAX_QUERY_CHARS))
     control = _CONTROL.search(query)
     if control:
-        raise QueryError(query, control.start(), f"control character U+{ord(control.group()):04X} is not allowed in a query")
+        raise QueryError(
+            query, control.start(), _("control character {char} is not allowed in a query").format(char=f"U+{ord(control.group()):04X}")
+        )
     q = "".join(_same_width(ch) for ch in query)
     try:
         return _tokens_of(q)
@@ -108,7 +113,7 @@ def _tokens_of(q: str) -> list[Token]:
             toks.append(Token("rparen", i))
             i += 1
         elif ch == "-" and (i + 1 >= n or q[i + 1].isspace()):
-            raise QueryError(q, i, "'-' needs a term right after it (-type:fire)")
+            raise QueryError(q, i, _("'-' needs a term right after it (-type:fire)"))
         elif (
             ch == "-"
             and i + 1 < n
@@ -118,7 +123,7 @@ def _tokens_of(q: str) -> list[Token]:
             toks.append(Token("not", i))
             i += 1
         elif ch == "!" and (i + 1 >= n or q[i + 1].isspace() or q[i + 1] in "()="):
-            raise QueryError(q, i, "'!' needs a name right after it: !\"Dark Charizard\" or !pikachu finds that exact name")
+            raise QueryError(q, i, _("'!' needs a name right after it: !\"Dark Charizard\" or !pikachu finds that exact name"))
         elif ch == "!":
             # Scryfall's exact name: !"Dark Charizard", !pikachu (name=... by another spelling)
             if q[i + 1] == '"':
@@ -130,13 +135,13 @@ def _tokens_of(q: str) -> list[Token]:
                     j += 1
                 value, vpos = q[i + 1 : j], i + 1
             if not re.search(r"\w", fold(value)):
-                raise QueryError(q, vpos, "this name has no letters or digits to search for")
+                raise QueryError(q, vpos, _("this name has no letters or digits to search for"))
             toks.append(Token("term", i, Term("name", "=", value, vpos, q[i + 1] == '"')))
             i = j
         elif ch == '"':
             value, j = _read_quoted(q, i)
             if not re.search(r"\w", fold(value)):
-                raise QueryError(q, i, "this phrase has no letters or digits to search for")
+                raise QueryError(q, i, _("this phrase has no letters or digits to search for"))
             toks.append(Token("term", i, Term(None, ":", value, i + 1, True)))
             i = j
         else:
@@ -160,11 +165,13 @@ def _tokens_of(q: str) -> list[Token]:
             elif word.lower() == "not":
                 toks.append(Token("not", i))
             elif word[0] in ":=<>!":
-                raise QueryError(q, i, f"'{word[0]}' needs a field name before it (e.g. type{word[0]}...)")
+                raise QueryError(q, i, _("'{op}' needs a field name before it (e.g. type{op}...)").format(op=word[0]))
             else:
                 if not re.search(r"\w", fold(word)):
                     shown = f'"{word}"' if "'" in word else f"'{word}'"  # a quote mark is not quoted with itself
-                    raise QueryError(q, i, f"{shown} has no letters or digits to search for; quote it as part of a phrase")
+                    raise QueryError(
+                        q, i, _("{word} has no letters or digits to search for; quote it as part of a phrase").format(word=shown)
+                    )
                 toks.append(Token("term", i, Term(None, ":", word, i)))
             i = j
     _check_limits(q, toks)
@@ -195,39 +202,53 @@ def _field_term(q: str, i: int, j: int, m: re.Match[str], shown: str | None = No
         vpos, quoted = vpos + 1, True
     field = ALIASES.get(field_raw.lower(), field_raw.lower())
     if field not in FIELDS:
-        known = ", ".join(sorted(f for f, (kind, _) in FIELDS.items() if kind not in ("display", "exact")))  # filters only
-        fields = (f for f, (kind, _) in FIELDS.items() if kind != "exact")
+        known = ", ".join(sorted(f for f, (kind, _meaning) in FIELDS.items() if kind not in ("display", "exact")))  # filters only
+        fields = (f for f, (kind, _meaning) in FIELDS.items() if kind != "exact")
         names = sorted({*fields, *(a for a in ALIASES if len(a) > 2)}, key=lambda name: (len(name), name))  # ties: the shorter, then A-Z
         hint = suggest(field_raw, names, limit=2)
-        mean = f"; did you mean {' or '.join(h + op for h in hint)}?" if hint else ""
-        raise QueryError(q, i, f"unknown field '{field_raw}'{mean} (known fields: {known})")
+        mean = _("; did you mean {names}?").format(names=either(h + op for h in hint)) if hint else ""
+        raise QueryError(q, i, _("unknown field '{field}'{mean} (known fields: {known})").format(field=field_raw, mean=mean, known=known))
     if not value.strip():
-        raise QueryError(q, vpos, f"'{shown or field_raw}{op}' needs a value")
+        raise QueryError(q, vpos, _("'{field}' needs a value").format(field=f"{shown or field_raw}{op}"))
     if field in DISPLAY_KEYWORDS:
         option, what = DISPLAY_KEYWORDS[field]
-        raise QueryError(q, i, f"'{field_raw}{op}' sets {what} in cardlab: give {option}")
+        raise QueryError(
+            q, i, _("'{field}' sets {what} in cardlab: give {option}").format(field=field_raw + op, what=_(what), option=option)
+        )
     if field == "is":
         wanted = IS_ALIASES.get(value.strip().lower(), value.strip().lower())
         if op not in (":", "="):
             raise QueryError(
-                q, vpos - len(op), f"'{field_raw}' takes ':' ({field_raw}:{value}); for the opposite write -is:{value} or not:{value}"
+                q,
+                vpos - len(op),
+                _("'{field}' takes ':' ({field}:{value}); for the opposite write -is:{value} or not:{value}").format(
+                    field=field_raw, value=value
+                ),
             )
         if wanted in EDITION_WORDS:
             raise QueryError(
                 q,
                 vpos,
-                f"{shown or field_raw}:{value} asks for an edition (1st Edition, Shadowless, Unlimited), which cardlab's cards"
-                " do not record: a printing is a set and a number; is:first-printing finds a card in the set it was"
-                " first printed in (not a reprint)",
+                _(
+                    "{term} asks for an edition (1st Edition, Shadowless, Unlimited), which cardlab's cards"
+                    " do not record: a printing is a set and a number; is:first-printing finds a card in the set it was"
+                    " first printed in (not a reprint)"
+                ).format(term=f"{shown or field_raw}:{value}"),
             )
         if wanted not in IS_VALUES:
             hint = suggest(value, [*IS_VALUES, *IS_ALIASES], limit=2)
-            mean = f"; did you mean {' or '.join(f'{shown or field_raw}:{h}' for h in hint)}?" if hint else ""
-            raise QueryError(q, vpos, f"unknown {shown or field_raw}:{value}{mean} (known: {', '.join(IS_VALUES)})")
+            mean = _("; did you mean {names}?").format(names=either(f"{shown or field_raw}:{h}" for h in hint)) if hint else ""
+            raise QueryError(
+                q,
+                vpos,
+                _("unknown {term}{mean} (known: {known})").format(
+                    term=f"{shown or field_raw}:{value}", mean=mean, known=", ".join(IS_VALUES)
+                ),
+            )
         value = wanted
     if field == "text" and not re.search(r"\w", fold(value)):
         # as a bare word: rules text is searched by its words, and "*" or "!!" holds none (it matched every card)
-        raise QueryError(q, vpos, f"'{field_raw}{op}{value}' has no letters or digits to search for")
+        raise QueryError(q, vpos, _("'{term}' has no letters or digits to search for").format(term=f"{field_raw}{op}{value}"))
     return Term(field, op, value, vpos, quoted), j
 
 
@@ -236,7 +257,13 @@ def _check_limits(q: str, toks: list[Token]) -> None:
     terms = [t for t in toks if t.kind == "term"]
     if len(terms) > MAX_TERMS:
         raise QueryError(
-            q, terms[MAX_TERMS].pos, f"too many terms: {len(terms)} words, phrases and field:value terms (at most {MAX_TERMS})"
+            q,
+            terms[MAX_TERMS].pos,
+            _("too many terms: {n} words, phrases and field:value terms (at most {limit})").format(n=len(terms), limit=MAX_TERMS),
         )
     if len(toks) > MAX_TOKENS:
-        raise QueryError(q, toks[MAX_TOKENS].pos, f"too many terms, operators and parentheses: {len(toks)} (at most {MAX_TOKENS})")
+        raise QueryError(
+            q,
+            toks[MAX_TOKENS].pos,
+            _("too many terms, operators and parentheses: {n} (at most {limit})").format(n=len(toks), limit=MAX_TOKENS),
+        )

@@ -343,7 +343,7 @@ def test_lang_on_validate_and_stats(runner, tmp_path):
     path = _write(tmp_path, "deck.txt", "Format: pokemon-base\n5 Bill\n51 Fire Energy\n4 Pikachu\n")
     result = runner.invoke(app, ["deck", "validate", str(path), "--lang", "fr", *TEST_ROOTS])
     assert result.exit_code == 1
-    assert f'{path}:2: copy-limit: 5 exemplaires de "Léo" (limite 4)' in result.stderr.splitlines()
+    assert f"{path}:2: copy-limit: 5 exemplaires de « Léo » (limite 4)" in result.stderr.splitlines()
     result = runner.invoke(app, ["deck", "validate", str(path), "--lang", "en", *TEST_ROOTS])
     assert f'{path}:2: copy-limit: 5 copies of "Bill" (limit 4)' in result.stderr.splitlines()
     unknown = runner.invoke(app, ["deck", "validate", str(path), "--lang", "xx", *TEST_ROOTS])

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from cardlab.core import l10n
+
 
 def test_deck_exports_check_in_a_worker_thread(client, zap_text, monkeypatch):
     """Finding: the exports checked the deck inside the async handler, freezing every other request
@@ -69,3 +71,8 @@ def test_an_unknown_card_with_each_formats_suggestions_is_one_problem():
     rows, loose = lines_with_problems("4 Pikachoo\n", [base, promos])
     assert [(where, p.message) for where, p in rows[0]["problems"]] == [("all", 'unknown card "Pikachoo"; did you mean "Pikachu"?')]
     assert loose == []
+    with l10n.speaking("fr"):  # the suggestions set apart in the page's language
+        base = report("base", "carte inconnue « Pikachoo » ; vouliez-vous dire « Pikachu » ?")
+        promos = report("promos", "carte inconnue « Pikachoo » ; vouliez-vous dire « Pikachu », « Pikachu surfeur » ?")
+        rows, _loose = lines_with_problems("4 Pikachoo\n", [base, promos])
+    assert [where for where, _p in rows[0]["problems"]] == ["all"]

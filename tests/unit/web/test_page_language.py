@@ -156,3 +156,17 @@ def test_every_field_meaning_is_translated(client):
         assert len(said) == len(english) == 41
         same = [] if lang == "fr" else ["Pokémon: basic, &#34;stage 1&#34;, &#34;stage 2&#34;"]  # values only: German reads alike
         assert [m for m in said if m in english] == same, lang  # every other one in the page's language
+
+
+def test_a_query_error_and_an_unknown_card_in_french(client):
+    page = client.get("/search", params={"q": "hp>abc"}, headers=FR)
+    assert page.status_code == 400
+    assert "<p>erreur: &#39;hp&#39; prend un nombre, pas &#39;abc&#39;</p>" in page.text
+    assert leftover(visible(page.text), NAMES | {"hp", "abc"}) == set()
+    api = client.get("/api/cards/search", params={"q": "hp>abc"}, headers=FR).json()
+    assert api["details"] == "'hp' prend un nombre, pas 'abc'"
+    card = client.get("/card/hitmonchen", headers=FR)
+    assert card.status_code == 404
+    assert '<p class="error" id="error">aucune carte « hitmonchen »</p>' in card.text  # the suggestions once: as links
+    assert card.text.count(">Hitmonchan</a>") == 1 and "vouliez-vous dire : Hitmonchan" not in card.text
+    assert leftover(visible(card.text), NAMES | {"hitmonchen"}) == set()
