@@ -55,7 +55,8 @@ def test_an_unknown_page_lang_is_refused_in_the_request_language(client):
     r = client.get("/search/help?lang=xx", headers={"Accept-Language": "fr"})
     assert r.status_code == 400
     assert re.search(r'<html lang="([^"]+)"', r.text).group(1) == "fr"
-    assert "lang: unknown language &#39;xx&#39;; cardlab knows en (English), fr (Français)" in r.text
+    # in French, the request's language
+    assert "lang : langue inconnue &#39;xx&#39; ; cardlab connaît en (English), fr (Français)" in r.text
 
 
 def test_the_api_lang_still_names_card_name_languages(client):
