@@ -307,25 +307,32 @@ def start_server(roots: list[Path], db: Path, cache: Path, port: int, workers: i
 
 def start_datasette(db: Path, port: int) -> subprocess.Popen:
     """Start ``datasette serve -i db`` (immutable, default settings) on 127.0.0.1:``port`` and wait until it answers."""
-    import urllib.request
 
     proc = subprocess.Popen(
         [sys.executable, "-m", "datasette", "serve", "-i", str(db), "--host", HOST, "--port", str(port)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 120
+    return _answering(proc, f"http://{HOST}:{port}/-/versions.json", "datasette")
+
+
+def _answering(proc: subprocess.Popen, url: str, what: str, seconds: float = 120) -> subprocess.Popen:
+    """Wait until ``url`` answers 200 and return ``proc``; exit the benchmark if ``proc`` ends or
+    ``seconds`` pass first (then ``proc`` is stopped)."""
+    import urllib.request
+
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
-            with urllib.request.urlopen(f"http://{HOST}:{port}/-/versions.json", timeout=2) as resp:
+            with urllib.request.urlopen(url, timeout=5) as resp:
                 if resp.status == 200:
                     return proc
         except OSError:
             time.sleep(0.2)
         if proc.poll() is not None:
-            raise SystemExit(f"datasette exited with {proc.returncode}")
+            raise SystemExit(f"{what} exited with {proc.returncode}")
     proc.terminate()
-    raise SystemExit("datasette did not start")
+    raise SystemExit(f"{what} did not start")
 
 
 def _free_port() -> int:
@@ -402,23 +409,11 @@ def versus_datasette(label: str, roots: list[Path], args: argparse.Namespace, wo
 def start_minimal(db: Path, port: int) -> subprocess.Popen:
     """Start the bare app of ``benchmarks/minimal_app.py`` over ``db`` on 127.0.0.1:``port`` (one
     uvicorn worker, as ``cardlab serve``) and wait until it answers."""
-    import urllib.request
 
     env = {**os.environ, "CARDLAB_DB": str(db), "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
     command = [sys.executable, "-m", "uvicorn", "--factory", "benchmarks.minimal_app:create_app", "--host", HOST, "--port", str(port)]
     proc = subprocess.Popen([*command, "--log-level", "warning", "--no-access-log"], env=env, cwd=REPO)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://{HOST}:{port}/api/cards/search?q=energy", timeout=5) as resp:
-                if resp.status == 200:
-                    return proc
-        except OSError:
-            time.sleep(0.2)
-        if proc.poll() is not None:
-            raise SystemExit(f"the minimal app exited with {proc.returncode}")
-    proc.terminate()
-    raise SystemExit("the minimal app did not start")
+    return _answering(proc, f"http://{HOST}:{port}/api/cards/search?q=energy", "the minimal app")
 
 
 def _body_size(port: int, _word: str, requests: list[bytes]) -> int:
