@@ -15,6 +15,7 @@ from typing import Any
 from cardlab.catalog.freshness import folders, yaml_names
 from cardlab.core.errors import UsageError
 from cardlab.core.fuzzy import suggest
+from cardlab.core.l10n import _
 from cardlab.core.text import compact, fold, pick
 
 SET_FILE = "set.yaml"
@@ -281,10 +282,10 @@ class Catalog:
         """
         found = self.find_set(code)
         if found is None:
-            known = ", ".join(sorted(self.sets)) or "none"
+            known = ", ".join(sorted(self.sets)) or _("none")
             close = suggest(code, [n for s in self.sets.values() for n in s.lookup_names])
-            hint = f"; did you mean {', '.join(close)}?" if close else ""
-            raise UsageError(f"no set '{code}' in the catalog (known: {known}){hint}")
+            hint = _("; did you mean {names}?").format(names=", ".join(close)) if close else ""
+            raise UsageError(_("no set '{code}' in the catalog (known: {known})").format(code=code, known=known) + hint)
         return found
 
 

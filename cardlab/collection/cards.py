@@ -8,6 +8,7 @@ import re
 
 from cardlab.catalog.model import Catalog
 from cardlab.core.fuzzy import suggest
+from cardlab.core.l10n import _, quote
 from cardlab.decks.lines import split_count
 from cardlab.decks.model import Entry
 from cardlab.decks.resolve import CardIndex
@@ -74,8 +75,8 @@ class CardResolver:
                 return card_id, ""
 
             close = suggest(card_id, self._ids())
-            hint = f"; did you mean {', '.join(close)}?" if close else ""
-            return None, f"no card {card_id} in the catalog{hint}"
+            hint = _("; did you mean {names}?").format(names=", ".join(close)) if close else ""
+            return None, _("no card {card} in the catalog").format(card=card_id) + hint
         if set_code and number and name:
             entry = Entry(line=0, count=1, text=name.strip(), name=name.strip(), set_code=set_code.strip(), number=number.strip())
         elif set_code and number:
@@ -83,8 +84,9 @@ class CardResolver:
         else:
             entry = Entry(line=0, count=1, text=(name or text).strip())
         if not entry.text:
-            return None, "no card given"
+            return None, _("no card given")
         first = ""
+        other = _(", not a {game} card").partition("{game}")[0]  # "a card of another game", in the reader's language
         for game in self.games:
             index = self._index(game)
             found, message, _rule = index.resolve(entry)
@@ -95,9 +97,10 @@ class CardResolver:
             message = message or ""
             # the most helpful of the games' answers: one with suggestions, else one that is not
             # "a card of another game" (a game without cards has neither)
-            if not first or ("did you mean" in message and "did you mean" not in first) or ("not a" in first and "not a" not in message):
+            mean = _("; did you mean {names}?").partition("{names}")[0]  # suggestions, in the reader's language
+            if not first or (mean in message and mean not in first) or (other in first and other not in message):
                 first = message
-        return None, first or f'unknown card "{entry.text}"'
+        return None, first or _("unknown card {name}").format(name=quote(entry.text))
 
     def resolve_counted(self, text: str) -> tuple[str | None, str, str | None]:
         """Match a reference that may carry a count, as a deck line does (``2 Bill``, ``Bill x2``).

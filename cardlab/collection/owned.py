@@ -24,6 +24,7 @@ from cardlab.collection import tables
 from cardlab.collection.db import Database, DataDirError, connect, locate, open_database
 from cardlab.core.csvfile import CsvRow, CsvTable
 from cardlab.core.errors import CardlabError, DataError, ExitStatus, Problem, SourcePos, UsageError
+from cardlab.core.l10n import _
 from cardlab.core.progress import step
 
 if TYPE_CHECKING:
@@ -188,12 +189,12 @@ def counted_reference(resolver: CardResolver, card: str, count: str | None, n: i
         try:
             n = parse_count(written)
         except UsageError as err:
-            raise UsageError(f"'{shown}': {err}; nothing was changed") from None
+            raise UsageError(f"'{shown}': {err}" + _("; nothing was changed")) from None
     if found is None:
         choices = resolver.choices(card)
         if choices:
-            raise AmbiguousCardError(message + "; nothing was changed", choices)
-        raise UnknownCardError(message + "; nothing was changed")
+            raise AmbiguousCardError(message + _("; nothing was changed"), choices)
+        raise UnknownCardError(message + _("; nothing was changed"))
     return found, n
 
 

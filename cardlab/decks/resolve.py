@@ -502,8 +502,13 @@ class CardIndex:
             return text, None, ""
         if entry.card_id:
             if entry.card_id in self.catalog.cards:
-                return None, f"{entry.card_id} is a {self.catalog.game_of(entry.card_id)} card, not a {self.game} card", "unknown-card"
-            return None, f"no card {entry.card_id} in the catalog", "unknown-card"
+                game = self.catalog.game_of(entry.card_id)
+                return (
+                    None,
+                    _("{card} is a {other} card").format(card=entry.card_id, other=game) + _(", not a {game} card").format(game=self.game),
+                    "unknown-card",
+                )
+            return None, _("no card {card} in the catalog").format(card=entry.card_id), "unknown-card"
         name, set_code, number = entry.name or entry.text, entry.set_code, entry.number
         info: SetInfo | None = None
         if set_code is None and entry.name is None:
@@ -530,7 +535,8 @@ class CardIndex:
         if set_code and number:
             card_id = self._by_number(set_code, number, info)
             if card_id is None:
-                return None, f'no card {set_code} {number} in the catalog ("{entry.text}")', "unknown-card"
+                where = _("no card {card} in the catalog").format(card=f"{set_code} {number}")
+                return None, f"{where} ({quote(entry.text)})", "unknown-card"
             if name and not _CARD_ID.match(name) and not self._agrees(card_id, name):
                 return None, self._mismatch(f"{set_code} {number}", card_id, name), "unknown-card"
             return card_id, None, ""

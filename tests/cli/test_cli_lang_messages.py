@@ -128,3 +128,16 @@ def test_a_cockatrice_deck_problem_in_french(runner, tmp_path):
     assert (
         '7: unknown-section: <card name="Bill"> est dans la zone « extra », qui ne fait pas partie du deck (zones : main, side) ; non comptée\n'
     ) in out
+
+
+def test_a_collection_write_of_an_unknown_card_in_french(runner, tmp_path):
+    """The collection's refusals (an unknown name with its suggestions, an id no card has, a card of
+    another game) and "nothing was changed", in French, with no English word left."""
+    env = {"CARDLAB_DATA": str(tmp_path / "data"), "CARDLAB_LANG": "fr"}
+    unknown = runner.invoke(app, ["collection", "add", "Pikachuu"], env=env)
+    assert unknown.exit_code == 1
+    assert unknown.stderr.strip().startswith("erreur: carte inconnue « Pikachuu » ; vouliez-vous dire « Pikachu »")
+    assert unknown.stderr.strip().endswith(" ; rien n'a été modifié")
+    by_id = runner.invoke(app, ["collection", "add", "base1-999"], env=env)
+    assert by_id.stderr.strip() == "erreur: carte inconnue « base1-999 » ; rien n'a été modifié"
+    assert leftover(unknown.stderr + by_id.stderr, {"pikachuu", "pikachu", "base1-999", "'s"}) == set()  # _____'s Pikachu: a name
