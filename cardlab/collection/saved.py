@@ -177,10 +177,14 @@ _BATCHES_GUARD = threading.Lock()
 
 
 def _new_ids(database: Database, n: int) -> list[str]:
-    """``n`` ids no saved deck has (48 random bits each: a second draw is needed about once in 10^14)."""
+    """``n`` ids no saved deck has (48 random bits each: a second draw is needed about once in 10^14),
+    none starting with ``-`` (``cardlab deck open -eX3...`` would read it as an option: drawn again,
+    one id in 64)."""
     ids: list[str] = []
     while len(ids) < n:
         deck_id = secrets.token_urlsafe(6)
+        if deck_id.startswith("-"):
+            continue
         if deck_id not in ids and database.scalar(sa.select(tables.saved_deck.c.id).where(tables.saved_deck.c.id == deck_id)) is None:
             ids.append(deck_id)
     return ids

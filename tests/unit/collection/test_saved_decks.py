@@ -22,6 +22,14 @@ def test_a_saved_deck_reads_back_under_its_permalink(backend):
     assert [d.id for d in saved.saved(database)] == [deck.id]
 
 
+def test_an_id_never_starts_with_a_dash(backend, monkeypatch):
+    """Finding (CI): an id drawn as "-eX3..." (one in 64) made ``cardlab deck open -eX3...`` an unknown
+    option; such a draw is drawn again."""
+    draws = iter(["-eX3abcd", "Ab3-_xyz"])
+    monkeypatch.setattr(saved.secrets, "token_urlsafe", lambda n: next(draws))
+    assert saved.save(db.connect(), ZAP).id == "Ab3-_xyz"
+
+
 def test_two_saves_get_two_ids(backend):
     database = db.connect()
     first, second = saved.save(database, ZAP), saved.save(database, ZAP)
