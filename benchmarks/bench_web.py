@@ -289,20 +289,8 @@ def start_server(roots: list[Path], db: Path, cache: Path, port: int, workers: i
         ],
         env=env,
     )
-    import urllib.request
-
-    deadline = time.monotonic() + 900  # a 100,000-card catalog is validated at start: minutes on a loaded machine
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://{HOST}:{port}/api/sets", timeout=2) as resp:
-                if resp.status == 200:
-                    return proc
-        except OSError:
-            time.sleep(0.2)
-        if proc.poll() is not None:
-            raise SystemExit(f"uvicorn exited with {proc.returncode}")
-    proc.terminate()
-    raise SystemExit("uvicorn did not start")
+    # a stale index is built at start: minutes for 100,000 cards on a loaded machine
+    return _answering(proc, f"http://{HOST}:{port}/api/sets", "uvicorn", 900)
 
 
 def start_datasette(db: Path, port: int) -> subprocess.Popen:
