@@ -14,7 +14,7 @@ from typing import Any
 
 from cardlab.catalog.freshness import folders, yaml_names
 from cardlab.core.errors import UsageError
-from cardlab.core.fuzzy import suggest
+from cardlab.core.fuzzy import did_you_mean, suggest
 from cardlab.core.l10n import _
 from cardlab.core.text import compact, fold, pick
 
@@ -284,7 +284,7 @@ class Catalog:
         if found is None:
             known = ", ".join(sorted(self.sets)) or _("none")
             close = suggest(code, [n for s in self.sets.values() for n in s.lookup_names])
-            hint = _("; did you mean {names}?").format(names=", ".join(close)) if close else ""
+            hint = did_you_mean(close)
             raise UsageError(_("no set '{code}' in the catalog (known: {known})").format(code=code, known=known) + hint)
         return found
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from cardlab.catalog.model import Catalog
-from cardlab.core.fuzzy import suggest
+from cardlab.core.fuzzy import did_you_mean, did_you_mean_words, suggest
 from cardlab.core.l10n import _, quote
 from cardlab.decks.lines import split_count
 from cardlab.decks.model import Entry
@@ -75,7 +75,7 @@ class CardResolver:
                 return card_id, ""
 
             close = suggest(card_id, self._ids())
-            hint = _("; did you mean {names}?").format(names=", ".join(close)) if close else ""
+            hint = did_you_mean(close)
             return None, _("no card {card} in the catalog").format(card=card_id) + hint
         if set_code and number and name:
             entry = Entry(line=0, count=1, text=name.strip(), name=name.strip(), set_code=set_code.strip(), number=number.strip())
@@ -97,7 +97,7 @@ class CardResolver:
             message = message or ""
             # the most helpful of the games' answers: one with suggestions, else one that is not
             # "a card of another game" (a game without cards has neither)
-            mean = _("; did you mean {names}?").partition("{names}")[0]  # suggestions, in the reader's language
+            mean = did_you_mean_words()  # suggestions, in the reader's language
             if not first or (mean in message and mean not in first) or (other in first and other not in message):
                 first = message
         return None, first or _("unknown card {name}").format(name=quote(entry.text))

@@ -1,13 +1,15 @@
 """The one "did you mean" helper: known names close to what was typed (rapidfuzz, well kept and fast).
 
 Every suggestion in cardlab (unknown card in a deck list, in ``show``, in proxies, unknown set)
-comes from :func:`suggest`, with one cut-off, so the same typo gets the same answer everywhere.
+comes from :func:`suggest`, with one cut-off, so the same typo gets the same answer everywhere,
+and is said by :func:`did_you_mean`, in the reader's language.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 
+from cardlab.core.l10n import _
 from cardlab.core.text import fold
 
 SCORE_CUTOFF = 70
@@ -63,3 +65,20 @@ def best_match(
     if not found or (len(found) == 2 and found[0][1] - found[1][1] < margin):
         return None
     return found[0][0]
+
+
+def did_you_mean(names: Sequence[str], join: Callable[[Iterable[str]], str] = ", ".join) -> str:
+    """Return the end of a message offering ``names`` (``'; did you mean "Pikachu", "Raichu"?'``,
+    in the current language), or ``""`` when there are none.
+
+    Args:
+        names: the suggestions as they are to be shown (already quoted where they need it);
+            join: how they are joined (``", "``; :func:`cardlab.core.l10n.either` for alternatives).
+    """
+    return _("; did you mean {names}?").format(names=join(names)) if names else ""
+
+
+def did_you_mean_words() -> str:
+    """Return the words :func:`did_you_mean` puts before its names, in the current language: how a
+    message carrying suggestions is recognised (and cut before them)."""
+    return _("; did you mean {names}?").partition("{names}")[0]

@@ -235,10 +235,10 @@ def check_list(
         found = find_format(formats, name)
         if found is None:
             where = f"{SourcePos(deck_list.path, deck_list.format_line)}: " if not format_name and deck_list.format_line else ""
-            from cardlab.core.fuzzy import suggest  # lazy: rapidfuzz, only when a format name is wrong
+            from cardlab.core.fuzzy import did_you_mean, suggest  # lazy: rapidfuzz, only when a format name is wrong
 
             close = suggest(name, list(formats))
-            hint = _("; did you mean {names}?").format(names=", ".join(close)) if close else ""
+            hint = did_you_mean(close)
             raise UsageError(
                 where + _("unknown format '{name}'{mean} (formats: {known})").format(name=name, mean=hint, known=_known(formats))
             )

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from cardlab.catalog.model import card_names, number_int
 from cardlab.core.errors import Problem, SourcePos
-from cardlab.core.fuzzy import suggest
+from cardlab.core.fuzzy import did_you_mean, suggest
 from cardlab.core.l10n import _, ngettext, quote
 from cardlab.core.text import compact, fold, line_list, pick
 from cardlab.decks.lines import to_int
@@ -565,7 +565,7 @@ class CardIndex:
                     "unknown-card",
                 )
             hint = self.suggestions(name, allowed_sets=allowed_sets) if suggest else []
-            more = _("; did you mean {names}?").format(names=", ".join(quote(h) for h in hint)) if hint else ""
+            more = did_you_mean([quote(h) for h in hint])
             return None, _("unknown card {name}").format(name=quote(name)) + more, "unknown-card"
         found = self.named(name)
         return (found[0] if len(found) == 1 else found), None, ""

@@ -8,7 +8,7 @@ import json
 import sqlite3
 
 from cardlab import games
-from cardlab.core.fuzzy import suggest
+from cardlab.core.fuzzy import did_you_mean, suggest
 from cardlab.core.l10n import _, either
 from cardlab.core.text import norm_value
 from cardlab.search.fields import CLOSED_FIELDS, SCRYFALL_RARITY_LETTERS, TYPE_LINE_FIELDS
@@ -87,7 +87,7 @@ def check_vocabulary(con: sqlite3.Connection, query: str, tree: Node | None) -> 
             new[t.pos] = Term(t.field, t.op, SCRYFALL_RARITY_LETTERS[value], t.pos, t.quoted)
             continue
         hint = suggest(t.value, known)
-        shown = _("; did you mean {names}?").format(names=either(f"{t.field}:{_quoted(h)}" for h in hint)) if hint else ""
+        shown = did_you_mean([f"{t.field}:{_quoted(h)}" for h in hint], either)
         listed = ", ".join(known[:20]) + (_(" and {n} more").format(n=len(known) - 20) if len(known) > 20 else "")
         raise QueryError(
             query,

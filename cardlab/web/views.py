@@ -15,7 +15,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from cardlab.core.l10n import _
+from cardlab.core.fuzzy import did_you_mean_words
 from cardlab.core.text import visible
 from cardlab.i18n.negotiate import template_globals
 
@@ -70,7 +70,7 @@ def lines_with_problems(text: str, reports: Sequence) -> tuple[list[dict[str, An
     rows = [{"number": i, "text": line, "problems": [], "notes": []} for i, line in enumerate(split_lines(text), start=1)]
     seen: dict[tuple[int, str, str], list[str]] = {}
     found: dict[tuple[int, str, str], Any] = {}
-    mean = _("; did you mean {names}?").partition("{names}")[0]  # the suggestions, in the page's language
+    mean = did_you_mean_words()  # the suggestions, in the page's language
     for report in reports:
         for p in report.problems:
             key = (p.pos.line, p.rule, p.message.split(mean)[0])

@@ -7,7 +7,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from cardlab.core.fuzzy import suggest
+from cardlab.core.fuzzy import did_you_mean, suggest
 from cardlab.core.l10n import _, either
 from cardlab.core.text import fold, is_quote
 from cardlab.search.fields import ALIASES, DISPLAY_KEYWORDS, EDITION_WORDS, FIELDS, IS_ALIASES, IS_VALUES
@@ -206,7 +206,7 @@ def _field_term(q: str, i: int, j: int, m: re.Match[str], shown: str | None = No
         fields = (f for f, (kind, _meaning) in FIELDS.items() if kind != "exact")
         names = sorted({*fields, *(a for a in ALIASES if len(a) > 2)}, key=lambda name: (len(name), name))  # ties: the shorter, then A-Z
         hint = suggest(field_raw, names, limit=2)
-        mean = _("; did you mean {names}?").format(names=either(h + op for h in hint)) if hint else ""
+        mean = did_you_mean([h + op for h in hint], either)
         raise QueryError(q, i, _("unknown field '{field}'{mean} (known fields: {known})").format(field=field_raw, mean=mean, known=known))
     if not value.strip():
         raise QueryError(q, vpos, _("'{field}' needs a value").format(field=f"{shown or field_raw}{op}"))
@@ -237,7 +237,7 @@ def _field_term(q: str, i: int, j: int, m: re.Match[str], shown: str | None = No
             )
         if wanted not in IS_VALUES:
             hint = suggest(value, [*IS_VALUES, *IS_ALIASES], limit=2)
-            mean = _("; did you mean {names}?").format(names=either(f"{shown or field_raw}:{h}" for h in hint)) if hint else ""
+            mean = did_you_mean([f"{shown or field_raw}:{h}" for h in hint], either)
             raise QueryError(
                 q,
                 vpos,
