@@ -111,6 +111,30 @@ def test_broad_words_read_in_row_order_give_the_pages_of_sqlite(indexed, monkeyp
         assert [h.id for h in pages[0].hits] == [h.id for h in pages[1].hits] == whole[7 * (number - 1) : 7 * number]
 
 
+@pytest.mark.parametrize("word", ["pikachu", "fire", "energy", "char", "zzzz"])
+def test_gathered_pages_choose_their_rows_first_and_give_the_pages_of_sqlite(indexed, monkeypatch, word):
+    """A word gathered from its indexes on PostgreSQL (its page's row ids chosen before its cards
+    are read: compile._gathered_first), with and without a side of exact names (pikachu), gives the
+    pages of SQLite by cursor and by page number."""
+    from cardlab.search import compile as compiler
+
+    pair = indexed("shipped")
+    monkeypatch.setattr(engine, "_TOTALS", OrderedDict())
+    monkeypatch.setattr(engine, "_row_order", lambda key, rows: False)
+    engine._built_once.cache_clear()  # the statements built by earlier tests are built again
+    chosen = []
+    real = compiler._gathered_first
+    monkeypatch.setattr(compiler, "_gathered_first", lambda *a: chosen.append(real(*a)) or chosen[-1])
+    on_pg = walk(pair.pg, word, 7)
+    whole = [h.id for h in engine.search(pair.sqlite, word)]
+    assert on_pg == walk(pair.sqlite, word, 7)
+    assert on_pg[0] == whole
+    assert any(c is not None for c in chosen)
+    for number in (2, 3):
+        pages = [engine.find_page(con, word, page_size=7, page=number) for con in (pair.pg, pair.sqlite)]
+        assert [h.id for h in pages[0].hits] == [h.id for h in pages[1].hits] == whole[7 * (number - 1) : 7 * number]
+
+
 @pytest.mark.parametrize("word", ["base1-4", "BASE1-4"])
 def test_a_card_id_read_in_row_order_finds_its_card(indexed, monkeypatch, word):
     """A card id typed as the query (base1-4: that card, compile.card_id_of) finds its card on

@@ -146,6 +146,36 @@ def test_a_page_of_a_broad_word_reads_the_cards_in_row_order_from_its_cursor():
     assert "JOIN card_fts" not in page_statement(request, parse("pika"), ("en",), "sqlite", None, 51, 0, True, True, True)[0]
 
 
+def test_a_gathered_page_on_postgresql_chooses_its_row_ids_before_reading_cards():
+    """Issue 29: page_statement on PostgreSQL, a word gathered from its indexes (not read in row
+    order) in the default order: outside the side of exact names, the page's row ids are chosen
+    inside the IN (the side's flag and the cursor on them, grouped, sorted, LIMIT), so only the
+    page's cards are read from card; the side of exact names, another sort, going down and a
+    facet keep the plain condition."""
+    from cardlab.search.compile import page_statement
+    from cardlab.search.request import SearchRequest
+
+    request = SearchRequest("pika")
+    sql, params, sides = page_statement(request, parse("pika"), ("en",), "postgresql", (1, [4242]), 51, 0, True, True, False)
+    assert sides == 2
+    chosen = (
+        " UNION ALL SELECT card FROM card_name WHERE compact >= ? AND compact < ?) AS a(r)"
+        " WHERE NOT EXISTS (SELECT 1 FROM card_name e WHERE e.compact = ? AND e.card = a.r) AND a.r > ?"
+        " GROUP BY a.r ORDER BY a.r LIMIT ?) AND NOT EXISTS"
+    )
+    assert chosen in sql
+    assert params[-10:] == ["pika", "pikb", "pika", 4242, 51, "pika", 4242, 51, 51, 0]
+    side0, side1 = page_statement(request, parse("pika"), ("en",), "postgresql", None, 51, 0, True, True, False)[0].split(
+        " UNION ALL SELECT * FROM "
+    )
+    assert "AS a(r)" not in side0 and "c.rowid IN (SELECT card FROM card_name WHERE compact = ?)" in side0
+    assert "AS a(r) WHERE NOT EXISTS" in side1 and "a.r > ?" not in side1
+    for req, q in ((SearchRequest("pika", sort="set"), "pika"), (SearchRequest("pika", reverse=True), "pika"), (request, "type:fire")):
+        assert "AS a(r)" not in page_statement(req, parse(q), ("en",), "postgresql", None, 51, 0, True, True, False)[0]
+    # read in row order (a broad word's probe), it is not gathered at all
+    assert "AS a(r)" not in page_statement(request, parse("pika"), ("en",), "postgresql", None, 51, 0, True, True, True)[0]
+
+
 def test_a_page_of_a_word_on_sqlite_reads_each_arm_bounded_from_its_cursor():
     """Issue 29: page_statement on SQLite, a word in the default order: each arm of its IN (card_fts,
     card_stem) read in row order after the cursor's row id, LIMIT the page; reversed, down from it;
