@@ -13,7 +13,9 @@ Rebuilds without downtime: the new index is written into a schema of its own
 (``cardlab_build_<pid>``); one transaction then renames the live schema (:data:`LIVE_SCHEMA`) away
 and the new one in; the old one is dropped after. Readers resolve tables through ``search_path`` =
 the live schema, and each search runs in one transaction holding :data:`SWAP_LOCK` shared (the swap
-takes it exclusively), so a search sees the whole old or the whole new index. A build that fails (or
+takes it exclusively), so a search sees the whole old or the whole new index. The swap notifies
+:data:`SWAP_CHANNEL` as it commits; reader sessions listen on it, so a search whose answer is known
+for the index last read (no card matches) needs no round trip until a swap is announced. A build that fails (or
 is killed) leaves the old index serving; its schema is dropped then, or by the next build. Builds
 are serialized by an advisory lock (:data:`BUILD_LOCK`).
 
@@ -74,6 +76,14 @@ SWAP_LOCK = (0x63617264, 0x73776170)
 """Advisory lock keys ("card", "swap"): a search holds it shared for its transaction
 (:meth:`PgIndex.snapshot`), the swap exclusively for its own: a swap waits for the searches in
 progress, and a search never sees the index change between its statements."""
+
+SWAP_CHANNEL = "cardlab_index_swapped"
+"""The channel a swap notifies (``NOTIFY``, sent when its transaction commits) and every reader
+session listens on: how a reader knows, without a round trip, that the index it last read is still
+the live one (:meth:`PgIndex.unchanged`)."""
+
+_SWAPS = [0]
+"""Swaps made by this process (its readers see them at once, before the notification arrives)."""
 
 REQUIRED_EXTENSIONS = ("pg_trgm",)
 """Extensions the index needs on the server (created when missing, if the user may)."""
@@ -273,6 +283,8 @@ class PgIndex:
         self._serial = 0
         self._snapshot_plan: str | None = None
         self._snapshots = 0
+        self._notified = 0  # swap notifications received on this session
+        self._verified: tuple[int, int] | None = None  # (notifications, swaps here) when the fingerprint was last read
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -342,8 +354,45 @@ class PgIndex:
             return self._send(statements, timeout, last)
 
     def _session(self) -> Any:
-        """A new reader session: the live schema, generic plans for what it prepares (:func:`server_connection`)."""
-        return server_connection(self.where, search_path=LIVE_SCHEMA, generic_plans=True, serial=True)
+        """A new reader session: the live schema, generic plans for what it prepares
+        (:func:`server_connection`), listening on :data:`SWAP_CHANNEL` where the server allows it
+        (not on a standby in recovery: :meth:`unchanged` is then always False)."""
+        import psycopg  # lazy: psycopg (1.2 s cold), only for a PostgreSQL URL
+
+        con = server_connection(self.where, search_path=LIVE_SCHEMA, generic_plans=True, serial=True)
+        self._verified = None
+        self._listening = False
+        try:
+            con.execute(f"LISTEN {SWAP_CHANNEL}")
+            con.add_notify_handler(self._on_notify)
+            self._listening = True
+        except psycopg.Error:
+            pass
+        return con
+
+    def _on_notify(self, _notify: Any) -> None:
+        """A notification on :data:`SWAP_CHANNEL` (the only channel listened to): the index was swapped."""
+        self._notified += 1
+
+    def unchanged(self) -> bool:
+        """True when no swap has replaced the index since this session last read its fingerprint
+        (a snapshot's first round trip), as far as can be told without a round trip: the swap's
+        notification has not arrived (read from the socket without waiting) and this process
+        made no swap. What lets the engine answer a search whose result it already knows for that
+        fingerprint (none of the cards match) without a statement. False outside a snapshot's
+        reach: inside a transaction, before any snapshot, or on a session not listening."""
+        import psycopg  # lazy: psycopg (1.2 s cold), only for a PostgreSQL URL
+
+        if not self._listening or self._verified is None or self._begun or self._fingerprint is None:
+            return False
+        try:
+            pgconn = self.con.pgconn
+            pgconn.consume_input()
+            while pgconn.notifies() is not None:
+                self._notified += 1
+        except psycopg.Error:
+            return False
+        return self._verified == (self._notified, _SWAPS[0])
 
     def _reconnect(self) -> None:
         """A new session in place of a closed or broken one (what it had prepared went with it).
@@ -405,6 +454,7 @@ class PgIndex:
             names.append(name)
         if len(statements) == 1 and names[0] is None and not before and not after:
             return self.con.execute(_pg_sql(statements[0][0]), list(statements[0][1]))
+        seen = (self._notified, _SWAPS[0])  # what a fingerprint read by this message is as new as
         cur = psycopg.ClientCursor(self.con)
         texts = []
         for (sql, params, _generic), name in zip(statements, names, strict=True):
@@ -422,6 +472,7 @@ class PgIndex:
                     row = cur.fetchone()
                     self._stems, self._stems_read = (row[1] if row else None), True
                     self._fingerprint = row[2] if row else None
+                    self._verified = seen
                 cur.nextset()
         except BaseException:
             if alone:
@@ -720,4 +771,6 @@ def _swap(con: Any, schema: str) -> None:
         if con.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (LIVE_SCHEMA,)).fetchone():
             con.execute(f'ALTER SCHEMA {LIVE_SCHEMA} RENAME TO "{old}"')
         con.execute(f'ALTER SCHEMA "{schema}" RENAME TO {LIVE_SCHEMA}')
+        con.execute(f"NOTIFY {SWAP_CHANNEL}")  # sent to every reader when the swap commits
+    _SWAPS[0] += 1
     con.execute(f'DROP SCHEMA IF EXISTS "{old}" CASCADE')

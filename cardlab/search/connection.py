@@ -121,6 +121,14 @@ def stems_changed(con: Any, stems: tuple[str, ...] | None) -> bool:
     return not isinstance(con, sqlite3.Connection) and stem_languages(con) != stems
 
 
+def index_unchanged(con: Any) -> bool:
+    """True when ``con`` reads, without a doubt and without a round trip, the index whose
+    fingerprint :func:`index_fingerprint` last gave: always on SQLite (a connection keeps reading
+    the file it opened), on PostgreSQL while no swap has been seen since a snapshot read it
+    (:meth:`cardlab.index.postgres.PgIndex.unchanged`)."""
+    return isinstance(con, sqlite3.Connection) or con.unchanged()
+
+
 def index_fingerprint(con: Any) -> str:
     """The fingerprint of the catalog the index was built from (its ``meta`` table; on PostgreSQL
     as last seen by the connection, read again by each snapshot's first round trip:

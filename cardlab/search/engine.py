@@ -31,7 +31,7 @@ from cardlab.search.compile import (
     search_statement,
     word_count_statement,
 )
-from cardlab.search.connection import fetch, fetch_many, index_fingerprint, snapshot, stem_languages, stems_changed
+from cardlab.search.connection import fetch, fetch_many, index_fingerprint, index_unchanged, snapshot, stem_languages, stems_changed
 from cardlab.search.hits import Hit, assemble, hits_of
 from cardlab.search.paging import MAX_PAGE, MAX_PAGE_SIZE, TOTAL_BOUND, CursorError, Page, decode_cursor, encode_cursor
 from cardlab.search.query.parse import parse
@@ -198,7 +198,9 @@ def find_page(
     (:func:`cardlab.search.compile.page_statement`: ``page_size`` + 1 rows after the cursor's, never
     every match sorted), and the total is counted up to :data:`cardlab.search.paging.TOTAL_BOUND`
     (exact below it, "more than 1,000" above), once per query and index (cached by the index's
-    fingerprint). ``sort="name"`` and ``unique="cards"`` keep their meaning (the shown language's
+    fingerprint; a query known to match nothing is answered without a statement while the
+    connection still reads that index: :func:`cardlab.search.connection.index_unchanged`).
+    ``sort="name"`` and ``unique="cards"`` keep their meaning (the shown language's
     names, printings grouped): those orders are made in Python over every match, as
     :func:`search` does, and their totals are exact.
 
@@ -240,6 +242,9 @@ def _find_page(con: Any, request: SearchRequest, size: int, cursor: str | None, 
     # a cursor is signed for this backend too: the sides of an order differ between them
     signer = f"{dialect_of(con)}:{fingerprint}"
     place = decode_cursor(cursor, request, signer) if cursor else None
+    if place is None and fingerprint and _TOTALS.get((fingerprint, dialect_of(con), request.query)) == (0, True) and index_unchanged(con):
+        # known to match no card of the index the connection still reads: nothing to read again
+        return Page([], 0, True, None, fingerprint)
     if request.sort == "name" or request.unique == "cards":
         # orders made in Python over every match (as search): the cursor is the next hit's offset
         if place is not None:

@@ -505,6 +505,43 @@ def test_find_page_of_a_bare_word_reuses_its_plans_and_commits_with_its_last_sta
         con.close()
 
 
+def test_a_word_known_to_match_nothing_is_answered_without_a_round_trip_until_a_swap(test_set, pg_index_url, monkeypatch):
+    """find_page of a query whose total is known to be 0 for the index the session last read sends
+    nothing; a swap by this process, or one announced on the swap channel by another, makes the
+    next search read the index again (a word added by the rebuild is then found)."""
+    import time
+    from collections import OrderedDict
+
+    import psycopg
+
+    postgres.build([test_set], pg_index_url)
+    con = postgres.open_fresh([test_set], pg_index_url)
+    monkeypatch.setattr(engine, "_TOTALS", OrderedDict())
+    try:
+        assert engine.find_page(con, "zorbmon").total == 0
+        assert _messages(con, lambda: engine.find_page(con, "zorbmon")) == []
+        assert _messages(con, lambda: engine.find_page(con, "zorbmon", page=3)) == []
+        assert _messages(con, lambda: engine.find_page(con, "testemon")) == ["Query"]  # a word with cards is read
+        card = test_set / "pokemon" / "test1" / "1-testmon.yaml"
+        card.write_text(card.read_text(encoding="utf-8").replace("fr: Testemon", "fr: Zorbmon", 1), encoding="utf-8")
+        assert postgres.build([test_set], pg_index_url) is not None  # this process swaps
+        page = engine.find_page(con, "zorbmon")
+        assert ([h.id for h in page.hits], page.total) == (["test1-1"], 1)
+        # another process's swap: known by its notification, read without waiting
+        assert engine.find_page(con, "qqqqzz").total == 0
+        assert _messages(con, lambda: engine.find_page(con, "qqqqzz")) == []
+        with psycopg.connect(postgres._conninfo(postgres.locate(pg_index_url)), autocommit=True) as other:
+            other.execute(f"NOTIFY {postgres.SWAP_CHANNEL}")
+        deadline = time.monotonic() + 5
+        while con.unchanged() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert con.unchanged() is False
+        assert _messages(con, lambda: engine.find_page(con, "qqqqzz")) == ["Query"]
+        assert _messages(con, lambda: engine.find_page(con, "qqqqzz")) == []  # read again: known anew
+    finally:
+        con.close()
+
+
 def _kill_session(url: str, con) -> None:  # noqa: ANN001
     """End ``con``'s server session from another one, as a server restart does."""
     import psycopg

@@ -135,6 +135,29 @@ def test_totals_are_counted_once_per_query_and_index(con, monkeypatch):
     assert len(engine._TOTALS) == 1
 
 
+def test_a_query_known_to_match_nothing_reads_no_card_again(con, monkeypatch):
+    """A query whose total is known to be 0 for this index is answered without its statements (a
+    SQLite connection keeps reading the file it opened); one with cards is read each time."""
+    monkeypatch.setattr(engine, "_TOTALS", OrderedDict())
+    statements: list[str] = []
+    con.set_trace_callback(statements.append)
+    try:
+        assert find_page(con, "qqqqzz").total == 0
+        read = len(statements)
+        statements.clear()
+        for options in ({}, {"page": 4}, {"sort": "hp"}, {"unique": "cards"}):
+            page = find_page(con, "qqqqzz", **options)
+            assert (page.hits, page.total, page.total_is_exact, page.next_cursor) == ([], 0, True, None)
+        assert not any("card_fts" in s or "FROM card c" in s for s in statements)
+        assert read > 0 and len(statements) <= 4 * 2  # the index's fingerprint and stem languages
+        statements.clear()
+        find_page(con, "pikachu")
+        find_page(con, "pikachu")
+        assert sum("card_fts" in s for s in statements) >= 2
+    finally:
+        con.set_trace_callback(None)
+
+
 def test_a_page_past_the_end_is_empty_with_the_total(con):
     page = find_page(con, "", page_size=1000, page=10_000)
     assert (page.hits, page.next_cursor, page.total, page.total_is_exact) == ([], None, len(search(con, "")), True)
