@@ -113,9 +113,20 @@ TABLES: dict[str, str] = {
     "card_fts": "rowid bigint PRIMARY KEY, names tsvector NOT NULL, body tsvector NOT NULL",
     "card_stem": "rowid bigint PRIMARY KEY, stems tsvector NOT NULL",
     "card_tri": f"rowid bigint PRIMARY KEY, names text {C} NOT NULL, body text {C} NOT NULL",
+    "word_stat": f"bound bigint NOT NULL, col text {C} NOT NULL, lexeme text {C} NOT NULL, docs bigint NOT NULL,"
+    " reach bigint NOT NULL, PRIMARY KEY (bound, col, lexeme)",
 }
 """The index's tables on PostgreSQL: those of :mod:`cardlab.index.tables` (same names and columns,
-``rowid`` explicit) and the full-text ones."""
+``rowid`` explicit), the full-text ones, and ``word_stat``: each lexeme of ``card_fts.names`` or
+``card_fts.body`` (``col``) in more than :data:`WORD_STAT_BOUND` cards (``bound``), with how many
+(``docs``) and the row id of the ``bound + 1``-th of them in row order (``reach``), what a first
+page reads instead of counting a common word's matches from its GIN index (which gathers them
+all: :func:`cardlab.search.compile.word_count_statement`)."""
+
+WORD_STAT_BOUND = 1000
+"""The count past which a lexeme is kept in ``word_stat``: the search engine's bound on totals
+(``cardlab.search.paging.TOTAL_BOUND``; a search names the bound it reads, so another one finds
+no row and counts)."""
 
 COPIED = ("card", "card_name", "printed_name", "facet_text", "facet_num", "set_key", "card_set", "meta", "card_tri")
 """Tables copied row for row from the SQLite index (their columns in :data:`TABLES`' order)."""
@@ -730,6 +741,7 @@ def _copy(sqlite_path: Path | str, con: Any, schema: str, trgm: str) -> None:
         decode = data_decoder(src)
         rows = src.execute("SELECT rowid, data FROM card ORDER BY rowid")
         stem_rows: list[tuple[int, str]] = []
+        stats = {"names": _WordStats(), "body": _WordStats()}
         with cur.copy(f'COPY "{schema}".card_fts (rowid, names, body) FROM STDIN') as fts:
             total, done = src.execute("SELECT count(*) FROM card").fetchone()[0], 0
             while batch := rows.fetchmany(COPY_BATCH):
@@ -742,9 +754,15 @@ def _copy(sqlite_path: Path | str, con: Any, schema: str, trgm: str) -> None:
                 for i, (rowid, _data) in enumerate(batch):
                     fts.write_row((rowid, tsvector(names[i]), tsvector(bodies[i])))
                     stem_rows.append((rowid, tsvector(stems[i])))
+                    stats["names"].add(rowid, names[i])
+                    stats["body"].add(rowid, bodies[i])
         with cur.copy(f'COPY "{schema}".card_stem (rowid, stems) FROM STDIN') as copy:
             for row in stem_rows:
                 copy.write_row(row)
+        with cur.copy(f'COPY "{schema}".word_stat (bound, col, lexeme, docs, reach) FROM STDIN') as copy:
+            for col, counted in stats.items():
+                for lexeme, docs, reach in counted.common():
+                    copy.write_row((WORD_STAT_BOUND, col, lexeme, docs, reach))
     finally:
         src.close()
     con.execute(f'SET search_path = "{schema}"')
@@ -755,6 +773,29 @@ def _copy(sqlite_path: Path | str, con: Any, schema: str, trgm: str) -> None:
         # index-only scan to the table too (the OR/negation shape of BENCHMARKS.md: 18 -> 12 ms)
         con.execute(f"VACUUM (ANALYZE) {name}")
     con.execute("RESET search_path")
+
+
+class _WordStats:
+    """The lexemes of one ``tsvector`` column counted card by card in row order (``word_stat``)."""
+
+    def __init__(self) -> None:
+        self.docs: dict[str, int] = {}
+        self.reach: dict[str, int] = {}
+
+    def add(self, rowid: int, tokens: list[str]) -> None:
+        """Count the card ``rowid``, whose column holds ``tokens`` (each lexeme once a card)."""
+        docs = self.docs
+        for token in set(tokens):
+            n = docs.get(token, 0) + 1
+            docs[token] = n
+            if n == WORD_STAT_BOUND + 1:
+                self.reach[token] = rowid
+
+    def common(self) -> Iterator[tuple[str, int, int]]:
+        """``(lexeme, cards, the row id of its WORD_STAT_BOUND + 1-th card)`` of each lexeme in more
+        than :data:`WORD_STAT_BOUND` cards."""
+        for token, rowid in self.reach.items():
+            yield token, self.docs[token], rowid
 
 
 def _columns(table: str) -> list[str]:

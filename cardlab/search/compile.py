@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from cardlab.core.text import compact, fold, has_cjk, norm_value, stem_words, stemmer_languages
-from cardlab.index.tokens import tokens_of, tsquery_phrase
+from cardlab.index.tokens import quote, tokens_of, tsquery_phrase
 from cardlab.search.fields import CARD_COLUMNS, NUMBER, TEXT_OPS, TYPE_LINE_FIELDS
 from cardlab.search.fields import kind as field_kind
 from cardlab.search.query.tree import And, Node, Not, Or, Term, terms
@@ -879,10 +879,52 @@ def word_count_statement(tree: Node | None, stem_langs: tuple[str, ...] | None, 
     arm = sql[len(head) : -1].split(" UNION ALL ")[0]
     if "FROM card_fts WHERE" not in arm or "(" in arm:
         return None
-    counted = "COUNT(*)"
-    if dialect != "sqlite":
-        counted += f", MAX(rowid), (SELECT MAX(rowid) FROM card_fts), set_config('{WORDS_SETTING}', COUNT(*)::text, true)"
-    return f"SELECT {counted} FROM ({arm} LIMIT {int(bound) + 1}) AS words", params[: arm.count("?")]
+    params = params[: arm.count("?")]
+    if dialect == "sqlite":
+        return f"SELECT COUNT(*) FROM ({arm} LIMIT {int(bound) + 1}) AS words", params
+    counted = f"SELECT COUNT(*) AS n, MAX(rowid) AS last FROM ({arm} LIMIT {int(bound) + 1}) AS w"
+    stat = _word_stat(tree, stem_langs, bound)
+    if stat is not None:
+        # its lexemes' counts, when one of them passes the bound: the count is not run (LIMIT 1)
+        counted = f"({stat[0]}) UNION ALL ({counted}) LIMIT 1"
+        params = [*stat[1], *params]
+    words = f"SELECT n, last, (SELECT MAX(rowid) FROM card_fts), set_config('{WORDS_SETTING}', n::text, true) FROM ({counted}) AS words"
+    return words, params
+
+
+def _word_stat(tree: Term, stem_langs: tuple[str, ...] | None, bound: int) -> tuple[str, list] | None:
+    """PostgreSQL, a word of one token: the statement reading, from ``word_stat``
+    (:data:`cardlab.index.postgres.TABLES`), whether a lexeme its ``card_fts`` arm matches (the
+    token in ``body``, every lexeme it begins in ``names``) is in more than ``bound`` cards: one
+    row ``(bound + 1, the least row id by which bound + 1 of one lexeme's cards are read)`` when
+    one is, else none. That row id is no earlier than the arm's own ``bound + 1``-th match, so the
+    density it gives (:func:`cardlab.search.engine._row_order`) errs toward gathering. Counting
+    such a word from its GIN index gathers every match first (2.9 ms for ``energy`` at 100,000
+    cards). None for a phrase or a word of other tokens."""
+    words = _fts_words(tree.value)
+    tokens = list(tokens_of(" ".join(words)))
+    if len(tokens) != 1:
+        return None
+    conds, _stems, _names = _pg_text_parts(tree, words, "body" if tree.field == "text" else None, stem_langs)
+    ors: list[str] = []
+    params: list = []
+    token = tokens[0]
+    for column, query in conds:
+        if query == quote(token) + ":*":
+            ors.append("(col = ? AND lexeme >= ? AND lexeme < ?)")
+            params += [column, token, _after_prefix(token)]
+        elif query == quote(token):
+            ors.append("(col = ? AND lexeme = ?)")
+            params += [column, token]
+        else:
+            return None
+    if not ors:
+        return None
+    return (
+        f"SELECT {int(bound) + 1}::bigint AS n, MIN(reach) AS last FROM word_stat"
+        f" WHERE bound = {int(bound)} AND ({' OR '.join(ors)}) HAVING COUNT(*) > 0",
+        params,
+    )
 
 
 WORDS_SETTING = "cardlab.words"

@@ -490,8 +490,8 @@ def test_find_page_of_a_bare_word_reuses_its_plans_and_commits_with_its_last_sta
             " FROM pg_prepared_statements WHERE name LIKE 'cardlab_q%'"
         ).fetchall()
         # PREPARE ... AS SELECT * (the page and the total, each behind the word count's gate),
-        # SELECT COUNT(*), MAX(rowid) (the words)
-        assert sorted(plans) == [("*", 3, 0), ("*", 3, 0), ("COUNT(*),", 3, 0)]
+        # SELECT n, last (the words: counted, or read from word_stat)
+        assert sorted(plans) == [("*", 3, 0), ("*", 3, 0), ("n,", 3, 0)]
         engine._TOTALS.clear()
         assert _messages(con, lambda: engine.find_page(con, "gadget")) == ["Query"]  # the first view
         assert _messages(con, lambda: engine.find_page(con, "gadget")) == ["Query"]  # its total known
@@ -540,6 +540,56 @@ def test_a_word_known_to_match_nothing_is_answered_without_a_round_trip_until_a_
         assert _messages(con, lambda: engine.find_page(con, "qqqqzz")) == []  # read again: known anew
     finally:
         con.close()
+
+
+def test_common_lexemes_are_counted_at_build_and_a_first_page_reads_them(catalog_copy, pg_index_url, monkeypatch, tmp_path):
+    """word_stat holds each lexeme of card_fts.names and .body in more than WORD_STAT_BOUND cards,
+    with its count and the row id of its bound + 1-th card, as the stored tsvectors have them; the
+    word count of a first page then reads it and never runs the count from the GIN index (its
+    scan never executed), and the pages and totals are SQLite's."""
+    import json
+    from collections import OrderedDict
+
+    from cardlab.index.sqlite import build_index, connect
+    from cardlab.search import compile as compiler
+    from cardlab.search.query.parse import parse
+
+    monkeypatch.setattr(postgres, "WORD_STAT_BOUND", 3)
+    postgres.build([catalog_copy], pg_index_url)
+    con = postgres.open_fresh([catalog_copy], pg_index_url)
+    lite = connect(build_index([catalog_copy], tmp_path / "index.sqlite").db)
+    try:
+        stat = con.con.execute("SELECT col, lexeme, docs, reach FROM word_stat WHERE bound = 3 ORDER BY 1, 2").fetchall()
+        by_hand = con.con.execute(
+            "SELECT col, lexeme, count(*), (array_agg(rowid ORDER BY rowid))[4] FROM ("
+            " SELECT 'names' AS col, f.rowid, u.lexeme FROM card_fts f, unnest(f.names) u"
+            " UNION ALL SELECT 'body', f.rowid, u.lexeme FROM card_fts f, unnest(f.body) u"
+            ") AS x GROUP BY col, lexeme HAVING count(*) > 3 ORDER BY 1, 2"
+        ).fetchall()
+        assert stat == by_hand
+        assert ("body", "energy") in {(c, w) for c, w, _n, _r in stat}
+        sql, params = compiler.word_count_statement(parse("energy"), ("en", "fr"), "postgresql", 3)
+        plan = con.con.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + postgres._pg_sql(sql), params).fetchone()[0]
+        text = json.dumps(plan)
+        assert '"Relation Name": "word_stat"' in text
+        matching = [
+            n for n in _plan_nodes(plan[0]["Plan"]) if "@@" in n.get("Recheck Cond", "") + n.get("Filter", "") + n.get("Index Cond", "")
+        ]
+        assert matching and {n["Actual Loops"] for n in matching} == {0}  # the word's matches: never read
+        monkeypatch.setattr(engine, "TOTAL_BOUND", 3)
+        for word in ("energy", "damage", "coin", "charizard", "zzzz"):
+            monkeypatch.setattr(engine, "_TOTALS", OrderedDict())
+            pages = [engine.find_page(c, word, page_size=5) for c in (con, lite)]
+            assert [[h.id for h in p.hits] for p in pages] == [[h.id for h in pages[1].hits]] * 2
+            assert {(p.total, p.total_is_exact) for p in pages} == {(pages[1].total, pages[1].total_is_exact)}
+    finally:
+        con.close()
+        lite.close()
+
+
+def _plan_nodes(node: dict) -> list[dict]:
+    """``node`` of an EXPLAIN (FORMAT JSON) plan and every node under it."""
+    return [node, *(n for child in node.get("Plans", []) for n in _plan_nodes(child))]
 
 
 def _kill_session(url: str, con) -> None:  # noqa: ANN001
