@@ -894,11 +894,13 @@ def word_count_statement(tree: Node | None, stem_langs: tuple[str, ...] | None, 
 
 def _word_stat(tree: Term, stem_langs: tuple[str, ...] | None, bound: int) -> tuple[str, list] | None:
     """PostgreSQL, a word of one token: the statement reading, from ``word_stat``
-    (:data:`cardlab.index.postgres.TABLES`), whether a lexeme its ``card_fts`` arm matches (the
-    token in ``body``, every lexeme it begins in ``names``) is in more than ``bound`` cards: one
-    row ``(bound + 1, the least row id by which bound + 1 of one lexeme's cards are read)`` when
-    one is, else none. That row id is no earlier than the arm's own ``bound + 1``-th match, so the
-    density it gives (:func:`cardlab.search.engine._row_order`) errs toward gathering. Counting
+    (:data:`cardlab.index.postgres.TABLES`), whether its ``card_fts`` arm matches more than
+    ``bound`` cards: one row ``(bound + 1, the row id by which bound + 1 of them are read)`` when
+    it does, else none. A bare word's arm (a name lexeme it begins, or the token in the rules
+    text) is counted whole at build time (``names*|body``); another arm (``text:``, quoted, a
+    symbol) by its lexemes, one of which passes the bound (the least row id of theirs: no earlier
+    than the arm's own, so the density it gives, :func:`cardlab.search.engine._row_order`, errs
+    toward gathering). Counting
     such a word from its GIN index gathers every match first (2.9 ms for ``energy`` at 100,000
     cards). None for a phrase or a word of other tokens."""
     words = _fts_words(tree.value)
@@ -909,6 +911,11 @@ def _word_stat(tree: Term, stem_langs: tuple[str, ...] | None, bound: int) -> tu
     ors: list[str] = []
     params: list = []
     token = tokens[0]
+    if conds == [("names", quote(token) + ":*"), ("body", quote(token))]:
+        # a bare word: the cards of its whole arm, counted at build time (its exact count and reach)
+        conds = []
+        ors.append("(col = ? AND lexeme = ?)")
+        params += ["names*|body", token]
     for column, query in conds:
         if query == quote(token) + ":*":
             ors.append("(col = ? AND lexeme >= ? AND lexeme < ?)")

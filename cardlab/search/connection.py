@@ -10,6 +10,7 @@ import json
 import sqlite3
 import time
 from contextlib import nullcontext
+from functools import lru_cache
 from typing import Any
 
 from cardlab.core.errors import CardlabError, ExitStatus, UsageError
@@ -106,12 +107,18 @@ def stem_languages(con: Any) -> tuple[str, ...] | None:
     None when the index does not say (every language with a stemmer)."""
     if not isinstance(con, sqlite3.Connection):
         value = con.stem_languages()
-        return tuple(json.loads(value)) if value else None
+        return _languages(value) if value else None
     try:
         row = con.execute("SELECT value FROM meta WHERE key = 'stem_languages'").fetchone()
     except sqlite3.Error:
         return None
     return tuple(json.loads(row[0])) if row else None
+
+
+@lru_cache(maxsize=16)
+def _languages(value: str) -> tuple[str, ...]:
+    """The ``stem_languages`` JSON list of an index's meta as a tuple (read once per value)."""
+    return tuple(json.loads(value))
 
 
 def stems_changed(con: Any, stems: tuple[str, ...] | None) -> bool:

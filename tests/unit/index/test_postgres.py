@@ -559,7 +559,9 @@ def test_common_lexemes_are_counted_at_build_and_a_first_page_reads_them(catalog
     con = postgres.open_fresh([catalog_copy], pg_index_url)
     lite = connect(build_index([catalog_copy], tmp_path / "index.sqlite").db)
     try:
-        stat = con.con.execute("SELECT col, lexeme, docs, reach FROM word_stat WHERE bound = 3 ORDER BY 1, 2").fetchall()
+        stat = con.con.execute(
+            "SELECT col, lexeme, docs, reach FROM word_stat WHERE bound = 3 AND col <> %s ORDER BY 1, 2", [postgres.WORD_UNION]
+        ).fetchall()
         by_hand = con.con.execute(
             "SELECT col, lexeme, count(*), (array_agg(rowid ORDER BY rowid))[4] FROM ("
             " SELECT 'names' AS col, f.rowid, u.lexeme FROM card_fts f, unnest(f.names) u"
@@ -568,7 +570,20 @@ def test_common_lexemes_are_counted_at_build_and_a_first_page_reads_them(catalog
         ).fetchall()
         assert stat == by_hand
         assert ("body", "energy") in {(c, w) for c, w, _n, _r in stat}
+        # a bare word's whole arm: the cards with a name lexeme it begins or with it in their text
+        cards: dict[str, list[int]] = {}
+        for rowid, names, body in con.con.execute(
+            "SELECT rowid, tsvector_to_array(names), tsvector_to_array(body) FROM card_fts ORDER BY rowid"
+        ).fetchall():
+            for word in {lexeme[:k] for lexeme in names for k in range(1, len(lexeme) + 1)} | set(body):
+                cards.setdefault(word, []).append(rowid)
+        union = con.con.execute(
+            "SELECT lexeme, docs, reach FROM word_stat WHERE bound = 3 AND col = %s ORDER BY 1", [postgres.WORD_UNION]
+        ).fetchall()
+        assert union == sorted((w, len(r), r[3]) for w, r in cards.items() if len(r) > 3)
+        assert ("energy", len(cards["energy"]), cards["energy"][3]) in union
         sql, params = compiler.word_count_statement(parse("energy"), ("en", "fr"), "postgresql", 3)
+        assert params[:2] == [postgres.WORD_UNION, "energy"]  # the bare word's row
         plan = con.con.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + postgres._pg_sql(sql), params).fetchone()[0]
         text = json.dumps(plan)
         assert '"Relation Name": "word_stat"' in text
@@ -585,6 +600,13 @@ def test_common_lexemes_are_counted_at_build_and_a_first_page_reads_them(catalog
     finally:
         con.close()
         lite.close()
+
+
+def test_word_stat_is_kept_at_the_bound_of_the_engine_s_totals():
+    """word_stat's lexemes pass the bound a page's total is counted to (else every search counts)."""
+    from cardlab.search.paging import TOTAL_BOUND
+
+    assert postgres.WORD_STAT_BOUND == TOTAL_BOUND == 1000
 
 
 def _plan_nodes(node: dict) -> list[dict]:
