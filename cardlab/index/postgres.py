@@ -120,7 +120,8 @@ TABLES: dict[str, str] = {
 ``rowid`` explicit), the full-text ones, and ``word_stat``: each lexeme of ``card_fts.names`` or
 ``card_fts.body`` (``col``), and each word as a bare word matches it (:data:`WORD_UNION`), in more
 than :data:`WORD_STAT_BOUND` cards (``bound``), with how many (``docs``) and the row id of the
-``bound + 1``-th of them in row order (``reach``), what a first
+``bound + 1``-th of them in row order (``reach``), and one row of no lexeme saying which bound
+it was built for, what a first
 page reads instead of counting a common word's matches from its GIN index (which gathers them
 all: :func:`cardlab.search.compile.word_count_statement`)."""
 
@@ -796,6 +797,7 @@ def _copy(sqlite_path: Path | str, con: Any, schema: str, trgm: str) -> None:
             for row in stem_rows:
                 copy.write_row(row)
         with cur.copy(f'COPY "{schema}".word_stat (bound, col, lexeme, docs, reach) FROM STDIN') as copy:
+            copy.write_row((WORD_STAT_BOUND, "", "", 0, 0))  # built for this bound: a word with no row is within it
             for col, counted in stats.items():
                 for lexeme, docs, reach in counted.common():
                     copy.write_row((WORD_STAT_BOUND, col, lexeme, docs, reach))

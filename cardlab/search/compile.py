@@ -868,7 +868,8 @@ def word_count_statement(tree: Node | None, stem_langs: tuple[str, ...] | None, 
 
     Returns:
         ``(sql, params)`` (one row: the number, and on PostgreSQL the two row ids and the number
-        again, as the transaction's setting :data:`WORDS_SETTING`: :func:`gated`), or None.
+        again, as the transaction's setting :data:`WORDS_SETTING`: :func:`gated`), or None. On
+        PostgreSQL a bare word within the bound may give 0 (not counted: :func:`_word_stat`).
     """
     if not isinstance(tree, Term) or tree.op == "!=" or tree.field not in (None, "text") or has_cjk(tree.value):
         return None
@@ -885,22 +886,24 @@ def word_count_statement(tree: Node | None, stem_langs: tuple[str, ...] | None, 
     counted = f"SELECT COUNT(*) AS n, MAX(rowid) AS last FROM ({arm} LIMIT {int(bound) + 1}) AS w"
     stat = _word_stat(tree, stem_langs, bound)
     if stat is not None:
-        # its lexemes' counts, when one of them passes the bound: the count is not run (LIMIT 1)
-        counted = f"({stat[0]}) UNION ALL ({counted}) LIMIT 1"
+        # read from word_stat when it tells: the count is then not run (LIMIT 1)
+        counted = " UNION ALL ".join(f"({branch})" for branch in [*stat[0], counted]) + " LIMIT 1"
         params = [*stat[1], *params]
     words = f"SELECT n, last, (SELECT MAX(rowid) FROM card_fts), set_config('{WORDS_SETTING}', n::text, true) FROM ({counted}) AS words"
     return words, params
 
 
-def _word_stat(tree: Term, stem_langs: tuple[str, ...] | None, bound: int) -> tuple[str, list] | None:
+def _word_stat(tree: Term, stem_langs: tuple[str, ...] | None, bound: int) -> tuple[list[str], list] | None:
     """PostgreSQL, a word of one token: the statement reading, from ``word_stat``
     (:data:`cardlab.index.postgres.TABLES`), whether its ``card_fts`` arm matches more than
     ``bound`` cards: one row ``(bound + 1, the row id by which bound + 1 of them are read)`` when
     it does, else none. A bare word's arm (a name lexeme it begins, or the token in the rules
-    text) is counted whole at build time (``names*|body``); another arm (``text:``, quoted, a
-    symbol) by its lexemes, one of which passes the bound (the least row id of theirs: no earlier
-    than the arm's own, so the density it gives, :func:`cardlab.search.engine._row_order`, errs
-    toward gathering). Counting
+    text) is counted whole at build time (``names*|body``), so a bare word with no row is within
+    the bound: a second statement then gives ``(0, NULL)`` (not counted) when ``word_stat`` was
+    built for this bound (its row of no lexeme). Another arm (``text:``, quoted, a symbol) by its
+    lexemes, one of which passes the bound (the least row id of theirs: no earlier than the arm's
+    own, so the density it gives, :func:`cardlab.search.engine._row_order`, errs toward
+    gathering). Returns ``(the statements, their parameters)``. Counting
     such a word from its GIN index gathers every match first (2.9 ms for ``energy`` at 100,000
     cards). None for a phrase or a word of other tokens."""
     words = _fts_words(tree.value)
@@ -911,7 +914,8 @@ def _word_stat(tree: Term, stem_langs: tuple[str, ...] | None, bound: int) -> tu
     ors: list[str] = []
     params: list = []
     token = tokens[0]
-    if conds == [("names", quote(token) + ":*"), ("body", quote(token))]:
+    bare = conds == [("names", quote(token) + ":*"), ("body", quote(token))]
+    if bare:
         # a bare word: the cards of its whole arm, counted at build time (its exact count and reach)
         conds = []
         ors.append("(col = ? AND lexeme = ?)")
@@ -927,11 +931,13 @@ def _word_stat(tree: Term, stem_langs: tuple[str, ...] | None, bound: int) -> tu
             return None
     if not ors:
         return None
-    return (
+    branches = [
         f"SELECT {int(bound) + 1}::bigint AS n, MIN(reach) AS last FROM word_stat"
-        f" WHERE bound = {int(bound)} AND ({' OR '.join(ors)}) HAVING COUNT(*) > 0",
-        params,
-    )
+        f" WHERE bound = {int(bound)} AND ({' OR '.join(ors)}) HAVING COUNT(*) > 0"
+    ]
+    if bare:
+        branches.append(f"SELECT 0::bigint, NULL::bigint FROM word_stat WHERE bound = {int(bound)} AND col = '' AND lexeme = ''")
+    return branches, params
 
 
 WORDS_SETTING = "cardlab.words"

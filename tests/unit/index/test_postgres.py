@@ -560,7 +560,7 @@ def test_common_lexemes_are_counted_at_build_and_a_first_page_reads_them(catalog
     lite = connect(build_index([catalog_copy], tmp_path / "index.sqlite").db)
     try:
         stat = con.con.execute(
-            "SELECT col, lexeme, docs, reach FROM word_stat WHERE bound = 3 AND col <> %s ORDER BY 1, 2", [postgres.WORD_UNION]
+            "SELECT col, lexeme, docs, reach FROM word_stat WHERE bound = 3 AND col NOT IN (%s, '') ORDER BY 1, 2", [postgres.WORD_UNION]
         ).fetchall()
         by_hand = con.con.execute(
             "SELECT col, lexeme, count(*), (array_agg(rowid ORDER BY rowid))[4] FROM ("
@@ -591,6 +591,17 @@ def test_common_lexemes_are_counted_at_build_and_a_first_page_reads_them(catalog
             n for n in _plan_nodes(plan[0]["Plan"]) if "@@" in n.get("Recheck Cond", "") + n.get("Filter", "") + n.get("Index Cond", "")
         ]
         assert matching and {n["Actual Loops"] for n in matching} == {0}  # the word's matches: never read
+        # a bare word with no row is within the bound (word_stat was built for it): 0, not counted
+        marker = "SELECT docs, reach FROM word_stat WHERE bound = 3 AND col = '' AND lexeme = ''"
+        assert con.con.execute(marker).fetchall() == [(0, 0)]
+        sql, params = compiler.word_count_statement(parse("zzzz"), ("en", "fr"), "postgresql", 3)
+        assert con.con.execute(postgres._pg_sql(sql), params).fetchone()[:2] == (0, None)
+        plan = con.con.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + postgres._pg_sql(sql), params).fetchone()[0]
+        assert {n["Actual Loops"] for n in _plan_nodes(plan[0]["Plan"]) if "@@" in _conds(n)} == {0}
+        sql, params = compiler.word_count_statement(parse("zzzz"), ("en", "fr"), "postgresql", 2)  # built for another bound: counted
+        assert con.con.execute(postgres._pg_sql(sql), params).fetchone()[:2] == (0, None)
+        plan = con.con.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + postgres._pg_sql(sql), params).fetchone()[0]
+        assert 1 in {n["Actual Loops"] for n in _plan_nodes(plan[0]["Plan"]) if "@@" in _conds(n)}
         monkeypatch.setattr(engine, "TOTAL_BOUND", 3)
         for word in ("energy", "damage", "coin", "charizard", "zzzz"):
             monkeypatch.setattr(engine, "_TOTALS", OrderedDict())
@@ -607,6 +618,11 @@ def test_word_stat_is_kept_at_the_bound_of_the_engine_s_totals():
     from cardlab.search.paging import TOTAL_BOUND
 
     assert postgres.WORD_STAT_BOUND == TOTAL_BOUND == 1000
+
+
+def _conds(node: dict) -> str:
+    """The conditions an EXPLAIN (FORMAT JSON) plan node tests, as one text."""
+    return node.get("Recheck Cond", "") + node.get("Filter", "") + node.get("Index Cond", "")
 
 
 def _plan_nodes(node: dict) -> list[dict]:
