@@ -129,6 +129,7 @@ def main() -> None:
     ap.add_argument("--skip-words", action="store_true", help="of the PostgreSQL table, only the cold CLI")
     ap.add_argument("--words", nargs="+", default=WORDS, help="the one-word searches of the PostgreSQL table")
     ap.add_argument("--skip-cli", action="store_true", help="of the PostgreSQL table, no cold CLI")
+    ap.add_argument("--skip-before", action="store_true", help="of the PostgreSQL one-word table, this commit only")
     args = ap.parse_args()
     if args.worker:
         args.mode = args.worker
@@ -161,7 +162,7 @@ def main() -> None:
         db = index_of(args.scale, args.cache, args.pg_size)
         print(f"# PostgreSQL / SQLite, one word, {args.pg_size:,} cards (B is SQLite)", flush=True)
         for word in [] if args.skip_words else args.words:
-            for base, label in ((None, "after"), (args.base, "before")):
+            for base, label in ((None, "after"), (args.base, "before"))[: 1 if args.skip_before else 2]:
                 for mode, view in (("first", "first view"), ("new", "total known")):
                     pairs(
                         f"{label} find_page {word!r} {view}: pg / sqlite",

@@ -19,6 +19,10 @@ CATALOGS = {
 }
 """The catalogs compared: the fictional test sets, every shipped card, the vintage Pokémon catalog."""
 
+STAT_BOUNDS = {"shipped-bound3": ("shipped", 3)}
+"""Catalogs indexed on PostgreSQL with ``word_stat`` kept at another bound than the engine's (the
+shipped cards have no word in more than 1,000 cards): ``name -> (catalog, bound)``."""
+
 
 class Pair:
     """One catalog's index on both backends: ``sqlite`` and ``pg`` connections, ``roots``, ``url``."""
@@ -60,8 +64,14 @@ def indexed(pg_new_database, tmp_path_factory):
 
     def get(name: str) -> Pair:
         if name not in pairs:
+            from unittest import mock
+
+            from cardlab.index import postgres
+
+            catalog, bound = STAT_BOUNDS.get(name, (name, postgres.WORD_STAT_BOUND))
             sqlite_db = tmp_path_factory.mktemp(f"conf-{name}") / "index.sqlite"
-            pairs[name] = Pair([CATALOGS[name]], sqlite_db, pg_new_database(f"conf_{name}"))
+            with mock.patch.object(postgres, "WORD_STAT_BOUND", bound):
+                pairs[name] = Pair([CATALOGS[catalog]], sqlite_db, pg_new_database(f"conf_{name.replace('-', '_')}"))
         return pairs[name]
 
     yield get

@@ -135,6 +135,37 @@ def test_gathered_pages_choose_their_rows_first_and_give_the_pages_of_sqlite(ind
         assert [h.id for h in pages[0].hits] == [h.id for h in pages[1].hits] == whole[7 * (number - 1) : 7 * number]
 
 
+STAT_WORDS = ["energy", "damage", "coin", "flip", "pokémon", "fire", "water", "char", "c", "e", "heads", "ener", "zz", "trainer"]
+"""Words of the shipped cards in more than 3 cards (a whole word, a lexeme's prefix, one letter) and not."""
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    word=st.sampled_from(STAT_WORDS) | st.text(alphabet="acdeforstwzé", min_size=1, max_size=4),
+    form=st.sampled_from(["{}", '"{}"', "text:{}"]),
+    size=st.integers(min_value=3, max_value=40),
+    number=st.integers(min_value=1, max_value=3),
+)
+def test_first_views_that_read_word_stat_give_the_pages_of_sqlite(indexed, word, form, size, number):
+    """PostgreSQL's word count read from word_stat (built at the engine's bound, here 3: the
+    shipped cards have no word in 1,000 cards), for a bare word, a quoted one and text:, gives the
+    first view (its page, its total, whether exact) and the next page by cursor of SQLite."""
+    from unittest import mock
+
+    pair = indexed("shipped-bound3")
+    query = form.format(word)
+    with mock.patch.object(engine, "TOTAL_BOUND", 3), mock.patch.object(engine, "_TOTALS", OrderedDict()):
+        pages = [engine.find_page(con, query, page_size=size, page=number) for con in (pair.pg, pair.sqlite)]
+        assert [[h.id for h in p.hits] for p in pages] == [[h.id for h in pages[1].hits]] * 2
+        assert (pages[0].total, pages[0].total_is_exact) == (pages[1].total, pages[1].total_is_exact)
+        if number == 1 and pages[0].next_cursor:
+            after = [
+                engine.find_page(con, query, page_size=size, cursor=p.next_cursor)
+                for con, p in zip((pair.pg, pair.sqlite), pages, strict=True)
+            ]
+            assert [h.id for h in after[0].hits] == [h.id for h in after[1].hits]
+
+
 @pytest.mark.parametrize("word", ["base1-4", "BASE1-4"])
 def test_a_card_id_read_in_row_order_finds_its_card(indexed, monkeypatch, word):
     """A card id typed as the query (base1-4: that card, compile.card_id_of) finds its card on
