@@ -374,18 +374,19 @@ class PgIndex:
             self._fingerprint = row[0] if row else None
         return self._fingerprint
 
-    def _run(self, statements: list[tuple[str, Any, bool]], timeout: float | None, last: bool) -> Any:
+    def _run(self, statements: list[tuple[str, Any, bool]], timeout: float | None, last: bool, rows: bool = False) -> Any:
         """Send ``statements`` (``(sql with SQLite placeholders, params, generic)`` each) with what
         the transaction needs around them, in one message; return the cursor on the first one's
-        rows (``nextset`` for the next). ``generic``: run it as a prepared statement with one plan
-        for every value (:data:`PREPARED` at most per connection)."""
+        rows (``nextset`` for the next), or with ``rows`` every statement's rows (a list each).
+        ``generic``: run it as a prepared statement with one plan for every value
+        (:data:`PREPARED` at most per connection)."""
         import psycopg  # lazy: psycopg (1.2 s cold), only for a PostgreSQL URL
 
         if (self.con.closed or self.con.broken) and not (self._depth and self._begun):
             self._reconnect()  # the server restarted or the network dropped since the last call
         begun = self._begun
         try:
-            return self._send(statements, timeout, last)
+            return self._send(statements, timeout, last, rows)
         except psycopg.OperationalError:
             # a connection found dead by this statement: when nothing of the call was read on it
             # (its first statement, or no call), once more on a new connection
@@ -393,7 +394,7 @@ class PgIndex:
                 raise
             self._begun = False
             self._reconnect()
-            return self._send(statements, timeout, last)
+            return self._send(statements, timeout, last, rows)
 
     def _session(self) -> Any:
         """A new reader session: the live schema, generic plans for what it prepares
@@ -456,7 +457,7 @@ class PgIndex:
         self._stems_read = False
         self._fingerprint = None
 
-    def _send(self, statements: list[tuple[str, Any, bool]], timeout: float | None, last: bool) -> Any:
+    def _send(self, statements: list[tuple[str, Any, bool]], timeout: float | None, last: bool, rows: bool = False) -> Any:
         """:meth:`_run` on the current session."""
         import psycopg  # lazy: psycopg (1.2 s cold), only for a PostgreSQL URL
 
@@ -497,7 +498,8 @@ class PgIndex:
                     before.append(f"PREPARE {name} AS " + _numbered(sql))
             names.append(name)
         if len(statements) == 1 and names[0] is None and not before and not after:
-            return self.con.execute(_pg_sql(statements[0][0]), list(statements[0][1]))
+            cursor = self.con.execute(_pg_sql(statements[0][0]), list(statements[0][1]))
+            return [cursor.fetchall()] if rows else cursor
         seen = (self._notified, _SWAPS[0])  # what a fingerprint read by this message is as new as
         cur = psycopg.ClientCursor(self.con)
         texts = []
@@ -512,23 +514,59 @@ class PgIndex:
             else:
                 texts.append(cur.mogrify(_pg_sql(sql), list(params)))
         try:
-            cur.execute("; ".join([*before, *texts, *after]))
+            if rows:
+                results = self._results("; ".join([*before, *texts, *after]))
+            else:
+                cur.execute("; ".join([*before, *texts, *after]))
             self._prepared.update(prepared)
             self._snapshot_plan = snapshot_plan
             for i in range(len(before)):
                 if opened and i == lock_row:  # the lock's row: the index's stem languages, as this transaction sees them
-                    row = cur.fetchone()
+                    if rows:
+                        row = results[i][0] if results[i] else None
+                    else:
+                        row = cur.fetchone()
                     self._stems, self._stems_read = (row[1] if row else None), True
                     self._fingerprint = row[2] if row else None
                     self._verified = seen
-                cur.nextset()
+                if not rows:
+                    cur.nextset()
         except BaseException:
             if alone:
                 self._rollback()
             raise
         if after and self._depth:
             self._begun = False
-        return cur
+        return results[len(before) : len(before) + len(statements)] if rows else cur
+
+    def _results(self, text: str) -> list[list]:
+        """Send ``text`` (statements with their values written in) and return each statement's
+        rows (``[]`` for a command), read from libpq's results without a cursor: a word's first
+        page sends six statements, and a cursor's bookkeeping of each result cost 0.06 of its
+        0.42 ms (BENCHMARKS.md).
+
+        Raises:
+            psycopg.Error: the first statement the server refused, as a cursor raises it.
+        """
+        import psycopg  # lazy: psycopg (1.2 s cold), only for a PostgreSQL URL
+        from psycopg import generators, pq
+        from psycopg.adapt import Transformer
+
+        con = self.con
+        with con.lock:
+            con.pgconn.send_query(text.encode(con.info.encoding))
+            results = con.wait(generators.execute(con.pgconn))
+        out: list[list] = []
+        for res in results:
+            if res.status == pq.ExecStatus.TUPLES_OK:
+                loader = Transformer(con)
+                loader.set_pgresult(res)
+                out.append(loader.load_rows(0, res.ntuples, tuple))
+            elif res.status in (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.EMPTY_QUERY):
+                out.append([])
+            else:
+                raise psycopg.errors.error_from_result(res, encoding=con.info.encoding)
+        return out
 
     def _rollback(self) -> None:
         import psycopg  # lazy: psycopg (1.2 s cold), only for a PostgreSQL URL
@@ -572,12 +610,7 @@ class PgIndex:
         import psycopg  # lazy: psycopg (1.2 s cold), only for a PostgreSQL URL
 
         try:
-            cur = self._run(statements, timeout, last)
-            results = [cur.fetchall()]
-            for _ in statements[1:]:
-                cur.nextset()
-                results.append(cur.fetchall())
-            return results
+            return self._run(statements, timeout, last, rows=True)
         except psycopg.errors.QueryCanceled:
             raise TimeoutError(timeout) from None
         except (psycopg.DataError, psycopg.ProgrammingError) as err:

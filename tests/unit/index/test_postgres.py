@@ -630,6 +630,25 @@ def _plan_nodes(node: dict) -> list[dict]:
     return [node, *(n for child in node.get("Plans", []) for n in _plan_nodes(child))]
 
 
+def test_statements_sent_together_are_read_without_a_cursor_and_fail_as_one_did(test_set, pg_index_url):
+    """fetch_many reads each statement's rows from libpq's results (PgIndex._results): rows as
+    tuples, a command as no row; a statement the server refuses raises as a cursor did (its
+    first line), and the session serves the next call."""
+    postgres.build([test_set], pg_index_url)
+    con = postgres.open_fresh([test_set], pg_index_url)
+    try:
+        with engine.snapshot(con):
+            assert con.fetch_many([("SELECT 1, 'a'", [], False), ("SELECT id FROM card WHERE id = ?", ["test1-1"], False)], last=True) == [
+                [(1, "a")],
+                [("test1-1",)],
+            ]
+        with pytest.raises(ValueError, match="^division by zero$"), engine.snapshot(con):
+            con.fetch_many([("SELECT 1", [], False), ("SELECT 1 / 0", [], False)])
+        assert [h.id for h in engine.find_page(con, "testemon").hits] == ["test1-1"]
+    finally:
+        con.close()
+
+
 def _kill_session(url: str, con) -> None:  # noqa: ANN001
     """End ``con``'s server session from another one, as a server restart does."""
     import psycopg
