@@ -7,6 +7,8 @@ from __future__ import annotations
 from fastapi import APIRouter, Query, Request
 
 from cardlab.core.errors import CardlabError
+from cardlab.core.l10n import _
+from cardlab.core.text import clip
 from cardlab.web.cards import card_json, named_card, numbered_card, set_json, unknown_params, with_warnings
 from cardlab.web.errors import WebError, web_error
 from cardlab.web.forms import langs_param
@@ -81,12 +83,12 @@ def api_set(request: Request, site: SiteDep, code: str, lang: str = "") -> dict:
     """One set by its code, an alias or a tool's code (``base1``, ``BS``, ``base``), as Scryfall's
     ``/sets/:code``: the set object of ``/api/sets``; 404 ``not_found`` with close codes."""
     from cardlab.contrib.new_card import set_statuses
-    from cardlab.core.fuzzy import suggest
+    from cardlab.core.fuzzy import did_you_mean, suggest
 
     langs = langs_param(lang, site.languages)
     info = site.catalog.find_set(_text("code", code))
     if info is None:
         close = suggest(code, [n for s in site.catalog.sets.values() for n in s.lookup_names])
-        hint = f"; did you mean: {', '.join(close)}?" if close else ""
-        raise WebError(404, "not_found", f"no set '{code}'{hint}", suggestions=close)
+        # in the request's language, as the card lookup's message
+        raise WebError(404, "not_found", _("no set '{ref}'").format(ref=clip(code)) + did_you_mean(close), suggestions=close)
     return with_warnings(set_json(set_statuses(site.catalog, info.code)[0], langs), unknown_params(request.query_params, ("lang",)))

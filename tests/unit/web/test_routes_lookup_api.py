@@ -99,6 +99,11 @@ def test_set_by_code(client):
     assert client.get("/api/sets/BS").json()["aliases"] == ["BS", "base"]
     err = error_of(client.get("/api/sets/bse1"), 404, "not_found")
     assert "base1" in err["suggestions"]
+    assert err["details"].startswith("no set 'bse1'; did you mean ")
+    # in the request's language, as the card lookup's message
+    err = error_of(client.get("/api/sets/bse1", headers={"Accept-Language": "fr"}), 404, "not_found")
+    assert err["details"].startswith("aucune extension « bse1 » ; vouliez-vous dire ")
+    assert "base1" in err["details"]
 
 
 def test_autocomplete_catalog(client):
