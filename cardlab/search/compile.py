@@ -291,12 +291,14 @@ def sqlite_row_arms(tree: Node | None, stem_langs: tuple[str, ...] | None) -> tu
 
 def _pg_text_parts(
     t: Term, words: list[str], column: str | None, stem_langs: tuple[str, ...] | None
-) -> tuple[list[tuple[str, str]], str | None, tuple[str, str] | None]:
-    """The full-text arms of a word or phrase on PostgreSQL: ``(the card_fts columns and their
-    tsquery, each matched (none when the words have no token), the card_stem tsquery or None, the
-    range of card_name.compact a name typed without spaces falls in, or None)``. The same phrases as
-    the FTS5 ``MATCH`` strings of :func:`_text_sql` (lexemes as FTS5's tokenizers cut them:
-    :mod:`cardlab.index.tokens`)."""
+) -> tuple[list[tuple[str, str]], str | None, tuple[str, str] | None, str | None]:
+    """The arms of a word or phrase on PostgreSQL: ``(the card_fts columns and their tsquery, each
+    matched (none when the words have no token), the card_stem tsquery or None, the range of
+    card_name.compact a name typed without spaces falls in, or None, the card id it is or None
+    (:func:`card_id_of`))``, read by both of its forms (:func:`_pg_text_sql`, :func:`pg_row_probe`).
+    The same phrases as the FTS5 ``MATCH`` strings of :func:`_text_sql` (lexemes as FTS5's
+    tokenizers cut them: :mod:`cardlab.index.tokens`)."""
+    card_id = card_id_of(t)
     tokens = list(tokens_of(" ".join(words)))
     whole, prefix = tsquery_phrase(tokens), tsquery_phrase(tokens, prefix=True)
     if t.field is None and _symbol_only(t.value):
@@ -310,7 +312,7 @@ def _pg_text_parts(
     if not tokens:
         conds = []
     if t.field is None and _symbol_only(t.value):
-        return conds, None, None
+        return conds, None, None, card_id
     alternatives = []
     for lang in stemmer_languages() if stem_langs is None else stem_langs:
         stems = stem_words(t.value, lang)
@@ -320,7 +322,7 @@ def _pg_text_parts(
                 alternatives.append(f"({query})")
     joined = compact(t.value)
     names = (joined, _after_prefix(joined)) if t.field is None and joined else None
-    return conds, (" | ".join(dict.fromkeys(alternatives)) if alternatives else None), names
+    return conds, (" | ".join(dict.fromkeys(alternatives)) if alternatives else None), names, card_id
 
 
 def _pg_text_sql(t: Term, words: list[str], column: str | None, stem_langs: tuple[str, ...] | None) -> tuple[str, list]:
@@ -328,7 +330,7 @@ def _pg_text_sql(t: Term, words: list[str], column: str | None, stem_langs: tupl
     as ``tsquery`` on the ``tsvector`` columns of ``card_fts`` and ``card_stem`` and a range of
     ``card_name.compact``. An FTS5 phrase with no token matches nothing; so does its ``tsquery``
     here (``FALSE``)."""
-    conds, stems, names = _pg_text_parts(t, words, column, stem_langs)
+    conds, stems, names, card_id = _pg_text_parts(t, words, column, stem_langs)
     # one IN over a UNION ALL, not an OR of INs: PostgreSQL then joins the few matching rows to
     # ``card`` instead of probing every card against each subquery
     parts: list[str] = []
@@ -343,7 +345,6 @@ def _pg_text_sql(t: Term, words: list[str], column: str | None, stem_langs: tupl
         # the card's rowid is kept beside each name on PostgreSQL: no join back to ``card``
         parts.append("SELECT card FROM card_name WHERE compact >= ? AND compact < ?")
         params += list(names)
-    card_id = card_id_of(t)
     if card_id is not None:  # base1-4: that card, by its unique id
         parts.append("SELECT rowid FROM card WHERE id = ?")
         params.append(card_id)
@@ -369,7 +370,7 @@ def pg_row_probe(tree: Node | None, stem_langs: tuple[str, ...] | None) -> tuple
     words = _fts_words(tree.value)
     if not words:
         return None
-    conds, stems, names = _pg_text_parts(tree, words, "body" if tree.field == "text" else None, stem_langs)
+    conds, stems, names, card_id = _pg_text_parts(tree, words, "body" if tree.field == "text" else None, stem_langs)
     aliases: list[str] = []
     ors: list[str] = []
     params: list = []
@@ -384,7 +385,6 @@ def pg_row_probe(tree: Node | None, stem_langs: tuple[str, ...] | None) -> tuple
     if names:
         ors.append("c.rowid IN (SELECT card FROM card_name WHERE compact >= ? AND compact < ?)")
         params += list(names)
-    card_id = card_id_of(tree)
     if card_id is not None:  # base1-4: that card too, by its unique id (as _pg_text_sql)
         ors.append("c.id = ?")
         params.append(card_id)
@@ -910,7 +910,7 @@ def _word_stat(tree: Term, stem_langs: tuple[str, ...] | None, bound: int) -> tu
     tokens = list(tokens_of(" ".join(words)))
     if len(tokens) != 1:
         return None
-    conds, _stems, _names = _pg_text_parts(tree, words, "body" if tree.field == "text" else None, stem_langs)
+    conds, _stems, _names, _card_id = _pg_text_parts(tree, words, "body" if tree.field == "text" else None, stem_langs)
     ors: list[str] = []
     params: list = []
     token = tokens[0]
