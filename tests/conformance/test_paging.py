@@ -14,6 +14,7 @@ from cardlab.search import engine
 from cardlab.search.compile import SORTS
 from cardlab.search.paging import CursorError
 from cardlab.search.query.parse import parse
+from tests.walk_pages import walk as walk_pages
 
 ATOMS = ["char", "fire", "energy", "testemon", "zzzz", "type:fire", "type:water", "stage:basic", "set:base1", "hp>=60", '"fire spin"']
 """Terms of the random queries (words, facets, a set, numbers, a phrase, nothing)."""
@@ -24,17 +25,9 @@ queries = st.lists(st.tuples(st.booleans(), st.sampled_from(ATOMS)), max_size=3)
 
 
 def walk(con, query: str, size: int, **options) -> tuple[list[str], list[tuple[int, bool]]]:
-    """Every page of ``query`` by cursor: the ids in order, and each page's (total, exact)."""
-    ids: list[str] = []
-    totals = []
-    cursor = None
-    while True:
-        page = engine.find_page(con, query, page_size=size, cursor=cursor, **options)
-        ids += [h.id for h in page.hits]
-        totals.append((page.total, page.total_is_exact))
-        if page.next_cursor is None:
-            return ids, totals
-        cursor = page.next_cursor
+    """Every page of ``query`` by cursor (tests.walk_pages): the ids in order, and each page's (total, exact)."""
+    ids, pages = walk_pages(con, query, size, **options)
+    return ids, [(p.total, p.total_is_exact) for p in pages]
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -16,6 +16,7 @@ from cardlab.search import engine
 from cardlab.search.compile import SORTS
 from cardlab.search.engine import find_page, search
 from cardlab.search.paging import CursorError
+from tests.walk_pages import walk
 
 REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO / "tests" / "fixtures" / "catalog"
@@ -55,21 +56,6 @@ def con(tmp_path_factory):
     c = connect(db)
     yield c
     c.close()
-
-
-def walk(con, query: str, size: int, **options) -> tuple[list[str], list]:
-    """Every page of ``query`` by cursor: the ids in order and the pages."""
-    ids: list[str] = []
-    pages = []
-    cursor = None
-    while True:
-        page = find_page(con, query, page_size=size, cursor=cursor, **options)
-        pages.append(page)
-        ids += [h.id for h in page.hits]
-        if page.next_cursor is None:
-            return ids, pages
-        assert len(page.hits) == size
-        cursor = page.next_cursor
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
