@@ -737,10 +737,8 @@ def _bounded_arms(
     every match first (issue 29); the arms of names and ids are kept whole (as few rows as a name's
     cards). None when the side cannot be read so (another query, a flag with no row form, a cursor
     whose key is not a row id): its condition is then the plain one."""
-    if arms is None or (at_cursor and (isinstance(start, bool) or not isinstance(start, int))):
-        return None
-    extra = _row_flags(flags, side)
-    if extra is None:
+    extra = None if arms is None else _row_flags(flags, side, start, at_cursor)
+    if arms is None or extra is None:
         return None
     selects: list[str] = []
     params: list = []
@@ -774,9 +772,13 @@ def _bounded_arms(
     return "c.rowid IN (" + " UNION ALL ".join(selects) + ")", params
 
 
-def _row_flags(flags: list[OrderFlag], side: int) -> list[tuple[str, tuple]] | None:
+def _row_flags(flags: list[OrderFlag], side: int, start: object, at_cursor: bool) -> list[tuple[str, tuple]] | None:
     """The conditions of ``side``'s flags on a row id ``{r}`` (:class:`OrderFlag` ``row_false`` /
-    ``row_true``), each with its parameters, or None when one of them has no row form."""
+    ``row_true``), each with its parameters: what a side read by row id tests. None when one of
+    them has no row form, or on the cursor's side (``at_cursor``) when its key ``start`` is not a
+    row id."""
+    if at_cursor and (isinstance(start, bool) or not isinstance(start, int)):
+        return None
     extra: list[tuple[str, tuple]] = []
     for bit, flag in enumerate(flags):
         template = flag.row_true if side >> (len(flags) - 1 - bit) & 1 else flag.row_false
@@ -800,9 +802,7 @@ def _gathered_first(
     head = "c.rowid IN ("
     if "'" in where or not where.startswith(head) or not where.endswith(")") or _closing(where, len(head) - 1) != len(where) - 1:
         return None
-    if at_cursor and (isinstance(start, bool) or not isinstance(start, int)):
-        return None
-    extra = _row_flags(flags, side)
+    extra = _row_flags(flags, side, start, at_cursor)
     if extra is None:
         return None
     conds: list[str] = []
