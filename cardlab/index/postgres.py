@@ -82,6 +82,10 @@ SWAP_CHANNEL = "cardlab_index_swapped"
 session listens on: how a reader knows, without a round trip, that the index it last read is still
 the live one (:meth:`PgIndex.unchanged`)."""
 
+TRUSTED_SECONDS = 2.0
+"""How long a session's last read of the index's fingerprint answers for it without a round trip
+(:meth:`PgIndex.unchanged`), whatever no notification said."""
+
 _SWAPS = [0]
 """Swaps made by this process (its readers see them at once, before the notification arrives)."""
 
@@ -233,7 +237,11 @@ def server_connection(
         raise DatabaseUnavailableError(
             "PostgreSQL needs the psycopg 3 driver: pip install 'cardlab[postgres]' (or 'psycopg[binary]')"
         ) from None
-    options = f"-c search_path={search_path}" if search_path else ""
+    # cardlab's SQL writes a backslash as it is ('\', as in ESCAPE '\'): the default since PostgreSQL 9.1,
+    # set here for a server or database that turned it off
+    options = "-c standard_conforming_strings=on"
+    if search_path:
+        options += f" -c search_path={search_path}"
     if generic_plans:
         # what cardlab prepares is planned once (PgIndex.fetch's generic statements); every other
         # statement is planned with its values, as statements not prepared always are
@@ -326,7 +334,7 @@ class PgIndex:
         self._snapshot_plan: str | None = None
         self._snapshots = 0
         self._notified = 0  # swap notifications received on this session
-        self._verified: tuple[int, int] | None = None  # (notifications, swaps here) when the fingerprint was last read
+        self._verified: tuple[int, int, float] | None = None  # (notifications, swaps here, when) the fingerprint was last read
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -410,10 +418,18 @@ class PgIndex:
         try:
             con.execute(f"LISTEN {SWAP_CHANNEL}")
             con.add_notify_handler(self._on_notify)
+            con.add_notice_handler(self._on_notice)
             self._listening = True
         except psycopg.Error:
             pass
         return con
+
+    def _on_notice(self, diagnostic: Any) -> None:
+        """A notice from the server; one of severity FATAL or PANIC, read while the session was
+        idle, is its end (a restart, a terminated backend): what the session knew of the index
+        no longer holds."""
+        if diagnostic.severity_nonlocalized in ("FATAL", "PANIC"):
+            self._notified += 1
 
     def _on_notify(self, _notify: Any) -> None:
         """A notification on :data:`SWAP_CHANNEL` (the only channel listened to): the index was swapped."""
@@ -421,23 +437,32 @@ class PgIndex:
 
     def unchanged(self) -> bool:
         """True when no swap has replaced the index since this session last read its fingerprint
-        (a snapshot's first round trip), as far as can be told without a round trip: the swap's
-        notification has not arrived (read from the socket without waiting) and this process
+        (a snapshot's first round trip, at most :data:`TRUSTED_SECONDS` ago), as far as can be told
+        without a round trip: the swap's notification has not arrived (read from the socket without
+        waiting), the session has not ended (a FATAL notice, a closed socket), and this process
         made no swap. What lets the engine answer a search whose result it already knows for that
         fingerprint (none of the cards match) without a statement. False outside a snapshot's
-        reach: inside a transaction, before any snapshot, or on a session not listening."""
+        reach: inside a transaction, before any snapshot, or on a session not listening. The time
+        bound covers what no notification says (a pooler that drops ``LISTEN``, a network that
+        fails silently): such an answer is never older than that."""
         import psycopg  # lazy: psycopg (1.2 s cold), only for a PostgreSQL URL
+        from psycopg import pq
 
-        if not self._listening or self._verified is None or self._begun or self._fingerprint is None:
+        verified = self._verified
+        if not self._listening or verified is None or self._begun or self._fingerprint is None:
+            return False
+        if time.monotonic() - verified[2] > TRUSTED_SECONDS:
             return False
         try:
             pgconn = self.con.pgconn
             pgconn.consume_input()
             while pgconn.notifies() is not None:
                 self._notified += 1
+            if pgconn.status != pq.ConnStatus.OK:
+                return False
         except psycopg.Error:
             return False
-        return self._verified == (self._notified, _SWAPS[0])
+        return verified[:2] == (self._notified, _SWAPS[0])
 
     def _reconnect(self) -> None:
         """A new session in place of a closed or broken one (what it had prepared went with it).
@@ -500,7 +525,7 @@ class PgIndex:
         if len(statements) == 1 and names[0] is None and not before and not after:
             cursor = self.con.execute(_pg_sql(statements[0][0]), list(statements[0][1]))
             return [cursor.fetchall()] if rows else cursor
-        seen = (self._notified, _SWAPS[0])  # what a fingerprint read by this message is as new as
+        seen = (self._notified, _SWAPS[0], time.monotonic())  # what a fingerprint read by this message is as new as
         cur = psycopg.ClientCursor(self.con)
         texts = []
         for (sql, params, _generic), name in zip(statements, names, strict=True):

@@ -538,8 +538,44 @@ def test_a_word_known_to_match_nothing_is_answered_without_a_round_trip_until_a_
         assert con.unchanged() is False
         assert _messages(con, lambda: engine.find_page(con, "qqqqzz")) == ["Query"]
         assert _messages(con, lambda: engine.find_page(con, "qqqqzz")) == []  # read again: known anew
+        # the session ended (a restart, a terminated backend): its FATAL notice, read while idle, is enough
+        _kill_session(pg_index_url, con)
+        deadline = time.monotonic() + 5
+        while con.unchanged() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert con.unchanged() is False
+        assert engine.find_page(con, "zorbmon").total == 1  # on a new session
+        assert con.unchanged() is True
+        # what no notification says: a last read older than TRUSTED_SECONDS answers for nothing
+        monkeypatch.setattr(postgres, "TRUSTED_SECONDS", 0.0)
+        assert _messages(con, lambda: engine.find_page(con, "qqqqzz")) == ["Query"]
     finally:
         con.close()
+
+
+def test_searches_on_a_database_without_standard_conforming_strings(test_set, pg_index_url):
+    """A database set to standard_conforming_strings = off: cardlab's sessions turn it on (its SQL
+    writes ESCAPE '\\'), so name and artist searches still run, as on any other server."""
+    import psycopg
+
+    postgres.build([test_set], pg_index_url)
+    with psycopg.connect(postgres._conninfo(postgres.locate(pg_index_url)), autocommit=True) as admin:
+        name = admin.execute("SELECT current_database()").fetchone()[0]
+        admin.execute(f'ALTER DATABASE "{name}" SET standard_conforming_strings = off')
+        try:
+            con = postgres.open_fresh([test_set], pg_index_url)
+            try:
+                assert con.con.info.parameter_status("standard_conforming_strings") == "on"
+                assert [h.id for h in engine.search(con, "name:testem")] == ["test1-1"]
+                assert sorted(h.id for h in engine.search(con, "illustrator:body")) == [
+                    "test1-1",
+                    "test1-2",
+                    "test1-4",
+                ]  # illustrator LIKE ... ESCAPE
+            finally:
+                con.close()
+        finally:
+            admin.execute(f'ALTER DATABASE "{name}" RESET standard_conforming_strings')
 
 
 def test_common_lexemes_are_counted_at_build_and_a_first_page_reads_them(catalog_copy, pg_index_url, monkeypatch, tmp_path):
