@@ -194,11 +194,18 @@ def create_app(
     api.state.route_table = route_table(api)  # the 405 answer's Allow header reads it (errors.allowed_methods)
     from starlette.middleware.gzip import GZipMiddleware
 
-    from cardlab.index.access import index_fingerprint
+    web = site_tag("", [], [HERE / "templates", HERE / "static", HERE.parent / "locale"])  # read once
+    tags: dict[str, str] = {}
 
-    tag = site_tag(
-        index_fingerprint(site.con()), [_version(), str(site.allow_writes)], [HERE / "templates", HERE / "static", HERE.parent / "locale"]
-    )
+    def tag() -> str:
+        """The site tag of the index as it is now (kept by fingerprint: a rebuild elsewhere changes it)."""
+        fingerprint = site.current_fingerprint()
+        if fingerprint not in tags:
+            if len(tags) >= 64:  # an index rebuilt that often, or a server down for a while
+                tags.clear()
+            tags[fingerprint] = site_tag(fingerprint, [_version(), str(site.allow_writes), web])
+        return tags[fingerprint]
+
     # each request in its language (?lang=, cookie, Accept-Language), which the ETag hashes too
     inner: Any = Caching(Language(GZipMiddleware(api, minimum_size=GZIP_MIN)), tag)
     if rate > 0:

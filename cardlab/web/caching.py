@@ -3,11 +3,11 @@ catalog (cards, sets, formats, search, their pages, static files), ``304 Not Mod
 ``If-None-Match`` that matches, answered before the app runs; ``Cache-Control: no-store`` on
 everything else (collections, saved decks, user data, every write).
 
-The ETag is exact: the catalog is loaded once per app (a catalog edited while serving is seen after a
-restart), so the index's fingerprint (:func:`cardlab.index.access.index_fingerprint`), cardlab's
-version, the server's settings and the web's templates and static files (:func:`site_tag`) together
-with the request's path, query and language inputs (``Accept-Language``, the ``lang`` cookie) decide
-the answer. It is weak (``W/"..."``): a gzipped body and a plain one are the same answer.
+The ETag is exact: the index's fingerprint (:func:`cardlab.index.access.index_fingerprint`; on a
+PostgreSQL server, which another process may rebuild while this one serves, as it is now:
+:meth:`cardlab.web.state.Site.current_fingerprint`), cardlab's version, the server's settings and
+the web's templates and static files (:func:`site_tag`) together with the request's path, query and
+language inputs (``Accept-Language``, the ``lang`` cookie) decide the answer. It is weak (``W/"..."``): a gzipped body and a plain one are the same answer.
 
 Pure ASGI (no framework import), so it wraps the app as :class:`~cardlab.web.guard.Guard` does.
 """
@@ -15,7 +15,7 @@ Pure ASGI (no framework import), so it wraps the app as :class:`~cardlab.web.gua
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from cardlab.web.guard import ASGIApp, Message, Receive, Scope, Send
@@ -96,12 +96,14 @@ class Caching:
     answer ``Cache-Control: no-store`` (unless the app set its own).
 
     Args:
-        app: the ASGI app to wrap; tag: :func:`site_tag` of the app's catalog and settings.
+        app: the ASGI app to wrap; tag: :func:`site_tag` of the app's catalog and settings, or a
+            function giving it for each request (an index that may change while serving).
         max_age, static_max_age: seconds of ``max-age`` for catalog answers and static files.
     """
 
-    def __init__(self, app: ASGIApp, tag: str, max_age: int = MAX_AGE, static_max_age: int = STATIC_MAX_AGE) -> None:
-        self.app, self.tag = app, tag
+    def __init__(self, app: ASGIApp, tag: str | Callable[[], str], max_age: int = MAX_AGE, static_max_age: int = STATIC_MAX_AGE) -> None:
+        self.app = app
+        self.tag_of = tag if callable(tag) else (lambda: tag)
         self.control = f"public, max-age={max_age}".encode()
         self.static_control = f"public, max-age={static_max_age}".encode()
 
@@ -113,7 +115,7 @@ class Caching:
         if not is_catalog_read(scope["method"], scope["path"]):
             await self.app(scope, receive, self._no_store(send))
             return
-        tag = etag(self.tag, scope)
+        tag = etag(self.tag_of(), scope)
         control = self.static_control if scope["path"].startswith("/static/") else self.control
         cached = [(b"etag", tag), (b"cache-control", control), (b"vary", VARY)]
         asked = dict(scope.get("headers") or []).get(b"if-none-match")

@@ -8,6 +8,7 @@ import and call with any :class:`Site`.
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -70,6 +71,9 @@ class Site:
         self._resolver_lock = threading.Lock()
         self._statuses: list[SetStatus] | None = None
         self._statuses_lock = threading.Lock()
+        self._fingerprint: str | None = None
+        self._watch: Any = None  # PostgreSQL: the session current_fingerprint reads the index's fingerprint with
+        self._watch_lock = threading.Lock()
 
     @property
     def allow_writes(self) -> bool:
@@ -99,6 +103,37 @@ class Site:
                     _ = status.missing  # read now, once, not by each request
                 self._statuses = statuses
             return self._statuses
+
+    def current_fingerprint(self) -> str:
+        """Return the fingerprint of the index as it is now (what the ETags start from,
+        :mod:`cardlab.web.caching`): on SQLite the one read at start (the file this site reads is
+        never changed under it); on a PostgreSQL server, which another process may rebuild while
+        this one serves, read by a session of its own, without a round trip while it sees no swap
+        (:meth:`cardlab.index.postgres.PgIndex.unchanged`), else with one."""
+        from cardlab.core.errors import CardlabError
+        from cardlab.index.access import index_fingerprint
+        from cardlab.index.postgres import is_url
+
+        with self._watch_lock:
+            if self._fingerprint is None or is_url(self.db):
+                if not is_url(self.db):
+                    self._fingerprint = index_fingerprint(self.con())
+                else:
+                    from cardlab.index import postgres
+                    from cardlab.search.connection import fetch, snapshot
+
+                    try:
+                        if self._watch is None:
+                            self._watch = postgres.connect(str(self.db))
+                        if not self._watch.unchanged():
+                            with snapshot(self._watch):
+                                fetch(self._watch, "SELECT 1", [], None, last=True)
+                        self._fingerprint = self._watch.fingerprint() or ""
+                    except CardlabError:
+                        # the server cannot be reached now (the search itself says so, 503): no
+                        # answer may be taken for an old one; a new session next time
+                        self._watch, self._fingerprint = None, f"unreachable {time.monotonic()}"
+            return self._fingerprint
 
     def con(self) -> sqlite3.Connection:
         """Return this thread's read-only index connection (opened on first use)."""

@@ -215,6 +215,31 @@ def test_web_app_searches_the_server(test_set, pg_index_url):
     assert client.get("/api/cards/test1-1").json()["id"] == "test1-1"
 
 
+def test_a_rebuild_elsewhere_changes_the_server_s_etags(test_set, pg_index_url, monkeypatch):
+    """A search answer's ETag follows the index on the server: after a rebuild (by this process
+    here; another's is seen by its notification, tested above), the old ETag no longer answers 304,
+    and the new answer (the word now found) carries another."""
+    from collections import OrderedDict
+
+    from fastapi.testclient import TestClient
+
+    from cardlab.web.app import create_app
+
+    monkeypatch.setattr(engine, "_TOTALS", OrderedDict())
+    postgres.build([test_set], pg_index_url)
+    client = TestClient(create_app([test_set], pg_index_url))
+    first = client.get("/api/cards/search", params={"q": "zorbmon"})
+    assert first.json()["total_cards"] == 0
+    old = first.headers["etag"]
+    assert client.get("/api/cards/search", params={"q": "zorbmon"}, headers={"If-None-Match": old}).status_code == 304
+    card = test_set / "pokemon" / "test1" / "1-testmon.yaml"
+    card.write_text(card.read_text(encoding="utf-8").replace("fr: Testemon", "fr: Zorbmon", 1), encoding="utf-8")
+    assert postgres.build([test_set], pg_index_url) is not None
+    again = client.get("/api/cards/search", params={"q": "zorbmon"}, headers={"If-None-Match": old})
+    assert (again.status_code, again.json()["total_cards"]) == (200, 1)
+    assert again.headers["etag"] != old
+
+
 def test_deck_and_validate_commands_with_a_server_index(runner, pg_index_url, forum_roots):
     deck = Path(forum_roots) / "deck.txt"
     deck.write_text("4 ftcg-test-1\n", encoding="utf-8")
