@@ -37,7 +37,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from paired import Pair, paired  # noqa: E402
+from paired import Pair, paired, report  # noqa: E402
 
 BIN = Path(sys.executable).parent
 CARDLAB = str(BIN / "cardlab")
@@ -154,12 +154,7 @@ def main() -> int:
             f"| `cardlab index --force` | {sizes[-1]:,} | {args.index_runs} | {statistics.median(pair.a):.1f} s | {peak:.1f} MiB | "
             f"{_mib(statistics.median(pair.rss_b)):.0f} MiB | <= 250 MiB: {'met' if peak <= 250 else 'MISSED'} |",
         ]
-    out.append(f"\nend: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M UTC}, load average {os.getloadavg()[0]:.2f}")
-    text = "\n".join(out)
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text + "\n", encoding="utf-8")
-    return 0
+    return report(out, args.out)
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from paired import Usage, measure  # noqa: E402
+from paired import Usage, measure, report  # noqa: E402
 
 HERE = Path(__file__).resolve()
 AFTER = HERE.parents[1]
@@ -181,13 +181,7 @@ def main() -> int:
             f"{_med([u.cpu for u in b]) / _med([u.cpu for u in a]):.2f}x | "
             f"{_med([u.maxrss_kib for u in b]) / _med([u.maxrss_kib for u in a]):.2f}x | {over_b / over_a:.2f}x |"
         )
-    out = lines + table + growth
-    out.append(f"\nend: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M UTC}, load average {os.getloadavg()[0]:.2f}")
-    text = "\n".join(out)
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text + "\n", encoding="utf-8")
-    return 0
+    return report(lines + table + growth, args.out)
 
 
 if __name__ == "__main__":

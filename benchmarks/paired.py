@@ -130,3 +130,16 @@ def paired_calls(label: str, a: Callable[[], Any], b: Callable[[], Any], runs: i
             fn()
             times.append(time.perf_counter() - start)
     return pair
+
+
+def report(lines: list[str], out: str | None) -> int:
+    """Print ``lines`` and a last line with the time and load average (one text), and write it to
+    the file ``out`` too when given; return 0 (a script's exit status)."""
+    import datetime
+    from pathlib import Path
+
+    text = "\n".join([*lines, f"\nend: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M UTC}, load average {os.getloadavg()[0]:.2f}"])
+    print(text)
+    if out:
+        Path(out).write_text(text + "\n", encoding="utf-8")
+    return 0
