@@ -411,8 +411,6 @@ class PgIndex:
         import psycopg  # lazy: psycopg (1.2 s cold), only for a PostgreSQL URL
 
         con = server_connection(self.where, search_path=LIVE_SCHEMA, generic_plans=True, serial=True)
-        # '...' keeps a backslash as it is only with standard_conforming_strings (on by default)
-        self._plain_quotes = con.info.parameter_status("standard_conforming_strings") == "on"
         self._verified = None
         self._listening = False
         try:
@@ -526,23 +524,27 @@ class PgIndex:
             cursor = self.con.execute(_pg_sql(statements[0][0]), list(statements[0][1]))
             return [cursor.fetchall()] if rows else cursor
         seen = (self._notified, _SWAPS[0], time.monotonic())  # what a fingerprint read by this message is as new as
-        cur = psycopg.ClientCursor(self.con)
+        # a cursor only where psycopg writes the values or reads the answer (not a word's page)
+        cur: Any = None
         texts = []
         for (sql, params, _generic), name in zip(statements, names, strict=True):
             if name is not None:
-                values = [_literal(p) if self._plain_quotes else None for p in params]
+                values = [_literal(p) for p in params]  # the session's standard_conforming_strings is on
                 if None not in values:
                     texts.append(f"EXECUTE {name}({', '.join(values)})" if values else f"EXECUTE {name}")  # type: ignore[arg-type]
                     continue
                 marks = ", ".join(["%s"] * len(params))
+                cur = cur or psycopg.ClientCursor(self.con)
                 texts.append(cur.mogrify(f"EXECUTE {name}({marks})" if params else f"EXECUTE {name}", list(params)))
             else:
+                cur = cur or psycopg.ClientCursor(self.con)
                 texts.append(cur.mogrify(_pg_sql(sql), list(params)))
         try:
             if rows:
                 results = self._results("; ".join([*before, *texts, *after]))
             else:
-                cur.execute("; ".join([*before, *texts, *after]))
+                reader = cur or psycopg.ClientCursor(self.con)
+                reader.execute("; ".join([*before, *texts, *after]))
             self._prepared.update(prepared)
             self._snapshot_plan = snapshot_plan
             for i in range(len(before)):
@@ -550,19 +552,19 @@ class PgIndex:
                     if rows:
                         row = results[i][0] if results[i] else None
                     else:
-                        row = cur.fetchone()
+                        row = reader.fetchone()
                     self._stems, self._stems_read = (row[1] if row else None), True
                     self._fingerprint = row[2] if row else None
                     self._verified = seen
                 if not rows:
-                    cur.nextset()
+                    reader.nextset()
         except BaseException:
             if alone:
                 self._rollback()
             raise
         if after and self._depth:
             self._begun = False
-        return results[len(before) : len(before) + len(statements)] if rows else cur
+        return results[len(before) : len(before) + len(statements)] if rows else reader
 
     def _results(self, text: str) -> list[list]:
         """Send ``text`` (statements with their values written in) and return each statement's

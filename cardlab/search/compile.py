@@ -903,9 +903,12 @@ def _word_stat(tree: Term, stem_langs: tuple[str, ...] | None, bound: int) -> tu
     built for this bound (its row of no lexeme). Another arm (``text:``, quoted, a symbol) by its
     lexemes, one of which passes the bound (the least row id of theirs: no earlier than the arm's
     own, so the density it gives, :func:`cardlab.search.engine._row_order`, errs toward
-    gathering). Returns ``(the statements, their parameters)``. Counting
-    such a word from its GIN index gathers every match first (2.9 ms for ``energy`` at 100,000
-    cards). None for a phrase or a word of other tokens."""
+    gathering). Counting such a word from its GIN index gathers every match first (2.9 ms for
+    ``energy`` at 100,000 cards).
+
+    Returns:
+        ``(the statements, their parameters)``, or None for a phrase or a word of other tokens.
+    """
     words = _fts_words(tree.value)
     tokens = list(tokens_of(" ".join(words)))
     if len(tokens) != 1:
