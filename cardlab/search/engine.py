@@ -21,15 +21,20 @@ from cardlab.core.errors import UsageError
 from cardlab.index.access import open_fresh
 from cardlab.search.compile import (
     SORTS,
+    WordStats,
     bounded_count_statement,
     count_statement,
+    counted_page_statement,
+    counted_sql,
     dialect_of,
     exact_name,
     gated,
     one_bare_word,
     page_statement,
     search_statement,
+    when_found,
     word_count_statement,
+    word_stats_statement,
 )
 from cardlab.search.connection import fetch, fetch_many, index_fingerprint, index_unchanged, snapshot, stem_languages, stems_changed
 from cardlab.search.hits import Hit, assemble, hits_of
@@ -166,6 +171,7 @@ def _search(con: Any, request: SearchRequest) -> tuple[int | None, list[Hit]]:
 _built_once = lru_cache(maxsize=1024)(page_statement)
 _words_once = lru_cache(maxsize=1024)(word_count_statement)
 _count_once = lru_cache(maxsize=1024)(bounded_count_statement)
+_counted_page_once = lru_cache(maxsize=1024)(counted_page_statement)
 """The statements PostgreSQL plans once (one bare word, ``generic``: a first page, its word count,
 its total), built once too for the last 1,024 words: their text is what the connection finds its
 prepared statement by (0.32 -> 0.22 ms a page of a word with no match at 100,000 cards; SQLite's
@@ -294,7 +300,13 @@ def _find_page(con: Any, request: SearchRequest, size: int, cursor: str | None, 
         sql, params, sides = build(request, tree, stems, dialect, after, size + 1, offset, named, broad, probe)
         if after is not None and not 0 <= after[0] < sides:
             raise CursorError("cursor: not one this server gave for this search; start again from the first page")
-        if known or dialect == "sqlite":
+        counted_page = None
+        if generic and after is None and not broad:
+            # PostgreSQL, a word of few matches: gathered once for its page and its total
+            counted_page = _counted_page_once(request, tree, stems, size + 1, offset, TOTAL_BOUND, named)
+        if counted_page is not None:
+            rows, counted_now = _counted_rows(fetch(con, *counted_page, request.timeout, True, True))
+        elif known or dialect == "sqlite":
             rows = fetch(con, sql, params, request.timeout, known, generic)
         else:
             # PostgreSQL: the total (not known, so not past the bound by the word count) is counted in
@@ -325,28 +337,72 @@ def _find_page(con: Any, request: SearchRequest, size: int, cursor: str | None, 
 def _first_view(
     con: Any, request: SearchRequest, tree: Any, stems: tuple[str, ...] | None, size: int, offset: int, named: bool, key: tuple
 ) -> tuple[list, int | None, bool] | None:
-    """PostgreSQL, the first page of one bare word whose total is not known, in one message: its
-    word count (which sets ``cardlab.words`` for its transaction), its page as a word with few
-    matches and that page's bounded total, both read only when the count is within the bound
-    (:func:`cardlab.search.compile.gated`), and COMMIT. A word past the bound has its total then
-    (remembered) and its page is read by a second message (a new transaction: a rebuild in between
-    is seen by :func:`_find_page`'s fingerprint check), in row order when that is cheaper
-    (:func:`_row_order`). Returns ``(the page's rows, its bounded total or None, whether the
-    words were counted within the bound)``, or None when the word has no word count."""
+    """PostgreSQL, the first page of one bare word whose total is not known, in one message.
+
+    With the index's ``word_stat`` held by the process (:class:`cardlab.search.compile.WordStats`,
+    read with the first such message on an index, by fingerprint): a word past the bound has its
+    total (remembered) and its page read in row order when that is cheaper (:func:`_row_order`);
+    a word within it its bounded total, then its page only when the total is not 0 (a word that
+    matches nothing runs one count). Without them (or where they cannot tell): its word count (which
+    sets ``cardlab.words`` for its transaction), its page as a word with few matches and that
+    page's bounded total, both read only when the count is within the bound
+    (:func:`cardlab.search.compile.gated`), and COMMIT; a word past the bound has its page read by a
+    second message (a new transaction: a rebuild in between is seen by :func:`_find_page`'s
+    fingerprint check, as a rebuild since the rows were read is). Returns ``(the page's rows, its
+    bounded total or None, whether the words were counted within the bound)``, or None when the
+    word has no word count."""
     dialect = dialect_of(con)
     words = _words_once(tree, stems, dialect, TOTAL_BOUND)
     if words is None:
         return None
-    sql, params, _sides = _built_once(request, tree, stems, dialect, None, size + 1, offset, named, False, False)
+    stats = _WORD_STATS.get((key[0], TOTAL_BOUND))
+    known = None if stats is None else stats.words(tree, stems)
     count, count_params = _count_once(tree, stems, dialect, TOTAL_BOUND)
-    statements = [(*words, True), (gated(sql, TOTAL_BOUND), params, True), (gated(count, TOTAL_BOUND), count_params, True)]
-    counted, rows, total = fetch_many(con, statements, request.timeout, True)
-    if counted[0][0] <= TOTAL_BOUND:
+    if known is not None and known[0] <= TOTAL_BOUND:
+        counted_page = _counted_page_once(request, tree, stems, size + 1, offset, TOTAL_BOUND, named)
+        if counted_page is not None:
+            rows, total_now = _counted_rows(fetch(con, *counted_page, request.timeout, True, True))
+            return rows, total_now, True
+        sql, params, _sides = _built_once(request, tree, stems, dialect, None, size + 1, offset, named, False, False)
+        statements = [(counted_sql(count), count_params, True), (when_found(sql), params, True)]
+        total, rows = fetch_many(con, statements, request.timeout, True)
         return rows, total[0][0], True
-    _remember(key, (TOTAL_BOUND + 1, False), counted[0])
+    if known is None:
+        sql, params, _sides = _built_once(request, tree, stems, dialect, None, size + 1, offset, named, False, False)
+        statements = [(*words, True), (gated(sql, TOTAL_BOUND), params, True), (gated(count, TOTAL_BOUND), count_params, True)]
+        if stats is None:
+            statements.append((word_stats_statement(TOTAL_BOUND), [], True))
+        counted, rows, total, *loaded = fetch_many(con, statements, request.timeout, True)
+        if loaded:
+            _keep_word_stats((index_fingerprint(con), TOTAL_BOUND), WordStats.of(loaded[0], TOTAL_BOUND))
+        if counted[0][0] <= TOTAL_BOUND:
+            return rows, total[0][0], True
+        known = counted[0]
+    _remember(key, (TOTAL_BOUND + 1, False), known)
     probe = _row_order(key, offset + size + 1)
     sql, params, _sides = _built_once(request, tree, stems, dialect, None, size + 1, offset, named, True, probe)
     return fetch(con, sql, params, request.timeout, True, True), None, False
+
+
+def _counted_rows(rows: list) -> tuple[list, int]:
+    """The rows of :func:`cardlab.search.compile.counted_page_statement` as ``(the page's rows, the bounded total)``."""
+    return [r for r in rows if r[8] != -1], next(r[9] for r in rows if r[8] == -1)
+
+
+_WORD_STATS: OrderedDict[tuple[str, int], WordStats] = OrderedDict()
+"""PostgreSQL: the ``word_stat`` rows of the last :data:`_WORD_STATS_KEPT` indexes searched, by
+(index fingerprint, bound): a few hundred rows each (634 at 100,000 cards)."""
+
+_WORD_STATS_KEPT = 4
+
+
+def _keep_word_stats(key: tuple[str, int], stats: WordStats) -> None:
+    """Keep ``stats`` for ``key`` in :data:`_WORD_STATS` (nothing for an index without a fingerprint)."""
+    if key[0]:
+        _WORD_STATS[key] = stats
+        _WORD_STATS.move_to_end(key)
+        while len(_WORD_STATS) > _WORD_STATS_KEPT:
+            _WORD_STATS.popitem(last=False)
 
 
 def total(con: sqlite3.Connection, query: str, *, timeout: float | None = None) -> tuple[int, bool]:

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardlab.search import engine
-from cardlab.search.compile import SORTS
+from cardlab.search.compile import SORTS, WordStats, one_bare_word, word_stats_statement
 from cardlab.search.paging import CursorError
 from cardlab.search.query.parse import parse
 from tests.walk_pages import walk as walk_pages
@@ -106,9 +106,10 @@ def test_broad_words_read_in_row_order_give_the_pages_of_sqlite(indexed, monkeyp
 
 @pytest.mark.parametrize("word", ["pikachu", "fire", "energy", "char", "zzzz"])
 def test_gathered_pages_choose_their_rows_first_and_give_the_pages_of_sqlite(indexed, monkeypatch, word):
-    """A word gathered from its indexes on PostgreSQL (its page's row ids chosen before its cards
-    are read: compile._gathered_first), with and without a side of exact names (pikachu), gives the
-    pages of SQLite by cursor and by page number."""
+    """A word gathered from its indexes on PostgreSQL (a page after a cursor chooses its row ids
+    before its cards are read: compile._gathered_first; a page by number gathers the matches once
+    for its rows and its total: compile.counted_page_statement), with and without a side of exact
+    names (pikachu), gives the pages of SQLite by cursor and by page number."""
     from cardlab.search import compile as compiler
 
     pair = indexed("shipped")
@@ -118,45 +119,89 @@ def test_gathered_pages_choose_their_rows_first_and_give_the_pages_of_sqlite(ind
     chosen = []
     real = compiler._gathered_first
     monkeypatch.setattr(compiler, "_gathered_first", lambda *a: chosen.append(real(*a)) or chosen[-1])
+    counted = []
+    real_counted = engine._counted_page_once
+    monkeypatch.setattr(engine, "_counted_page_once", lambda *a: counted.append(real_counted(*a)) or counted[-1])
     on_pg = walk(pair.pg, word, 7)
     whole = [h.id for h in engine.search(pair.sqlite, word)]
     assert on_pg == walk(pair.sqlite, word, 7)
     assert on_pg[0] == whole
-    assert any(c is not None for c in chosen)
+    assert any(c is not None for c in chosen) == (len(whole) > 7)  # the pages after a cursor
     for number in (2, 3):
         pages = [engine.find_page(con, word, page_size=7, page=number) for con in (pair.pg, pair.sqlite)]
         assert [h.id for h in pages[0].hits] == [h.id for h in pages[1].hits] == whole[7 * (number - 1) : 7 * number]
+    assert any(c is not None for c in counted)  # pages by number: their rows and total from one gathering
 
 
 STAT_WORDS = ["energy", "damage", "coin", "flip", "pokémon", "fire", "water", "char", "c", "e", "heads", "ener", "zz", "trainer"]
 """Words of the shipped cards in more than 3 cards (a whole word, a lexeme's prefix, one letter) and not."""
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     word=st.sampled_from(STAT_WORDS) | st.text(alphabet="acdeforstwzé", min_size=1, max_size=4),
     form=st.sampled_from(["{}", '"{}"', "text:{}"]),
     size=st.integers(min_value=3, max_value=40),
     number=st.integers(min_value=1, max_value=3),
+    held=st.booleans(),
+    order=st.sampled_from([("number", False), ("number", True), ("set", False), ("hp", True)]),
 )
-def test_first_views_that_read_word_stat_give_the_pages_of_sqlite(indexed, word, form, size, number):
+def test_first_views_that_read_word_stat_give_the_pages_of_sqlite(indexed, word, form, size, number, held, order):
     """PostgreSQL's word count read from word_stat (built at the engine's bound, here 3: the
     shipped cards have no word in 1,000 cards), for a bare word, a quoted one and text:, gives the
-    first view (its page, its total, whether exact) and the next page by cursor of SQLite."""
+    first view (its page, its total, whether exact) and the next page by cursor of SQLite, in the
+    default order and others: read in the first view's message, or held by the process (``held``:
+    the page chosen before it is sent, one message)."""
     from unittest import mock
 
     pair = indexed("shipped-bound3")
     query = form.format(word)
-    with mock.patch.object(engine, "TOTAL_BOUND", 3), mock.patch.object(engine, "_TOTALS", OrderedDict()):
-        pages = [engine.find_page(con, query, page_size=size, page=number) for con in (pair.pg, pair.sqlite)]
+    stats = OrderedDict()
+    if held:
+        stats[(pair.pg.fingerprint(), 3)] = WordStats.of(pair.pg.fetch(word_stats_statement(3), []), 3)
+    with (
+        mock.patch.object(engine, "TOTAL_BOUND", 3),
+        mock.patch.object(engine, "_TOTALS", OrderedDict()),
+        mock.patch.object(engine, "_WORD_STATS", stats),
+    ):
+        sort, reverse = order
+        pages = [engine.find_page(con, query, page_size=size, page=number, sort=sort, reverse=reverse) for con in (pair.pg, pair.sqlite)]
         assert [[h.id for h in p.hits] for p in pages] == [[h.id for h in pages[1].hits]] * 2
         assert (pages[0].total, pages[0].total_is_exact) == (pages[1].total, pages[1].total_is_exact)
+        assert len(stats) == (1 if held or one_bare_word(parse(query)) else 0)  # read with a word's first view
         if number == 1 and pages[0].next_cursor:
             after = [
-                engine.find_page(con, query, page_size=size, cursor=p.next_cursor)
+                engine.find_page(con, query, page_size=size, cursor=p.next_cursor, sort=sort, reverse=reverse)
                 for con, p in zip((pair.pg, pair.sqlite), pages, strict=True)
             ]
             assert [h.id for h in after[0].hits] == [h.id for h in after[1].hits]
+
+
+@pytest.mark.parametrize("form", ["{}", '"{}"', "text:{}"])
+def test_word_stat_held_by_the_process_tells_what_the_server_s_word_count_reads(indexed, form):
+    """compile.WordStats (word_stat's rows, read once) gives, for every word its rows can tell,
+    the row the word count statement reads on the server (past the bound: the bound + 1, the
+    least reach, the highest row id; a bare word within it: 0, None, the highest row id), and
+    tells every bare word and every word past the bound."""
+    import json
+
+    from cardlab.search.compile import word_count_statement
+
+    pair = indexed("shipped-bound3")
+    stats = WordStats.of(pair.pg.fetch(word_stats_statement(3), []), 3)
+    assert stats.complete and stats.cards == pair.pg.fetch("SELECT MAX(rowid) FROM card_fts", [])[0][0] > 700
+    stems = tuple(json.loads(pair.pg.stem_languages()))
+    told = {True: 0, False: 0}
+    for word in [*STAT_WORDS, "pikachu", "zzzz", "w", "wat", "é", "energie", "x"]:
+        tree = parse(form.format(word))
+        sql, params = word_count_statement(tree, stems, "postgresql", 3)
+        n, last, cards, _setting = pair.pg.fetch(sql, params)[0]
+        known = stats.words(tree, stems)
+        if known is not None:
+            assert known == (n, last, cards), word
+            told[n > 3] += 1
+        assert known is not None or (form != "{}" and n <= 3), word
+    assert told[True] >= 8 and (told[False] >= 3 if form == "{}" else told[False] == 0)
 
 
 @pytest.mark.parametrize("word", ["base1-4", "BASE1-4"])

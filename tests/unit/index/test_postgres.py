@@ -492,17 +492,21 @@ def test_a_bare_word_search_is_planned_once_and_follows_a_rebuild(test_set, pg_i
 
 
 def test_find_page_of_a_bare_word_reuses_its_plans_and_commits_with_its_last_statement(test_set, pg_index_url, monkeypatch):
-    """find_page of one bare word: its word count, its page and its total are prepared once per
-    connection and run again for every other word with the one plan (each word counted in
-    pg_prepared_statements' generic plans); a page whose total is known is one round trip (BEGIN,
-    the page, COMMIT: two before, with the exact-name check), and so is its first view (BEGIN, the
-    words counted, the page and its total read when the count is within the bound, COMMIT: four
-    before); a word past the bound reads its page in a second one."""
+    """find_page of one bare word: its statements are prepared once per connection and run again
+    for every other word with the one plan (each word counted in pg_prepared_statements' generic
+    plans). The first view of the first word on an index, whose word_stat the process does not
+    hold yet, is one message (BEGIN, the words counted, the page and its total read when the count
+    is within the bound, word_stat's rows, COMMIT); the first view of any other word is one message
+    too (BEGIN, its page and total gathered once, COMMIT), and so is a page whose total is known.
+    A word past the bound reads its page after its count (two messages) while word_stat cannot
+    tell (kept for another bound), in one message once it can."""
     from collections import OrderedDict
+    from unittest import mock
 
     postgres.build([test_set], pg_index_url)
     con = postgres.open_fresh([test_set], pg_index_url)
     monkeypatch.setattr(engine, "_TOTALS", OrderedDict())
+    monkeypatch.setattr(engine, "_WORD_STATS", OrderedDict())
     try:
         pages = {word: engine.find_page(con, word) for word in ("testemon", "gadget", "qqqqzz")}
         assert {w: ([h.id for h in p.hits], p.total) for w, p in pages.items()} == {
@@ -511,19 +515,31 @@ def test_find_page_of_a_bare_word_reuses_its_plans_and_commits_with_its_last_sta
             "qqqqzz": ([], 0),
         }
         plans = con.con.execute(
-            "SELECT substring(statement FROM 'PREPARE ' || name || ' AS SELECT (\\S+)'), generic_plans, custom_plans"
+            "SELECT substring(statement FROM 'PREPARE ' || name || ' AS (\\S+ \\S+)'), generic_plans, custom_plans"
             " FROM pg_prepared_statements WHERE name LIKE 'cardlab_q%'"
         ).fetchall()
-        # PREPARE ... AS SELECT * (the page and the total, each behind the word count's gate),
-        # SELECT n, last (the words: counted, or read from word_stat)
-        assert sorted(plans) == [("*", 3, 0), ("*", 3, 0), ("n,", 3, 0)]
+        # the first word: SELECT n, last (its words, counted or read from word_stat), SELECT * twice
+        # (the page and the total, each behind the count's gate), SELECT col, lexeme (word_stat's
+        # rows); the next two: WITH m (the page and its total from the matches gathered once)
+        assert sorted(plans) == [("SELECT *", 1, 0), ("SELECT *", 1, 0), ("SELECT col,", 1, 0), ("SELECT n,", 1, 0), ("WITH m", 2, 0)]
         engine._TOTALS.clear()
         assert _messages(con, lambda: engine.find_page(con, "gadget")) == ["Query"]  # the first view
         assert _messages(con, lambda: engine.find_page(con, "gadget")) == ["Query"]  # its total known
         assert [h.id for h in engine.find_page(con, "gadget").hits] == ["test1-4"]
-        monkeypatch.setattr(engine, "TOTAL_BOUND", 0)  # every word past the bound: its page read after its count
+        monkeypatch.setattr(engine, "TOTAL_BOUND", 0)  # every word past the bound
+        for _ in range(2):  # word_stat was kept for 1,000: its page is read after its count
+            engine._TOTALS.clear()
+            assert _messages(con, lambda: engine.find_page(con, "gadget")) == ["Query", "Query"]
+        page = engine.find_page(con, "gadget")
+        assert ([h.id for h in page.hits], page.total, page.total_is_exact) == (["test1-4"], 1, True)
+        with mock.patch.object(postgres, "WORD_STAT_BOUND", 0):
+            postgres.build([test_set], pg_index_url, force=True)
         engine._TOTALS.clear()
-        assert _messages(con, lambda: engine.find_page(con, "gadget")) == ["Query", "Query"]
+        engine._WORD_STATS.clear()
+        assert _messages(con, lambda: engine.find_page(con, "gadget")) == ["Query", "Query"]  # word_stat read with the first
+        engine._TOTALS.clear()
+        assert _messages(con, lambda: engine.find_page(con, "gadget")) == ["Query"]  # known past the bound
+        assert engine._TOTALS.popitem()[1] == (1, True)  # its whole result was on the page
         page = engine.find_page(con, "gadget")
         assert ([h.id for h in page.hits], page.total, page.total_is_exact) == (["test1-4"], 1, True)
     finally:
