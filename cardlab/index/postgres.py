@@ -93,7 +93,8 @@ REQUIRED_EXTENSIONS = ("pg_trgm",)
 """Extensions the index needs on the server (created when missing, if the user may)."""
 
 PREPARED = 32
-"""Prepared statements kept per connection (the oldest is dropped first)."""
+"""Prepared statements kept per connection: the least recently used is dropped first, never one
+that the message dropping it runs (a first view runs up to four)."""
 
 COPY_BATCH = 2000
 """Cards tokenized and copied together."""
@@ -512,10 +513,15 @@ class PgIndex:
         for sql, _params, generic in statements:
             name = None
             if generic and (self._depth or alone):
-                name = self._prepared.get(sql) or prepared.get(sql)
+                name = prepared.get(sql)
+                if name is None and sql in self._prepared:
+                    name = self._prepared[sql] = self._prepared.pop(sql)  # the most recently used last
                 if name is None:
-                    if len(self._prepared) + len(prepared) >= PREPARED and self._prepared:
-                        before.append(f"DEALLOCATE {self._prepared.pop(next(iter(self._prepared)))}")
+                    # the least recently used goes, never one this message runs
+                    if len(self._prepared) + len(prepared) >= PREPARED:
+                        oldest = next((s for s, n in self._prepared.items() if n not in names), None)
+                        if oldest is not None:
+                            before.append(f"DEALLOCATE {self._prepared.pop(oldest)}")
                     self._serial += 1
                     name = prepared[sql] = f"cardlab_q{self._serial}"
                     before.append(f"PREPARE {name} AS " + _numbered(sql))
