@@ -397,8 +397,10 @@ _WORD_STATS_KEPT = 4
 
 
 def _keep_word_stats(key: tuple[str, int], stats: WordStats) -> None:
-    """Keep ``stats`` for ``key`` in :data:`_WORD_STATS` (nothing for an index without a fingerprint)."""
-    if key[0]:
+    """Keep ``stats`` for ``key`` in :data:`_WORD_STATS`; nothing for an index without a
+    fingerprint, or whose ``word_stat`` was not kept for this bound (no row of no lexeme: it tells
+    nothing, and another index of the same catalog and fingerprint, or the next build, may)."""
+    if key[0] and stats.complete:
         _WORD_STATS[key] = stats
         _WORD_STATS.move_to_end(key)
         while len(_WORD_STATS) > _WORD_STATS_KEPT:

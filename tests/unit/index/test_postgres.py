@@ -534,14 +534,38 @@ def test_find_page_of_a_bare_word_reuses_its_plans_and_commits_with_its_last_sta
         assert ([h.id for h in page.hits], page.total, page.total_is_exact) == (["test1-4"], 1, True)
         with mock.patch.object(postgres, "WORD_STAT_BOUND", 0):
             postgres.build([test_set], pg_index_url, force=True)
-        engine._TOTALS.clear()
-        engine._WORD_STATS.clear()
-        assert _messages(con, lambda: engine.find_page(con, "gadget")) == ["Query", "Query"]  # word_stat read with the first
+        engine._TOTALS.clear()  # the same fingerprint: word_stat kept for 0 now, read with the first view
+        assert _messages(con, lambda: engine.find_page(con, "gadget")) == ["Query", "Query"]
         engine._TOTALS.clear()
         assert _messages(con, lambda: engine.find_page(con, "gadget")) == ["Query"]  # known past the bound
         assert engine._TOTALS.popitem()[1] == (1, True)  # its whole result was on the page
         page = engine.find_page(con, "gadget")
         assert ([h.id for h in page.hits], page.total, page.total_is_exact) == (["test1-4"], 1, True)
+    finally:
+        con.close()
+
+
+def test_a_message_never_drops_a_prepared_statement_it_runs(test_set, pg_index_url, monkeypatch):
+    """With few prepared statements kept per connection, first views in other orders (each runs
+    several statements, prepared in one message) never drop one that their own message runs (the
+    least recently used goes: "prepared statement does not exist" before), and each page is the
+    start of the whole ordered result."""
+    from collections import OrderedDict
+
+    postgres.build([test_set], pg_index_url)
+    con = postgres.open_fresh([test_set], pg_index_url)
+    monkeypatch.setattr(engine, "_TOTALS", OrderedDict())
+    monkeypatch.setattr(engine, "_WORD_STATS", OrderedDict())
+    monkeypatch.setattr(postgres, "PREPARED", 4)
+    try:
+        asked = [("energy", "rarity", False), ("fire", "set", True), ("fire", "rarity", True), ("fire", "rarity", False)]
+        asked += [("zzzz", "rarity", False), ("testemon", "number", False), ("gadget", "hp", True), ("energy", "number", True)]
+        for query, sort, reverse in asked:
+            page = engine.find_page(con, query, page_size=2, sort=sort, reverse=reverse)
+            whole = [h.id for h in engine.search(con, query, sort=sort, reverse=reverse)]
+            assert ([h.id for h in page.hits], page.total) == (whole[:2], len(whole)), (query, sort, reverse)
+        kept = con.con.execute("SELECT count(*) FROM pg_prepared_statements WHERE name LIKE 'cardlab_q%'").fetchone()[0]
+        assert kept == 4
     finally:
         con.close()
 
