@@ -122,8 +122,8 @@ TABLES: dict[str, str] = {
     " reach bigint NOT NULL, PRIMARY KEY (bound, col, lexeme)",
 }
 """The index's tables on PostgreSQL: those of :mod:`cardlab.index.tables` (same names and columns,
-``rowid`` explicit), the full-text ones, and ``word_stat``: each lexeme of ``card_fts.names`` or
-``card_fts.body`` (``col``), and each word as a bare word matches it (:data:`WORD_UNION`), in more
+``rowid`` explicit), the full-text ones, and ``word_stat``: each lexeme of ``card_fts.names``,
+``card_fts.body`` or ``card_stem.stems`` (``col``), and each word as a bare word matches it (:data:`WORD_UNION`), in more
 than :data:`WORD_STAT_BOUND` cards (``bound``), with how many (``docs``) and the row id of the
 ``bound + 1``-th of them in row order (``reach``), and one row of no lexeme saying which bound
 it was built for, what a first
@@ -844,7 +844,7 @@ def _copy(sqlite_path: Path | str, con: Any, schema: str, trgm: str) -> None:
         decode = data_decoder(src)
         rows = src.execute("SELECT rowid, data FROM card ORDER BY rowid")
         stem_rows: list[tuple[int, str]] = []
-        stats = {"names": _WordStats(), "body": _WordStats()}
+        stats = {"names": _WordStats(), "body": _WordStats(), "stems": _WordStats()}
         with cur.copy(f'COPY "{schema}".card_fts (rowid, names, body) FROM STDIN') as fts:
             total, done = src.execute("SELECT count(*) FROM card").fetchone()[0], 0
             while batch := rows.fetchmany(COPY_BATCH):
@@ -859,6 +859,7 @@ def _copy(sqlite_path: Path | str, con: Any, schema: str, trgm: str) -> None:
                     stem_rows.append((rowid, tsvector(stems[i])))
                     stats["names"].add(rowid, names[i])
                     stats["body"].add(rowid, bodies[i])
+                    stats["stems"].add(rowid, stems[i])
         with cur.copy(f'COPY "{schema}".card_stem (rowid, stems) FROM STDIN') as copy:
             for row in stem_rows:
                 copy.write_row(row)

@@ -315,15 +315,24 @@ def _pg_text_parts(
     if t.field is None and _symbol_only(t.value):
         return conds, None, None, card_id
     alternatives = []
-    for lang in stemmer_languages() if stem_langs is None else stem_langs:
-        stems = stem_words(t.value, lang)
-        if stems:
-            query = tsquery_phrase(list(tokens_of(" ".join(f"{lang}_{w}" for w in stems), "stems")))
-            if query:
-                alternatives.append(f"({query})")
+    for stem_tokens in _stem_tokens(t.value, stem_langs):
+        query = tsquery_phrase(stem_tokens)
+        if query:
+            alternatives.append(f"({query})")
     joined = compact(t.value)
     names = (joined, _after_prefix(joined)) if t.field is None and joined else None
     return conds, (" | ".join(dict.fromkeys(alternatives)) if alternatives else None), names, card_id
+
+
+def _stem_tokens(value: str, stem_langs: tuple[str, ...] | None) -> list[list[str]]:
+    """The ``card_stem`` lexemes of ``value``'s words stemmed by each language's stemmer (None:
+    every language with one): a list of tokens per language that stems them (``[["en_paralyz"],
+    ["fr_paralys"]]``), as the index's ``stems`` tokenizer cuts them."""
+    return [
+        list(tokens_of(" ".join(f"{lang}_{w}" for w in stems), "stems"))
+        for lang in (stemmer_languages() if stem_langs is None else stem_langs)
+        if (stems := stem_words(value, lang))
+    ]
 
 
 def _pg_text_sql(t: Term, words: list[str], column: str | None, stem_langs: tuple[str, ...] | None) -> tuple[str, list]:
@@ -946,11 +955,14 @@ def word_count_statement(tree: Node | None, stem_langs: tuple[str, ...] | None, 
 @lru_cache(maxsize=1024)
 def word_stat_keys(tree: Term, stem_langs: tuple[str, ...] | None) -> tuple[bool, list[tuple[str, str, bool]]] | None:
     """PostgreSQL, a word of one token: the ``word_stat`` rows that tell whether its ``card_fts``
-    arm matches more than the bound (:func:`_word_stat`): ``(bare, [(col, lexeme, prefix)])``,
-    ``prefix`` when every lexeme beginning with it counts. A bare word's arm (a name lexeme it
-    begins, or the token in the rules text) is one row counted whole at build time
-    (``names*|body``), and a bare word with no row is within the bound; another arm (``text:``,
-    quoted, a symbol) is read by its lexemes, one of which passes the bound.
+    arm or its ``card_stem`` arm matches more than the bound (:func:`_word_stat`; either makes the
+    word's matches pass it): ``(whole, [(col, lexeme, prefix)])``, ``prefix`` when every lexeme
+    beginning with it counts. A bare word's ``card_fts`` arm (a name lexeme it begins, or the
+    token in the rules text) is one row counted whole at build time (``names*|body``); another arm
+    (``text:``, quoted) is read by its lexemes, one of which passes the bound; the stemmed arm by
+    its lexeme in each language (``stems``: ``en_attack``). ``whole``: a word with no row has both
+    arms within the bound (a bare word whose stems are one lexeme each). A rare word with a common
+    stem (``attacking``) is told by its stem: its page is then read as a common word's.
 
     Returns:
         The rows, or None for a phrase, a word of other tokens or an arm of other forms.
@@ -959,16 +971,20 @@ def word_stat_keys(tree: Term, stem_langs: tuple[str, ...] | None) -> tuple[bool
     tokens = list(tokens_of(" ".join(words)))
     if len(tokens) != 1:
         return None
-    conds, _stems, _names, _card_id = _pg_text_parts(tree, words, "body" if tree.field == "text" else None, stem_langs)
+    conds, stems, _names, _card_id = _pg_text_parts(tree, words, "body" if tree.field == "text" else None, stem_langs)
     token = tokens[0]
+    # the stemmed arm: one lexeme a language (a word stemmed to several tokens is told by the others)
+    stemmed = [] if stems is None else _stem_tokens(tree.value, stem_langs)
+    stem_keys = [("stems", lexemes[0], False) for lexemes in stemmed if len(lexemes) == 1]
+    whole = len(stem_keys) == len(stemmed)
     if conds == [("names", quote(token) + ":*"), ("body", quote(token))]:
-        return True, [(WORD_UNION_COL, token, False)]
+        return whole, [(WORD_UNION_COL, token, False), *dict.fromkeys(stem_keys)]
     keys = []
     for column, query in conds:
         if query not in (quote(token) + ":*", quote(token)):
             return None
         keys.append((column, token, query != quote(token)))
-    return (False, keys) if keys else None
+    return (False, [*keys, *dict.fromkeys(stem_keys)]) if keys else None
 
 
 WORD_UNION_COL = "names*|body"
@@ -992,7 +1008,7 @@ def _word_stat(tree: Term, stem_langs: tuple[str, ...] | None, bound: int) -> tu
     keys = word_stat_keys(tree, stem_langs)
     if keys is None:
         return None
-    bare, rows = keys
+    whole, rows = keys
     ors: list[str] = []
     params: list = []
     for column, lexeme, prefix in rows:
@@ -1006,7 +1022,7 @@ def _word_stat(tree: Term, stem_langs: tuple[str, ...] | None, bound: int) -> tu
         f"SELECT {int(bound) + 1}::bigint AS n, MIN(reach) AS last FROM word_stat"
         f" WHERE bound = {int(bound)} AND ({' OR '.join(ors)}) HAVING COUNT(*) > 0"
     ]
-    if bare:
+    if whole:
         branches.append(f"SELECT 0::bigint, NULL::bigint FROM word_stat WHERE bound = {int(bound)} AND col = '' AND lexeme = ''")
     return branches, params
 
@@ -1055,7 +1071,7 @@ class WordStats:
         keys = word_stat_keys(tree, stem_langs)
         if keys is None:
             return None
-        bare, rows = keys
+        whole, rows = keys
         reaches = []
         for col, lexeme, prefix in rows:
             kept = self.lexemes.get(col, {})
@@ -1065,7 +1081,7 @@ class WordStats:
                 reaches.append(kept[lexeme])
         if reaches:
             return self.bound + 1, min(reaches), self.cards
-        return (0, None, self.cards) if bare and self.complete else None
+        return (0, None, self.cards) if whole and self.complete else None
 
 
 WORDS_SETTING = "cardlab.words"

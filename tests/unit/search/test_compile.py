@@ -220,7 +220,7 @@ def test_a_page_of_a_word_on_sqlite_reads_each_arm_bounded_from_its_cursor():
 def test_word_stats_held_by_the_process_answer_as_the_rows_of_word_stat_do():
     """WordStats from word_stat's rows (col, lexeme, docs, reach, highest row id): a bare word
     past the bound by its row of the whole arm, a quoted word by the lexeme in names or body,
-    text: by body alone; a bare word with no row is within the bound only when the row of no
+    text: by body alone, any of them by its stem in a language searched; a bare word with no row is within the bound only when the row of no
     lexeme says the table was kept for this bound; a quoted word with no row cannot be told."""
     from cardlab.index.postgres import WORD_UNION
     from cardlab.search.compile import WORD_UNION_COL, WordStats
@@ -230,17 +230,22 @@ def test_word_stats_held_by_the_process_answer_as_the_rows_of_word_stat_do():
         (WORD_UNION, "energy", 2600, 3713, 9000),
         ("names", "energyx", 1200, 700, 9000),
         ("body", "energy", 2400, 3992, 9000),
+        ("stems", "en_attack", 5000, 40, 9000),
         ("", "", 0, 0, 9000),
     ]
     stats = WordStats.of(rows, 1000)
     assert (stats.complete, stats.cards) == (True, 9000)
     assert stats.words(parse("energy"), ("en",)) == (1001, 3713, 9000)
     assert stats.words(parse("zzzz"), ("en",)) == (0, None, 9000)
+    # a rare word whose stem is common passes the bound by its stem, in any form
+    assert stats.words(parse("attacking"), ("en",)) == (1001, 40, 9000)
+    assert stats.words(parse("text:attacks"), ("en",)) == (1001, 40, 9000)
+    assert stats.words(parse("attacking"), ("fr",)) == (0, None, 9000)
     assert stats.words(parse("text:energy"), ("en",)) == (1001, 3992, 9000)
     assert stats.words(parse('"energy"'), ("en",)) == (1001, 3992, 9000)
     assert stats.words(parse('"zzzz"'), ("en",)) is None
     assert stats.words(parse("type:energy"), ("en",)) is None
     assert stats.words(parse("-energy"), ("en",)) is None
-    unkept = WordStats.of(rows[:3], 1000)
+    unkept = WordStats.of(rows[:4], 1000)
     assert (unkept.complete, unkept.words(parse("zzzz"), ("en",))) == (False, None)
     assert WordStats.of([], 1000).words(parse("energy"), ("en",)) is None
