@@ -524,12 +524,15 @@ def _row_order(key: tuple, rows: int) -> bool:
     (:func:`cardlab.search.compile.pg_row_probe`), than by gathering and sorting every match.
 
     With ``n`` matches counted among the first ``last`` of ``cards`` rows, the first reads about
-    ``rows * last / n`` cards and the second about ``n * cards / last`` matches, each at about the
-    same cost a row (1.2 and 1.3 µs, EXPLAIN ANALYZE at 100,000 cards): row order wins when
-    ``rows * last**2 < n**2 * cards``. A word in a quarter of 100,000 cards: 0.3 against 35 ms; one
-    in 1.2% of them: 5 against 3 ms, so it is gathered (BENCHMARKS.md). Unknown: False."""
+    ``rows * last / n`` cards and the second about ``n * cards / last`` matches twice (a common
+    word's cards are found both by its lexeme in ``card_fts`` and by its stem in ``card_stem``,
+    each read from its table), at about the same cost a row (1.2 and 1.3 µs, EXPLAIN ANALYZE at
+    100,000 cards): row order wins when ``rows * last**2 < 2 * n**2 * cards``. A word in a quarter
+    of 100,000 cards: 0.3 against 35 ms; one in 1.2% of them: 5 against 3 ms, so it is gathered;
+    one in 2% (``pied``, its 1,001st card at row 45,956): 8.9 against 14.5 ms, read in row order
+    (BENCHMARKS.md). Unknown: False."""
     reach = _REACH.get(key)
     if reach is None:
         return False
     n, last, cards = reach
-    return rows * last * last < n * n * cards
+    return rows * last * last < 2 * n * n * cards
