@@ -120,31 +120,54 @@ TABLES: dict[str, str] = {
     "card_tri": f"rowid bigint PRIMARY KEY, names text {C} NOT NULL, body text {C} NOT NULL",
     "word_stat": f"bound bigint NOT NULL, col text {C} NOT NULL, lexeme text {C} NOT NULL, docs bigint NOT NULL,"
     " reach bigint NOT NULL, PRIMARY KEY (bound, col, lexeme)",
+    "word_rows": f"bound bigint NOT NULL, col text {C} NOT NULL, lexeme text {C} NOT NULL, last bigint NOT NULL,"
+    " rowids bigint[] NOT NULL, PRIMARY KEY (bound, col, lexeme, last)",
 }
 """The index's tables on PostgreSQL: those of :mod:`cardlab.index.tables` (same names and columns,
 ``rowid`` explicit), the full-text ones, and ``word_stat``: each lexeme of ``card_fts.names``,
 ``card_fts.body`` or ``card_stem.stems`` (``col``), and each word as a bare word matches it (:data:`WORD_UNION`), in more
 than :data:`WORD_STAT_BOUND` cards (``bound``), with how many (``docs``) and the row id of the
 ``bound + 1``-th of them in row order (``reach``), and one row of no lexeme saying which bound
-it was built for, what a first
+it was built for (its ``docs``: :data:`ROWS_RUN`), what a first
 page reads instead of counting a common word's matches from its GIN index (which gathers them
-all: :func:`cardlab.search.compile.word_count_statement`)."""
+all: :func:`cardlab.search.compile.word_count_statement`); and ``word_rows``: the cards of each
+bare word and each stem of ``word_stat`` by row id, in runs of :data:`ROWS_RUN` ascending (``last``:
+the run's last row id), what a page of a common word reads from its cursor on, as SQLite reads
+FTS5's row-ordered lists (:func:`cardlab.search.compile.posted_side`)."""
 
 WORD_UNION = "names*|body"
 """``word_stat.col`` of a word as a bare word matches it (:func:`cardlab.search.compile.word_count_statement`):
 the cards with a name lexeme it begins, or with it in their rules text."""
 
 WORD_UNION_SQL = (
-    "INSERT INTO word_stat (bound, col, lexeme, docs, reach)"
-    f" SELECT {{bound}}, '{WORD_UNION}', word, count(*), (array_agg(rowid ORDER BY rowid))[{{bound}} + 1] FROM ("
+    "CREATE TEMP TABLE common_words AS"
+    " SELECT word, array_agg(rowid ORDER BY rowid) AS rowids FROM ("
     " SELECT substr(u.lexeme, 1, k) AS word, f.rowid FROM card_fts f CROSS JOIN LATERAL unnest(f.names) AS u"
     " CROSS JOIN LATERAL generate_series(1, length(u.lexeme)) AS k"
     " UNION SELECT u.lexeme, f.rowid FROM card_fts f CROSS JOIN LATERAL unnest(f.body) AS u"
-    ") AS found GROUP BY word HAVING count(*) > {bound}"
+    ") AS found GROUP BY word HAVING count(*) > {bound};"
+    " INSERT INTO word_stat (bound, col, lexeme, docs, reach)"
+    f" SELECT {{bound}}, '{WORD_UNION}', word, cardinality(rowids), rowids[{{bound}} + 1] FROM common_words;"
+    " INSERT INTO word_rows (bound, col, lexeme, last, rowids)"
+    f" SELECT {{bound}}, '{WORD_UNION}', word, max(r), array_agg(r ORDER BY r) FROM ("
+    " SELECT w.word, u.r, (u.o - 1) / {run} AS part FROM common_words w CROSS JOIN LATERAL unnest(w.rowids) WITH ORDINALITY AS u(r, o)"
+    ") AS runs GROUP BY word, part;"
+    " DROP TABLE common_words;"
+    " INSERT INTO word_rows (bound, col, lexeme, last, rowids)"
+    " SELECT {bound}, 'stems', lexeme, max(r), array_agg(r ORDER BY r) FROM ("
+    " SELECT u.lexeme, s.rowid AS r, (row_number() OVER (PARTITION BY u.lexeme ORDER BY s.rowid) - 1) / {run} AS part"
+    " FROM card_stem s CROSS JOIN LATERAL unnest(s.stems) AS u"
+    " WHERE u.lexeme IN (SELECT lexeme FROM word_stat WHERE bound = {bound} AND col = 'stems')"
+    ") AS runs GROUP BY lexeme, part"
 )
-"""The ``word_stat`` rows of :data:`WORD_UNION`, written on the server from the stored ``tsvector``
-columns (each prefix of each name lexeme, and each rules-text lexeme, with its cards): 7.4 s at
-100,000 cards, in the server's memory, not the builder's."""
+"""The ``word_stat`` rows of :data:`WORD_UNION` and the ``word_rows`` of those words and of the
+common stems, written on the server from the stored ``tsvector`` columns (each prefix of each
+name lexeme, and each rules-text lexeme, with its cards): 7.4 s at 100,000 cards without the
+runs, in the server's memory, not the builder's."""
+
+ROWS_RUN = 200
+"""Row ids a ``word_rows`` row holds (a page of ``n`` cards after a cursor reads ``n / ROWS_RUN + 2``
+of them: an array stored in its row, not compressed apart)."""
 
 WORD_STAT_BOUND = 1000
 """The count past which a lexeme is kept in ``word_stat``: the search engine's bound on totals
@@ -864,14 +887,15 @@ def _copy(sqlite_path: Path | str, con: Any, schema: str, trgm: str) -> None:
             for row in stem_rows:
                 copy.write_row(row)
         with cur.copy(f'COPY "{schema}".word_stat (bound, col, lexeme, docs, reach) FROM STDIN') as copy:
-            copy.write_row((WORD_STAT_BOUND, "", "", 0, 0))  # built for this bound: a word with no row is within it
+            # built for this bound (a word with no row is within it), and word_rows' runs of this many row ids
+            copy.write_row((WORD_STAT_BOUND, "", "", ROWS_RUN, 0))
             for col, counted in stats.items():
                 for lexeme, docs, reach in counted.common():
                     copy.write_row((WORD_STAT_BOUND, col, lexeme, docs, reach))
     finally:
         src.close()
     con.execute(f'SET search_path = "{schema}"')
-    con.execute(WORD_UNION_SQL.format(bound=WORD_STAT_BOUND))
+    con.execute(WORD_UNION_SQL.format(bound=WORD_STAT_BOUND, run=ROWS_RUN))
     for ddl in INDEXES:
         con.execute(ddl.format(trgm=f'"{trgm}"'))
     for name in TABLES:

@@ -649,6 +649,7 @@ def page_statement(
     exact_names: bool = True,
     index_order: bool = False,
     probe_rows: bool = False,
+    posted: int | None = None,
 ) -> tuple[str, list, int]:
     """One page of a search read by keyset: ``size`` rows (``limit`` + 1 to tell whether more
     follow) from ``offset`` after the row ``after`` (``(side, its order key values)``, or None for
@@ -666,6 +667,9 @@ def page_statement(
     (:func:`sqlite_row_arms`, :func:`_bounded_arms`), where the plain ``IN`` gathered every match
     before the page (issue 29); on PostgreSQL, a word or phrase gathered from its indexes in the
     default order chooses the page's row ids before reading any card (:func:`_gathered_first`).
+    ``posted``: on PostgreSQL, a bare word known to pass this bound: its side of no flag, in the
+    default order (up), reads its common arms' cards from ``word_rows`` (:func:`posted_side`)
+    where that applies, before the other forms.
 
     Returns:
         ``(sql, params, sides)``: rows of :data:`PAGE_COLUMNS`, then the side's number, then the
@@ -686,13 +690,18 @@ def page_statement(
     parts: list[str] = []
     params: list = []
     for side in range(start_side, sides):
-        # the last side is the one of no flag (not exact names): a broad word's many matches
-        probed = probe is not None and side == sides - 1
-        conds = [f"({probe_where})" if probed else f"({where})"]
-        side_params = list(probe_params if probed else where_params)
         start = after[1][0] if after is not None and side == after[0] else None
         at_cursor = after is not None and side == after[0]
-        if dialect == "sqlite":
+        # the last side is the one of no flag (not exact names): a broad word's many matches
+        from_rows = None
+        if posted is not None and dialect != "sqlite" and side == sides - 1 and request.sort == "number" and not request.reverse:
+            from_rows = posted_side(tree, stem_langs, posted, flags, side, start, at_cursor, offset + size)
+        probed = probe is not None and side == sides - 1 and from_rows is None
+        conds = [f"({probe_where})" if probed else f"({where})"]
+        side_params = list(probe_params if probed else where_params)
+        if from_rows is not None:
+            bounded: tuple[str, list] | None = from_rows
+        elif dialect == "sqlite":
             bounded = _bounded_arms(arms, flags, side, keys[0].desc, start, at_cursor, offset + size)
         elif not probed and request.sort == "number" and not request.reverse and isinstance(tree, Term) and tree.field in (None, "text"):
             # a word or phrase (a facet's page costs the same either way), not going down: its side of
@@ -876,6 +885,89 @@ def counted_page_statement(
         f" UNION ALL (SELECT {PAGE_COLUMNS}, p.side, c.rowid AS k0 FROM p JOIN card c ON c.rowid = p.r ORDER BY p.side, p.r)"
     )
     return sql, [*side_params, *params, size, offset]
+
+
+def posted_side(
+    tree: Node | None,
+    stem_langs: tuple[str, ...] | None,
+    bound: int,
+    flags: list[OrderFlag],
+    side: int,
+    start: object,
+    at_cursor: bool,
+    rows: int,
+) -> tuple[str, list] | None:
+    """PostgreSQL, a side of a bare word's default order (up) read from ``word_rows`` (built with
+    ``word_stat`` for ``bound``: :data:`cardlab.index.postgres.TABLES`): the cards of the word's
+    ``card_fts`` arm and of each of its stems, when that arm is common, are read as runs of row
+    ids from the cursor's row id ``start`` (``at_cursor``) on, enough runs for ``rows`` cards
+    with the side's flags (:func:`_row_flags`: the cards of its exact name, which the side of
+    no flag leaves out, are counted in), as SQLite reads FTS5's row-ordered lists; an arm that is
+    not common is gathered from its GIN index (at most ``bound`` cards: a one-time filter skips
+    the index when the arm has runs), and so are the names typed without spaces and the card id.
+    Where a GIN index gathers every match of a common word (or a page in row order reads every
+    card until the page's): ``pied`` (2,069 cards at 100,000) 8.9 ms in row order, 14.5 gathered
+    (BENCHMARKS.md).
+
+    Returns:
+        ``(the side's condition on c.rowid, its parameters)``, or None where it does not apply
+        (not one bare word, a stem of several words, a flag with no row form).
+    """
+    if not isinstance(tree, Term) or tree.field is not None or tree.quoted or tree.op == "!=" or has_cjk(tree.value):
+        return None
+    keys = word_stat_keys(tree, stem_langs)
+    if keys is None or not keys[0] or not keys[1] or keys[1][0][0] != WORD_UNION_COL:
+        return None
+    extra = _row_flags(flags, side, start, at_cursor)
+    if extra is None:
+        return None
+    words = _fts_words(tree.value)
+    conds, stems, names, card_id = _pg_text_parts(tree, words, None, stem_langs)
+    if _pg_text_sql(tree, words, None, stem_langs) != compile_sql(tree, stem_langs, "postgresql"):
+        return None
+    token = keys[1][0][1]
+    stem_lexemes = [lexeme for _col, lexeme, _prefix in keys[1][1:]]
+    exact = [p for flag in flags for p in flag.params][:1]
+    where = f"bound = {int(bound)} AND col = ? AND lexeme = ?"
+    # the runs that hold ``rows`` cards and the exact names' (one more: the cursor's run, part read)
+    runs = (
+        "(SELECT (? + (SELECT count(*) FROM card_name WHERE compact = ?) + docs - 1) / NULLIF(docs, 0)"
+        f"{' + 1' if at_cursor else ''} FROM word_stat WHERE bound = {int(bound)} AND col = '' AND lexeme = '')"
+    )
+    after = " AND last > ?" if at_cursor else ""
+    arms: list[str] = []
+    params: list = []
+    for col, lexeme in [(WORD_UNION_COL, token), *(("stems", s) for s in stem_lexemes)]:
+        arms.append(
+            f"SELECT u.r FROM (SELECT rowids FROM word_rows WHERE {where}{after} ORDER BY last LIMIT {runs}) AS w"
+            " CROSS JOIN LATERAL unnest(w.rowids) AS u(r)"
+        )
+        params += [col, lexeme, *([start] if at_cursor else []), rows, exact[0] if exact else ""]
+    if conds:
+        arms.append(
+            "SELECT rowid FROM card_fts WHERE (" + " OR ".join(f"{c} @@ ?::tsquery" for c, _ in conds) + ")"
+            f" AND NOT EXISTS (SELECT 1 FROM word_rows WHERE {where})"
+        )
+        params += [*(q for _, q in conds), WORD_UNION_COL, token]
+    for lexeme in stem_lexemes if stems else []:
+        arms.append(f"SELECT rowid FROM card_stem WHERE stems @@ ?::tsquery AND NOT EXISTS (SELECT 1 FROM word_rows WHERE {where})")
+        params += [tsquery_phrase([lexeme]), "stems", lexeme]
+    if names:
+        arms.append("SELECT card FROM card_name WHERE compact >= ? AND compact < ?")
+        params += list(names)
+    if card_id is not None:
+        arms.append("SELECT rowid FROM card WHERE id = ?")
+        params.append(card_id)
+    tests: list[str] = []
+    for template, flag_params in extra:
+        tests.append(template.replace("{r}", "a.r"))
+        params += flag_params
+    if at_cursor:
+        tests.append("a.r > ?")
+        params.append(start)
+    filtered = f" WHERE {' AND '.join(tests)}" if tests else ""
+    sql = f"c.rowid IN (SELECT a.r FROM ({' UNION ALL '.join(arms)}) AS a(r){filtered} GROUP BY a.r ORDER BY a.r LIMIT ?)"
+    return sql, [*params, rows]
 
 
 def _closing(sql: str, opening: int) -> int:

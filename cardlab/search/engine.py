@@ -297,7 +297,9 @@ def _find_page(con: Any, request: SearchRequest, size: int, cursor: str | None, 
             # ms a page of noru, 90 cards, at 100,000 cards)
             probe = not (known and _TOTALS[key][1])
         build = _built_once if generic and after is None else page_statement
-        sql, params, sides = build(request, tree, stems, dialect, after, size + 1, offset, named, broad, probe)
+        # a common bare word's cards by row id, where the index keeps them for this bound (word_rows)
+        posted = TOTAL_BOUND if broad and generic and (fingerprint, TOTAL_BOUND) in _WORD_STATS else None
+        sql, params, sides = build(request, tree, stems, dialect, after, size + 1, offset, named, broad, probe, posted)
         if after is not None and not 0 <= after[0] < sides:
             raise CursorError("cursor: not one this server gave for this search; start again from the first page")
         counted_page = None
@@ -380,7 +382,8 @@ def _first_view(
         known = counted[0]
     _remember(key, (TOTAL_BOUND + 1, False), known)
     probe = _row_order(key, offset + size + 1)
-    sql, params, _sides = _built_once(request, tree, stems, dialect, None, size + 1, offset, named, True, probe)
+    posted = TOTAL_BOUND if (key[0], TOTAL_BOUND) in _WORD_STATS else None
+    sql, params, _sides = _built_once(request, tree, stems, dialect, None, size + 1, offset, named, True, probe, posted)
     return fetch(con, sql, params, request.timeout, True, True), None, False
 
 

@@ -20,8 +20,9 @@ CATALOGS = {
 """The catalogs compared: the fictional test sets, every shipped card, the vintage Pokémon catalog."""
 
 STAT_BOUNDS = {"shipped-bound3": ("shipped", 3)}
-"""Catalogs indexed on PostgreSQL with ``word_stat`` kept at another bound than the engine's (the
-shipped cards have no word in more than 1,000 cards): ``name -> (catalog, bound)``."""
+"""Catalogs indexed on PostgreSQL with ``word_stat`` and ``word_rows`` kept at another bound than
+the engine's (the shipped cards have no word in more than 1,000 cards), ``word_rows`` in runs of 4
+row ids: ``name -> (catalog, bound)``."""
 
 
 class Pair:
@@ -70,7 +71,8 @@ def indexed(pg_new_database, tmp_path_factory):
 
             catalog, bound = STAT_BOUNDS.get(name, (name, postgres.WORD_STAT_BOUND))
             sqlite_db = tmp_path_factory.mktemp(f"conf-{name}") / "index.sqlite"
-            with mock.patch.object(postgres, "WORD_STAT_BOUND", bound):
+            run = 4 if name in STAT_BOUNDS else postgres.ROWS_RUN  # word_rows in many runs
+            with mock.patch.object(postgres, "WORD_STAT_BOUND", bound), mock.patch.object(postgres, "ROWS_RUN", run):
                 pairs[name] = Pair([CATALOGS[catalog]], sqlite_db, pg_new_database(f"conf_{name.replace('-', '_')}"))
         return pairs[name]
 

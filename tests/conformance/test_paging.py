@@ -90,6 +90,7 @@ def test_broad_words_read_in_row_order_give_the_pages_of_sqlite(indexed, monkeyp
     pair = indexed("shipped")
     monkeypatch.setattr(engine, "TOTAL_BOUND", 3)
     monkeypatch.setattr(engine, "_TOTALS", OrderedDict())
+    monkeypatch.setattr(engine, "_WORD_STATS", OrderedDict())  # no word_rows for 3 in this index: not read
     monkeypatch.setattr(engine, "_row_order", lambda key, rows: True)
     probed = []
     real = compiler.pg_row_probe
@@ -102,6 +103,36 @@ def test_broad_words_read_in_row_order_give_the_pages_of_sqlite(indexed, monkeyp
     for number in (2, 3):
         pages = [engine.find_page(con, word, page_size=7, page=number) for con in (pair.pg, pair.sqlite)]
         assert [h.id for h in pages[0].hits] == [h.id for h in pages[1].hits] == whole[7 * (number - 1) : 7 * number]
+
+
+@pytest.mark.parametrize("word", ["energy", "pikachu", "fire", "water", "c", "e", "heads", "attacking", "base1-4", "zzzz"])
+def test_common_words_read_from_word_rows_give_the_pages_of_sqlite(indexed, monkeypatch, word):
+    """A bare word past the bound (the shipped cards with word_stat and word_rows kept at 3, in runs
+    of 4 row ids; the engine at 3) reads its side of no exact name from word_rows
+    (compile.posted_side: its common arms by runs from the cursor on, the others gathered): every
+    page by cursor, pages by number and its first view give SQLite's pages and totals, with and
+    without a side of exact names (pikachu), for a word common by its stem alone (attacking)."""
+    from cardlab.search import compile as compiler
+
+    pair = indexed("shipped-bound3")
+    monkeypatch.setattr(engine, "TOTAL_BOUND", 3)
+    monkeypatch.setattr(engine, "_TOTALS", OrderedDict())
+    monkeypatch.setattr(engine, "_WORD_STATS", OrderedDict())
+    engine._built_once.cache_clear()
+    used = []
+    real = compiler.posted_side
+    monkeypatch.setattr(compiler, "posted_side", lambda *a: used.append(real(*a)) or used[-1])
+    whole = [h.id for h in engine.search(pair.sqlite, word)]
+    for size in (1, 4, 9):
+        on_pg = walk(pair.pg, word, size)
+        assert on_pg == walk(pair.sqlite, word, size)
+        assert on_pg[0] == whole
+    for number in (1, 2, 5):
+        engine._TOTALS.clear()
+        pages = [engine.find_page(con, word, page_size=4, page=number) for con in (pair.pg, pair.sqlite)]
+        assert [h.id for h in pages[0].hits] == [h.id for h in pages[1].hits] == whole[4 * (number - 1) : 4 * number]
+        assert (pages[0].total, pages[0].total_is_exact) == (pages[1].total, pages[1].total_is_exact)
+    assert any(u is not None for u in used) == (len(whole) > 3 and word != "base1-4")
 
 
 @pytest.mark.parametrize("word", ["pikachu", "fire", "energy", "char", "zzzz"])

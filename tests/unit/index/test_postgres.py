@@ -695,7 +695,7 @@ def test_common_lexemes_are_counted_at_build_and_a_first_page_reads_them(catalog
         assert matching and {n["Actual Loops"] for n in matching} == {0}  # the word's matches: never read
         # a bare word with no row is within the bound (word_stat was built for it): 0, not counted
         marker = "SELECT docs, reach FROM word_stat WHERE bound = 3 AND col = '' AND lexeme = ''"
-        assert con.con.execute(marker).fetchall() == [(0, 0)]
+        assert con.con.execute(marker).fetchall() == [(postgres.ROWS_RUN, 0)]
         sql, params = compiler.word_count_statement(parse("zzzz"), ("en", "fr"), "postgresql", 3)
         assert con.con.execute(postgres._pg_sql(sql), params).fetchone()[:2] == (0, None)
         plan = con.con.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + postgres._pg_sql(sql), params).fetchone()[0]
@@ -713,6 +713,44 @@ def test_common_lexemes_are_counted_at_build_and_a_first_page_reads_them(catalog
     finally:
         con.close()
         lite.close()
+
+
+def test_word_rows_hold_each_common_word_s_cards_in_runs_of_row_ids(catalog_copy, pg_index_url, monkeypatch):
+    """word_rows holds, for each bare word and each stem of word_stat, every card it matches by
+    row id, in runs of ROWS_RUN ascending (the run's last row id beside it), as the stored
+    tsvectors have them; nothing for a word within the bound."""
+    monkeypatch.setattr(postgres, "WORD_STAT_BOUND", 3)
+    monkeypatch.setattr(postgres, "ROWS_RUN", 4)
+    postgres.build([catalog_copy], pg_index_url)
+    con = postgres.open_fresh([catalog_copy], pg_index_url)
+    try:
+        runs: dict[tuple[str, str], list[list[int]]] = {}
+        for col, lexeme, last, rowids in con.con.execute(
+            "SELECT col, lexeme, last, rowids FROM word_rows WHERE bound = 3 ORDER BY col, lexeme, last"
+        ).fetchall():
+            assert last == rowids[-1] and rowids == sorted(set(rowids))
+            runs.setdefault((col, lexeme), []).append(rowids)
+        assert {len(r) for parts in runs.values() for r in parts[:-1]} == {4}
+        stats = {
+            (col, lexeme): docs
+            for col, lexeme, docs in con.con.execute(
+                "SELECT col, lexeme, docs FROM word_stat WHERE bound = 3 AND col IN (%s, 'stems')", [postgres.WORD_UNION]
+            )
+        }
+        assert set(runs) == set(stats)
+        cards: dict[tuple[str, str], list[int]] = {}
+        for rowid, names, body, stems in con.con.execute(
+            "SELECT f.rowid, tsvector_to_array(names), tsvector_to_array(body), tsvector_to_array(stems)"
+            " FROM card_fts f JOIN card_stem s ON s.rowid = f.rowid ORDER BY f.rowid"
+        ).fetchall():
+            words = {lexeme[:k] for lexeme in names for k in range(1, len(lexeme) + 1)} | set(body)
+            for key in [(postgres.WORD_UNION, w) for w in words] + [("stems", w) for w in stems]:
+                cards.setdefault(key, []).append(rowid)
+        assert {key: [r for part in parts for r in part] for key, parts in runs.items()} == {key: cards[key] for key in stats}
+        assert all(len(cards[key]) == docs for key, docs in stats.items())
+        assert (postgres.WORD_UNION, "energy") in runs and ("stems", "en_energi") in runs
+    finally:
+        con.close()
 
 
 def test_word_stat_is_kept_at_the_bound_of_the_engine_s_totals():
