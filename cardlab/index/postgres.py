@@ -836,13 +836,32 @@ def _drop_leftovers(con: Any) -> None:
         con.execute(f'DROP SCHEMA "{name}" CASCADE')
 
 
-def _drop_quietly(con: Any, schema: str) -> None:
+def _drop_quietly(con: Any, schema: str, wait: float | None = None) -> None:
+    """Drop ``schema`` if the server lets it: waiting at most ``wait`` seconds for its tables'
+    locks (None: as long as the server's ``lock_timeout`` says); what cannot be dropped now (the
+    server or connection gone, a reader's lock, a deadlock with one) the next build drops
+    (:func:`_drop_leftovers`)."""
     import psycopg  # lazy: psycopg (1.2 s cold), only for a PostgreSQL URL
 
     try:
+        if wait is not None:
+            con.execute(f"SET lock_timeout = {max(1, int(wait * 1000))}")
         con.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
     except psycopg.Error:
-        pass  # the server or the connection went away: the next build drops it (_drop_leftovers)
+        pass
+    finally:
+        if wait is not None:
+            try:
+                con.execute("RESET lock_timeout")
+            except psycopg.Error:
+                pass
+
+
+DROP_WAIT = 2.0
+"""Seconds the old schema's drop after a swap waits for its tables' locks: a reader that began on
+the old tables and plans again locks them (and can deadlock with the drop), and every search that
+asks for a lock behind the waiting drop waits with it. The swap has committed by then: the old
+schema is left to the next build, and the build succeeds."""
 
 
 def _copy(sqlite_path: Path | str, con: Any, schema: str, trgm: str) -> None:
@@ -935,7 +954,8 @@ def _columns(table: str) -> list[str]:
 
 def _swap(con: Any, schema: str) -> None:
     """In one transaction: the live schema renamed away, ``schema`` renamed live; then the old one
-    dropped (readers that began before the swap finish on it first)."""
+    dropped (readers that began before the swap finish on it first), or left to the next build
+    when readers still lock its tables after :data:`DROP_WAIT` seconds (:func:`_drop_quietly`)."""
     old = f"{OLD_PREFIX}{os.getpid()}"
     with con.transaction():
         con.execute("SELECT pg_advisory_xact_lock(%s, %s)", SWAP_LOCK)  # the searches in progress end first
@@ -944,4 +964,4 @@ def _swap(con: Any, schema: str) -> None:
         con.execute(f'ALTER SCHEMA "{schema}" RENAME TO {LIVE_SCHEMA}')
         con.execute(f"NOTIFY {SWAP_CHANNEL}")  # sent to every reader when the swap commits
     _SWAPS[0] += 1
-    con.execute(f'DROP SCHEMA IF EXISTS "{old}" CASCADE')
+    _drop_quietly(con, old, DROP_WAIT)

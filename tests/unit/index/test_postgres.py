@@ -144,6 +144,31 @@ def test_leftover_schemas_of_killed_builds_are_dropped(test_set, pg_index_url):
     assert _schemas(pg_index_url) == ["cardlab_index"]
 
 
+def test_a_swap_whose_old_tables_a_reader_still_locks_succeeds_and_leaves_them_to_the_next_build(test_set, pg_index_url, monkeypatch):
+    """The old schema's drop after a swap waits at most DROP_WAIT for a reader that still locks
+    its tables (a reader planning again on them can deadlock with the drop: "deadlock detected",
+    exit 1, though the new index was live); the build succeeds, the new index serves, and the next
+    build drops the old schema."""
+    import os
+
+    import psycopg
+
+    postgres.build([test_set], pg_index_url)
+    monkeypatch.setattr(postgres, "DROP_WAIT", 0.2)
+    with psycopg.connect(postgres._conninfo(postgres.locate(pg_index_url))) as reader:
+        reader.execute(f"SELECT count(*) FROM {postgres.LIVE_SCHEMA}.card").fetchone()  # its lock held until it ends
+        assert postgres.build([test_set], pg_index_url, force=True) is not None
+        assert _schemas(pg_index_url) == ["cardlab_index", f"{postgres.OLD_PREFIX}{os.getpid()}"]
+        reader.rollback()
+    con = postgres.open_fresh([test_set], pg_index_url)
+    try:
+        assert [h.id for h in engine.search(con, "testemon")] == ["test1-1"]
+    finally:
+        con.close()
+    postgres.build([test_set], pg_index_url, force=True)
+    assert _schemas(pg_index_url) == ["cardlab_index"]
+
+
 # --- errors --------------------------------------------------------------------------------------
 
 
