@@ -937,12 +937,15 @@ def posted_side(
     after = " AND last > ?" if at_cursor else ""
     arms: list[str] = []
     params: list = []
+    named = exact[0] if exact else ""
     for col, lexeme in [(WORD_UNION_COL, token), *(("stems", s) for s in stem_lexemes)]:
+        # the arm's first cards after the cursor, as many as the page and the exact names need
         arms.append(
-            f"SELECT u.r FROM (SELECT rowids FROM word_rows WHERE {where}{after} ORDER BY last LIMIT {runs}) AS w"
-            " CROSS JOIN LATERAL unnest(w.rowids) AS u(r)"
+            f"SELECT x.r FROM (SELECT u.r FROM (SELECT rowids FROM word_rows WHERE {where}{after} ORDER BY last LIMIT {runs}) AS w"
+            f" CROSS JOIN LATERAL unnest(w.rowids) AS u(r){' WHERE u.r > ?' if at_cursor else ''}"
+            " ORDER BY u.r LIMIT ? + (SELECT count(*) FROM card_name WHERE compact = ?)) AS x"
         )
-        params += [col, lexeme, *([start] if at_cursor else []), rows, exact[0] if exact else ""]
+        params += [col, lexeme, *([start] if at_cursor else []), rows, named, *([start] if at_cursor else []), rows, named]
     if conds:
         arms.append(
             "SELECT rowid FROM card_fts WHERE (" + " OR ".join(f"{c} @@ ?::tsquery" for c, _ in conds) + ")"
