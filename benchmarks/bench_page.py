@@ -41,8 +41,9 @@ QUERIES = {"broad word": "energy", "broad facet": "type:fire", "everything": ""}
 """The broad queries: a rules-text word in most cards (and no card's whole name), a facet value in a
 tenth of them, the empty query (every card)."""
 
-WORDS = ["energy", "damage", "coin", "noru", "zzzz"]
-"""One-word searches for the PostgreSQL table: common rules-text words, a name prefix, no match."""
+WORDS = ["energy", "damage", "coin", "noru", "zzzz", "water", "pied", "attacking"]
+"""One-word searches for the PostgreSQL table: common rules-text words, a name prefix, no match, a
+word in about 1 % and 2 % of the cards, a rare word with a common stem."""
 
 CLI_WORDS = ["charizard", "noru"]
 """Cold ``cardlab search WORD`` on PostgreSQL against SQLite: a word no synthetic card has, a name prefix."""
