@@ -824,6 +824,14 @@ def _gathered_first(
     extra = _row_flags(flags, side, start, at_cursor)
     if extra is None:
         return None
+    return _first_ids(where[len(head) : -1], params, extra, start, at_cursor, rows)
+
+
+def _first_ids(arms: str, params: list, extra: list[tuple[str, tuple]], start: object, at_cursor: bool, rows: int) -> tuple[str, list]:
+    """``c.rowid IN`` the first ``rows`` row ids that ``arms`` (a SELECT of row ids, ``params``)
+    gives with a side's flags (``extra``: :func:`_row_flags`), after ``start`` when ``at_cursor``:
+    a gathered side's page chosen by row id before any card is read (:func:`_gathered_first`,
+    :func:`posted_side`)."""
     conds: list[str] = []
     cond_params: list = []
     for template, flag_params in extra:
@@ -833,8 +841,7 @@ def _gathered_first(
         conds.append("a.r > ?")
         cond_params.append(start)
     filtered = f" WHERE {' AND '.join(conds)}" if conds else ""
-    inner = where[len(head) : -1]
-    sql = f"c.rowid IN (SELECT a.r FROM ({inner}) AS a(r){filtered} GROUP BY a.r ORDER BY a.r LIMIT ?)"
+    sql = f"c.rowid IN (SELECT a.r FROM ({arms}) AS a(r){filtered} GROUP BY a.r ORDER BY a.r LIMIT ?)"
     return sql, [*params, *cond_params, rows]
 
 
@@ -961,16 +968,7 @@ def posted_side(
     if card_id is not None:
         arms.append("SELECT rowid FROM card WHERE id = ?")
         params.append(card_id)
-    tests: list[str] = []
-    for template, flag_params in extra:
-        tests.append(template.replace("{r}", "a.r"))
-        params += flag_params
-    if at_cursor:
-        tests.append("a.r > ?")
-        params.append(start)
-    filtered = f" WHERE {' AND '.join(tests)}" if tests else ""
-    sql = f"c.rowid IN (SELECT a.r FROM ({' UNION ALL '.join(arms)}) AS a(r){filtered} GROUP BY a.r ORDER BY a.r LIMIT ?)"
-    return sql, [*params, rows]
+    return _first_ids(" UNION ALL ".join(arms), params, extra, start, at_cursor, rows)
 
 
 def _closing(sql: str, opening: int) -> int:
