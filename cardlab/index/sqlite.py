@@ -36,7 +36,7 @@ from cardlab.core.stamps import file_stamp, is_racy, sha1_hex
 from cardlab.core.text import compact, fold, forget, has_cjk, localized_fields, norm_value, pick, stem_words
 from cardlab.games.base import Game
 
-INDEX_VERSION = "22"
+INDEX_VERSION = "23"
 """The search index's layout (this module): bump when its tables or contents
 change, and old indexes are rebuilt."""
 

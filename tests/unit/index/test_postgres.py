@@ -778,6 +778,20 @@ def test_word_rows_hold_each_common_word_s_cards_in_runs_of_row_ids(catalog_copy
         con.close()
 
 
+def test_the_postgresql_layout_is_pinned_to_the_index_version():
+    """The PostgreSQL index's tables, indexes and server-side statistics are those of this index
+    version: a change to them without a new INDEX_VERSION (which the fingerprint holds) would let
+    an index of the old layout pass as fresh (an index without word_rows failed every common
+    word's page, "relation word_rows does not exist"). Change both together."""
+    import hashlib
+    import json
+
+    from cardlab.index import sqlite
+
+    layout = json.dumps([postgres.TABLES, postgres.INDEXES, postgres.WORD_UNION_SQL, postgres.ROWS_RUN], sort_keys=True)
+    assert (sqlite.INDEX_VERSION, hashlib.sha256(layout.encode()).hexdigest()[:16]) == ("23", "537f69fc8c5a2958")
+
+
 def test_word_stat_is_kept_at_the_bound_of_the_engine_s_totals():
     """word_stat's lexemes pass the bound a page's total is counted to (else every search counts)."""
     from cardlab.search.paging import TOTAL_BOUND
