@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeGuard
 
 from cardlab.core.text import compact, fold, has_cjk, norm_value, stem_words, stemmer_languages
 from cardlab.index.tokens import quote, tokens_of, tsquery_phrase
@@ -277,12 +278,20 @@ def _text_arms(t: Term, words: list[str], column: str | None, stem_langs: tuple[
     return arms, params
 
 
+def _full_text_term(tree: Node | None) -> TypeGuard[Term]:
+    """True for a query of one word or phrase in names and rules text, or ``text:``, not negated
+    and not Chinese or Japanese: the one shape the full-text arms' page, count and statistics
+    forms are written for (:func:`sqlite_row_arms`, :func:`pg_row_probe`,
+    :func:`word_count_statement`, :class:`WordStats`)."""
+    return isinstance(tree, Term) and tree.op != "!=" and tree.field in (None, "text") and not has_cjk(tree.value)
+
+
 def sqlite_row_arms(tree: Node | None, stem_langs: tuple[str, ...] | None) -> tuple[list[tuple[str, str]], list] | None:
     """For a query of one word or phrase (names and rules text, or ``text:``) on SQLite, the arms
     of its condition (:func:`_text_arms`): what :func:`page_statement` reads each of in row order,
     bounded, for a page in the default order. None for any other query (the shapes of
     :func:`pg_row_probe`)."""
-    if not isinstance(tree, Term) or tree.op == "!=" or tree.field not in (None, "text") or has_cjk(tree.value):
+    if not _full_text_term(tree):
         return None
     words = _fts_words(tree.value)
     if not words:
@@ -375,7 +384,7 @@ def pg_row_probe(tree: Node | None, stem_langs: tuple[str, ...] | None) -> tuple
     100,000 cards, but 5 ms against 3 ms for one in 1.2% of them (EXPLAIN ANALYZE, BENCHMARKS.md).
     Every card has its ``card_fts`` and ``card_stem`` row (:func:`cardlab.index.postgres.build`),
     so the joins keep every card."""
-    if not isinstance(tree, Term) or tree.op == "!=" or tree.field not in (None, "text") or has_cjk(tree.value):
+    if not _full_text_term(tree):
         return None
     words = _fts_words(tree.value)
     if not words:
@@ -695,7 +704,7 @@ def page_statement(
         # the last side is the one of no flag (not exact names): a broad word's many matches
         from_rows = None
         if posted is not None and dialect != "sqlite" and side == sides - 1 and request.sort == "number" and not request.reverse:
-            from_rows = posted_side(tree, stem_langs, posted, flags, side, start, at_cursor, offset + size)
+            from_rows = posted_side(tree, stem_langs, (where, where_params), posted, flags, side, start, at_cursor, offset + size)
         probed = probe is not None and side == sides - 1 and from_rows is None
         conds = [f"({probe_where})" if probed else f"({where})"]
         side_params = list(probe_params if probed else where_params)
@@ -818,13 +827,22 @@ def _gathered_first(
     page of ``water`` (1,203 matches at 100,000 cards, EXPLAIN ANALYZE, BENCHMARKS.md). None when
     the side cannot be read so (another condition, a flag with no row form: the side of exact
     names, read from the name's index first; a cursor whose key is not a row id)."""
-    head = "c.rowid IN ("
-    if "'" in where or not where.startswith(head) or not where.endswith(")") or _closing(where, len(head) - 1) != len(where) - 1:
+    arms = _gathered_arms(where)
+    if arms is None:
         return None
     extra = _row_flags(flags, side, start, at_cursor)
     if extra is None:
         return None
-    return _first_ids(where[len(head) : -1], params, extra, start, at_cursor, rows)
+    return _first_ids(arms, params, extra, start, at_cursor, rows)
+
+
+def _gathered_arms(where: str) -> str | None:
+    """The arms of ``where`` when it is one ``c.rowid IN (...)`` with no quoted text (a word or
+    phrase gathered from its indexes on PostgreSQL: :func:`_pg_text_sql`), else None."""
+    head = "c.rowid IN ("
+    if "'" in where or not where.startswith(head) or not where.endswith(")") or _closing(where, len(head) - 1) != len(where) - 1:
+        return None
+    return where[len(head) : -1]
 
 
 def _first_ids(arms: str, params: list, extra: list[tuple[str, tuple]], start: object, at_cursor: bool, rows: int) -> tuple[str, list]:
@@ -871,8 +889,7 @@ def counted_page_statement(
     if request.sort != "number" or request.reverse:
         return None
     where, params = compile_sql(tree, stem_langs, "postgresql")
-    head = "c.rowid IN ("
-    if "'" in where or not where.startswith(head) or not where.endswith(")") or _closing(where, len(head) - 1) != len(where) - 1:
+    if _gathered_arms(where) is None:
         return None
     flags, keys = order_plan(request, tree, "postgresql", exact_names)
     extra = _row_flags(flags, (1 << len(flags)) - 1, None, False)
@@ -897,6 +914,7 @@ def counted_page_statement(
 def posted_side(
     tree: Node | None,
     stem_langs: tuple[str, ...] | None,
+    condition: tuple[str, list],
     bound: int,
     flags: list[OrderFlag],
     side: int,
@@ -904,7 +922,8 @@ def posted_side(
     at_cursor: bool,
     rows: int,
 ) -> tuple[str, list] | None:
-    """PostgreSQL, a side of a bare word's default order (up) read from ``word_rows`` (built with
+    """PostgreSQL, a side of a bare word's default order (up) whose condition is ``condition``
+    (:func:`compile_sql`'s, with its parameters) read from ``word_rows`` (built with
     ``word_stat`` for ``bound``: :data:`cardlab.index.postgres.TABLES`): the cards of the word's
     ``card_fts`` arm and of each of its stems, when that arm is common, are read as runs of row
     ids from the cursor's row id ``start`` (``at_cursor``) on, enough runs for ``rows`` cards
@@ -930,7 +949,7 @@ def posted_side(
         return None
     words = _fts_words(tree.value)
     conds, stems, names, card_id = _pg_text_parts(tree, words, None, stem_langs)
-    if _pg_text_sql(tree, words, None, stem_langs) != compile_sql(tree, stem_langs, "postgresql"):
+    if _pg_text_sql(tree, words, None, stem_langs) != condition:
         return None
     token = keys[1][0][1]
     stem_lexemes = [lexeme for _col, lexeme, _prefix in keys[1][1:]]
@@ -1023,7 +1042,7 @@ def word_count_statement(tree: Node | None, stem_langs: tuple[str, ...] | None, 
         again, as the transaction's setting :data:`WORDS_SETTING`: :func:`gated`), or None. On
         PostgreSQL a bare word within the bound may give 0 (not counted: :func:`_word_stat`).
     """
-    if not isinstance(tree, Term) or tree.op == "!=" or tree.field not in (None, "text") or has_cjk(tree.value):
+    if not _full_text_term(tree):
         return None
     sql, params = _positive_term_sql(tree, stem_langs, dialect)
     head = "c.rowid IN ("
@@ -1159,7 +1178,7 @@ class WordStats:
         tell it: ``(bound + 1, the least row id by which bound + 1 cards of a passing lexeme are
         read, the highest row id)`` when the word passes the bound, ``(0, None, the highest row
         id)`` for a bare word within it; None when only a count can tell (or not one word)."""
-        if not isinstance(tree, Term) or tree.op == "!=" or tree.field not in (None, "text") or has_cjk(tree.value):
+        if not _full_text_term(tree):
             return None
         keys = word_stat_keys(tree, stem_langs)
         if keys is None:
