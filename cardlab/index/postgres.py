@@ -166,8 +166,10 @@ name lexeme, and each rules-text lexeme, with its cards): 7.4 s at 100,000 cards
 runs, in the server's memory, not the builder's."""
 
 ROWS_RUN = 200
-"""Row ids a ``word_rows`` row holds (a page of ``n`` cards after a cursor reads ``n / ROWS_RUN + 2``
-of them: an array stored in its row, not compressed apart)."""
+"""Row ids a ``word_rows`` row holds: a page of ``n`` cards reads the ``ceil(n / ROWS_RUN)`` runs
+after its cursor's (counting the cards of the word's exact name too) and the cursor's own; an
+array stored in its row, not compressed apart. Kept in ``word_stat``'s row of no lexeme, which the
+reader takes it from."""
 
 WORD_STAT_BOUND = 1000
 """The count past which a lexeme is kept in ``word_stat``: the search engine's bound on totals

@@ -394,7 +394,7 @@ def _counted_rows(rows: list) -> tuple[list, int]:
 
 _WORD_STATS: OrderedDict[tuple[str, int], WordStats] = OrderedDict()
 """PostgreSQL: the ``word_stat`` rows of the last :data:`_WORD_STATS_KEPT` indexes searched, by
-(index fingerprint, bound): a few hundred rows each (634 at 100,000 cards)."""
+(index fingerprint, bound): a few hundred rows each (832 at 100,000 cards)."""
 
 _WORD_STATS_KEPT = 4
 
@@ -404,10 +404,7 @@ def _keep_word_stats(key: tuple[str, int], stats: WordStats) -> None:
     fingerprint, or whose ``word_stat`` was not kept for this bound (no row of no lexeme: it tells
     nothing, and another index of the same catalog and fingerprint, or the next build, may)."""
     if key[0] and stats.complete:
-        _WORD_STATS[key] = stats
-        _WORD_STATS.move_to_end(key)
-        while len(_WORD_STATS) > _WORD_STATS_KEPT:
-            _WORD_STATS.popitem(last=False)
+        _keep(_WORD_STATS, key, stats, _WORD_STATS_KEPT)
 
 
 def total(con: sqlite3.Connection, query: str, *, timeout: float | None = None) -> tuple[int, bool]:
@@ -504,15 +501,17 @@ def _remember(key: tuple, total: tuple[int, bool], words: tuple | None = None) -
     """Keep ``total`` for ``key`` (:data:`_TOTALS`; nothing for an index without a fingerprint),
     and ``words``, the row of a word count that passed the bound on PostgreSQL, in :data:`_REACH`."""
     if key[0]:
-        _TOTALS[key] = total
-        _TOTALS.move_to_end(key)
-        while len(_TOTALS) > _TOTALS_KEPT:
-            _TOTALS.popitem(last=False)
+        _keep(_TOTALS, key, total, _TOTALS_KEPT)
         if words is not None and len(words) >= 3 and words[1] and words[2]:
-            _REACH[key] = (words[0], words[1], words[2])
-            _REACH.move_to_end(key)
-            while len(_REACH) > _TOTALS_KEPT:
-                _REACH.popitem(last=False)
+            _keep(_REACH, key, (words[0], words[1], words[2]), _TOTALS_KEPT)
+
+
+def _keep(cache: OrderedDict, key: tuple, value: Any, kept: int) -> None:
+    """Put ``value`` for ``key`` last in ``cache``, dropping the least recently kept beyond ``kept``."""
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > kept:
+        cache.popitem(last=False)
 
 
 _REACH: OrderedDict[tuple, tuple[int, int, int]] = OrderedDict()
