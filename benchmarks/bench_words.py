@@ -37,7 +37,8 @@ def draw(pg: object, count: int, seed: int) -> list[str]:
     pick = random.Random(seed)
     words: set[str] = set()
     for names, body in rows:
-        words.update(pick.sample([w for w in body if w.isalpha()], min(3, len([w for w in body if w.isalpha()]))))
+        letters = [w for w in body if w.isalpha()]
+        words.update(pick.sample(letters, min(3, len(letters))))
         words.update(w[: pick.randint(3, len(w))] for w in names if w.isalpha() and len(w) >= 3)
     ordered = sorted(words)
     pick.shuffle(ordered)
